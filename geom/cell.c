@@ -1,0 +1,2 @@
+/* cell.c: placeholder, being written */
+#include "geom.h"

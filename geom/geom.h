@@ -1,0 +1,329 @@
+/* geom.h: the geometry layer of vxc (internal; prefix vxg_).
+ *
+ * Solids are cellular. A solid is a named set of cells; a cell is the intersection of
+ * primitives; a primitive is a possibly complemented, possibly moved implicit set
+ * (half-space, slab, box, sphere, ellipsoid, infinite cylinder, single-nappe cone, torus,
+ * general quadric, closed triangle mesh).
+ *
+ * Internally every primitive is a conjunction of "atoms": implicit functions f with
+ * f(x) <= 0 inside. A quadric atom is exact polynomial arithmetic of degree <= 2 (a
+ * half-space is a quadric atom with zero Hessian, a box is six of them, a cone is a double
+ * cone and a half-space); a torus atom is the exact signed distance to the torus; a mesh
+ * atom is the signed distance to the mesh. A complemented primitive is the complement of
+ * the conjunction of its atoms.
+ *
+ * Frames: primitive frame --move--> cell frame --pose--> solid frame --solid pose--> world.
+ * Queries work in a "query frame" chosen by the caller (the world, or the world shifted to
+ * a nearby reference point so that coordinates stay small): a posed cell carries its atoms
+ * transformed into that frame.
+ *
+ * Geometry is immutable once a solid is finished, so every query on it is thread-safe.
+ * Units are SI (metres, radians). */
+#ifndef VXG_GEOM_H
+#define VXG_GEOM_H
+
+#include <stddef.h>
+
+#include "vxc_types.h"
+
+/* Largest coordinate or length a model may use, m: a bigger number is taken to be a unit
+ * mistake (millimetres written as metres) and rejected by the model reader. */
+#define VXG_MAX_LENGTH 1.0e4
+/* Capacities of one cell (the reader reports an error beyond them). */
+#define VXG_MAX_PRIMS 32  /* primitives in one cell */
+#define VXG_MAX_ATOMS 64  /* atoms in one cell */
+#define VXG_NAME_MAX 128  /* bytes in a solid or cell name, with the terminating NUL */
+
+/* ---------------------------------------------------------------------------------------
+ * Allocation (geom/solid.c). `al` may be NULL (the C library's allocator). */
+void *vxg_alloc(const vxc_allocator *al, size_t size);
+void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size);
+void vxg_free(const vxc_allocator *al, void *ptr);
+char *vxg_strdup(const vxc_allocator *al, const char *s);
+
+/* Fills `err` (when not NULL) with status, position and a printf-style message.
+ * `file` may be NULL, `line`/`column` 0 when not about a file position. Returns `status`. */
+vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line,
+                         int column, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* ---------------------------------------------------------------------------------------
+ * Rigid transforms (geom/xform.c): x_out = R x_in + t, R a rotation stored row-major. */
+typedef struct vxg_xform {
+  double r[9];
+  double t[3];
+} vxg_xform;
+
+void vxg_xform_identity(vxg_xform *x);
+void vxg_xform_translation(vxg_xform *x, double tx, double ty, double tz);
+/* Rotation by `angle` radians about `axis` (any non-zero length; normalised here).
+ * Returns -1 and leaves x untouched when the axis has zero length or is not finite. */
+int vxg_xform_axis_angle(vxg_xform *x, const double axis[3], double angle);
+/* Rotation from a quaternion (w, x, y, z), normalised here. Returns -1 and leaves x
+ * untouched when the quaternion is zero or not finite. */
+int vxg_xform_quat(vxg_xform *x, double qw, double qx, double qy, double qz);
+/* out = a o b (apply b first, then a). `out` may alias either input. */
+void vxg_xform_compose(vxg_xform *out, const vxg_xform *a, const vxg_xform *b);
+void vxg_xform_inverse(vxg_xform *out, const vxg_xform *a);
+void vxg_xform_point(const vxg_xform *x, const double p[3], double out[3]);
+void vxg_xform_vector(const vxg_xform *x, const double v[3], double out[3]);     /* R v */
+void vxg_xform_vector_inv(const vxg_xform *x, const double v[3], double out[3]); /* R^T v */
+/* Quaternion (w, x, y, z) of the rotation part, w >= 0. */
+void vxg_xform_to_quat(const vxg_xform *x, double q[4]);
+
+/* ---------------------------------------------------------------------------------------
+ * Atoms (geom/prim.c): implicit functions, f <= 0 inside. */
+typedef enum vxg_atom_kind {
+  VXG_ATOM_QUADRIC = 0, /* f = A x^2 + B y^2 + C z^2 + D xy + E yz + F xz + G x + H y + I z + J */
+  VXG_ATOM_TORUS = 1,   /* f = sqrt((rho - R)^2 + z^2) - r in the torus frame (exact distance) */
+  VXG_ATOM_MESH = 2     /* f = signed distance to a closed mesh, negative inside */
+} vxg_atom_kind;
+
+struct vxg_mesh; /* geom/mesh.c (triangle meshes, Embree); opaque here */
+
+typedef struct vxg_atom {
+  vxg_atom_kind kind;
+  double q[10];         /* VXG_ATOM_QUADRIC: coefficients A..J in the atom's frame */
+  vxg_xform to_local;   /* TORUS, MESH: atom's frame -> the primitive's own frame */
+  double size[2];       /* TORUS: R (major), r (minor); MESH: scale, unused */
+  const struct vxg_mesh *mesh; /* MESH: borrowed from the solid */
+} vxg_atom;
+
+/* Classification of a box against a set. */
+typedef enum vxg_class {
+  VXG_OUTSIDE = 0, /* no point of the box is in the set */
+  VXG_INSIDE = 1,  /* every point of the box is in the set */
+  VXG_MIXED = 2    /* either (the answer when a bound cannot decide) */
+} vxg_class;
+
+/* Value of the atom at `p` (atom frame), and its gradient when `grad` is not NULL. */
+double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
+/* Conservative classification of the axis-aligned box centre c, half-extents e (atom
+ * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
+ * rounding of vxg_atom_eval; MIXED when unsure. */
+vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
+/* Bound on how far the atom's zero set can stray from its tangent plane at c within the
+ * ball of radius `rad` around c: for all |d| <= rad,
+ *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
+ * Quadric: |d^T H d| <= ||H||_2 rad^2 (exact Hessian norm bound). Torus, mesh: returns -1
+ * (no polynomial bound; callers fall back to the distance bound of a 1-Lipschitz f).
+ * Returns 0 with *curv_bound set otherwise. */
+int vxg_atom_curvature_bound(const vxg_atom *a, const double c[3], double rad,
+                             double *curv_bound);
+/* out = the same atom expressed in another frame: x_new = T x_old (T maps the atom's
+ * current frame to the new one). */
+void vxg_atom_transform(vxg_atom *out, const vxg_atom *a, const vxg_xform *t);
+
+/* ---------------------------------------------------------------------------------------
+ * Primitives, cells and solids (geom/prim.c, geom/cell.c, geom/solid.c). */
+typedef enum vxg_prim_kind {
+  VXG_HALFSPACE = 0, /* nx ny nz d: n.x <= d, n normalised on load */
+  VXG_SLAB,          /* axis(0,1,2) lo hi: lo <= x_axis <= hi */
+  VXG_BOX,           /* lx ly lz: centred, full edge lengths */
+  VXG_SPHERE,        /* r */
+  VXG_ELLIPSOID,     /* a b c: semi-axes along x y z */
+  VXG_CYLINDER,      /* r: infinite, axis z */
+  VXG_CONE,          /* half-angle (rad): apex at the origin, single nappe opening toward +z */
+  VXG_TORUS,         /* R r: axis z */
+  VXG_QUADRIC,       /* A..J as in the grammar */
+  VXG_MESH,          /* scale */
+  VXG_NPRIM_KIND
+} vxg_prim_kind;
+
+/* The model-file keyword of a kind ("halfspace", ...), or "?" when out of range. */
+const char *vxg_prim_kind_name(vxg_prim_kind kind);
+/* Number of parameters a kind takes in a model file (mesh: 0, its path is separate). */
+int vxg_prim_kind_nparam(vxg_prim_kind kind);
+
+typedef struct vxg_prim {
+  vxg_prim_kind kind;
+  int complement;          /* 1: the primitive is the complement of the set */
+  double param[10];        /* as listed for the kind, SI (cone: radians) */
+  vxg_xform move;          /* primitive frame -> cell frame */
+  int line, column;        /* where it was read (0 when built in code) */
+  int first_atom, natom;   /* its atoms, in the cell's atom array (cell frame) */
+  struct vxg_mesh *mesh;   /* VXG_MESH: owned by the primitive */
+  char *mesh_path;         /* VXG_MESH: the path as resolved, owned */
+} vxg_prim;
+
+/* A convex set that contains a cell, with a closed-form support function (libccd's view of
+ * a cell, and the source of its bounding boxes). */
+typedef enum vxg_hull_kind {
+  VXG_HULL_BOX = 0,      /* p = half-extents a b c */
+  VXG_HULL_SPHERE,       /* p[0] = radius */
+  VXG_HULL_ELLIPSOID,    /* p = semi-axes a b c */
+  VXG_HULL_CYLINDER,     /* p[0] = radius, p[1] = half-length along z */
+  VXG_HULL_FRUSTUM,      /* p = z0 r0 z1 r1 (z0 < z1, radii >= 0, circles about z) */
+  VXG_HULL_SEGMENT,      /* sphere radius p[0] centred at the origin, cut to z <= p[1] */
+  VXG_HULL_TORUS,        /* convex hull of a torus: p[0] = R, p[1] = r, axis z */
+  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts */
+} vxg_hull_kind;
+
+typedef struct vxg_hull {
+  vxg_hull_kind kind;
+  int exact;             /* 1: the hull is exactly the cell (the cell is convex) */
+  vxg_xform frame;       /* hull frame -> cell frame */
+  double p[4];
+  const double *pts;     /* VXG_HULL_POINTS: npts x 3, hull frame, borrowed from a mesh */
+  int npts;
+} vxg_hull;
+
+typedef struct vxg_cell {
+  char *name;              /* owned */
+  int line, column;        /* where the cell form starts */
+  vxg_xform pose;          /* cell frame -> solid frame */
+  int nprim;
+  vxg_prim prim[VXG_MAX_PRIMS];
+  int natom;
+  vxg_atom atom[VXG_MAX_ATOMS]; /* cell frame */
+  /* derived by vxg_cell_finish: */
+  int convex;              /* 1 when the cell is proved convex */
+  vxg_hull hull;           /* convex superset of the cell, cell frame */
+  double aabb[6];          /* bounding box in the cell frame: lo x y z, hi x y z */
+} vxg_cell;
+
+typedef struct vxg_solid {
+  char *name;              /* owned */
+  char *path;              /* file it was read from (owned), or NULL */
+  double density;          /* kg/m^3, 0 when the model gives none */
+  int ncell, cap;
+  vxg_cell **cell;         /* owned */
+  const vxc_allocator *al; /* borrowed: must outlive the solid */
+} vxg_solid;
+
+/* Fills a primitive from its kind and parameters (the atoms are made by vxg_cell_add_prim).
+ * Checks the parameters (positive radii and lengths, lo < hi, 0 < cone angle < pi/2,
+ * non-zero half-space normal, finite numbers below VXG_MAX_LENGTH, a quadric that is not
+ * all zero): VXC_ERR_ARG with a message naming the parameter otherwise. The half-space
+ * normal is normalised (and d divided by its length). */
+vxc_status vxg_prim_init(vxg_prim *p, vxg_prim_kind kind, const double *param, int nparam,
+                         int complement, const vxg_xform *move, vxc_error *err);
+
+/* Creates an empty solid. `name` is copied. Returns VXC_OK, VXC_ERR_NOMEM. */
+vxc_status vxg_solid_create(const vxc_allocator *al, const char *name, vxg_solid **out);
+void vxg_solid_free(vxg_solid *s);
+/* Adds an empty cell (copied name, pose) and returns it in *out. VXC_ERR_ARG when the name
+ * is already used in the solid (message names it), VXC_ERR_NOMEM. */
+vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *pose,
+                              vxg_cell **out, vxc_error *err);
+/* Appends a primitive to a cell and makes its atoms in the cell frame. VXC_ERR_LIMIT past
+ * VXG_MAX_PRIMS or VXG_MAX_ATOMS. The primitive's mesh pointer moves into the cell. */
+vxc_status vxg_cell_add_prim(vxg_cell *c, const vxg_prim *p, vxc_error *err);
+/* Derives convexity, hull and bounding box. VXC_ERR_GEOMETRY when the cell has no
+ * primitive, is unbounded, or is provably empty; the message names the cell and `file`
+ * and the cell's line and column. */
+vxc_status vxg_cell_finish(vxg_cell *c, const char *file, vxc_error *err);
+/* Bounding box, in the frame reached by `to_frame` (cell frame -> that frame), of the cell
+ * (lo x y z, hi x y z). Exact when the hull is exact and for cells that are one bounded
+ * primitive with cuts; otherwise conservative. */
+void vxg_cell_aabb(const vxg_cell *c, const vxg_xform *to_frame, double aabb[6]);
+/* Point-membership test in the cell frame (exact up to rounding). */
+int vxg_cell_contains(const vxg_cell *c, const double p[3]);
+
+/* ---------------------------------------------------------------------------------------
+ * Model files (geom/model.c): the S-expression grammar of DESIGN.md. */
+
+/* Reads a model file (plain or gzip-compressed, detected from the content). Mesh paths
+ * are relative to the model file's folder. On success *out is a finished solid owned by
+ * the caller (vxg_solid_free). Returns VXC_OK, VXC_ERR_IO (cannot open or read),
+ * VXC_ERR_FORMAT (syntax, unknown form, wrong arguments; file, line and column named),
+ * VXC_ERR_GEOMETRY (unbounded or empty cell, duplicate cell name, empty solid),
+ * VXC_ERR_LIMIT, VXC_ERR_NOMEM. *out is untouched on failure. */
+vxc_status vxg_model_read(const vxc_allocator *al, const char *path, vxg_solid **out,
+                          vxc_error *err);
+/* Same from a buffer of `len` bytes (not NUL-terminated; gzip data is accepted too).
+ * `name` is used in messages; `dir` is the folder for relative mesh paths (NULL: "."). */
+vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len,
+                           const char *name, const char *dir, vxg_solid **out,
+                           vxc_error *err);
+
+/* ---------------------------------------------------------------------------------------
+ * Posed cells: a cell's atoms expressed in a query frame, for box classification. */
+typedef struct vxg_posed_cell {
+  const vxg_cell *cell;
+  vxg_xform to_frame;        /* cell frame -> query frame */
+  int natom;
+  vxg_atom atom[VXG_MAX_ATOMS]; /* query frame; grouped per primitive as in the cell */
+  double aabb[6];            /* bounding box in the query frame */
+} vxg_posed_cell;
+
+/* Poses `c` by `to_frame` (cell frame -> query frame): transforms every atom and the box. */
+void vxg_posed_cell_init(vxg_posed_cell *pc, const vxg_cell *c, const vxg_xform *to_frame);
+/* Conservative classification of the box (centre c, half-extents e, query frame) against
+ * the cell: INSIDE / OUTSIDE are certain for every point of the box; MIXED when unsure.
+ * Concave cells (complements) are classified correctly whatever the box's corners say. */
+vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3],
+                                  const double e[3]);
+/* Point-membership test in the query frame. */
+int vxg_posed_cell_contains(const vxg_posed_cell *pc, const double p[3]);
+
+/* ---------------------------------------------------------------------------------------
+ * Triangle meshes (geom/mesh.c). */
+
+/* Loads a closed triangle mesh (STL, OBJ, PLY, optionally gzip-compressed), scaled by
+ * `scale`. Returns VXC_OK, VXC_ERR_IO, VXC_ERR_FORMAT (file, line or triangle named),
+ * VXC_ERR_GEOMETRY (open, non-manifold), VXC_ERR_NOMEM. */
+vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale,
+                         struct vxg_mesh **out, vxc_error *err);
+/* Frees a mesh; NULL is a no-op. */
+void vxg_mesh_free(struct vxg_mesh *m);
+
+/* ---------------------------------------------------------------------------------------
+ * Support functions and libccd (geom/support.c). */
+
+/* Support point of the hull in direction d (cell frame): a point of the hull maximising
+ * d . x. */
+void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]);
+
+/* Result of a convex overlap query between two posed cells. */
+typedef struct vxg_mpr_result {
+  int overlap;        /* 1 when the hulls overlap */
+  int exact;          /* 1 when both hulls are exact (the answer is about the cells) */
+  double depth;       /* penetration depth along dir, m (overlap only) */
+  double dir[3];      /* unit penetration direction, from A toward B (overlap only) */
+  double pos[3];      /* a point in the middle of the overlap (overlap only) */
+} vxg_mpr_result;
+
+/* libccd MPR between the hulls of cells a and b posed by to_a, to_b (cell -> query frame).
+ * Iterations bounded and tolerances scaled to the hulls' size. Returns VXC_OK (result
+ * filled), VXC_ERR_NUMERIC if libccd failed. */
+vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
+                   const vxg_xform *to_b, vxg_mpr_result *res);
+
+/* ---------------------------------------------------------------------------------------
+ * Convex polyhedra (geom/polyhedron.c): a box clipped by half-spaces, with its exact
+ * volume and moments. Used by the bounding-box computation and by the voxel integrator's
+ * boundary leaves. Fixed capacity, no allocation. */
+#define VXG_POLY_MAX_VERTS 128
+#define VXG_POLY_MAX_FACES 48
+#define VXG_POLY_MAX_FACE_VERTS 32
+
+typedef struct vxg_poly {
+  int nvert, nface;
+  double v[VXG_POLY_MAX_VERTS][3];
+  int face_n[VXG_POLY_MAX_FACES];                          /* vertices of each face */
+  int face[VXG_POLY_MAX_FACES][VXG_POLY_MAX_FACE_VERTS];   /* counter-clockwise seen from outside */
+} vxg_poly;
+
+/* Moments of a region, relative to the frame's origin: volume m0 = int dV, first moments
+ * m1 = int x dV, second moments m2 = int x x^T dV as (xx, yy, zz, xy, yz, xz). */
+typedef struct vxg_moments {
+  double m0;
+  double m1[3];
+  double m2[6];
+} vxg_moments;
+
+/* The box with centre c and half-extents e. */
+void vxg_poly_box(vxg_poly *p, const double c[3], const double e[3]);
+/* Keeps the part of p where n . x <= d (n need not be unit). Returns 0, or -1 when a
+ * capacity would be exceeded (p then unchanged). An empty result has nvert = 0. */
+int vxg_poly_clip(vxg_poly *p, const double n[3], double d);
+/* Exact volume and moments of p about the origin of its coordinates. */
+void vxg_poly_moments(const vxg_poly *p, vxg_moments *m);
+/* Exact moments of the box (centre c, half-extents e) about the origin. */
+void vxg_box_moments(const double c[3], const double e[3], vxg_moments *m);
+
+#endif /* VXG_GEOM_H */

@@ -1,0 +1,2 @@
+/* polyhedron.c: placeholder, being written */
+#include "geom.h"

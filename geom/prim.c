@@ -1,0 +1,2 @@
+/* prim.c: placeholder, being written */
+#include "geom.h"

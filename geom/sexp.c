@@ -1,0 +1,2 @@
+/* sexp.c: placeholder, being written */
+#include "geom.h"

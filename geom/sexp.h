@@ -1,0 +1,1 @@
+/* sexp.h: placeholder */

@@ -1,0 +1,2 @@
+/* support.c: placeholder, being written */
+#include "geom.h"

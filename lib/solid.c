@@ -1,0 +1,180 @@
+/* solid.c: the public face of solids (vxc_solid wraps a geometry-layer solid). */
+#include <math.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "lib/internal.h"
+
+static const char *hull_names[] = {"box",     "sphere",  "ellipsoid", "cylinder",
+                                   "frustum", "segment", "torus",     "points"};
+
+const char *vxc_version(void) {
+  return VXC_VERSION;
+}
+
+
+const char *vxc_status_str(vxc_status status) {
+  switch (status) {
+    case VXC_OK: return "success";
+    case VXC_NO_CONTACT: return "no contact";
+    case VXC_ERR_NOMEM: return "out of memory";
+    case VXC_ERR_ARG: return "invalid argument";
+    case VXC_ERR_IO: return "input/output error";
+    case VXC_ERR_FORMAT: return "malformed file";
+    case VXC_ERR_GEOMETRY: return "invalid geometry";
+    case VXC_ERR_LIMIT: return "capacity exceeded";
+    case VXC_ERR_NUMERIC: return "numerical failure";
+  }
+  return "unknown status";
+}
+
+
+vxc_pose vxc_pose_identity(void) {
+  vxc_pose p = {{0, 0, 0}, {1, 0, 0, 0}};
+  return p;
+}
+
+
+vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
+                           vxc_error *err) {
+  if (!pose) {
+    vxg_xform_identity(x);
+    return VXC_OK;
+  }
+  for (int i = 0; i < 3; i++) {
+    if (!isfinite(pose->p[i])) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: position is not finite",
+                           what);
+    }
+  }
+  vxg_xform t;
+  if (vxg_xform_quat(&t, pose->q[0], pose->q[1], pose->q[2], pose->q[3]) != 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "%s: quaternion is zero or not finite", what);
+  }
+  memcpy(t.t, pose->p, sizeof t.t);
+  *x = t;
+  return VXC_OK;
+}
+
+
+static void *libc_realloc(void *ud, void *ptr, size_t size);
+
+vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid **out,
+                          vxc_error *err) {
+  if (!path || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_load: path and out must not be NULL");
+  }
+  vxc_allocator a = {libc_realloc, NULL};
+  if (al && al->realloc) {
+    a = *al;
+  }
+  vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
+  if (!s) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, path, 0, 0, "out of memory");
+  }
+  memset(s, 0, sizeof *s);
+  s->al = a;
+  vxc_status st = vxg_model_read(&s->al, path, &s->geom, err);
+  if (st != VXC_OK) {
+    a.realloc(a.ud, s, 0);
+    return st;
+  }
+  *out = s;
+  return VXC_OK;
+}
+
+
+void vxc_solid_free(vxc_solid *solid) {
+  if (!solid) {
+    return;
+  }
+  vxc_allocator a = solid->al;
+  vxg_solid_free(solid->geom);
+  a.realloc(a.ud, solid, 0);
+}
+
+
+const char *vxc_solid_name(const vxc_solid *solid) {
+  return solid->geom->name;
+}
+
+
+double vxc_solid_density(const vxc_solid *solid) {
+  return solid->geom->density;
+}
+
+
+int vxc_solid_cell_count(const vxc_solid *solid) {
+  return solid->geom->ncell;
+}
+
+
+vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out) {
+  if (!solid || !out || index < 0 || index >= solid->geom->ncell) {
+    return VXC_ERR_ARG;
+  }
+  const vxg_cell *c = solid->geom->cell[index];
+  vxc_cell_info info;
+  info.name = c->name;
+  info.line = c->line;
+  info.nprim = c->nprim;
+  info.convex = c->convex;
+  info.exact_hull = c->hull.exact;
+  info.hull = hull_names[c->hull.kind];
+  vxg_cell_aabb(c, &c->pose, info.aabb);
+  *out = info;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_info *out) {
+  if (!solid || !out || cell < 0 || cell >= solid->geom->ncell) {
+    return VXC_ERR_ARG;
+  }
+  const vxg_cell *c = solid->geom->cell[cell];
+  if (prim < 0 || prim >= c->nprim) {
+    return VXC_ERR_ARG;
+  }
+  const vxg_prim *p = &c->prim[prim];
+  vxc_prim_info info;
+  memset(&info, 0, sizeof info);
+  info.kind = vxg_prim_kind_name(p->kind);
+  info.complement = p->complement;
+  info.nparam = vxg_prim_kind_nparam(p->kind);
+  memcpy(info.param, p->param, sizeof info.param);
+  info.mesh_path = p->mesh_path;
+  memcpy(info.move.p, p->move.t, sizeof info.move.p);
+  vxg_xform_to_quat(&p->move, info.move.q);
+  *out = info;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double aabb[6]) {
+  vxg_xform x;
+  if (!solid || !aabb || vxci_pose_xform(pose, &x, "pose", NULL) != VXC_OK) {
+    return VXC_ERR_ARG;
+  }
+  double box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
+  for (int i = 0; i < solid->geom->ncell; i++) {
+    const vxg_cell *c = solid->geom->cell[i];
+    vxg_xform to_world;
+    vxg_xform_compose(&to_world, &x, &c->pose);
+    double b[6];
+    vxg_cell_aabb(c, &to_world, b);
+    for (int k = 0; k < 3; k++) {
+      box[k] = fmin(box[k], b[k]);
+      box[k + 3] = fmax(box[k + 3], b[k + 3]);
+    }
+  }
+  memcpy(aabb, box, sizeof box);
+  return VXC_OK;
+}
+
+
+static void *libc_realloc(void *ud, void *ptr, size_t size) {
+  (void)ud;
+  return vxg_realloc(NULL, ptr, size);
+}

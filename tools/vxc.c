@@ -1,0 +1,2 @@
+#include "vxc.h"
+int main(void) { return 0; }

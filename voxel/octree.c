@@ -1,0 +1,2 @@
+/* octree.c: placeholder */
+#include "voxel.h"

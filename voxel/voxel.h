@@ -1,0 +1,2 @@
+/* voxel.h: placeholder */
+#include "geom/geom.h"
