@@ -26,6 +26,10 @@
 
 #include "vxc_types.h"
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846 /* -std=c11 hides it in <math.h> */
+#endif
+
 /* Largest coordinate or length a model may use, m: a bigger number is taken to be a unit
  * mistake (millimetres written as metres) and rejected by the model reader. */
 #define VXG_MAX_LENGTH 1.0e4

@@ -1,1 +1,157 @@
+/* cli.c: argument parsing and error printing shared by the vxc subcommands. */
 #include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_usage_error(const char *command, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "vxc%s%s: ", command ? " " : "", command ? command : "");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  fprintf(stderr, "Try 'vxc %s%s--help'.\n", command ? command : "", command ? " " : "");
+  return CLI_USAGE;
+}
+
+
+int cli_lib_error(const vxc_error *err, vxc_status status) {
+  if (err && err->message[0]) {
+    fprintf(stderr, "vxc: %s\n", err->message);
+  } else {
+    fprintf(stderr, "vxc: %s\n", vxc_status_str(status));
+  }
+  return CLI_FAIL;
+}
+
+
+int cli_parse_double(const char *s, double *out) {
+  if (!s || !*s) {
+    return -1;
+  }
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+    return -1;
+  }
+  /* strtod accepts hexadecimal and "inf"/"nan" spellings: only decimal is meant */
+  for (const char *p = s; *p; p++) {
+    if (strchr("0123456789+-.eE", *p) == NULL) {
+      return -1;
+    }
+  }
+  *out = v;
+  return 0;
+}
+
+
+int cli_parse_numbers(const char *s, double *out, int max, int *n) {
+  char buf[1024];
+  if (!s || strlen(s) >= sizeof buf) {
+    return -1;
+  }
+  strcpy(buf, s);
+  double tmp[16];
+  int k = 0;
+  for (char *tok = strtok(buf, " ,\t"); tok; tok = strtok(NULL, " ,\t")) {
+    if (k >= max || k >= 16 || cli_parse_double(tok, &tmp[k]) != 0) {
+      return -1;
+    }
+    k++;
+  }
+  if (k == 0) {
+    return -1;
+  }
+  memcpy(out, tmp, (size_t)k * sizeof *out);
+  *n = k;
+  return 0;
+}
+
+
+int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size) {
+  double v[7];
+  int n = 0;
+  if (cli_parse_numbers(s, v, 7, &n) != 0 || (n != 3 && n != 7)) {
+    snprintf(msg, msg_size, "expected \"x y z\" or \"x y z qw qx qy qz\" (finite numbers), got \"%s\"",
+             s ? s : "");
+    return -1;
+  }
+  vxc_pose p = vxc_pose_identity();
+  memcpy(p.p, v, sizeof p.p);
+  if (n == 7) {
+    double norm = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+    if (!(norm > 0)) {
+      snprintf(msg, msg_size, "the quaternion \"%g %g %g %g\" is zero", v[3], v[4], v[5], v[6]);
+      return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+      p.q[i] = v[3 + i] / norm;
+    }
+  }
+  *out = p;
+  return 0;
+}
+
+
+int cli_is_help(const char *arg) {
+  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+
+int cli_print_help(const cli_command *cmd) {
+  fputs(cmd->usage, stdout);
+  return CLI_OK;
+}
+
+
+const cli_command *cli_find(const char *name) {
+  for (int i = 0; cli_commands[i]; i++) {
+    if (strcmp(cli_commands[i]->name, name) == 0) {
+      return cli_commands[i];
+    }
+  }
+  return NULL;
+}
+
+
+/* Levenshtein distance of two short strings (longer ones count as far apart). */
+static int edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 30 || lb > 30) {
+    return 99;
+  }
+  int d[32][32];
+  for (size_t i = 0; i <= la; i++) {
+    d[i][0] = (int)i;
+  }
+  for (size_t j = 0; j <= lb; j++) {
+    d[0][j] = (int)j;
+  }
+  for (size_t i = 1; i <= la; i++) {
+    for (size_t j = 1; j <= lb; j++) {
+      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+    }
+  }
+  return d[la][lb];
+}
+
+
+const char *cli_suggest(const char *name) {
+  const char *best = NULL;
+  int best_d = 3;
+  for (int i = 0; cli_commands[i]; i++) {
+    int d = edit_distance(name, cli_commands[i]->name);
+    if (d < best_d) {
+      best_d = d;
+      best = cli_commands[i]->name;
+    }
+  }
+  return best;
+}
