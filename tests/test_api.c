@@ -1,13 +1,186 @@
-/* test_geom_model.c: placeholder until its unit lands */
+/* test_api.c: the public API as a user links it (black-box: only <vxc.h>). */
 #include "vxc_test.h"
 
-static void test_placeholder_pending(void **state) {
+#include "vxc.h"
+
+// the run-time version is the header's
+static void test_api_version_matches_header(void **state) {
   (void)state;
-  skip();
+  assert_string_equal(vxc_version(), VXC_VERSION);
+}
+
+
+// every status has its own description
+static void test_api_status_strings_are_distinct(void **state) {
+  (void)state;
+  const vxc_status all[] = {VXC_OK,        VXC_NO_CONTACT,   VXC_ERR_NOMEM,
+                            VXC_ERR_ARG,   VXC_ERR_IO,       VXC_ERR_FORMAT,
+                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT, VXC_ERR_NUMERIC};
+  const int n = (int)(sizeof all / sizeof all[0]);
+  for (int i = 0; i < n; i++) {
+    assert_non_null(vxc_status_str(all[i]));
+    assert_string_not_equal(vxc_status_str(all[i]), "unknown status");
+    for (int j = 0; j < i; j++) {
+      assert_string_not_equal(vxc_status_str(all[i]), vxc_status_str(all[j]));
+    }
+  }
+  assert_string_equal(vxc_status_str((vxc_status)-99), "unknown status");
+}
+
+
+// the ball model: one spherical cell, 2 kg over 4/3 pi 0.1^3 m^3
+static void test_api_ball_loads_with_its_density(void **state) {
+  (void)state;
+  vxc_solid *s = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &s, &err), VXC_OK);
+  assert_string_equal(vxc_solid_name(s), "ball");
+  assert_int_equal(vxc_solid_cell_count(s), 1);
+  double mass = vxc_solid_density(s) * 4.0 / 3.0 * M_PI * 1e-3;
+  assert_double_near(mass, 2.0, 1e-5);
+  vxc_cell_info c;
+  assert_int_equal(vxc_solid_cell(s, 0, &c), VXC_OK);
+  assert_string_equal(c.name, "body");
+  assert_int_equal(c.convex, 1);
+  assert_int_equal(c.exact_hull, 1);
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(c.aabb[k], -0.1, 1e-15);
+    assert_double_near(c.aabb[k + 3], 0.1, 1e-15);
+  }
+  vxc_prim_info p;
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_string_equal(p.kind, "sphere");
+  assert_int_equal(p.nparam, 1);
+  assert_double_near(p.param[0], 0.1, 0);
+  vxc_solid_free(s);
+}
+
+
+// a solid's box follows its pose: a sphere's box is its centre +- r in any orientation
+static void test_api_aabb_follows_pose(void **state) {
+  (void)state;
+  vxc_solid *s = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &s, NULL), VXC_OK);
+  vxc_pose pose = {{1, -2, 3}, {0.5, 0.5, 0.5, 0.5}};
+  double box[6];
+  assert_int_equal(vxc_solid_aabb(s, &pose, box), VXC_OK);
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(box[k], pose.p[k] - 0.1, 1e-14);
+    assert_double_near(box[k + 3], pose.p[k] + 0.1, 1e-14);
+  }
+  // the table top (1.0 x 1.6 x 0.04, top at z = 0) turned 90 degrees about z
+  vxc_solid *t = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &t, NULL), VXC_OK);
+  vxc_pose quarter = {{0, 0, 0}, {cos(M_PI / 4), 0, 0, sin(M_PI / 4)}};
+  assert_int_equal(vxc_solid_aabb(t, &quarter, box), VXC_OK);
+  assert_double_near(box[0], -0.8, 1e-12);
+  assert_double_near(box[3], 0.8, 1e-12);
+  assert_double_near(box[1], -0.5, 1e-12);
+  assert_double_near(box[4], 0.5, 1e-12);
+  assert_double_near(box[2], -0.04, 1e-12);
+  assert_double_near(box[5], 0.0, 1e-12);
+  vxc_solid_free(t);
+  vxc_solid_free(s);
+}
+
+
+// bad arguments return VXC_ERR_ARG and leave the output untouched
+static void test_api_bad_arguments_are_refused(void **state) {
+  (void)state;
+  vxc_solid *s = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &s, NULL), VXC_OK);
+  vxc_pose zero_q = {{0, 0, 0}, {0, 0, 0, 0}};
+  double box[6] = {7, 7, 7, 7, 7, 7};
+  assert_int_equal(vxc_solid_aabb(s, &zero_q, box), VXC_ERR_ARG);
+  vxc_pose nan_p = {{NAN, 0, 0}, {1, 0, 0, 0}};
+  assert_int_equal(vxc_solid_aabb(s, &nan_p, box), VXC_ERR_ARG);
+  assert_double_near(box[0], 7, 0);
+  vxc_cell_info c;
+  c.name = "untouched";
+  assert_int_equal(vxc_solid_cell(s, 1, &c), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_cell(s, -1, &c), VXC_ERR_ARG);
+  assert_string_equal(c.name, "untouched");
+  vxc_prim_info p;
+  assert_int_equal(vxc_solid_prim(s, 0, 1, &p), VXC_ERR_ARG);
+  vxc_error err;
+  assert_int_equal(vxc_solid_load(NULL, NULL, &s, &err), VXC_ERR_ARG);
+  vxc_solid_free(s);
+  vxc_solid_free(NULL);
+}
+
+
+// a missing file is an I/O error that names the file; the output pointer is untouched
+static void test_api_missing_file_names_it(void **state) {
+  (void)state;
+  vxc_solid *s = (vxc_solid *)(uintptr_t)0x1;
+  vxc_error err;
+  assert_int_equal(vxc_solid_load("/nonexistent/dir/x.vxm", NULL, &s, &err), VXC_ERR_IO);
+  assert_ptr_equal(s, (vxc_solid *)(uintptr_t)0x1);
+  assert_int_equal(err.status, VXC_ERR_IO);
+  assert_non_null(strstr(err.message, "/nonexistent/dir/x.vxm"));
+}
+
+
+/* An allocator that fails after `budget` successful allocations and counts live blocks. */
+typedef struct {
+  int budget;
+  int live;
+} failing;
+
+static void *failing_realloc(void *ud, void *ptr, size_t size) {
+  failing *f = ud;
+  if (size == 0) {
+    if (ptr) {
+      f->live--;
+    }
+    free(ptr);
+    return NULL;
+  }
+  if (f->budget-- <= 0) {
+    return NULL;
+  }
+  void *q = realloc(ptr, size);
+  if (q && !ptr) {
+    f->live++;
+  }
+  return q;
+}
+
+
+// every allocation failure gives VXC_ERR_NOMEM and leaks nothing, until loading succeeds
+static void test_api_allocation_failures_are_clean(void **state) {
+  (void)state;
+  const char *models[] = {"ball.vxm", "worksite.vxm", "tippe-top.vxm"};
+  for (int m = 0; m < 3; m++) {
+    int ok = 0;
+    for (int n = 0; n < 10000 && !ok; n++) {
+      failing f = {n, 0};
+      vxc_allocator al = {failing_realloc, &f};
+      vxc_solid *s = NULL;
+      vxc_status st = vxc_solid_load(vxc_test_data(models[m]), &al, &s, NULL);
+      if (st == VXC_OK) {
+        ok = 1;
+        vxc_solid_free(s);
+      } else {
+        assert_int_equal(st, VXC_ERR_NOMEM);
+        assert_null(s);
+      }
+      assert_int_equal(f.live, 0);
+    }
+    assert_true(ok);
+  }
 }
 
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_placeholder_pending)};
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_api_version_matches_header),
+      cmocka_unit_test(test_api_status_strings_are_distinct),
+      cmocka_unit_test(test_api_ball_loads_with_its_density),
+      cmocka_unit_test(test_api_aabb_follows_pose),
+      cmocka_unit_test(test_api_bad_arguments_are_refused),
+      cmocka_unit_test(test_api_missing_file_names_it),
+      cmocka_unit_test(test_api_allocation_failures_are_clean),
+  };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
