@@ -15,6 +15,8 @@
 #define VXC_H
 
 #include "vxc_types.h"
+#include "vxc_solid.h"
+#include "vxc_force.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,78 +29,6 @@ VXC_API const char *vxc_version(void);
 
 /* A short English description of a status ("out of memory", ...). Never NULL. */
 VXC_API const char *vxc_status_str(vxc_status status);
-
-/* ---- poses ------------------------------------------------------------------------- */
-
-/* A rigid placement: position p (m) and unit quaternion q = (w, x, y, z). Functions that
- * take a pose normalise q and return VXC_ERR_ARG when it is zero or not finite. */
-typedef struct vxc_pose {
-  double p[3];
-  double q[4];
-} vxc_pose;
-
-/* The identity pose (p = 0, q = (1, 0, 0, 0)). */
-VXC_API vxc_pose vxc_pose_identity(void);
-
-/* ---- solids ------------------------------------------------------------------------ */
-
-/* A solid: a named set of cells read from a model file (.vxm). Opaque. */
-typedef struct vxc_solid vxc_solid;
-
-/* Reads the model file `path` (plain or gzip-compressed). `al` may be NULL (malloc); when
- * given it is copied and used for every allocation of the solid.
- * Returns VXC_OK with *out set (free it with vxc_solid_free); VXC_ERR_ARG (NULL path or
- * out), VXC_ERR_IO (cannot open or read), VXC_ERR_FORMAT (syntax: err names file, line,
- * column and what was expected), VXC_ERR_GEOMETRY (unbounded or empty cell, duplicate cell
- * name, empty solid), VXC_ERR_LIMIT (too many primitives in a cell), VXC_ERR_NOMEM.
- * *out is untouched on failure. */
-VXC_API vxc_status vxc_solid_load(const char *path, const vxc_allocator *al,
-                                  vxc_solid **out, vxc_error *err);
-
-/* Frees a solid and everything it owns. NULL is a no-op. */
-VXC_API void vxc_solid_free(vxc_solid *solid);
-
-/* The solid's name (owned by the solid). */
-VXC_API const char *vxc_solid_name(const vxc_solid *solid);
-
-/* The solid's density in kg/m^3, or 0 when its model file gives none. */
-VXC_API double vxc_solid_density(const vxc_solid *solid);
-
-/* Number of cells (>= 1 for a loaded solid). */
-VXC_API int vxc_solid_cell_count(const vxc_solid *solid);
-
-/* What `vxc info` shows of a cell. Pointers are owned by the solid. */
-typedef struct vxc_cell_info {
-  const char *name;   /* cell name */
-  int line;           /* line of the model file where the cell starts (0 if unknown) */
-  int nprim;          /* number of primitives */
-  int convex;         /* 1 when the cell is proved convex (0: concave or not proved) */
-  int exact_hull;     /* 1 when libccd sees the cell exactly (closed-form support) */
-  const char *hull;   /* the convex stand-in libccd sees: "sphere", "box", ... */
-  double aabb[6];     /* bounding box in the solid's frame, m: lo x y z, hi x y z */
-} vxc_cell_info;
-
-/* Fills *out for cell `index` (0 <= index < count). VXC_ERR_ARG for a bad index. */
-VXC_API vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out);
-
-/* What `vxc info` shows of a primitive. Pointers are owned by the solid. */
-typedef struct vxc_prim_info {
-  const char *kind;       /* model-file keyword: "sphere", "halfspace", ... */
-  int complement;         /* 1 for (not ...) */
-  int nparam;             /* parameters as in the model file, SI (cone angle in radians) */
-  double param[10];
-  const char *mesh_path;  /* mesh primitives: the resolved file path, else NULL */
-  vxc_pose move;          /* primitive frame in the cell frame */
-} vxc_prim_info;
-
-/* Fills *out for primitive `prim` of cell `cell`. VXC_ERR_ARG for a bad index. */
-VXC_API vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim,
-                                  vxc_prim_info *out);
-
-/* Bounding box (world frame, m: lo x y z, hi x y z) of the whole solid placed at `pose`
- * (NULL: identity). VXC_ERR_ARG for a bad pose. */
-VXC_API vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose,
-                                  double aabb[6]);
 
 #ifdef __cplusplus
 }

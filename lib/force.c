@@ -1,0 +1,2 @@
+/* force.c: placeholder, being written */
+#include "lib/internal.h"

@@ -1,0 +1,177 @@
+/* vxc_force.h: the contact force models of the vxc public API (included by <vxc/vxc.h>).
+ *
+ * Gonthier's volumetric contact model (thesis chapter 4, restated in MODEL.md): normal
+ * force with hysteretic damping, rolling resistance, bristle friction with stiction,
+ * dwell time and the Contensou coupling of sliding and spinning friction; and the point
+ * contact model of chapter 3 for comparison.
+ *
+ * Shape of the API (the shape an external integrator needs): parameters in one plain
+ * struct; a contact's state is a fixed-size array of doubles owned by the caller; an
+ * evaluation takes the contact's geometry, the two bodies' kinematics and the state, and
+ * returns the wrench on each body and the state's time derivative, touching no global.
+ *
+ * Frames and signs: everything is in the world frame. The normal n points out of body A
+ * toward body B. The force on A is -f_n n + f_t, on B its opposite, applied at the
+ * centroid p_c of the volume of interference; torques are about each body's reference
+ * point (its model-frame origin). Units SI. Conventions of vxc.h apply. */
+#ifndef VXC_FORCE_H
+#define VXC_FORCE_H
+
+#include "vxc_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- parameters --------------------------------------------------------------------- */
+
+/* Parameters of one contact (a body pair). Names follow MODEL.md. */
+typedef struct vxc_params {
+  /* normal force f_n = k_v V (1 + a v_cn), a = d / (e_eff u)  (4.62, 3.18-3.25) */
+  double k_v;      /* volumetric stiffness, N/m^3, > 0 (two compliant bodies: see
+                      vxc_series_stiffness) */
+  double e_eff;    /* effective coefficient of restitution, in (0, 1] */
+  double v_small;  /* smallest impact speed u used in the damping factor, m/s, > 0 */
+  double tau_r;    /* constraint relaxation time constant, s; 0 disables relaxation,
+                      else > 0 (3.44-3.45) */
+  /* friction (table 3.1, 3.30-3.39, 4.219-4.243) */
+  double mu_s;     /* stiction coefficient, >= mu_c */
+  double mu_c;     /* Coulomb coefficient, >= 0 */
+  double sigma0;   /* bristle stiffness, 1/m, > 0 */
+  double sigma1;   /* bristle damping, s/m, > 0 */
+  double sigma2;   /* viscous friction, s/m, >= 0 */
+  double v_s;      /* Stribeck velocity, m/s, > 0 */
+  double tau_dw;   /* dwell time constant, s, > 0 */
+  double v_e;      /* numerical velocity tolerance, m/s, > 0 (default v_s / 100) */
+  /* contact normal by inverse iteration (A.30, A.31) */
+  double theta_c;  /* convergence angle, rad, > 0 (default 1 degree) */
+  double r_n;      /* weight of the previous normal in the guess, in [0, 1) (0.95) */
+  int n_i;         /* most iterations, >= 1 (15) */
+  /* point contact model f = k_p x^p_exp (1 + a xdot)  (chapter 3) */
+  double k_p;      /* point stiffness, N/m^p_exp, > 0 */
+  double p_exp;    /* exponent, > 0 (3/2 for Hertz) */
+  /* derived by vxc_params_prepare; do not set */
+  double d;        /* root of the impact equation for e_eff (3.22-3.23), in [0, 1) */
+  int prepared;    /* 1 once vxc_params_prepare succeeded on these values */
+} vxc_params;
+
+/* Fills p with the defaults documented in the README (the thesis's values where it gives
+ * them: theta_c = 1 deg, r_n = 0.95, n_i = 15, v_e = v_s / 100) and prepares it. */
+VXC_API void vxc_params_default(vxc_params *p);
+
+/* Sets the parameter called `name` (a MODEL.md symbol: k_v, e_eff, v_small, tau_r, mu_s,
+ * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (degrees here, as on the
+ * command line), r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
+ * also sets v_e = v_s / 100 unless v_e was set explicitly before. Returns VXC_OK, or
+ * VXC_ERR_ARG naming the unknown parameter (p untouched). */
+VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
+                                  vxc_error *err);
+
+/* Validates p and computes its derived values (the damping root d). Rejects impossible
+ * values with VXC_ERR_ARG and a message naming the parameter: non-positive stiffness,
+ * e_eff outside (0, 1], mu_s < mu_c, negative coefficients, non-positive time constants
+ * or velocities, r_n outside [0, 1), n_i < 1, non-finite numbers. On error p is
+ * untouched (and stays unprepared). */
+VXC_API vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err);
+
+/* The root d in [0, 1) of d/e - ln(1 + d/e) + d + ln(1 - d) = 0 (thesis 3.22-3.23), for e
+ * in (0, 1]; e = 1 gives 0. Returns NAN for e outside (0, 1]. */
+VXC_API double vxc_damping_root(double e);
+
+/* Series stiffness of two compliant bodies, (1/k1 + 1/k2)^-1 (4.132); an infinite (or
+ * HUGE_VAL) stiffness is a rigid body and returns the other. N/m^3. */
+VXC_API double vxc_series_stiffness(double k1, double k2);
+
+/* ---- contact geometry and body kinematics ------------------------------------------- */
+
+/* What the force model needs of a volume of interference (vxc metrics give it). */
+typedef struct vxc_contact_geometry {
+  double volume;       /* V, m^3; 0 means no contact */
+  double centroid[3];  /* p_c, world, m */
+  double inertia[9];   /* J about p_c (unit density), world, m^5, row-major, symmetric */
+  double normal[3];    /* n, unit, from body A toward body B */
+} vxc_contact_geometry;
+
+/* Kinematics of one body. */
+typedef struct vxc_body_motion {
+  double r[3];  /* reference point (the model-frame origin), world, m */
+  double v[3];  /* velocity of r, world, m/s */
+  double w[3];  /* angular velocity, world, rad/s */
+} vxc_body_motion;
+
+/* ---- contact state ------------------------------------------------------------------ */
+
+/* A contact's state: VXC_STATE_SIZE doubles owned by the caller, integrated together with
+ * the bodies. Layout (indices): */
+#define VXC_STATE_SIZE 12
+enum {
+  VXC_STATE_Z = 0,      /* bristle deflection z, 3 doubles, m (kept in the contact plane) */
+  VXC_STATE_THETA = 3,  /* spin bristle angle theta_n, rad */
+  VXC_STATE_SDW = 4,    /* dwell state s_dw, in [0, 1] */
+  VXC_STATE_VRO = 5,    /* relaxation volume V_ro, m^3 */
+  VXC_STATE_U = 6,      /* impact speed memory u = max(|v_cn at first contact|, v_small), m/s */
+  VXC_STATE_NPREV = 7,  /* previous normal, 3 doubles, unit */
+  VXC_STATE_ACTIVE = 10 /* 1 while the contact is on, 0 when reset */
+  /* index 11 is reserved (zero) */
+};
+
+/* Starts a contact (the first step of a new cell pair): zeroes the bristle states, sets
+ * s_dw = 1 (a contact starts in stiction), u from the approach speed, V_ro = V when
+ * relaxation is on (else 0), the previous normal to geom->normal, ACTIVE = 1. Returns
+ * VXC_OK, or VXC_ERR_ARG when p is not prepared or an input is NULL (state untouched). */
+VXC_API vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
+                                     const vxc_body_motion *a, const vxc_body_motion *b,
+                                     double state[VXC_STATE_SIZE]);
+
+/* Resets a state to "no contact" (all zero): what a lost contact does. */
+VXC_API void vxc_contact_reset(double state[VXC_STATE_SIZE]);
+
+/* Re-projects the bristle deflection z onto the plane normal to `normal` and stores it as
+ * the previous normal; call when a step changes n. */
+VXC_API void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]);
+
+/* The wrench of one contact, term by term (world frame, on body A unless said). */
+typedef struct vxc_wrench {
+  double f_n;                /* normal force magnitude, N, >= 0 */
+  double force_normal[3];    /* -f_n n, N */
+  double force_friction[3];  /* tangential friction force f_t, N */
+  double torque_rolling[3];  /* rolling resistance torque, N m */
+  double torque_spinning[3]; /* spinning friction torque, N m */
+  double force_a[3];         /* total force on A, N (applied at p_c) */
+  double torque_a[3];        /* total torque on A about a->r, N m */
+  double force_b[3];         /* total force on B = -force_a, N */
+  double torque_b[3];        /* total torque on B about b->r, N m */
+  double stick;              /* stick indicator s in [0, 1] (1: stuck) */
+  double power;              /* power of all contact forces on the pair, W (<= 0 for
+                                the dissipative terms at steady state) */
+} vxc_wrench;
+
+/* Evaluates the volumetric contact model: the wrench on each body and the derivative of
+ * the state. geom->volume == 0 gives a zero wrench and a zero derivative. `dstate` may be
+ * NULL. Reads no global and writes only *out and dstate. Returns VXC_OK, VXC_ERR_ARG
+ * (p not prepared, a NULL input, a non-unit normal), VXC_ERR_NUMERIC (a non-finite input);
+ * outputs untouched on error. */
+VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geom,
+                                    const vxc_body_motion *a, const vxc_body_motion *b,
+                                    const double state[VXC_STATE_SIZE], vxc_wrench *out,
+                                    double dstate[VXC_STATE_SIZE]);
+
+/* The point contact model of chapter 3 (for comparison): f_n = k_p x^p_exp (1 + a xdot)
+ * with x the penetration depth (m, > 0 in contact), applied at `point` (world) along
+ * `normal` (from A toward B); the same bristle friction without the Contensou factors and
+ * no rolling or spinning torque. xdot is taken from the bodies' motion at `point`. Same
+ * state layout, statuses and outputs as vxc_contact_eval. */
+VXC_API vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[3],
+                                  const double normal[3], const vxc_body_motion *a,
+                                  const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
+                                  vxc_wrench *out, double dstate[VXC_STATE_SIZE]);
+
+/* Radius of gyration of the volume of interference about n: sqrt(n.J.n / V), m
+ * (4.200-4.201); 0 when V = 0. */
+VXC_API double vxc_gyration_radius(const vxc_contact_geometry *geom);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VXC_FORCE_H */
