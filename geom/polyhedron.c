@@ -1,2 +1,414 @@
-/* polyhedron.c: placeholder, being written */
+/* polyhedron.c: convex polyhedra (a box clipped by half-spaces) and their exact moments.
+ *
+ * Data structure (geom.h, vxg_poly): `nvert` vertices v[0..nvert-1] and `nface` faces; face f
+ * lists face_n[f] vertex indices, counter-clockwise seen from outside (so its outward normal
+ * is (v1 - v0) x (v2 - v0) for a non-degenerate corner).
+ *
+ * Invariants kept by every function here:
+ *  - the polyhedron is convex and closed: every edge (a, b) of a face appears as (b, a) in
+ *    exactly one other face (a cap face closes every cut);
+ *  - every vertex is used by some face, faces have at least 3 vertices;
+ *  - the empty polyhedron has nvert = nface = 0;
+ *  - capacities VXG_POLY_MAX_* are never exceeded: a clip that would exceed one returns -1
+ *    and leaves the polyhedron as it was.
+ *
+ * Clipping classifies each vertex by s = n.v - d against a tolerance eps proportional to the
+ * polyhedron's size (plus the rounding level of s): s > eps is out, s < -eps in, else on the
+ * plane. An "on" vertex is kept where it is (never moved), so planes through vertices, along
+ * edges or along faces cut exactly, with no slivers or duplicate vertices; an edge is cut only
+ * between an in and an out vertex, where |s_in - s_out| > 2 eps keeps the cut point
+ * well-conditioned. The cap face is chained from the faces' cut edges (topology, not angles);
+ * if the chain does not close (an inconsistent classification of nearly coplanar points), the
+ * cap falls back to sorting its points by angle about their centroid.
+ *
+ * Moments: the polyhedron is shifted to a local origin o (the vertex average, inside it),
+ * each face is fanned into triangles (a, b, c) and each triangle with o makes a tetrahedron
+ * (o, a, b, c) of signed volume det[a b c] / 6 (positive for outward-CCW faces). With one
+ * vertex at the origin, the closed forms are
+ *   int dV = V,  int x dV = V (a + b + c) / 4,
+ *   int x x^T dV = V / 20 (a a^T + b b^T + c c^T + s s^T),  s = a + b + c,
+ * (the general tetrahedron formula V/20 (sum_k v_k v_k^T + (sum_k v_k)(sum_k v_k)^T) with
+ * one vertex zero). The local moments are then shifted back to the frame's origin:
+ *   m1 = m1' + m0 o,  m2 = m2' + o m1'^T + m1' o^T + m0 o o^T. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
 #include "geom.h"
+
+void vxg_poly_box(vxg_poly *p, const double c[3], const double e[3]) {
+  /* vertex k has bit 0: +x, bit 1: +y, bit 2: +z */
+  for (int k = 0; k < 8; k++) {
+    p->v[k][0] = c[0] + ((k & 1) ? e[0] : -e[0]);
+    p->v[k][1] = c[1] + ((k & 2) ? e[1] : -e[1]);
+    p->v[k][2] = c[2] + ((k & 4) ? e[2] : -e[2]);
+  }
+  /* faces counter-clockwise seen from outside: -x, +x, -y, +y, -z, +z */
+  static const int faces[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4},
+                                  {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+  p->nvert = 8;
+  p->nface = 6;
+  for (int f = 0; f < 6; f++) {
+    p->face_n[f] = 4;
+    for (int k = 0; k < 4; k++) {
+      p->face[f][k] = faces[f][k];
+    }
+  }
+}
+
+
+/* The cap face from its points when chaining failed: sort by angle about their centroid in a
+ * basis (u, w) of the plane with u x w along n, which makes the order counter-clockwise seen
+ * from outside (from +n). Returns the number of points kept in `cap` (duplicates removed). */
+static int cap_by_angle(const vxg_poly *q, const double n[3], int *cap, int m) {
+  /* unique points */
+  int k = 0;
+  for (int i = 0; i < m; i++) {
+    int dup = 0;
+    for (int j = 0; j < k; j++) {
+      if (cap[j] == cap[i]) {
+        dup = 1;
+        break;
+      }
+    }
+    if (!dup) {
+      cap[k++] = cap[i];
+    }
+  }
+  if (k < 3) {
+    return k;
+  }
+  double g[3] = {0, 0, 0};
+  for (int i = 0; i < k; i++) {
+    for (int a = 0; a < 3; a++) {
+      g[a] += q->v[cap[i]][a] / k;
+    }
+  }
+  /* u: any unit vector orthogonal to n; w = n x u */
+  double u[3];
+  int ax = (fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2])) ? 0
+           : (fabs(n[1]) <= fabs(n[2]))                         ? 1
+                                                                 : 2;
+  double t[3] = {0, 0, 0};
+  t[ax] = 1;
+  u[0] = n[1] * t[2] - n[2] * t[1];
+  u[1] = n[2] * t[0] - n[0] * t[2];
+  u[2] = n[0] * t[1] - n[1] * t[0];
+  double w[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2],
+                 n[0] * u[1] - n[1] * u[0]};
+  double ang[VXG_POLY_MAX_VERTS];
+  for (int i = 0; i < k; i++) {
+    double d[3] = {q->v[cap[i]][0] - g[0], q->v[cap[i]][1] - g[1], q->v[cap[i]][2] - g[2]};
+    ang[i] = atan2(d[0] * w[0] + d[1] * w[1] + d[2] * w[2],
+                   d[0] * u[0] + d[1] * u[1] + d[2] * u[2]);
+  }
+  /* insertion sort: k is small */
+  for (int i = 1; i < k; i++) {
+    double a = ang[i];
+    int id = cap[i], j = i - 1;
+    while (j >= 0 && ang[j] > a) {
+      ang[j + 1] = ang[j];
+      cap[j + 1] = cap[j];
+      j--;
+    }
+    ang[j + 1] = a;
+    cap[j + 1] = id;
+  }
+  return k;
+}
+
+
+int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
+  int nv = p->nvert;
+  if (nv == 0) {
+    return 0;
+  }
+  /* tolerance: relative to the polyhedron's size, and never below the rounding of s */
+  double lo[3], hi[3], amax = fabs(d);
+  for (int a = 0; a < 3; a++) {
+    lo[a] = hi[a] = p->v[0][a];
+  }
+  for (int i = 1; i < nv; i++) {
+    for (int a = 0; a < 3; a++) {
+      lo[a] = fmin(lo[a], p->v[i][a]);
+      hi[a] = fmax(hi[a], p->v[i][a]);
+    }
+  }
+  double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+  double nn = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+  for (int a = 0; a < 3; a++) {
+    amax += fabs(n[a]) * fmax(fabs(lo[a]), fabs(hi[a]));
+  }
+  double eps = 1e-13 * nn * size + 8 * DBL_EPSILON * amax;
+
+  double s[VXG_POLY_MAX_VERTS];
+  signed char cls[VXG_POLY_MAX_VERTS];
+  int nin = 0, nout = 0;
+  for (int i = 0; i < nv; i++) {
+    s[i] = n[0] * p->v[i][0] + n[1] * p->v[i][1] + n[2] * p->v[i][2] - d;
+    cls[i] = s[i] > eps ? 1 : (s[i] < -eps ? -1 : 0);
+    nin += cls[i] < 0;
+    nout += cls[i] > 0;
+  }
+  if (nout == 0) {
+    return 0; /* nothing outside: unchanged */
+  }
+  if (nin == 0) {
+    p->nvert = p->nface = 0; /* nothing strictly inside: empty (or flat) */
+    return 0;
+  }
+
+  /* the result is built in q, then copied, so that a capacity failure leaves p unchanged */
+  vxg_poly q;
+  int map[VXG_POLY_MAX_VERTS];
+  q.nvert = 0;
+  for (int i = 0; i < nv; i++) {
+    map[i] = -1;
+    if (cls[i] <= 0) {
+      memcpy(q.v[q.nvert], p->v[i], sizeof q.v[0]);
+      map[i] = q.nvert++;
+    }
+  }
+  /* cut edges: (lo, hi) original vertex pair -> new vertex */
+  int cut_a[VXG_POLY_MAX_VERTS], cut_b[VXG_POLY_MAX_VERTS], cut_v[VXG_POLY_MAX_VERTS];
+  int ncut = 0;
+  /* cap edges, (from, to) in the new numbering */
+  int cap_from[VXG_POLY_MAX_FACES], cap_to[VXG_POLY_MAX_FACES], ncap = 0;
+  int chain_ok = 1;
+  q.nface = 0;
+  for (int f = 0; f < p->nface; f++) {
+    int k = p->face_n[f];
+    const int *fv = p->face[f];
+    int out[2 * VXG_POLY_MAX_FACE_VERTS], no = 0, has_out = 0, has_keep = 0;
+    int exit_v = -1, entry_v = -1, nexit = 0, nentry = 0;
+    for (int i = 0; i < k; i++) {
+      has_out |= cls[fv[i]] > 0;
+      has_keep |= cls[fv[i]] <= 0;
+    }
+    if (!has_keep) {
+      continue; /* wholly outside */
+    }
+    for (int i = 0; i < k; i++) {
+      int a = fv[i], b = fv[(i + 1) % k];
+      if (cls[a] <= 0) {
+        out[no++] = map[a];
+      }
+      int cv = -1;
+      if ((cls[a] < 0 && cls[b] > 0) || (cls[a] > 0 && cls[b] < 0)) {
+        int ea = a < b ? a : b, eb = a < b ? b : a;
+        for (int c = 0; c < ncut; c++) {
+          if (cut_a[c] == ea && cut_b[c] == eb) {
+            cv = cut_v[c];
+            break;
+          }
+        }
+        if (cv < 0) {
+          if (q.nvert >= VXG_POLY_MAX_VERTS) {
+            return -1;
+          }
+          /* interpolate from the inside vertex: t in (0, 1), well-conditioned */
+          double t = s[ea] / (s[ea] - s[eb]);
+          for (int c = 0; c < 3; c++) {
+            q.v[q.nvert][c] = p->v[ea][c] + t * (p->v[eb][c] - p->v[ea][c]);
+          }
+          cut_a[ncut] = ea;
+          cut_b[ncut] = eb;
+          cut_v[ncut++] = cv = q.nvert++;
+        }
+        out[no++] = cv;
+      }
+      /* the face leaves the kept side after a (exit) or re-enters it at b (entry) */
+      if (cls[a] <= 0 && cls[b] > 0) {
+        exit_v = cls[a] < 0 ? cv : map[a];
+        nexit++;
+      } else if (cls[a] > 0 && cls[b] <= 0) {
+        entry_v = cls[b] < 0 ? cv : map[b];
+        nentry++;
+      }
+    }
+    if (has_out) {
+      /* the clipped face runs exit -> entry along the plane: the cap runs entry -> exit */
+      if (nexit != 1 || nentry != 1) {
+        chain_ok = 0;
+      } else if (exit_v != entry_v) {
+        if (ncap >= VXG_POLY_MAX_FACES) {
+          return -1;
+        }
+        cap_from[ncap] = entry_v;
+        cap_to[ncap++] = exit_v;
+      }
+    }
+    if (no >= 3) {
+      if (no > VXG_POLY_MAX_FACE_VERTS || q.nface >= VXG_POLY_MAX_FACES) {
+        return -1;
+      }
+      q.face_n[q.nface] = no;
+      memcpy(q.face[q.nface], out, (size_t)no * sizeof out[0]);
+      q.nface++;
+    }
+  }
+
+  /* chain the cap edges into one loop */
+  int cap[2 * VXG_POLY_MAX_FACES + VXG_POLY_MAX_VERTS], ncv = 0;
+  if (chain_ok && ncap >= 3) {
+    unsigned char used[VXG_POLY_MAX_FACES] = {0};
+    int cur = 0;
+    for (int step = 0; step < ncap; step++) {
+      used[cur] = 1;
+      cap[ncv++] = cap_from[cur];
+      int next = -1;
+      for (int e = 0; e < ncap; e++) {
+        if (!used[e] && cap_from[e] == cap_to[cur]) {
+          next = e;
+          break;
+        }
+      }
+      if (next < 0) {
+        /* the loop must close on the first edge after using every edge */
+        if (step != ncap - 1 || cap_to[cur] != cap_from[0]) {
+          chain_ok = 0;
+        }
+        break;
+      }
+      cur = next;
+    }
+  } else {
+    chain_ok = 0;
+  }
+  if (!chain_ok) {
+    /* fallback: every point of the new vertex list on the plane, sorted by angle */
+    ncv = 0;
+    for (int i = 0; i < nv; i++) {
+      if (cls[i] == 0) {
+        cap[ncv++] = map[i];
+      }
+    }
+    for (int c = 0; c < ncut; c++) {
+      cap[ncv++] = cut_v[c];
+    }
+    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double un[3] = {n[0] / nl, n[1] / nl, n[2] / nl};
+    ncv = cap_by_angle(&q, un, cap, ncv);
+  }
+  if (ncv >= 3) {
+    if (ncv > VXG_POLY_MAX_FACE_VERTS || q.nface >= VXG_POLY_MAX_FACES) {
+      return -1;
+    }
+    q.face_n[q.nface] = ncv;
+    memcpy(q.face[q.nface], cap, (size_t)ncv * sizeof cap[0]);
+    q.nface++;
+  }
+
+  /* drop vertices no face uses (an "on" vertex of faces that all collapsed) */
+  int use[VXG_POLY_MAX_VERTS] = {0};
+  for (int f = 0; f < q.nface; f++) {
+    for (int i = 0; i < q.face_n[f]; i++) {
+      use[q.face[f][i]] = 1;
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < q.nvert; i++) {
+    if (use[i]) {
+      if (m != i) {
+        memcpy(q.v[m], q.v[i], sizeof q.v[0]);
+      }
+      use[i] = m++;
+    } else {
+      use[i] = -1;
+    }
+  }
+  if (m != q.nvert) {
+    for (int f = 0; f < q.nface; f++) {
+      for (int i = 0; i < q.face_n[f]; i++) {
+        q.face[f][i] = use[q.face[f][i]];
+      }
+    }
+    q.nvert = m;
+  }
+  if (q.nface < 4) {
+    q.nvert = q.nface = 0; /* flat leftovers have no volume */
+  }
+
+  p->nvert = q.nvert;
+  p->nface = q.nface;
+  memcpy(p->v, q.v, (size_t)q.nvert * sizeof q.v[0]);
+  memcpy(p->face_n, q.face_n, (size_t)q.nface * sizeof q.face_n[0]);
+  for (int f = 0; f < q.nface; f++) {
+    memcpy(p->face[f], q.face[f], (size_t)q.face_n[f] * sizeof q.face[0][0]);
+  }
+  return 0;
+}
+
+
+void vxg_poly_moments(const vxg_poly *p, vxg_moments *m) {
+  memset(m, 0, sizeof *m);
+  if (p->nvert == 0) {
+    return;
+  }
+  /* local origin: the vertex average (inside a convex polyhedron) */
+  double o[3] = {0, 0, 0};
+  for (int i = 0; i < p->nvert; i++) {
+    for (int a = 0; a < 3; a++) {
+      o[a] += p->v[i][a];
+    }
+  }
+  for (int a = 0; a < 3; a++) {
+    o[a] /= p->nvert;
+  }
+  double v6 = 0, s1[3] = {0, 0, 0}, s2[6] = {0, 0, 0, 0, 0, 0};
+  for (int f = 0; f < p->nface; f++) {
+    const int *fv = p->face[f];
+    double a[3];
+    for (int c = 0; c < 3; c++) {
+      a[c] = p->v[fv[0]][c] - o[c];
+    }
+    for (int i = 1; i + 1 < p->face_n[f]; i++) {
+      double b[3], c3[3];
+      for (int c = 0; c < 3; c++) {
+        b[c] = p->v[fv[i]][c] - o[c];
+        c3[c] = p->v[fv[i + 1]][c] - o[c];
+      }
+      /* 6 V = det[a b c] = a . (b x c) */
+      double d = a[0] * (b[1] * c3[2] - b[2] * c3[1]) + a[1] * (b[2] * c3[0] - b[0] * c3[2]) +
+                 a[2] * (b[0] * c3[1] - b[1] * c3[0]);
+      double s[3] = {a[0] + b[0] + c3[0], a[1] + b[1] + c3[1], a[2] + b[2] + c3[2]};
+      v6 += d;
+      for (int c = 0; c < 3; c++) {
+        s1[c] += d * s[c];
+      }
+      /* (xx, yy, zz, xy, yz, xz) of a a^T + b b^T + c c^T + s s^T */
+      static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+      for (int k = 0; k < 6; k++) {
+        int u = ia[k], w = ib[k];
+        s2[k] += d * (a[u] * a[w] + b[u] * b[w] + c3[u] * c3[w] + s[u] * s[w]);
+      }
+    }
+  }
+  /* V = sum d / 6, m1' = sum d s / 24, m2' = sum d (...) / 120 */
+  double m0 = v6 / 6, l1[3] = {s1[0] / 24, s1[1] / 24, s1[2] / 24};
+  m->m0 = m0;
+  for (int a = 0; a < 3; a++) {
+    m->m1[a] = l1[a] + m0 * o[a];
+  }
+  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+  for (int k = 0; k < 6; k++) {
+    int u = ia[k], w = ib[k];
+    m->m2[k] = s2[k] / 120 + o[u] * l1[w] + l1[u] * o[w] + m0 * o[u] * o[w];
+  }
+}
+
+
+void vxg_box_moments(const double c[3], const double e[3], vxg_moments *m) {
+  /* int over [c - e, c + e] of x_i x_j = V c_i c_j (i != j), V (c_i^2 + e_i^2 / 3) (i = j) */
+  double v = 8 * e[0] * e[1] * e[2];
+  m->m0 = v;
+  for (int a = 0; a < 3; a++) {
+    m->m1[a] = v * c[a];
+  }
+  m->m2[0] = v * (c[0] * c[0] + e[0] * e[0] / 3);
+  m->m2[1] = v * (c[1] * c[1] + e[1] * e[1] / 3);
+  m->m2[2] = v * (c[2] * c[2] + e[2] * e[2] / 3);
+  m->m2[3] = v * c[0] * c[1];
+  m->m2[4] = v * c[1] * c[2];
+  m->m2[5] = v * c[0] * c[2];
+}
