@@ -13,6 +13,10 @@
 
 #include <cmocka.h>
 
+#ifndef M_PI
+#define M_PI 3.14159265358979323846 /* -std=c11 hides it in <math.h> */
+#endif
+
 /* cmocka 1.1.5 has no double assert (assert_float_equal casts to float): fails unless
  * |a - b| <= tol, printing both values at full precision. NaN always fails. */
 #define assert_double_near(a, b, tol)                                                     \

@@ -1,0 +1,184 @@
+/* test_metrics_tracker.c: cell-pair tracking through scripted contact sequences (a sphere
+ * sliding across a block made of cells 0, 1, 2 in a row). */
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+static int contains(const int *a, int n, int v) {
+  for (int i = 0; i < n; i++) {
+    if (a[i] == v) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+// pairs appear, persist, vanish and reappear; slots stay put while a pair is in contact,
+// lost slots are freed before new pairs take the lowest free one
+static void test_tracker_sliding_sphere_sequence(void **state) {
+  (void)state;
+  vxc_tracker *t = NULL;
+  assert_int_equal(vxc_tracker_create(4, NULL, &t), VXC_OK);
+  vxc_tracker_step s;
+  vxc_cell_pair p;
+
+  vxc_cell_pair s1[] = {{0, 0}};  // the sphere lands on cell 0
+  assert_int_equal(vxc_tracker_update(t, s1, 1, &s), VXC_OK);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.nfound, 0);
+  assert_int_equal(s.nlost, 0);
+  assert_int_equal(s.new_slots[0], 0);
+  assert_int_equal(s.nfree, 3);
+
+  vxc_cell_pair s2[] = {{0, 1}, {0, 0}};  // it reaches cell 1 while still on cell 0
+  assert_int_equal(vxc_tracker_update(t, s2, 2, &s), VXC_OK);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.nfound, 1);
+  assert_int_equal(s.found_slots[0], 0);
+  assert_int_equal(s.new_slots[0], 1);
+  assert_int_equal(s.current_slots[0], 1);  // order of the pairs given
+  assert_int_equal(s.current_slots[1], 0);
+
+  vxc_cell_pair s3[] = {{0, 1}};  // it leaves cell 0
+  assert_int_equal(vxc_tracker_update(t, s3, 1, &s), VXC_OK);
+  assert_int_equal(s.nlost, 1);
+  assert_int_equal(s.lost_slots[0], 0);
+  assert_int_equal(s.nfound, 1);
+  assert_int_equal(s.found_slots[0], 1);
+  assert_int_equal(vxc_tracker_slot(t, 0, &p), VXC_ERR_ARG);  // slot 0 is free now
+
+  vxc_cell_pair s4[] = {{0, 1}, {0, 2}};  // cell 2 comes in: it takes the freed slot 0
+  assert_int_equal(vxc_tracker_update(t, s4, 2, &s), VXC_OK);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.new_slots[0], 0);
+  assert_int_equal(vxc_tracker_slot(t, 0, &p), VXC_OK);
+  assert_int_equal(p.b, 2);
+
+  vxc_cell_pair s5[] = {{0, 0}};  // it bounces back onto cell 0 alone: both others lost
+  assert_int_equal(vxc_tracker_update(t, s5, 1, &s), VXC_OK);
+  assert_int_equal(s.nlost, 2);
+  assert_true(contains(s.lost_slots, 2, 0) && contains(s.lost_slots, 2, 1));
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.new_slots[0], 0);  // lost slots were freed first
+  assert_int_equal(vxc_tracker_slot(t, 0, &p), VXC_OK);
+  assert_int_equal(p.b, 0);
+
+  assert_int_equal(vxc_tracker_update(t, NULL, 0, &s), VXC_OK);  // it flies off
+  assert_int_equal(s.nlost, 1);
+  assert_int_equal(s.ncurrent, 0);
+  assert_int_equal(s.nfree, 4);
+  vxc_tracker_free(t);
+}
+
+
+// more pairs than slots: VXC_ERR_LIMIT and nothing changes (the next update sees the old
+// pairs as found)
+static void test_tracker_overflow_returns_limit_and_keeps_state(void **state) {
+  (void)state;
+  vxc_tracker *t = NULL;
+  assert_int_equal(vxc_tracker_create(2, NULL, &t), VXC_OK);
+  vxc_tracker_step s;
+  vxc_cell_pair two[] = {{0, 0}, {1, 1}};
+  assert_int_equal(vxc_tracker_update(t, two, 2, &s), VXC_OK);
+  vxc_cell_pair three[] = {{0, 0}, {1, 1}, {2, 2}};
+  s.nnew = -5;
+  assert_int_equal(vxc_tracker_update(t, three, 3, &s), VXC_ERR_LIMIT);
+  assert_int_equal(s.nnew, -5);  // untouched
+  vxc_cell_pair swap[] = {{0, 0}, {3, 3}};  // {1,1} lost, {3,3} new: fits
+  assert_int_equal(vxc_tracker_update(t, swap, 2, &s), VXC_OK);
+  assert_int_equal(s.nfound, 1);
+  assert_int_equal(s.nlost, 1);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.new_slots[0], 1);  // {1,1}'s slot, freed by its loss
+  vxc_tracker_free(t);
+}
+
+
+// duplicates and negative indices are refused; bad sizes too
+static void test_tracker_bad_input(void **state) {
+  (void)state;
+  vxc_tracker *t = NULL;
+  assert_int_equal(vxc_tracker_create(0, NULL, &t), VXC_ERR_ARG);
+  assert_null(t);
+  assert_int_equal(vxc_tracker_create(3, NULL, &t), VXC_OK);
+  vxc_tracker_step s;
+  vxc_cell_pair dup[] = {{1, 2}, {1, 2}};
+  assert_int_equal(vxc_tracker_update(t, dup, 2, &s), VXC_ERR_ARG);
+  vxc_cell_pair neg[] = {{-1, 2}};
+  assert_int_equal(vxc_tracker_update(t, neg, 1, &s), VXC_ERR_ARG);
+  assert_int_equal(vxc_tracker_update(t, NULL, 1, &s), VXC_ERR_ARG);
+  vxc_cell_pair p;
+  assert_int_equal(vxc_tracker_slot(t, 3, &p), VXC_ERR_ARG);
+  assert_int_equal(vxc_tracker_slot(t, -1, &p), VXC_ERR_ARG);
+  vxc_tracker_free(t);
+  vxc_tracker_free(NULL);
+}
+
+
+// a long random sequence: every current pair holds exactly one slot, slots never change
+// while a pair stays in contact, and new + found = current, lost + found = previous
+static void test_tracker_random_sequence_invariants(void **state) {
+  (void)state;
+  enum { CAP = 16, NA = 4, NB = 6 };
+  vxc_tracker *t = NULL;
+  assert_int_equal(vxc_tracker_create(CAP, NULL, &t), VXC_OK);
+  vxc_rng r = {42};
+  int slot_of[NA][NB];
+  memset(slot_of, -1, sizeof slot_of);
+  int nprev = 0;
+  for (int step = 0; step < 5000; step++) {
+    vxc_cell_pair pairs[NA * NB];
+    int n = 0, in[NA][NB];
+    for (int a = 0; a < NA; a++) {
+      for (int b = 0; b < NB; b++) {
+        in[a][b] = vxc_rng_uniform(&r, 0, 1) < 0.4 && n < CAP;
+        if (in[a][b]) {
+          pairs[n].a = a;
+          pairs[n].b = b;
+          n++;
+        }
+      }
+    }
+    vxc_tracker_step s;
+    assert_int_equal(vxc_tracker_update(t, pairs, n, &s), VXC_OK);
+    assert_int_equal(s.nnew + s.nfound, n);
+    assert_int_equal(s.nlost + s.nfound, nprev);
+    for (int i = 0; i < n; i++) {
+      int a = pairs[i].a, b = pairs[i].b, k = s.current_slots[i];
+      if (slot_of[a][b] >= 0) {
+        assert_int_equal(k, slot_of[a][b]);  // kept its slot
+      }
+      for (int j = 0; j < i; j++) {
+        assert_int_not_equal(k, s.current_slots[j]);
+      }
+      vxc_cell_pair p;
+      assert_int_equal(vxc_tracker_slot(t, k, &p), VXC_OK);
+      assert_int_equal(p.a, a);
+      assert_int_equal(p.b, b);
+    }
+    for (int a = 0; a < NA; a++) {
+      for (int b = 0; b < NB; b++) {
+        if (!in[a][b]) {
+          slot_of[a][b] = -1;
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      slot_of[pairs[i].a][pairs[i].b] = s.current_slots[i];
+    }
+    nprev = n;
+  }
+  vxc_tracker_free(t);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tracker_sliding_sphere_sequence),
+      cmocka_unit_test(test_tracker_overflow_returns_limit_and_keeps_state),
+      cmocka_unit_test(test_tracker_bad_input),
+      cmocka_unit_test(test_tracker_random_sequence_invariants),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
