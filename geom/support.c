@@ -1,2 +1,287 @@
-/* support.c: placeholder, being written */
+/* support.c: closed-form support functions of cell hulls, and libccd's MPR on them.
+ *
+ * A hull (geom.h, vxg_hull) is a convex set given in its own frame by a kind and up to four
+ * parameters, placed in the cell frame by `frame`. Its support point in direction d is a
+ * point of the hull maximising d.x; every kind has a closed form, computed in the hull frame
+ * (d rotated in by R^T, the point moved out by the frame). Directions of zero length, or
+ * with no component off an axis, pick a definite point of the maximising face, never NaN.
+ *
+ * MPR: libccd sees a posed hull through two callbacks on `mpr_obj` (support and centre; MPR
+ * calls both). libccd is built in double precision on Debian (ccd_real_t is double), which
+ * configure checks. This is the only file that includes libccd. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <ccd/ccd.h>
+#include <ccd/quat.h>
+
 #include "geom.h"
+
+/* Unit vector of the (x, y) part of d scaled by `rad`; zero when that part vanishes. */
+static void radial(const double d[3], double rad, double out[2]) {
+  double n = sqrt(d[0] * d[0] + d[1] * d[1]);
+  if (n > 0) {
+    out[0] = rad * d[0] / n;
+    out[1] = rad * d[1] / n;
+  } else {
+    out[0] = out[1] = 0;
+  }
+}
+
+
+/* Support of the hull in its own frame. */
+static void support_local(const vxg_hull *h, const double d[3], double s[3]) {
+  const double *p = h->p;
+  switch (h->kind) {
+  case VXG_HULL_BOX:
+    for (int i = 0; i < 3; i++) {
+      s[i] = d[i] >= 0 ? p[i] : -p[i];
+    }
+    return;
+  case VXG_HULL_SPHERE: {
+    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (n > 0) {
+      for (int i = 0; i < 3; i++) {
+        s[i] = p[0] * d[i] / n;
+      }
+    } else {
+      s[0] = s[1] = 0;
+      s[2] = p[0];
+    }
+    return;
+  }
+  case VXG_HULL_ELLIPSOID: {
+    /* maximiser of d.x on sum (x_i / a_i)^2 = 1: x_i = a_i^2 d_i / sqrt(sum a_i^2 d_i^2) */
+    double w[3] = {p[0] * d[0], p[1] * d[1], p[2] * d[2]};
+    double n = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (n > 0) {
+      for (int i = 0; i < 3; i++) {
+        s[i] = p[i] * w[i] / n;
+      }
+    } else {
+      s[0] = s[1] = 0;
+      s[2] = p[2];
+    }
+    return;
+  }
+  case VXG_HULL_CYLINDER:
+    radial(d, p[0], s);
+    s[2] = d[2] >= 0 ? p[1] : -p[1];
+    return;
+  case VXG_HULL_FRUSTUM: {
+    /* the maximum is on one of the two rim circles */
+    double dp = sqrt(d[0] * d[0] + d[1] * d[1]);
+    double v0 = p[1] * dp + p[0] * d[2], v1 = p[3] * dp + p[2] * d[2];
+    int top = v1 >= v0;
+    radial(d, top ? p[3] : p[1], s);
+    s[2] = top ? p[2] : p[0];
+    return;
+  }
+  case VXG_HULL_SEGMENT: {
+    /* the sphere's own support if it is on the kept side, else the cut disc's rim */
+    double r = p[0], zc = p[1];
+    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (n > 0 && r * d[2] / n <= zc) {
+      for (int i = 0; i < 3; i++) {
+        s[i] = r * d[i] / n;
+      }
+      return;
+    }
+    double zt = zc < r ? zc : r, rho2 = r * r - zt * zt;
+    radial(d, rho2 > 0 ? sqrt(rho2) : 0, s);
+    s[2] = zt;
+    return;
+  }
+  case VXG_HULL_TORUS: {
+    /* Minkowski sum of the core circle (radius R) and a ball (radius r) */
+    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    radial(d, p[0], s);
+    s[2] = 0;
+    if (n > 0) {
+      for (int i = 0; i < 3; i++) {
+        s[i] += p[1] * d[i] / n;
+      }
+    } else {
+      s[2] = p[1];
+    }
+    return;
+  }
+  case VXG_HULL_POINTS: {
+    int best = 0;
+    double bv = -HUGE_VAL;
+    for (int i = 0; i < h->npts; i++) {
+      const double *q = h->pts + 3 * i;
+      double v = d[0] * q[0] + d[1] * q[1] + d[2] * q[2];
+      if (v > bv) {
+        bv = v;
+        best = i;
+      }
+    }
+    if (h->npts > 0) {
+      memcpy(s, h->pts + 3 * best, 3 * sizeof *s);
+    } else {
+      s[0] = s[1] = s[2] = 0;
+    }
+    return;
+  }
+  default:
+    s[0] = s[1] = s[2] = 0;
+    return;
+  }
+}
+
+
+void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]) {
+  double dl[3], sl[3];
+  vxg_xform_vector_inv(&h->frame, d, dl);
+  support_local(h, dl, sl);
+  vxg_xform_point(&h->frame, sl, out);
+}
+
+
+/* A point well inside the hull (its own frame), for MPR's first portal. */
+static void centre_local(const vxg_hull *h, double c[3]) {
+  c[0] = c[1] = c[2] = 0;
+  switch (h->kind) {
+  case VXG_HULL_FRUSTUM:
+    c[2] = 0.5 * (h->p[0] + h->p[2]);
+    break;
+  case VXG_HULL_SEGMENT: {
+    /* halfway between the bottom pole and the cut */
+    double top = h->p[1] < h->p[0] ? h->p[1] : h->p[0];
+    c[2] = 0.5 * (top - h->p[0]);
+    break;
+  }
+  case VXG_HULL_POINTS:
+    for (int i = 0; i < h->npts; i++) {
+      for (int k = 0; k < 3; k++) {
+        c[k] += h->pts[3 * i + k];
+      }
+    }
+    if (h->npts > 0) {
+      for (int k = 0; k < 3; k++) {
+        c[k] /= h->npts;
+      }
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+
+/* Radius of a ball about the hull frame's origin that holds the hull. */
+static double hull_reach(const vxg_hull *h) {
+  const double *p = h->p;
+  switch (h->kind) {
+  case VXG_HULL_BOX:
+  case VXG_HULL_ELLIPSOID:
+    return sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+  case VXG_HULL_SPHERE:
+  case VXG_HULL_SEGMENT:
+    return p[0];
+  case VXG_HULL_CYLINDER:
+    return sqrt(p[0] * p[0] + p[1] * p[1]);
+  case VXG_HULL_FRUSTUM:
+    return fmax(sqrt(p[0] * p[0] + p[1] * p[1]), sqrt(p[2] * p[2] + p[3] * p[3]));
+  case VXG_HULL_TORUS:
+    return p[0] + p[1];
+  case VXG_HULL_POINTS: {
+    double m = 0;
+    for (int i = 0; i < h->npts; i++) {
+      const double *q = h->pts + 3 * i;
+      m = fmax(m, sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]));
+    }
+    return m;
+  }
+  default:
+    return 0;
+  }
+}
+
+
+/* ---------------------------------------------------------------------------------------
+ * MPR */
+
+typedef struct mpr_obj {
+  const vxg_hull *hull;
+  vxg_xform to_query; /* hull frame -> query frame */
+} mpr_obj;
+
+
+static void mpr_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec) {
+  const mpr_obj *o = obj;
+  double d[3] = {ccdVec3X(dir), ccdVec3Y(dir), ccdVec3Z(dir)}, dl[3], sl[3], s[3];
+  vxg_xform_vector_inv(&o->to_query, d, dl);
+  support_local(o->hull, dl, sl);
+  vxg_xform_point(&o->to_query, sl, s);
+  ccdVec3Set(vec, s[0], s[1], s[2]);
+}
+
+
+static void mpr_center(const void *obj, ccd_vec3_t *c) {
+  const mpr_obj *o = obj;
+  double cl[3], q[3];
+  centre_local(o->hull, cl);
+  vxg_xform_point(&o->to_query, cl, q);
+  ccdVec3Set(c, q[0], q[1], q[2]);
+}
+
+
+vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
+                   const vxg_xform *to_b, vxg_mpr_result *res) {
+  mpr_obj oa, ob;
+  oa.hull = &a->hull;
+  ob.hull = &b->hull;
+  vxg_xform_compose(&oa.to_query, to_a, &a->hull.frame);
+  vxg_xform_compose(&ob.to_query, to_b, &b->hull.frame);
+
+  ccd_t ccd;
+  CCD_INIT(&ccd);
+  ccd.support1 = mpr_support;
+  ccd.support2 = mpr_support;
+  ccd.center1 = mpr_center; /* MPR calls the centres; CCD_INIT leaves them NULL */
+  ccd.center2 = mpr_center;
+  /* MPR converges linearly on curved hulls; 200 portal refinements reach the tolerance
+   * below for any pair we have seen, and bound the work of a degenerate one */
+  ccd.max_iterations = 200;
+  double size = fmax(hull_reach(&a->hull), hull_reach(&b->hull));
+  if (!(size > 0) || !isfinite(size)) {
+    return VXC_ERR_NUMERIC;
+  }
+  ccd.mpr_tolerance = 1e-9 * size; /* absolute in libccd: scaled to the hulls */
+  ccd.epa_tolerance = 1e-6 * size;
+
+  ccd_real_t depth = 0;
+  ccd_vec3_t dir, pos;
+  ccdVec3Set(&dir, 0, 0, 0);
+  ccdVec3Set(&pos, 0, 0, 0);
+  int rc = ccdMPRPenetration(&oa, &ob, &ccd, &depth, &dir, &pos);
+  vxg_mpr_result r;
+  memset(&r, 0, sizeof r);
+  r.exact = a->hull.exact && b->hull.exact;
+  if (rc != 0) {
+    /* -1: the hulls do not intersect */
+    *res = r;
+    return VXC_OK;
+  }
+  double d[3] = {ccdVec3X(&dir), ccdVec3Y(&dir), ccdVec3Z(&dir)};
+  double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  if (!isfinite(depth) || !(n > 0) || !isfinite(n) || !isfinite(ccdVec3X(&pos)) ||
+      !isfinite(ccdVec3Y(&pos)) || !isfinite(ccdVec3Z(&pos))) {
+    return VXC_ERR_NUMERIC;
+  }
+  r.overlap = 1;
+  r.depth = depth;
+  /* libccd returns the direction in which to move obj2 (B) to separate it from obj1 (A):
+   * it already points from A toward B */
+  for (int i = 0; i < 3; i++) {
+    r.dir[i] = d[i] / n;
+  }
+  r.pos[0] = ccdVec3X(&pos);
+  r.pos[1] = ccdVec3Y(&pos);
+  r.pos[2] = ccdVec3Z(&pos);
+  *res = r;
+  return VXC_OK;
+}
