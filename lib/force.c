@@ -1,2 +1,394 @@
-/* force.c: placeholder, being written */
-#include "lib/internal.h"
+/* force.c: the volumetric contact model (MODEL.md sections 4-8) and the point contact
+ * model (section 10): contact start, reset and re-projection of the states, and the
+ * evaluation of one contact's wrench and state derivative.
+ *
+ * Data: a contact's state is VXC_STATE_SIZE doubles owned by the caller (layout in
+ * vxc_force.h). Invariants kept here: a started state has z in the contact plane,
+ * s_dw = 1, u >= v_small, ACTIVE = 1; a reset state is all zero. An evaluation reads the
+ * state and writes only its outputs, after every input has been checked, so an error
+ * leaves them untouched. Every vector is in the world frame; the normal n points from A
+ * toward B, and the force on A is -f_n n + f_t at the centroid p_c. */
+#include <math.h>
+#include <string.h>
+
+#include "lib/force_internal.h"
+
+/* How far |n| may be from 1 before a normal is refused: the metrics give n to rounding; a
+ * caller's hand-built normal may carry a few digits less. Accepted normals are
+ * renormalised. */
+#define VXC_UNIT_TOL 1e-6
+
+static double dot3(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+
+static void cross3(const double a[3], const double b[3], double o[3]) {
+  o[0] = a[1] * b[2] - a[2] * b[1];
+  o[1] = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+
+static int finite_n(const double *x, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+static int motion_finite(const vxc_body_motion *m) {
+  return finite_n(m->r, 3) && finite_n(m->v, 3) && finite_n(m->w, 3);
+}
+
+
+/* Copies a normal into n, unit. VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its length
+ * is off by more than VXC_UNIT_TOL. */
+static vxc_status unit_normal(const double in[3], double n[3]) {
+  if (!finite_n(in, 3)) {
+    return VXC_ERR_NUMERIC;
+  }
+  double l = sqrt(dot3(in, in));
+  if (!(fabs(l - 1.0) <= VXC_UNIT_TOL)) {
+    return VXC_ERR_ARG;
+  }
+  for (int i = 0; i < 3; i++) {
+    n[i] = in[i] / l;
+  }
+  return VXC_OK;
+}
+
+
+/* Velocity at point x of A relative to B (4.51). */
+static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b,
+                              const double x[3], double v_c[3]) {
+  double ra[3], rb[3], wa[3], wb[3];
+  for (int i = 0; i < 3; i++) {
+    ra[i] = x[i] - a->r[i];
+    rb[i] = x[i] - b->r[i];
+  }
+  cross3(a->w, ra, wa);
+  cross3(b->w, rb, wb);
+  for (int i = 0; i < 3; i++) {
+    v_c[i] = (a->v[i] + wa[i]) - (b->v[i] + wb[i]);
+  }
+}
+
+
+/* Hysteretic damping factor a = d / (e_eff u), u never below v_small (3.24, 3.43). */
+static double damping_factor(const vxc_params *p, const double state[VXC_STATE_SIZE]) {
+  double u = state[VXC_STATE_U];
+  if (!(u >= p->v_small)) {
+    u = p->v_small;
+  }
+  return p->d / (p->e_eff * u);
+}
+
+
+static void start_state(const vxc_params *p, double v_n, double ref, const double n[3],
+                        double state[VXC_STATE_SIZE]) {
+  memset(state, 0, VXC_STATE_SIZE * sizeof state[0]);
+  state[VXC_STATE_SDW] = 1.0;
+  state[VXC_STATE_VRO] = p->tau_r > 0 ? ref : 0.0;
+  state[VXC_STATE_U] = fabs(v_n) > p->v_small ? fabs(v_n) : p->v_small;
+  for (int i = 0; i < 3; i++) {
+    state[VXC_STATE_NPREV + i] = n[i];
+  }
+  state[VXC_STATE_ACTIVE] = 1.0;
+}
+
+
+vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
+                             const vxc_body_motion *a, const vxc_body_motion *b,
+                             double state[VXC_STATE_SIZE]) {
+  if (!p || !geom || !a || !b || !state || !p->prepared) {
+    return VXC_ERR_ARG;
+  }
+  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) || !motion_finite(a) ||
+      !motion_finite(b)) {
+    return VXC_ERR_NUMERIC;
+  }
+  double n[3];
+  vxc_status st = unit_normal(geom->normal, n);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (geom->volume < 0) {
+    return VXC_ERR_ARG;
+  }
+  double v_c[3];
+  relative_velocity(a, b, geom->centroid, v_c);
+  start_state(p, dot3(n, v_c), geom->volume, n, state);
+  return VXC_OK;
+}
+
+
+vxc_status vxc_point_start(const vxc_params *p, double depth, const double point[3],
+                           const double normal[3], const vxc_body_motion *a,
+                           const vxc_body_motion *b, double state[VXC_STATE_SIZE]) {
+  if (!p || !point || !normal || !a || !b || !state || !p->prepared) {
+    return VXC_ERR_ARG;
+  }
+  if (!isfinite(depth) || !finite_n(point, 3) || !motion_finite(a) || !motion_finite(b)) {
+    return VXC_ERR_NUMERIC;
+  }
+  double n[3];
+  vxc_status st = unit_normal(normal, n);
+  if (st != VXC_OK) {
+    return st;
+  }
+  double v_c[3];
+  relative_velocity(a, b, point, v_c);
+  start_state(p, dot3(n, v_c), depth > 0 ? depth : 0.0, n, state);
+  return VXC_OK;
+}
+
+
+void vxc_contact_reset(double state[VXC_STATE_SIZE]) {
+  if (state) {
+    memset(state, 0, VXC_STATE_SIZE * sizeof state[0]);
+  }
+}
+
+
+void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]) {
+  if (!state || !normal || !finite_n(normal, 3)) {
+    return;
+  }
+  double l = sqrt(dot3(normal, normal));
+  if (!(l > 0)) {
+    return;
+  }
+  double n[3] = {normal[0] / l, normal[1] / l, normal[2] / l};
+  double zn = dot3(state + VXC_STATE_Z, n);
+  for (int i = 0; i < 3; i++) {
+    state[VXC_STATE_Z + i] -= zn * n[i];
+    state[VXC_STATE_NPREV + i] = n[i];
+  }
+}
+
+
+double vxc_gyration_radius(const vxc_contact_geometry *geom) {
+  if (!geom || !(geom->volume > 0)) {
+    return 0.0;
+  }
+  const double *J = geom->inertia, *n = geom->normal;
+  double lam = 0.0;
+  for (int i = 0; i < 3; i++) {
+    lam += n[i] * (J[3 * i] * n[0] + J[3 * i + 1] * n[1] + J[3 * i + 2] * n[2]);
+  }
+  double nn = dot3(n, n);
+  if (!(lam > 0) || !(nn > 0)) {
+    return 0.0;
+  }
+  return sqrt(lam / (nn * geom->volume));
+}
+
+
+/* What both models share once the normal force is known: friction through the kernel,
+ * the wrench assembly of section 8, the power, and the state derivative. */
+typedef struct contact_terms {
+  double n[3];          /* unit normal, A -> B */
+  double x[3];          /* point of action */
+  double v_c[3];        /* velocity of A relative to B at x */
+  double w_r[3];        /* w_a - w_b */
+  double f_n;           /* normal force, N */
+  double tau_roll[3];   /* rolling torque on A */
+  double r_gyr;         /* 0 for the point model */
+  int contensou;
+  double dvro;          /* d(V_ro or x_ro)/dt */
+} contact_terms;
+
+
+static vxc_status assemble(const vxc_params *p, const contact_terms *c,
+                           const vxc_body_motion *a, const vxc_body_motion *b,
+                           const double state[VXC_STATE_SIZE], vxc_wrench *out,
+                           double dstate[VXC_STATE_SIZE]) {
+  const double *n = c->n;
+  double v_cn = dot3(n, c->v_c);
+  double w_n = dot3(n, c->w_r);
+
+  /* friction on the bristle deflection projected on the current contact plane, so a
+   * z left slightly out of plane by a normal change does not leak into the force */
+  vxci_friction_in fi;
+  const double *z = state + VXC_STATE_Z;
+  double zn = dot3(z, n);
+  for (int i = 0; i < 3; i++) {
+    fi.v_t[i] = c->v_c[i] - v_cn * n[i];
+    fi.z[i] = z[i] - zn * n[i];
+  }
+  fi.f_n = c->f_n;
+  fi.w_n = w_n;
+  fi.r_gyr = c->r_gyr;
+  fi.contensou = c->contensou;
+  fi.theta = state[VXC_STATE_THETA];
+  fi.s_dw = state[VXC_STATE_SDW];
+  vxci_friction_out fo;
+  vxci_friction_eval(p, &fi, &fo);
+
+  vxc_wrench w;
+  memset(&w, 0, sizeof w);
+  w.f_n = c->f_n;
+  double ra[3], rb[3], ta[3], tb[3];
+  for (int i = 0; i < 3; i++) {
+    w.force_normal[i] = -c->f_n * n[i];
+    w.force_friction[i] = fo.f_t[i];
+    w.torque_rolling[i] = c->tau_roll[i];
+    w.torque_spinning[i] = fo.tau_spin * n[i];
+    w.force_a[i] = w.force_normal[i] + w.force_friction[i];
+    w.force_b[i] = -w.force_a[i];
+    ra[i] = c->x[i] - a->r[i];
+    rb[i] = c->x[i] - b->r[i];
+  }
+  cross3(ra, w.force_a, ta);
+  cross3(rb, w.force_b, tb);
+  double power_t = 0.0;
+  for (int i = 0; i < 3; i++) {
+    double tc = w.torque_rolling[i] + w.torque_spinning[i];
+    w.torque_a[i] = ta[i] + tc;
+    w.torque_b[i] = tb[i] - tc;
+    power_t += tc * c->w_r[i];
+  }
+  w.stick = fo.s;
+  /* power on the pair: the force acts on A at x with A's velocity there, and on B
+   * reversed, so the forces' power is F_a . v_c; the pure torques' is tau . (w_a - w_b) */
+  w.power = dot3(w.force_a, c->v_c) + power_t;
+
+  double ds[VXC_STATE_SIZE] = {0};
+  for (int i = 0; i < 3; i++) {
+    ds[VXC_STATE_Z + i] = fo.dz[i];
+  }
+  ds[VXC_STATE_THETA] = fo.dtheta;
+  ds[VXC_STATE_SDW] = fo.ds_dw;
+  ds[VXC_STATE_VRO] = c->dvro;
+
+  /* refuse to hand out overflowed or NaN results */
+  if (!finite_n((const double *)&w, (int)(sizeof w / sizeof(double))) ||
+      !finite_n(ds, VXC_STATE_SIZE)) {
+    return VXC_ERR_NUMERIC;
+  }
+  *out = w;
+  if (dstate) {
+    memcpy(dstate, ds, sizeof ds);
+  }
+  return VXC_OK;
+}
+
+
+static void zero_outputs(vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
+  memset(out, 0, sizeof *out);
+  if (dstate) {
+    memset(dstate, 0, VXC_STATE_SIZE * sizeof dstate[0]);
+  }
+}
+
+
+vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geom,
+                            const vxc_body_motion *a, const vxc_body_motion *b,
+                            const double state[VXC_STATE_SIZE], vxc_wrench *out,
+                            double dstate[VXC_STATE_SIZE]) {
+  if (!p || !geom || !a || !b || !state || !out || !p->prepared) {
+    return VXC_ERR_ARG;
+  }
+  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) ||
+      !finite_n(geom->inertia, 9) || !motion_finite(a) || !motion_finite(b) ||
+      !finite_n(state, VXC_STATE_SIZE)) {
+    return VXC_ERR_NUMERIC;
+  }
+  contact_terms c;
+  vxc_status st = unit_normal(geom->normal, c.n);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (geom->volume < 0) {
+    return VXC_ERR_ARG;
+  }
+  if (geom->volume == 0) {
+    zero_outputs(out, dstate);
+    return VXC_OK;
+  }
+  const double *n = c.n;
+  memcpy(c.x, geom->centroid, sizeof c.x);
+  relative_velocity(a, b, c.x, c.v_c);
+  for (int i = 0; i < 3; i++) {
+    c.w_r[i] = a->w[i] - b->w[i];
+  }
+
+  /* normal force with the relaxed volume V_r = V - V_ro (3.44-3.45), never below 0, and
+   * the force clamped at 0 once the damping would pull the bodies together */
+  double vro = p->tau_r > 0 ? state[VXC_STATE_VRO] : 0.0;
+  double v_r = geom->volume - vro;
+  if (v_r < 0) {
+    v_r = 0;
+  }
+  double a_d = damping_factor(p, state);
+  double f_n = p->k_v * v_r * (1.0 + a_d * dot3(n, c.v_c));
+  c.f_n = f_n > 0 ? f_n : 0.0;
+  c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;
+
+  /* rolling resistance -k_v a J w_t (4.67), with T J w_t: identical when n is an
+   * eigenvector of J (J then maps the plane to itself), and still a pure damping torque
+   * (w_t . T J w_t >= 0) when the metrics' n is one only to within theta_c */
+  double w_n = dot3(n, c.w_r), w_t[3], jw[3];
+  for (int i = 0; i < 3; i++) {
+    w_t[i] = c.w_r[i] - w_n * n[i];
+  }
+  const double *J = geom->inertia;
+  for (int i = 0; i < 3; i++) {
+    jw[i] = J[3 * i] * w_t[0] + J[3 * i + 1] * w_t[1] + J[3 * i + 2] * w_t[2];
+  }
+  double jn = dot3(jw, n);
+  for (int i = 0; i < 3; i++) {
+    c.tau_roll[i] = -p->k_v * a_d * (jw[i] - jn * n[i]);
+  }
+
+  c.r_gyr = vxc_gyration_radius(geom);
+  c.contensou = 1;
+  return assemble(p, &c, a, b, state, out, dstate);
+}
+
+
+vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[3],
+                          const double normal[3], const vxc_body_motion *a,
+                          const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
+                          vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
+  if (!p || !point || !normal || !a || !b || !state || !out || !p->prepared) {
+    return VXC_ERR_ARG;
+  }
+  if (!isfinite(depth) || !finite_n(point, 3) || !motion_finite(a) || !motion_finite(b) ||
+      !finite_n(state, VXC_STATE_SIZE)) {
+    return VXC_ERR_NUMERIC;
+  }
+  contact_terms c;
+  vxc_status st = unit_normal(normal, c.n);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (depth <= 0) {
+    zero_outputs(out, dstate);
+    return VXC_OK;
+  }
+  memcpy(c.x, point, sizeof c.x);
+  relative_velocity(a, b, c.x, c.v_c);
+  for (int i = 0; i < 3; i++) {
+    c.w_r[i] = a->w[i] - b->w[i];
+  }
+
+  /* f_n = k_p x_r^p (1 + a xdot) with the relaxed depth x_r = x - x_ro (3.18-3.19,
+   * 3.44-3.45); x_ro lives in the V_ro slot */
+  double xro = p->tau_r > 0 ? state[VXC_STATE_VRO] : 0.0;
+  double x_r = depth - xro;
+  double f_n = 0.0;
+  if (x_r > 0) {
+    f_n = p->k_p * pow(x_r, p->p_exp) * (1.0 + damping_factor(p, state) * dot3(c.n, c.v_c));
+  }
+  c.f_n = f_n > 0 ? f_n : 0.0;
+  c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;
+  memset(c.tau_roll, 0, sizeof c.tau_roll);
+  c.r_gyr = 0.0;
+  c.contensou = 0;
+  return assemble(p, &c, a, b, state, out, dstate);
+}

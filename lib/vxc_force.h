@@ -55,23 +55,35 @@ typedef struct vxc_params {
   int prepared;    /* 1 once vxc_params_prepare succeeded on these values */
 } vxc_params;
 
-/* Fills p with the defaults documented in the README (the thesis's values where it gives
- * them: theta_c = 1 deg, r_n = 0.95, n_i = 15, v_e = v_s / 100) and prepares it. */
+/* Fills p with the defaults below and prepares it (p NULL: no-op). Sources: thesis (Gonthier
+ * 2007) tables and guidelines; MODEL.md section numbers in brackets.
+ *   k_v = 1e11 N/m^3, e_eff = 0.5, v_small = 1e-3 m/s: table 5.5 (ball on a table; a 2 kg
+ *     ball of radius 0.1 m then rests about 25 um deep) [5]
+ *   tau_r = 0 (relaxation off; table 5.5 used 1 s with a fixed-step solver) [5]
+ *   mu_s = 0.08, mu_c = 0.05, sigma2 = 0 s/m, v_s = 1e-3 m/s, tau_dw = 0.3 s: table 5.6 [7]
+ *   sigma0 = mu_s / dz = 800 1/m with dz = 0.1 mm (guideline 3.46; the table's exponent is
+ *     garbled) [7]
+ *   sigma1 = 2 sqrt(sigma0 / g) = 18.06 s/m with g = 9.81 m/s^2 (critical damping, 3.52) [7]
+ *   v_e = v_s / 100 = 1e-5 m/s (all thesis runs) [7]
+ *   theta_c = 1 degree, r_n = 0.95, n_i = 15 (sec. 4.5, 5.2) [3]
+ *   k_p = 1e6 N/m^1.5, p_exp = 1.5: Hertz sphere, thesis sec. 5.1.3 ball on a plane [10] */
 VXC_API void vxc_params_default(vxc_params *p);
 
 /* Sets the parameter called `name` (a MODEL.md symbol: k_v, e_eff, v_small, tau_r, mu_s,
  * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (degrees here, as on the
  * command line), r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
- * also sets v_e = v_s / 100 unless v_e was set explicitly before. Returns VXC_OK, or
- * VXC_ERR_ARG naming the unknown parameter (p untouched). */
+ * also sets v_e = v_s / 100 while v_e still equals the old v_s / 100 (so a v_e set apart
+ * stays). Values are checked by vxc_params_prepare, except n_i, which must be an integer
+ * in [1, 1e6] here. Returns VXC_OK, or VXC_ERR_ARG naming the unknown parameter (or the
+ * bad n_i, or a NULL p or name); p untouched on error. */
 VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
                                   vxc_error *err);
 
 /* Validates p and computes its derived values (the damping root d). Rejects impossible
  * values with VXC_ERR_ARG and a message naming the parameter: non-positive stiffness,
  * e_eff outside (0, 1], mu_s < mu_c, negative coefficients, non-positive time constants
- * or velocities, r_n outside [0, 1), n_i < 1, non-finite numbers. On error p is
- * untouched (and stays unprepared). */
+ * or velocities, r_n outside [0, 1), n_i < 1, non-finite numbers. On error p's values are
+ * untouched and p->prepared is set to 0 (a stale flag must not vouch for bad values). */
 VXC_API vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err);
 
 /* The root d in [0, 1) of d/e - ln(1 + d/e) + d + ln(1 - d) = 0 (thesis 3.22-3.23), for e
@@ -79,7 +91,8 @@ VXC_API vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err);
 VXC_API double vxc_damping_root(double e);
 
 /* Series stiffness of two compliant bodies, (1/k1 + 1/k2)^-1 (4.132); an infinite (or
- * HUGE_VAL) stiffness is a rigid body and returns the other. N/m^3. */
+ * HUGE_VAL) stiffness is a rigid body and returns the other. N/m^3. NAN when either is
+ * not > 0 (or NaN). */
 VXC_API double vxc_series_stiffness(double k1, double k2);
 
 /* ---- contact geometry and body kinematics ------------------------------------------- */
@@ -116,9 +129,11 @@ enum {
 };
 
 /* Starts a contact (the first step of a new cell pair): zeroes the bristle states, sets
- * s_dw = 1 (a contact starts in stiction), u from the approach speed, V_ro = V when
- * relaxation is on (else 0), the previous normal to geom->normal, ACTIVE = 1. Returns
- * VXC_OK, or VXC_ERR_ARG when p is not prepared or an input is NULL (state untouched). */
+ * s_dw = 1 (a contact starts in stiction), u = max(|v_cn|, v_small) from the approach
+ * speed at p_c, V_ro = V when relaxation is on (else 0), the previous normal to
+ * geom->normal, ACTIVE = 1. Returns VXC_OK, or VXC_ERR_ARG when p is not prepared, an
+ * input is NULL, the normal is not unit (to 1e-6) or V < 0, VXC_ERR_NUMERIC for a
+ * non-finite input; state untouched on error. */
 VXC_API vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
                                      const vxc_body_motion *a, const vxc_body_motion *b,
                                      double state[VXC_STATE_SIZE]);
@@ -126,9 +141,18 @@ VXC_API vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geom
 /* Resets a state to "no contact" (all zero): what a lost contact does. */
 VXC_API void vxc_contact_reset(double state[VXC_STATE_SIZE]);
 
-/* Re-projects the bristle deflection z onto the plane normal to `normal` and stores it as
- * the previous normal; call when a step changes n. */
+/* Re-projects the bristle deflection z onto the plane normal to `normal` and stores it
+ * (normalised) as the previous normal; call when a step changes n. A NULL, zero or
+ * non-finite input leaves the state untouched. */
 VXC_API void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]);
+
+/* Starts a point contact (vxc_point_eval): as vxc_contact_start, with u from the approach
+ * speed at `point` along `normal` (A toward B) and, when relaxation is on, the relaxation
+ * depth x_ro = depth (m, in the V_ro slot). Same statuses (depth non-finite:
+ * VXC_ERR_NUMERIC); state untouched on error. */
+VXC_API vxc_status vxc_point_start(const vxc_params *p, double depth, const double point[3],
+                                   const double normal[3], const vxc_body_motion *a,
+                                   const vxc_body_motion *b, double state[VXC_STATE_SIZE]);
 
 /* The wrench of one contact, term by term (world frame, on body A unless said). */
 typedef struct vxc_wrench {
@@ -147,10 +171,13 @@ typedef struct vxc_wrench {
 } vxc_wrench;
 
 /* Evaluates the volumetric contact model: the wrench on each body and the derivative of
- * the state. geom->volume == 0 gives a zero wrench and a zero derivative. `dstate` may be
- * NULL. Reads no global and writes only *out and dstate. Returns VXC_OK, VXC_ERR_ARG
- * (p not prepared, a NULL input, a non-unit normal), VXC_ERR_NUMERIC (a non-finite input);
- * outputs untouched on error. */
+ * the state. geom->volume == 0 gives a zero wrench and a zero derivative (the caller then
+ * resets the state: a lost contact). `dstate` may be NULL. The bristle deflection is used
+ * projected on the current contact plane; u is taken as at least v_small. The rolling
+ * torque is -k_v a T J w_t (T J w_t = J w_t when n is an eigenvector of J). Reads no global
+ * and writes only *out and dstate. Returns VXC_OK, VXC_ERR_ARG (p not prepared, a NULL
+ * input, a normal not unit to 1e-6, V < 0), VXC_ERR_NUMERIC (a non-finite input or
+ * result); outputs untouched on error. */
 VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geom,
                                     const vxc_body_motion *a, const vxc_body_motion *b,
                                     const double state[VXC_STATE_SIZE], vxc_wrench *out,
@@ -159,8 +186,10 @@ VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geome
 /* The point contact model of chapter 3 (for comparison): f_n = k_p x^p_exp (1 + a xdot)
  * with x the penetration depth (m, > 0 in contact), applied at `point` (world) along
  * `normal` (from A toward B); the same bristle friction without the Contensou factors and
- * no rolling or spinning torque. xdot is taken from the bodies' motion at `point`. Same
- * state layout, statuses and outputs as vxc_contact_eval. */
+ * no rolling or spinning torque. xdot is taken from the bodies' motion at `point`; the
+ * stick indicator uses |v_t| alone. depth <= 0 gives zero outputs. With relaxation on, the
+ * V_ro slot holds x_ro (m) and x - x_ro replaces x (3.44-3.45). Start the state with
+ * vxc_point_start. Same state layout, statuses and outputs as vxc_contact_eval. */
 VXC_API vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[3],
                                   const double normal[3], const vxc_body_motion *a,
                                   const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
