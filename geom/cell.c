@@ -598,14 +598,20 @@ static void offer_combos(finish_ctx *fc) {
           fc->empty = 1;
           continue;
         }
-        if (zc >= r) {
-          continue; /* the plane misses the sphere */
-        }
         vxg_hull h;
+        int exact = c->nprim == 2 && c->prim[pl->prim].kind == VXG_HALFSPACE;
+        if (zc >= r) {
+          /* the plane misses the sphere: with nothing else the cell is the whole ball */
+          if (exact) {
+            hull_init(&h, VXG_HULL_SPHERE, &p->move, 1);
+            h.p[0] = r;
+            offer(fc, &h, 4.0 / 3.0 * M_PI * r * r * r);
+          }
+          continue;
+        }
         vxg_xform fr;
         frame_from_axis(n, fr.r);
         memcpy(fr.t, o, sizeof fr.t);
-        int exact = c->nprim == 2 && c->prim[pl->prim].kind == VXG_HALFSPACE;
         hull_init(&h, VXG_HULL_SEGMENT, &fr, exact);
         h.p[0] = r;
         h.p[1] = zc;
@@ -614,6 +620,84 @@ static void offer_combos(finish_ctx *fc) {
       }
     }
   }
+}
+
+
+/* A cell made only of planes in three mutually perpendicular directions, each bounded on
+ * both sides, is exactly a box in those directions (slabs or boxes in any pose). */
+static void offer_planar_box(finish_ctx *fc) {
+  double dir[3][3], lo[3], hi[3];
+  int nd = 0;
+  for (int k = 0; k < fc->nplane; k++) {
+    const plane *pl = &fc->pl[k];
+    double nn = sqrt(pl->n[0] * pl->n[0] + pl->n[1] * pl->n[1] + pl->n[2] * pl->n[2]);
+    double u[3] = {pl->n[0] / nn, pl->n[1] / nn, pl->n[2] / nn}, off = pl->d / nn;
+    int j = 0;
+    for (; j < nd; j++) {
+      const double *a = dir[j];
+      double cr[3] = {u[1] * a[2] - u[2] * a[1], u[2] * a[0] - u[0] * a[2],
+                      u[0] * a[1] - u[1] * a[0]};
+      if (sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) <= PARALLEL_TOL) {
+        break;
+      }
+    }
+    if (j == nd) {
+      if (nd == 3) {
+        return;
+      }
+      memcpy(dir[nd], u, sizeof u);
+      lo[nd] = -HUGE_VAL;
+      hi[nd] = off;
+      nd++;
+      continue;
+    }
+    double dot = u[0] * dir[j][0] + u[1] * dir[j][1] + u[2] * dir[j][2];
+    if (dot > 0) {
+      hi[j] = fmin(hi[j], off);
+    } else {
+      lo[j] = fmax(lo[j], -off);
+    }
+  }
+  if (nd != 3) {
+    return;
+  }
+  for (int j = 0; j < 3; j++) {
+    const double *a = dir[j], *b = dir[(j + 1) % 3];
+    if (fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) > PARALLEL_TOL ||
+        !(lo[j] > -HUGE_VAL) || !(hi[j] < HUGE_VAL)) {
+      return;
+    }
+    if (!(lo[j] < hi[j])) {
+      fc->empty = 1;
+      return;
+    }
+  }
+  /* right-handed: flip the third direction if needed */
+  double det = dir[0][0] * (dir[1][1] * dir[2][2] - dir[1][2] * dir[2][1]) -
+               dir[0][1] * (dir[1][0] * dir[2][2] - dir[1][2] * dir[2][0]) +
+               dir[0][2] * (dir[1][0] * dir[2][1] - dir[1][1] * dir[2][0]);
+  if (det < 0) {
+    double t = lo[2];
+    lo[2] = -hi[2];
+    hi[2] = -t;
+    for (int i = 0; i < 3; i++) {
+      dir[2][i] = -dir[2][i];
+    }
+  }
+  vxg_xform fr;
+  vxg_hull h;
+  for (int i = 0; i < 3; i++) {
+    fr.t[i] = 0;
+    for (int j = 0; j < 3; j++) {
+      fr.r[3 * i + j] = dir[j][i];
+      fr.t[i] += dir[j][i] * 0.5 * (lo[j] + hi[j]);
+    }
+  }
+  hull_init(&h, VXG_HULL_BOX, &fr, 1);
+  for (int j = 0; j < 3; j++) {
+    h.p[j] = 0.5 * (hi[j] - lo[j]);
+  }
+  offer(fc, &h, 8 * h.p[0] * h.p[1] * h.p[2]);
 }
 
 
@@ -706,6 +790,9 @@ vxc_status vxg_cell_finish(vxg_cell *c, const char *file, vxc_error *err) {
   }
   offer_prims(fc);
   offer_combos(fc);
+  if (planar) {
+    offer_planar_box(fc);
+  }
 
   vxc_status st = VXC_OK;
   const char *why = NULL;
