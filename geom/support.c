@@ -207,6 +207,8 @@ static double hull_reach(const vxg_hull *h) {
 typedef struct mpr_obj {
   const vxg_hull *hull;
   vxg_xform to_query; /* hull frame -> query frame */
+  int fixed_centre;   /* 1: report `centre` (query frame) instead of the hull's own */
+  double centre[3];
 } mpr_obj;
 
 
@@ -220,18 +222,70 @@ static void mpr_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec)
 }
 
 
-static void mpr_center(const void *obj, ccd_vec3_t *c) {
-  const mpr_obj *o = obj;
-  double cl[3], q[3];
+static void obj_centre(const mpr_obj *o, double q[3]) {
+  if (o->fixed_centre) {
+    memcpy(q, o->centre, 3 * sizeof *q);
+    return;
+  }
+  double cl[3];
   centre_local(o->hull, cl);
   vxg_xform_point(&o->to_query, cl, q);
+}
+
+
+static void mpr_center(const void *obj, ccd_vec3_t *c) {
+  double q[3];
+  obj_centre(obj, q);
   ccdVec3Set(c, q[0], q[1], q[2]);
+}
+
+
+/* Overlap of the two hulls' projections on the unit n: h_A(n) + h_B(-n), the exact depth
+ * along n. Its minimum over n is the penetration depth. */
+static double overlap_along(const mpr_obj *a, const mpr_obj *b, const double n[3]) {
+  double dl[3], sl[3], sa[3], sb[3], m[3] = {-n[0], -n[1], -n[2]};
+  vxg_xform_vector_inv(&a->to_query, n, dl);
+  support_local(a->hull, dl, sl);
+  vxg_xform_point(&a->to_query, sl, sa);
+  vxg_xform_vector_inv(&b->to_query, m, dl);
+  support_local(b->hull, dl, sl);
+  vxg_xform_point(&b->to_query, sl, sb);
+  return n[0] * (sa[0] - sb[0]) + n[1] * (sa[1] - sb[1]) + n[2] * (sa[2] - sb[2]);
+}
+
+
+/* One MPR run; returns 1 with depth and unit direction on overlap, 0 apart, -1 on failure. */
+static int mpr_run(const mpr_obj *a, const mpr_obj *b, const ccd_t *ccd, double *depth,
+                   double dir[3], double pos[3]) {
+  ccd_real_t dp = 0;
+  ccd_vec3_t d, p;
+  ccdVec3Set(&d, 0, 0, 0);
+  ccdVec3Set(&p, 0, 0, 0);
+  if (ccdMPRPenetration(a, b, ccd, &dp, &d, &p) != 0) {
+    return 0;
+  }
+  double v[3] = {ccdVec3X(&d), ccdVec3Y(&d), ccdVec3Z(&d)};
+  double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  pos[0] = ccdVec3X(&p);
+  pos[1] = ccdVec3Y(&p);
+  pos[2] = ccdVec3Z(&p);
+  if (!isfinite(dp) || !(n > 0) || !isfinite(n) || !isfinite(pos[0]) || !isfinite(pos[1]) ||
+      !isfinite(pos[2])) {
+    return -1;
+  }
+  *depth = dp;
+  for (int i = 0; i < 3; i++) {
+    dir[i] = v[i] / n;
+  }
+  return 1;
 }
 
 
 vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
                    const vxg_xform *to_b, vxg_mpr_result *res) {
   mpr_obj oa, ob;
+  memset(&oa, 0, sizeof oa);
+  memset(&ob, 0, sizeof ob);
   oa.hull = &a->hull;
   ob.hull = &b->hull;
   vxg_xform_compose(&oa.to_query, to_a, &a->hull.frame);
@@ -253,35 +307,50 @@ vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
   ccd.mpr_tolerance = 1e-9 * size; /* absolute in libccd: scaled to the hulls */
   ccd.epa_tolerance = 1e-6 * size;
 
-  ccd_real_t depth = 0;
-  ccd_vec3_t dir, pos;
-  ccdVec3Set(&dir, 0, 0, 0);
-  ccdVec3Set(&pos, 0, 0, 0);
-  int rc = ccdMPRPenetration(&oa, &ob, &ccd, &depth, &dir, &pos);
   vxg_mpr_result r;
   memset(&r, 0, sizeof r);
   r.exact = a->hull.exact && b->hull.exact;
-  if (rc != 0) {
-    /* -1: the hulls do not intersect */
-    *res = r;
-    return VXC_OK;
-  }
-  double d[3] = {ccdVec3X(&dir), ccdVec3Y(&dir), ccdVec3Z(&dir)};
-  double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  if (!isfinite(depth) || !(n > 0) || !isfinite(n) || !isfinite(ccdVec3X(&pos)) ||
-      !isfinite(ccdVec3Y(&pos)) || !isfinite(ccdVec3Z(&pos))) {
+  double depth, dir[3], pos[3];
+  int rc = mpr_run(&oa, &ob, &ccd, &depth, dir, pos);
+  if (rc < 0) {
     return VXC_ERR_NUMERIC;
   }
+  if (rc == 0) {
+    *res = r; /* the hulls do not intersect */
+    return VXC_OK;
+  }
+  /* MPR's depth is the distance to a portal triangle found along the ray from the
+   * difference's centre through the origin: off by up to a few parts per thousand when that
+   * ray is not along the penetration direction. Re-aim the ray along the best direction so
+   * far (a centre difference of -t n, t below the depth so it stays inside) and keep the
+   * direction whose projected overlap, exact from the supports, is smallest. */
+  double best = overlap_along(&oa, &ob, dir), bdir[3] = {dir[0], dir[1], dir[2]};
+  for (int it = 0; it < 4 && best > 0; it++) {
+    double t = 0.25 * best, c1[3], d2, n2[3], p2[3];
+    obj_centre(&oa, c1);
+    oa.fixed_centre = ob.fixed_centre = 1;
+    memcpy(oa.centre, c1, sizeof c1);
+    for (int i = 0; i < 3; i++) {
+      ob.centre[i] = c1[i] + t * bdir[i];
+    }
+    int rc2 = mpr_run(&oa, &ob, &ccd, &d2, n2, p2);
+    oa.fixed_centre = ob.fixed_centre = 0;
+    if (rc2 != 1) {
+      break;
+    }
+    double g = overlap_along(&oa, &ob, n2);
+    if (!(g < best * (1 - 1e-15))) {
+      break;
+    }
+    best = g;
+    memcpy(bdir, n2, sizeof bdir);
+  }
   r.overlap = 1;
-  r.depth = depth;
+  r.depth = best > 0 ? best : 0;
   /* libccd returns the direction in which to move obj2 (B) to separate it from obj1 (A):
    * it already points from A toward B */
-  for (int i = 0; i < 3; i++) {
-    r.dir[i] = d[i] / n;
-  }
-  r.pos[0] = ccdVec3X(&pos);
-  r.pos[1] = ccdVec3Y(&pos);
-  r.pos[2] = ccdVec3Z(&pos);
+  memcpy(r.dir, bdir, sizeof r.dir);
+  memcpy(r.pos, pos, sizeof r.pos);
   *res = r;
   return VXC_OK;
 }
