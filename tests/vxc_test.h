@@ -23,8 +23,11 @@
   do {                                                                                    \
     double vxc_t_a_ = (a), vxc_t_b_ = (b), vxc_t_tol_ = (tol);                            \
     if (!(fabs(vxc_t_a_ - vxc_t_b_) <= vxc_t_tol_)) {                                     \
-      fail_msg("%s = %.17g, %s = %.17g, |diff| = %.3g > tol %.3g", #a, vxc_t_a_, #b,     \
-               vxc_t_b_, fabs(vxc_t_a_ - vxc_t_b_), vxc_t_tol_);                          \
+      /* stderr: cmocka's TAP output drops fail_msg's text */                           \
+      fprintf(stderr, "# %s:%d: %s = %.17g, %s = %.17g, |diff| = %.3g > tol %.3g\n",      \
+              __FILE__, __LINE__, #a, vxc_t_a_, #b, vxc_t_b_, fabs(vxc_t_a_ - vxc_t_b_),  \
+              vxc_t_tol_);                                                                \
+      fail();                                                                             \
     }                                                                                     \
   } while (0)
 
