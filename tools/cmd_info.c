@@ -5,6 +5,13 @@
 
 #include "cli.h"
 
+/* Bounding boxes are padded by a few rounding units so that they always hold the cell;
+ * show such residues as zero. */
+static double tidy(double x) {
+  return fabs(x) < 1e-12 ? 0.0 : x;
+}
+
+
 /* Prints a primitive's parameters with the names the model-file grammar uses. */
 static void print_prim(const vxc_prim_info *p) {
   printf("      %s(%s", p->complement ? "not " : "", p->kind);
@@ -72,13 +79,14 @@ static int info_run(int argc, char **argv) {
         vxc_solid_prim(s, c, k, &pi);
         print_prim(&pi);
       }
-      printf("    bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n", ci.aabb[0],
-             ci.aabb[3], ci.aabb[1], ci.aabb[4], ci.aabb[2], ci.aabb[5]);
+      printf("    bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n",
+             tidy(ci.aabb[0]), tidy(ci.aabb[3]), tidy(ci.aabb[1]), tidy(ci.aabb[4]),
+             tidy(ci.aabb[2]), tidy(ci.aabb[5]));
     }
     double box[6];
     vxc_solid_aabb(s, NULL, box);
-    printf("  solid bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n", box[0],
-           box[3], box[1], box[4], box[2], box[5]);
+    printf("  solid bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n",
+           tidy(box[0]), tidy(box[3]), tidy(box[1]), tidy(box[4]), tidy(box[2]), tidy(box[5]));
     vxc_solid_free(s);
   }
   return failed ? CLI_FAIL : CLI_OK;
