@@ -21,6 +21,7 @@
  * The classification path allocates nothing and calls no libm function but sqrt. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "geom.h"
@@ -296,75 +297,87 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]) {
 
 /* Bounds of f over the box: [lo, hi] of f(c + d), |d_i| <= e_i, widened by the rounding
  * allowance. f(c + d) = f(c) + g.d + d^T M d with g = grad f(c); each axis' 1-D part
- * g_i d_i + M_ii d_i^2 is bounded exactly, the cross terms by 2 |M_ij| e_i e_j. */
-static void quadric_bounds(const double q[10], const double c[3], const double e[3],
-                           double *lo, double *hi) {
+ * g_i d_i + M_ii d_i^2 is bounded exactly, the cross terms by 2 |M_ij| e_i e_j.
+ * `ax` = |c| + e componentwise: the farthest reach of the box from the origin. */
+static inline void quadric_bounds(const double q[10], const double c[3], const double e[3],
+                                  const double ax[3], double *lo, double *hi) {
   double g[3];
   quadric_grad(q, c, g);
   double fc = quadric_value(q, c);
   double l = fc, h = fc;
-  const double m[3] = {q[0], q[1], q[2]};
   for (int i = 0; i < 3; i++) {
-    double gi = fabs(g[i]) * e[i], mi = m[i] * e[i] * e[i];
+    double m = q[i], gi = fabs(g[i]) * e[i], mi = m * e[i] * e[i];
     /* endpoints give mi +- gi; the vertex -g^2 / (4 m) lies inside when |g| < 2 |m| e */
-    double end_lo = mi - gi, end_hi = mi + gi;
-    if (m[i] > 0 && fabs(g[i]) < 2 * m[i] * e[i]) {
-      l += -g[i] * g[i] / (4 * m[i]);
+    if (m > 0 && fabs(g[i]) < 2 * m * e[i]) {
+      l -= g[i] * g[i] / (4 * m);
     } else {
-      l += end_lo < end_hi ? end_lo : end_hi;
+      l += mi - gi;
     }
-    if (m[i] < 0 && fabs(g[i]) < -2 * m[i] * e[i]) {
-      h += -g[i] * g[i] / (4 * m[i]);
+    if (m < 0 && fabs(g[i]) < -2 * m * e[i]) {
+      h -= g[i] * g[i] / (4 * m);
     } else {
-      h += end_lo > end_hi ? end_lo : end_hi;
+      h += mi + gi;
     }
   }
   double cross = fabs(q[3]) * e[0] * e[1] + fabs(q[4]) * e[1] * e[2] + fabs(q[5]) * e[0] * e[2];
-  /* magnitude of every monomial at the farthest point of the box from the origin bounds the
-   * rounding of vxg_atom_eval anywhere in the box and of this bound */
-  double ax = fabs(c[0]) + e[0], ay = fabs(c[1]) + e[1], az = fabs(c[2]) + e[2];
-  double s = fabs(q[0]) * ax * ax + fabs(q[1]) * ay * ay + fabs(q[2]) * az * az +
-             fabs(q[3]) * ax * ay + fabs(q[4]) * ay * az + fabs(q[5]) * ax * az +
-             fabs(q[6]) * ax + fabs(q[7]) * ay + fabs(q[8]) * az + fabs(q[9]);
-  double margin = ROUND_MARGIN * s;
-  *lo = l - cross - margin;
-  *hi = h + cross + margin;
+  /* the magnitude of every monomial at the box's farthest reach bounds the rounding of
+   * vxg_atom_eval anywhere in the box, and of this bound */
+  double s = fabs(q[0]) * ax[0] * ax[0] + fabs(q[1]) * ax[1] * ax[1] +
+             fabs(q[2]) * ax[2] * ax[2] + fabs(q[3]) * ax[0] * ax[1] +
+             fabs(q[4]) * ax[1] * ax[2] + fabs(q[5]) * ax[0] * ax[2] + fabs(q[6]) * ax[0] +
+             fabs(q[7]) * ax[1] + fabs(q[8]) * ax[2] + fabs(q[9]);
+  double w = cross + ROUND_MARGIN * s;
+  *lo = l - w;
+  *hi = h + w;
 }
 
 
-vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]) {
-  switch (a->kind) {
-  case VXG_ATOM_QUADRIC: {
+/* 1 when A..F are all +-0: OR of their bit patterns without the sign bits (one branch
+ * instead of six floating-point comparisons on the hottest path). */
+static inline int quadratic_part_zero(const double q[10]) {
+  uint64_t b[6];
+  memcpy(b, q, sizeof b);
+  return ((b[0] | b[1] | b[2] | b[3] | b[4] | b[5]) << 1) == 0;
+}
+
+
+/* The classification proper, with ax = |c| + e computed once per box by the caller. */
+static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], const double e[3],
+                                      const double ax[3]) {
+  if (a->kind == VXG_ATOM_QUADRIC) {
+    const double *q = a->q;
     double lo, hi;
-    quadric_bounds(a->q, c, e, &lo, &hi);
-    if (lo > 0) {
-      return VXG_OUTSIDE;
+    if (quadratic_part_zero(q)) {
+      /* planes (half-spaces, slabs, boxes), the common case: f(c) +- sum |b_i| e_i */
+      double g0 = fabs(q[6]), g1 = fabs(q[7]), g2 = fabs(q[8]);
+      double fc = q[6] * c[0] + q[7] * c[1] + q[8] * c[2] + q[9];
+      double r = g0 * e[0] + g1 * e[1] + g2 * e[2];
+      double s = g0 * ax[0] + g1 * ax[1] + g2 * ax[2] + fabs(q[9]);
+      double w = r + ROUND_MARGIN * s;
+      lo = fc - w;
+      hi = fc + w;
+    } else {
+      quadric_bounds(q, c, e, ax, &lo, &hi);
     }
-    if (hi <= 0) {
-      return VXG_INSIDE;
-    }
-    return VXG_MIXED;
+    return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }
-  case VXG_ATOM_TORUS: {
+  if (a->kind == VXG_ATOM_TORUS) {
     /* f is 1-Lipschitz: it changes by at most the half-diagonal over the box */
     double fc = vxg_atom_eval(a, c, NULL);
     double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     const double *t = a->to_local.t;
-    double scale = fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2] + fabs(t[0]) +
-                   fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
+    double scale = ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] +
+                   a->size[1];
     double reach = rad + ROUND_MARGIN * scale;
-    if (fc > reach) {
-      return VXG_OUTSIDE;
-    }
-    if (fc < -reach) {
-      return VXG_INSIDE;
-    }
-    return VXG_MIXED;
+    return fc > reach ? VXG_OUTSIDE : (fc < -reach ? VXG_INSIDE : VXG_MIXED);
   }
-  case VXG_ATOM_MESH:
-  default:
-    return VXG_MIXED;
-  }
+  return VXG_MIXED; /* mesh atoms: until mesh distances exist */
+}
+
+
+vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]) {
+  const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
+  return atom_classify(a, c, e, ax);
 }
 
 
@@ -611,13 +624,14 @@ void vxg_posed_cell_init(vxg_posed_cell *pc, const vxg_cell *c, const vxg_xform 
 vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3],
                                   const double e[3]) {
   const vxg_cell *cell = pc->cell;
+  const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
   vxg_class acc = VXG_INSIDE;
   for (int i = 0; i < cell->nprim; i++) {
     const vxg_prim *pr = &cell->prim[i];
     /* conjunction of the primitive's atoms */
     vxg_class k = VXG_INSIDE;
     for (int j = 0; j < pr->natom; j++) {
-      vxg_class a = vxg_atom_classify(&pc->atom[pr->first_atom + j], c, e);
+      vxg_class a = atom_classify(&pc->atom[pr->first_atom + j], c, e, ax);
       if (a == VXG_OUTSIDE) {
         k = VXG_OUTSIDE;
         break;
