@@ -30,7 +30,7 @@
  * VXG_MAX_LENGTH each, and a move adds up to as much again, so a bounded cell lies well
  * within four times that. */
 #define CUBE (4.0 * VXG_MAX_LENGTH)
-#define NGON 32        /* sides of the prisms and pyramids about cylinders and cones */
+#define NGON 32 /* sides of the prisms and pyramids about cylinders and cones */
 #define MAX_PLANES (VXG_MAX_PRIMS * (NGON + 2)) /* every cone at full count */
 /* Two unit normals closer than this (|n x a|) count as parallel for caps. */
 #define PARALLEL_TOL 1e-9
@@ -112,14 +112,12 @@ static void frame_from_axis(const double n[3], double r[9]) {
   int k = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
                                    : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
   h[k] = 1;
-  double u[3] = {h[1] * n[2] - h[2] * n[1], h[2] * n[0] - h[0] * n[2],
-                 h[0] * n[1] - h[1] * n[0]};
+  double u[3] = {h[1] * n[2] - h[2] * n[1], h[2] * n[0] - h[0] * n[2], h[0] * n[1] - h[1] * n[0]};
   double un = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
   for (int i = 0; i < 3; i++) {
     u[i] /= un;
   }
-  double v[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2],
-                 n[0] * u[1] - n[1] * u[0]};
+  double v[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
   for (int i = 0; i < 3; i++) {
     r[3 * i] = u[i];
     r[3 * i + 1] = v[i];
@@ -141,9 +139,9 @@ static void quadric_matrix(const double q[10], double m[9]) {
 
 /* What a quadric {f <= 0} is, from its matrix's eigenvalues. */
 typedef struct quadric_info {
-  double w[3], v[9];   /* eigenvalues and eigenvectors (columns), right-handed */
-  int linear;          /* zero matrix */
-  int psd, pd, nsd;    /* positive semi-definite, definite, negative semi-definite */
+  double w[3], v[9]; /* eigenvalues and eigenvectors (columns), right-handed */
+  int linear;        /* zero matrix */
+  int psd, pd, nsd;  /* positive semi-definite, definite, negative semi-definite */
   /* PSD with no linear term along the null space: an ellipsoid (rank 3), an elliptic
    * cylinder (rank 2) or a slab (rank 1) about x0 with semi-axes s over the rank axes */
   int cylindrical;
@@ -207,23 +205,23 @@ static void quadric_analyse(const double q[10], quadric_info *qi) {
 
 static int prim_convex(const vxg_prim *p) {
   switch (p->kind) {
-  case VXG_HALFSPACE:
-    return 1; /* its complement is an open half-space */
-  case VXG_SLAB:
-  case VXG_BOX:
-  case VXG_SPHERE:
-  case VXG_ELLIPSOID:
-  case VXG_CYLINDER:
-  case VXG_CONE:
-    return !p->complement;
-  case VXG_QUADRIC: {
-    /* {f <= 0} is convex for a PSD matrix; {f > 0} = {-f < 0} for a NSD one */
-    quadric_info qi;
-    quadric_analyse(p->param, &qi);
-    return p->complement ? qi.nsd : qi.psd;
-  }
-  default:
-    return 0;
+    case VXG_HALFSPACE:
+      return 1; /* its complement is an open half-space */
+    case VXG_SLAB:
+    case VXG_BOX:
+    case VXG_SPHERE:
+    case VXG_ELLIPSOID:
+    case VXG_CYLINDER:
+    case VXG_CONE:
+      return !p->complement;
+    case VXG_QUADRIC: {
+      /* {f <= 0} is convex for a PSD matrix; {f > 0} = {-f < 0} for a NSD one */
+      quadric_info qi;
+      quadric_analyse(p->param, &qi);
+      return p->complement ? qi.nsd : qi.psd;
+    }
+    default:
+      return 0;
   }
 }
 
@@ -284,79 +282,79 @@ static void prim_planes(finish_ctx *fc, int i) {
     return;
   }
   switch (p->kind) {
-  case VXG_SLAB: {
-    double n[3] = {0, 0, 0};
-    n[(int)v[0]] = 1;
-    add_plane(fc, i, n, v[2], 1);
-    n[(int)v[0]] = -1;
-    add_plane(fc, i, n, -v[1], 1);
-    break;
-  }
-  case VXG_BOX:
-  case VXG_SPHERE:
-  case VXG_ELLIPSOID:
-  case VXG_TORUS: {
-    double e[3];
-    if (p->kind == VXG_BOX) {
-      e[0] = 0.5 * v[0], e[1] = 0.5 * v[1], e[2] = 0.5 * v[2];
-    } else if (p->kind == VXG_SPHERE) {
-      e[0] = e[1] = e[2] = v[0];
-    } else if (p->kind == VXG_ELLIPSOID) {
-      e[0] = v[0], e[1] = v[1], e[2] = v[2];
-    } else {
-      e[0] = e[1] = v[0] + v[1], e[2] = v[1];
-    }
-    for (int k = 0; k < 3; k++) {
+    case VXG_SLAB: {
       double n[3] = {0, 0, 0};
-      n[k] = 1;
-      add_plane(fc, i, n, e[k], p->kind == VXG_BOX);
-      n[k] = -1;
-      add_plane(fc, i, n, e[k], p->kind == VXG_BOX);
+      n[(int)v[0]] = 1;
+      add_plane(fc, i, n, v[2], 1);
+      n[(int)v[0]] = -1;
+      add_plane(fc, i, n, -v[1], 1);
+      break;
     }
-    break;
-  }
-  case VXG_CYLINDER:
-    /* tangent planes: the circumscribed polygon holds the circle */
-    for (int k = 0; k < NGON; k++) {
-      double th = 2 * M_PI * k / NGON;
-      const double n[3] = {cos(th), sin(th), 0};
-      add_plane(fc, i, n, v[0], 0);
-    }
-    break;
-  case VXG_CONE: {
-    /* planes through the apex tangent along a generator: (cos, sin, -tan a).x <= 0 */
-    double t = tan(v[0]);
-    for (int k = 0; k < NGON; k++) {
-      double th = 2 * M_PI * k / NGON;
-      const double n[3] = {cos(th), sin(th), -t};
-      add_plane(fc, i, n, 0, 0);
-    }
-    const double down[3] = {0, 0, -1};
-    add_plane(fc, i, down, 0, 1);
-    break;
-  }
-  case VXG_QUADRIC: {
-    quadric_info qi;
-    quadric_analyse(v, &qi);
-    if (qi.linear) {
-      double bn = sqrt(v[6] * v[6] + v[7] * v[7] + v[8] * v[8]);
-      if (bn > 0) {
-        const double n[3] = {v[6], v[7], v[8]};
-        add_plane(fc, i, n, -v[9], 1);
-      } else if (v[9] > 0) {
-        fc->empty = 1; /* the constant c > 0 holds nowhere */
-      }
-    } else if (qi.cylindrical) {
-      if (qi.k < 0 || (qi.k == 0 && qi.rank == 3)) {
-        fc->empty = 1;
+    case VXG_BOX:
+    case VXG_SPHERE:
+    case VXG_ELLIPSOID:
+    case VXG_TORUS: {
+      double e[3];
+      if (p->kind == VXG_BOX) {
+        e[0] = 0.5 * v[0], e[1] = 0.5 * v[1], e[2] = 0.5 * v[2];
+      } else if (p->kind == VXG_SPHERE) {
+        e[0] = e[1] = e[2] = v[0];
+      } else if (p->kind == VXG_ELLIPSOID) {
+        e[0] = v[0], e[1] = v[1], e[2] = v[2];
       } else {
-        add_quadric_planes(fc, i, &qi);
+        e[0] = e[1] = v[0] + v[1], e[2] = v[1];
       }
+      for (int k = 0; k < 3; k++) {
+        double n[3] = {0, 0, 0};
+        n[k] = 1;
+        add_plane(fc, i, n, e[k], p->kind == VXG_BOX);
+        n[k] = -1;
+        add_plane(fc, i, n, e[k], p->kind == VXG_BOX);
+      }
+      break;
     }
-    break;
-  }
-  default:
-    break;
+    case VXG_CYLINDER:
+      /* tangent planes: the circumscribed polygon holds the circle */
+      for (int k = 0; k < NGON; k++) {
+        double th = 2 * M_PI * k / NGON;
+        const double n[3] = {cos(th), sin(th), 0};
+        add_plane(fc, i, n, v[0], 0);
+      }
+      break;
+    case VXG_CONE: {
+      /* planes through the apex tangent along a generator: (cos, sin, -tan a).x <= 0 */
+      double t = tan(v[0]);
+      for (int k = 0; k < NGON; k++) {
+        double th = 2 * M_PI * k / NGON;
+        const double n[3] = {cos(th), sin(th), -t};
+        add_plane(fc, i, n, 0, 0);
+      }
+      const double down[3] = {0, 0, -1};
+      add_plane(fc, i, down, 0, 1);
+      break;
+    }
+    case VXG_QUADRIC: {
+      quadric_info qi;
+      quadric_analyse(v, &qi);
+      if (qi.linear) {
+        double bn = sqrt(v[6] * v[6] + v[7] * v[7] + v[8] * v[8]);
+        if (bn > 0) {
+          const double n[3] = {v[6], v[7], v[8]};
+          add_plane(fc, i, n, -v[9], 1);
+        } else if (v[9] > 0) {
+          fc->empty = 1; /* the constant c > 0 holds nowhere */
+        }
+      } else if (qi.cylindrical) {
+        if (qi.k < 0 || (qi.k == 0 && qi.rank == 3)) {
+          fc->empty = 1;
+        } else {
+          add_quadric_planes(fc, i, &qi);
+        }
+      }
+      break;
+    }
+    default:
+      break;
   }
 }
 
@@ -444,50 +442,50 @@ static void offer_prims(finish_ctx *fc) {
     }
     vxg_hull h;
     switch (p->kind) {
-    case VXG_SPHERE:
-      hull_init(&h, VXG_HULL_SPHERE, &p->move, alone);
-      h.p[0] = v[0];
-      offer(fc, &h, 4.0 / 3.0 * M_PI * v[0] * v[0] * v[0]);
-      break;
-    case VXG_ELLIPSOID:
-      hull_init(&h, VXG_HULL_ELLIPSOID, &p->move, alone);
-      memcpy(h.p, v, 3 * sizeof *v);
-      offer(fc, &h, 4.0 / 3.0 * M_PI * v[0] * v[1] * v[2]);
-      break;
-    case VXG_BOX:
-      hull_init(&h, VXG_HULL_BOX, &p->move, alone);
-      for (int k = 0; k < 3; k++) {
-        h.p[k] = 0.5 * v[k];
-      }
-      offer(fc, &h, v[0] * v[1] * v[2]);
-      break;
-    case VXG_TORUS:
-      hull_init(&h, VXG_HULL_TORUS, &p->move, 0);
-      h.p[0] = v[0];
-      h.p[1] = v[1];
-      offer(fc, &h, M_PI * (v[0] + v[1]) * (v[0] + v[1]) * 2 * v[1]);
-      break;
-    case VXG_QUADRIC: {
-      quadric_info qi;
-      quadric_analyse(v, &qi);
-      if (!qi.pd || !qi.cylindrical) {
+      case VXG_SPHERE:
+        hull_init(&h, VXG_HULL_SPHERE, &p->move, alone);
+        h.p[0] = v[0];
+        offer(fc, &h, 4.0 / 3.0 * M_PI * v[0] * v[0] * v[0]);
+        break;
+      case VXG_ELLIPSOID:
+        hull_init(&h, VXG_HULL_ELLIPSOID, &p->move, alone);
+        memcpy(h.p, v, 3 * sizeof *v);
+        offer(fc, &h, 4.0 / 3.0 * M_PI * v[0] * v[1] * v[2]);
+        break;
+      case VXG_BOX:
+        hull_init(&h, VXG_HULL_BOX, &p->move, alone);
+        for (int k = 0; k < 3; k++) {
+          h.p[k] = 0.5 * v[k];
+        }
+        offer(fc, &h, v[0] * v[1] * v[2]);
+        break;
+      case VXG_TORUS:
+        hull_init(&h, VXG_HULL_TORUS, &p->move, 0);
+        h.p[0] = v[0];
+        h.p[1] = v[1];
+        offer(fc, &h, M_PI * (v[0] + v[1]) * (v[0] + v[1]) * 2 * v[1]);
+        break;
+      case VXG_QUADRIC: {
+        quadric_info qi;
+        quadric_analyse(v, &qi);
+        if (!qi.pd || !qi.cylindrical) {
+          break;
+        }
+        if (!(qi.k > 0)) {
+          fc->empty = 1;
+          break;
+        }
+        vxg_xform ef, fr;
+        memcpy(ef.r, qi.v, sizeof ef.r);
+        memcpy(ef.t, qi.x0, sizeof ef.t);
+        vxg_xform_compose(&fr, &p->move, &ef);
+        hull_init(&h, VXG_HULL_ELLIPSOID, &fr, alone);
+        memcpy(h.p, qi.s, 3 * sizeof *qi.s);
+        offer(fc, &h, 4.0 / 3.0 * M_PI * qi.s[0] * qi.s[1] * qi.s[2]);
         break;
       }
-      if (!(qi.k > 0)) {
-        fc->empty = 1;
+      default:
         break;
-      }
-      vxg_xform ef, fr;
-      memcpy(ef.r, qi.v, sizeof ef.r);
-      memcpy(ef.t, qi.x0, sizeof ef.t);
-      vxg_xform_compose(&fr, &p->move, &ef);
-      hull_init(&h, VXG_HULL_ELLIPSOID, &fr, alone);
-      memcpy(h.p, qi.s, 3 * sizeof *qi.s);
-      offer(fc, &h, 4.0 / 3.0 * M_PI * qi.s[0] * qi.s[1] * qi.s[2]);
-      break;
-    }
-    default:
-      break;
     }
   }
 }
@@ -663,8 +661,8 @@ static void offer_planar_box(finish_ctx *fc) {
   }
   for (int j = 0; j < 3; j++) {
     const double *a = dir[j], *b = dir[(j + 1) % 3];
-    if (fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) > PARALLEL_TOL ||
-        !(lo[j] > -HUGE_VAL) || !(hi[j] < HUGE_VAL)) {
+    if (fabs(a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) > PARALLEL_TOL || !(lo[j] > -HUGE_VAL) ||
+        !(hi[j] < HUGE_VAL)) {
       return;
     }
     if (!(lo[j] < hi[j])) {
@@ -816,8 +814,9 @@ vxc_status vxg_cell_finish(vxg_cell *c, const char *file, vxc_error *err) {
     poly_box(poly, start);
     for (int a = 0; a < 3; a++) {
       if (start[a] <= -CUBE * (1 - 1e-9) || start[3 + a] >= CUBE * (1 - 1e-9)) {
-        why = "is unbounded: no primitive or set of primitives closes it (add a bounded "
-              "primitive, or caps such as a slab)";
+        why =
+            "is unbounded: no primitive or set of primitives closes it (add a bounded "
+            "primitive, or caps such as a slab)";
         goto done;
       }
     }
@@ -843,8 +842,7 @@ vxc_status vxg_cell_finish(vxg_cell *c, const char *file, vxc_error *err) {
   {
     vxg_hull h;
     vxg_xform fr;
-    vxg_xform_translation(&fr, 0.5 * (pb[0] + pb[3]), 0.5 * (pb[1] + pb[4]),
-                          0.5 * (pb[2] + pb[5]));
+    vxg_xform_translation(&fr, 0.5 * (pb[0] + pb[3]), 0.5 * (pb[1] + pb[4]), 0.5 * (pb[2] + pb[5]));
     int exact = planar && complete && poly_is_box(poly, pb);
     hull_init(&h, VXG_HULL_BOX, &fr, exact);
     for (int a = 0; a < 3; a++) {

@@ -30,9 +30,9 @@
  * in vxg_atom_eval and in the bound itself, applied to the sum of term magnitudes. */
 #define ROUND_MARGIN (64.0 * DBL_EPSILON)
 
-static const char *const kind_name[VXG_NPRIM_KIND] = {
-    "halfspace", "slab", "box", "sphere", "ellipsoid",
-    "cylinder",  "cone", "torus", "quadric", "mesh"};
+static const char *const kind_name[VXG_NPRIM_KIND] = {"halfspace", "slab",     "box",  "sphere",
+                                                      "ellipsoid", "cylinder", "cone", "torus",
+                                                      "quadric",   "mesh"};
 static const int kind_nparam[VXG_NPRIM_KIND] = {4, 3, 3, 1, 3, 1, 1, 2, 10, 0};
 
 
@@ -70,8 +70,8 @@ static vxc_status check_length(const char *kind, const char *what, double v, vxc
 static vxc_status check_coord(const char *kind, const char *what, double v, vxc_error *err) {
   if (!(fabs(v) <= VXG_MAX_LENGTH)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                         "%s: %s must be finite and at most %g m in magnitude (got %g)", kind,
-                         what, VXG_MAX_LENGTH, v);
+                         "%s: %s must be finite and at most %g m in magnitude (got %g)", kind, what,
+                         VXG_MAX_LENGTH, v);
   }
   return VXC_OK;
 }
@@ -83,91 +83,91 @@ static vxc_status check_params(vxg_prim *p, vxc_error *err) {
   double *v = p->param;
   vxc_status st = VXC_OK;
   switch (p->kind) {
-  case VXG_HALFSPACE: {
-    for (int i = 0; i < 3; i++) {
-      if (!isfinite(v[i])) {
-        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                             "halfspace: normal component n%s must be finite (got %g)",
-                             axyz[i], v[i]);
+    case VXG_HALFSPACE: {
+      for (int i = 0; i < 3; i++) {
+        if (!isfinite(v[i])) {
+          return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                               "halfspace: normal component n%s must be finite (got %g)", axyz[i],
+                               v[i]);
+        }
       }
-    }
-    double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (!(n > 0) || !isfinite(n)) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "halfspace: normal (nx ny nz) must be non-zero and finite");
-    }
-    if (!isfinite(v[3])) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "halfspace: offset d must be finite (got %g)", v[3]);
-    }
-    for (int i = 0; i < 4; i++) {
-      v[i] /= n;
-    }
-    return check_coord(k, "offset d (after normalising the normal)", v[3], err);
-  }
-  case VXG_SLAB:
-    if (!(v[0] == 0 || v[0] == 1 || v[0] == 2)) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "slab: axis must be 0, 1 or 2 (x, y or z) (got %g)", v[0]);
-    }
-    if ((st = check_coord(k, "lo", v[1], err)) || (st = check_coord(k, "hi", v[2], err))) {
-      return st;
-    }
-    if (!(v[1] < v[2])) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "slab: lo must be less than hi (got lo %g, hi %g)", v[1], v[2]);
-    }
-    return VXC_OK;
-  case VXG_BOX:
-    if ((st = check_length(k, "lx", v[0], err)) || (st = check_length(k, "ly", v[1], err)) ||
-        (st = check_length(k, "lz", v[2], err))) {
-      return st;
-    }
-    return VXC_OK;
-  case VXG_SPHERE:
-  case VXG_CYLINDER:
-    return check_length(k, "radius r", v[0], err);
-  case VXG_ELLIPSOID:
-    if ((st = check_length(k, "semi-axis a", v[0], err)) ||
-        (st = check_length(k, "semi-axis b", v[1], err)) ||
-        (st = check_length(k, "semi-axis c", v[2], err))) {
-      return st;
-    }
-    return VXC_OK;
-  case VXG_CONE:
-    if (!(v[0] > 0) || !(v[0] < 0.5 * M_PI)) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "cone: half-angle must be between 0 and 90 degrees, exclusive "
-                           "(got %g rad)",
-                           v[0]);
-    }
-    return VXC_OK;
-  case VXG_TORUS:
-    if ((st = check_length(k, "major radius R", v[0], err)) ||
-        (st = check_length(k, "minor radius r", v[1], err))) {
-      return st;
-    }
-    return VXC_OK;
-  case VXG_QUADRIC: {
-    static const char *const qn[10] = {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"};
-    int nonzero = 0;
-    for (int i = 0; i < 10; i++) {
-      if (!isfinite(v[i])) {
+      double n = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      if (!(n > 0) || !isfinite(n)) {
         return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                             "quadric: coefficient %s must be finite (got %g)", qn[i], v[i]);
+                             "halfspace: normal (nx ny nz) must be non-zero and finite");
       }
-      nonzero |= v[i] != 0;
+      if (!isfinite(v[3])) {
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                             "halfspace: offset d must be finite (got %g)", v[3]);
+      }
+      for (int i = 0; i < 4; i++) {
+        v[i] /= n;
+      }
+      return check_coord(k, "offset d (after normalising the normal)", v[3], err);
     }
-    if (!nonzero) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                           "quadric: coefficients A..J must not all be zero");
+    case VXG_SLAB:
+      if (!(v[0] == 0 || v[0] == 1 || v[0] == 2)) {
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                             "slab: axis must be 0, 1 or 2 (x, y or z) (got %g)", v[0]);
+      }
+      if ((st = check_coord(k, "lo", v[1], err)) || (st = check_coord(k, "hi", v[2], err))) {
+        return st;
+      }
+      if (!(v[1] < v[2])) {
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                             "slab: lo must be less than hi (got lo %g, hi %g)", v[1], v[2]);
+      }
+      return VXC_OK;
+    case VXG_BOX:
+      if ((st = check_length(k, "lx", v[0], err)) || (st = check_length(k, "ly", v[1], err)) ||
+          (st = check_length(k, "lz", v[2], err))) {
+        return st;
+      }
+      return VXC_OK;
+    case VXG_SPHERE:
+    case VXG_CYLINDER:
+      return check_length(k, "radius r", v[0], err);
+    case VXG_ELLIPSOID:
+      if ((st = check_length(k, "semi-axis a", v[0], err)) ||
+          (st = check_length(k, "semi-axis b", v[1], err)) ||
+          (st = check_length(k, "semi-axis c", v[2], err))) {
+        return st;
+      }
+      return VXC_OK;
+    case VXG_CONE:
+      if (!(v[0] > 0) || !(v[0] < 0.5 * M_PI)) {
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                             "cone: half-angle must be between 0 and 90 degrees, exclusive "
+                             "(got %g rad)",
+                             v[0]);
+      }
+      return VXC_OK;
+    case VXG_TORUS:
+      if ((st = check_length(k, "major radius R", v[0], err)) ||
+          (st = check_length(k, "minor radius r", v[1], err))) {
+        return st;
+      }
+      return VXC_OK;
+    case VXG_QUADRIC: {
+      static const char *const qn[10] = {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"};
+      int nonzero = 0;
+      for (int i = 0; i < 10; i++) {
+        if (!isfinite(v[i])) {
+          return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                               "quadric: coefficient %s must be finite (got %g)", qn[i], v[i]);
+        }
+        nonzero |= v[i] != 0;
+      }
+      if (!nonzero) {
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                             "quadric: coefficients A..J must not all be zero");
+      }
+      return VXC_OK;
     }
-    return VXC_OK;
-  }
-  case VXG_MESH:
-    return check_length(k, "scale", v[0], err);
-  default:
-    break;
+    case VXG_MESH:
+      return check_length(k, "scale", v[0], err);
+    default:
+      break;
   }
   return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown primitive kind %d", (int)p->kind);
 }
@@ -176,8 +176,7 @@ static vxc_status check_params(vxg_prim *p, vxc_error *err) {
 vxc_status vxg_prim_init(vxg_prim *p, vxg_prim_kind kind, const double *param, int nparam,
                          int complement, const vxg_xform *move, vxc_error *err) {
   if ((int)kind < 0 || kind >= VXG_NPRIM_KIND) {
-    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown primitive kind %d",
-                         (int)kind);
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown primitive kind %d", (int)kind);
   }
   /* a mesh takes no parameter in a model file; its scale may be passed as one */
   int want = kind_nparam[kind];
@@ -259,38 +258,38 @@ static inline void quadric_grad(const double q[10], const double p[3], double g[
 
 double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]) {
   switch (a->kind) {
-  case VXG_ATOM_QUADRIC:
-    if (grad) {
-      quadric_grad(a->q, p, grad);
-    }
-    return quadric_value(a->q, p);
-  case VXG_ATOM_TORUS: {
-    double l[3];
-    vxg_xform_point(&a->to_local, p, l);
-    double rho = sqrt(l[0] * l[0] + l[1] * l[1]);
-    double u = rho - a->size[0];
-    double dist = sqrt(u * u + l[2] * l[2]);
-    if (grad) {
-      /* gradient of the distance to the core circle; zero where it is undefined */
-      double gl[3] = {0, 0, 0};
-      if (dist > 0) {
-        if (rho > 0) {
-          gl[0] = u / dist * l[0] / rho;
-          gl[1] = u / dist * l[1] / rho;
-        }
-        gl[2] = l[2] / dist;
+    case VXG_ATOM_QUADRIC:
+      if (grad) {
+        quadric_grad(a->q, p, grad);
       }
-      vxg_xform_vector_inv(&a->to_local, gl, grad);
+      return quadric_value(a->q, p);
+    case VXG_ATOM_TORUS: {
+      double l[3];
+      vxg_xform_point(&a->to_local, p, l);
+      double rho = sqrt(l[0] * l[0] + l[1] * l[1]);
+      double u = rho - a->size[0];
+      double dist = sqrt(u * u + l[2] * l[2]);
+      if (grad) {
+        /* gradient of the distance to the core circle; zero where it is undefined */
+        double gl[3] = {0, 0, 0};
+        if (dist > 0) {
+          if (rho > 0) {
+            gl[0] = u / dist * l[0] / rho;
+            gl[1] = u / dist * l[1] / rho;
+          }
+          gl[2] = l[2] / dist;
+        }
+        vxg_xform_vector_inv(&a->to_local, gl, grad);
+      }
+      return dist - a->size[1];
     }
-    return dist - a->size[1];
-  }
-  case VXG_ATOM_MESH:
-  default:
-    /* mesh queries come with the mesh unit; until then a mesh atom reads as its boundary */
-    if (grad) {
-      grad[0] = grad[1] = grad[2] = 0;
-    }
-    return 0.0;
+    case VXG_ATOM_MESH:
+    default:
+      /* mesh queries come with the mesh unit; until then a mesh atom reads as its boundary */
+      if (grad) {
+        grad[0] = grad[1] = grad[2] = 0;
+      }
+      return 0.0;
   }
 }
 
@@ -322,10 +321,9 @@ static inline void quadric_bounds(const double q[10], const double c[3], const d
   double cross = fabs(q[3]) * e[0] * e[1] + fabs(q[4]) * e[1] * e[2] + fabs(q[5]) * e[0] * e[2];
   /* the magnitude of every monomial at the box's farthest reach bounds the rounding of
    * vxg_atom_eval anywhere in the box, and of this bound */
-  double s = fabs(q[0]) * ax[0] * ax[0] + fabs(q[1]) * ax[1] * ax[1] +
-             fabs(q[2]) * ax[2] * ax[2] + fabs(q[3]) * ax[0] * ax[1] +
-             fabs(q[4]) * ax[1] * ax[2] + fabs(q[5]) * ax[0] * ax[2] + fabs(q[6]) * ax[0] +
-             fabs(q[7]) * ax[1] + fabs(q[8]) * ax[2] + fabs(q[9]);
+  double s = fabs(q[0]) * ax[0] * ax[0] + fabs(q[1]) * ax[1] * ax[1] + fabs(q[2]) * ax[2] * ax[2] +
+             fabs(q[3]) * ax[0] * ax[1] + fabs(q[4]) * ax[1] * ax[2] + fabs(q[5]) * ax[0] * ax[2] +
+             fabs(q[6]) * ax[0] + fabs(q[7]) * ax[1] + fabs(q[8]) * ax[2] + fabs(q[9]);
   double w = cross + ROUND_MARGIN * s;
   *lo = l - w;
   *hi = h + w;
@@ -366,8 +364,8 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
     double fc = vxg_atom_eval(a, c, NULL);
     double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     const double *t = a->to_local.t;
-    double scale = ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] +
-                   a->size[1];
+    double scale =
+        ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
     double reach = rad + ROUND_MARGIN * scale;
     return fc > reach ? VXG_OUTSIDE : (fc < -reach ? VXG_INSIDE : VXG_MIXED);
   }
@@ -385,22 +383,21 @@ vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e
  * widened for rounding). */
 static double sym3_norm(const double m[6]) {
   /* m = xx yy zz xy yz xz */
-  double fro = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] +
-                    2 * (m[3] * m[3] + m[4] * m[4] + m[5] * m[5]));
+  double fro =
+      sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + 2 * (m[3] * m[3] + m[4] * m[4] + m[5] * m[5]));
   if (fro == 0) {
     return 0;
   }
   double p1 = m[3] * m[3] + m[4] * m[4] + m[5] * m[5];
   double tr = (m[0] + m[1] + m[2]) / 3;
-  double p2 = (m[0] - tr) * (m[0] - tr) + (m[1] - tr) * (m[1] - tr) +
-              (m[2] - tr) * (m[2] - tr) + 2 * p1;
+  double p2 =
+      (m[0] - tr) * (m[0] - tr) + (m[1] - tr) * (m[1] - tr) + (m[2] - tr) * (m[2] - tr) + 2 * p1;
   double p = sqrt(p2 / 6);
   double lmax;
   if (p == 0) {
     lmax = fabs(tr);
   } else {
-    double b[6] = {(m[0] - tr) / p, (m[1] - tr) / p, (m[2] - tr) / p,
-                   m[3] / p,        m[4] / p,        m[5] / p};
+    double b[6] = {(m[0] - tr) / p, (m[1] - tr) / p, (m[2] - tr) / p, m[3] / p, m[4] / p, m[5] / p};
     double det = b[0] * (b[1] * b[2] - b[4] * b[4]) - b[3] * (b[3] * b[2] - b[4] * b[5]) +
                  b[5] * (b[3] * b[4] - b[1] * b[5]);
     double r = det / 2;
@@ -415,8 +412,7 @@ static double sym3_norm(const double m[6]) {
 }
 
 
-int vxg_atom_curvature_bound(const vxg_atom *a, const double c[3], double rad,
-                             double *curv_bound) {
+int vxg_atom_curvature_bound(const vxg_atom *a, const double c[3], double rad, double *curv_bound) {
   (void)c;
   if (a->kind != VXG_ATOM_QUADRIC) {
     return -1;
@@ -489,72 +485,72 @@ void vxg_atom_transform(vxg_atom *out, const vxg_atom *a, const vxg_xform *t) {
 static int prim_atoms(const vxg_prim *p, vxg_atom out[6]) {
   const double *v = p->param;
   switch (p->kind) {
-  case VXG_HALFSPACE:
-    linear_atom(&out[0], v[0], v[1], v[2], v[3]);
-    return 1;
-  case VXG_SLAB: {
-    double n[3] = {0, 0, 0};
-    n[(int)v[0]] = 1;
-    linear_atom(&out[0], n[0], n[1], n[2], v[2]);
-    linear_atom(&out[1], -n[0], -n[1], -n[2], -v[1]);
-    return 2;
-  }
-  case VXG_BOX:
-    for (int k = 0; k < 3; k++) {
+    case VXG_HALFSPACE:
+      linear_atom(&out[0], v[0], v[1], v[2], v[3]);
+      return 1;
+    case VXG_SLAB: {
       double n[3] = {0, 0, 0};
-      n[k] = 1;
-      linear_atom(&out[2 * k], n[0], n[1], n[2], 0.5 * v[k]);
-      linear_atom(&out[2 * k + 1], -n[0], -n[1], -n[2], 0.5 * v[k]);
+      n[(int)v[0]] = 1;
+      linear_atom(&out[0], n[0], n[1], n[2], v[2]);
+      linear_atom(&out[1], -n[0], -n[1], -n[2], -v[1]);
+      return 2;
     }
-    return 6;
-  case VXG_SPHERE: {
-    /* (|x|^2 - r^2) / (2 r): the signed distance to first order near the surface */
-    double s = 0.5 / v[0];
-    const double q[10] = {s, s, s, 0, 0, 0, 0, 0, 0, -s * v[0] * v[0]};
-    quadric_atom(&out[0], q);
-    return 1;
-  }
-  case VXG_ELLIPSOID: {
-    double mn = fmin(v[0], fmin(v[1], v[2])), s = 0.5 * mn;
-    const double q[10] = {s / (v[0] * v[0]), s / (v[1] * v[1]), s / (v[2] * v[2]), 0, 0, 0, 0,
-                          0, 0, -s};
-    quadric_atom(&out[0], q);
-    return 1;
-  }
-  case VXG_CYLINDER: {
-    double s = 0.5 / v[0];
-    const double q[10] = {s, s, 0, 0, 0, 0, 0, 0, 0, -s * v[0] * v[0]};
-    quadric_atom(&out[0], q);
-    return 1;
-  }
-  case VXG_CONE: {
-    /* scaled by cos^2(a) / 2: x^2 + y^2 - tan^2(a) z^2 becomes (rho^2 cos^2 - z^2 sin^2) / 2,
-     * whose gradient is about the distance's near the surface at unit range */
-    double ca = cos(v[0]), sa = sin(v[0]);
-    double s = 0.5 * ca * ca, t2 = s * (sa / ca) * (sa / ca);
-    const double q[10] = {s, s, -t2, 0, 0, 0, 0, 0, 0, 0};
-    quadric_atom(&out[0], q);
-    linear_atom(&out[1], 0, 0, -1, 0);
-    return 2;
-  }
-  case VXG_QUADRIC:
-    quadric_atom(&out[0], v);
-    return 1;
-  case VXG_TORUS:
-    memset(&out[0], 0, sizeof out[0]);
-    out[0].kind = VXG_ATOM_TORUS;
-    vxg_xform_identity(&out[0].to_local);
-    out[0].size[0] = v[0];
-    out[0].size[1] = v[1];
-    return 1;
-  case VXG_MESH:
-  default:
-    memset(&out[0], 0, sizeof out[0]);
-    out[0].kind = VXG_ATOM_MESH;
-    vxg_xform_identity(&out[0].to_local);
-    out[0].size[0] = v[0];
-    out[0].mesh = p->mesh;
-    return 1;
+    case VXG_BOX:
+      for (int k = 0; k < 3; k++) {
+        double n[3] = {0, 0, 0};
+        n[k] = 1;
+        linear_atom(&out[2 * k], n[0], n[1], n[2], 0.5 * v[k]);
+        linear_atom(&out[2 * k + 1], -n[0], -n[1], -n[2], 0.5 * v[k]);
+      }
+      return 6;
+    case VXG_SPHERE: {
+      /* (|x|^2 - r^2) / (2 r): the signed distance to first order near the surface */
+      double s = 0.5 / v[0];
+      const double q[10] = {s, s, s, 0, 0, 0, 0, 0, 0, -s * v[0] * v[0]};
+      quadric_atom(&out[0], q);
+      return 1;
+    }
+    case VXG_ELLIPSOID: {
+      double mn = fmin(v[0], fmin(v[1], v[2])), s = 0.5 * mn;
+      const double q[10] = {
+          s / (v[0] * v[0]), s / (v[1] * v[1]), s / (v[2] * v[2]), 0, 0, 0, 0, 0, 0, -s};
+      quadric_atom(&out[0], q);
+      return 1;
+    }
+    case VXG_CYLINDER: {
+      double s = 0.5 / v[0];
+      const double q[10] = {s, s, 0, 0, 0, 0, 0, 0, 0, -s * v[0] * v[0]};
+      quadric_atom(&out[0], q);
+      return 1;
+    }
+    case VXG_CONE: {
+      /* scaled by cos^2(a) / 2: x^2 + y^2 - tan^2(a) z^2 becomes (rho^2 cos^2 - z^2 sin^2) / 2,
+       * whose gradient is about the distance's near the surface at unit range */
+      double ca = cos(v[0]), sa = sin(v[0]);
+      double s = 0.5 * ca * ca, t2 = s * (sa / ca) * (sa / ca);
+      const double q[10] = {s, s, -t2, 0, 0, 0, 0, 0, 0, 0};
+      quadric_atom(&out[0], q);
+      linear_atom(&out[1], 0, 0, -1, 0);
+      return 2;
+    }
+    case VXG_QUADRIC:
+      quadric_atom(&out[0], v);
+      return 1;
+    case VXG_TORUS:
+      memset(&out[0], 0, sizeof out[0]);
+      out[0].kind = VXG_ATOM_TORUS;
+      vxg_xform_identity(&out[0].to_local);
+      out[0].size[0] = v[0];
+      out[0].size[1] = v[1];
+      return 1;
+    case VXG_MESH:
+    default:
+      memset(&out[0], 0, sizeof out[0]);
+      out[0].kind = VXG_ATOM_MESH;
+      vxg_xform_identity(&out[0].to_local);
+      out[0].size[0] = v[0];
+      out[0].mesh = p->mesh;
+      return 1;
   }
 }
 
@@ -621,8 +617,7 @@ void vxg_posed_cell_init(vxg_posed_cell *pc, const vxg_cell *c, const vxg_xform 
 }
 
 
-vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3],
-                                  const double e[3]) {
+vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3], const double e[3]) {
   const vxg_cell *cell = pc->cell;
   const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
   vxg_class acc = VXG_INSIDE;

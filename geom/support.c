@@ -34,100 +34,100 @@ static void radial(const double d[3], double rad, double out[2]) {
 static void support_local(const vxg_hull *h, const double d[3], double s[3]) {
   const double *p = h->p;
   switch (h->kind) {
-  case VXG_HULL_BOX:
-    for (int i = 0; i < 3; i++) {
-      s[i] = d[i] >= 0 ? p[i] : -p[i];
-    }
-    return;
-  case VXG_HULL_SPHERE: {
-    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    if (n > 0) {
+    case VXG_HULL_BOX:
       for (int i = 0; i < 3; i++) {
-        s[i] = p[0] * d[i] / n;
+        s[i] = d[i] >= 0 ? p[i] : -p[i];
       }
-    } else {
-      s[0] = s[1] = 0;
-      s[2] = p[0];
-    }
-    return;
-  }
-  case VXG_HULL_ELLIPSOID: {
-    /* maximiser of d.x on sum (x_i / a_i)^2 = 1: x_i = a_i^2 d_i / sqrt(sum a_i^2 d_i^2) */
-    double w[3] = {p[0] * d[0], p[1] * d[1], p[2] * d[2]};
-    double n = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-    if (n > 0) {
-      for (int i = 0; i < 3; i++) {
-        s[i] = p[i] * w[i] / n;
-      }
-    } else {
-      s[0] = s[1] = 0;
-      s[2] = p[2];
-    }
-    return;
-  }
-  case VXG_HULL_CYLINDER:
-    radial(d, p[0], s);
-    s[2] = d[2] >= 0 ? p[1] : -p[1];
-    return;
-  case VXG_HULL_FRUSTUM: {
-    /* the maximum is on one of the two rim circles */
-    double dp = sqrt(d[0] * d[0] + d[1] * d[1]);
-    double v0 = p[1] * dp + p[0] * d[2], v1 = p[3] * dp + p[2] * d[2];
-    int top = v1 >= v0;
-    radial(d, top ? p[3] : p[1], s);
-    s[2] = top ? p[2] : p[0];
-    return;
-  }
-  case VXG_HULL_SEGMENT: {
-    /* the sphere's own support if it is on the kept side, else the cut disc's rim */
-    double r = p[0], zc = p[1];
-    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    if (n > 0 && r * d[2] / n <= zc) {
-      for (int i = 0; i < 3; i++) {
-        s[i] = r * d[i] / n;
+      return;
+    case VXG_HULL_SPHERE: {
+      double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      if (n > 0) {
+        for (int i = 0; i < 3; i++) {
+          s[i] = p[0] * d[i] / n;
+        }
+      } else {
+        s[0] = s[1] = 0;
+        s[2] = p[0];
       }
       return;
     }
-    double zt = zc < r ? zc : r, rho2 = r * r - zt * zt;
-    radial(d, rho2 > 0 ? sqrt(rho2) : 0, s);
-    s[2] = zt;
-    return;
-  }
-  case VXG_HULL_TORUS: {
-    /* Minkowski sum of the core circle (radius R) and a ball (radius r) */
-    double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    radial(d, p[0], s);
-    s[2] = 0;
-    if (n > 0) {
-      for (int i = 0; i < 3; i++) {
-        s[i] += p[1] * d[i] / n;
+    case VXG_HULL_ELLIPSOID: {
+      /* maximiser of d.x on sum (x_i / a_i)^2 = 1: x_i = a_i^2 d_i / sqrt(sum a_i^2 d_i^2) */
+      double w[3] = {p[0] * d[0], p[1] * d[1], p[2] * d[2]};
+      double n = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+      if (n > 0) {
+        for (int i = 0; i < 3; i++) {
+          s[i] = p[i] * w[i] / n;
+        }
+      } else {
+        s[0] = s[1] = 0;
+        s[2] = p[2];
       }
-    } else {
-      s[2] = p[1];
+      return;
     }
-    return;
-  }
-  case VXG_HULL_POINTS: {
-    int best = 0;
-    double bv = -HUGE_VAL;
-    for (int i = 0; i < h->npts; i++) {
-      const double *q = h->pts + 3 * i;
-      double v = d[0] * q[0] + d[1] * q[1] + d[2] * q[2];
-      if (v > bv) {
-        bv = v;
-        best = i;
+    case VXG_HULL_CYLINDER:
+      radial(d, p[0], s);
+      s[2] = d[2] >= 0 ? p[1] : -p[1];
+      return;
+    case VXG_HULL_FRUSTUM: {
+      /* the maximum is on one of the two rim circles */
+      double dp = sqrt(d[0] * d[0] + d[1] * d[1]);
+      double v0 = p[1] * dp + p[0] * d[2], v1 = p[3] * dp + p[2] * d[2];
+      int top = v1 >= v0;
+      radial(d, top ? p[3] : p[1], s);
+      s[2] = top ? p[2] : p[0];
+      return;
+    }
+    case VXG_HULL_SEGMENT: {
+      /* the sphere's own support if it is on the kept side, else the cut disc's rim */
+      double r = p[0], zc = p[1];
+      double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      if (n > 0 && r * d[2] / n <= zc) {
+        for (int i = 0; i < 3; i++) {
+          s[i] = r * d[i] / n;
+        }
+        return;
       }
+      double zt = zc < r ? zc : r, rho2 = r * r - zt * zt;
+      radial(d, rho2 > 0 ? sqrt(rho2) : 0, s);
+      s[2] = zt;
+      return;
     }
-    if (h->npts > 0) {
-      memcpy(s, h->pts + 3 * best, 3 * sizeof *s);
-    } else {
+    case VXG_HULL_TORUS: {
+      /* Minkowski sum of the core circle (radius R) and a ball (radius r) */
+      double n = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      radial(d, p[0], s);
+      s[2] = 0;
+      if (n > 0) {
+        for (int i = 0; i < 3; i++) {
+          s[i] += p[1] * d[i] / n;
+        }
+      } else {
+        s[2] = p[1];
+      }
+      return;
+    }
+    case VXG_HULL_POINTS: {
+      int best = 0;
+      double bv = -HUGE_VAL;
+      for (int i = 0; i < h->npts; i++) {
+        const double *q = h->pts + 3 * i;
+        double v = d[0] * q[0] + d[1] * q[1] + d[2] * q[2];
+        if (v > bv) {
+          bv = v;
+          best = i;
+        }
+      }
+      if (h->npts > 0) {
+        memcpy(s, h->pts + 3 * best, 3 * sizeof *s);
+      } else {
+        s[0] = s[1] = s[2] = 0;
+      }
+      return;
+    }
+    default:
       s[0] = s[1] = s[2] = 0;
-    }
-    return;
-  }
-  default:
-    s[0] = s[1] = s[2] = 0;
-    return;
+      return;
   }
 }
 
@@ -144,29 +144,29 @@ void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]) {
 static void centre_local(const vxg_hull *h, double c[3]) {
   c[0] = c[1] = c[2] = 0;
   switch (h->kind) {
-  case VXG_HULL_FRUSTUM:
-    c[2] = 0.5 * (h->p[0] + h->p[2]);
-    break;
-  case VXG_HULL_SEGMENT: {
-    /* halfway between the bottom pole and the cut */
-    double top = h->p[1] < h->p[0] ? h->p[1] : h->p[0];
-    c[2] = 0.5 * (top - h->p[0]);
-    break;
-  }
-  case VXG_HULL_POINTS:
-    for (int i = 0; i < h->npts; i++) {
-      for (int k = 0; k < 3; k++) {
-        c[k] += h->pts[3 * i + k];
-      }
+    case VXG_HULL_FRUSTUM:
+      c[2] = 0.5 * (h->p[0] + h->p[2]);
+      break;
+    case VXG_HULL_SEGMENT: {
+      /* halfway between the bottom pole and the cut */
+      double top = h->p[1] < h->p[0] ? h->p[1] : h->p[0];
+      c[2] = 0.5 * (top - h->p[0]);
+      break;
     }
-    if (h->npts > 0) {
-      for (int k = 0; k < 3; k++) {
-        c[k] /= h->npts;
+    case VXG_HULL_POINTS:
+      for (int i = 0; i < h->npts; i++) {
+        for (int k = 0; k < 3; k++) {
+          c[k] += h->pts[3 * i + k];
+        }
       }
-    }
-    break;
-  default:
-    break;
+      if (h->npts > 0) {
+        for (int k = 0; k < 3; k++) {
+          c[k] /= h->npts;
+        }
+      }
+      break;
+    default:
+      break;
   }
 }
 
@@ -175,28 +175,28 @@ static void centre_local(const vxg_hull *h, double c[3]) {
 static double hull_reach(const vxg_hull *h) {
   const double *p = h->p;
   switch (h->kind) {
-  case VXG_HULL_BOX:
-  case VXG_HULL_ELLIPSOID:
-    return sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
-  case VXG_HULL_SPHERE:
-  case VXG_HULL_SEGMENT:
-    return p[0];
-  case VXG_HULL_CYLINDER:
-    return sqrt(p[0] * p[0] + p[1] * p[1]);
-  case VXG_HULL_FRUSTUM:
-    return fmax(sqrt(p[0] * p[0] + p[1] * p[1]), sqrt(p[2] * p[2] + p[3] * p[3]));
-  case VXG_HULL_TORUS:
-    return p[0] + p[1];
-  case VXG_HULL_POINTS: {
-    double m = 0;
-    for (int i = 0; i < h->npts; i++) {
-      const double *q = h->pts + 3 * i;
-      m = fmax(m, sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]));
+    case VXG_HULL_BOX:
+    case VXG_HULL_ELLIPSOID:
+      return sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    case VXG_HULL_SPHERE:
+    case VXG_HULL_SEGMENT:
+      return p[0];
+    case VXG_HULL_CYLINDER:
+      return sqrt(p[0] * p[0] + p[1] * p[1]);
+    case VXG_HULL_FRUSTUM:
+      return fmax(sqrt(p[0] * p[0] + p[1] * p[1]), sqrt(p[2] * p[2] + p[3] * p[3]));
+    case VXG_HULL_TORUS:
+      return p[0] + p[1];
+    case VXG_HULL_POINTS: {
+      double m = 0;
+      for (int i = 0; i < h->npts; i++) {
+        const double *q = h->pts + 3 * i;
+        m = fmax(m, sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]));
+      }
+      return m;
     }
-    return m;
-  }
-  default:
-    return 0;
+    default:
+      return 0;
   }
 }
 

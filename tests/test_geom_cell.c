@@ -59,8 +59,7 @@ static void column(const vxg_xform *x, int k, double a[3]) {
 }
 
 
-static void expect_box(const double got[6], const double lo[3], const double hi[3],
-                       double tol) {
+static void expect_box(const double got[6], const double lo[3], const double hi[3], double tol) {
   for (int i = 0; i < 3; i++) {
     assert_double_near(got[i], lo[i], tol);
     assert_double_near(got[3 + i], hi[i], tol);
@@ -355,8 +354,8 @@ static void test_cell_aabb_ellipsoid_matches_closed_form(void **state) {
       add(c, VXG_ELLIPSOID, s, 3, 0, &mv);
     } else {
       /* x^2/a^2 + y^2/b^2 + z^2/c^2 - 1 scaled by 3, as a general quadric */
-      const double q[10] = {3 / (s[0] * s[0]), 3 / (s[1] * s[1]), 3 / (s[2] * s[2]), 0, 0, 0,
-                            0, 0, 0, -3};
+      const double q[10] = {
+          3 / (s[0] * s[0]), 3 / (s[1] * s[1]), 3 / (s[2] * s[2]), 0, 0, 0, 0, 0, 0, -3};
       add(c, VXG_QUADRIC, q, 10, 0, &mv);
     }
     finish_ok(c);
@@ -683,53 +682,53 @@ static void build_exact(vxc_rng *r, vxg_cell *c, int k) {
   rand_xform(r, &mv, 1);
   double s = urand(r, 0.05, 2);
   switch (k % 8) {
-  case 0:
-    add(c, VXG_SPHERE, &s, 1, 0, &mv);
-    break;
-  case 1: {
-    const double e[3] = {s, urand(r, 0.05, 2), urand(r, 0.05, 2)};
-    add(c, VXG_ELLIPSOID, e, 3, 0, &mv);
-    break;
-  }
-  case 2: {
-    const double b[3] = {s, urand(r, 0.05, 2), urand(r, 0.05, 2)};
-    add(c, VXG_BOX, b, 3, 0, &mv);
-    break;
-  }
-  case 3: {
-    const double sl[3] = {2, -urand(r, 0.05, 1), urand(r, 0.05, 1)};
-    add(c, VXG_CYLINDER, &s, 1, 0, &mv);
-    add(c, VXG_SLAB, sl, 3, 0, &mv);
-    break;
-  }
-  case 4: {
-    const double a = urand(r, 0.1, 1.3), sl[3] = {2, urand(r, 0, 0.5), urand(r, 0.6, 2)};
-    add(c, VXG_CONE, &a, 1, 0, &mv);
-    add(c, VXG_SLAB, sl, 3, 0, &mv);
-    break;
-  }
-  case 5: {
-    /* a unit normal, so that the offset is the plane's distance from the centre */
-    double n[3] = {urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1) + 0.01};
-    double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    const double h[4] = {n[0] / nn, n[1] / nn, n[2] / nn, urand(r, -0.9, 0.9) * s};
-    add(c, VXG_SPHERE, &s, 1, 0, &mv);
-    add(c, VXG_HALFSPACE, h, 4, 0, &mv);
-    break;
-  }
-  case 6: {
-    const double sx[3] = {0, -s, s}, sy[3] = {1, -1, urand(r, -0.9, 1)}, sz[3] = {2, 0, 0.3};
-    add(c, VXG_SLAB, sx, 3, 0, &mv);
-    add(c, VXG_SLAB, sy, 3, 0, &mv);
-    add(c, VXG_SLAB, sz, 3, 0, &mv);
-    break;
-  }
-  default: {
-    /* a positive definite general quadric with a linear part: an off-centre ellipsoid */
-    const double q[10] = {2, 1, 3, 0.5, -0.4, 0.3, 0.2, -0.1, 0.3, -s};
-    add(c, VXG_QUADRIC, q, 10, 0, &mv);
-    break;
-  }
+    case 0:
+      add(c, VXG_SPHERE, &s, 1, 0, &mv);
+      break;
+    case 1: {
+      const double e[3] = {s, urand(r, 0.05, 2), urand(r, 0.05, 2)};
+      add(c, VXG_ELLIPSOID, e, 3, 0, &mv);
+      break;
+    }
+    case 2: {
+      const double b[3] = {s, urand(r, 0.05, 2), urand(r, 0.05, 2)};
+      add(c, VXG_BOX, b, 3, 0, &mv);
+      break;
+    }
+    case 3: {
+      const double sl[3] = {2, -urand(r, 0.05, 1), urand(r, 0.05, 1)};
+      add(c, VXG_CYLINDER, &s, 1, 0, &mv);
+      add(c, VXG_SLAB, sl, 3, 0, &mv);
+      break;
+    }
+    case 4: {
+      const double a = urand(r, 0.1, 1.3), sl[3] = {2, urand(r, 0, 0.5), urand(r, 0.6, 2)};
+      add(c, VXG_CONE, &a, 1, 0, &mv);
+      add(c, VXG_SLAB, sl, 3, 0, &mv);
+      break;
+    }
+    case 5: {
+      /* a unit normal, so that the offset is the plane's distance from the centre */
+      double n[3] = {urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1) + 0.01};
+      double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      const double h[4] = {n[0] / nn, n[1] / nn, n[2] / nn, urand(r, -0.9, 0.9) * s};
+      add(c, VXG_SPHERE, &s, 1, 0, &mv);
+      add(c, VXG_HALFSPACE, h, 4, 0, &mv);
+      break;
+    }
+    case 6: {
+      const double sx[3] = {0, -s, s}, sy[3] = {1, -1, urand(r, -0.9, 1)}, sz[3] = {2, 0, 0.3};
+      add(c, VXG_SLAB, sx, 3, 0, &mv);
+      add(c, VXG_SLAB, sy, 3, 0, &mv);
+      add(c, VXG_SLAB, sz, 3, 0, &mv);
+      break;
+    }
+    default: {
+      /* a positive definite general quadric with a linear part: an off-centre ellipsoid */
+      const double q[10] = {2, 1, 3, 0.5, -0.4, 0.3, 0.2, -0.1, 0.3, -s};
+      add(c, VXG_QUADRIC, q, 10, 0, &mv);
+      break;
+    }
   }
 }
 
@@ -781,13 +780,12 @@ static void test_cell_exact_hull_support_on_boundary(void **state) {
         out[a] = s[a] + step * d[a] / dn;
       }
       if (!vxg_cell_contains(c, in) || vxg_cell_contains(c, out)) {
-        fail_msg("case %d dir %d: support (%g %g %g) in %d out %d", n % 8, k, s[0], s[1],
-                 s[2], vxg_cell_contains(c, in), vxg_cell_contains(c, out));
+        fail_msg("case %d dir %d: support (%g %g %g) in %d out %d", n % 8, k, s[0], s[1], s[2],
+                 vxg_cell_contains(c, in), vxg_cell_contains(c, out));
       }
       double best = d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
       for (int i = 0; i < np; i++) {
-        assert_true(d[0] * pts[i][0] + d[1] * pts[i][1] + d[2] * pts[i][2] <=
-                    best + 1e-12 * size);
+        assert_true(d[0] * pts[i][0] + d[1] * pts[i][1] + d[2] * pts[i][2] <= best + 1e-12 * size);
       }
     }
     /* a zero direction gives a finite point of the hull */
@@ -814,22 +812,22 @@ static void test_cell_inexact_hulls_hold_the_cell(void **state) {
     const double t[2] = {urand(&r, 0.5, 1), urand(&r, 0.1, 0.4)}, b[3] = {2, 2, 1};
     const double s = 1, h[4] = {urand(&r, -1, 1), urand(&r, -1, 1), 1, 0.3};
     switch (n % 4) {
-    case 0:
-      add(c, VXG_TORUS, t, 2, 0, &mv);
-      break;
-    case 1:
-      add(c, VXG_BOX, b, 3, 0, NULL);
-      add(c, VXG_TORUS, t, 2, 1, &mv);
-      break;
-    case 2:
-      add(c, VXG_SPHERE, &s, 1, 0, NULL);
-      add(c, VXG_HALFSPACE, h, 4, 0, &mv);
-      add(c, VXG_SPHERE, t, 1, 1, &mv);
-      break;
-    default:
-      add(c, VXG_TORUS, t, 2, 0, &mv);
-      add(c, VXG_BOX, b, 3, 0, NULL);
-      break;
+      case 0:
+        add(c, VXG_TORUS, t, 2, 0, &mv);
+        break;
+      case 1:
+        add(c, VXG_BOX, b, 3, 0, NULL);
+        add(c, VXG_TORUS, t, 2, 1, &mv);
+        break;
+      case 2:
+        add(c, VXG_SPHERE, &s, 1, 0, NULL);
+        add(c, VXG_HALFSPACE, h, 4, 0, &mv);
+        add(c, VXG_SPHERE, t, 1, 1, &mv);
+        break;
+      default:
+        add(c, VXG_TORUS, t, 2, 0, &mv);
+        add(c, VXG_BOX, b, 3, 0, NULL);
+        break;
     }
     finish_ok(c);
     double pts[300][3];

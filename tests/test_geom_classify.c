@@ -62,51 +62,51 @@ static void one_prim(vxc_rng *r, vxg_cell *c, double s, int comp, vxg_prim_kind 
   double p[10];
   int n = vxg_prim_kind_nparam(k);
   switch (k) {
-  case VXG_HALFSPACE:
-    p[0] = urand(r, -1, 1), p[1] = urand(r, -1, 1), p[2] = urand(r, -1, 1) + 0.01;
-    p[3] = urand(r, -s, s);
-    break;
-  case VXG_SLAB:
-    p[0] = (int)urand(r, 0, 2.999);
-    p[1] = urand(r, -s, 0);
-    p[2] = p[1] + urand(r, 0.01 * s, 2 * s);
-    break;
-  case VXG_BOX:
-  case VXG_ELLIPSOID:
-    for (int i = 0; i < 3; i++) {
-      p[i] = urand(r, 0.05 * s, s);
-    }
-    break;
-  case VXG_SPHERE:
-  case VXG_CYLINDER:
-    p[0] = urand(r, 0.05 * s, s);
-    break;
-  case VXG_CONE:
-    p[0] = urand(r, 0.05, 1.5);
-    break;
-  case VXG_TORUS:
-    p[0] = urand(r, 0.3 * s, s);
-    p[1] = urand(r, 0.05 * p[0], 0.9 * p[0]);
-    break;
-  case VXG_QUADRIC:
-    /* a general quadric of any signature, scaled to about s */
-    for (int i = 0; i < 6; i++) {
-      p[i] = urand(r, -1, 1);
-    }
-    for (int i = 6; i < 9; i++) {
-      p[i] = urand(r, -s, s);
-    }
-    p[9] = urand(r, -s * s, s * s);
-    break;
-  default:
-    fail_msg("unexpected kind");
+    case VXG_HALFSPACE:
+      p[0] = urand(r, -1, 1), p[1] = urand(r, -1, 1), p[2] = urand(r, -1, 1) + 0.01;
+      p[3] = urand(r, -s, s);
+      break;
+    case VXG_SLAB:
+      p[0] = (int)urand(r, 0, 2.999);
+      p[1] = urand(r, -s, 0);
+      p[2] = p[1] + urand(r, 0.01 * s, 2 * s);
+      break;
+    case VXG_BOX:
+    case VXG_ELLIPSOID:
+      for (int i = 0; i < 3; i++) {
+        p[i] = urand(r, 0.05 * s, s);
+      }
+      break;
+    case VXG_SPHERE:
+    case VXG_CYLINDER:
+      p[0] = urand(r, 0.05 * s, s);
+      break;
+    case VXG_CONE:
+      p[0] = urand(r, 0.05, 1.5);
+      break;
+    case VXG_TORUS:
+      p[0] = urand(r, 0.3 * s, s);
+      p[1] = urand(r, 0.05 * p[0], 0.9 * p[0]);
+      break;
+    case VXG_QUADRIC:
+      /* a general quadric of any signature, scaled to about s */
+      for (int i = 0; i < 6; i++) {
+        p[i] = urand(r, -1, 1);
+      }
+      for (int i = 6; i < 9; i++) {
+        p[i] = urand(r, -s, s);
+      }
+      p[9] = urand(r, -s * s, s * s);
+      break;
+    default:
+      fail_msg("unexpected kind");
   }
   add(c, k, p, n, comp, &mv);
 }
 
-#define ONE_PRIM_BUILDER(name, kind)                                                      \
-  static void build_##name(vxc_rng *r, vxg_cell *c, double s, int v) {                  \
-    one_prim(r, c, s, v, kind);                                                           \
+#define ONE_PRIM_BUILDER(name, kind)                                   \
+  static void build_##name(vxc_rng *r, vxg_cell *c, double s, int v) { \
+    one_prim(r, c, s, v, kind);                                        \
   }
 ONE_PRIM_BUILDER(halfspace, VXG_HALFSPACE)
 ONE_PRIM_BUILDER(slab, VXG_SLAB)
@@ -233,8 +233,8 @@ static void near_surface(vxc_rng *r, const vxg_posed_cell *pc, const double o[3]
 
 
 /* Samples the box; returns the number of points whose membership contradicts `k`. */
-static long check_box(vxc_rng *r, const vxg_posed_cell *pc, const double c[3],
-                      const double e[3], vxg_class k) {
+static long check_box(vxc_rng *r, const vxg_posed_cell *pc, const double c[3], const double e[3],
+                      vxg_class k) {
   int want = k == VXG_INSIDE;
   long bad = 0;
   double p[3];
@@ -336,8 +336,8 @@ static stats run_kind(builder b, int variant, uint64_t seed) {
 
 static void expect_clean(const char *what, builder b, int variant, uint64_t seed) {
   stats st = run_kind(b, variant, seed);
-  print_message("%-28s boxes %ld  inside %ld  outside %ld  mixed %ld  contradictions %ld\n",
-                what, st.boxes, st.inside, st.outside, st.mixed, st.contradictions);
+  print_message("%-28s boxes %ld  inside %ld  outside %ld  mixed %ld  contradictions %ld\n", what,
+                st.boxes, st.inside, st.outside, st.mixed, st.contradictions);
   assert_int_equal(st.contradictions, 0);
   assert_true(st.boxes >= BOXES_PER_KIND);
   /* the property is only worth something if both decisions occur often */
@@ -345,11 +345,11 @@ static void expect_clean(const char *what, builder b, int variant, uint64_t seed
   assert_true(st.outside > st.boxes / 100);
 }
 
-#define PRIM_TEST(name)                                                                   \
-  static void test_classify_##name##_never_contradicts_points(void **state) {             \
-    (void)state;                                                                          \
-    expect_clean(#name, build_##name, 0, 0x1234 + __LINE__);                              \
-    expect_clean("not " #name, build_##name, 1, 0x9876 + __LINE__);                       \
+#define PRIM_TEST(name)                                                       \
+  static void test_classify_##name##_never_contradicts_points(void **state) { \
+    (void)state;                                                              \
+    expect_clean(#name, build_##name, 0, 0x1234 + __LINE__);                  \
+    expect_clean("not " #name, build_##name, 1, 0x9876 + __LINE__);           \
   }
 /* each: the primitive and its complement, random poses and sizes, zero contradictions */
 PRIM_TEST(halfspace)
@@ -362,10 +362,10 @@ PRIM_TEST(cone)
 PRIM_TEST(torus)
 PRIM_TEST(quadric)
 
-#define CELL_TEST(name)                                                                   \
-  static void test_classify_##name##_never_contradicts_points(void **state) {             \
-    (void)state;                                                                          \
-    expect_clean(#name, build_##name, 0, 0x5555 + __LINE__);                              \
+#define CELL_TEST(name)                                                       \
+  static void test_classify_##name##_never_contradicts_points(void **state) { \
+    (void)state;                                                              \
+    expect_clean(#name, build_##name, 0, 0x5555 + __LINE__);                  \
   }
 /* concave and combined cells: zero contradictions whatever the corners say */
 CELL_TEST(grooved_block)
@@ -577,8 +577,7 @@ static void test_atom_curvature_bound_holds(void **state) {
         d[i] *= rad / dn;
         p[i] = cen[i] + d[i];
       }
-      double dev = fabs(vxg_atom_eval(a, p, NULL) - f0 - (g[0] * d[0] + g[1] * d[1] +
-                                                           g[2] * d[2]));
+      double dev = fabs(vxg_atom_eval(a, p, NULL) - f0 - (g[0] * d[0] + g[1] * d[1] + g[2] * d[2]));
       assert_true(dev <= cb + 1e-12);
       worst = fmax(worst, dev);
     }
