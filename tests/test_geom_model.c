@@ -676,6 +676,15 @@ static void test_model_unbounded_cell_is_rejected(void **state) {
 }
 
 
+// a cell whose primitives have no common point is a geometry error at the cell
+static void test_model_empty_cell_is_rejected(void **state) {
+  (void)state;
+  const char *text = "(solid s\n  (cell apart (sphere 1) (move (translate 5 0 0) (sphere 1))))";
+  expect_error(text, VXC_ERR_GEOMETRY, 2, 3, "cell 'apart'");
+  expect_error(text, VXC_ERR_GEOMETRY, 2, 3, "empty");
+}
+
+
 // a solid without cells is a geometry error
 static void test_model_empty_solid_is_rejected(void **state) {
   (void)state;
@@ -807,6 +816,40 @@ static void test_model_mesh_error_is_propagated(void **state) {
                "expected (scale S)");
   expect_error("(solid s (cell c (mesh \"m.stl\" (scale 0))))", VXC_ERR_FORMAT, 1, 39,
                "S of scale must be positive");
+}
+
+// input larger than VXG_SEXP_MAX_INPUT, plain or once decompressed, is refused
+static void test_model_input_size_limit(void **state) {
+  (void)state;
+  size_t big = (size_t)VXG_SEXP_MAX_INPUT + 1;
+  char *text = malloc(big);
+  assert_non_null(text);
+  memset(text, ' ', big);
+  expect_error_n(text, big, VXC_ERR_LIMIT, 0, 0, "larger than 64 MiB");
+  free(text);
+  /* a gzip stream of 65 MiB of spaces (about 65 kB compressed) */
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  assert_int_equal(deflateInit2(&zs, 9, Z_DEFLATED, 16 + MAX_WBITS, 9, Z_DEFAULT_STRATEGY),
+                   Z_OK);
+  static char chunk[1 << 20];
+  memset(chunk, ' ', sizeof chunk);
+  size_t cap = 1 << 20;
+  unsigned char *gz = malloc(cap);
+  assert_non_null(gz);
+  zs.next_out = gz;
+  zs.avail_out = (uInt)cap;
+  for (int i = 0; i < 65; i++) {
+    zs.next_in = (Bytef *)chunk;
+    zs.avail_in = sizeof chunk;
+    assert_int_equal(deflate(&zs, i == 64 ? Z_FINISH : Z_NO_FLUSH), i == 64 ? Z_STREAM_END
+                                                                               : Z_OK);
+    assert_int_equal(zs.avail_in, 0);
+  }
+  size_t len = cap - zs.avail_out;
+  deflateEnd(&zs);
+  expect_error_n((const char *)gz, len, VXC_ERR_LIMIT, 0, 0, "decompressed input is larger");
+  free(gz);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1066,6 +1109,7 @@ int main(void) {
       cmocka_unit_test(test_model_unbalanced_parentheses),
       cmocka_unit_test(test_model_bad_strings_and_bytes),
       cmocka_unit_test(test_model_unbounded_cell_is_rejected),
+      cmocka_unit_test(test_model_empty_cell_is_rejected),
       cmocka_unit_test(test_model_empty_solid_is_rejected),
       cmocka_unit_test(test_model_duplicate_cell_name_points_at_second),
       cmocka_unit_test(test_model_trailing_content_is_rejected),
@@ -1074,6 +1118,7 @@ int main(void) {
       cmocka_unit_test(test_model_missing_file_is_io_error),
       cmocka_unit_test(test_model_limits_are_reported),
       cmocka_unit_test(test_model_mesh_error_is_propagated),
+      cmocka_unit_test(test_model_input_size_limit),
       cmocka_unit_test(test_model_gzip_loads_like_plain),
       cmocka_unit_test(test_model_corrupt_gzip_is_rejected),
       cmocka_unit_test(test_model_every_data_model_loads),
