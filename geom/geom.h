@@ -297,6 +297,14 @@ typedef struct vxg_mpr_result {
 vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
                    const vxg_xform *to_b, vxg_mpr_result *res);
 
+/* Distance between the hulls of cells a and b posed by to_a, to_b (cell -> query frame),
+ * by GJK on their support functions: 0 when the hulls overlap. Exact for exact hulls (the
+ * cells' own distance), a lower bound of the cells' distance otherwise. pa and pb
+ * (nullable) receive the closest points (query frame). Returns VXC_OK, or
+ * VXC_ERR_NUMERIC when the iteration did not converge (*dist then holds a lower bound). */
+vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
+                             const vxg_xform *to_b, double *dist, double pa[3], double pb[3]);
+
 /* ---------------------------------------------------------------------------------------
  * Convex polyhedra (geom/polyhedron.c): a box clipped by half-spaces, with its exact
  * volume and moments. Used by the bounding-box computation and by the voxel integrator's
