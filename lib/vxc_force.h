@@ -87,7 +87,9 @@ VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
 VXC_API vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err);
 
 /* The root d in [0, 1) of d/e - ln(1 + d/e) + d + ln(1 - d) = 0 (thesis 3.22-3.23), for e
- * in (0, 1]; e = 1 gives 0. Returns NAN for e outside (0, 1]. */
+ * in (0, 1]; e = 1 gives 0. Found by bisection to the last bit; below e ~ 0.03 the root is
+ * within 1e-16 of 1 and the largest double below 1 is returned. Returns NAN for e outside
+ * (0, 1]. */
 VXC_API double vxc_damping_root(double e);
 
 /* Series stiffness of two compliant bodies, (1/k1 + 1/k2)^-1 (4.132); an infinite (or
@@ -174,7 +176,8 @@ typedef struct vxc_wrench {
  * the state. geom->volume == 0 gives a zero wrench and a zero derivative (the caller then
  * resets the state: a lost contact). `dstate` may be NULL. The bristle deflection is used
  * projected on the current contact plane; u is taken as at least v_small. The rolling
- * torque is -k_v a T J w_t (T J w_t = J w_t when n is an eigenvector of J). Reads no global
+ * torque is -k_v a T J w_t (T J w_t = J w_t when n is an eigenvector of J); the spin's
+ * sgn(w_n) is relaxed like dir_e on r_gyr w_n with tolerance v_e. Reads no global
  * and writes only *out and dstate. Returns VXC_OK, VXC_ERR_ARG (p not prepared, a NULL
  * input, a normal not unit to 1e-6, V < 0), VXC_ERR_NUMERIC (a non-finite input or
  * result); outputs untouched on error. */
