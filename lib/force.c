@@ -63,8 +63,8 @@ static vxc_status unit_normal(const double in[3], double n[3]) {
 
 
 /* Velocity at point x of A relative to B (4.51). */
-static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b,
-                              const double x[3], double v_c[3]) {
+static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
+                              double v_c[3]) {
   double ra[3], rb[3], wa[3], wb[3];
   for (int i = 0; i < 3; i++) {
     ra[i] = x[i] - a->r[i];
@@ -191,22 +191,21 @@ double vxc_gyration_radius(const vxc_contact_geometry *geom) {
 /* What both models share once the normal force is known: friction through the kernel,
  * the wrench assembly of section 8, the power, and the state derivative. */
 typedef struct contact_terms {
-  double n[3];          /* unit normal, A -> B */
-  double x[3];          /* point of action */
-  double v_c[3];        /* velocity of A relative to B at x */
-  double w_r[3];        /* w_a - w_b */
-  double f_n;           /* normal force, N */
-  double tau_roll[3];   /* rolling torque on A */
-  double r_gyr;         /* 0 for the point model */
+  double n[3];        /* unit normal, A -> B */
+  double x[3];        /* point of action */
+  double v_c[3];      /* velocity of A relative to B at x */
+  double w_r[3];      /* w_a - w_b */
+  double f_n;         /* normal force, N */
+  double tau_roll[3]; /* rolling torque on A */
+  double r_gyr;       /* 0 for the point model */
   int contensou;
-  double dvro;          /* d(V_ro or x_ro)/dt */
+  double dvro; /* d(V_ro or x_ro)/dt */
 } contact_terms;
 
 
-static vxc_status assemble(const vxc_params *p, const contact_terms *c,
-                           const vxc_body_motion *a, const vxc_body_motion *b,
-                           const double state[VXC_STATE_SIZE], vxc_wrench *out,
-                           double dstate[VXC_STATE_SIZE]) {
+static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vxc_body_motion *a,
+                           const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
+                           vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
   const double *n = c->n;
   double v_cn = dot3(n, c->v_c);
   double w_n = dot3(n, c->w_r);
@@ -293,9 +292,8 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
   if (!p || !geom || !a || !b || !state || !out || !p->prepared) {
     return VXC_ERR_ARG;
   }
-  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) ||
-      !finite_n(geom->inertia, 9) || !motion_finite(a) || !motion_finite(b) ||
-      !finite_n(state, VXC_STATE_SIZE)) {
+  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) || !finite_n(geom->inertia, 9) ||
+      !motion_finite(a) || !motion_finite(b) || !finite_n(state, VXC_STATE_SIZE)) {
     return VXC_ERR_NUMERIC;
   }
   contact_terms c;

@@ -13,30 +13,29 @@
 
 /* Inputs of the friction kernel (one contact, world frame). */
 typedef struct vxci_friction_in {
-  double f_n;       /* normal force, N, >= 0 */
-  double v_t[3];    /* tangential slip velocity of A relative to B, m/s */
-  double w_n;       /* relative spin rate about n, rad/s */
-  double r_gyr;     /* radius of gyration about n, m; 0 disables the spinning torque */
-  int contensou;    /* 1: Contensou factors C_vs, C_ws (volumetric); 0: both 1 (point) */
-  double z[3];      /* bristle deflection, in the contact plane, m */
-  double theta;     /* spin bristle angle, rad */
-  double s_dw;      /* dwell state */
+  double f_n;    /* normal force, N, >= 0 */
+  double v_t[3]; /* tangential slip velocity of A relative to B, m/s */
+  double w_n;    /* relative spin rate about n, rad/s */
+  double r_gyr;  /* radius of gyration about n, m; 0 disables the spinning torque */
+  int contensou; /* 1: Contensou factors C_vs, C_ws (volumetric); 0: both 1 (point) */
+  double z[3];   /* bristle deflection, in the contact plane, m */
+  double theta;  /* spin bristle angle, rad */
+  double s_dw;   /* dwell state */
 } vxci_friction_in;
 
 /* Outputs of the friction kernel. */
 typedef struct vxci_friction_out {
-  double f_t[3];    /* friction force on A, N */
-  double tau_spin;  /* spinning torque on A along n, N m */
-  double s;         /* stick indicator */
-  double dz[3];     /* dz/dt, m/s (in the contact plane) */
-  double dtheta;    /* dtheta/dt, rad/s */
-  double ds_dw;     /* ds_dw/dt, 1/s */
+  double f_t[3];   /* friction force on A, N */
+  double tau_spin; /* spinning torque on A along n, N m */
+  double s;        /* stick indicator */
+  double dz[3];    /* dz/dt, m/s (in the contact plane) */
+  double dtheta;   /* dtheta/dt, rad/s */
+  double ds_dw;    /* ds_dw/dt, 1/s */
 } vxci_friction_out;
 
 /* The bristle friction model with stiction, Stribeck, dwell time, viscous friction and
  * (optionally) the Contensou factors: MODEL.md section 7, thesis 3.29-3.42 and
  * 4.219-4.243. */
-void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in,
-                        vxci_friction_out *out);
+void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out);
 
 #endif

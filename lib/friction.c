@@ -49,8 +49,7 @@ static void dir_e(const double u[3], double u_e, double out[3]) {
 }
 
 
-void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in,
-                        vxci_friction_out *out) {
+void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out) {
   const double s0 = p->sigma0, s1 = p->sigma1;
   const double r = in->r_gyr > 0 ? in->r_gyr : 0.0;
 
@@ -108,8 +107,8 @@ void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in,
   out->dtheta = 0.0;
   if (r > 0) {
     double sg = sgn_e(rw, p->v_e);
-    double dth = s * in->w_n + (1.0 - s) * ((p->mu_c * c_ws / (r * s1)) * sg -
-                                             (s0 / s1) * in->theta);
+    double dth =
+        s * in->w_n + (1.0 - s) * ((p->mu_c * c_ws / (r * s1)) * sg - (s0 / s1) * in->theta);
     double m = s0 * in->theta + s1 * dth;
     double m_max = mu_max * c_ws / r;
     if (fabs(m) > m_max) {

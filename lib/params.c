@@ -110,13 +110,11 @@ vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_err
 
 
 /* One rule of vxc_params_prepare: `ok` false rejects the parameter called `name`. */
-static vxc_status check(int ok, const char *name, double value, const char *rule,
-                        vxc_error *err) {
+static vxc_status check(int ok, const char *name, double value, const char *rule, vxc_error *err) {
   if (ok) {
     return VXC_OK;
   }
-  return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "parameter %s = %g: %s", name, value,
-                       rule);
+  return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "parameter %s = %g: %s", name, value, rule);
 }
 
 
@@ -133,17 +131,14 @@ vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err) {
   } rules[] = {
       {p->k_v > 0 && isfinite(p->k_v), "k_v", p->k_v, "must be finite and > 0"},
       {p->e_eff > 0 && p->e_eff <= 1, "e_eff", p->e_eff, "must be in (0, 1]"},
-      {p->v_small > 0 && isfinite(p->v_small), "v_small", p->v_small,
-       "must be finite and > 0"},
+      {p->v_small > 0 && isfinite(p->v_small), "v_small", p->v_small, "must be finite and > 0"},
       {p->tau_r >= 0 && isfinite(p->tau_r), "tau_r", p->tau_r,
        "must be 0 (no relaxation) or finite and > 0"},
       {p->mu_c >= 0 && isfinite(p->mu_c), "mu_c", p->mu_c, "must be finite and >= 0"},
-      {p->mu_s >= p->mu_c && isfinite(p->mu_s), "mu_s", p->mu_s,
-       "must be finite and >= mu_c"},
+      {p->mu_s >= p->mu_c && isfinite(p->mu_s), "mu_s", p->mu_s, "must be finite and >= mu_c"},
       {p->sigma0 > 0 && isfinite(p->sigma0), "sigma0", p->sigma0, "must be finite and > 0"},
       {p->sigma1 > 0 && isfinite(p->sigma1), "sigma1", p->sigma1, "must be finite and > 0"},
-      {p->sigma2 >= 0 && isfinite(p->sigma2), "sigma2", p->sigma2,
-       "must be finite and >= 0"},
+      {p->sigma2 >= 0 && isfinite(p->sigma2), "sigma2", p->sigma2, "must be finite and >= 0"},
       {p->v_s > 0 && isfinite(p->v_s), "v_s", p->v_s, "must be finite and > 0"},
       {p->tau_dw > 0 && isfinite(p->tau_dw), "tau_dw", p->tau_dw, "must be finite and > 0"},
       {p->v_e > 0 && isfinite(p->v_e), "v_e", p->v_e, "must be finite and > 0"},

@@ -19,7 +19,7 @@
 /* Shape of the body: 0 sphere (spherical cap overlap), 1 flat-ended cylinder. */
 typedef struct impact_body {
   int shape;
-  double size;  /* sphere radius or cylinder radius, m */
+  double size; /* sphere radius or cylinder radius, m */
 } impact_body;
 
 /* Geometry of the overlap at penetration x > 0 (0 volume at x <= 0). The centroid is on
@@ -55,9 +55,9 @@ static void overlap(const impact_body *b, double x, vxc_contact_geometry *g) {
 typedef struct impact_case {
   const vxc_params *p;
   impact_body body;
-  double mass;        /* kg */
+  double mass; /* kg */
   double state[VXC_STATE_SIZE];
-  double a_own;       /* own damping factor, s/m; < 0: use the library */
+  double a_own; /* own damping factor, s/m; < 0: use the library */
 } impact_case;
 
 
@@ -147,10 +147,10 @@ static void test_impact_rebound_is_minus_e_times_approach(void **state) {
     int shape;
     double size, mass, k_v, v_in;
   } cfg[] = {
-      {0, 0.1, 2.0, 1e11, 1.0},   /* the thesis ball on a table */
-      {0, 0.02, 0.05, 1e9, 3.0},  /* light, soft, fast */
-      {0, 0.5, 80.0, 1e13, 0.2},  /* heavy, stiff, slow */
-      {1, 0.05, 1.0, 1e10, 0.5},  /* flat-ended cylinder: V linear in x */
+      {0, 0.1, 2.0, 1e11, 1.0},  /* the thesis ball on a table */
+      {0, 0.02, 0.05, 1e9, 3.0}, /* light, soft, fast */
+      {0, 0.5, 80.0, 1e13, 0.2}, /* heavy, stiff, slow */
+      {1, 0.05, 1.0, 1e10, 0.5}, /* flat-ended cylinder: V linear in x */
       {1, 0.01, 10.0, 1e12, 2.0},
   };
   double worst = 0.0;
@@ -192,8 +192,8 @@ static void test_impact_classical_damping_misses_restitution(void **state) {
       impact_case c = {&p, {0, 0.1}, 2.0, {0}, ds[k] / (e * v_in)};
       ratio[k] = -impact(&c, v_in) / v_in;
     }
-    printf("# e = %.1f: exact %.9f, Hunt-Crossley %.6f, Lankarani-Nikravesh %.6f\n", e,
-           ratio[0], ratio[1], ratio[2]);
+    printf("# e = %.1f: exact %.9f, Hunt-Crossley %.6f, Lankarani-Nikravesh %.6f\n", e, ratio[0],
+           ratio[1], ratio[2]);
     assert_double_rel(ratio[0], e, 1e-6);
     assert_true(fabs(ratio[1] - e) > 0.01 * e);
     assert_true(fabs(ratio[2] - e) > 0.01 * e);

@@ -66,8 +66,7 @@ static void frame_from_normal(const double n[3], double R[9]) {
 
 
 /* J = R diag(l1, l2, ln) R^T: n (the third column of R) is an eigenvector. */
-static void inertia_with_normal(const double R[9], double l1, double l2, double ln,
-                                double J[9]) {
+static void inertia_with_normal(const double R[9], double l1, double l2, double ln, double J[9]) {
   double l[3] = {l1, l2, ln};
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
@@ -144,7 +143,7 @@ static void test_contensou_pure_spin(void **state) {
   double f_n = p.k_v * c.g.volume;
   assert_double_rel(w.f_n, f_n, 1e-15);
   assert_double_near(w.stick, 0.0, 1e-300);
-  assert_double_near(norm3(w.force_friction), 0.0, 0); /* C_v = 0 */
+  assert_double_near(norm3(w.force_friction), 0.0, 0);                     /* C_v = 0 */
   assert_double_rel(w.torque_spinning[2], -p.mu_c * c.r_gyr * f_n, 1e-12); /* C_w = 1 */
   assert_double_near(w.torque_spinning[0], 0, 0);
   assert_double_near(w.torque_spinning[1], 0, 0);
@@ -249,8 +248,7 @@ static void test_friction_stick_and_saturation(void **state) {
    * s = 1 with tau_dw */
   c.state[VXC_STATE_SDW] = 0.25;
   assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
-  assert_double_rel(norm3(w.force_friction), (p.mu_c + 0.25 * (p.mu_s - p.mu_c)) * f_n,
-                    1e-12);
+  assert_double_rel(norm3(w.force_friction), (p.mu_c + 0.25 * (p.mu_s - p.mu_c)) * f_n, 1e-12);
   assert_double_rel(ds[VXC_STATE_SDW], 0.75 / p.tau_dw, 1e-15);
 
   /* sliding (s = 0): s_dw falls with the bristle time constant sigma1 / sigma0 */
@@ -299,8 +297,8 @@ static void test_rolling_torque_opposes_relative_rolling(void **state) {
     memset(&g, 0, sizeof g);
     g.volume = vxc_rng_uniform(&rng, 1e-8, 1e-5);
     double s2 = vxc_rng_uniform(&rng, 1e-4, 1e-2) * g.volume;
-    inertia_with_normal(R, s2, vxc_rng_uniform(&rng, 0.3, 1) * s2,
-                        vxc_rng_uniform(&rng, 1, 2) * s2, g.inertia);
+    inertia_with_normal(R, s2, vxc_rng_uniform(&rng, 0.3, 1) * s2, vxc_rng_uniform(&rng, 1, 2) * s2,
+                        g.inertia);
     memcpy(g.normal, n, sizeof n);
     for (int i = 0; i < 3; i++) {
       g.centroid[i] = vxc_rng_uniform(&rng, -1, 1);
@@ -460,8 +458,8 @@ static void test_passivity_dissipative_power_never_positive(void **state) {
     if (w.f_n == 0) {
       clamped++;
     }
-    double p_bodies = dot3(w.force_a, s.a.v) + dot3(w.torque_a, s.a.w) +
-                      dot3(w.force_b, s.b.v) + dot3(w.torque_b, s.b.w);
+    double p_bodies = dot3(w.force_a, s.a.v) + dot3(w.torque_a, s.a.w) + dot3(w.force_b, s.b.v) +
+                      dot3(w.torque_b, s.b.w);
     double scale = (norm3(w.force_a) + p.k_v * s.g.volume) * (norm3(v_c) + 1) +
                    (norm3(w.torque_a) + norm3(w.torque_b)) * (norm3(s.a.w) + norm3(s.b.w));
     assert_double_near(w.power, p_bodies, 1e-12 * scale);
@@ -470,8 +468,7 @@ static void test_passivity_dissipative_power_never_positive(void **state) {
       fail_msg("case %d: dissipative power %.6g > 0 (scale %.3g)", k, diss, scale);
     }
   }
-  printf("# %d sliding cases checked, %d with the normal force clamped at 0\n", checked,
-         clamped);
+  printf("# %d sliding cases checked, %d with the normal force clamped at 0\n", checked, clamped);
   assert_true(checked > 10000 && clamped > 100);
 }
 
@@ -502,9 +499,9 @@ static void test_frame_invariance(void **state) {
     } while (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1);
     double ql = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     double w0 = q[0] / ql, x = q[1] / ql, y = q[2] / ql, z = q[3] / ql;
-    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w0 * z),     2 * (x * z + w0 * y),
-                   2 * (x * y + w0 * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w0 * x),
-                   2 * (x * z - w0 * y),     2 * (y * z + w0 * x),     1 - 2 * (x * x + y * y)};
+    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w0 * z),    2 * (x * z + w0 * y),
+                   2 * (x * y + w0 * z),    1 - 2 * (x * x + z * z), 2 * (y * z - w0 * x),
+                   2 * (x * z - w0 * y),    2 * (y * z + w0 * x),    1 - 2 * (x * x + y * y)};
     double tr[3];
     for (int i = 0; i < 3; i++) {
       tr[i] = vxc_rng_uniform(&rng, -1, 1);
@@ -544,12 +541,12 @@ static void test_frame_invariance(void **state) {
     assert_int_equal(vxc_contact_eval(&p, &t.g, &t.a, &t.b, t.st, &wt, dt), VXC_OK);
     assert_double_near(wt.f_n, ws.f_n, 1e-12 * ws.f_n);
     assert_double_near(wt.stick, ws.stick, 1e-12);
-    const double *vs[] = {ws.force_normal, ws.force_friction, ws.torque_rolling,
-                          ws.torque_spinning, ws.force_a, ws.torque_a, ws.force_b,
-                          ws.torque_b, ds + VXC_STATE_Z};
-    const double *vt[] = {wt.force_normal, wt.force_friction, wt.torque_rolling,
-                          wt.torque_spinning, wt.force_a, wt.torque_a, wt.force_b,
-                          wt.torque_b, dt + VXC_STATE_Z};
+    const double *vs[] = {ws.force_normal,    ws.force_friction, ws.torque_rolling,
+                          ws.torque_spinning, ws.force_a,        ws.torque_a,
+                          ws.force_b,         ws.torque_b,       ds + VXC_STATE_Z};
+    const double *vt[] = {wt.force_normal,    wt.force_friction, wt.torque_rolling,
+                          wt.torque_spinning, wt.force_a,        wt.torque_a,
+                          wt.force_b,         wt.torque_b,       dt + VXC_STATE_Z};
     for (int m = 0; m < 9; m++) {
       double e[3];
       rot(R, vs[m], e);

@@ -115,13 +115,12 @@ static void test_params_prepare_rejects_each_bad_value(void **state) {
     const char *name;
     double value;
   } bad[] = {
-      {"k_v", 0},        {"k_v", -1},        {"k_v", INFINITY},  {"k_v", NAN},
-      {"e_eff", 0},      {"e_eff", 1.01},    {"e_eff", -0.5},    {"v_small", 0},
-      {"tau_r", -1},     {"mu_c", -0.1},     {"mu_s", 0.01},     {"mu_s", NAN},
-      {"sigma0", 0},     {"sigma1", -2},     {"sigma2", -1e-3},  {"v_s", 0},
-      {"tau_dw", 0},     {"v_e", -1e-6},     {"theta_c", 0},     {"theta_c", 200},
-      {"r_n", 1},        {"r_n", -0.1},      {"k_p", 0},         {"p_exp", -1.5},
-      {"v_small", -1e-3}, {"sigma0", INFINITY},
+      {"k_v", 0},           {"k_v", -1},     {"k_v", INFINITY}, {"k_v", NAN},    {"e_eff", 0},
+      {"e_eff", 1.01},      {"e_eff", -0.5}, {"v_small", 0},    {"tau_r", -1},   {"mu_c", -0.1},
+      {"mu_s", 0.01},       {"mu_s", NAN},   {"sigma0", 0},     {"sigma1", -2},  {"sigma2", -1e-3},
+      {"v_s", 0},           {"tau_dw", 0},   {"v_e", -1e-6},    {"theta_c", 0},  {"theta_c", 200},
+      {"r_n", 1},           {"r_n", -0.1},   {"k_p", 0},        {"p_exp", -1.5}, {"v_small", -1e-3},
+      {"sigma0", INFINITY},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     vxc_params p;
@@ -133,8 +132,7 @@ static void test_params_prepare_rejects_each_bad_value(void **state) {
     assert_int_equal(vxc_params_prepare(&p, &err), VXC_ERR_ARG);
     assert_int_equal(err.status, VXC_ERR_ARG);
     if (!strstr(err.message, bad[i].name)) {
-      fail_msg("%s = %g: message '%s' does not name it", bad[i].name, bad[i].value,
-               err.message);
+      fail_msg("%s = %g: message '%s' does not name it", bad[i].name, bad[i].value, err.message);
     }
     assert_int_equal(p.prepared, 0);
     assert_int_equal(memcmp(&p, &q, sizeof p), 0);

@@ -112,13 +112,10 @@ static void test_contact_start_errors_leave_state(void **state) {
   assert_int_equal(memcmp(st, ref, sizeof st), 0);
   /* point start: same rules */
   const double pt[3] = {0, 0, 0};
-  assert_int_equal(vxc_point_start(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st),
-                   VXC_ERR_ARG);
-  assert_int_equal(vxc_point_start(&f.p, NAN, pt, f.g.normal, &f.a, &f.b, st),
-                   VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_point_start(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st), VXC_ERR_ARG);
+  assert_int_equal(vxc_point_start(&f.p, NAN, pt, f.g.normal, &f.a, &f.b, st), VXC_ERR_NUMERIC);
   assert_int_equal(vxc_point_start(&f.p, 1e-4, pt, bad.g.normal, &f.a, &f.b, st), VXC_OK);
-  assert_int_equal(vxc_point_start(&f.p, 1e-4, NULL, f.g.normal, &f.a, &f.b, ref),
-                   VXC_ERR_ARG);
+  assert_int_equal(vxc_point_start(&f.p, 1e-4, NULL, f.g.normal, &f.a, &f.b, ref), VXC_ERR_ARG);
   assert_double_near(ref[0], 42.0, 0);
 }
 

@@ -36,7 +36,7 @@
 typedef struct rig {
   const vxc_params *p;
   double m, k, belt, depth;
-  double f_t;  /* last friction force on the block, N (output of the rhs) */
+  double f_t; /* last friction force on the block, N (output of the rhs) */
 } rig;
 
 
@@ -132,9 +132,10 @@ static void test_stickslip_breakaway_and_period(void **state) {
     }
     assert_true(nb >= 4);
     for (int i = 0; i < nb; i++) {
-      printf("# V = %.2f: break-away %d at t = %.4f s, spring force %.5f N (mu_s m g = %.3f),"
-             " friction peak %.5f N\n",
-             V, i, t_break[i], f_break[i], F_s, f_peaks[i]);
+      printf(
+          "# V = %.2f: break-away %d at t = %.4f s, spring force %.5f N (mu_s m g = %.3f),"
+          " friction peak %.5f N\n",
+          V, i, t_break[i], f_break[i], F_s, f_peaks[i]);
       assert_double_rel(f_break[i], F_s, 0.02);
       /* the friction force saturates at the stiction limit (s_dw back at 1) */
       assert_double_rel(f_peaks[i], F_s, 1e-3);

@@ -20,7 +20,7 @@
 typedef struct block {
   const vxc_params *p;
   double mass, L, W;
-  double grav[3];  /* gravity in the slope frame, m/s^2 */
+  double grav[3]; /* gravity in the slope frame, m/s^2 */
 } block;
 
 
@@ -96,8 +96,7 @@ static vxc_params block_params(void) {
 /* Sets up the block at rest at its static depth on a slope of angle `deg`; with
  * `preload`, the bristle already carries the static friction (a block that was put down
  * and has settled). */
-static void block_start(block *b, const vxc_params *p, double deg, int preload,
-                        double y[NSTATE]) {
+static void block_start(block *b, const vxc_params *p, double deg, int preload, double y[NSTATE]) {
   double a = deg * M_PI / 180;
   b->p = p;
   b->mass = 1.0;
@@ -148,9 +147,10 @@ static void test_stiction_block_below_angle_stays(void **state) {
       }
     }
     double drift = fabs(y[0] - x1);
-    printf("# %.0f deg: moved %.3g m in the first second, drift %.3g m over 1..10 s, "
-           "v = %.3g m/s\n",
-           angles[k], x1, drift, y[2]);
+    printf(
+        "# %.0f deg: moved %.3g m in the first second, drift %.3g m over 1..10 s, "
+        "v = %.3g m/s\n",
+        angles[k], x1, drift, y[2]);
     assert_true(drift < 1e-6);
     assert_true(fabs(y[2]) < 1e-6);
     /* the friction force holds the block: tan(a) is carried by the bristle, below mu_s */
@@ -181,8 +181,8 @@ static void test_stiction_block_above_angle_slides_with_coulomb_acceleration(voi
     double a = angles[k] * M_PI / 180;
     double acc = (y[2] - v1) / 1.0;
     double coulomb = G * (sin(a) - p.mu_c * cos(a));
-    printf("# %.0f deg: acceleration %.9g m/s^2, Coulomb %.9g (rel. error %.2g)\n",
-           angles[k], acc, coulomb, fabs(acc - coulomb) / coulomb);
+    printf("# %.0f deg: acceleration %.9g m/s^2, Coulomb %.9g (rel. error %.2g)\n", angles[k], acc,
+           coulomb, fabs(acc - coulomb) / coulomb);
     assert_true(v1 > 100 * p.v_s);
     assert_double_rel(acc, coulomb, 0.01);
   }
