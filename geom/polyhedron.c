@@ -87,20 +87,19 @@ static int cap_by_angle(const vxg_poly *q, const double n[3], int *cap, int m) {
   /* u: any unit vector orthogonal to n; w = n x u */
   double u[3];
   int ax = (fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2])) ? 0
-           : (fabs(n[1]) <= fabs(n[2]))                         ? 1
-                                                                 : 2;
+           : (fabs(n[1]) <= fabs(n[2]))                           ? 1
+                                                                  : 2;
   double t[3] = {0, 0, 0};
   t[ax] = 1;
   u[0] = n[1] * t[2] - n[2] * t[1];
   u[1] = n[2] * t[0] - n[0] * t[2];
   u[2] = n[0] * t[1] - n[1] * t[0];
-  double w[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2],
-                 n[0] * u[1] - n[1] * u[0]};
+  double w[3] = {n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]};
   double ang[VXG_POLY_MAX_VERTS];
   for (int i = 0; i < k; i++) {
     double d[3] = {q->v[cap[i]][0] - g[0], q->v[cap[i]][1] - g[1], q->v[cap[i]][2] - g[2]};
-    ang[i] = atan2(d[0] * w[0] + d[1] * w[1] + d[2] * w[2],
-                   d[0] * u[0] + d[1] * u[1] + d[2] * u[2]);
+    ang[i] =
+        atan2(d[0] * w[0] + d[1] * w[1] + d[2] * w[2], d[0] * u[0] + d[1] * u[1] + d[2] * u[2]);
   }
   /* insertion sort: k is small */
   for (int i = 1; i < k; i++) {
@@ -123,21 +122,25 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
   if (nv == 0) {
     return 0;
   }
-  /* tolerance: relative to the polyhedron's size, and never below the rounding of s */
-  double lo[3], hi[3], amax = fabs(d);
+  /* tolerance: relative to the polyhedron's size, and never below the rounding of s
+   * (ternaries, not fmin/fmax: this is the voxel engine's innermost loop) */
+  double lo[3], hi[3];
   for (int a = 0; a < 3; a++) {
     lo[a] = hi[a] = p->v[0][a];
   }
   for (int i = 1; i < nv; i++) {
     for (int a = 0; a < 3; a++) {
-      lo[a] = fmin(lo[a], p->v[i][a]);
-      hi[a] = fmax(hi[a], p->v[i][a]);
+      double x = p->v[i][a];
+      lo[a] = x < lo[a] ? x : lo[a];
+      hi[a] = x > hi[a] ? x : hi[a];
     }
   }
-  double size = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
-  double nn = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+  double size = 0, nn = 0, amax = fabs(d);
   for (int a = 0; a < 3; a++) {
-    amax += fabs(n[a]) * fmax(fabs(lo[a]), fabs(hi[a]));
+    double ext = hi[a] - lo[a], mag = fabs(lo[a]) > fabs(hi[a]) ? fabs(lo[a]) : fabs(hi[a]);
+    size = ext > size ? ext : size;
+    nn += fabs(n[a]);
+    amax += fabs(n[a]) * mag;
   }
   double eps = 1e-13 * nn * size + 8 * DBL_EPSILON * amax;
 
@@ -300,7 +303,10 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
   }
 
   /* drop vertices no face uses (an "on" vertex of faces that all collapsed) */
-  int use[VXG_POLY_MAX_VERTS] = {0};
+  int use[VXG_POLY_MAX_VERTS];
+  for (int i = 0; i < q.nvert; i++) {
+    use[i] = 0;
+  }
   for (int f = 0; f < q.nface; f++) {
     for (int i = 0; i < q.face_n[f]; i++) {
       use[q.face[f][i]] = 1;

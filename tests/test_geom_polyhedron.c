@@ -45,8 +45,7 @@ static void check_closed(const vxg_poly *p) {
 
 
 /* fails unless the moments agree to `tol` times a scale of each order */
-static void check_moments(const vxg_moments *m, const vxg_moments *want, double len,
-                          double tol) {
+static void check_moments(const vxg_moments *m, const vxg_moments *want, double len, double tol) {
   double v = fabs(want->m0) + 1e-300;
   assert_double_near(m->m0, want->m0, tol * v);
   for (int a = 0; a < 3; a++) {
@@ -59,8 +58,7 @@ static void check_moments(const vxg_moments *m, const vxg_moments *want, double 
 
 
 static void rand_rotation(vxc_rng *r, vxg_xform *x) {
-  double ax[3] = {vxc_rng_uniform(r, -1, 1), vxc_rng_uniform(r, -1, 1),
-                  vxc_rng_uniform(r, -1, 1)};
+  double ax[3] = {vxc_rng_uniform(r, -1, 1), vxc_rng_uniform(r, -1, 1), vxc_rng_uniform(r, -1, 1)};
   assert_int_equal(vxg_xform_axis_angle(x, ax, vxc_rng_uniform(r, -3, 3)), 0);
 }
 
@@ -101,7 +99,8 @@ static void test_poly_corner_cut_matches_simplex_moments(void **state) {
     assert_int_equal(p.nface, 4);
     /* Dirichlet: int 1 = s^3/3!, int x = s^4/4!, int x^2 = 2 s^5/5!, int xy = s^5/5! */
     double s3 = s * s * s, s4 = s3 * s, s5 = s4 * s;
-    vxg_moments want = {s3 / 6, {s4 / 24, s4 / 24, s4 / 24},
+    vxg_moments want = {s3 / 6,
+                        {s4 / 24, s4 / 24, s4 / 24},
                         {s5 / 60, s5 / 60, s5 / 60, s5 / 120, s5 / 120, s5 / 120}};
     vxg_moments m;
     vxg_poly_moments(&p, &m);

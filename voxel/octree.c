@@ -1,2 +1,632 @@
-/* octree.c: placeholder */
-#include "voxel.h"
+/* octree.c: the adaptive octree integrator (the query driver).
+ *
+ * Method. The region W (inside both cells, or inside one cell) is measured in a query frame:
+ * the world translated so that its origin, the reference point, is the centre of the
+ * intersection of the cells' world bounding boxes; the engine poses the cells there itself
+ * (vxg_posed_cell_init). All moments are accumulated about that point, so they stay of the
+ * size of the region and the centroid and J come out without cancellation.
+ *
+ *  1. Root grid: cubes of edge s0 = (longest side of the box) / 4 covering the box, the
+ *     grid shifted by a non-dyadic fraction (0.118 s0) of a cube so that no grid plane
+ *     lines up with the model's axis-aligned faces (which would hide them inside whole
+ *     boxes and drop them from the area vector).
+ *  2. Each box is classified against both cells (leaf.c, per atom, with masks inherited
+ *     from the parent). INSIDE both: its exact moments are added (vxg_box_moments).
+ *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf.
+ *  3. A leaf is integrated exactly on linearised surfaces (leaf.c): every MIXED atom becomes
+ *     a half-space (the tangent plane at the leaf centre, shifted by the mean of the
+ *     quadric's remainder over the leaf by default), the leaf is clipped by them
+ *     (vxg_poly_clip) and the volume, first and second moments of the convex polyhedron
+ *     come in closed form (vxg_poly_moments). The remainder's range over the leaf gives the
+ *     lower and upper polyhedra: the leaf's certified bracket [lo, hi]; its width falls as
+ *     h^4 for a quadric (the surface's distance to its tangent plane is O(h^2) over an
+ *     O(h^2) patch), so the sum over the O(h^-2) boundary leaves narrows as h^2. A leaf cut
+ *     only by planes is exact at any size. The area vector adds the vector areas of the
+ *     clipped polyhedron's faces lying on cell A's planes.
+ *  4. The top of the tree is cut into subtrees: the root grid's MIXED boxes are split, level
+ *     by level, until there are at least VXV_MIN_SUBTREES of them. The cut depends on the
+ *     geometry only. Each subtree is processed by one thread of the pool with its own
+ *     accumulators (compensated sums), and the sums are reduced in subtree order: every
+ *     figure is bitwise identical whatever the thread count.
+ *  5. Stopping rules.
+ *     h_min rule (rtol = 0): a single pass; a MIXED box is split while its edge exceeds
+ *       h_min and its integration is inexact; each leaf is integrated and summed at once
+ *       (nothing is stored: memory stays that of the scratch areas).
+ *     rtol rule: rounds. Round 0 integrates each subtree's root as a leaf and stores it.
+ *       After each round the sums give V, V_lo, V_hi; if V_hi - V_lo <= rtol V the query is
+ *       done. Otherwise a threshold tau is chosen from a histogram of the stored leaves'
+ *       gaps (hi - lo), as the largest power of two for which the predicted total gap (a
+ *       split divides a boundary leaf's gap by about 4: 4 of its 8 children meet the
+ *       surface, each with 1/16 of the gap) falls below rtol V / 2; the next round splits
+ *       every stored leaf whose gap exceeds tau, depth first, its children integrated and
+ *       split again while their gap exceeds tau. The largest gaps are refined first. Leaves
+ *       whose integration is exact are retired (summed for good, not stored).
+ *     Caps: the work cap (boxes classified) is shared among the subtrees at the start of
+ *     each round in proportion to the leaves they have to split, and the memory cap bounds
+ *     the workspace's growth; when either is hit, leaves stay as they are (retired when
+ *     they cannot be stored) and res->capped = 1. Both decisions depend only on the state
+ *     at the start of a round, so they do not depend on the thread count either.
+ *  6. From the moments about the reference point (S0, S1, S2): V = S0, p = S1 / V,
+ *     C = S2 - V p p^T (second moments about the centroid), J = tr(C) I - C; the centroid
+ *     is ref + p in the world.
+ *
+ * Memory: the workspace holds the posed cells, the subtree table, one scratch area per
+ * thread (DFS stack, polyhedron, half-spaces) and, under the rtol rule, two leaf buffers
+ * per thread (one being read, one being written each round). */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "voxel/internal.h"
+
+/* Fraction of a root cube by which the grid is shifted (irrational: never dyadic). */
+#define GRID_SHIFT 0.1180339887498949
+#define MAX_ROUNDS 40
+
+void vxv_options_default(vxv_options *o) {
+  memset(o, 0, sizeof *o);
+  o->rtol = 1e-3;
+  o->h_min = 0;
+  o->max_boxes = 0;
+  o->max_bytes = 0;
+  o->threads = 1;
+  o->plane = VXV_PLANE_MEAN;
+}
+
+
+/* ---- one subtree, one round ---------------------------------------------------------- */
+
+static int can_split(const vxv_workspace *ws, vxv_subtree *st, const vxv_box *b) {
+  if (b->level >= VXV_MAX_LEVEL) {
+    return 0;
+  }
+  if (ws->q.h_min > 0 && 2 * b->h <= ws->q.h_min) {
+    return 0;
+  }
+  if (st->rboxes + 8 > st->budget) {
+    st->capped = 1;
+    return 0;
+  }
+  return 1;
+}
+
+
+static void retire(vxv_subtree *st, const vxv_leaf *l) {
+  vxv_acc_leaf(&st->full, l);
+  st->leaves++;
+  if (st->hmin_leaf == 0 || l->b.h < st->hmin_leaf) {
+    st->hmin_leaf = l->b.h;
+  }
+}
+
+
+/* Keeps a leaf for later rounds, or retires it when it is exact or cannot be stored. */
+static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *l) {
+  if (!vxv_box_inexact(&ws->q, &l->b)) {
+    retire(st, l);
+    return;
+  }
+  if (th->n[par] >= th->cap[par] && vxv_ws_grow(ws, (void **)&th->buf[par], &th->cap[par],
+                                                th->n[par] + 1, sizeof(vxv_leaf)) != 0) {
+    st->capped = 1;
+    retire(st, l);
+    return;
+  }
+  th->buf[par][th->n[par]++] = *l;
+}
+
+
+/* Splits b: whole children are summed, MIXED ones pushed on the stack. */
+static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
+  double h = 0.5 * b->h;
+  for (int j = 7; j >= 0; j--) {
+    vxv_box c = *b;
+    c.h = h;
+    c.level = b->level + 1;
+    c.c[0] += (j & 1) ? h : -h;
+    c.c[1] += (j & 2) ? h : -h;
+    c.c[2] += (j & 4) ? h : -h;
+    st->rboxes++;
+    vxg_class cls = vxv_box_classify(&ws->q, &c);
+    if (cls == VXG_INSIDE) {
+      vxv_acc_box(&st->full, &c);
+    } else if (cls == VXG_MIXED) {
+      th->stack[(*sp)++] = c;
+      if (c.level > st->depth) {
+        st->depth = c.level;
+      }
+    }
+  }
+}
+
+
+/* Depth-first processing of the MIXED boxes on the stack. */
+static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, int sp) {
+  const vxv_query *q = &ws->q;
+  vxv_leaf l;
+  while (sp > 0) {
+    vxv_box b = th->stack[--sp];
+    if (!q->rtol_rule) {
+      if (vxv_box_inexact(q, &b) && can_split(ws, st, &b)) {
+        split(ws, th, st, &b, &sp);
+      } else {
+        vxv_leaf_eval(q, th, &b, &l);
+        retire(st, &l);
+      }
+      continue;
+    }
+    vxv_leaf_eval(q, th, &b, &l);
+    if (l.hi - l.lo > q->tau && vxv_box_inexact(q, &b) && can_split(ws, st, &b)) {
+      split(ws, th, st, &b, &sp);
+    } else {
+      store(ws, th, par, st, &l);
+    }
+  }
+}
+
+
+static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
+  vxv_subtree *st = &ws->sub[s];
+  const vxv_query *q = &ws->q;
+  int par = q->round & 1;
+  size_t start = th->n[par];
+  st->rboxes = 0;
+  st->nsplit = 0;
+  if (q->round == 0) {
+    th->stack[0] = st->root;
+    drain(ws, th, par, st, 1);
+  } else {
+    /* the leaves of the previous round, in order (the owner's other buffer) */
+    const vxv_leaf *old = ws->th[st->owner]->buf[par ^ 1] + st->off;
+    size_t n = st->n;
+    for (size_t i = 0; i < n; i++) {
+      const vxv_leaf *l = &old[i];
+      if (l->hi - l->lo > q->tau && can_split(ws, st, &l->b)) {
+        int sp = 0;
+        st->nsplit++;
+        split(ws, th, st, &l->b, &sp);
+        drain(ws, th, par, st, sp);
+      } else {
+        store(ws, th, par, st, l);
+      }
+    }
+  }
+  st->boxes += st->rboxes;
+  st->owner = t;
+  st->off = start;
+  st->n = th->n[par] - start;
+  vxv_acc_zero(&st->leafsum);
+  for (size_t i = start; i < th->n[par]; i++) {
+    const vxv_leaf *l = &th->buf[par][i];
+    vxv_acc_leaf(&st->leafsum, l);
+    if (st->hmin_leaf == 0 || l->b.h < st->hmin_leaf) {
+      st->hmin_leaf = l->b.h;
+    }
+  }
+}
+
+
+static void round_job(vxv_workspace *ws, int t) {
+  vxv_thread *th = ws->th[t];
+  int s;
+  while ((s = vxv_ws_claim(ws)) >= 0) {
+    subtree_round(ws, th, t, s);
+  }
+}
+
+
+/* ---- the top of the tree ------------------------------------------------------------- */
+
+/* Splits the MIXED boxes of the root grid, level by level, into at least VXV_MIN_SUBTREES
+ * subtree roots (fewer when nothing more can be split). Returns 0 or -1 (no memory). */
+static int cut_top(vxv_workspace *ws, vxv_acc *pre, long long *boxes, int *depth, int n) {
+  const vxv_query *q = &ws->q;
+  int cur = 0;
+  while (n > 0 && n < VXV_MIN_SUBTREES) {
+    int nxt = cur ^ 1, m = 0, any = 0;
+    if (vxv_ws_grow(ws, (void **)&ws->list[nxt], &ws->capl[nxt], (size_t)n * 8, sizeof(vxv_box)) !=
+        0) {
+      return -1;
+    }
+    for (int i = 0; i < n; i++) {
+      const vxv_box *b = &ws->list[cur][i];
+      int ok = b->level < VXV_MAX_LEVEL && vxv_box_inexact(q, b) &&
+               !(q->h_min > 0 && 2 * b->h <= q->h_min);
+      if (!ok) {
+        ws->list[nxt][m++] = *b;
+        continue;
+      }
+      any = 1;
+      double h = 0.5 * b->h;
+      for (int j = 0; j < 8; j++) {
+        vxv_box c = *b;
+        c.h = h;
+        c.level = b->level + 1;
+        c.c[0] += (j & 1) ? h : -h;
+        c.c[1] += (j & 2) ? h : -h;
+        c.c[2] += (j & 4) ? h : -h;
+        (*boxes)++;
+        vxg_class cls = vxv_box_classify(q, &c);
+        if (cls == VXG_INSIDE) {
+          vxv_acc_box(pre, &c);
+        } else if (cls == VXG_MIXED) {
+          ws->list[nxt][m++] = c;
+          if (c.level > *depth) {
+            *depth = c.level;
+          }
+        }
+      }
+    }
+    cur = nxt;
+    n = m;
+    if (!any) {
+      break;
+    }
+  }
+  if (vxv_ws_grow(ws, (void **)&ws->sub, &ws->capsub, (size_t)(n > 0 ? n : 1),
+                  sizeof(vxv_subtree)) != 0) {
+    return -1;
+  }
+  ws->nsub = n;
+  for (int i = 0; i < n; i++) {
+    vxv_subtree *st = &ws->sub[i];
+    memset(st, 0, sizeof *st);
+    st->root = ws->list[cur][i];
+  }
+  return 0;
+}
+
+
+/* ---- rounds (rtol rule) --------------------------------------------------------------- */
+
+/* The threshold for the next round: the largest 2^j whose predicted total gap meets the
+ * target. Returns 0 with *tau set, or -1 when no stored leaf can be split. */
+static int choose_tau(vxv_workspace *ws, double target, double fixed, double *tau) {
+  enum { KMIN = -1100, KMAX = 1100, NB = KMAX - KMIN + 1 };
+  static const double four[8] = {1,          0.25,        0.0625,        0.015625,
+                                 0.00390625, 9.765625e-4, 2.44140625e-4, 6.103515625e-5};
+  double bins[NB];
+  memset(bins, 0, sizeof bins);
+  int kmin = KMAX, kmax = KMIN;
+  double splittable = 0;
+  for (int s = 0; s < ws->nsub; s++) {
+    const vxv_subtree *st = &ws->sub[s];
+    const vxv_leaf *l = ws->th[st->owner]->buf[ws->q.round & 1] + st->off;
+    for (size_t i = 0; i < st->n; i++) {
+      double g = l[i].hi - l[i].lo;
+      if (!(g > 0)) {
+        continue;
+      }
+      if (l[i].b.level >= VXV_MAX_LEVEL || (ws->q.h_min > 0 && 2 * l[i].b.h <= ws->q.h_min)) {
+        fixed += g;
+        continue;
+      }
+      int k;
+      frexp(g, &k);
+      k = k < KMIN ? KMIN : (k > KMAX ? KMAX : k);
+      bins[k - KMIN] += g;
+      splittable += g;
+      kmin = k < kmin ? k : kmin;
+      kmax = k > kmax ? k : kmax;
+    }
+  }
+  if (kmax < kmin) {
+    return -1;
+  }
+  double goal = target - fixed;
+  if (goal < 0.1 * splittable) {
+    goal = 0.1 * splittable; /* the fixed part alone misses the target: still progress */
+  }
+  int jbest = kmin - 60;
+  for (int j = kmax; j >= kmin - 60; j--) {
+    double pred = 0;
+    for (int k = kmin; k <= kmax; k++) {
+      double gk = bins[k - KMIN];
+      if (k <= j) {
+        pred += gk;
+      } else {
+        int m = (k - j + 1) / 2;
+        pred += gk * (m < 8 ? four[m] : 0);
+      }
+    }
+    if (pred <= goal) {
+      jbest = j;
+      break;
+    }
+  }
+  *tau = ldexp(1.0, jbest);
+  return 0;
+}
+
+
+/* ---- the query ------------------------------------------------------------------------ */
+
+static int finite_xform(const vxg_xform *x) {
+  for (int i = 0; i < 9; i++) {
+    if (!isfinite(x->r[i])) {
+      return 0;
+    }
+  }
+  return isfinite(x->t[0]) && isfinite(x->t[1]) && isfinite(x->t[2]);
+}
+
+
+static vxc_status check_options(const vxv_options *o) {
+  if (!(o->h_min >= 0) || !(o->rtol >= 0) || !isfinite(o->h_min) || !isfinite(o->rtol) ||
+      (o->h_min == 0 && o->rtol == 0) || o->max_boxes < 0 ||
+      (o->plane != VXV_PLANE_MEAN && o->plane != VXV_PLANE_TANGENT)) {
+    return VXC_ERR_ARG;
+  }
+  return VXC_OK;
+}
+
+
+void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res) {
+  double s0 = vxv_acc_get(tot, VXV_ACC_M0), s1[3], s2[6];
+  for (int k = 0; k < 3; k++) {
+    s1[k] = vxv_acc_get(tot, VXV_ACC_M1 + k);
+  }
+  for (int k = 0; k < 6; k++) {
+    s2[k] = vxv_acc_get(tot, VXV_ACC_M2 + k);
+  }
+  res->volume = s0;
+  res->volume_lo = fmin(vxv_acc_get(tot, VXV_ACC_LO), s0);
+  res->volume_hi = fmax(vxv_acc_get(tot, VXV_ACC_HI), s0);
+  memcpy(res->ref, ref, sizeof res->ref);
+  res->mom.m0 = s0;
+  memcpy(res->mom.m1, s1, sizeof s1);
+  memcpy(res->mom.m2, s2, sizeof s2);
+  double a2 = 0;
+  for (int k = 0; k < 3; k++) {
+    res->area_vector[k] = vxv_acc_get(tot, VXV_ACC_AREA + k);
+    a2 += res->area_vector[k] * res->area_vector[k];
+  }
+  res->contact_area = sqrt(a2);
+  double p[3] = {0, 0, 0};
+  memset(res->inertia, 0, sizeof res->inertia);
+  if (s0 > 0) {
+    for (int k = 0; k < 3; k++) {
+      p[k] = s1[k] / s0;
+    }
+    /* central second moments C, then J = tr(C) I - C */
+    double c[6];
+    static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+    for (int k = 0; k < 6; k++) {
+      c[k] = s2[k] - s1[ia[k]] * p[ib[k]];
+    }
+    double tr = c[0] + c[1] + c[2];
+    double *j = res->inertia;
+    j[0] = tr - c[0];
+    j[4] = tr - c[1];
+    j[8] = tr - c[2];
+    j[1] = j[3] = -c[3];
+    j[5] = j[7] = -c[4];
+    j[2] = j[6] = -c[5];
+  }
+  for (int k = 0; k < 3; k++) {
+    res->centroid[k] = ref[k] + p[k];
+  }
+}
+
+
+/* Runs a query on ncell (1 or 2) cells. */
+static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
+                            const vxg_xform *const *to_world, const vxv_options *opt_in,
+                            vxv_result *res) {
+  vxv_options opt;
+  if (opt_in) {
+    opt = *opt_in;
+  } else {
+    vxv_options_default(&opt);
+  }
+  if (!ws || !res || check_options(&opt) != VXC_OK) {
+    return VXC_ERR_ARG;
+  }
+  for (int k = 0; k < ncell; k++) {
+    if (!cells[k] || !to_world[k] || !finite_xform(to_world[k])) {
+      return VXC_ERR_ARG;
+    }
+  }
+  ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
+  ws->peak = ws->bytes;
+  ws->mem_failed = 0;
+  long long max_boxes = opt.max_boxes ? opt.max_boxes : VXV_DEFAULT_MAX_BOXES;
+
+  vxv_result r;
+  memset(&r, 0, sizeof r);
+
+  /* the bounding-box intersection and the reference point */
+  double lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+  for (int k = 0; k < ncell; k++) {
+    double bb[6];
+    vxg_cell_aabb(cells[k], to_world[k], bb);
+    for (int a = 0; a < 3; a++) {
+      lo[a] = fmax(lo[a], bb[a]);
+      hi[a] = fmin(hi[a], bb[3 + a]);
+    }
+  }
+  double ref[3], ext = 0;
+  int empty = 0;
+  for (int a = 0; a < 3; a++) {
+    if (!isfinite(lo[a]) || !isfinite(hi[a])) {
+      return VXC_ERR_ARG; /* an unbounded cell cannot be integrated */
+    }
+    empty |= !(hi[a] > lo[a]);
+    ref[a] = 0.5 * (lo[a] + hi[a]);
+    ext = fmax(ext, hi[a] - lo[a]);
+  }
+  int nt = vxv_ws_threads(ws, opt.threads > 1 ? opt.threads : 1);
+  if (nt < 1) {
+    return VXC_ERR_NOMEM;
+  }
+  r.threads = nt;
+  if (empty) {
+    vxv_acc z;
+    vxv_acc_zero(&z);
+    vxv_finish_result(ref, &z, &r);
+    r.peak_bytes = ws->peak;
+    *res = r;
+    return VXC_NO_CONTACT;
+  }
+
+  /* pose the cells in the query frame (the world translated by -ref) */
+  vxv_query *q = &ws->q;
+  memset(q, 0, sizeof *q);
+  q->ncell = ncell;
+  for (int k = 0; k < ncell; k++) {
+    vxg_xform shift, to_frame;
+    vxg_xform_translation(&shift, -ref[0], -ref[1], -ref[2]);
+    vxg_xform_compose(&to_frame, &shift, to_world[k]);
+    vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
+    vxv_qcell_init(&q->cell[k], &ws->pc[k]);
+  }
+  q->rtol_rule = opt.rtol > 0;
+  q->h_min = opt.h_min;
+  q->plane = opt.plane;
+  q->tau = HUGE_VAL;
+
+  /* the root grid */
+  double s0 = ext / 4, g0[3];
+  int n[3];
+  for (int a = 0; a < 3; a++) {
+    g0[a] = (lo[a] - ref[a]) - GRID_SHIFT * s0;
+    n[a] = (int)ceil((hi[a] - lo[a] + GRID_SHIFT * s0) / s0 * (1 + 1e-12));
+    n[a] = n[a] < 1 ? 1 : n[a];
+  }
+  r.root_size = s0;
+  int nroot = n[0] * n[1] * n[2];
+  if (vxv_ws_grow(ws, (void **)&ws->list[0], &ws->capl[0], (size_t)nroot, sizeof(vxv_box)) != 0) {
+    return VXC_ERR_NOMEM;
+  }
+  vxv_acc pre;
+  vxv_acc_zero(&pre);
+  long long boxes = 0;
+  int depth = 0, nmixed = 0;
+  for (int k = 0; k < n[2]; k++) {
+    for (int j = 0; j < n[1]; j++) {
+      for (int i = 0; i < n[0]; i++) {
+        double c[3] = {g0[0] + (i + 0.5) * s0, g0[1] + (j + 0.5) * s0, g0[2] + (k + 0.5) * s0};
+        vxv_box b;
+        vxv_box_root(q, &b, c, 0.5 * s0);
+        boxes++;
+        vxg_class cls = vxv_box_classify(q, &b);
+        if (cls == VXG_INSIDE) {
+          vxv_acc_box(&pre, &b);
+        } else if (cls == VXG_MIXED) {
+          ws->list[0][nmixed++] = b;
+        }
+      }
+    }
+  }
+  if (cut_top(ws, &pre, &boxes, &depth, nmixed) != 0) {
+    return VXC_ERR_NOMEM;
+  }
+
+  /* rounds */
+  vxv_acc tot;
+  int rounds = 0, capped = 0;
+  for (q->round = 0; ws->nsub > 0; q->round++) {
+    int par = q->round & 1;
+    for (int t = 0; t < nt; t++) {
+      ws->th[t]->n[par] = 0;
+    }
+    long long remaining = max_boxes - boxes;
+    for (int s = 0; s < ws->nsub; s++) {
+      vxv_subtree *st = &ws->sub[s];
+      st->capped = 0;
+      if (q->round == 0 || !q->rtol_rule) {
+        st->budget = remaining > 0 ? remaining / ws->nsub : 0;
+      }
+    }
+    if (q->round > 0) {
+      /* share the budget in proportion to the leaves each subtree has to split */
+      long long total = 0;
+      for (int s = 0; s < ws->nsub; s++) {
+        vxv_subtree *st = &ws->sub[s];
+        const vxv_leaf *l = ws->th[st->owner]->buf[par ^ 1] + st->off;
+        long long c = 0;
+        for (size_t i = 0; i < st->n; i++) {
+          c += l[i].hi - l[i].lo > q->tau;
+        }
+        st->budget = c;
+        total += c;
+      }
+      for (int s = 0; s < ws->nsub; s++) {
+        vxv_subtree *st = &ws->sub[s];
+        st->budget =
+            total > 0 && remaining > 0 ? (long long)((double)remaining * st->budget / total) : 0;
+      }
+    }
+    vxv_ws_run(ws, nt, round_job);
+    rounds++;
+
+    /* reduce in subtree order */
+    tot = pre;
+    long long nsplit = 0;
+    for (int s = 0; s < ws->nsub; s++) {
+      vxv_acc_merge(&tot, &ws->sub[s].full);
+      vxv_acc_merge(&tot, &ws->sub[s].leafsum);
+      capped |= ws->sub[s].capped;
+      nsplit += ws->sub[s].nsplit;
+      boxes += ws->sub[s].rboxes;
+    }
+    if (!q->rtol_rule) {
+      break;
+    }
+    double v = vxv_acc_get(&tot, VXV_ACC_M0);
+    double gap = vxv_acc_get(&tot, VXV_ACC_HI) - vxv_acc_get(&tot, VXV_ACC_LO);
+    if (gap <= opt.rtol * v || capped || ws->mem_failed || boxes >= max_boxes ||
+        q->round + 1 >= MAX_ROUNDS || (q->round > 0 && nsplit == 0)) {
+      break;
+    }
+    /* gaps that rounds cannot reduce: retired leaves */
+    double fixed = 0;
+    for (int s = 0; s < ws->nsub; s++) {
+      fixed += (ws->sub[s].full.s[VXV_ACC_HI] + ws->sub[s].full.c[VXV_ACC_HI]) -
+               (ws->sub[s].full.s[VXV_ACC_LO] + ws->sub[s].full.c[VXV_ACC_LO]);
+    }
+    fixed += (pre.s[VXV_ACC_HI] + pre.c[VXV_ACC_HI]) - (pre.s[VXV_ACC_LO] + pre.c[VXV_ACC_LO]);
+    if (choose_tau(ws, 0.5 * opt.rtol * v, fixed, &q->tau) != 0) {
+      break;
+    }
+  }
+  if (ws->nsub == 0) {
+    tot = pre;
+  }
+
+  vxv_finish_result(ref, &tot, &r);
+  r.boxes = boxes;
+  r.rounds = rounds;
+  r.depth = depth;
+  r.capped = capped || ws->mem_failed;
+  double hmin = 0;
+  for (int s = 0; s < ws->nsub; s++) {
+    const vxv_subtree *st = &ws->sub[s];
+    r.leaves += st->leaves + (long long)st->n;
+    r.depth = st->depth > r.depth ? st->depth : r.depth;
+    if (st->hmin_leaf > 0 && (hmin == 0 || st->hmin_leaf < hmin)) {
+      hmin = st->hmin_leaf;
+    }
+  }
+  r.leaf_size_min = 2 * hmin;
+  r.peak_bytes = ws->peak;
+  *res = r;
+  return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
+}
+
+
+vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *a_to_world,
+                         const vxg_cell *b, const vxg_xform *b_to_world, const vxv_options *opt,
+                         vxv_result *res) {
+  const vxg_cell *cells[2] = {a, b};
+  const vxg_xform *xf[2] = {a_to_world, b_to_world};
+  return run_query(ws, 2, cells, xf, opt, res);
+}
+
+
+vxc_status vxv_cell_massprops(vxv_workspace *ws, const vxg_cell *c, const vxg_xform *to_world,
+                              const vxv_options *opt, vxv_result *res) {
+  const vxg_cell *cells[1] = {c};
+  const vxg_xform *xf[1] = {to_world};
+  return run_query(ws, 1, cells, xf, opt, res);
+}

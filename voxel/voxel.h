@@ -1,2 +1,142 @@
-/* voxel.h: placeholder */
+/* voxel.h: the adaptive octree integrator of vxc (internal; prefix vxv_).
+ *
+ * Measures a region W given by cells: the intersection of two posed cells A and B (the
+ * volume of interference of a contact), or one cell or a whole solid alone (mass
+ * properties). For W it reports the volume V, the centroid p_c, the inertia tensor J of W
+ * about p_c (unit density, m^5, world axes), a certified bracket [V_lo, V_hi] that contains
+ * the true volume, the area vector of A's surface inside B (integral of n_A dA: its
+ * direction estimates the contact normal from A toward B, its length the contact area),
+ * and work counters. The method is described at the top of voxel/octree.c.
+ *
+ * A query uses a caller-owned workspace (vxv_workspace): it holds every buffer the query
+ * needs and a pool of POSIX threads, grows by doubling outside the inner loops, and is
+ * reused across calls (after the first calls of a given size, a query allocates nothing).
+ * One workspace serves one query at a time; use one workspace per calling thread.
+ * Geometry is only read, so queries on the same cells from several workspaces are safe.
+ *
+ * Every figure is bitwise identical whatever the thread count: the top of the tree is cut
+ * into subtrees that do not depend on the thread count, each is processed by one thread
+ * with its own accumulators, and those are reduced in subtree order.
+ *
+ * Units are SI. Frames: a cell is placed by a rigid transform cell frame -> world; the
+ * engine poses it itself into a query frame whose origin (`ref`) is the centre of the
+ * bounding-box intersection, so that coordinates and moments stay small. */
+#ifndef VXV_VOXEL_H
+#define VXV_VOXEL_H
+
+#include <stddef.h>
+
 #include "geom/geom.h"
+#include "vxc_types.h"
+
+/* Default memory cap of a query's workspace, bytes. */
+#define VXV_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+/* Default work cap: boxes classified per query. */
+#define VXV_DEFAULT_MAX_BOXES 20000000LL
+/* Largest number of threads a query may use (the caller's thread included). */
+#define VXV_MAX_THREADS 64
+
+/* How a boundary leaf's surfaces are replaced by planes. */
+typedef enum vxv_plane {
+  /* The tangent plane at the leaf centre shifted by the mean of the quadric's second-order
+   * remainder over the leaf (for quadrics; the tangent plane for other atoms). The
+   * remainder's mean cancels the leading, one-signed part of the linearisation error, so
+   * the volume error falls faster than h^2 in practice. Default. */
+  VXV_PLANE_MEAN = 0,
+  /* The tangent plane g.(x - c) + f(c) <= 0 itself (error second order in h). */
+  VXV_PLANE_TANGENT = 1
+} vxv_plane;
+
+/* Query options. Start from vxv_options_default. Stopping rules:
+ *  - rtol > 0: refine the leaves that contribute most to V_hi - V_lo first, in rounds,
+ *    until (V_hi - V_lo) <= rtol * V, or a cap is reached; h_min > 0 is then a floor on
+ *    the leaf edge;
+ *  - rtol = 0, h_min > 0: refine every boundary box whose linearisation is not exact
+ *    until its edge is <= h_min (a boundary box cut only by planes is a leaf at any size,
+ *    its integration being exact). */
+typedef struct vxv_options {
+  double h_min;        /* smallest leaf edge, m (0: none) */
+  double rtol;         /* target (V_hi - V_lo) / V (0: use the h_min rule) */
+  long long max_boxes; /* work cap: boxes classified (0: VXV_DEFAULT_MAX_BOXES) */
+  size_t max_bytes;    /* workspace memory cap, bytes (0: VXV_DEFAULT_MAX_BYTES) */
+  int threads;         /* threads, the caller's included (<= 1: the caller only) */
+  vxv_plane plane;     /* leaf linearisation */
+} vxv_options;
+
+/* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN. */
+void vxv_options_default(vxv_options *o);
+
+/* The outcome of a query. All vectors and tensors are in world axes. */
+typedef struct vxv_result {
+  double volume;         /* V, m^3 */
+  double volume_lo;      /* certified lower bound of the true volume, m^3 */
+  double volume_hi;      /* certified upper bound, m^3; volume_lo <= volume <= volume_hi */
+  double centroid[3];    /* p_c, world, m (ref when V = 0) */
+  double inertia[9];     /* J about p_c, row-major: int ((q.q) I - q q^T) dV, m^5 */
+  double area_vector[3]; /* int of n_A dA over A's surface inside B, m^2 (two cells);
+                            over the whole surface for one cell (about zero) */
+  double contact_area;   /* |area_vector|, m^2 */
+  double ref[3];         /* the query frame's origin, world, m */
+  vxg_moments mom;       /* volume, first and second moments about ref (world axes) */
+  long long boxes;       /* boxes classified */
+  long long leaves;      /* boundary leaves integrated */
+  int depth;             /* deepest level reached (0: the root grid) */
+  int rounds;            /* refinement rounds run (rtol rule; 1 for the h_min rule) */
+  int capped;            /* 1 when the work or memory cap stopped refinement early */
+  int threads;           /* threads actually used */
+  double root_size;      /* edge of the root grid's cubes, m */
+  double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
+  size_t peak_bytes;     /* bytes the workspace held at the query's peak */
+} vxv_result;
+
+typedef struct vxv_workspace vxv_workspace;
+
+/* Creates an empty workspace. `al` may be NULL (the C library's allocator) and is borrowed:
+ * it must outlive the workspace. Returns VXC_OK, VXC_ERR_ARG (out NULL), VXC_ERR_NOMEM. */
+vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out);
+/* Stops the workspace's threads and frees it; NULL is a no-op. */
+void vxv_workspace_free(vxv_workspace *ws);
+/* Bytes the workspace holds now. */
+size_t vxv_workspace_bytes(const vxv_workspace *ws);
+
+/* Integrates the intersection of cell `a` placed by `a_to_world` (cell frame -> world) and
+ * cell `b` placed by `b_to_world`. `opt` may be NULL (defaults). Returns VXC_OK with *res
+ * filled; VXC_NO_CONTACT with *res filled (zero volume and moments, counters) when the
+ * cells provably do not overlap (disjoint bounding boxes, or every box outside one cell);
+ * VXC_ERR_ARG (a NULL argument, bad options, a non-finite transform: *res untouched);
+ * VXC_ERR_NOMEM (the workspace could not get its first buffers: *res untouched). Reaching
+ * the work or memory cap is not an error: the bracket is then wider and res->capped = 1. */
+vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *a_to_world,
+                         const vxg_cell *b, const vxg_xform *b_to_world, const vxv_options *opt,
+                         vxv_result *res);
+
+/* Mass properties (unit density) of one cell placed by `to_world`. area_vector is the
+ * integral of n dA over the whole surface. Statuses as vxv_intersect (never NO_CONTACT
+ * for a non-empty cell). */
+vxc_status vxv_cell_massprops(vxv_workspace *ws, const vxg_cell *c, const vxg_xform *to_world,
+                              const vxv_options *opt, vxv_result *res);
+
+/* Mass properties (unit density) of a solid placed by `to_world` (solid frame -> world):
+ * the sum over its cells, each placed by to_world o cell->pose. Cells are taken as
+ * disjoint (overlapping cells count twice). Counters add up; rtol applies per cell.
+ * Returns VXC_OK, VXC_ERR_ARG (also for a solid without cells), VXC_ERR_NOMEM. */
+vxc_status vxv_solid_massprops(vxv_workspace *ws, const vxg_solid *s, const vxg_xform *to_world,
+                               const vxv_options *opt, vxv_result *res);
+
+/* Combines the results of disjoint regions (e.g. the cell pairs of two solids) into one:
+ * volumes, brackets, moments, area vectors and counters add; centroid and J are formed from
+ * the summed moments about parts[0].ref; peak_bytes is the largest. Returns VXC_OK or
+ * VXC_ERR_ARG (n < 1 or a NULL pointer). `out` may alias parts[0]. */
+vxc_status vxv_result_sum(const vxv_result *parts, int n, vxv_result *out);
+
+/* The uniform-grid baseline (for benchmarks): every cube of edge h of a grid over the
+ * bounding-box intersection of the two cells is classified by its centre (point
+ * membership) and counted whole. Fills volume, centroid, inertia, mom, ref, boxes (cubes
+ * tested), leaves (cubes counted), root_size = leaf_size_min = h; the bracket is
+ * [volume, volume] (not certified). Returns VXC_OK, VXC_NO_CONTACT, VXC_ERR_ARG (h <= 0,
+ * more than 2^40 cubes, NULL arguments). */
+vxc_status vxv_grid_baseline(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *a_to_world,
+                             const vxg_cell *b, const vxg_xform *b_to_world, double h,
+                             vxv_result *res);
+
+#endif /* VXV_VOXEL_H */

@@ -1,0 +1,164 @@
+/* test_voxel_clip.c: the leaves' building blocks (voxel/clip.c, voxel/leaf.c): the fast
+ * vertex-neighbour polyhedra against the corner simplex's closed forms and against the face-
+ * list polyhedra of geom/polyhedron.c (themselves tested against closed forms), their face
+ * data, and the compensated accumulators. */
+#include "vxc_test.h"
+
+#include "geom/geom.h"
+#include "voxel/internal.h"
+
+// the cube [-1/2, 1/2]^3 cut by x + y + z <= s - 3/2 leaves the corner simplex of edge s
+static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **state) {
+  (void)state;
+  const double n[3] = {1, 1, 1};
+  for (int k = 1; k <= 4; k++) {
+    double s = 0.25 * k;
+    vxv_cpoly p;
+    vxv_cp_box(&p, 0.5);
+    assert_int_equal(vxv_cp_clip(&p, n, s - 1.5, 6), 0);
+    double m[10];
+    double v = vxv_cp_moments(&p, m, 0, NULL);
+    /* about the corner (-1/2, -1/2, -1/2): V = s^3/6, int x' = s^4/24, int x'^2 = s^5/60,
+     * int x'y' = s^5/120; shifted to the centre by x = x' - 1/2 */
+    double V = s * s * s / 6, m1 = s * s * s * s / 24, xx = s * s * s * s * s / 60,
+           xy = s * s * s * s * s / 120;
+    assert_double_near(v, V, 1e-15);
+    assert_double_near(m[0], V, 1e-15);
+    assert_double_near(m[1], m1 - 0.5 * V, 1e-15);
+    assert_double_near(m[4], xx - m1 + 0.25 * V, 1e-15);
+    assert_double_near(m[7], xy - m1 + 0.25 * V, 1e-15);
+  }
+}
+
+
+// random clips (general and through vertices/edges) agree with the face-list polyhedra
+static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
+  (void)state;
+  vxc_rng r = {2024};
+  for (int it = 0; it < 20000; it++) {
+    const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
+    vxv_cpoly cp;
+    vxg_poly gp;
+    vxv_cp_box(&cp, 0.5);
+    vxg_poly_box(&gp, z, e);
+    int np = 1 + it % 5;
+    for (int k = 0; k < np; k++) {
+      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
+                     vxc_rng_uniform(&r, -1, 1)};
+      double d = vxc_rng_uniform(&r, -0.4, 0.4);
+      if (it % 3 == 0) {
+        /* integer normals and quarter offsets: planes through vertices and edges */
+        for (int a = 0; a < 3; a++) {
+          n[a] = round(2 * n[a]);
+        }
+        d = 0.25 * round(4 * d);
+      }
+      assert_int_equal(vxv_cp_clip(&cp, n, d, 6 + k), 0);
+      assert_int_equal(vxg_poly_clip(&gp, n, d), 0);
+    }
+    double m[10];
+    vxv_cp_moments(&cp, m, 0, NULL);
+    vxg_moments gm;
+    vxg_poly_moments(&gp, &gm);
+    assert_double_near(m[0], gm.m0, 1e-14);
+    for (int a = 0; a < 3; a++) {
+      assert_double_near(m[1 + a], gm.m1[a], 1e-14);
+    }
+    for (int a = 0; a < 6; a++) {
+      assert_double_near(m[4 + a], gm.m2[a], 1e-14);
+    }
+  }
+}
+
+
+// the face on a clipping plane is found with its area, vector area and second moments
+static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
+  (void)state;
+  vxv_cpoly p;
+  vxv_cp_box(&p, 0.5);
+  const double n[3] = {0, 0, 2};
+  assert_int_equal(vxv_cp_clip(&p, n, 0.2, 6), 0); /* z <= 0.1 */
+  vxv_cpface f[2];
+  double m[10];
+  vxv_cp_moments(&p, m, (uint64_t)1 << 6, f);
+  assert_double_near(m[0], 0.6, 1e-15);
+  assert_true(f[0].found);
+  /* the unit square at z = 0.1, outward +z; int x^2 dA = 1/12, int z^2 dA = 0.01 */
+  assert_double_near(f[0].area, 1, 1e-15);
+  assert_double_near(f[0].avec[2], 1, 1e-15);
+  assert_double_near(f[0].avec[0], 0, 1e-15);
+  assert_double_near(f[0].m2[0], 1.0 / 12, 1e-15);
+  assert_double_near(f[0].m2[2], 0.01, 1e-15);
+  assert_double_near(f[0].m2[3], 0, 1e-15);
+  /* a plane that misses the box adds no face */
+  vxv_cp_box(&p, 0.5);
+  assert_int_equal(vxv_cp_clip(&p, n, 5, 7), 0);
+  vxv_cp_moments(&p, m, (uint64_t)1 << 7, f);
+  assert_false(f[1].found);
+  assert_double_near(m[0], 1, 1e-15);
+}
+
+
+// compensated sums of many values of mixed sign and size keep the exact total
+static void test_voxel_accumulator_is_compensated(void **state) {
+  (void)state;
+  vxv_acc a;
+  vxv_acc_zero(&a);
+  /* 1 + many tiny values that a plain sum would lose, then -1 */
+  vxv_acc_add(&a, 0, 1.0);
+  for (int i = 0; i < 100000; i++) {
+    vxv_acc_add(&a, 0, 1e-17);
+  }
+  vxv_acc_add(&a, 0, -1.0);
+  assert_double_near(vxv_acc_get(&a, 0), 1e-12, 1e-24);
+  /* merging two accumulators keeps the compensation */
+  vxv_acc b;
+  vxv_acc_zero(&b);
+  vxv_acc_add(&b, 0, 1e-12);
+  vxv_acc_merge(&a, &b);
+  assert_double_near(vxv_acc_get(&a, 0), 2e-12, 1e-24);
+}
+
+
+// a box's moments about the origin enter the sums exactly as vxg_box_moments gives them
+static void test_voxel_accumulator_adds_box_and_leaf_moments(void **state) {
+  (void)state;
+  vxv_acc a;
+  vxv_acc_zero(&a);
+  vxv_box b;
+  memset(&b, 0, sizeof b);
+  b.c[0] = 1;
+  b.c[1] = 2;
+  b.c[2] = 3;
+  b.h = 0.5;
+  vxv_acc_box(&a, &b);
+  /* V = 1, int x = 1, int x^2 = 1 + 1/12, int xy = 2 */
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M0), 1, 1e-15);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M1), 1, 1e-15);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M2), 1 + 1.0 / 12, 1e-15);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M2 + 3), 2, 1e-15);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_LO), 1, 1e-15);
+  /* a leaf holding the whole box's moments about its centre adds the same again */
+  vxv_leaf l;
+  memset(&l, 0, sizeof l);
+  l.b = b;
+  l.m[0] = 1;
+  l.m[4] = l.m[5] = l.m[6] = 1.0 / 12;
+  l.lo = l.hi = 1;
+  vxv_acc_leaf(&a, &l);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M1 + 2), 6, 1e-15);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_M2 + 4), 12, 1e-14);
+  assert_double_near(vxv_acc_get(&a, VXV_ACC_HI), 2, 1e-15);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_voxel_clip_corner_simplex_matches_dirichlet_moments),
+      cmocka_unit_test(test_voxel_clip_agrees_with_face_list_polyhedra),
+      cmocka_unit_test(test_voxel_clip_reports_the_face_on_a_plane),
+      cmocka_unit_test(test_voxel_accumulator_is_compensated),
+      cmocka_unit_test(test_voxel_accumulator_adds_box_and_leaf_moments),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,545 @@
+/* test_voxel_contact.c: the octree integrator on two cells (voxel/octree.c) against closed
+ * forms (tests/voxel_exact.h): spherical caps at four depths, a lens, a concave contact, a
+ * rotated box pair, a cylinder lying on a table, an ellipsoid cap; the certified bracket must
+ * contain the exact volume in every case; figures must not depend on the thread count; the
+ * error must fall at least as h^2 as the leaf halves. */
+#include "vxc_test.h"
+
+#include "geom/geom.h"
+#include "voxel/voxel.h"
+#include "voxel_exact.h"
+
+typedef struct fixture {
+  vxg_solid *s;
+  vxv_workspace *ws;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  if (!f || vxg_solid_create(NULL, "test", &f->s) != VXC_OK ||
+      vxv_workspace_create(NULL, &f->ws) != VXC_OK) {
+    return -1;
+  }
+  *state = f;
+  return 0;
+}
+
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  vxv_workspace_free(f->ws);
+  vxg_solid_free(f->s);
+  free(f);
+  return 0;
+}
+
+
+/* fails unless the result matches (V, c, J) within rel_v on V, rel_c times `size` on the
+ * centroid, rel_j times max |J| on J, and unless the bracket contains V */
+static void check(const vxv_result *r, double V, const double c[3], const double J[9], double size,
+                  double rel_v, double rel_c, double rel_j) {
+  assert_true(r->volume_lo <= V);
+  assert_true(r->volume_hi >= V);
+  assert_true(r->volume_lo <= r->volume && r->volume <= r->volume_hi);
+  assert_double_rel(r->volume, V, rel_v);
+  for (int i = 0; i < 3; i++) {
+    assert_double_near(r->centroid[i], c[i], rel_c * size);
+  }
+  double jm = 0;
+  for (int i = 0; i < 9; i++) {
+    jm = fmax(jm, fabs(J[i]));
+  }
+  for (int i = 0; i < 9; i++) {
+    assert_double_near(r->inertia[i], J[i], rel_j * jm);
+  }
+}
+
+
+static vxg_cell *sphere_cell(fixture *f, const char *name, double R) {
+  vx_prim_spec p = {VXG_SPHERE, {R}, 1, 0, NULL};
+  vxg_cell *c = vx_cell(f->s, name, &p, 1);
+  assert_non_null(c);
+  return c;
+}
+
+
+static vxg_cell *box_cell(fixture *f, const char *name, double lx, double ly, double lz) {
+  vx_prim_spec p = {VXG_BOX, {lx, ly, lz}, 3, 0, NULL};
+  vxg_cell *c = vx_cell(f->s, name, &p, 1);
+  assert_non_null(c);
+  return c;
+}
+
+
+/* a ball of radius 0.1 sunk d into a table whose top is z = 0: the spherical cap */
+static void cap_case(fixture *f, double d, const vxv_options *o, vxv_result *r, double *V,
+                     double c[3], double J[9]) {
+  static int n = 0;
+  char name[32];
+  snprintf(name, sizeof name, "ball%d", n);
+  vxg_cell *ball = sphere_cell(f, name, 0.1);
+  snprintf(name, sizeof name, "table%d", n++);
+  vxg_cell *table = box_cell(f, name, 1, 1, 0.1);
+  vxg_xform xb, xt;
+  vxg_xform_translation(&xb, 0.0123, -0.0071, 0.1 - d);
+  vxg_xform_translation(&xt, 0.02, 0.01, -0.05);
+  assert_int_equal(vxv_intersect(f->ws, ball, &xb, table, &xt, o, r), VXC_OK);
+  /* the cap's flat face is at z = 0, its apex at z = -d: s runs along -z */
+  const double o0[3] = {0.0123, -0.0071, 0}, u[3] = {0, 0, -1};
+  vx_axial_world(vx_cap(0.1, d), o0, u, V, c, J);
+}
+
+
+// a sphere sunk 10 um to 1 cm into a half-space gives the spherical cap's V, centroid and J
+static void test_voxel_sphere_cap_matches_closed_form_at_four_depths(void **state) {
+  fixture *f = *state;
+  const double depths[4] = {1e-5, 1e-4, 1e-3, 1e-2};
+  for (int i = 0; i < 4; i++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = 0;
+    o.h_min = sqrt(2 * 0.1 * depths[i]) / 8; /* an eighth of the cap's radius */
+    vxv_result r;
+    double V, c[3], J[9];
+    cap_case(f, depths[i], &o, &r, &V, c, J);
+    /* the centroid is checked against the cap's depth, J against its largest moment */
+    check(&r, V, c, J, depths[i], 1e-5, 1e-4, 2e-4);
+    /* the principal moments: J_zz about the axis, J_xx = J_yy across it */
+    assert_double_rel(r.inertia[8], J[8], 2e-4);
+    assert_double_rel(r.inertia[0], J[0], 2e-4);
+    assert_double_rel(r.inertia[4], J[4], 2e-4);
+    /* the area vector points from the ball into the table with the cap's disc area */
+    double area = M_PI * (2 * 0.1 * depths[i] - depths[i] * depths[i]);
+    assert_double_rel(r.contact_area, area, 2e-3);
+    assert_true(r.area_vector[2] < -0.999 * r.contact_area);
+    assert_true(r.peak_bytes < VXV_DEFAULT_MAX_BYTES);
+  }
+}
+
+
+// under the rtol rule the certified bracket is narrower than rtol V and contains the truth
+static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
+  fixture *f = *state;
+  const double depths[2] = {1e-4, 1e-3};
+  for (int i = 0; i < 2; i++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = 1e-2;
+    vxv_result r;
+    double V, c[3], J[9];
+    cap_case(f, depths[i], &o, &r, &V, c, J);
+    assert_false(r.capped);
+    assert_true(r.volume_hi - r.volume_lo <= o.rtol * r.volume);
+    check(&r, V, c, J, depths[i], o.rtol, 1e-3, 1e-3);
+    assert_true(r.rounds >= 2);
+  }
+}
+
+
+// two overlapping spheres along an oblique axis give the lens of two caps
+static void test_voxel_two_spheres_give_the_lens(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.08);
+  double u[3] = {0.48, -0.6, 0.64}; /* unit */
+  const double c1[3] = {0.3, -0.2, 0.1}, d = 0.15;
+  vxg_xform xa, xb;
+  vxg_xform_translation(&xa, c1[0], c1[1], c1[2]);
+  vxg_xform_translation(&xb, c1[0] + d * u[0], c1[1] + d * u[1], c1[2] + d * u[2]);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0.01;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_OK);
+  double V, c[3], J[9];
+  vx_axial_world(vx_lens(0.1, 0.08, d), c1, u, &V, c, J);
+  check(&r, V, c, J, 0.03, 1e-4, 1e-4, 1e-4);
+  /* the area vector of A's surface inside B points from A toward B */
+  double dot = r.area_vector[0] * u[0] + r.area_vector[1] * u[1] + r.area_vector[2] * u[2];
+  assert_true(dot > 0.999 * r.contact_area);
+}
+
+
+// a ball pressed into the wall of a spherical cavity overlaps the block by ball minus lens
+static void test_voxel_ball_in_a_cavity_gives_ball_minus_lens(void **state) {
+  fixture *f = *state;
+  const double Rb = 0.2, r0 = 0.05, dist = Rb - r0 + 0.01;
+  vx_prim_spec block[2] = {{VXG_BOX, {0.6, 0.6, 0.6}, 3, 0, NULL}, {VXG_SPHERE, {Rb}, 1, 1, NULL}};
+  vxg_cell *cav = vx_cell(f->s, "block", block, 2);
+  assert_non_null(cav);
+  vxg_cell *ball = sphere_cell(f, "ball", r0);
+  const double u[3] = {0.6, 0, 0.8}, o0[3] = {0.01, 0.02, -0.03};
+  vxg_xform xc, xball;
+  vxg_xform_translation(&xc, o0[0], o0[1], o0[2]);
+  vxg_xform_translation(&xball, o0[0] + dist * u[0], o0[1] + dist * u[1], o0[2] + dist * u[2]);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0.004;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, ball, &xball, cav, &xc, &o, &r), VXC_OK);
+  /* ball (centred at s = dist) minus the lens of the cavity sphere and the ball */
+  vx_axial whole = vx_axial_move(vx_sphere(r0), 1, dist);
+  vx_axial part = vx_axial_add(whole, vx_lens(Rb, r0, dist), -1);
+  double V, c[3], J[9];
+  vx_axial_world(part, o0, u, &V, c, J);
+  check(&r, V, c, J, 0.02, 1e-4, 1e-4, 1e-4);
+  /* A is the ball: its surface inside the block faces outward from the cavity, along u */
+  double dot = r.area_vector[0] * u[0] + r.area_vector[1] * u[1] + r.area_vector[2] * u[2];
+  assert_true(dot > 0.99 * r.contact_area);
+}
+
+
+static void rotate_sym(const vxg_xform *x, const double J[9], double out[9]) {
+  /* out = R J R^T */
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      double s = 0;
+      for (int k = 0; k < 3; k++) {
+        for (int l = 0; l < 3; l++) {
+          s += x->r[3 * i + k] * J[3 * k + l] * x->r[3 * j + l];
+        }
+      }
+      out[3 * i + j] = s;
+    }
+  }
+}
+
+
+// a box turned 45 degrees pokes an edge p into a cube: a triangular prism, exact at any size
+static void test_voxel_rotated_boxes_give_the_triangular_prism(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = box_cell(f, "cube", 1, 1, 1), *b = box_cell(f, "bar", 1, 1, 2);
+  vxc_rng rng = {42};
+  for (int it = 0; it < 4; it++) {
+    const double p = 0.1 + 0.05 * it;
+    /* the cube at the origin, the bar turned 45 degrees about z with its edge at x = 0.5 - p */
+    vxg_xform rb, tb, xb0, world, xa, xb;
+    const double z[3] = {0, 0, 1};
+    vxg_xform_axis_angle(&rb, z, M_PI / 4);
+    vxg_xform_translation(&tb, 0.5 - p + sqrt(0.5), 0, 0);
+    vxg_xform_compose(&xb0, &tb, &rb);
+    /* then both by a random rigid motion */
+    double ax[3] = {vxc_rng_uniform(&rng, -1, 1), vxc_rng_uniform(&rng, -1, 1),
+                    vxc_rng_uniform(&rng, -1, 1)};
+    vxg_xform_axis_angle(&world, ax, vxc_rng_uniform(&rng, -3, 3));
+    for (int i = 0; i < 3; i++) {
+      world.t[i] = vxc_rng_uniform(&rng, -1, 1);
+    }
+    xa = world;
+    vxg_xform_compose(&xb, &world, &xb0);
+    vxv_options o;
+    vxv_options_default(&o);
+    vxv_result r;
+    assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_OK);
+    /* prism: triangle of base 2p (along y, at x = 0.5) and height p (along x), length 1 in z;
+     * int y^2 dA = h b^3 / 48 = p^4 / 6, int (x - xc)^2 dA = b h^3 / 36 = p^4 / 18 */
+    double V = p * p, c0[3] = {0.5 - p / 3, 0, 0}, c[3];
+    double J0[9] = {p * p * p * p / 6 + p * p / 12,        0, 0, 0,
+                    p * p * p * p / 18 + p * p / 12,       0, 0, 0,
+                    p * p * p * p / 6 + p * p * p * p / 18};
+    double J[9];
+    vxg_xform_point(&world, c0, c);
+    rotate_sym(&world, J0, J);
+    /* planes only: exact up to rounding */
+    check(&r, V, c, J, 1, 1e-10, 1e-10, 1e-10);
+    assert_true(r.volume_hi - r.volume_lo <= 1e-10 * V);
+  }
+}
+
+
+// a cylinder lying on a table overlaps it in a circular-segment prism
+static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
+  fixture *f = *state;
+  const double R = 0.05, L = 0.3, d = 0.004;
+  vx_prim_spec cyl[2] = {{VXG_CYLINDER, {R}, 1, 0, NULL},
+                         {VXG_SLAB, {2, -L / 2, L / 2}, 3, 0, NULL}};
+  vxg_cell *c = vx_cell(f->s, "roller", cyl, 2);
+  assert_non_null(c);
+  vxg_cell *table = box_cell(f, "table", 1, 1, 0.1);
+  /* axis z turned onto x, at height R - d */
+  vxg_xform rot, tr, xc, xt;
+  const double y[3] = {0, 1, 0};
+  vxg_xform_axis_angle(&rot, y, M_PI / 2);
+  vxg_xform_translation(&tr, 0.01, -0.02, R - d);
+  vxg_xform_compose(&xc, &tr, &rot);
+  vxg_xform_translation(&xt, 0, 0, -0.05);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0.002;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, c, &xc, table, &xt, &o, &r), VXC_OK);
+  double seg[4];
+  vx_segment(R, d, seg);
+  double A = seg[0], wc = seg[1] / A, w2 = seg[2] - A * wc * wc, u2 = seg[3];
+  double V = A * L, cc[3] = {0.01, -0.02, R - d + wc};
+  double J[9] = {
+      L * (u2 + w2), 0, 0, 0, A * L * L * L / 12 + L * w2, 0, 0, 0, A * L * L * L / 12 + L * u2};
+  check(&r, V, cc, J, d, 1e-4, 1e-3, 1e-4);
+  /* contact area: the segment's chord times the length */
+  double chord = 2 * sqrt(2 * R * d - d * d);
+  assert_double_rel(r.contact_area, chord * L, 1e-3);
+}
+
+
+// an ellipsoid sunk into a table gives the sphere cap stretched by the affine map
+static void test_voxel_ellipsoid_cap_is_the_affine_image_of_a_sphere_cap(void **state) {
+  fixture *f = *state;
+  const double a = 0.12, b = 0.07, cz = 0.05, d = 0.003;
+  vx_prim_spec e = {VXG_ELLIPSOID, {a, b, cz}, 3, 0, NULL};
+  vxg_cell *ell = vx_cell(f->s, "egg", &e, 1);
+  assert_non_null(ell);
+  vxg_cell *table = box_cell(f, "table", 1, 1, 0.1);
+  vxg_xform xe, xt;
+  vxg_xform_translation(&xe, -0.03, 0.04, cz - d);
+  vxg_xform_translation(&xt, 0, 0, -0.05);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0.002;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, ell, &xe, table, &xt, &o, &r), VXC_OK);
+  /* x' = (a / cz) x, y' = (b / cz) y maps the sphere of radius cz onto the ellipsoid */
+  vx_axial cap = vx_cap(cz, d);
+  double k = a * b / (cz * cz), sc = cap.s1 / cap.v;
+  double ix = (a / cz) * (a / cz) * k * cap.r2 / 2, iy = (b / cz) * (b / cz) * k * cap.r2 / 2;
+  double iz = k * (cap.s2 - cap.v * sc * sc);
+  double V = k * cap.v, c[3] = {-0.03, 0.04, -sc};
+  double J[9] = {iy + iz, 0, 0, 0, ix + iz, 0, 0, 0, ix + iy};
+  check(&r, V, c, J, d, 1e-4, 1e-4, 1e-4);
+}
+
+
+// one, two and three threads give bitwise identical figures
+static void test_voxel_results_do_not_depend_on_thread_count(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.08);
+  vxg_xform xa, xb;
+  vxg_xform_translation(&xa, 0, 0, 0);
+  vxg_xform_translation(&xb, 0.1, 0.07, 0.05);
+  for (int rule = 0; rule < 2; rule++) {
+    vxv_result r[3];
+    for (int t = 0; t < 3; t++) {
+      vxv_options o;
+      vxv_options_default(&o);
+      o.threads = t + 1;
+      if (rule == 0) {
+        o.rtol = 0;
+        o.h_min = 0.004;
+      } else {
+        o.rtol = 3e-3;
+      }
+      assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r[t]), VXC_OK);
+    }
+    for (int t = 1; t < 3; t++) {
+      assert_memory_equal(&r[t].volume, &r[0].volume, sizeof(double) * 3);
+      assert_memory_equal(r[t].centroid, r[0].centroid, sizeof r[0].centroid);
+      assert_memory_equal(r[t].inertia, r[0].inertia, sizeof r[0].inertia);
+      assert_memory_equal(r[t].area_vector, r[0].area_vector, sizeof r[0].area_vector);
+      assert_memory_equal(&r[t].mom, &r[0].mom, sizeof r[0].mom);
+      assert_true(r[t].boxes == r[0].boxes && r[t].leaves == r[0].leaves);
+    }
+  }
+}
+
+
+// as the leaf edge halves, the volume error (tangent planes) and the bracket shrink >= 4x / 1.3
+static void test_voxel_error_falls_as_h_squared_on_cap_and_lens(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.08);
+  vxg_cell *table = box_cell(f, "table", 1, 1, 0.1);
+  for (int which = 0; which < 2; which++) {
+    vxg_xform xa, xb;
+    double V;
+    double c[3], J[9];
+    const vxg_cell *cb;
+    double h0;
+    if (which == 0) {
+      /* the 1 mm cap */
+      vxg_xform_translation(&xa, 0.0123, -0.0071, 0.1 - 1e-3);
+      vxg_xform_translation(&xb, 0, 0, -0.05);
+      const double o0[3] = {0, 0, 0}, u[3] = {0, 0, -1};
+      vx_axial_world(vx_cap(0.1, 1e-3), o0, u, &V, c, J);
+      cb = table;
+      h0 = 0.004;
+    } else {
+      const double o0[3] = {0, 0, 0}, u[3] = {1, 0, 0};
+      vxg_xform_translation(&xa, 0, 0, 0);
+      vxg_xform_translation(&xb, 0.15, 0, 0);
+      vx_axial_world(vx_lens(0.1, 0.08, 0.15), o0, u, &V, c, J);
+      cb = b;
+      h0 = 0.02;
+    }
+    double err[3], width[3];
+    for (int k = 0; k < 3; k++) {
+      vxv_options o;
+      vxv_options_default(&o);
+      o.rtol = 0;
+      o.h_min = h0 / (1 << k);
+      o.plane = VXV_PLANE_TANGENT;
+      vxv_result r;
+      assert_int_equal(vxv_intersect(f->ws, a, &xa, cb, &xb, &o, &r), VXC_OK);
+      assert_true(r.volume_lo <= V && V <= r.volume_hi);
+      err[k] = fabs(r.volume - V);
+      width[k] = r.volume_hi - r.volume_lo;
+    }
+    for (int k = 1; k < 3; k++) {
+      /* h^2 would divide by 4; allow for the leaves' discrete placement */
+      assert_true(err[k] <= err[k - 1] / 3);
+      assert_true(width[k] <= width[k - 1] / 3);
+    }
+  }
+}
+
+
+// bounding boxes apart: no contact, zero volume, nothing else touched
+static void test_voxel_separated_cells_report_no_contact(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.1);
+  vxg_xform xa, xb;
+  vxg_xform_translation(&xa, 0, 0, 0);
+  vxg_xform_translation(&xb, 0.3, 0, 0);
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, NULL, &r), VXC_NO_CONTACT);
+  assert_double_near(r.volume, 0, 0);
+  assert_double_near(r.volume_hi, 0, 0);
+  /* boxes overlap but the spheres do not: still no contact, bracket [0, 0] */
+  vxg_xform_translation(&xb, 0.17, 0.17, 0);
+  assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, NULL, &r), VXC_NO_CONTACT);
+  assert_double_near(r.volume_hi, 0, 0);
+}
+
+
+// bad options and NULL arguments are refused and leave the result untouched
+static void test_voxel_bad_arguments_return_arg_error(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1);
+  vxg_xform x;
+  vxg_xform_identity(&x);
+  vxv_result r, before;
+  memset(&r, 0x5a, sizeof r);
+  before = r;
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0;
+  assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
+  vxv_options_default(&o);
+  o.rtol = -1;
+  assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
+  vxv_options_default(&o);
+  o.h_min = NAN;
+  assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxv_intersect(f->ws, NULL, &x, a, &x, NULL, &r), VXC_ERR_ARG);
+  assert_int_equal(vxv_intersect(NULL, a, &x, a, &x, NULL, &r), VXC_ERR_ARG);
+  vxg_xform bad = x;
+  bad.t[1] = INFINITY;
+  assert_int_equal(vxv_intersect(f->ws, a, &bad, a, &x, NULL, &r), VXC_ERR_ARG);
+  assert_memory_equal(&r, &before, sizeof r);
+  assert_int_equal(vxv_workspace_create(NULL, NULL), VXC_ERR_ARG);
+}
+
+
+static int g_fail_after = -1;
+
+static void *failing_realloc(void *ud, void *ptr, size_t size) {
+  (void)ud;
+  if (size == 0) {
+    free(ptr);
+    return NULL;
+  }
+  if (g_fail_after == 0) {
+    return NULL;
+  }
+  if (g_fail_after > 0) {
+    g_fail_after--;
+  }
+  return realloc(ptr, size);
+}
+
+
+// a workspace whose allocator fails reports VXC_ERR_NOMEM at creation or at the query
+static void test_voxel_allocation_failures_return_nomem(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.08);
+  vxg_xform xa, xb;
+  vxg_xform_translation(&xa, 0, 0, 0);
+  vxg_xform_translation(&xb, 0.15, 0, 0);
+  vxc_allocator al = {failing_realloc, NULL};
+  int ok = 0;
+  for (int n = 0; n < 20 && !ok; n++) {
+    g_fail_after = n;
+    vxv_workspace *ws = NULL;
+    vxc_status st = vxv_workspace_create(&al, &ws);
+    if (st != VXC_OK) {
+      assert_int_equal(st, VXC_ERR_NOMEM);
+      assert_null(ws);
+      continue;
+    }
+    vxv_result r;
+    st = vxv_intersect(ws, a, &xa, b, &xb, NULL, &r);
+    if (st == VXC_OK) {
+      ok = 1;
+    } else {
+      assert_int_equal(st, VXC_ERR_NOMEM);
+    }
+    vxv_workspace_free(ws);
+  }
+  g_fail_after = -1;
+  assert_true(ok);
+}
+
+
+// a memory cap smaller than the leaves need stops refinement: capped, bracket still valid
+static void test_voxel_memory_cap_is_reported_not_exceeded(void **state) {
+  fixture *f = *state;
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 1e-4;
+  o.max_bytes = 1 << 20;
+  vxv_result r;
+  double V, c[3], J[9];
+  cap_case(f, 1e-3, &o, &r, &V, c, J);
+  assert_true(r.capped);
+  assert_true(r.peak_bytes <= ((size_t)1 << 20) + (1 << 16));
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  /* the work cap likewise */
+  vxv_options_default(&o);
+  o.rtol = 1e-4;
+  o.max_boxes = 2000;
+  cap_case(f, 1e-3, &o, &r, &V, c, J);
+  assert_true(r.capped);
+  assert_true(r.boxes <= 2000 + 64 * 8);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_voxel_sphere_cap_matches_closed_form_at_four_depths,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_sphere_cap_rtol_rule_meets_its_tolerance, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_two_spheres_give_the_lens, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_ball_in_a_cavity_gives_ball_minus_lens, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_rotated_boxes_give_the_triangular_prism, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_cylinder_on_table_gives_segment_prism, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_ellipsoid_cap_is_the_affine_image_of_a_sphere_cap,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_results_do_not_depend_on_thread_count, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_error_falls_as_h_squared_on_cap_and_lens, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_separated_cells_report_no_contact, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_bad_arguments_return_arg_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_allocation_failures_return_nomem, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_memory_cap_is_reported_not_exceeded, setup,
+                                      teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,260 @@
+/* clip.c: the leaves' convex polyhedra, in the vertex-neighbour form of r3d (D. Powell and
+ * T. Abel, "An exact general remeshing scheme applied to physically conservative voxelization",
+ * J. Comput. Phys. 297, 2015), which is several times faster than face lists for the few
+ * clips a leaf needs.
+ *
+ * Data (internal.h, vxv_cpoly): each vertex has exactly three neighbours, counter-clockwise
+ * seen from outside. Invariants: neighbour links are symmetric; walking a face (from the
+ * directed edge u -> v, the next vertex is the neighbour of v that follows u) goes round it
+ * clockwise seen from outside; every vertex's plane mask `on` has the bits of the planes it
+ * lies on.
+ *
+ * Clip by n.y <= d: s = n.y - d per vertex; a vertex is cut away when s > 0 (a vertex on the
+ * plane stays). Each kept-to-cut edge gets a new vertex at the exact crossing
+ * (p_kept s_cut - p_cut s_kept) / (s_cut - s_kept) (no cancellation: the signs differ),
+ * linked to the kept end; the new vertices are then linked to each other around the cap by
+ * walking the faces, and the cut vertices are compacted away. A plane through vertices or
+ * edges gives coincident vertices and zero-length edges, which contribute nothing to the
+ * moments and keep the topology valid for later clips.
+ *
+ * Moments: each face is fanned into triangles from its first vertex and each triangle with
+ * the local origin makes a tetrahedron, with the closed forms of polyhedron.c. The same walk
+ * gathers, for the faces lying on requested planes, their area, vector area and the second
+ * moments of the polygon (int y y^T dA = A_T / 12 (a a^T + b b^T + c c^T + s s^T) per
+ * triangle, s = a + b + c). */
+#include <math.h>
+#include <string.h>
+
+#include "voxel/internal.h"
+
+void vxv_cp_box(vxv_cpoly *p, double e) {
+  static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
+                                {7, 0, 5}, {4, 1, 6}, {5, 2, 7}, {6, 3, 4}};
+  /* vertex k: x high for 1 2 5 6, y high for 2 3 6 7, z high for 4..7 */
+  static const signed char sx[8] = {-1, 1, 1, -1, -1, 1, 1, -1};
+  static const signed char sy[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
+  static const signed char sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
+  p->nv = 8;
+  for (int k = 0; k < 8; k++) {
+    p->pos[k][0] = sx[k] * e;
+    p->pos[k][1] = sy[k] * e;
+    p->pos[k][2] = sz[k] * e;
+    memcpy(p->nbr[k], nbr[k], sizeof nbr[k]);
+    /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
+    p->on[k] = ((uint64_t)1 << (sx[k] > 0 ? 1 : 0)) | ((uint64_t)1 << (sy[k] > 0 ? 3 : 2)) |
+               ((uint64_t)1 << (sz[k] > 0 ? 5 : 4));
+  }
+}
+
+
+int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
+  int nv = p->nv;
+  if (nv == 0) {
+    return 0;
+  }
+  double s[VXV_CP_MAX];
+  int map[VXV_CP_MAX];
+  int nin = 0, nout = 0;
+  for (int v = 0; v < nv; v++) {
+    s[v] = n[0] * p->pos[v][0] + n[1] * p->pos[v][1] + n[2] * p->pos[v][2] - d;
+    if (s[v] > 0) {
+      nout++;
+    } else {
+      nin++;
+    }
+  }
+  if (nout == 0) {
+    return 0;
+  }
+  if (nin == 0) {
+    p->nv = 0;
+    return 0;
+  }
+  uint64_t tag = (uint64_t)1 << bit;
+  int onv = nv;
+  /* a new vertex on every kept-to-cut edge, linked to its kept end */
+  for (int v = 0; v < onv; v++) {
+    if (s[v] > 0) {
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      int w = p->nbr[v][k];
+      if (!(s[w] > 0)) {
+        continue;
+      }
+      if (nv >= VXV_CP_MAX) {
+        return -1;
+      }
+      double a = s[w], b = -s[v], den = a + b;
+      for (int c = 0; c < 3; c++) {
+        p->pos[nv][c] = (p->pos[v][c] * a + p->pos[w][c] * b) / den;
+      }
+      p->on[nv] = (p->on[v] & p->on[w]) | tag;
+      p->nbr[nv][0] = v;
+      p->nbr[v][k] = nv;
+      s[nv] = 0;
+      nv++;
+    }
+  }
+  /* link the new vertices around the cap: from each, walk its face through kept vertices
+   * to the next new vertex */
+  for (int vs = onv; vs < nv; vs++) {
+    int vcur = vs, vnext = p->nbr[vcur][0];
+    do {
+      int np = 0;
+      while (np < 3 && p->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      if (np == 3) {
+        return -1; /* broken links: cannot happen for a valid polyhedron */
+      }
+      vcur = vnext;
+      vnext = p->nbr[vcur][(np + 1) % 3];
+    } while (vcur < onv);
+    p->nbr[vs][2] = vcur;
+    p->nbr[vcur][1] = vs;
+  }
+  /* compact the kept and new vertices */
+  int m = 0;
+  for (int v = 0; v < nv; v++) {
+    if (v < onv && s[v] > 0) {
+      map[v] = -1;
+      continue;
+    }
+    if (m != v) {
+      memcpy(p->pos[m], p->pos[v], sizeof p->pos[0]);
+      memcpy(p->nbr[m], p->nbr[v], sizeof p->nbr[0]);
+      p->on[m] = p->on[v];
+    }
+    map[v] = m++;
+  }
+  for (int v = 0; v < m; v++) {
+    for (int k = 0; k < 3; k++) {
+      p->nbr[v][k] = map[p->nbr[v][k]];
+    }
+  }
+  p->nv = m;
+  return 0;
+}
+
+
+static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
+
+double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face) {
+  unsigned char mark[VXV_CP_MAX][3];
+  double r[VXV_CP_MAX][3];
+  double v6 = 0, s1[3] = {0, 0, 0}, s2[6] = {0, 0, 0, 0, 0, 0};
+  want >>= 6;
+  for (uint64_t w = want; w; w &= w - 1) {
+    memset(&face[__builtin_ctzll(w)], 0, sizeof face[0]);
+  }
+  if (p->nv == 0) {
+    if (m) {
+      memset(m, 0, 10 * sizeof *m);
+    }
+    return 0;
+  }
+  /* apex of the tetrahedra: vertex 0, so that its three faces weigh nothing and are only
+   * walked for the face data */
+  const double *o = p->pos[0];
+  for (int v = 0; v < p->nv; v++) {
+    r[v][0] = p->pos[v][0] - o[0];
+    r[v][1] = p->pos[v][1] - o[1];
+    r[v][2] = p->pos[v][2] - o[2];
+  }
+  memset(mark, 0, (size_t)p->nv * sizeof mark[0]);
+  for (int vstart = 0; vstart < p->nv; vstart++) {
+    for (int k = 0; k < 3; k++) {
+      if (mark[vstart][k]) {
+        continue;
+      }
+      /* walk the face from the edge vstart -> nbr[vstart][k] */
+      int vol = vstart != 0, fdata = want != 0;
+      const double *a0 = r[vstart], *ap = p->pos[vstart];
+      uint64_t fmask = p->on[vstart];
+      double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
+      int vcur = vstart, vnext = p->nbr[vstart][k];
+      mark[vcur][k] = 1;
+      int np = 0;
+      while (p->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      vcur = vnext;
+      int pn = (np + 1) % 3;
+      mark[vcur][pn] = 1;
+      vnext = p->nbr[vcur][pn];
+      fmask &= p->on[vcur];
+      while (vnext != vstart) {
+        fmask &= p->on[vnext];
+        /* the walk is clockwise from outside: (a0, next, cur) is counter-clockwise */
+        if (vol) {
+          const double *b = r[vnext], *c = r[vcur];
+          double det = a0[0] * (b[1] * c[2] - b[2] * c[1]) + a0[1] * (b[2] * c[0] - b[0] * c[2]) +
+                       a0[2] * (b[0] * c[1] - b[1] * c[0]);
+          v6 += det;
+          if (m) {
+            double sm[3] = {a0[0] + b[0] + c[0], a0[1] + b[1] + c[1], a0[2] + b[2] + c[2]};
+            for (int i = 0; i < 3; i++) {
+              s1[i] += det * sm[i];
+            }
+            for (int q = 0; q < 6; q++) {
+              int i = IA[q], j = IB[q];
+              s2[q] += det * (a0[i] * a0[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
+            }
+          }
+        }
+        if (fdata) {
+          const double *b = p->pos[vnext], *c = p->pos[vcur];
+          double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
+          double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
+          double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
+                         0.5 * (u[0] * t[1] - u[1] * t[0])};
+          double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+          double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
+          farea += at;
+          for (int i = 0; i < 3; i++) {
+            fvec[i] += x[i];
+          }
+          for (int q = 0; q < 6; q++) {
+            int i = IA[q], j = IB[q];
+            fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
+          }
+        }
+        np = 0;
+        while (p->nbr[vnext][np] != vcur) {
+          np++;
+        }
+        vcur = vnext;
+        pn = (np + 1) % 3;
+        mark[vcur][pn] = 1;
+        vnext = p->nbr[vcur][pn];
+      }
+      uint64_t hit = (fmask >> 6) & want;
+      for (; hit; hit &= hit - 1) {
+        vxv_cpface *f = &face[__builtin_ctzll(hit)];
+        f->found = 1;
+        f->area += farea;
+        for (int i = 0; i < 3; i++) {
+          f->avec[i] += fvec[i];
+        }
+        for (int q = 0; q < 6; q++) {
+          f->m2[q] += fm2[q];
+        }
+      }
+    }
+  }
+  double m0 = v6 / 6;
+  if (m) {
+    /* moments about vertex 0, then shifted to the local origin */
+    double l1[3] = {s1[0] / 24, s1[1] / 24, s1[2] / 24};
+    m[0] = m0;
+    for (int i = 0; i < 3; i++) {
+      m[1 + i] = l1[i] + m0 * o[i];
+    }
+    for (int q = 0; q < 6; q++) {
+      int i = IA[q], j = IB[q];
+      m[4 + q] = s2[q] / 120 + o[i] * l1[j] + l1[i] * o[j] + m0 * o[i] * o[j];
+    }
+  }
+  return m0;
+}

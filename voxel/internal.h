@@ -1,0 +1,234 @@
+/* internal.h: what the voxel layer's files share (not for other layers).
+ *
+ * Data structures of one query:
+ *  - vxv_qcell: a posed cell prepared for box classification: per primitive the bit mask of
+ *    its atoms (atoms are grouped per primitive, at most 64, so one uint64_t per cell) and
+ *    its complement flag; per atom whether its linearisation is exact (a plane).
+ *  - vxv_box: an octree box (centre, half-edge, level) with, per cell, the atoms still
+ *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
+ *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
+ *    masks and classify only its MIXED atoms.
+ *  - vxv_leaf: a boundary leaf with its integration: moments of the clipped polyhedron
+ *    about the leaf centre, the certified volumes lo <= V <= hi, the area vector.
+ *  - vxv_acc: compensated (Neumaier) sums of the query's figures, relative to the query
+ *    frame's origin (the reference point).
+ *  - vxv_subtree: one independent piece of the tree with its own sums and leaf list.
+ *  - vxv_thread: one thread's scratch (DFS stack, polyhedra, leaf buffers).
+ * The workspace (vxv_workspace, workspace.c) owns all of them. */
+#ifndef VXV_INTERNAL_H
+#define VXV_INTERNAL_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "voxel/voxel.h"
+
+/* Figures summed per query: m0, m1[3], m2[6] (about the query origin), lo, hi, area[3]. */
+#define VXV_ACC_M0 0
+#define VXV_ACC_M1 1
+#define VXV_ACC_M2 4
+#define VXV_ACC_LO 10
+#define VXV_ACC_HI 11
+#define VXV_ACC_AREA 12
+#define VXV_ACC_N 15
+
+/* Deepest level a box may reach below the root grid, and the DFS stack that needs. */
+#define VXV_MAX_LEVEL 40
+#define VXV_STACK (8 * (VXV_MAX_LEVEL + 2))
+/* Subtrees the top of the tree is cut into (at least, when the geometry allows). */
+#define VXV_MIN_SUBTREES 64
+
+typedef struct vxv_acc {
+  double s[VXV_ACC_N];
+  double c[VXV_ACC_N]; /* Neumaier compensation */
+} vxv_acc;
+
+typedef struct vxv_qcell {
+  const vxg_posed_cell *pc;
+  int nprim;
+  uint64_t all;                  /* every atom */
+  uint64_t curved;               /* atoms whose linearisation is not exact */
+  uint64_t pmask[VXG_MAX_PRIMS]; /* atoms of each primitive */
+  unsigned char comp[VXG_MAX_PRIMS];
+  uint64_t comp_atoms; /* atoms of complemented primitives */
+  signed char prim_of[VXG_MAX_ATOMS];
+} vxv_qcell;
+
+typedef struct vxv_box {
+  double c[3]; /* centre, query frame */
+  double h;    /* half-edge */
+  int level;
+  uint64_t mixed[2];
+  uint64_t outside[2];
+} vxv_box;
+
+typedef struct vxv_leaf {
+  vxv_box b;
+  double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
+  double lo, hi;  /* certified volumes of the leaf */
+  double area[3]; /* area vector of A's facets */
+} vxv_leaf;
+
+typedef struct vxv_query {
+  int ncell;
+  vxv_qcell cell[2];
+  int rtol_rule; /* 1: rtol rounds, 0: h_min rule */
+  double h_min;  /* leaf edge floor (0: none) */
+  double tau;    /* rtol rule: a leaf whose gap exceeds tau is split */
+  int round;
+  vxv_plane plane;
+} vxv_query;
+
+typedef struct vxv_subtree {
+  vxv_box root;
+  vxv_acc full;     /* whole boxes and retired leaves, over all rounds */
+  vxv_acc leafsum;  /* the stored leaves (recomputed each round) */
+  int owner;        /* thread whose buffer of the round's parity holds the leaves */
+  size_t off, n;    /* the leaves: buf[parity][off .. off + n) of the owner */
+  long long boxes;  /* boxes classified, all rounds */
+  long long rboxes; /* boxes classified this round */
+  long long budget; /* boxes this round may classify */
+  long long leaves; /* leaves retired (integrated for good) */
+  long long nsplit; /* leaves split this round */
+  int depth;
+  int capped;
+  double hmin_leaf; /* smallest leaf half-edge */
+} vxv_subtree;
+
+/* A half-space n.y <= d in a leaf's local coordinates y = x - c, with its lower (subset)
+ * and upper (superset) offsets. */
+typedef struct vxv_hs {
+  double n[3];
+  double dm, dl, dh;
+  int cell;
+  int use_hi;      /* 0: no superset half-space is known (the upper polyhedron ignores it) */
+  int exact;       /* 1: a plane (its half-space is the atom itself) */
+  const double *q; /* the remainder's quadratic coefficients A..F (the quadric's own, or
+                      qbuf for a torus), for re-centring; NULL: none */
+  double qbuf[6];
+  double s, f0; /* sign (-1: complemented) and value at the centre */
+} vxv_hs;
+
+/* A convex polyhedron for the leaves (clip.c): every vertex has exactly three neighbours,
+ * listed counter-clockwise seen from outside (the representation of Powell and Abel's r3d,
+ * which clips in time linear in the vertices with no face lists); degenerate cuts leave
+ * coincident vertices and zero-length edges, which weigh nothing in the moments. `on` has
+ * bit k set when the vertex lies on plane k (bits 0-5: the box faces, 6 + j: half-space j),
+ * so a face lies on plane k when all its vertices have bit k. */
+#define VXV_CP_MAX 96
+#define VXV_CP_PLANES 58 /* half-spaces a leaf can tag (64 bits - 6 box faces) */
+
+typedef struct vxv_cpoly {
+  int nv;
+  double pos[VXV_CP_MAX][3];
+  int nbr[VXV_CP_MAX][3];
+  uint64_t on[VXV_CP_MAX];
+} vxv_cpoly;
+
+/* What a walk over the faces of a vxv_cpoly gathers for one plane (clip.c). */
+typedef struct vxv_cpface {
+  int found;
+  double area;    /* area of the face on the plane */
+  double avec[3]; /* its vector area */
+  double m2[6];   /* int over it of y y^T (xx yy zz xy yz xz) */
+} vxv_cpface;
+
+typedef struct vxv_thread {
+  vxv_box stack[VXV_STACK];
+  vxg_poly base, poly;
+  vxv_cpoly cbase, cpoly;
+  vxv_cpface face[VXV_CP_PLANES];
+  vxv_hs hs[2 * VXG_MAX_ATOMS];
+  vxv_leaf *buf[2];
+  size_t n[2], cap[2];
+} vxv_thread;
+
+typedef struct vxv_warg {
+  struct vxv_workspace *ws;
+  int id;
+  unsigned long seen; /* pool generation when the worker was created */
+} vxv_warg;
+
+struct vxv_workspace {
+  const vxc_allocator *al;
+  size_t bytes, peak, max_bytes;
+  pthread_mutex_t mem_mu;
+  int mem_failed;
+
+  vxg_posed_cell pc[2];
+  vxv_query q;
+
+  vxv_subtree *sub;
+  int nsub;
+  size_t capsub;
+  vxv_box *list[2]; /* scratch lists of boxes while cutting the top of the tree */
+  size_t capl[2];
+
+  vxv_thread *th[VXV_MAX_THREADS];
+  int nth; /* thread scratch areas allocated */
+
+  /* the pool: nworker threads (ids 1..nworker); the caller is id 0 */
+  int pool_ok;
+  int nworker;
+  pthread_t tid[VXV_MAX_THREADS];
+  vxv_warg warg[VXV_MAX_THREADS];
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  unsigned long gen;
+  int stop, busy, nuse;
+  void (*job)(vxv_workspace *ws, int tid);
+  int next; /* next subtree to claim (under mu) */
+};
+
+/* workspace.c */
+void *vxv_ws_alloc(vxv_workspace *ws, size_t size);
+void vxv_ws_free(vxv_workspace *ws, void *p, size_t size);
+/* Grows *p (an array of *cap elements of `elem` bytes) to hold at least `need`; thread-safe
+ * against the memory cap. Returns 0, or -1 (cap or allocation failure; *p unchanged). */
+int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t elem);
+/* Makes sure `n` thread scratch areas exist. Returns the number available (>= 1), or 0. */
+int vxv_ws_threads(vxv_workspace *ws, int n);
+/* Runs job(ws, tid) on `n` threads (the caller as tid 0) and waits for all of them. */
+void vxv_ws_run(vxv_workspace *ws, int n, void (*job)(vxv_workspace *ws, int tid));
+/* Claims the next subtree index of the running job, or -1 when none is left. */
+int vxv_ws_claim(vxv_workspace *ws);
+
+/* leaf.c */
+void vxv_acc_zero(vxv_acc *a);
+void vxv_acc_add(vxv_acc *a, int k, double x);
+void vxv_acc_merge(vxv_acc *a, const vxv_acc *b);
+double vxv_acc_get(const vxv_acc *a, int k);
+/* Adds the moments of the whole box b (and its volume to lo and hi). */
+void vxv_acc_box(vxv_acc *a, const vxv_box *b);
+/* Adds a leaf (its moments shifted from its centre to the query origin). */
+void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l);
+
+/* Prepares a posed cell for a query. */
+void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc);
+/* Starts a box: every atom MIXED, none OUTSIDE. */
+void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h);
+/* Classifies b against the query's cells, starting from the masks it holds (its parent's)
+ * and updating them. VXG_INSIDE: inside every cell; VXG_OUTSIDE: outside one; else MIXED. */
+vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b);
+/* 1 when the integration of the MIXED box b is not exact (a curved atom or a complemented
+ * primitive with several MIXED atoms): the h_min rule refines such boxes. */
+int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
+/* Integrates the MIXED box b as a leaf into l (l->b = *b). */
+void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
+
+/* clip.c */
+/* The cube [-e, e]^3. */
+void vxv_cp_box(vxv_cpoly *p, double e);
+/* Keeps the part where n.y <= d; new vertices get plane bit `bit`. Returns 0, or -1 when
+ * the vertex capacity would be exceeded (p is then garbage). */
+int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
+/* Volume, or the ten moments m0, m1, m2 about the local origin when m != NULL; when
+ * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
+ * on it, if any). Returns the volume. */
+double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
+
+/* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
+ * about ref (query frame = world axes translated to ref). */
+void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res);
+
+#endif /* VXV_INTERNAL_H */

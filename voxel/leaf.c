@@ -1,0 +1,705 @@
+/* leaf.c: what the octree does with one box: classify it against the cells, and integrate a
+ * boundary leaf on the linearised surfaces, with its certified volume bracket.
+ *
+ * Classification works per atom (vxg_atom_classify, conservative), with masks inherited from
+ * the parent box (internal.h): only atoms MIXED over the parent are classified again. A
+ * primitive is OUTSIDE when one of its atoms is (INSIDE when complemented), INSIDE when all
+ * are INSIDE (OUTSIDE when complemented), else MIXED; a cell is the conjunction of its
+ * primitives.
+ *
+ * A leaf (local coordinates y = x - c, half-edge e) replaces each MIXED atom by a half-space.
+ * For an atom f (sign s = +1, or -1 for a complemented primitive) with value f0 and
+ * gradient g at c, the remainder r(y) = f(c + y) - f0 - g.y lies in [rl, rh] over the leaf:
+ *  - quadric: r(y) = A y0^2 + B y1^2 + C y2^2 + D y0 y1 + E y1 y2 + F y0 y2 exactly, so
+ *    each diagonal term lies in [min(0, A e^2), max(0, A e^2)] and each cross term in
+ *    [-|D| e^2, |D| e^2]; its mean over the cube is (A + B + C) e^2 / 3;
+ *  - torus (an exact distance D - r to the core circle, D its distance): the Hessian of D
+ *    has norm <= max(1 / D, 1 / rho) (rho the distance to the axis), so over the ball of
+ *    radius rad (the half-diagonal) |r| <= rad^2 / 2 max(1 / (D_c - rad), 1 / (rho_c - rad))
+ *    when both are positive;
+ *  - otherwise vxg_atom_curvature_bound, and when it has no bound, no bracket (the leaf's
+ *    lower volume is 0 and its upper volume ignores the atom).
+ * Then {s g.y <= -(s f0 + max s r)} is inside the true set and {s g.y <= -(s f0 + min s r)}
+ * contains it: the lower and upper polyhedra. The estimate uses s g.y <= -(s f0 + s r_mean)
+ * (VXV_PLANE_MEAN) or r_mean = 0 (VXV_PLANE_TANGENT); it lies between the two, so
+ * lo <= V <= hi per leaf. A complemented primitive with several MIXED atoms (a union of
+ * their outsides) uses its atom with the largest value at c for the estimate and the lower
+ * polyhedron, and nothing for the upper one. The ranges are widened by a rounding allowance
+ * and every leaf's bracket by 1e-12 of its volume (polyhedron arithmetic). */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "voxel/internal.h"
+
+void vxv_acc_zero(vxv_acc *a) {
+  memset(a, 0, sizeof *a);
+}
+
+
+void vxv_acc_add(vxv_acc *a, int k, double x) {
+  double s = a->s[k], t = s + x;
+  if (fabs(s) >= fabs(x)) {
+    a->c[k] += (s - t) + x;
+  } else {
+    a->c[k] += (x - t) + s;
+  }
+  a->s[k] = t;
+}
+
+
+void vxv_acc_merge(vxv_acc *a, const vxv_acc *b) {
+  for (int k = 0; k < VXV_ACC_N; k++) {
+    vxv_acc_add(a, k, b->s[k]);
+    vxv_acc_add(a, k, b->c[k]);
+  }
+}
+
+
+double vxv_acc_get(const vxv_acc *a, int k) {
+  return a->s[k] + a->c[k];
+}
+
+
+void vxv_acc_box(vxv_acc *a, const vxv_box *b) {
+  const double e[3] = {b->h, b->h, b->h};
+  vxg_moments m;
+  vxg_box_moments(b->c, e, &m);
+  vxv_acc_add(a, VXV_ACC_M0, m.m0);
+  for (int k = 0; k < 3; k++) {
+    vxv_acc_add(a, VXV_ACC_M1 + k, m.m1[k]);
+  }
+  for (int k = 0; k < 6; k++) {
+    vxv_acc_add(a, VXV_ACC_M2 + k, m.m2[k]);
+  }
+  vxv_acc_add(a, VXV_ACC_LO, m.m0);
+  vxv_acc_add(a, VXV_ACC_HI, m.m0);
+}
+
+
+#ifndef RECENTRE_ITERS
+#define RECENTRE_ITERS 1
+#endif
+
+static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
+
+void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
+  /* shift about the origin: m1 = m1' + m0 c, m2 = m2' + c m1'^T + m1' c^T + m0 c c^T */
+  const double *c = l->b.c, *m = l->m;
+  vxv_acc_add(a, VXV_ACC_M0, m[0]);
+  for (int k = 0; k < 3; k++) {
+    vxv_acc_add(a, VXV_ACC_M1 + k, m[1 + k] + m[0] * c[k]);
+  }
+  for (int k = 0; k < 6; k++) {
+    int i = IA[k], j = IB[k];
+    vxv_acc_add(a, VXV_ACC_M2 + k,
+                m[4 + k] + c[i] * m[1 + j] + m[1 + i] * c[j] + m[0] * c[i] * c[j]);
+  }
+  vxv_acc_add(a, VXV_ACC_LO, l->lo);
+  vxv_acc_add(a, VXV_ACC_HI, l->hi);
+  for (int k = 0; k < 3; k++) {
+    vxv_acc_add(a, VXV_ACC_AREA + k, l->area[k]);
+  }
+}
+
+
+static uint64_t atoms_mask(int n) {
+  return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1);
+}
+
+
+void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
+  memset(qc, 0, sizeof *qc);
+  qc->pc = pc;
+  qc->nprim = pc->cell->nprim;
+  qc->all = atoms_mask(pc->natom);
+  for (int p = 0; p < qc->nprim; p++) {
+    const vxg_prim *pr = &pc->cell->prim[p];
+    uint64_t m = 0;
+    for (int i = pr->first_atom; i < pr->first_atom + pr->natom && i < pc->natom; i++) {
+      m |= (uint64_t)1 << i;
+      qc->prim_of[i] = (signed char)p;
+    }
+    qc->pmask[p] = m;
+    qc->comp[p] = pr->complement ? 1 : 0;
+    if (pr->complement) {
+      qc->comp_atoms |= m;
+    }
+  }
+  for (int i = 0; i < pc->natom; i++) {
+    const vxg_atom *a = &pc->atom[i];
+    int curved = 1;
+    if (a->kind == VXG_ATOM_QUADRIC) {
+      curved = 0;
+      for (int k = 0; k < 6; k++) {
+        curved |= a->q[k] != 0;
+      }
+    }
+    if (curved) {
+      qc->curved |= (uint64_t)1 << i;
+    }
+  }
+}
+
+
+void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
+  memset(b, 0, sizeof *b);
+  memcpy(b->c, c, sizeof b->c);
+  b->h = h;
+  for (int k = 0; k < q->ncell; k++) {
+    b->mixed[k] = q->cell[k].all;
+  }
+}
+
+
+static int ctz64(uint64_t m) {
+  return __builtin_ctzll(m);
+}
+
+
+vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
+  const double e[3] = {b->h, b->h, b->h};
+  int all_inside = 1;
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    uint64_t m = b->mixed[k];
+    while (m) {
+      int i = ctz64(m);
+      uint64_t bit = (uint64_t)1 << i;
+      m &= ~bit;
+      vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, e);
+      if (c == VXG_MIXED) {
+        continue;
+      }
+      b->mixed[k] &= ~bit;
+      if (c == VXG_OUTSIDE) {
+        if (!(qc->comp_atoms & bit)) {
+          return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
+        }
+        /* a complemented primitive with an atom outside: inside it, nothing more to learn */
+        uint64_t pm = qc->pmask[qc->prim_of[i]];
+        b->outside[k] |= bit;
+        b->mixed[k] &= ~pm;
+        m &= ~pm;
+      }
+    }
+    /* a complemented primitive whose atoms are all inside: outside it */
+    uint64_t open = qc->comp_atoms & ~(b->mixed[k] | b->outside[k]);
+    while (open) {
+      int p = qc->prim_of[ctz64(open)];
+      uint64_t pm = qc->pmask[p];
+      if ((pm & (b->mixed[k] | b->outside[k])) == 0) {
+        return VXG_OUTSIDE;
+      }
+      open &= ~pm;
+    }
+    if (b->mixed[k]) {
+      all_inside = 0;
+    }
+  }
+  return all_inside ? VXG_INSIDE : VXG_MIXED;
+}
+
+
+int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    if (b->mixed[k] & qc->curved) {
+      return 1;
+    }
+    uint64_t cm = b->mixed[k] & qc->comp_atoms;
+    while (cm) {
+      uint64_t pm = qc->pmask[qc->prim_of[ctz64(cm)]];
+      uint64_t in = cm & pm;
+      if (in & (in - 1)) {
+        return 1; /* two or more MIXED atoms in one complemented primitive */
+      }
+      cm &= ~pm;
+    }
+  }
+  return 0;
+}
+
+
+/* Range [*rl, *rh] and mean *rm of the remainder of atom a over the cube of half-edge e
+ * centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
+ * known. */
+static int remainder_range(const vxg_atom *a, const double c[3], double e, double f0,
+                           const double g[3], double *rl, double *rh, double *rm) {
+  double e2 = e * e;
+  if (a->kind == VXG_ATOM_QUADRIC) {
+    const double *q = a->q;
+    double lo = 0, hi = 0, qa = 0;
+    for (int k = 0; k < 3; k++) {
+      double t = q[k] * e2;
+      lo += t < 0 ? t : 0;
+      hi += t > 0 ? t : 0;
+      qa += fabs(q[k]);
+    }
+    for (int k = 3; k < 6; k++) {
+      double t = fabs(q[k]) * e2;
+      lo -= t;
+      hi += t;
+      qa += fabs(q[k]);
+    }
+    /* rounding of f0, g and the evaluation of the plane */
+    double slack =
+        64 * DBL_EPSILON *
+        (fabs(f0) + (fabs(g[0]) + fabs(g[1]) + fabs(g[2])) * e + 2 * qa * e2 + fabs(q[9]) +
+         (fabs(q[6]) + fabs(q[7]) + fabs(q[8])) * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e));
+    *rl = lo - slack;
+    *rh = hi + slack;
+    *rm = (q[0] + q[1] + q[2]) * e2 / 3;
+    return 0;
+  }
+  double rad = sqrt(3.0) * e, t;
+  if (a->kind == VXG_ATOM_TORUS) {
+    double pl[3];
+    vxg_xform_point(&a->to_local, c, pl);
+    double rho = hypot(pl[0], pl[1]), dist = f0 + a->size[1];
+    if (dist - rad > 0 && rho - rad > 0) {
+      double m = dist < rho ? dist : rho;
+      t = 0.5 * rad * rad / (m - rad);
+      t += 64 * DBL_EPSILON * (fabs(f0) + rad + fabs(a->size[0]) + fabs(a->size[1]));
+      *rl = -t;
+      *rh = t;
+      *rm = 0;
+      return 0;
+    }
+    return -1;
+  }
+  if (vxg_atom_curvature_bound(a, c, rad, &t) == 0 && t >= 0 && isfinite(t)) {
+    *rl = -t;
+    *rh = t;
+    *rm = 0;
+    return 0;
+  }
+  return -1;
+}
+
+
+/* Volume of a convex polyhedron (fan of each face from a vertex, apex v[0]). */
+static double poly_volume(const vxg_poly *p) {
+  if (p->nvert == 0) {
+    return 0;
+  }
+  const double *o = p->v[0];
+  double v6 = 0;
+  for (int f = 0; f < p->nface; f++) {
+    const int *fv = p->face[f];
+    double a[3] = {p->v[fv[0]][0] - o[0], p->v[fv[0]][1] - o[1], p->v[fv[0]][2] - o[2]};
+    for (int i = 1; i + 1 < p->face_n[f]; i++) {
+      const double *pb = p->v[fv[i]], *pc = p->v[fv[i + 1]];
+      double b[3] = {pb[0] - o[0], pb[1] - o[1], pb[2] - o[2]};
+      double c[3] = {pc[0] - o[0], pc[1] - o[1], pc[2] - o[2]};
+      v6 += a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
+            a[2] * (b[0] * c[1] - b[1] * c[0]);
+    }
+  }
+  return v6 / 6;
+}
+
+
+/* dst = src (only the used parts). */
+static void poly_copy(vxg_poly *dst, const vxg_poly *src) {
+  dst->nvert = src->nvert;
+  dst->nface = src->nface;
+  memcpy(dst->v, src->v, (size_t)src->nvert * sizeof src->v[0]);
+  memcpy(dst->face_n, src->face_n, (size_t)src->nface * sizeof src->face_n[0]);
+  for (int f = 0; f < src->nface; f++) {
+    memcpy(dst->face[f], src->face[f], (size_t)src->face_n[f] * sizeof src->face[0][0]);
+  }
+}
+
+
+/* Half the Hessian of a torus atom (the distance D to its core circle, minus r) at c, as
+ * quadric coefficients A..F of the quadratic remainder. The Hessian of D has eigenvalue 1 / D
+ * across the tube in the meridian plane, (rho - R) / (D rho) along the parallel circle and 0
+ * along the gradient. Returns 0, or -1 on the axis or the core circle. */
+static int torus_hessian(const vxg_atom *a, const double c[3], double q6[6]) {
+  double p[3];
+  vxg_xform_point(&a->to_local, c, p);
+  double rho = sqrt(p[0] * p[0] + p[1] * p[1]), u = rho - a->size[0];
+  double dist = sqrt(u * u + p[2] * p[2]);
+  if (!(rho > 0) || !(dist > 0)) {
+    return -1;
+  }
+  /* local frame: n along the gradient, t across the tube, f along the parallel */
+  double er[3] = {p[0] / rho, p[1] / rho, 0};
+  double nl[3] = {u / dist * er[0], u / dist * er[1], p[2] / dist};
+  double fl[3] = {-er[1], er[0], 0};
+  double tl[3] = {nl[1] * fl[2] - nl[2] * fl[1], nl[2] * fl[0] - nl[0] * fl[2],
+                  nl[0] * fl[1] - nl[1] * fl[0]};
+  double t[3], f[3];
+  vxg_xform_vector_inv(&a->to_local, tl, t);
+  vxg_xform_vector_inv(&a->to_local, fl, f);
+  double kt = 0.5 / dist, kf = 0.5 * u / (dist * rho);
+  double m[6];
+  for (int k = 0; k < 6; k++) {
+    int i = IA[k], j = IB[k];
+    m[k] = kt * t[i] * t[j] + kf * f[i] * f[j];
+  }
+  q6[0] = m[0];
+  q6[1] = m[1];
+  q6[2] = m[2];
+  q6[3] = 2 * m[3];
+  q6[4] = 2 * m[4];
+  q6[5] = 2 * m[5];
+  return 0;
+}
+
+
+/* Adds the half-space of atom i of cell k (sign s) to th->hs; returns 0 or -1 when the atom
+ * has no remainder bound (the leaf then has no lower polyhedron). */
+static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, double f0,
+                  const double g[3], vxv_hs *h) {
+  const vxg_atom *a = &q->cell[k].pc->atom[i];
+  double rl = 0, rh = 0, rm = 0;
+  int ok = remainder_range(a, b->c, b->h, f0, g, &rl, &rh, &rm) == 0;
+  if (q->plane == VXV_PLANE_TANGENT || !ok) {
+    rm = 0;
+  }
+  for (int j = 0; j < 3; j++) {
+    h->n[j] = s * g[j];
+  }
+  h->cell = k;
+  h->q = a->kind == VXG_ATOM_QUADRIC ? a->q : NULL;
+  if (a->kind == VXG_ATOM_TORUS && ok && q->plane == VXV_PLANE_MEAN &&
+      torus_hessian(a, b->c, h->qbuf) == 0) {
+    /* the remainder's leading term from the Hessian at the centre (an estimate only: the
+     * bracket keeps the rigorous bound) */
+    h->q = h->qbuf;
+    double e2 = b->h * b->h;
+    rm = (h->qbuf[0] + h->qbuf[1] + h->qbuf[2]) * e2 / 3;
+    rm = rm < rl ? rl : (rm > rh ? rh : rm);
+  }
+  h->s = s;
+  h->f0 = f0;
+  h->dm = -(s * f0 + s * rm);
+  if (ok) {
+    /* s r lies in [rl, rh] (s = 1) or [-rh, -rl] (s = -1) */
+    double smax = s > 0 ? rh : -rl, smin = s > 0 ? rl : -rh;
+    h->dl = -(s * f0 + smax);
+    h->dh = -(s * f0 + smin);
+    h->use_hi = 1;
+  } else {
+    h->dl = h->dh = h->dm;
+    h->use_hi = 0;
+  }
+  return ok ? 0 : -1;
+}
+
+
+/* The offset of curved quadric half-space h re-centred on the polygon where its plane meets
+ * the clipped leaf (area `area`, int y y^T dA = m2): the mean of the remainder over that
+ * polygon instead of over the whole box. The volume between the true surface and a plane
+ * is, to first order, the integral of (remainder - offset) / |g| over that polygon, so this
+ * offset cancels it. Kept inside [dl, dh], so the estimate stays inside the bracket. */
+static double recentred(const vxv_hs *h, double area, const double m2[6]) {
+  const double *qq = h->q;
+  double rm = (qq[0] * m2[0] + qq[1] * m2[1] + qq[2] * m2[2] + qq[3] * m2[3] + qq[4] * m2[4] +
+               qq[5] * m2[5]) /
+              area;
+  double d = -(h->s * h->f0 + h->s * rm);
+  return d < h->dl ? h->dl : (d > h->dh ? h->dh : d);
+}
+
+
+/* Generic path (vxg_poly face lists): the faces of p lying on half-space j's plane at
+ * offset d; fills area and int y y^T dA, or returns 0 when none. */
+static int poly_face_on(const vxg_poly *p, const vxv_hs *h, double d, double e, double *area,
+                        double m2[6], double avec[3]) {
+  const double *n = h->n;
+  double tol = 1e-9 * (fabs(n[0]) + fabs(n[1]) + fabs(n[2])) * e;
+  for (int f = 0; f < p->nface; f++) {
+    const int *fv = p->face[f];
+    int on = 1;
+    for (int v = 0; v < 3 && on; v++) {
+      const double *x = p->v[fv[v]];
+      on = fabs(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] - d) <= tol;
+    }
+    if (!on) {
+      continue;
+    }
+    *area = 0;
+    memset(m2, 0, 6 * sizeof *m2);
+    memset(avec, 0, 3 * sizeof *avec);
+    const double *a = p->v[fv[0]];
+    for (int v = 1; v + 1 < p->face_n[f]; v++) {
+      const double *bb = p->v[fv[v]], *c = p->v[fv[v + 1]];
+      double u[3] = {bb[0] - a[0], bb[1] - a[1], bb[2] - a[2]};
+      double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      double x[3] = {0.5 * (u[1] * w[2] - u[2] * w[1]), 0.5 * (u[2] * w[0] - u[0] * w[2]),
+                     0.5 * (u[0] * w[1] - u[1] * w[0])};
+      double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+      double sm[3] = {a[0] + bb[0] + c[0], a[1] + bb[1] + c[1], a[2] + bb[2] + c[2]};
+      *area += at;
+      for (int k = 0; k < 3; k++) {
+        avec[k] += x[k];
+      }
+      for (int k = 0; k < 6; k++) {
+        int i = IA[k], l = IB[k];
+        m2[k] += at / 12 * (a[i] * a[l] + bb[i] * bb[l] + c[i] * c[l] + sm[i] * sm[l]);
+      }
+    }
+    return 1;
+  }
+  return 0;
+}
+
+
+/* Clips a copy of base by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
+static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int nh, int which) {
+  int of = 0;
+  poly_copy(p, base);
+  for (int j = 0; j < nh && p->nvert > 0 && !of; j++) {
+    if (hs[j].exact || (which == 2 && !hs[j].use_hi)) {
+      continue;
+    }
+    double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
+    of |= vxg_poly_clip(p, hs[j].n, d) != 0;
+  }
+  return of;
+}
+
+
+/* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
+static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
+                         int lo_empty, double out[15]) {
+  const double zero[3] = {0, 0, 0}, e[3] = {b->h, b->h, b->h};
+  double boxvol = 8 * b->h * b->h * b->h;
+  vxg_poly *base = &th->base, *p = &th->poly;
+  int overflow = 0, ncurved = 0;
+  vxg_poly_box(base, zero, e);
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].exact) {
+      if (base->nvert > 0) {
+        overflow |= vxg_poly_clip(base, hs[j].n, hs[j].dm) != 0;
+      }
+    } else {
+      ncurved++;
+    }
+  }
+  const vxg_poly *mid = base;
+  double area, m2[6], avec[3];
+  if (ncurved > 0 && base->nvert > 0) {
+    overflow |= poly_curved(p, base, hs, nh, 0);
+    mid = p;
+    if (q->plane == VXV_PLANE_MEAN && p->nvert > 0 && !overflow) {
+      int changed = 0;
+      for (int j = 0; j < nh; j++) {
+        if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, b->h, &area, m2, avec) &&
+            area > 0) {
+          double d = recentred(&hs[j], area, m2);
+          changed |= d != hs[j].dm;
+          hs[j].dm = d;
+        }
+      }
+      if (changed) {
+        overflow |= poly_curved(p, base, hs, nh, 0);
+      }
+    }
+  }
+  vxg_moments mm;
+  vxg_poly_moments(mid, &mm);
+  out[0] = mm.m0;
+  memcpy(out + 1, mm.m1, sizeof mm.m1);
+  memcpy(out + 4, mm.m2, sizeof mm.m2);
+  out[12] = out[13] = out[14] = 0;
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].cell == 0 && poly_face_on(mid, &hs[j], hs[j].dm, b->h, &area, m2, avec)) {
+      for (int k = 0; k < 3; k++) {
+        out[12 + k] += avec[k];
+      }
+    }
+  }
+  double lo, hi;
+  if (overflow) {
+    lo = 0;
+    hi = boxvol;
+  } else if (ncurved == 0 || base->nvert == 0) {
+    lo = hi = mm.m0;
+  } else {
+    lo = lo_empty ? 0 : (poly_curved(p, base, hs, nh, 1) ? 0 : poly_volume(p));
+    hi = poly_curved(p, base, hs, nh, 2) ? boxvol : poly_volume(p);
+  }
+  out[10] = lo;
+  out[11] = hi;
+}
+
+
+static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
+  dst->nv = src->nv;
+  memcpy(dst->pos, src->pos, (size_t)src->nv * sizeof src->pos[0]);
+  memcpy(dst->nbr, src->nbr, (size_t)src->nv * sizeof src->nbr[0]);
+  memcpy(dst->on, src->on, (size_t)src->nv * sizeof src->on[0]);
+}
+
+
+/* Clips a copy of base by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
+static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int nh, int which) {
+  cp_copy(p, base);
+  for (int j = 0; j < nh && p->nv > 0; j++) {
+    if (hs[j].exact || (which == 2 && !hs[j].use_hi)) {
+      continue;
+    }
+    double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
+    if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* The fast integration (vxv_cpoly). Returns 0, or -1 when a capacity is exceeded. */
+static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
+                     int lo_empty, double out[15]) {
+  if (nh > VXV_CP_PLANES) {
+    return -1;
+  }
+  vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
+  int ncurved = 0;
+  uint64_t curved_bits = 0, cell0_bits = 0;
+  vxv_cp_box(base, b->h);
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].exact) {
+      if (vxv_cp_clip(base, hs[j].n, hs[j].dm, 6 + j) != 0) {
+        return -1;
+      }
+    } else {
+      ncurved++;
+      if (hs[j].q) {
+        curved_bits |= (uint64_t)1 << (6 + j);
+      }
+    }
+    if (hs[j].cell == 0) {
+      cell0_bits |= (uint64_t)1 << (6 + j);
+    }
+  }
+  const vxv_cpoly *mid = base;
+  if (ncurved > 0 && base->nv > 0) {
+    if (cp_curved(p, base, hs, nh, 0) != 0) {
+      return -1;
+    }
+    mid = p;
+    for (int it = 0; it < RECENTRE_ITERS && q->plane == VXV_PLANE_MEAN && p->nv > 0 && curved_bits;
+         it++) {
+      vxv_cp_moments(p, NULL, curved_bits, th->face);
+      int changed = 0;
+      for (uint64_t w = curved_bits >> 6; w; w &= w - 1) {
+        int j = __builtin_ctzll(w);
+        if (th->face[j].found && th->face[j].area > 0) {
+          double d = recentred(&hs[j], th->face[j].area, th->face[j].m2);
+          changed |= d != hs[j].dm;
+          hs[j].dm = d;
+        }
+      }
+      if (!changed) {
+        break;
+      }
+      if (cp_curved(p, base, hs, nh, 0) != 0) {
+        return -1;
+      }
+    }
+  }
+  double mm[10];
+  vxv_cp_moments(mid, mm, cell0_bits, th->face);
+  memcpy(out, mm, sizeof mm);
+  out[12] = out[13] = out[14] = 0;
+  for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
+    const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
+    if (f->found) {
+      for (int k = 0; k < 3; k++) {
+        out[12 + k] += f->avec[k];
+      }
+    }
+  }
+  double lo, hi;
+  if (ncurved == 0 || base->nv == 0) {
+    lo = hi = mm[0];
+  } else {
+    if (lo_empty) {
+      lo = 0;
+    } else {
+      if (cp_curved(p, base, hs, nh, 1) != 0) {
+        return -1;
+      }
+      lo = vxv_cp_moments(p, NULL, 0, NULL);
+    }
+    if (cp_curved(p, base, hs, nh, 2) != 0) {
+      return -1;
+    }
+    hi = vxv_cp_moments(p, NULL, 0, NULL);
+  }
+  out[10] = lo;
+  out[11] = hi;
+  return 0;
+}
+
+
+void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
+  double boxvol = 8 * b->h * b->h * b->h;
+  int nh = 0, lo_empty = 0;
+  vxv_hs *hs = th->hs;
+  l->b = *b;
+
+  /* the half-spaces of every MIXED atom */
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    uint64_t m = b->mixed[k];
+    while (m) {
+      int i = ctz64(m);
+      int p = qc->prim_of[i];
+      uint64_t pm = qc->pmask[p];
+      double g[3];
+      if (!qc->comp[p]) {
+        m &= ~((uint64_t)1 << i);
+        double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+        if (add_hs(q, b, k, i, 1.0, f0, g, &hs[nh]) != 0) {
+          lo_empty = 1;
+        }
+        hs[nh].exact = !((qc->curved >> i) & 1);
+        nh++;
+        continue;
+      }
+      /* complemented primitive: its MIXED atoms together */
+      uint64_t pa = m & pm;
+      m &= ~pm;
+      int best = -1;
+      double bf = -HUGE_VAL, bg[3] = {0, 0, 0};
+      for (uint64_t t = pa; t; t &= t - 1) {
+        int j = ctz64(t);
+        double gj[3], fj = vxg_atom_eval(&qc->pc->atom[j], b->c, gj);
+        if (best < 0 || fj > bf) {
+          best = j;
+          bf = fj;
+          memcpy(bg, gj, sizeof bg);
+        }
+      }
+      if (add_hs(q, b, k, best, -1.0, bf, bg, &hs[nh]) != 0) {
+        lo_empty = 1;
+      }
+      hs[nh].exact = !((qc->curved >> best) & 1);
+      if (pa & (pa - 1)) {
+        hs[nh].use_hi = 0; /* a union of several outsides: no convex superset */
+        hs[nh].exact = 0;
+      }
+      nh++;
+    }
+  }
+
+  double out[15];
+  if (leaf_fast(q, th, b, hs, nh, lo_empty, out) != 0) {
+    /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
+    leaf_generic(q, th, b, hs, nh, lo_empty, out);
+  }
+  memcpy(l->m, out, sizeof l->m);
+  memcpy(l->area, out + 12, sizeof l->area);
+  double mid = out[0], lo = out[10], hi = out[11];
+  double slack = 1e-12 * boxvol;
+  lo = (lo < mid ? lo : mid) - slack;
+  hi = (hi > mid ? hi : mid) + slack;
+  l->lo = lo > 0 ? lo : 0;
+  l->hi = hi < boxvol ? hi : boxvol;
+}
