@@ -631,7 +631,8 @@ static void test_model_lengths_beyond_limit_are_rejected(void **state) {
   expect_error("(solid s (cell c (sphere 1) (slab x -10001 0)))", VXC_ERR_FORMAT, 1, 37,
                "LO of slab");
   /* a large number that is not a length is fine */
-  vxg_solid *s = must_parse("(solid s (density 1e5) (cell c (quadric 1e6 1e6 1e6 0 0 0 0 0 0 -1)))");
+  vxg_solid *s =
+      must_parse("(solid s (density 1e5) (cell c (quadric 1e6 1e6 1e6 0 0 0 0 0 0 -1)))");
   assert_double_near(s->density, 1e5, 0);
   vxg_solid_free(s);
 }
