@@ -6,8 +6,9 @@
  * (vxg_posed_cell_init). All moments are accumulated about that point, so they stay of the
  * size of the region and the centroid and J come out without cancellation.
  *
- *  1. Root grid: cubes of edge s0 = (longest side of the box) / 4 covering the box, the
- *     grid shifted by a non-dyadic fraction (0.118 s0) of a cube so that no grid plane
+ *  1. Root grid: cubes of edge s0 = (longest side of the box) / 4 (with a leaf edge h_min:
+ *     the first h_min 2^k above it, so that leaves have exactly the edge h_min) covering the
+ *     box, the grid shifted by a non-dyadic fraction (0.118 s0) of a cube so that no grid plane
  *     lines up with the model's axis-aligned faces (which would hide them inside whole
  *     boxes and drop them from the area vector).
  *  2. Each box is classified against both cells (leaf.c, per atom, with masks inherited
@@ -485,8 +486,15 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
   q->plane = opt.plane;
   q->tau = HUGE_VAL;
 
-  /* the root grid */
+  /* the root grid: cubes of about a quarter of the box's longest side; with a leaf edge
+   * h_min, h_min times a power of two, so that the finest leaves have exactly that edge */
   double s0 = ext / 4, g0[3];
+  if (opt.h_min > 0) {
+    s0 = opt.h_min;
+    for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
+      s0 *= 2;
+    }
+  }
   int n[3];
   for (int a = 0; a < 3; a++) {
     g0[a] = (lo[a] - ref[a]) - GRID_SHIFT * s0;
