@@ -1,0 +1,462 @@
+/* metrics.c: contact metrics between two posed solids, cell pair by cell pair (thesis
+ * A.1.1, A.3, A.4; MODEL.md sections 2, 3, 11), and mass properties.
+ *
+ * A query runs in three phases:
+ * 1. broad phase: each cell's bounding box in the world; every pair of boxes that overlap
+ *    is a candidate (all pairs are tested: solids have tens of cells, and the octree's
+ *    cost dwarfs this);
+ * 2. narrow phase: two cells with exact convex hulls are tested by libccd's MPR, which also
+ *    gives the geometric normal estimate; other pairs go straight to the octree, whose own
+ *    classification decides;
+ * 3. the voxel engine integrates each overlapping pair: V with its certified bracket, p_c,
+ *    J, the area vector; the normal is J's eigenvector nearest the guess built from the
+ *    geometric estimate and the pair's previous normal.
+ * The workspace (vxc_query) owns the octree's buffers and threads and the pair array it
+ * returns, and is reused from query to query. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/internal.h"
+#include "voxel/voxel.h"
+
+struct vxc_query {
+  vxc_allocator al;
+  vxv_workspace *ws;
+  vxc_pair_metrics *pair; /* results of the last run */
+  int pair_cap;
+  double *box_a, *box_b;  /* world bounding boxes of the cells, 6 per cell */
+  int box_cap_a, box_cap_b;
+};
+
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+
+static const vxc_allocator *query_al(const vxc_query *q) {
+  return q->al.realloc ? &q->al : NULL;
+}
+
+
+void vxc_query_options_default(vxc_query_options *o) {
+  memset(o, 0, sizeof *o);
+  o->rtol = 1e-3;
+  o->threads = 1;
+  o->theta_c = M_PI / 180.0;
+  o->r_n = 0.95;
+  o->n_i = 15;
+}
+
+
+vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out) {
+  if (!out) {
+    return VXC_ERR_ARG;
+  }
+  vxc_allocator a = {NULL, NULL};
+  if (al && al->realloc) {
+    a = *al;
+  }
+  vxc_query *q = vxg_alloc(a.realloc ? &a : NULL, sizeof *q);
+  if (!q) {
+    return VXC_ERR_NOMEM;
+  }
+  memset(q, 0, sizeof *q);
+  q->al = a;
+  vxc_status st = vxv_workspace_create(query_al(q), &q->ws);
+  if (st != VXC_OK) {
+    vxg_free(query_al(q), q);
+    return st;
+  }
+  *out = q;
+  return VXC_OK;
+}
+
+
+void vxc_query_free(vxc_query *q) {
+  if (!q) {
+    return;
+  }
+  const vxc_allocator *al = query_al(q);
+  vxv_workspace_free(q->ws);
+  vxg_free(al, q->pair);
+  vxg_free(al, q->box_a);
+  vxg_free(al, q->box_b);
+  vxc_allocator a = q->al;
+  vxg_free(a.realloc ? &a : NULL, q);
+}
+
+
+/* Grows an array of `elem`-byte items to hold n; returns 0 or -1 (unchanged). */
+static int grow(const vxc_allocator *al, void **p, int *cap, int n, size_t elem) {
+  if (n <= *cap) {
+    return 0;
+  }
+  int c = *cap ? *cap : 8;
+  while (c < n) {
+    c *= 2;
+  }
+  void *g = vxg_realloc(al, *p, (size_t)c * elem);
+  if (!g) {
+    return -1;
+  }
+  *p = g;
+  *cap = c;
+  return 0;
+}
+
+
+/* Checks options and turns them into the voxel engine's. */
+static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc_error *err) {
+  if (!(o->voxel >= 0) || !isfinite(o->voxel) || !(o->rtol >= 0) || !isfinite(o->rtol)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "voxel size and rtol must be finite and >= 0 (got %g and %g)",
+                         o->voxel, o->rtol);
+  }
+  if (o->voxel == 0 && o->rtol == 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "a query needs a voxel size or a relative tolerance (both are 0)");
+  }
+  if (o->threads < 1 || o->threads > VXV_MAX_THREADS) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "threads must be in 1..%d (got %d)",
+                         VXV_MAX_THREADS, o->threads);
+  }
+  if (o->max_boxes < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "max_boxes must be >= 0");
+  }
+  if (!(o->theta_c > 0) || !(o->r_n >= 0 && o->r_n < 1) || o->n_i < 1) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "normal iteration: theta_c > 0, 0 <= r_n < 1 and n_i >= 1 needed");
+  }
+  vxv_options_default(v);
+  v->h_min = o->voxel;
+  v->rtol = o->rtol;
+  v->max_boxes = o->max_boxes;
+  v->threads = o->threads;
+  return VXC_OK;
+}
+
+
+static int boxes_overlap(const double a[6], const double b[6]) {
+  for (int k = 0; k < 3; k++) {
+    if (a[k] > b[k + 3] || b[k] > a[k + 3]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* Integrates one cell pair and fills *pm. Returns VXC_OK, VXC_NO_CONTACT or an error. */
+static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const vxg_xform *xa,
+                               const vxg_solid *sb, int ib, const vxg_xform *xb,
+                               const vxc_query_options *o, const vxv_options *vo,
+                               double grid_h, vxc_prev_normal_fn prev, void *prev_ud,
+                               vxc_pair_metrics *pm) {
+  double t0 = now_ms();
+  const vxg_cell *ca = sa->cell[ia], *cb = sb->cell[ib];
+  vxg_xform ta, tb;
+  vxg_xform_compose(&ta, xa, &ca->pose);
+  vxg_xform_compose(&tb, xb, &cb->pose);
+
+  memset(pm, 0, sizeof *pm);
+  pm->cell_a = ia;
+  pm->cell_b = ib;
+  pm->name_a = ca->name;
+  pm->name_b = cb->name;
+
+  /* narrow phase for two convex cells: MPR decides, and gives the normal estimate */
+  vxg_mpr_result mpr;
+  memset(&mpr, 0, sizeof mpr);
+  int have_mpr = 0;
+  if (grid_h <= 0 && ca->hull.exact && cb->hull.exact) {
+    if (vxg_mpr(ca, &ta, cb, &tb, &mpr) == VXC_OK) {
+      if (!mpr.overlap) {
+        pm->time_ms = now_ms() - t0;
+        return VXC_NO_CONTACT;
+      }
+      have_mpr = 1;
+    }
+  }
+
+  vxv_result r;
+  vxc_status st = grid_h > 0 ? vxv_grid_baseline(q->ws, ca, &ta, cb, &tb, grid_h, &r)
+                             : vxv_intersect(q->ws, ca, &ta, cb, &tb, vo, &r);
+  if (st != VXC_OK && st != VXC_NO_CONTACT) {
+    return st;
+  }
+  pm->boxes = r.boxes;
+  pm->leaves = r.leaves;
+  pm->level = r.depth;
+  if (st == VXC_NO_CONTACT || !(r.volume > 0)) {
+    pm->time_ms = now_ms() - t0;
+    return VXC_NO_CONTACT;
+  }
+  pm->geom.volume = r.volume;
+  pm->volume_lo = r.volume_lo;
+  pm->volume_hi = r.volume_hi;
+  memcpy(pm->geom.centroid, r.centroid, sizeof r.centroid);
+  memcpy(pm->geom.inertia, r.inertia, sizeof r.inertia);
+  pm->area = r.contact_area;
+  pm->capped = r.capped;
+  pm->depth = -cbrt(r.volume);
+  if (grid_h > 0) {
+    pm->time_ms = now_ms() - t0;
+    return VXC_OK;
+  }
+
+  /* the geometric estimate: MPR's direction, else the area vector of A's surface inside B
+     (zero when A lies wholly inside B; then the hulls' MPR, then the centres' offset) */
+  double geo[3] = {0, 0, 0};
+  double alen = sqrt(r.area_vector[0] * r.area_vector[0] + r.area_vector[1] * r.area_vector[1] +
+                     r.area_vector[2] * r.area_vector[2]);
+  if (have_mpr) {
+    memcpy(geo, mpr.dir, sizeof geo);
+    pm->normal_from_mpr = 1;
+  } else if (alen > 1e-9 * cbrt(r.volume * r.volume)) {
+    for (int k = 0; k < 3; k++) {
+      geo[k] = r.area_vector[k] / alen;
+    }
+  } else if (vxg_mpr(ca, &ta, cb, &tb, &mpr) == VXC_OK && mpr.overlap) {
+    memcpy(geo, mpr.dir, sizeof geo);
+    pm->normal_from_mpr = 1;
+  } else {
+    double pa[3], pb[3], len = 0;
+    vxg_xform_point(&ta, (double[3]){0, 0, 0}, pa);
+    vxg_xform_point(&tb, (double[3]){0, 0, 0}, pb);
+    for (int k = 0; k < 3; k++) {
+      geo[k] = pb[k] - pa[k];
+      len += geo[k] * geo[k];
+    }
+    if (!(len > 0)) {
+      geo[2] = 1; /* concentric: any direction is as good */
+    }
+  }
+  double np[3];
+  int has_prev = prev && prev(prev_ud, ia, ib, np);
+  int flags = 0;
+  st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n,
+                               o->n_i, pm->geom.normal, &flags, NULL);
+  if (st != VXC_OK) {
+    return VXC_ERR_NUMERIC;
+  }
+  double gl = sqrt(geo[0] * geo[0] + geo[1] * geo[1] + geo[2] * geo[2]);
+  for (int k = 0; k < 3; k++) {
+    pm->normal_geo[k] = geo[k] / gl;
+  }
+  pm->normal_flags = flags;
+  pm->r_gyr = vxc_gyration_radius(&pm->geom);
+  pm->time_ms = now_ms() - t0;
+  return VXC_OK;
+}
+
+
+/* World bounding boxes of a solid's cells into *boxes (6 per cell). */
+static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, double **boxes,
+                      int *cap) {
+  if (grow(query_al(q), (void **)boxes, cap, 6 * s->ncell, sizeof(double)) != 0) {
+    return -1;
+  }
+  for (int i = 0; i < s->ncell; i++) {
+    vxg_xform t;
+    vxg_xform_compose(&t, x, &s->cell[i]->pose);
+    vxg_cell_aabb(s->cell[i], &t, *boxes + 6 * i);
+  }
+  return 0;
+}
+
+
+vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
+                         const vxc_solid *b, const vxc_pose *pose_b,
+                         const vxc_query_options *opt, vxc_prev_normal_fn prev, void *prev_ud,
+                         vxc_metrics *out, vxc_error *err) {
+  double t0 = now_ms();
+  if (!q || !a || !b || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_query_run: query, solids and out must not be NULL");
+  }
+  vxc_query_options o;
+  if (opt) {
+    o = *opt;
+  } else {
+    vxc_query_options_default(&o);
+  }
+  vxv_options vo;
+  vxg_xform xa, xb;
+  vxc_status st = engine_options(&o, &vo, err);
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_a, &xa, "pose of A", err);
+  }
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_b, &xb, "pose of B", err);
+  }
+  if (st != VXC_OK) {
+    return st;
+  }
+  const vxg_solid *sa = a->geom, *sb = b->geom;
+  if (cell_boxes(q, sa, &xa, &q->box_a, &q->box_cap_a) != 0 ||
+      cell_boxes(q, sb, &xb, &q->box_b, &q->box_cap_b) != 0) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+
+  vxc_metrics m;
+  memset(&m, 0, sizeof m);
+  double mom0 = 0, mom1[3] = {0, 0, 0};
+  for (int i = 0; i < sa->ncell; i++) {
+    for (int j = 0; j < sb->ncell; j++) {
+      if (!boxes_overlap(q->box_a + 6 * i, q->box_b + 6 * j)) {
+        continue;
+      }
+      m.candidates++;
+      if (grow(query_al(q), (void **)&q->pair, &q->pair_cap, m.npair + 1,
+               sizeof *q->pair) != 0) {
+        return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+      }
+      vxc_pair_metrics *pm = &q->pair[m.npair];
+      st = measure_pair(q, sa, i, &xa, sb, j, &xb, &o, &vo, 0, prev, prev_ud, pm);
+      if (st == VXC_NO_CONTACT) {
+        continue;
+      }
+      if (st != VXC_OK) {
+        return vxg_error_set(err, st, NULL, 0, 0, "cells '%s' and '%s': %s",
+                             sa->cell[i]->name, sb->cell[j]->name, vxc_status_str(st));
+      }
+      mom0 += pm->geom.volume;
+      for (int k = 0; k < 3; k++) {
+        mom1[k] += pm->geom.volume * pm->geom.centroid[k];
+      }
+      m.npair++;
+    }
+  }
+  m.pair = q->pair;
+  m.volume = mom0;
+  m.contact = m.npair > 0;
+  if (m.contact) {
+    for (int k = 0; k < 3; k++) {
+      m.centroid[k] = mom1[k] / mom0;
+    }
+  } else {
+    /* apart: the distance between the closest cells keeps the penetration measure
+       continuous through first contact */
+    m.distance = INFINITY;
+    m.distance_exact = 1;
+    for (int i = 0; i < sa->ncell; i++) {
+      for (int j = 0; j < sb->ncell; j++) {
+        const vxg_cell *ca = sa->cell[i], *cb = sb->cell[j];
+        vxg_xform ta, tb;
+        vxg_xform_compose(&ta, &xa, &ca->pose);
+        vxg_xform_compose(&tb, &xb, &cb->pose);
+        double d = INFINITY;
+        vxg_hull_distance(ca, &ta, cb, &tb, &d, NULL, NULL);
+        if (d < m.distance) {
+          m.distance = d;
+          m.distance_exact = ca->hull.exact && cb->hull.exact;
+        }
+      }
+    }
+  }
+  m.time_ms = now_ms() - t0;
+  *out = m;
+  return m.contact ? VXC_OK : VXC_NO_CONTACT;
+}
+
+
+vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a, const vxc_pose *pose_a,
+                          const vxc_solid *b, int cell_b, const vxc_pose *pose_b,
+                          const vxc_query_options *opt, double grid_h, vxc_pair_metrics *out,
+                          vxc_error *err) {
+  if (!q || !a || !b || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_query_pair: query, solids and out must not be NULL");
+  }
+  if (cell_a < 0 || cell_a >= a->geom->ncell || cell_b < 0 || cell_b >= b->geom->ncell) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "cell index out of range");
+  }
+  if (!(grid_h >= 0) || !isfinite(grid_h)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "grid_h must be finite and >= 0");
+  }
+  vxc_query_options o;
+  if (opt) {
+    o = *opt;
+  } else {
+    vxc_query_options_default(&o);
+  }
+  vxv_options vo;
+  vxg_xform xa, xb;
+  vxc_status st = engine_options(&o, &vo, err);
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_a, &xa, "pose of A", err);
+  }
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_b, &xb, "pose of B", err);
+  }
+  if (st != VXC_OK) {
+    return st;
+  }
+  vxc_pair_metrics pm;
+  st = measure_pair(q, a->geom, cell_a, &xa, b->geom, cell_b, &xb, &o, &vo, grid_h, NULL, NULL,
+                    &pm);
+  if (st != VXC_OK && st != VXC_NO_CONTACT) {
+    return vxg_error_set(err, st, NULL, 0, 0, "%s", vxc_status_str(st));
+  }
+  *out = pm;
+  return st;
+}
+
+
+vxc_status vxc_solid_mass(vxc_query *q, const vxc_solid *s, int cell, double density,
+                          const vxc_query_options *opt, vxc_mass_props *out, vxc_error *err) {
+  double t0 = now_ms();
+  if (!q || !s || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_mass: query, solid and out must not be NULL");
+  }
+  if (cell < -1 || cell >= s->geom->ncell) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "cell index %d out of range", cell);
+  }
+  if (!(density >= 0) || !isfinite(density)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "density must be finite and >= 0");
+  }
+  vxc_query_options o;
+  if (opt) {
+    o = *opt;
+  } else {
+    vxc_query_options_default(&o);
+  }
+  vxv_options vo;
+  vxc_status st = engine_options(&o, &vo, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  vxv_result r;
+  vxg_xform id;
+  vxg_xform_identity(&id);
+  if (cell < 0) {
+    st = vxv_solid_massprops(q->ws, s->geom, &id, &vo, &r);
+  } else {
+    st = vxv_cell_massprops(q->ws, s->geom->cell[cell], &s->geom->cell[cell]->pose, &vo, &r);
+  }
+  if (st != VXC_OK) {
+    return vxg_error_set(err, st, NULL, 0, 0, "mass properties: %s", vxc_status_str(st));
+  }
+  vxc_mass_props m;
+  memset(&m, 0, sizeof m);
+  m.volume = r.volume;
+  m.volume_lo = r.volume_lo;
+  m.volume_hi = r.volume_hi;
+  memcpy(m.centroid, r.centroid, sizeof m.centroid);
+  memcpy(m.inertia, r.inertia, sizeof m.inertia);
+  m.density = density > 0 ? density : s->geom->density;
+  m.mass = m.density * m.volume;
+  for (int k = 0; k < 9; k++) {
+    m.mass_inertia[k] = m.density * m.inertia[k];
+  }
+  m.boxes = r.boxes;
+  m.leaves = r.leaves;
+  m.time_ms = now_ms() - t0;
+  *out = m;
+  return VXC_OK;
+}
