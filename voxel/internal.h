@@ -163,6 +163,8 @@ struct vxv_workspace {
   size_t capsub;
   vxv_box *list[2]; /* scratch lists of boxes while cutting the top of the tree */
   size_t capl[2];
+  double *gaps; /* the stored leaves' gaps, sorted to choose a round's threshold */
+  size_t capgaps;
 
   vxv_thread *th[VXV_MAX_THREADS];
   int nth; /* thread scratch areas allocated */

@@ -35,10 +35,10 @@
  *       (nothing is stored: memory stays that of the scratch areas).
  *     rtol rule: rounds. Round 0 integrates each subtree's root as a leaf and stores it.
  *       After each round the sums give V, V_lo, V_hi; if V_hi - V_lo <= rtol V the query is
- *       done. Otherwise a threshold tau is chosen from a histogram of the stored leaves'
- *       gaps (hi - lo), as the largest power of two for which the predicted total gap (a
- *       split divides a boundary leaf's gap by about 4: 4 of its 8 children meet the
- *       surface, each with 1/16 of the gap) falls below rtol V / 2; the next round splits
+ *       done. Otherwise a threshold tau is chosen among the stored leaves' gaps (hi - lo),
+ *       sorted, as the largest for which the predicted total gap (a split leaves about 4
+ *       children meeting the surface, each with 1/16 of the gap) falls below 0.8 rtol V;
+ *       the next round splits
  *       every stored leaf whose gap exceeds tau, depth first, its children integrated and
  *       split again while their gap exceeds tau. The largest gaps are refined first. Leaves
  *       whose integration is exact are retired (summed for good, not stored).
@@ -56,6 +56,7 @@
  * per thread (one being read, one being written each round). */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "voxel/internal.h"
@@ -280,16 +281,38 @@ static int cut_top(vxv_workspace *ws, vxv_acc *pre, long long *boxes, int *depth
 
 /* ---- rounds (rtol rule) --------------------------------------------------------------- */
 
-/* The threshold for the next round: the largest 2^j whose predicted total gap meets the
- * target. Returns 0 with *tau set, or -1 when no stored leaf can be split. */
+/* Predicted gap left of a leaf of gap g once the round has split it with threshold tau: a
+ * split leaves about 4 children meeting the surface, each with 1/16 of the gap (h^4), and
+ * a child is split again while its own gap exceeds tau. */
+static double predicted(double g, double tau) {
+  double left = g;
+  while (g > tau && left > 0) {
+    g /= 16;
+    left /= 4;
+  }
+  return left;
+}
+
+
+static int cmp_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+
+/* The threshold for the next round: the largest gap of a stored leaf such that splitting
+ * every leaf above it is predicted to bring the total gap to `target` (`fixed`: the gaps no
+ * round can reduce). Returns 0 with *tau set, -1 when no stored leaf can be split, or -2
+ * when the gap list cannot be allocated. */
 static int choose_tau(vxv_workspace *ws, double target, double fixed, double *tau) {
-  enum { KMIN = -1100, KMAX = 1100, NB = KMAX - KMIN + 1 };
-  static const double four[8] = {1,          0.25,        0.0625,        0.015625,
-                                 0.00390625, 9.765625e-4, 2.44140625e-4, 6.103515625e-5};
-  double bins[NB];
-  memset(bins, 0, sizeof bins);
-  int kmin = KMAX, kmax = KMIN;
-  double splittable = 0;
+  size_t n = 0;
+  for (int s = 0; s < ws->nsub; s++) {
+    n += ws->sub[s].n;
+  }
+  if (vxv_ws_grow(ws, (void **)&ws->gaps, &ws->capgaps, n > 0 ? n : 1, sizeof(double)) != 0) {
+    return -2;
+  }
+  size_t m = 0;
   for (int s = 0; s < ws->nsub; s++) {
     const vxv_subtree *st = &ws->sub[s];
     const vxv_leaf *l = ws->th[st->owner]->buf[ws->q.round & 1] + st->off;
@@ -300,42 +323,39 @@ static int choose_tau(vxv_workspace *ws, double target, double fixed, double *ta
       }
       if (l[i].b.level >= VXV_MAX_LEVEL || (ws->q.h_min > 0 && 2 * l[i].b.h <= ws->q.h_min)) {
         fixed += g;
-        continue;
+      } else {
+        ws->gaps[m++] = g;
       }
-      int k;
-      frexp(g, &k);
-      k = k < KMIN ? KMIN : (k > KMAX ? KMAX : k);
-      bins[k - KMIN] += g;
-      splittable += g;
-      kmin = k < kmin ? k : kmin;
-      kmax = k > kmax ? k : kmax;
     }
   }
-  if (kmax < kmin) {
+  if (m == 0) {
     return -1;
   }
-  double goal = target - fixed;
-  if (goal < 0.1 * splittable) {
-    goal = 0.1 * splittable; /* the fixed part alone misses the target: still progress */
+  /* sorted in decreasing order, the values are deterministic (a total order on doubles) */
+  qsort(ws->gaps, m, sizeof(double), cmp_desc);
+  double total = fixed;
+  for (size_t i = 0; i < m; i++) {
+    total += ws->gaps[i];
   }
-  int jbest = kmin - 60;
-  for (int j = kmax; j >= kmin - 60; j--) {
-    double pred = 0;
-    for (int k = kmin; k <= kmax; k++) {
-      double gk = bins[k - KMIN];
-      if (k <= j) {
-        pred += gk;
-      } else {
-        int m = (k - j + 1) / 2;
-        pred += gk * (m < 8 ? four[m] : 0);
-      }
+  if (target < fixed + 0.1 * (total - fixed)) {
+    target = fixed + 0.1 * (total - fixed); /* the fixed part misses the target: progress */
+  }
+  /* the predicted total is non-decreasing in tau: bisect over the candidates gaps[j]
+   * (split gaps[0 .. j-1]); j = m means tau = 0 (split every leaf, deeper where needed) */
+  size_t lo = 1, hi = m;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    double t = ws->gaps[mid], pred = fixed;
+    for (size_t i = 0; i < m; i++) {
+      pred += predicted(ws->gaps[i], t);
     }
-    if (pred <= goal) {
-      jbest = j;
-      break;
+    if (pred <= target) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
     }
   }
-  *tau = ldexp(1.0, jbest);
+  *tau = lo < m ? ws->gaps[lo] : 0;
   return 0;
 }
 
@@ -594,7 +614,9 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
                (ws->sub[s].full.s[VXV_ACC_LO] + ws->sub[s].full.c[VXV_ACC_LO]);
     }
     fixed += (pre.s[VXV_ACC_HI] + pre.c[VXV_ACC_HI]) - (pre.s[VXV_ACC_LO] + pre.c[VXV_ACC_LO]);
-    if (choose_tau(ws, 0.5 * opt.rtol * v, fixed, &q->tau) != 0) {
+    int rc = choose_tau(ws, 0.8 * opt.rtol * v, fixed, &q->tau);
+    if (rc != 0) {
+      capped |= rc == -2;
       break;
     }
   }
