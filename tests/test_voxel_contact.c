@@ -311,6 +311,68 @@ static void test_voxel_ellipsoid_cap_is_the_affine_image_of_a_sphere_cap(void **
 }
 
 
+/* second moments about the origin of the box centred at c with half-edge e (all axes) */
+static void box_s2(double e, const double c[3], double V, double s2[9]) {
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      s2[3 * i + j] = V * (c[i] * c[j] + (i == j) * e * e / 3);
+    }
+  }
+}
+
+
+// a cube over the corner of a box-shaped cavity: the cube minus the corner it shares with
+// the cavity (a complemented primitive with several MIXED atoms in the corner's leaves)
+static void test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap(void **state) {
+  fixture *f = *state;
+  vx_prim_spec block[2] = {{VXG_BOX, {0.6, 0.6, 0.6}, 3, 0, NULL},
+                           {VXG_BOX, {0.2, 0.2, 0.2}, 3, 1, NULL}};
+  vxg_cell *cav = vx_cell(f->s, "block", block, 2);
+  assert_non_null(cav);
+  vxg_cell *cube = box_cell(f, "cube", 0.1, 0.1, 0.1);
+  /* in the block's frame: the cube [0.05, 0.15]^3 minus the cavity's corner [0.05, 0.1]^3 */
+  const double ca[3] = {0.1, 0.1, 0.1}, cc[3] = {0.075, 0.075, 0.075};
+  double va = 1e-3, vc = 0.05 * 0.05 * 0.05, V = va - vc, c0[3], sa[9], sc[9], J0[9];
+  for (int i = 0; i < 3; i++) {
+    c0[i] = (va * ca[i] - vc * cc[i]) / V;
+  }
+  box_s2(0.05, ca, va, sa);
+  box_s2(0.025, cc, vc, sc);
+  /* J = tr(C) I - C with C the second moments about the centroid */
+  double C[9], tr = 0;
+  for (int i = 0; i < 9; i++) {
+    C[i] = sa[i] - sc[i] - V * c0[i / 3] * c0[i % 3];
+  }
+  tr = C[0] + C[4] + C[8];
+  for (int i = 0; i < 9; i++) {
+    J0[i] = (i % 4 == 0 ? tr : 0) - C[i];
+  }
+  /* both turned and moved together */
+  vxg_xform world, xcube;
+  const double ax[3] = {1, 2, -0.5};
+  vxg_xform_axis_angle(&world, ax, 0.4);
+  world.t[0] = 0.3;
+  vxg_xform_translation(&xcube, ca[0], ca[1], ca[2]);
+  vxg_xform_compose(&xcube, &world, &xcube);
+  double c[3], J[9];
+  vxg_xform_point(&world, c0, c);
+  rotate_sym(&world, J0, J);
+  double err[2];
+  for (int k = 0; k < 2; k++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = 0;
+    o.h_min = 0.004 / (1 << k);
+    vxv_result r;
+    assert_int_equal(vxv_intersect(f->ws, cube, &xcube, cav, &world, &o, &r), VXC_OK);
+    check(&r, V, c, J, 0.1, 2e-3, 2e-3, 2e-3);
+    err[k] = fabs(r.volume - V);
+  }
+  /* the corner's leaves converge too */
+  assert_true(err[1] <= err[0] / 3);
+}
+
+
 // one, two and three threads give bitwise identical figures
 static void test_voxel_results_do_not_depend_on_thread_count(void **state) {
   fixture *f = *state;
@@ -529,6 +591,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_voxel_cylinder_on_table_gives_segment_prism, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_ellipsoid_cap_is_the_affine_image_of_a_sphere_cap,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_results_do_not_depend_on_thread_count, setup,
                                       teardown),
