@@ -50,8 +50,13 @@ void vxv_acc_add(vxv_acc *a, int k, double x) {
 
 void vxv_acc_merge(vxv_acc *a, const vxv_acc *b) {
   for (int k = 0; k < VXV_ACC_N; k++) {
-    vxv_acc_add(a, k, b->s[k]);
-    vxv_acc_add(a, k, b->c[k]);
+    /* adding an exact zero changes nothing: skip it (empty sums are common) */
+    if (b->s[k] != 0) {
+      vxv_acc_add(a, k, b->s[k]);
+    }
+    if (b->c[k] != 0) {
+      vxv_acc_add(a, k, b->c[k]);
+    }
   }
 }
 

@@ -514,6 +514,9 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
     for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
       s0 *= 2;
     }
+    if (s0 < ext / 4) {
+      s0 = ext / 4; /* h_min below the deepest level: the level cap decides */
+    }
   }
   int n[3];
   for (int a = 0; a < 3; a++) {
@@ -593,7 +596,9 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
     long long nsplit = 0;
     for (int s = 0; s < ws->nsub; s++) {
       vxv_acc_merge(&tot, &ws->sub[s].full);
-      vxv_acc_merge(&tot, &ws->sub[s].leafsum);
+      if (ws->sub[s].n > 0) {
+        vxv_acc_merge(&tot, &ws->sub[s].leafsum);
+      }
       capped |= ws->sub[s].capped;
       nsplit += ws->sub[s].nsplit;
       boxes += ws->sub[s].rboxes;
