@@ -15,15 +15,22 @@
  *     from the parent). INSIDE both: its exact moments are added (vxg_box_moments).
  *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf.
  *  3. A leaf is integrated exactly on linearised surfaces (leaf.c): every MIXED atom becomes
- *     a half-space (the tangent plane at the leaf centre, shifted by the mean of the
- *     quadric's remainder over the leaf by default), the leaf is clipped by them
- *     (vxg_poly_clip) and the volume, first and second moments of the convex polyhedron
- *     come in closed form (vxg_poly_moments). The remainder's range over the leaf gives the
- *     lower and upper polyhedra: the leaf's certified bracket [lo, hi]; its width falls as
- *     h^4 for a quadric (the surface's distance to its tangent plane is O(h^2) over an
- *     O(h^2) patch), so the sum over the O(h^-2) boundary leaves narrows as h^2. A leaf cut
- *     only by planes is exact at any size. The area vector adds the vector areas of the
- *     clipped polyhedron's faces lying on cell A's planes.
+ *     a half-space, the tangent plane g.(x - c) + f(c) <= 0 at the leaf centre c shifted by
+ *     an offset; the leaf is clipped by them and the volume, first and second moments of
+ *     the convex polyhedron come in closed form. With VXV_PLANE_TANGENT the offset is 0
+ *     (error second order in h). With VXV_PLANE_MEAN (default) it is the mean of the atom's
+ *     quadratic remainder over the polygon where the plane cuts the clipped leaf (computed
+ *     from that face's second moments, then the leaf is clipped again): the volume between
+ *     a surface and a plane is, to first order, the integral of their distance over that
+ *     polygon, so the leading, one-signed error cancels (on the ball-on-table cap the error
+ *     at a given leaf size falls by two to three orders of magnitude). The remainder's
+ *     range over the leaf gives the lower and upper polyhedra: the leaf's certified bracket
+ *     [lo, hi], which contains the estimate; its width falls as h^4 for a quadric (the
+ *     surface's distance to its tangent plane is O(h^2) over an O(h^2) patch), so the sum
+ *     over the O(h^-2) boundary leaves narrows as h^2. A leaf cut only by planes is exact at
+ *     any size. The area vector adds the vector areas of the clipped polyhedron's faces lying
+ *     on cell A's planes. The polyhedra are the vertex-neighbour form of clip.c (r3d), with
+ *     geom's face-list polyhedra (vxg_poly_*) as the fallback when a capacity is exceeded.
  *  4. The top of the tree is cut into subtrees: the root grid's MIXED boxes are split, level
  *     by level, until there are at least VXV_MIN_SUBTREES of them. The cut depends on the
  *     geometry only. Each subtree is processed by one thread of the pool with its own
