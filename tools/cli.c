@@ -155,3 +155,112 @@ const char *cli_suggest(const char *name) {
   }
   return best;
 }
+
+
+void cli_geom_opts_init(cli_geom_opts *o) {
+  memset(o, 0, sizeof *o);
+  vxc_query_options_default(&o->query);
+  o->pose_a = vxc_pose_identity();
+  o->pose_b = vxc_pose_identity();
+}
+
+
+int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_opts *o,
+                 int allow_pose) {
+  const char *arg = argv[*i];
+  if (strcmp(arg, "--json") == 0) {
+    o->json = 1;
+    return 1;
+  }
+  int is_pose = strcmp(arg, "--pose-a") == 0 || strcmp(arg, "--pose-b") == 0;
+  int known = (allow_pose && is_pose) || strcmp(arg, "--voxel") == 0 ||
+              strcmp(arg, "--rtol") == 0 || strcmp(arg, "--threads") == 0;
+  if (!known) {
+    return 0;
+  }
+  if (*i + 1 >= argc) {
+    cli_usage_error(command, "option '%s' needs a value", arg);
+    return -1;
+  }
+  const char *val = argv[++*i];
+  double x;
+  char msg[256];
+  if (is_pose) {
+    vxc_pose *p = arg[7] == 'a' ? &o->pose_a : &o->pose_b;
+    if (cli_parse_pose(val, p, msg, sizeof msg) != 0) {
+      cli_usage_error(command, "%s: %s", arg, msg);
+      return -1;
+    }
+  } else if (strcmp(arg, "--threads") == 0) {
+    if (cli_parse_double(val, &x) != 0 || x < 1 || x > 64 || x != (int)x) {
+      cli_usage_error(command, "--threads: expected a whole number from 1 to 64, got '%s'", val);
+      return -1;
+    }
+    o->query.threads = (int)x;
+  } else {
+    if (cli_parse_double(val, &x) != 0 || !(x > 0)) {
+      cli_usage_error(command, "%s: expected a positive number, got '%s'", arg, val);
+      return -1;
+    }
+    if (strcmp(arg, "--voxel") == 0) {
+      o->query.voxel = x;
+      o->have_voxel = 1;
+      if (!o->have_rtol) {
+        o->query.rtol = 0; /* --voxel alone: the thesis's fixed voxel size */
+      }
+    } else {
+      o->query.rtol = x;
+      o->have_rtol = 1;
+    }
+  }
+  return 1;
+}
+
+
+void cli_json_num(FILE *f, double x) {
+  if (isfinite(x)) {
+    fprintf(f, "%.17g", x);
+  } else {
+    fputs("null", f);
+  }
+}
+
+
+void cli_json_vec(FILE *f, const double *v, int n) {
+  fputc('[', f);
+  for (int i = 0; i < n; i++) {
+    if (i) {
+      fputs(", ", f);
+    }
+    cli_json_num(f, v[i]);
+  }
+  fputc(']', f);
+}
+
+
+void cli_json_mat3(FILE *f, const double m[9]) {
+  fputc('[', f);
+  for (int i = 0; i < 3; i++) {
+    if (i) {
+      fputs(", ", f);
+    }
+    cli_json_vec(f, m + 3 * i, 3);
+  }
+  fputc(']', f);
+}
+
+
+void cli_json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') {
+      fprintf(f, "\\%c", c);
+    } else if (c < 0x20) {
+      fprintf(f, "\\u%04x", c);
+    } else {
+      fputc(c, f);
+    }
+  }
+  fputc('"', f);
+}

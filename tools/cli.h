@@ -61,11 +61,47 @@ const cli_command *cli_find(const char *name);
 /* The nearest command name to a misspelt one (edit distance <= 2), or NULL. */
 const char *cli_suggest(const char *name);
 
+/* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
+typedef struct cli_geom_opts {
+  vxc_query_options query; /* --voxel, --rtol, --threads */
+  vxc_pose pose_a, pose_b; /* --pose-a, --pose-b */
+  int json;                /* --json */
+  int have_voxel, have_rtol;
+} cli_geom_opts;
+
+/* Sets the defaults (identity poses, rtol 1e-3, one thread, table output). */
+void cli_geom_opts_init(cli_geom_opts *o);
+
+/* If argv[*i] is one of the shared options (with its value in argv[*i + 1]), applies it,
+ * advances *i past it and returns 1; returns 0 when it is not a shared option, and -1
+ * after printing a usage error for a malformed or missing value. `allow_pose` says whether
+ * --pose-a/--pose-b are accepted. */
+int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_opts *o,
+                 int allow_pose);
+
+/* Parses the command line of a two-solid command (metrics, force): two model files and
+ * the shared options; other options go to `extra` (may be NULL), which returns 1 when it
+ * consumed argv[*i] (and maybe its value), 0 when it does not know it, -1 after a usage
+ * error. Loads both solids into *a, *b. Returns CLI_OK or the exit status to return. */
+int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
+                  int (*extra)(int argc, char **argv, int *i, void *ud), void *ud,
+                  vxc_solid **a, vxc_solid **b);
+
+/* JSON output helpers: a number (%.17g; non-finite numbers as null), a 3-vector, a 3x3
+ * row-major matrix, a string with escapes. */
+void cli_json_num(FILE *f, double x);
+void cli_json_vec(FILE *f, const double *v, int n);
+void cli_json_mat3(FILE *f, const double m[9]);
+void cli_json_str(FILE *f, const char *s);
+
 /* The command table, NULL-terminated (tools/vxc.c). */
 extern const cli_command *const cli_commands[];
 
 /* Subcommands (one file each). */
 extern const cli_command cli_cmd_info;
 extern const cli_command cli_cmd_check;
+extern const cli_command cli_cmd_mass;
+extern const cli_command cli_cmd_metrics;
+extern const cli_command cli_cmd_force;
 
 #endif /* VXC_CLI_H */

@@ -4,7 +4,8 @@
 
 #include "cli.h"
 
-const cli_command *const cli_commands[] = {&cli_cmd_info, &cli_cmd_check, NULL};
+const cli_command *const cli_commands[] = {&cli_cmd_info,    &cli_cmd_check, &cli_cmd_mass,
+                                           &cli_cmd_metrics, &cli_cmd_force, NULL};
 
 static void print_help(void) {
   printf("usage: vxc COMMAND [ARGS...]\n"
