@@ -321,8 +321,8 @@ static void box_s2(double e, const double c[3], double V, double s2[9]) {
 }
 
 
-// a cube over the corner of a box-shaped cavity: the cube minus the corner it shares with
-// the cavity (a complemented primitive with several MIXED atoms in the corner's leaves)
+// a cube over the corner of a box-shaped cavity is the cube minus their common corner, exactly
+// (a complemented primitive with several MIXED atoms: inclusion and exclusion in the leaves)
 static void test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap(void **state) {
   fixture *f = *state;
   vx_prim_spec block[2] = {{VXG_BOX, {0.6, 0.6, 0.6}, 3, 0, NULL},
@@ -357,19 +357,55 @@ static void test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap(void **st
   double c[3], J[9];
   vxg_xform_point(&world, c0, c);
   rotate_sym(&world, J0, J);
-  double err[2];
   for (int k = 0; k < 2; k++) {
     vxv_options o;
     vxv_options_default(&o);
-    o.rtol = 0;
-    o.h_min = 0.004 / (1 << k);
+    if (k == 1) {
+      o.rtol = 0;
+      o.h_min = 0.004;
+    }
     vxv_result r;
     assert_int_equal(vxv_intersect(f->ws, cube, &xcube, cav, &world, &o, &r), VXC_OK);
-    check(&r, V, c, J, 0.1, 2e-3, 2e-3, 2e-3);
-    err[k] = fabs(r.volume - V);
+    /* planes only, the cavity's corner by inclusion and exclusion: exact at any leaf size */
+    check(&r, V, c, J, 0.1, 1e-10, 1e-10, 1e-10);
+    assert_true(r.volume_hi - r.volume_lo <= 1e-10 * V);
   }
-  /* the corner's leaves converge too */
-  assert_true(err[1] <= err[0] / 3);
+}
+
+
+// a ball centred on the apex of a conical hole overlaps the block by the ball minus the
+// spherical sector, V = 4/3 pi r^3 - 2/3 pi r^3 (1 - cos a), the sector's centroid at
+// 3 r (1 + cos a) / 8 (a complemented primitive with a curved atom and a plane)
+static void test_voxel_ball_in_a_conical_hole_is_ball_minus_sector(void **state) {
+  fixture *f = *state;
+  const double a = M_PI / 6, r0 = 0.05;
+  vx_prim_spec block[2] = {{VXG_BOX, {0.4, 0.4, 0.4}, 3, 0, NULL}, {VXG_CONE, {a}, 1, 1, NULL}};
+  vxg_cell *cav = vx_cell(f->s, "countersunk", block, 2);
+  assert_non_null(cav);
+  vxg_cell *ball = sphere_cell(f, "ball", r0);
+  vxg_xform x;
+  const double ax[3] = {0.2, -1, 0.3};
+  vxg_xform_axis_angle(&x, ax, 1.1);
+  x.t[0] = 0.05;
+  x.t[1] = -0.02;
+  x.t[2] = 0.01;
+  double vs = 2.0 / 3 * M_PI * r0 * r0 * r0 * (1 - cos(a));
+  double V = 4.0 / 3 * M_PI * r0 * r0 * r0 - vs;
+  double zc = -vs * 3 * r0 * (1 + cos(a)) / 8 / V;
+  const double c0[3] = {0, 0, zc};
+  double c[3];
+  vxg_xform_point(&x, c0, c);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = r0 / 32;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, ball, &x, cav, &x, &o, &r), VXC_OK);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  assert_double_rel(r.volume, V, 1e-4);
+  for (int i = 0; i < 3; i++) {
+    assert_double_near(r.centroid[i], c[i], 1e-4 * r0);
+  }
 }
 
 
@@ -594,6 +630,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap,
                                       setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_ball_in_a_conical_hole_is_ball_minus_sector, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_voxel_results_do_not_depend_on_thread_count, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_error_falls_as_h_squared_on_cap_and_lens, setup,

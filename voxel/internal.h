@@ -103,11 +103,18 @@ typedef struct vxv_hs {
   int cell;
   int use_hi;      /* 0: no superset half-space is known (the upper polyhedron ignores it) */
   int exact;       /* 1: a plane (its half-space is the atom itself) */
+  int group;       /* 0: a constraint of the leaf's region; g >= 1: an atom of the g-th
+                      complemented primitive with several MIXED atoms, in its own sense
+                      f <= 0 (the region excludes the intersection of the group's sides) */
   const double *q; /* the remainder's quadratic coefficients A..F (the quadric's own, or
                       qbuf for a torus), for re-centring; NULL: none */
   double qbuf[6];
   double s, f0; /* sign (-1: complemented) and value at the centre */
 } vxv_hs;
+
+/* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
+ * and exclusion over their (convex) insides; beyond, the atom of largest value stands in. */
+#define VXV_MAX_GROUPS 3
 
 /* A convex polyhedron for the leaves (clip.c): every vertex has exactly three neighbours,
  * listed counter-clockwise seen from outside (the representation of Powell and Abel's r3d,
@@ -136,7 +143,7 @@ typedef struct vxv_cpface {
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
   vxg_poly base, poly;
-  vxv_cpoly cbase, cpoly;
+  vxv_cpoly cbase, cpoly, cmid, cterm;
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   vxv_leaf *buf[2];

@@ -22,10 +22,20 @@
  * Then {s g.y <= -(s f0 + max s r)} is inside the true set and {s g.y <= -(s f0 + min s r)}
  * contains it: the lower and upper polyhedra. The estimate uses s g.y <= -(s f0 + s r_mean)
  * (VXV_PLANE_MEAN) or r_mean = 0 (VXV_PLANE_TANGENT); it lies between the two, so
- * lo <= V <= hi per leaf. A complemented primitive with several MIXED atoms (a union of
- * their outsides) uses its atom with the largest value at c for the estimate and the lower
- * polyhedron, and nothing for the upper one. The ranges are widened by a rounding allowance
- * and every leaf's bracket by 1e-12 of its volume (polyhedron arithmetic). */
+ * lo <= V <= hi per leaf. r_mean is the remainder's mean over the box, then (VXV_PLANE_MEAN,
+ * quadrics and tori) over the polygon where the plane cuts the clipped leaf.
+ *
+ * A complemented primitive with several MIXED atoms excludes the convex set Q where all its
+ * atoms are <= 0: the leaf's region is R minus the union of such Q_g, R the box clipped by
+ * every other half-space. By inclusion and exclusion its moments are the sum over subsets S
+ * of the groups of (-1)^|S| m(R and the Q_g, g in S), every term a convex polyhedron, so a
+ * cavity's edges and corners are exact when its faces are planes (up to VXV_MAX_GROUPS such
+ * primitives per leaf; beyond, the atom with the largest value at c stands in, complemented,
+ * with no upper polyhedron). The lower region takes R's lower half-spaces and the Q_g's upper
+ * ones (a bigger hole), the upper region the reverse.
+ *
+ * The ranges are widened by a rounding allowance and every leaf's bracket by 1e-12 of its
+ * volume (polyhedron arithmetic). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -207,6 +217,7 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
 
 
 int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
+  int groups = 0;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     if (b->mixed[k] & qc->curved) {
@@ -217,12 +228,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
       uint64_t pm = qc->pmask[qc->prim_of[ctz64(cm)]];
       uint64_t in = cm & pm;
       if (in & (in - 1)) {
-        return 1; /* two or more MIXED atoms in one complemented primitive */
+        groups++; /* a complemented primitive with several MIXED (plane) atoms */
       }
       cm &= ~pm;
     }
   }
-  return 0;
+  return groups > VXV_MAX_GROUPS;
 }
 
 
@@ -368,6 +379,7 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
     h->n[j] = s * g[j];
   }
   h->cell = k;
+  h->group = 0;
   h->q = a->kind == VXG_ATOM_QUADRIC ? a->q : NULL;
   if (a->kind == VXG_ATOM_TORUS && ok && q->plane == VXV_PLANE_MEAN &&
       torus_hessian(a, b->c, h->qbuf) == 0) {
@@ -545,7 +557,7 @@ static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
 static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int nh, int which) {
   cp_copy(p, base);
   for (int j = 0; j < nh && p->nv > 0; j++) {
-    if (hs[j].exact || (which == 2 && !hs[j].use_hi)) {
+    if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
       continue;
     }
     double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
@@ -557,9 +569,62 @@ static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int 
 }
 
 
-/* The fast integration (vxv_cpoly). Returns 0, or -1 when a capacity is exceeded. */
+/* Sum over the subsets S of the groups of (-1)^|S| times the moments (m != NULL: the ten
+ * moments and the area vector of cell 0's faces into m[0..9], m[12..14]) or the volume of
+ * the polyhedron r clipped by the half-spaces of the groups in S, at offsets `which`
+ * (0: dm, 1: dl, 2: dh); groups whose bit is set in `skip` have an empty inside. Returns
+ * the signed volume sum, or NAN when a capacity is exceeded. */
+static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, int nh, int ng,
+                        int which, unsigned skip, uint64_t cell0_bits, double *m) {
+  double vol = 0;
+  if (m) {
+    memset(m, 0, 15 * sizeof *m);
+  }
+  for (unsigned S = 0; S < (1u << ng); S++) {
+    if (S & skip) {
+      continue;
+    }
+    double sign = (__builtin_popcount(S) & 1) ? -1 : 1;
+    vxv_cpoly *p = &th->cterm;
+    cp_copy(p, r);
+    for (int j = 0; j < nh && p->nv > 0; j++) {
+      if (hs[j].group && (S >> (hs[j].group - 1)) & 1) {
+        double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
+        if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+          return NAN;
+        }
+      }
+    }
+    if (!m) {
+      vol += sign * vxv_cp_moments(p, NULL, 0, NULL);
+      continue;
+    }
+    double mm[10];
+    vol += sign * vxv_cp_moments(p, mm, cell0_bits, th->face);
+    for (int k = 0; k < 10; k++) {
+      m[k] += sign * mm[k];
+    }
+    for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
+      const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
+      if (f->found) {
+        for (int k = 0; k < 3; k++) {
+          m[12 + k] += sign * f->avec[k];
+        }
+      }
+    }
+  }
+  return vol;
+}
+
+
+/* The fast integration (vxv_cpoly). The region is R minus the union of the groups' insides
+ * Q_g, R the box clipped by the constraints (group 0); by inclusion and exclusion its
+ * moments are the sum over subsets S of the groups of (-1)^|S| m(R and the Q_g, g in S),
+ * each term a convex polyhedron. The lower polyhedra use R's lower half-spaces and the Q_g's
+ * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
+ * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int lo_empty, double out[15]) {
+                     int ng, unsigned nohi, int lo_empty, double out[15]) {
   if (nh > VXV_CP_PLANES) {
     return -1;
   }
@@ -568,18 +633,21 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   uint64_t curved_bits = 0, cell0_bits = 0;
   vxv_cp_box(base, b->h);
   for (int j = 0; j < nh; j++) {
+    if (hs[j].cell == 0) {
+      cell0_bits |= (uint64_t)1 << (6 + j);
+    }
+    if (!hs[j].exact) {
+      ncurved++;
+    }
+    if (hs[j].group) {
+      continue;
+    }
     if (hs[j].exact) {
       if (vxv_cp_clip(base, hs[j].n, hs[j].dm, 6 + j) != 0) {
         return -1;
       }
-    } else {
-      ncurved++;
-      if (hs[j].q) {
-        curved_bits |= (uint64_t)1 << (6 + j);
-      }
-    }
-    if (hs[j].cell == 0) {
-      cell0_bits |= (uint64_t)1 << (6 + j);
+    } else if (hs[j].q) {
+      curved_bits |= (uint64_t)1 << (6 + j);
     }
   }
   const vxv_cpoly *mid = base;
@@ -608,18 +676,23 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       }
     }
   }
-  double mm[10];
-  vxv_cp_moments(mid, mm, cell0_bits, th->face);
-  memcpy(out, mm, sizeof mm);
-  out[12] = out[13] = out[14] = 0;
-  for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
-    const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
-    if (f->found) {
-      for (int k = 0; k < 3; k++) {
-        out[12 + k] += f->avec[k];
+  double mm[15];
+  if (ng == 0) {
+    vxv_cp_moments(mid, mm, cell0_bits, th->face);
+    mm[12] = mm[13] = mm[14] = 0;
+    for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
+      const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
+      if (f->found) {
+        for (int k = 0; k < 3; k++) {
+          mm[12 + k] += f->avec[k];
+        }
       }
     }
+  } else if (isnan(cp_groups(th, mid, hs, nh, ng, 0, 0, cell0_bits, mm))) {
+    return -1;
   }
+  memcpy(out, mm, 10 * sizeof *out);
+  memcpy(out + 12, mm + 12, 3 * sizeof *out);
   double lo, hi;
   if (ncurved == 0 || base->nv == 0) {
     lo = hi = mm[0];
@@ -630,12 +703,25 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (cp_curved(p, base, hs, nh, 1) != 0) {
         return -1;
       }
-      lo = vxv_cp_moments(p, NULL, 0, NULL);
+      if (ng == 0) {
+        lo = vxv_cp_moments(p, NULL, 0, NULL);
+      } else {
+        cp_copy(&th->cmid, p);
+        lo = cp_groups(th, &th->cmid, hs, nh, ng, 2, 0, 0, NULL);
+      }
     }
     if (cp_curved(p, base, hs, nh, 2) != 0) {
       return -1;
     }
-    hi = vxv_cp_moments(p, NULL, 0, NULL);
+    if (ng == 0) {
+      hi = vxv_cp_moments(p, NULL, 0, NULL);
+    } else {
+      cp_copy(&th->cmid, p);
+      hi = cp_groups(th, &th->cmid, hs, nh, ng, 1, nohi, 0, NULL);
+    }
+    if (isnan(lo) || isnan(hi)) {
+      return -1;
+    }
   }
   out[10] = lo;
   out[11] = hi;
@@ -643,9 +729,48 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
 }
 
 
+/* For the generic path: each group replaced by its atom of largest value, complemented
+ * (the estimate and a lower bound; no upper bound). Compacts hs; returns the new count. */
+static int groups_to_heuristic(vxv_hs *hs, int nh, int ng) {
+  for (int g = 1; g <= ng; g++) {
+    int best = -1;
+    for (int j = 0; j < nh; j++) {
+      if (hs[j].group == g && (best < 0 || hs[j].f0 > hs[best].f0)) {
+        best = j;
+      }
+    }
+    if (best < 0) {
+      continue;
+    }
+    vxv_hs *h = &hs[best];
+    double dm = h->dm, dh = h->dh;
+    for (int k = 0; k < 3; k++) {
+      h->n[k] = -h->n[k];
+    }
+    /* not (n.y <= d) is -n.y >= -d; its subset uses the bigger inside (dh) */
+    h->dm = -dm;
+    h->dl = -dh;
+    h->dh = -dm;
+    h->s = -h->s;
+    h->use_hi = 0;
+    h->exact = 0;
+    h->group = 0;
+    h->q = NULL;
+  }
+  int m = 0;
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].group == 0) {
+      hs[m++] = hs[j];
+    }
+  }
+  return m;
+}
+
+
 void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
   double boxvol = 8 * b->h * b->h * b->h;
-  int nh = 0, lo_empty = 0;
+  int nh = 0, lo_empty = 0, ng = 0;
+  unsigned nohi = 0;
   vxv_hs *hs = th->hs;
   l->b = *b;
 
@@ -671,6 +796,22 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
       /* complemented primitive: its MIXED atoms together */
       uint64_t pa = m & pm;
       m &= ~pm;
+      if ((pa & (pa - 1)) && ng < VXV_MAX_GROUPS) {
+        /* several: a group, integrated by inclusion and exclusion */
+        ng++;
+        for (uint64_t t = pa; t; t &= t - 1) {
+          int j = ctz64(t);
+          double f0 = vxg_atom_eval(&qc->pc->atom[j], b->c, g);
+          if (add_hs(q, b, k, j, 1.0, f0, g, &hs[nh]) != 0) {
+            lo_empty = 1;           /* no bigger hole is known */
+            nohi |= 1u << (ng - 1); /* nor a smaller one */
+          }
+          hs[nh].exact = !((qc->curved >> j) & 1);
+          hs[nh].group = ng;
+          nh++;
+        }
+        continue;
+      }
       int best = -1;
       double bf = -HUGE_VAL, bg[3] = {0, 0, 0};
       for (uint64_t t = pa; t; t &= t - 1) {
@@ -695,8 +836,9 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
   }
 
   double out[15];
-  if (leaf_fast(q, th, b, hs, nh, lo_empty, out) != 0) {
+  if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
+    nh = groups_to_heuristic(hs, nh, ng);
     leaf_generic(q, th, b, hs, nh, lo_empty, out);
   }
   memcpy(l->m, out, sizeof l->m);
