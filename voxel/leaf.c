@@ -92,9 +92,9 @@ void vxv_acc_box(vxv_acc *a, const vxv_box *b) {
 }
 
 
-#ifndef RECENTRE_ITERS
+/* Re-centring passes (the second and third passes were measured to change the error by less
+ * than its leaf-to-leaf scatter: one is kept). */
 #define RECENTRE_ITERS 1
-#endif
 
 static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
 

@@ -98,6 +98,11 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out);
 void vxv_workspace_free(vxv_workspace *ws);
 /* Bytes the workspace holds now. */
 size_t vxv_workspace_bytes(const vxv_workspace *ws);
+/* Starts the pool's threads and scratch areas for queries with up to `threads` threads now
+ * rather than at the first such query (for benchmarks). Returns the number of threads
+ * available (1 when none could be started; queries then run on the caller's thread, with
+ * the same figures). */
+int vxv_workspace_reserve(vxv_workspace *ws, int threads);
 
 /* Integrates the intersection of cell `a` placed by `a_to_world` (cell frame -> world) and
  * cell `b` placed by `b_to_world`. `opt` may be NULL (defaults). Returns VXC_OK with *res

@@ -160,6 +160,15 @@ size_t vxv_workspace_bytes(const vxv_workspace *ws) {
 }
 
 
+int vxv_workspace_reserve(vxv_workspace *ws, int threads) {
+  if (!ws) {
+    return 0;
+  }
+  int n = vxv_ws_threads(ws, threads > 1 ? threads : 1);
+  return n < 1 ? 1 : n;
+}
+
+
 int vxv_ws_threads(vxv_workspace *ws, int n) {
   if (n > VXV_MAX_THREADS) {
     n = VXV_MAX_THREADS;
