@@ -25,7 +25,7 @@ struct vxc_query {
   vxv_workspace *ws;
   vxc_pair_metrics *pair; /* results of the last run */
   int pair_cap;
-  double *box_a, *box_b;  /* world bounding boxes of the cells, 6 per cell */
+  double *box_a, *box_b; /* world bounding boxes of the cells, 6 per cell */
   int box_cap_a, box_cap_b;
 };
 
@@ -113,8 +113,8 @@ static int grow(const vxc_allocator *al, void **p, int *cap, int n, size_t elem)
 static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc_error *err) {
   if (!(o->voxel >= 0) || !isfinite(o->voxel) || !(o->rtol >= 0) || !isfinite(o->rtol)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                         "voxel size and rtol must be finite and >= 0 (got %g and %g)",
-                         o->voxel, o->rtol);
+                         "voxel size and rtol must be finite and >= 0 (got %g and %g)", o->voxel,
+                         o->rtol);
   }
   if (o->voxel == 0 && o->rtol == 0) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
@@ -153,9 +153,8 @@ static int boxes_overlap(const double a[6], const double b[6]) {
 /* Integrates one cell pair and fills *pm. Returns VXC_OK, VXC_NO_CONTACT or an error. */
 static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const vxg_xform *xa,
                                const vxg_solid *sb, int ib, const vxg_xform *xb,
-                               const vxc_query_options *o, const vxv_options *vo,
-                               double grid_h, vxc_prev_normal_fn prev, void *prev_ud,
-                               vxc_pair_metrics *pm) {
+                               const vxc_query_options *o, const vxv_options *vo, double grid_h,
+                               vxc_prev_normal_fn prev, void *prev_ud, vxc_pair_metrics *pm) {
   double t0 = now_ms();
   const vxg_cell *ca = sa->cell[ia], *cb = sb->cell[ib];
   vxg_xform ta, tb;
@@ -238,8 +237,11 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   double np[3];
   int has_prev = prev && prev(prev_ud, ia, ib, np);
   int flags = 0;
-  st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n,
-                               o->n_i, pm->geom.normal, &flags, NULL);
+  /* J's uncertainty: the volume bracket's relative width (the moments come from the same
+     leaves, so their error is of the same relative order) */
+  double j_err = (r.volume_hi - r.volume_lo) / r.volume;
+  st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n, o->n_i,
+                               j_err, pm->geom.normal, &flags, NULL);
   if (st != VXC_OK) {
     return VXC_ERR_NUMERIC;
   }
@@ -270,9 +272,8 @@ static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, doub
 
 
 vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
-                         const vxc_solid *b, const vxc_pose *pose_b,
-                         const vxc_query_options *opt, vxc_prev_normal_fn prev, void *prev_ud,
-                         vxc_metrics *out, vxc_error *err) {
+                         const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
+                         vxc_prev_normal_fn prev, void *prev_ud, vxc_metrics *out, vxc_error *err) {
   double t0 = now_ms();
   if (!q || !a || !b || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
@@ -311,8 +312,7 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
         continue;
       }
       m.candidates++;
-      if (grow(query_al(q), (void **)&q->pair, &q->pair_cap, m.npair + 1,
-               sizeof *q->pair) != 0) {
+      if (grow(query_al(q), (void **)&q->pair, &q->pair_cap, m.npair + 1, sizeof *q->pair) != 0) {
         return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
       }
       vxc_pair_metrics *pm = &q->pair[m.npair];
@@ -321,8 +321,8 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
         continue;
       }
       if (st != VXC_OK) {
-        return vxg_error_set(err, st, NULL, 0, 0, "cells '%s' and '%s': %s",
-                             sa->cell[i]->name, sb->cell[j]->name, vxc_status_str(st));
+        return vxg_error_set(err, st, NULL, 0, 0, "cells '%s' and '%s': %s", sa->cell[i]->name,
+                             sb->cell[j]->name, vxc_status_str(st));
       }
       mom0 += pm->geom.volume;
       for (int k = 0; k < 3; k++) {
@@ -397,8 +397,8 @@ vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a, const vx
     return st;
   }
   vxc_pair_metrics pm;
-  st = measure_pair(q, a->geom, cell_a, &xa, b->geom, cell_b, &xb, &o, &vo, grid_h, NULL, NULL,
-                    &pm);
+  st =
+      measure_pair(q, a->geom, cell_a, &xa, b->geom, cell_b, &xb, &o, &vo, grid_h, NULL, NULL, &pm);
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     return vxg_error_set(err, st, NULL, 0, 0, "%s", vxc_status_str(st));
   }

@@ -13,10 +13,13 @@
 
 #include "lib/internal.h"
 
-/* Relative eigenvalue gap below which the eigenvector is taken as undetermined: the
- * voxel engine measures J to about 1e-4 relative, and an eigenvector moves by about
- * |dJ| / gap, so a gap of 1e-3 of the spread would already let it swing by 0.1 rad. */
-#define VXC_NORMAL_GAP 1e-3
+/* An eigenvector moves by about |dJ| / gap when J is off by dJ: it is trusted only when
+ * the gap to the other eigenvalues exceeds VXC_NORMAL_TRUST times the uncertainty of J,
+ * so that its direction is sure to about 1 / VXC_NORMAL_TRUST rad. The uncertainty is
+ * the caller's relative error of J (the volume bracket's relative width, say) times the
+ * largest eigenvalue, and never less than rounding in the moments' sums. */
+#define VXC_NORMAL_TRUST 100.0
+#define VXC_NORMAL_MIN_REL_ERR 1e-12
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -143,10 +146,11 @@ vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9]) {
 }
 
 
-vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3],
-                                   const double *n_prev, double theta_c, double r_n, int n_i,
+vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], const double *n_prev,
+                                   double theta_c, double r_n, int n_i, double j_rel_err,
                                    double n_out[3], int *flags, int *iterations) {
-  if (!J || !n_geo || !n_out || !(theta_c > 0) || !(r_n >= 0 && r_n < 1) || n_i < 1) {
+  if (!J || !n_geo || !n_out || !(theta_c > 0) || !(r_n >= 0 && r_n < 1) || n_i < 1 ||
+      !(j_rel_err >= 0) || !isfinite(j_rel_err)) {
     return VXC_ERR_ARG;
   }
   for (int i = 0; i < 9; i++) {
@@ -264,7 +268,8 @@ vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3],
         gap = fmin(gap, fabs(ev[k] - ev[nearest]));
       }
     }
-    if (!(gap > VXC_NORMAL_GAP * spread)) {
+    double rel = fmax(j_rel_err, VXC_NORMAL_MIN_REL_ERR);
+    if (!(gap > VXC_NORMAL_TRUST * rel * spread)) {
       degenerate = 1;
     }
   }

@@ -43,7 +43,7 @@ vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker
   t->cap = capacity;
   size_t n = (size_t)capacity;
   t->pair = tracker_realloc(&a, NULL, n * sizeof *t->pair);
-  int **arrays[] = {&t->used,      &t->seen,        &t->slot_of,   &t->new_slots,
+  int **arrays[] = {&t->used,        &t->seen,       &t->slot_of,      &t->new_slots,
                     &t->found_slots, &t->lost_slots, &t->current_slots};
   int ok = t->pair != NULL;
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
@@ -64,7 +64,7 @@ void vxc_tracker_free(vxc_tracker *t) {
   if (!t) {
     return;
   }
-  void *blocks[] = {t->pair,      t->used,       t->seen,       t->slot_of,
+  void *blocks[] = {t->pair,      t->used,        t->seen,       t->slot_of,
                     t->new_slots, t->found_slots, t->lost_slots, t->current_slots};
   for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++) {
     if (blocks[i]) {

@@ -31,17 +31,21 @@ enum {
  * by inverse iteration shifted by the Rayleigh quotient of the guess, with the closed-form
  * adjugate of the 3x3 matrix. Stops when successive iterates are within theta_c (rad) or
  * after n_i iterations; a converged vector is then polished by two Rayleigh-quotient
- * steps, so it is the eigenvector to rounding, not just to within theta_c. The result is oriented so that n . n_geo > 0. When J is degenerate
- * near the guess (the eigenvalue found is within 1e-3 of the largest eigenvalue's
- * magnitude from another one, so that the eigenvector is at the mercy of the volume
- * integration's noise) the guess itself is returned with VXC_NORMAL_DEGENERATE.
+ * steps, so it is the eigenvector to rounding, not just to within theta_c.
+ * `j_rel_err` is the relative uncertainty of J (e.g. the volume bracket's relative width;
+ * 0 for an exact J, floored at 1e-12). The eigenvector is trusted only when its eigenvalue
+ * stands apart from the others by more than 100 j_rel_err times the largest eigenvalue's
+ * magnitude (so that J's error cannot turn it by more than about 0.01 rad); otherwise, as
+ * for the nearly isotropic J of a deep sphere-sphere overlap, the guess itself is returned
+ * with VXC_NORMAL_DEGENERATE. The result is oriented so that n . n_geo > 0.
  * n_geo need not be unit but must be non-zero. `flags` and `iterations` may be NULL.
  * Returns VXC_OK, or VXC_ERR_ARG (zero or non-finite n_geo, non-finite J, r_n outside
- * [0, 1), n_i < 1, theta_c <= 0); n_out untouched on error. */
+ * [0, 1), n_i < 1, theta_c <= 0, negative or non-finite j_rel_err); n_out untouched on
+ * error. */
 VXC_API vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3],
                                            const double *n_prev, double theta_c, double r_n,
-                                           int n_i, double n_out[3], int *flags,
-                                           int *iterations);
+                                           int n_i, double j_rel_err, double n_out[3],
+                                           int *flags, int *iterations);
 
 /* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (the
  * reference the inverse iteration is tested against). Eigenvalues ascending in eval;

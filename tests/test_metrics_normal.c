@@ -5,6 +5,8 @@
 #include "vxc.h"
 
 #define DEG (M_PI / 180.0)
+/* relative uncertainty of J passed to the iteration (a well-resolved volume) */
+#define REL 1e-6
 
 /* J = Q diag(lam) Q^T with Q a rotation from an axis-angle. */
 static void make_tensor(const double lam[3], const double axis[3], double angle, double J[9],
@@ -54,8 +56,7 @@ static void test_normal_pancake_finds_disc_normal(void **state) {
   for (int k = 0; k < 2000; k++) {
     // disc of radius a, thickness t: I_axis = V a^2 / 2, I_in_plane = V (a^2/4 + t^2/12)
     double a = 0.01, t = vxc_rng_uniform(&r, 1e-5, 2e-3), V = M_PI * a * a * t;
-    double lam[3] = {V * (a * a / 4 + t * t / 12), V * (a * a / 4 + t * t / 12),
-                     V * a * a / 2};
+    double lam[3] = {V * (a * a / 4 + t * t / 12), V * (a * a / 4 + t * t / 12), V * a * a / 2};
     double axis[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
                       vxc_rng_uniform(&r, -1, 1)};
     double J[9], Q[9];
@@ -65,8 +66,8 @@ static void test_normal_pancake_finds_disc_normal(void **state) {
     tilt(normal, in_plane, vxc_rng_uniform(&r, 0, 40) * DEG, guess);
     double n[3];
     int flags = 0;
-    assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, n, &flags, NULL),
-                     VXC_OK);
+    assert_int_equal(
+        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, &flags, NULL), VXC_OK);
     assert_true(flags & VXC_NORMAL_CONVERGED);
     assert_double_near(angle_between(n, normal), 0, 1e-12);
   }
@@ -90,7 +91,7 @@ static void test_normal_matches_jacobi(void **state) {
     double guess[3];
     tilt(v, other, vxc_rng_uniform(&r, 0, 10) * DEG, guess);
     double n[3];
-    assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, n, NULL, NULL),
+    assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, NULL, NULL),
                      VXC_OK);
     double ev[3], evec[9];
     assert_int_equal(vxc_sym3_eigen(J, ev, evec), VXC_OK);
@@ -119,13 +120,35 @@ static void test_normal_degenerate_returns_guess(void **state) {
     double gn = sqrt(guess[0] * guess[0] + guess[1] * guess[1] + 1);
     double n[3];
     int flags = 0;
-    assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, n, &flags, NULL),
-                     VXC_OK);
+    assert_int_equal(
+        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, &flags, NULL), VXC_OK);
     assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
     for (int i = 0; i < 3; i++) {
       assert_double_near(n[i], guess[i] / gn, 1e-15);
     }
   }
+}
+
+
+// the trust rule: a gap of 1e-3 of the spread is resolved when J is exact to 1e-8, and
+// refused (guess returned, flagged) when J is only good to 1e-4
+static void test_normal_gap_is_judged_against_the_uncertainty_of_j(void **state) {
+  (void)state;
+  double lam[3] = {1.0, 2.0, 2.002}, axis[3] = {0.3, -0.5, 0.8}, J[9], Q[9];
+  make_tensor(lam, axis, 0.7, J, Q);
+  double v[3] = {Q[2], Q[5], Q[8]}, other[3] = {Q[1], Q[4], Q[7]}, guess[3], n[3];
+  tilt(v, other, 5 * DEG, guess);
+  int flags = 0;
+  assert_int_equal(
+      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-8, n, &flags, NULL), VXC_OK);
+  assert_true(flags & VXC_NORMAL_CONVERGED);
+  assert_double_near(angle_between(n, v), 0, 1e-9);
+  assert_int_equal(
+      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-4, n, &flags, NULL), VXC_OK);
+  assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
+  assert_double_near(angle_between(n, guess), 0, 1e-15);
+  assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, -1, n, &flags, NULL),
+                   VXC_ERR_ARG);
 }
 
 
@@ -142,7 +165,7 @@ static void test_normal_uses_previous_normal_and_orients_along_geo(void **state)
   double geo[3] = {sin(60 * DEG), 0, cos(60 * DEG)}, prev[3] = {0, 0, -1};
   double n[3];
   int flags = 0;
-  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, n, &flags, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, REL, n, &flags, NULL),
                    VXC_OK);
   assert_true(flags & VXC_NORMAL_CONVERGED);
   assert_double_near(n[0], 0, 1e-12);
@@ -156,15 +179,16 @@ static void test_normal_bad_arguments(void **state) {
   (void)state;
   double J[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3}, zero[3] = {0, 0, 0}, g[3] = {0, 0, 1};
   double n[3] = {7, 7, 7};
-  assert_int_equal(vxc_normal_from_inertia(J, zero, NULL, 0.01, 0.95, 15, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, zero, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL),
                    VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0, 0.95, 15, n, NULL, NULL), VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 1.0, 15, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0, 0.95, 15, REL, n, NULL, NULL),
                    VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 0, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 1.0, 15, REL, n, NULL, NULL),
+                   VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 0, REL, n, NULL, NULL),
                    VXC_ERR_ARG);
   J[4] = NAN;
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 15, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL),
                    VXC_ERR_ARG);
   assert_double_near(n[0], 7, 0);
   double ev[3], evec[9];
@@ -177,6 +201,7 @@ int main(void) {
       cmocka_unit_test(test_normal_pancake_finds_disc_normal),
       cmocka_unit_test(test_normal_matches_jacobi),
       cmocka_unit_test(test_normal_degenerate_returns_guess),
+      cmocka_unit_test(test_normal_gap_is_judged_against_the_uncertainty_of_j),
       cmocka_unit_test(test_normal_uses_previous_normal_and_orients_along_geo),
       cmocka_unit_test(test_normal_bad_arguments),
   };

@@ -84,7 +84,7 @@ static void test_tracker_overflow_returns_limit_and_keeps_state(void **state) {
   vxc_cell_pair three[] = {{0, 0}, {1, 1}, {2, 2}};
   s.nnew = -5;
   assert_int_equal(vxc_tracker_update(t, three, 3, &s), VXC_ERR_LIMIT);
-  assert_int_equal(s.nnew, -5);  // untouched
+  assert_int_equal(s.nnew, -5);             // untouched
   vxc_cell_pair swap[] = {{0, 0}, {3, 3}};  // {1,1} lost, {3,3} new: fits
   assert_int_equal(vxc_tracker_update(t, swap, 2, &s), VXC_OK);
   assert_int_equal(s.nfound, 1);

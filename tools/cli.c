@@ -77,7 +77,8 @@ int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size) {
   double v[7];
   int n = 0;
   if (cli_parse_numbers(s, v, 7, &n) != 0 || (n != 3 && n != 7)) {
-    snprintf(msg, msg_size, "expected \"x y z\" or \"x y z qw qx qy qz\" (finite numbers), got \"%s\"",
+    snprintf(msg, msg_size,
+             "expected \"x y z\" or \"x y z qw qx qy qz\" (finite numbers), got \"%s\"",
              s ? s : "");
     return -1;
   }

@@ -13,16 +13,16 @@
 
 /* Exit statuses of the vxc command. */
 enum {
-  CLI_OK = 0,     /* success */
-  CLI_FAIL = 1,   /* an input (model file, task file) is invalid or a computation failed */
-  CLI_USAGE = 2   /* the command line is wrong */
+  CLI_OK = 0,   /* success */
+  CLI_FAIL = 1, /* an input (model file, task file) is invalid or a computation failed */
+  CLI_USAGE = 2 /* the command line is wrong */
 };
 
 /* One subcommand. `run` gets argv after the command name (argv[0] is the command name). */
 typedef struct cli_command {
   const char *name;
-  const char *summary;  /* one line for `vxc --help` */
-  const char *usage;    /* full text for `vxc COMMAND --help` */
+  const char *summary; /* one line for `vxc --help` */
+  const char *usage;   /* full text for `vxc COMMAND --help` */
   int (*run)(int argc, char **argv);
 } cli_command;
 
@@ -84,8 +84,8 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
  * consumed argv[*i] (and maybe its value), 0 when it does not know it, -1 after a usage
  * error. Loads both solids into *a, *b. Returns CLI_OK or the exit status to return. */
 int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
-                  int (*extra)(int argc, char **argv, int *i, void *ud), void *ud,
-                  vxc_solid **a, vxc_solid **b);
+                  int (*extra)(int argc, char **argv, int *i, void *ud), void *ud, vxc_solid **a,
+                  vxc_solid **b);
 
 /* JSON output helpers: a number (%.17g; non-finite numbers as null), a 3-vector, a 3x3
  * row-major matrix, a string with escapes. */

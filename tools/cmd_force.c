@@ -8,9 +8,9 @@
 
 /* What the force command's own options collect. */
 typedef struct force_opts {
-  double vel[2][6];      /* --vel-a, --vel-b: vx vy vz wx wy wz (world) */
-  const char *params;    /* --params FILE */
-  int nset;              /* --param NAME=VALUE, in order */
+  double vel[2][6];   /* --vel-a, --vel-b: vx vy vz wx wy wz (world) */
+  const char *params; /* --params FILE */
+  int nset;           /* --param NAME=VALUE, in order */
   const char *set[64];
 } force_opts;
 
@@ -31,8 +31,8 @@ static int force_opt(int argc, char **argv, int *i, void *ud) {
   if (vel_a || vel_b) {
     int n = 0;
     if (cli_parse_numbers(val, f->vel[vel_b], 6, &n) != 0 || n != 6) {
-      cli_usage_error("force", "%s: expected \"vx vy vz wx wy wz\" (m/s, rad/s), got \"%s\"",
-                      arg, val);
+      cli_usage_error("force", "%s: expected \"vx vy vz wx wy wz\" (m/s, rad/s), got \"%s\"", arg,
+                      val);
       return -1;
     }
   } else if (strcmp(arg, "--params") == 0) {
@@ -92,8 +92,8 @@ static int read_params(const char *path, vxc_params *p) {
               col_val, name, val);
       rc = -1;
     } else if (*rest != '\0') {
-      fprintf(stderr, "vxc: %s:%d:%d: unexpected '%s' after the value of '%s'\n", path,
-              lineno, (int)(rest - line) + 1, rest, name);
+      fprintf(stderr, "vxc: %s:%d:%d: unexpected '%s' after the value of '%s'\n", path, lineno,
+              (int)(rest - line) + 1, rest, name);
       rc = -1;
     } else if (vxc_params_set(p, name, x, &err) != VXC_OK) {
       fprintf(stderr, "vxc: %s:%d:%d: %s\n", path, lineno, col_name, err.message);
@@ -211,12 +211,12 @@ static int force_run(int argc, char **argv) {
       cli_json_str(stdout, pm->name_b);
       printf(", \"f_n\": ");
       cli_json_num(stdout, w.f_n);
-      const char *keys[] = {"normal", "centroid", "force_normal", "force_friction",
-                            "torque_rolling", "torque_spinning", "force_a", "torque_a",
-                            "force_b", "torque_b"};
-      const double *vals[] = {pm->geom.normal, pm->geom.centroid, w.force_normal,
-                              w.force_friction, w.torque_rolling, w.torque_spinning,
-                              w.force_a, w.torque_a, w.force_b, w.torque_b};
+      const char *keys[] = {"normal",         "centroid",        "force_normal", "force_friction",
+                            "torque_rolling", "torque_spinning", "force_a",      "torque_a",
+                            "force_b",        "torque_b"};
+      const double *vals[] = {pm->geom.normal,  pm->geom.centroid, w.force_normal, w.force_friction,
+                              w.torque_rolling, w.torque_spinning, w.force_a,      w.torque_a,
+                              w.force_b,        w.torque_b};
       for (int k = 0; k < 10; k++) {
         printf(", \"%s\": ", keys[k]);
         cli_json_vec(stdout, vals[k], 3);
@@ -237,10 +237,11 @@ static int force_run(int argc, char **argv) {
       print_vec("friction on A", w.force_friction, "N");
       print_vec("rolling torque", w.torque_rolling, "N m");
       print_vec("spinning torque", w.torque_spinning, "N m");
-      printf("    state derivative: dz/dt (%.6g, %.6g, %.6g) m/s, dtheta/dt %.6g rad/s, "
-             "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
-             ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
-             ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
+      printf(
+          "    state derivative: dz/dt (%.6g, %.6g, %.6g) m/s, dtheta/dt %.6g rad/s, "
+          "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
+          ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
+          ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
     }
   }
   if (rc == CLI_OK) {
@@ -285,7 +286,9 @@ const cli_command cli_cmd_force = {
     "Parameters (MODEL.md symbols): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, sigma1,\n"
     "sigma2, v_s, tau_dw, v_e, theta_c (degrees), r_n, n_i, k_p, p_exp. --params FILE reads\n"
     "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n"
-    "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", \"normal\",\n"
+    "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
+    "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
-    "          \"torque_spinning\", ...}], \"body_a\": {\"force\", \"torque\"}, \"body_b\": {...}}\n",
+    "          \"torque_spinning\", ...}], \"body_a\": {\"force\", \"torque\"}, \"body_b\": "
+    "{...}}\n",
     force_run};

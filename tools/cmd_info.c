@@ -16,7 +16,7 @@ static double tidy(double x) {
 static void print_prim(const vxc_prim_info *p) {
   printf("      %s(%s", p->complement ? "not " : "", p->kind);
   if (strcmp(p->kind, "slab") == 0) {
-    printf(" %c %.6g %.6g", "xyz"[(int)p->param[0] % 3], p->param[1], p->param[2]);
+    printf(" %c %.6g %.6g", "xyz"[(int)p->param[0] % 3], p -> param[1], p -> param[2]);
   } else if (strcmp(p->kind, "cone") == 0) {
     printf(" %.6g deg", p->param[0] * 180.0 / M_PI);
   } else if (strcmp(p->kind, "mesh") == 0) {

@@ -5,8 +5,7 @@
 #include "cli.h"
 
 static void print_props(const char *label, const vxc_mass_props *m) {
-  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]\n", label, m->volume, m->volume_lo,
-         m->volume_hi);
+  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]\n", label, m->volume, m->volume_lo, m->volume_hi);
   printf("  %-14s centroid (%.6g, %.6g, %.6g) m\n", "", m->centroid[0], m->centroid[1],
          m->centroid[2]);
   printf("  %-14s J about the centroid (m^5): [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
@@ -123,12 +122,13 @@ static int mass_run(int argc, char **argv) {
     print_props("solid", &total);
     if (total.density > 0) {
       const double *I = total.mass_inertia;
-      printf("  %-14s mass %.9g kg, inertia about the centroid (kg m^2): "
-             "[%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
-             "", total.mass, I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
+      printf(
+          "  %-14s mass %.9g kg, inertia about the centroid (kg m^2): "
+          "[%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
+          "", total.mass, I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
     }
-    printf("  %-14s %lld boxes, %lld boundary leaves, %.3g ms\n", "", total.boxes,
-           total.leaves, total.time_ms);
+    printf("  %-14s %lld boxes, %lld boundary leaves, %.3g ms\n", "", total.boxes, total.leaves,
+           total.time_ms);
   }
 done:
   vxc_query_free(q);

@@ -5,8 +5,8 @@
 
 /* Loads the two model files named in argv; returns CLI_OK or an exit status. */
 int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
-                  int (*extra)(int argc, char **argv, int *i, void *ud), void *ud,
-                  vxc_solid **a, vxc_solid **b) {
+                  int (*extra)(int argc, char **argv, int *i, void *ud), void *ud, vxc_solid **a,
+                  vxc_solid **b) {
   const char *files[2] = {NULL, NULL};
   int nfiles = 0;
   for (int i = 1; i < argc; i++) {
@@ -127,10 +127,11 @@ static int metrics_run(int argc, char **argv) {
            m.distance_exact ? "solids" : "the convex hulls of", vxc_solid_name(a),
            vxc_solid_name(b), m.distance, m.distance_exact ? "" : " (a lower bound)");
   } else {
-    printf("%d cell pair%s in contact (%d candidates), total V = %.6g m^3 at (%.6g, %.6g, "
-           "%.6g) m, %.3g ms\n",
-           m.npair, m.npair == 1 ? "" : "s", m.candidates, m.volume, m.centroid[0],
-           m.centroid[1], m.centroid[2], m.time_ms);
+    printf(
+        "%d cell pair%s in contact (%d candidates), total V = %.6g m^3 at (%.6g, %.6g, "
+        "%.6g) m, %.3g ms\n",
+        m.npair, m.npair == 1 ? "" : "s", m.candidates, m.volume, m.centroid[0], m.centroid[1],
+        m.centroid[2], m.time_ms);
     for (int i = 0; i < m.npair; i++) {
       const vxc_pair_metrics *p = &m.pair[i];
       printf("  %s ~ %s\n", p->name_a, p->name_b);
@@ -138,12 +139,12 @@ static int metrics_run(int argc, char **argv) {
              p->volume_lo, p->volume_hi, p->depth);
       printf("    centroid (%.6g, %.6g, %.6g) m, area %.6g m^2, r_gyr %.6g m\n",
              p->geom.centroid[0], p->geom.centroid[1], p->geom.centroid[2], p->area, p->r_gyr);
-      printf("    normal (%.6f, %.6f, %.6f) from %s estimate (%.6f, %.6f, %.6f)%s\n",
-             p->geom.normal[0], p->geom.normal[1], p->geom.normal[2],
-             p->normal_from_mpr ? "the MPR" : "the area-vector", p->normal_geo[0],
-             p->normal_geo[1], p->normal_geo[2],
-             (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]"
-                                                       : "");
+      printf(
+          "    normal (%.6f, %.6f, %.6f) from %s estimate (%.6f, %.6f, %.6f)%s\n",
+          p->geom.normal[0], p->geom.normal[1], p->geom.normal[2],
+          p->normal_from_mpr ? "the MPR" : "the area-vector", p->normal_geo[0], p->normal_geo[1],
+          p->normal_geo[2],
+          (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]" : "");
       printf("    %lld boxes, %lld leaves, depth %d%s, %.3g ms\n", p->boxes, p->leaves, p->level,
              p->capped ? " (work cap reached)" : "", p->time_ms);
     }
@@ -170,7 +171,8 @@ const cli_command cli_cmd_metrics = {
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n"
     "  --json       one object: {\"contact\", \"distance\" (apart only), \"pairs\": [{\"cell_a\",\n"
-    "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"centroid\", \"inertia\",\n"
+    "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"centroid\", "
+    "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
     "               \"leaves\", \"time_ms\"}], \"total\": {\"volume\", \"centroid\"}}\n",
     metrics_run};

@@ -8,16 +8,18 @@ const cli_command *const cli_commands[] = {&cli_cmd_info,    &cli_cmd_check, &cl
                                            &cli_cmd_metrics, &cli_cmd_force, NULL};
 
 static void print_help(void) {
-  printf("usage: vxc COMMAND [ARGS...]\n"
-         "       vxc --help | --version\n\n"
-         "vxc measures the volume of interference of two solids (volume, centroid, inertia)\n"
-         "and turns it into contact forces (Gonthier's volumetric contact model).\n\n"
-         "Commands:\n");
+  printf(
+      "usage: vxc COMMAND [ARGS...]\n"
+      "       vxc --help | --version\n\n"
+      "vxc measures the volume of interference of two solids (volume, centroid, inertia)\n"
+      "and turns it into contact forces (Gonthier's volumetric contact model).\n\n"
+      "Commands:\n");
   for (int i = 0; cli_commands[i]; i++) {
     printf("  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
   }
-  printf("\n'vxc COMMAND --help' describes a command. Units are SI (metres, kilograms,\n"
-         "seconds); exit status 0 on success, 1 on invalid input, 2 on a usage error.\n");
+  printf(
+      "\n'vxc COMMAND --help' describes a command. Units are SI (metres, kilograms,\n"
+      "seconds); exit status 0 on success, 1 on invalid input, 2 on a usage error.\n");
 }
 
 

@@ -1,0 +1,375 @@
+/* test_metrics_query.c: contact metrics of posed solids (vxc_query_run) against closed
+ * forms: caps, lenses, wedges, circular-segment prisms, a ball in a groove, a peg in its
+ * hole, and separation distances. Black-box: only <vxc.h>. */
+#include <unistd.h>
+
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+/* Writes model text to a temporary file and loads it. */
+static vxc_solid *load_text(const char *text) {
+  char path[] = "/tmp/vxc_test_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+  vxc_solid *s = NULL;
+  vxc_error err;
+  vxc_status st = vxc_solid_load(path, NULL, &s, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "# %s\n", err.message);
+  }
+  unlink(path);
+  assert_int_equal(st, VXC_OK);
+  return s;
+}
+
+
+static double angle(const double a[3], const double b[3]) {
+  double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  double x[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  return atan2(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), c);
+}
+
+
+/* Rotates v by the unit quaternion q. */
+static void rotate(const double q[4], const double v[3], double o[3]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  for (int i = 0; i < 3; i++) {
+    o[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
+  }
+}
+
+
+static const char *BALL = "(solid ball (cell body (sphere 0.1)))";
+/* a slab of ground 2 x 2 x 0.2 m with its top face at z = 0 of its frame */
+static const char *GROUND = "(solid ground (cell top (box 2 2 0.2) (pose (translate 0 0 -0.1))))";
+
+
+// a sphere pressed 1 mm into the ground, for random tilts of the ground: the cap volume,
+// its bracket, and a normal along the ground's normal within 1e-4 rad at rtol 1e-5
+static void test_query_sphere_on_tilted_ground(void **state) {
+  (void)state;
+  vxc_solid *ball = load_text(BALL), *ground = load_text(GROUND);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-5;
+  vxc_rng r = {8};
+  const double R = 0.1, h = 1e-3;
+  const double V = M_PI * h * h * (R - h / 3);
+  for (int k = 0; k < 6; k++) {
+    // ground tilted by up to 60 degrees about a random horizontal axis
+    double ang = vxc_rng_uniform(&r, 0, 60) * M_PI / 180, az = vxc_rng_uniform(&r, 0, 2 * M_PI);
+    vxc_pose pg = {{0.3, -0.2, 0.1},
+                   {cos(ang / 2), sin(ang / 2) * cos(az), sin(ang / 2) * sin(az), 0}};
+    double up[3], zc[3] = {0, 0, 1};
+    rotate(pg.q, zc, up);
+    vxc_pose pb = vxc_pose_identity();
+    for (int i = 0; i < 3; i++) {
+      pb.p[i] = pg.p[i] + (R - h) * up[i];
+    }
+    vxc_metrics m;
+    vxc_error err;
+    assert_int_equal(vxc_query_run(q, ball, &pb, ground, &pg, &o, NULL, NULL, &m, &err), VXC_OK);
+    assert_int_equal(m.npair, 1);
+    const vxc_pair_metrics *p = &m.pair[0];
+    assert_true(p->volume_lo <= V && V <= p->volume_hi);
+    assert_double_rel(p->geom.volume, V, 1e-5);
+    double down[3] = {-up[0], -up[1], -up[2]};  // from the ball toward the ground
+    assert_true(angle(p->geom.normal, down) < 1e-4);
+    // the cap's centroid lies on the axis, (3 (2R - h)^2 / (4 (3R - h))) from the centre
+    double zc_cap = 3 * (2 * R - h) * (2 * R - h) / (4 * (3 * R - h));
+    for (int i = 0; i < 3; i++) {
+      assert_double_near(p->geom.centroid[i], pb.p[i] - zc_cap * up[i], 1e-7);
+    }
+    assert_double_near(p->depth, -cbrt(V), 1e-9);
+  }
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(ground);
+}
+
+
+// two spheres: the lens volume, a normal along the line of centres from A to B
+static void test_query_two_spheres_lens(void **state) {
+  (void)state;
+  vxc_solid *a = load_text("(solid a (cell c (sphere 0.1)))");
+  vxc_solid *b = load_text("(solid b (cell c (sphere 0.06)))");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-4;
+  const double r1 = 0.1, r2 = 0.06, d = 0.15;
+  // lens of two spheres at distance d: pi (r1 + r2 - d)^2 (d^2 + 2 d r2 - 3 r2^2 + 2 d r1
+  // + 6 r1 r2 - 3 r1^2) / (12 d)
+  double V = M_PI * pow(r1 + r2 - d, 2) *
+             (d * d + 2 * d * r2 - 3 * r2 * r2 + 2 * d * r1 + 6 * r1 * r2 - 3 * r1 * r1) / (12 * d);
+  double dir[3] = {0.48, -0.6, 0.64};  // unit
+  vxc_pose pa = vxc_pose_identity(), pb = vxc_pose_identity();
+  for (int i = 0; i < 3; i++) {
+    pb.p[i] = d * dir[i];
+  }
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, a, &pa, b, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  assert_true(m.pair[0].volume_lo <= V && V <= m.pair[0].volume_hi);
+  assert_double_rel(m.pair[0].geom.volume, V, 1e-4);
+  assert_true(angle(m.pair[0].geom.normal, dir) < 1e-4);
+  assert_int_equal(m.pair[0].normal_from_mpr, 1);
+  vxc_query_free(q);
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+}
+
+
+// a 0.2 x 0.1 x 0.05 box flat on the ground 1 mm deep (a thin box), then tilted 10 degrees
+// about x with its lowest edge 1 mm deep (a triangular prism, V = a delta^2 / sin(2 theta))
+static void test_query_box_flat_and_tilted(void **state) {
+  (void)state;
+  vxc_solid *box = load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
+  vxc_solid *ground = load_text(GROUND);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-6;
+  vxc_pose pg = vxc_pose_identity(), pb = {{0.01, 0.02, 0.025 - 1e-3}, {1, 0, 0, 0}};
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, box, &pb, ground, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  assert_double_rel(m.pair[0].geom.volume, 0.2 * 0.1 * 1e-3, 1e-9);  // planes: exact
+  assert_double_near(m.pair[0].geom.normal[2], -1, 1e-12);
+  // r_gyr about z of a 0.2 x 0.1 plate: sqrt((0.2^2 + 0.1^2) / 12)
+  assert_double_rel(m.pair[0].r_gyr, sqrt((0.04 + 0.01) / 12), 1e-6);
+
+  double th = 10 * M_PI / 180, delta = 1e-3, a = 0.2, hy = 0.05, hz = 0.025;
+  // lowest point of the section: the edge at (y, z) = (-hy, -hz) rotated by th about x
+  double zlow = -hy * sin(th) - hz * cos(th);
+  vxc_pose pt = {{0, 0, -zlow - delta}, {cos(th / 2), sin(th / 2), 0, 0}};
+  assert_int_equal(vxc_query_run(q, box, &pt, ground, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  double V = a * delta * delta / sin(2 * th);
+  assert_double_rel(m.pair[0].geom.volume, V, 1e-9);
+  // the wedge's normal is J's eigenvector nearest the vertical, which an asymmetric wedge
+  // tilts: derive it from the triangle's vertices (apex, and where the two faces through
+  // the lowest edge meet the ground); central moments of a triangle = A/12 sum (v-c)(v-c)^T
+  double ye = -hy * cos(th) + hz * sin(th);
+  double ty[3] = {ye, ye + delta * cos(th) / sin(th), ye - delta * sin(th) / cos(th)};
+  double tz[3] = {-delta, 0, 0};
+  double cy = (ty[0] + ty[1] + ty[2]) / 3, cz = (tz[0] + tz[1] + tz[2]) / 3, A = V / a;
+  double syy = 0, szz = 0, syz = 0;
+  for (int i = 0; i < 3; i++) {
+    syy += A / 12 * (ty[i] - cy) * (ty[i] - cy);
+    szz += A / 12 * (tz[i] - cz) * (tz[i] - cz);
+    syz += A / 12 * (ty[i] - cy) * (tz[i] - cz);
+  }
+  // J's (y, z) block for the prism of length a: Jyy = A a^3/12 + a szz, Jzz = A a^3/12 +
+  // a syy, Jyz = -a syz; its eigenvector nearest z
+  double jyy = A * a * a * a / 12 + a * szz, jzz = A * a * a * a / 12 + a * syy, jyz = -a * syz;
+  double lam = 0.5 * (jyy + jzz) + sqrt(0.25 * (jzz - jyy) * (jzz - jyy) + jyz * jyz);
+  double ev[3] = {0, jyz, lam - jyy}, el = sqrt(ev[1] * ev[1] + ev[2] * ev[2]);
+  double want[3] = {0, -ev[1] / el, -ev[2] / el};  // toward the ground
+  assert_double_near(m.pair[0].geom.centroid[1], cy, 1e-9);
+  assert_double_near(m.pair[0].geom.centroid[2], cz, 1e-9);
+  assert_true(angle(m.pair[0].geom.normal, want) < 1e-6);
+  vxc_query_free(q);
+  vxc_solid_free(box);
+  vxc_solid_free(ground);
+}
+
+
+// a cylinder (R 0.05, length 0.3) lying on the ground 2 mm deep: a circular-segment prism
+static void test_query_cylinder_on_ground(void **state) {
+  (void)state;
+  vxc_solid *cyl =
+      load_text("(solid c (cell c (move (rotate y 90) (cylinder 0.05)) (slab x -0.15 0.15)))");
+  vxc_solid *ground = load_text(GROUND);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-5;
+  const double R = 0.05, L = 0.3, d = 2e-3;
+  double V = L * (R * R * acos((R - d) / R) - (R - d) * sqrt(2 * R * d - d * d));
+  vxc_pose pg = vxc_pose_identity(), pc = {{0, 0, R - d}, {1, 0, 0, 0}};
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, cyl, &pc, ground, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  assert_true(m.pair[0].volume_lo <= V && V <= m.pair[0].volume_hi);
+  assert_double_rel(m.pair[0].geom.volume, V, 1e-5);
+  assert_double_near(m.pair[0].geom.normal[2], -1, 1e-8);
+  // the contact strip is L long and 2 sqrt(2 R d - d^2) wide
+  assert_double_rel(m.pair[0].area, L * 2 * sqrt(2 * R * d - d * d), 2e-2);
+  vxc_query_free(q);
+  vxc_solid_free(cyl);
+  vxc_solid_free(ground);
+}
+
+
+// the ball of thesis figure 5.33 in the 1 m groove, displaced sideways: the normal points
+// from the ball away from the groove's axis (radially), whatever the side
+static void test_query_ball_in_groove(void **state) {
+  (void)state;
+  vxc_solid *ball = NULL, *block = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, &err), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, &err), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-4;
+  // the groove's axis is the line y = 0, z = 1 (model frame); the ball's centre at
+  // distance 1 - 0.1 + 1e-3 from it, at angle phi from straight down
+  for (int k = -2; k <= 2; k++) {
+    double phi = 0.2 * k, rad = 1 - 0.1 + 1e-3;
+    vxc_pose pb = {{0.05, rad * sin(phi), 1 - rad * cos(phi)}, {1, 0, 0, 0}};
+    vxc_pose pg = vxc_pose_identity();
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, ball, &pb, block, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+    assert_int_equal(m.npair, 1);
+    double out[3] = {0, sin(phi), -cos(phi)};
+    assert_true(angle(m.pair[0].geom.normal, out) < 1e-3);
+    assert_int_equal(m.pair[0].normal_from_mpr, 0);  // a concave cell: the area vector
+  }
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(block);
+}
+
+
+// the peg half-way into its hole, pushed 0.6 mm toward +x (0.5 mm clearance): one pair per
+// touching cell pair: the shaft and the top rim of the chamfered tip (whose top radius is the
+// shaft's) each against the two +x wall quadrants; mirror-image contacts, normals near +x
+static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
+  (void)state;
+  vxc_solid *peg = NULL, *hole = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("peg.vxm"), NULL, &peg, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("hole-block.vxm"), NULL, &hole, NULL), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-3;
+  vxc_pose pp = {{0.0006, 0, -0.04}, {1, 0, 0, 0}}, ph = vxc_pose_identity();
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, peg, &pp, hole, &ph, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 4);
+  const vxc_pair_metrics *shaft[2] = {NULL, NULL};
+  int tip = 0;
+  for (int i = 0; i < 4; i++) {
+    const vxc_pair_metrics *p = &m.pair[i];
+    int py = strcmp(p->name_b, "wall-px-py") == 0, ny = strcmp(p->name_b, "wall-px-ny") == 0;
+    assert_true(py || ny);
+    if (strcmp(p->name_a, "shaft") == 0) {
+      assert_null(shaft[py]);
+      shaft[py] = p;
+      // a curved sliver (the half crescent spans 0 to 33 degrees about the hole's axis):
+      // its normal is near the radial direction through its centroid
+      double radial[3] = {p->geom.centroid[0], p->geom.centroid[1], 0};
+      double rl = sqrt(radial[0] * radial[0] + radial[1] * radial[1]);
+      radial[0] /= rl;
+      radial[1] /= rl;
+      assert_true(angle(p->geom.normal, radial) < 0.1);
+    } else {
+      assert_string_equal(p->name_a, "tip");
+      tip++;
+    }
+  }
+  assert_int_equal(tip, 2);
+  assert_non_null(shaft[0]);
+  assert_non_null(shaft[1]);
+  // mirror images about y = 0: equal volumes within the brackets, mirrored normals
+  assert_double_near(shaft[0]->geom.normal[0], shaft[1]->geom.normal[0], 1e-6);
+  assert_double_near(shaft[0]->geom.normal[1], -shaft[1]->geom.normal[1], 1e-6);
+  assert_true(shaft[0]->volume_lo <= shaft[1]->volume_hi);
+  assert_true(shaft[1]->volume_lo <= shaft[0]->volume_hi);
+  // the shaft's part: the area of the peg's circle (r 0.02, shifted 0.6 mm) outside the
+  // hole's circle (r 0.0205), times the shaft's length inside the hole (0.037 m)
+  double rp = 0.02, rh = 0.0205, d = 0.0006;
+  double a1 = rp * rp * acos((d * d + rp * rp - rh * rh) / (2 * d * rp));
+  double a2 = rh * rh * acos((d * d + rh * rh - rp * rp) / (2 * d * rh));
+  double a3 = 0.5 * sqrt((-d + rp + rh) * (d + rp - rh) * (d - rp + rh) * (d + rp + rh));
+  double lune = M_PI * rp * rp - (a1 + a2 - a3);
+  assert_double_rel(shaft[0]->geom.volume + shaft[1]->geom.volume, lune * 0.037, 2e-3);
+  vxc_query_free(q);
+  vxc_solid_free(peg);
+  vxc_solid_free(hole);
+}
+
+
+// apart: the exact distance for two spheres and for a sphere above the ground
+static void test_query_separation_distance(void **state) {
+  (void)state;
+  vxc_solid *ball = load_text(BALL), *ground = load_text(GROUND);
+  vxc_solid *small = load_text("(solid s (cell c (sphere 0.03)))");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_pose pa = {{0, 0, 0.1 + 0.0042}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, ball, &pa, ground, &pg, NULL, NULL, NULL, &m, NULL),
+                   VXC_NO_CONTACT);
+  assert_int_equal(m.contact, 0);
+  assert_int_equal(m.npair, 0);
+  assert_int_equal(m.distance_exact, 1);
+  assert_double_near(m.distance, 0.0042, 1e-10);
+  vxc_pose ps = {{0.3, 0.4, 0.1 + 0.0042}, {1, 0, 0, 0}};  // 0.5 between centres
+  assert_int_equal(vxc_query_run(q, ball, &pa, small, &ps, NULL, NULL, NULL, &m, NULL),
+                   VXC_NO_CONTACT);
+  assert_double_near(m.distance, 0.5 - 0.13, 1e-10);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(ground);
+  vxc_solid_free(small);
+}
+
+
+// a pose with NaN, a zero quaternion or bad options: VXC_ERR_ARG naming it, out untouched
+static void test_query_bad_input(void **state) {
+  (void)state;
+  vxc_solid *ball = load_text(BALL);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_metrics m;
+  m.npair = -7;
+  vxc_error err;
+  vxc_pose nan_pose = {{NAN, 0, 0}, {1, 0, 0, 0}}, zero_q = {{0, 0, 0}, {0, 0, 0, 0}};
+  assert_int_equal(vxc_query_run(q, ball, &nan_pose, ball, NULL, NULL, NULL, NULL, &m, &err),
+                   VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "pose of A"));
+  assert_int_equal(vxc_query_run(q, ball, NULL, ball, &zero_q, NULL, NULL, NULL, &m, &err),
+                   VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "pose of B"));
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 0;
+  assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
+  vxc_query_options_default(&o);
+  o.threads = 0;
+  assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
+  assert_int_equal(m.npair, -7);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_query_sphere_on_tilted_ground),
+      cmocka_unit_test(test_query_two_spheres_lens),
+      cmocka_unit_test(test_query_box_flat_and_tilted),
+      cmocka_unit_test(test_query_cylinder_on_ground),
+      cmocka_unit_test(test_query_ball_in_groove),
+      cmocka_unit_test(test_query_peg_in_hole_one_pair_per_cell),
+      cmocka_unit_test(test_query_separation_distance),
+      cmocka_unit_test(test_query_bad_input),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
