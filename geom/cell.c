@@ -5,7 +5,8 @@
  *  - convex: 1 only when every primitive is a convex set (proved from its kind and, for a
  *    general quadric, from the signs of its matrix's eigenvalues), so the intersection is;
  *  - hull: a convex superset of the cell with a closed-form support (support.c). Candidates
- *    are every bounded primitive (sphere, ellipsoid, box, positive definite quadric, torus),
+ *    are every bounded primitive (sphere, ellipsoid, box, positive definite quadric, torus,
+ *    mesh: the hull of its vertices when convex, else its bounding box),
  *    the recognised combinations (cylinder + perpendicular caps = finite cylinder, cone +
  *    perpendicular caps = frustum, sphere + half-space = segment) and the bounding box of a
  *    polyhedral outer approximation of the cell; the smallest by volume wins. exact = 1 only
@@ -214,6 +215,15 @@ static int prim_convex(const vxg_prim *p) {
     case VXG_CYLINDER:
     case VXG_CONE:
       return !p->complement;
+    case VXG_MESH: {
+      /* a convex mesh (vxg_mesh_info.convex) bounds a convex set; its complement is not */
+      vxg_mesh_info mi;
+      if (p->complement || !p->mesh) {
+        return 0;
+      }
+      vxg_mesh_get_info(p->mesh, &mi);
+      return mi.convex;
+    }
     case VXG_QUADRIC: {
       /* {f <= 0} is convex for a PSD matrix; {f > 0} = {-f < 0} for a NSD one */
       quadric_info qi;
@@ -313,6 +323,20 @@ static void prim_planes(finish_ctx *fc, int i) {
       }
       break;
     }
+    case VXG_MESH:
+      /* the mesh's bounding box (mesh frame) */
+      if (p->mesh) {
+        vxg_mesh_info mi;
+        vxg_mesh_get_info(p->mesh, &mi);
+        for (int k = 0; k < 3; k++) {
+          double n[3] = {0, 0, 0};
+          n[k] = 1;
+          add_plane(fc, i, n, mi.aabb[3 + k], 0);
+          n[k] = -1;
+          add_plane(fc, i, n, -mi.aabb[k], 0);
+        }
+      }
+      break;
     case VXG_CYLINDER:
       /* tangent planes: the circumscribed polygon holds the circle */
       for (int k = 0; k < NGON; k++) {
@@ -459,6 +483,32 @@ static void offer_prims(finish_ctx *fc) {
         }
         offer(fc, &h, v[0] * v[1] * v[2]);
         break;
+      case VXG_MESH: {
+        if (!p->mesh) {
+          break;
+        }
+        vxg_mesh_info mi;
+        vxg_mesh_get_info(p->mesh, &mi);
+        if (mi.convex) {
+          /* a convex mesh is the hull of its vertices */
+          hull_init(&h, VXG_HULL_POINTS, &p->move, alone);
+          h.pts = vxg_mesh_vertices(p->mesh, &h.npts);
+          vxg_mesh_adjacency(p->mesh, &h.adj_off, &h.adj);
+          offer(fc, &h, mi.volume);
+        } else {
+          vxg_xform mid, fr;
+          const double *b = mi.aabb;
+          vxg_xform_translation(&mid, 0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]),
+                                0.5 * (b[2] + b[5]));
+          vxg_xform_compose(&fr, &p->move, &mid);
+          hull_init(&h, VXG_HULL_BOX, &fr, 0);
+          for (int k = 0; k < 3; k++) {
+            h.p[k] = 0.5 * (b[3 + k] - b[k]);
+          }
+          offer(fc, &h, 8 * h.p[0] * h.p[1] * h.p[2]);
+        }
+        break;
+      }
       case VXG_TORUS:
         hull_init(&h, VXG_HULL_TORUS, &p->move, 0);
         h.p[0] = v[0];

@@ -92,7 +92,8 @@ typedef struct vxg_atom {
   vxg_atom_kind kind;
   double q[10];         /* VXG_ATOM_QUADRIC: coefficients A..J in the atom's frame */
   vxg_xform to_local;   /* TORUS, MESH: atom's frame -> the primitive's own frame */
-  double size[2];       /* TORUS: R (major), r (minor); MESH: scale, unused */
+  double size[2];       /* TORUS: R (major), r (minor); MESH: scale, and the sum of the
+                           mesh box's |coordinates| (a size for rounding allowances) */
   const struct vxg_mesh *mesh; /* MESH: borrowed from the solid */
 } vxg_atom;
 
@@ -173,6 +174,10 @@ typedef struct vxg_hull {
   double p[4];
   const double *pts;     /* VXG_HULL_POINTS: npts x 3, hull frame, borrowed from a mesh */
   int npts;
+  const int *adj_off;    /* VXG_HULL_POINTS, nullable: neighbours of point i are
+                            adj[adj_off[i] .. adj_off[i + 1]) (the hull's edge graph, so
+                            that the support can climb instead of scanning every point) */
+  const int *adj;
 } vxg_hull;
 
 typedef struct vxg_cell {
@@ -267,13 +272,71 @@ int vxg_posed_cell_contains(const vxg_posed_cell *pc, const double p[3]);
 /* ---------------------------------------------------------------------------------------
  * Triangle meshes (geom/mesh.c). */
 
-/* Loads a closed triangle mesh (STL, OBJ, PLY, optionally gzip-compressed), scaled by
- * `scale`. Returns VXC_OK, VXC_ERR_IO, VXC_ERR_FORMAT (file, line or triangle named),
- * VXC_ERR_GEOMETRY (open, non-manifold), VXC_ERR_NOMEM. */
+/* A mesh is read from a file (binary or ASCII STL, Wavefront OBJ with polygons fanned into
+ * triangles, ASCII or binary little-endian PLY; any of them gzip-compressed), scaled, welded
+ * (vertices closer than 1e-6 of the bounding-box diagonal merge), cleared of degenerate
+ * triangles (a warning: info.ndegenerate), checked (closed, edge- and vertex-manifold,
+ * consistently oriented) and turned outward when the whole file is inside out
+ * (info.flipped). Its frame is the file's coordinates times the scale, metres. The mesh
+ * owns an Embree device and scene (one per mesh, building on the caller's thread, never a
+ * global one) and is immutable afterwards: distance queries from several threads are
+ * safe. Memory other than Embree's goes through `al`, which must outlive the mesh. */
+
+/* What the reports show of a mesh (mesh frame, SI). */
+typedef struct vxg_mesh_info {
+  int ntri, nvert;     /* after welding and dropping */
+  double aabb[6];      /* lo x y z, hi x y z, m */
+  double volume;       /* m^3 (> 0) */
+  double area;         /* m^2 */
+  double centroid[3];  /* of the enclosed volume, m */
+  int convex;          /* 1: one component, no reflex edge (its vertices' hull is the mesh) */
+  int ncomponent;      /* connected components (shells) */
+  int ndegenerate;     /* warning: degenerate triangles dropped on load */
+  int nwelded;         /* duplicate vertices merged by welding */
+  int flipped;         /* 1: the file was inside out and every triangle was reversed */
+  int gzip;            /* 1: the file was gzip-compressed */
+  const char *format;  /* "binary STL", "ASCII STL", "OBJ", "ASCII PLY", "binary PLY",
+                          "arrays" (static strings) */
+} vxg_mesh_info;
+
+/* Loads a closed triangle mesh from `path`, scaled by `scale` (> 0, e.g. 0.001 for a file
+ * in millimetres). On success *out is owned by the caller (vxg_mesh_free). Returns VXC_OK;
+ * VXC_ERR_IO (cannot open or read); VXC_ERR_FORMAT (syntax, truncation, wrong counts, a
+ * non-finite number, a binary STL whose size does not match its triangle count, corrupt
+ * gzip data: the message names the file and the line (text) or the triangle and byte offset
+ * (binary)); VXC_ERR_GEOMETRY (no triangle left; open: boundary edges; non-manifold edges or
+ * vertices; inconsistently oriented faces; zero volume; a coordinate beyond VXG_MAX_LENGTH:
+ * the message gives the counts and the first offending triangle, by line or by number and
+ * byte offset); VXC_ERR_LIMIT (input beyond 1 GiB or 2^26 vertices or triangles);
+ * VXC_ERR_NUMERIC (Embree failed); VXC_ERR_NOMEM. *out is untouched on failure. */
 vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale,
                          struct vxg_mesh **out, vxc_error *err);
+/* Same from a buffer of `len` bytes holding a file's content; `name` (used in messages and,
+ * through its extension, to tell a binary STL from other data) may be NULL. */
+vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
+                          const char *name, double scale, struct vxg_mesh **out,
+                          vxc_error *err);
+/* Same from arrays: `v` holds nv x 3 coordinates, `tri` nt x 3 vertex indices (0-based);
+ * both are copied. Errors name triangles by their index. VXC_ERR_ARG for an index out of
+ * range or a non-finite coordinate. */
+vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri,
+                           int nt, double scale, const char *name, struct vxg_mesh **out,
+                           vxc_error *err);
 /* Frees a mesh; NULL is a no-op. */
 void vxg_mesh_free(struct vxg_mesh *m);
+/* The mesh's report figures. */
+void vxg_mesh_get_info(const struct vxg_mesh *m, vxg_mesh_info *info);
+/* The vertices (nvert x 3, mesh frame, borrowed from the mesh) and their number. */
+const double *vxg_mesh_vertices(const struct vxg_mesh *m, int *nvert);
+/* Vertex adjacency (CSR, borrowed): neighbours of i are adj[off[i] .. off[i + 1]). */
+void vxg_mesh_adjacency(const struct vxg_mesh *m, const int **off, const int **adj);
+/* Signed distance from p (mesh frame) to the mesh: negative inside, 1-Lipschitz. The sign
+ * comes from the angle-weighted pseudo-normal of the closest feature (face, edge or vertex).
+ * grad (nullable) receives the unit gradient: the direction from the closest point to p,
+ * turned outward (the feature's pseudo-normal when p is on the surface). closest
+ * (nullable) receives the closest point. */
+double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double grad[3],
+                         double closest[3]);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */

@@ -284,8 +284,22 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]) {
       return dist - a->size[1];
     }
     case VXG_ATOM_MESH:
+      if (a->mesh) {
+        /* the signed distance in the mesh's frame; the frame change is rigid */
+        double l[3], gl[3];
+        vxg_xform_point(&a->to_local, p, l);
+        double f = vxg_mesh_distance(a->mesh, l, grad ? gl : NULL, NULL);
+        if (grad) {
+          vxg_xform_vector_inv(&a->to_local, gl, grad);
+        }
+        return f;
+      }
+      /* a mesh atom without its mesh reads as its boundary */
+      if (grad) {
+        grad[0] = grad[1] = grad[2] = 0;
+      }
+      return 0.0;
     default:
-      /* mesh queries come with the mesh unit; until then a mesh atom reads as its boundary */
       if (grad) {
         grad[0] = grad[1] = grad[2] = 0;
       }
@@ -359,17 +373,20 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
     }
     return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }
-  if (a->kind == VXG_ATOM_TORUS) {
-    /* f is 1-Lipschitz: it changes by at most the half-diagonal over the box */
+  if (a->kind == VXG_ATOM_TORUS || (a->kind == VXG_ATOM_MESH && a->mesh)) {
+    /* f is 1-Lipschitz (the torus's and the mesh's are exact distances): it changes by at
+     * most the half-diagonal over the box */
     double fc = vxg_atom_eval(a, c, NULL);
     double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     const double *t = a->to_local.t;
+    /* torus: R + r; mesh: scale + the mesh's diagonal (both bound the local coordinates'
+     * size beyond the box's reach) */
     double scale =
         ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
     double reach = rad + ROUND_MARGIN * scale;
     return fc > reach ? VXG_OUTSIDE : (fc < -reach ? VXG_INSIDE : VXG_MIXED);
   }
-  return VXG_MIXED; /* mesh atoms: until mesh distances exist */
+  return VXG_MIXED; /* a mesh atom without its mesh */
 }
 
 
@@ -550,6 +567,13 @@ static int prim_atoms(const vxg_prim *p, vxg_atom out[6]) {
       vxg_xform_identity(&out[0].to_local);
       out[0].size[0] = v[0];
       out[0].mesh = p->mesh;
+      if (p->mesh) {
+        vxg_mesh_info mi;
+        vxg_mesh_get_info(p->mesh, &mi);
+        for (int k = 0; k < 3; k++) {
+          out[0].size[1] += fabs(mi.aabb[k]) + fabs(mi.aabb[3 + k]);
+        }
+      }
       return 1;
   }
 }

@@ -110,7 +110,24 @@ static void support_local(const vxg_hull *h, const double d[3], double s[3]) {
     case VXG_HULL_POINTS: {
       int best = 0;
       double bv = -HUGE_VAL;
-      for (int i = 0; i < h->npts; i++) {
+      if (h->adj_off && h->npts > 0) {
+        /* hill climbing on the edge graph: a linear function's local maximum over a convex
+         * polytope's vertices is the global one */
+        bv = d[0] * h->pts[0] + d[1] * h->pts[1] + d[2] * h->pts[2];
+        for (int step = 0, moved = 1; moved && step < h->npts; step++) {
+          moved = 0;
+          for (int k = h->adj_off[best], e = h->adj_off[best + 1]; k < e; k++) {
+            const double *q = h->pts + 3 * h->adj[k];
+            double v = d[0] * q[0] + d[1] * q[1] + d[2] * q[2];
+            if (v > bv) {
+              bv = v;
+              best = h->adj[k];
+              moved = 1;
+            }
+          }
+        }
+      }
+      for (int i = 0; i < h->npts && !h->adj_off; i++) {
         const double *q = h->pts + 3 * i;
         double v = d[0] * q[0] + d[1] * q[1] + d[2] * q[2];
         if (v > bv) {

@@ -16,6 +16,9 @@
 /* Parses `data` as a model file and checks the invariants above (aborting when one breaks).
  * Returns the status of the first parse; `err` receives its error record. */
 vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
+/* Same with mesh paths resolved against `dir` (the bundled models' meshes load then). */
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
+                              vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Counts allocations and live blocks; fails every allocation from number `fail_at` on. */
@@ -46,14 +49,14 @@ static void *counting_realloc(void *ud, void *ptr, size_t size) {
 
 
 /* One parse; returns its status after checking the invariants. */
-static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *err) {
+static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter *c,
+                      vxc_error *err) {
   vxc_allocator al = {counting_realloc, c};
   vxg_solid *const sentinel = (vxg_solid *)(uintptr_t)0x5e5e;
   vxg_solid *s = sentinel;
   err->status = VXC_OK;
   err->message[0] = '\0';
-  vxc_status st = vxg_model_parse(&al, (const char *)data, size, "fuzz.vxm", "/nonexistent",
-                                  &s, err);
+  vxc_status st = vxg_model_parse(&al, (const char *)data, size, "fuzz.vxm", dir, &s, err);
   if (st == VXC_OK) {
     if (s == sentinel || !s || s->ncell <= 0) {
       abort();
@@ -71,17 +74,23 @@ static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *e
 }
 
 
-vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err) {
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
+                              vxc_error *err) {
   counter c = {0, 0, -1};
-  vxc_status st = run(data, size, &c, err);
+  vxc_status st = run(data, size, dir, &c, err);
   if (c.calls > 0) {
     counter f = {0, 0, c.calls / 2};
     vxc_error e2;
-    if (run(data, size, &f, &e2) != VXC_ERR_NOMEM) {
+    if (run(data, size, dir, &f, &e2) != VXC_ERR_NOMEM) {
       abort();
     }
   }
   return st;
+}
+
+
+vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err) {
+  return vxc_fuzz_model_dir(data, size, "/nonexistent", err);
 }
 
 

@@ -1,6 +1,7 @@
-/* test_fuzz_regress.c: replays the fuzzing entry point (tests/fuzz_model.c) over every saved
- * fuzz input (tests/fuzz/model/, found through VXC_TESTDIR) and every bundled model
- * (data/*.vxm, through VXC_DATADIR). Each must end without a crash, with VXC_OK or an error
+/* test_fuzz_regress.c: replays the fuzzing entry points (tests/fuzz_model.c, tests/fuzz_mesh.c)
+ * over every saved fuzz input (tests/fuzz/model/ and tests/fuzz/mesh/, found through
+ * VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its meshes) and
+ * every bundled mesh (data/meshes/). Each must end without a crash, with VXC_OK or an error
  * carrying a message (vxc_fuzz_model aborts on a broken invariant, which cmocka reports as a
  * failure); the bundled models must load. */
 #include <dirent.h>
@@ -10,6 +11,16 @@
 #include "geom/geom.h"
 
 vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
+                              vxc_error *err);
+vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
+
+/* What a replay runs: the model entry point (with `dir` for mesh paths, NULL: none) or the
+ * mesh readers'. */
+typedef struct target {
+  int mesh;
+  const char *dir;
+} target;
 
 /* Reads a whole file into a malloc'ed buffer. */
 static uint8_t *slurp(const char *path, size_t *len) {
@@ -36,7 +47,7 @@ static uint8_t *slurp(const char *path, size_t *len) {
 
 /* Runs every regular file of `dir` whose name ends with `suffix` ("" for all); returns how
  * many, and how many loaded in *nok. */
-static int replay_dir(const char *dir, const char *suffix, int *nok) {
+static int replay_dir(const char *dir, const char *suffix, const target *tg, int *nok) {
   DIR *d = opendir(dir);
   if (!d) {
     fail_msg("cannot open the folder %s", dir);
@@ -54,7 +65,9 @@ static int replay_dir(const char *dir, const char *suffix, int *nok) {
     size_t size;
     uint8_t *data = slurp(path, &size);
     vxc_error err;
-    vxc_status st = vxc_fuzz_model(data, size, &err);
+    vxc_status st = tg->mesh  ? vxc_fuzz_mesh(data, size, &err)
+                    : tg->dir ? vxc_fuzz_model_dir(data, size, tg->dir, &err)
+                              : vxc_fuzz_model(data, size, &err);
     if (st != VXC_OK) {
       assert_true(st < 0);
       assert_int_equal(err.status, st);
@@ -77,16 +90,43 @@ static void test_fuzz_regress_saved_inputs(void **state) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/fuzz/model", t ? t : ".");
   int nok;
-  assert_true(replay_dir(dir, "", &nok) > 0);
+  const target tg = {0, NULL};
+  assert_true(replay_dir(dir, "", &tg, &nok) > 0);
 }
 
 
-// every bundled model goes through the fuzz entry point and loads
+// every bundled model goes through the fuzz entry point and loads, meshes included
 static void test_fuzz_regress_data_models(void **state) {
   (void)state;
   const char *d = getenv("VXC_DATADIR");
-  int nok, n = replay_dir(d ? d : "../data", ".vxm", &nok);
+  const target tg = {0, d ? d : "../data"};
+  int nok, n = replay_dir(d ? d : "../data", ".vxm", &tg, &nok);
   assert_true(n > 0);
+  assert_int_equal(nok, n);
+}
+
+
+// every saved mesh fuzz input ends with a status and, for an error, a message
+static void test_fuzz_regress_saved_mesh_inputs(void **state) {
+  (void)state;
+  const char *t = getenv("VXC_TESTDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/fuzz/mesh", t ? t : ".");
+  int nok;
+  const target tg = {1, NULL};
+  assert_true(replay_dir(dir, "", &tg, &nok) > 0);
+}
+
+
+// every bundled mesh goes through the mesh fuzz entry point and loads
+static void test_fuzz_regress_data_meshes(void **state) {
+  (void)state;
+  const char *d = getenv("VXC_DATADIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/meshes", d ? d : "../data");
+  const target tg = {1, NULL};
+  int nok, n = replay_dir(dir, "", &tg, &nok);
+  assert_true(n >= 7);
   assert_int_equal(nok, n);
 }
 
@@ -95,6 +135,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fuzz_regress_saved_inputs),
       cmocka_unit_test(test_fuzz_regress_data_models),
+      cmocka_unit_test(test_fuzz_regress_saved_mesh_inputs),
+      cmocka_unit_test(test_fuzz_regress_data_meshes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -962,7 +962,16 @@ static void check_data_model(const char *path) {
     assert_true(s->cell[i]->nprim > 0);
     assert_true(s->cell[i]->line > 0);
   }
-  /* the same file gzip-compressed reads to the same solid */
+  /* the same file gzip-compressed reads to the same solid (not for models with meshes:
+   * their paths are relative to the model's folder, and the copy lives elsewhere) */
+  for (int i = 0; i < s->ncell; i++) {
+    for (int j = 0; j < s->cell[i]->nprim; j++) {
+      if (s->cell[i]->prim[j].kind == VXG_MESH) {
+        vxg_solid_free(s);
+        return;
+      }
+    }
+  }
   size_t len;
   char *text = slurp(path, &len);
   char dir[256], gz[512];

@@ -1,0 +1,104 @@
+/* fuzz_mesh.c: the fuzzing entry point of the mesh readers (STL, OBJ, PLY, gzip).
+ *
+ * LLVMFuzzerTestOneInput hands the bytes to vxc_fuzz_mesh, which loads them as a mesh file
+ * twice through a counting allocator: once normally, then with the allocation in the middle
+ * of the first run's sequence failing (the run is deterministic, so it must fail with
+ * VXC_ERR_NOMEM). The first byte picks the name the readers see (it only matters for
+ * telling a binary STL from text): "fuzz.stl" when it is 0 or above 127, "fuzz" otherwise;
+ * the whole input is the file. It aborts when an invariant breaks: a status that is neither VXC_OK nor an
+ * error, an error without a message or with a different status in the record, the output
+ * written on failure, a loaded mesh without triangles or with a non-positive volume, a
+ * signed distance that is not finite, a block still live after the mesh is freed.
+ * libFuzzer (tools/fuzz mesh) and the regression test (tests/test_fuzz_regress.c) share
+ * this file. */
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "geom/geom.h"
+
+vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+typedef struct counter {
+  long calls, live, fail_at;
+} counter;
+
+static void *counting_realloc(void *ud, void *ptr, size_t size) {
+  counter *c = ud;
+  if (size == 0) {
+    if (ptr) {
+      c->live--;
+    }
+    free(ptr);
+    return NULL;
+  }
+  if (c->fail_at >= 0 && c->calls >= c->fail_at) {
+    c->calls++;
+    return NULL;
+  }
+  c->calls++;
+  void *q = realloc(ptr, size);
+  if (q && !ptr) {
+    c->live++;
+  }
+  return q;
+}
+
+
+static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *err) {
+  vxc_allocator al = {counting_realloc, c};
+  struct vxg_mesh *const sentinel = (struct vxg_mesh *)(uintptr_t)0x5e5e;
+  struct vxg_mesh *m = sentinel;
+  err->status = VXC_OK;
+  err->message[0] = '\0';
+  const char *name = size > 0 && (data[0] == 0 || data[0] >= 0x80) ? "fuzz.stl" : "fuzz";
+  vxc_status st = vxg_mesh_parse(&al, data, size, name, 1.0, &m, err);
+  if (st == VXC_OK) {
+    vxg_mesh_info in;
+    if (m == sentinel || !m) {
+      abort();
+    }
+    vxg_mesh_get_info(m, &in);
+    if (in.ntri < 4 || !(in.volume > 0)) {
+      abort();
+    }
+    const double p[3] = {0.5 * (in.aabb[0] + in.aabb[3]), 0.5 * (in.aabb[1] + in.aabb[4]),
+                         0.5 * (in.aabb[2] + in.aabb[5])};
+    double g[3];
+    if (!isfinite(vxg_mesh_distance(m, p, g, NULL))) {
+      abort();
+    }
+    vxg_mesh_free(m);
+  } else if (st >= 0 || err->status != st || err->message[0] == '\0' || m != sentinel) {
+    abort();
+  }
+  if (c->live != 0) {
+    abort();
+  }
+  return st;
+}
+
+
+vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err) {
+  counter c = {0, 0, -1};
+  vxc_status st = run(data, size, &c, err);
+  if (c.calls > 0) {
+    counter f = {0, 0, c.calls / 2};
+    vxc_error e2;
+    if (run(data, size, &f, &e2) != VXC_ERR_NOMEM) {
+      abort();
+    }
+  }
+  return st;
+}
+
+
+#ifndef VXC_NO_FUZZ_MAIN
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  vxc_error err;
+  vxc_fuzz_mesh(data, size, &err);
+  return 0;
+}
+#endif

@@ -1,0 +1,200 @@
+/* mesh_gen.h: triangle meshes the mesh tests build in code, with their exact tessellation
+ * error bounds computed here (independently of geom/mesh.c).
+ *
+ *  - icosphere: the icosahedron subdivided `level` times (20 * 4^level triangles), vertices
+ *    on the sphere of radius R; its surface lies in the shell r_in <= |x| <= R, r_in the
+ *    smallest distance from the centre to a face's plane, so the signed distance to it and
+ *    to the sphere differ by at most R - r_in, and any volume it bounds with convex cuts lies
+ *    between the same volume for the balls of radii r_in and R;
+ *  - uv sphere: `nu` x `nv` quads (fanned) with poles, for large counts (2 nu (nv - 1)
+ *    triangles), and the same shell bound;
+ *  - box: 12 triangles, exact. Triangles are counter-clockwise seen from outside. */
+#ifndef VXC_MESH_GEN_H
+#define VXC_MESH_GEN_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mg_mesh {
+  double *v;
+  int *t;
+  int nv, nt;
+  double r_in; /* spheres: smallest face-plane distance from the centre */
+} mg_mesh;
+
+static inline void mg_free(mg_mesh *m) {
+  free(m->v);
+  free(m->t);
+  memset(m, 0, sizeof *m);
+}
+
+
+static inline int mg_vert(mg_mesh *m, double x, double y, double z) {
+  m->v[3 * m->nv] = x;
+  m->v[3 * m->nv + 1] = y;
+  m->v[3 * m->nv + 2] = z;
+  return m->nv++;
+}
+
+
+static inline void mg_tri(mg_mesh *m, int a, int b, int c) {
+  m->t[3 * m->nt] = a;
+  m->t[3 * m->nt + 1] = b;
+  m->t[3 * m->nt + 2] = c;
+  m->nt++;
+}
+
+
+/* Smallest distance from the origin to a triangle's plane (the shell's inner radius). */
+static inline void mg_r_in(mg_mesh *m) {
+  m->r_in = HUGE_VAL;
+  for (int i = 0; i < m->nt; i++) {
+    const double *a = m->v + 3 * m->t[3 * i], *b = m->v + 3 * m->t[3 * i + 1],
+                 *c = m->v + 3 * m->t[3 * i + 2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+    double d = fabs(n[0] * a[0] + n[1] * a[1] + n[2] * a[2]) /
+               sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    m->r_in = d < m->r_in ? d : m->r_in;
+  }
+}
+
+
+/* Midpoint vertex of edge (a, b), made once (a linear search over this vertex's edges). */
+typedef struct mg_edge {
+  int a, b, m;
+} mg_edge;
+
+static inline int mg_mid(mg_mesh *m, mg_edge *e, int *ne, int **head, int *next, int a, int b,
+                         double R) {
+  int lo = a < b ? a : b, hi = a < b ? b : a;
+  for (int k = (*head)[lo]; k >= 0; k = next[k]) {
+    if (e[k].b == hi) {
+      return e[k].m;
+    }
+  }
+  double x = m->v[3 * a] + m->v[3 * b], y = m->v[3 * a + 1] + m->v[3 * b + 1],
+         z = m->v[3 * a + 2] + m->v[3 * b + 2];
+  double l = sqrt(x * x + y * y + z * z);
+  int v = mg_vert(m, R * x / l, R * y / l, R * z / l);
+  e[*ne].a = lo;
+  e[*ne].b = hi;
+  e[*ne].m = v;
+  next[*ne] = (*head)[lo];
+  (*head)[lo] = *ne;
+  (*ne)++;
+  return v;
+}
+
+
+static inline int mg_icosphere(mg_mesh *m, double R, int level) {
+  int nt = 20, nv = 12;
+  for (int l = 0; l < level; l++) {
+    nv += 3 * nt / 2;
+    nt *= 4;
+  }
+  m->v = malloc(3 * sizeof(double) * (size_t)nv);
+  m->t = malloc(3 * sizeof(int) * (size_t)nt);
+  int *tmp = malloc(3 * sizeof(int) * (size_t)nt);
+  mg_edge *e = malloc(sizeof(mg_edge) * (size_t)(3 * nt / 2 + 1));
+  int *next = malloc(sizeof(int) * (size_t)(3 * nt / 2 + 1));
+  int *head = malloc(sizeof(int) * (size_t)nv);
+  if (!m->v || !m->t || !tmp || !e || !next || !head) {
+    return -1;
+  }
+  m->nv = m->nt = 0;
+  double p = (1 + sqrt(5.0)) / 2, s = R / sqrt(1 + p * p);
+  const double iv[12][3] = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0}, {0, -1, p}, {0, 1, p},
+                            {0, -1, -p}, {0, 1, -p}, {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
+  const int it[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
+                         {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
+                         {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
+                         {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
+  for (int i = 0; i < 12; i++) {
+    mg_vert(m, s * iv[i][0], s * iv[i][1], s * iv[i][2]);
+  }
+  for (int i = 0; i < 20; i++) {
+    mg_tri(m, it[i][0], it[i][1], it[i][2]);
+  }
+  for (int l = 0; l < level; l++) {
+    int n = m->nt, ne = 0;
+    memcpy(tmp, m->t, 3 * sizeof(int) * (size_t)n);
+    for (int i = 0; i < nv; i++) {
+      head[i] = -1;
+    }
+    m->nt = 0;
+    for (int i = 0; i < n; i++) {
+      int a = tmp[3 * i], b = tmp[3 * i + 1], c = tmp[3 * i + 2];
+      int ab = mg_mid(m, e, &ne, &head, next, a, b, R), bc = mg_mid(m, e, &ne, &head, next, b, c, R),
+          ca = mg_mid(m, e, &ne, &head, next, c, a, R);
+      mg_tri(m, a, ab, ca);
+      mg_tri(m, b, bc, ab);
+      mg_tri(m, c, ca, bc);
+      mg_tri(m, ab, bc, ca);
+    }
+  }
+  free(tmp);
+  free(e);
+  free(next);
+  free(head);
+  mg_r_in(m);
+  return 0;
+}
+
+
+/* A uv sphere of radius R: nu meridian steps, nv parallel steps (poles included). */
+static inline int mg_uvsphere(mg_mesh *m, double R, int nu, int nv) {
+  m->v = malloc(3 * sizeof(double) * (size_t)(nu * (nv - 1) + 2));
+  m->t = malloc(3 * sizeof(int) * (size_t)(2 * nu * (nv - 1)));
+  if (!m->v || !m->t) {
+    return -1;
+  }
+  m->nv = m->nt = 0;
+  int south = mg_vert(m, 0, 0, -R);
+  for (int j = 1; j < nv; j++) {
+    double th = M_PI * j / nv - M_PI / 2;
+    for (int i = 0; i < nu; i++) {
+      double ph = 2 * M_PI * i / nu;
+      mg_vert(m, R * cos(th) * cos(ph), R * cos(th) * sin(ph), R * sin(th));
+    }
+  }
+  int north = mg_vert(m, 0, 0, R);
+  for (int i = 0; i < nu; i++) {
+    int i1 = (i + 1) % nu;
+    mg_tri(m, south, 1 + i1, 1 + i);
+    for (int j = 1; j + 1 < nv; j++) {
+      int a = 1 + (j - 1) * nu + i, b = 1 + (j - 1) * nu + i1, c = 1 + j * nu + i1,
+          d = 1 + j * nu + i;
+      mg_tri(m, a, b, c);
+      mg_tri(m, a, c, d);
+    }
+    mg_tri(m, north, 1 + (nv - 2) * nu + i, 1 + (nv - 2) * nu + i1);
+  }
+  mg_r_in(m);
+  return 0;
+}
+
+
+/* The box [-lx/2, lx/2] x [-ly/2, ly/2] x [-lz/2, lz/2], 12 triangles. */
+static inline int mg_box(mg_mesh *m, double lx, double ly, double lz) {
+  m->v = malloc(3 * sizeof(double) * 8);
+  m->t = malloc(3 * sizeof(int) * 12);
+  if (!m->v || !m->t) {
+    return -1;
+  }
+  m->nv = m->nt = 0;
+  for (int i = 0; i < 8; i++) {
+    mg_vert(m, (i & 1 ? 0.5 : -0.5) * lx, (i & 2 ? 0.5 : -0.5) * ly, (i & 4 ? 0.5 : -0.5) * lz);
+  }
+  const int f[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                        {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  for (int i = 0; i < 12; i++) {
+    mg_tri(m, f[i][0], f[i][1], f[i][2]);
+  }
+  m->r_in = 0;
+  return 0;
+}
+
+#endif /* VXC_MESH_GEN_H */
