@@ -103,5 +103,6 @@ extern const cli_command cli_cmd_check;
 extern const cli_command cli_cmd_mass;
 extern const cli_command cli_cmd_metrics;
 extern const cli_command cli_cmd_force;
+extern const cli_command cli_cmd_task;
 
 #endif /* VXC_CLI_H */

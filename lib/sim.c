@@ -1,0 +1,1010 @@
+/* sim.c: running a task: rigid-body dynamics, contacts, integrators, energy bookkeeping.
+ *
+ * Data: one state vector y holds, in order,
+ *   per dynamic body (free, or driven through a gripper), 13 doubles: centre of mass x_c
+ *     (world, m), unit quaternion q (model to world), velocity of the centre of mass v_c
+ *     (world, m/s), angular velocity w_b (body axes, rad/s);
+ *   per contact (body pair), `slots` blocks of VXC_STATE_SIZE doubles (vxc_force.h),
+ *     block k belonging to tracker slot k;
+ *   6 energy integrals: elastic work stored by k_v V, dissipation by the normal damping,
+ *     friction, rolling and spinning terms, and the work done on the dynamic bodies by
+ *     driven bodies and grippers (J).
+ * Invariants: between steps q is normalised; a slot's block is non-zero only while the
+ * tracker holds the slot (ACTIVE = 1); the cell-pair set of each contact changes only at
+ * step boundaries (tracker update after an accepted step, MODEL.md 11): during a step the
+ * forces come from the pairs tracked at its start, and a step after which a new pair
+ * overlaps with k_v V above the contact's event force is rejected and shortened, so each
+ * contact starts within that force of zero (first-contact event location).
+ * Newton-Euler: m dv_c/dt = F, I_b dw_b/dt = R^T T - w_b x I_b w_b, dq/dt = q (0, w_b)/2,
+ * with the contact wrench taken about the centre of mass (it is passed as the body's
+ * reference point). Energy: K + P + E_el + D - W is constant for the exact solution, so
+ * its drift measures the integration error. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "geom/geom.h"
+#include "task_internal.h"
+
+#define NE 6 /* energy integrals */
+enum { E_EL = 0, E_DN, E_DT, E_DR, E_DS, E_WIN };
+
+typedef struct body_rt {
+  int off;        /* offset of the 13 states (dynamic), else -1 */
+  double Iinv[9]; /* inverse inertia about the com, body axes */
+} body_rt;
+
+typedef struct contact_rt {
+  int off; /* offset of slot 0's state block */
+  vxc_query *query;
+  vxc_tracker *tracker;
+  vxc_metrics m;            /* the last query's result */
+  vxc_cell_pair *slot_pair; /* slot -> pair, a = -1 when free */
+  vxc_cell_pair *pairs;     /* scratch for the tracker */
+  double deep;              /* largest k_v V of an overlapping untracked pair at the last eval */
+} contact_rt;
+
+typedef struct sim {
+  vxc_task *t;
+  int n;    /* state size */
+  int eoff; /* energy offset */
+  body_rt *b;
+  contact_rt *c;
+  double *y, *y1, *k[7], *ytmp, *yerr;
+  vxc_task_body_state *bs;    /* per body, at the last eval */
+  vxc_task_contact_state *cs; /* per contact, at the last eval */
+  double e0;                  /* initial K + P + E + D - W */
+  long long queries;
+  vxc_error *err;
+} sim;
+
+/* ---- small vector algebra ----------------------------------------------------------- */
+
+static void cross(const double a[3], const double b[3], double o[3]) {
+  double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  memcpy(o, r, sizeof r);
+}
+
+
+static double dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+
+static void mat_vec(const double m[9], const double v[3], double o[3]) {
+  double r[3];
+  for (int i = 0; i < 3; i++) {
+    r[i] = m[3 * i] * v[0] + m[3 * i + 1] * v[1] + m[3 * i + 2] * v[2];
+  }
+  memcpy(o, r, sizeof r);
+}
+
+
+static void quat_rot(const double q[4], double R[9]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
+
+static void rot_vec(const double R[9], const double v[3], double o[3]) {
+  mat_vec(R, v, o);
+}
+
+
+static void rot_vec_t(const double R[9], const double v[3], double o[3]) {
+  double r[3];
+  for (int i = 0; i < 3; i++) {
+    r[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
+  }
+  memcpy(o, r, sizeof r);
+}
+
+
+static void quat_mul(const double a[4], const double b[4], double o[4]) {
+  double r[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+                 a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+                 a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+                 a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+  memcpy(o, r, sizeof r);
+}
+
+
+static void quat_normalize(double q[4]) {
+  double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (s > 0) {
+    for (int i = 0; i < 4; i++) {
+      q[i] /= s;
+    }
+  }
+}
+
+
+/* Rotation vector (axis * angle, rad) of the unit quaternion q, shortest way. */
+static void quat_log(const double q0[4], double v[3]) {
+  double q[4] = {q0[0], q0[1], q0[2], q0[3]};
+  if (q[0] < 0) {
+    for (int i = 0; i < 4; i++) {
+      q[i] = -q[i];
+    }
+  }
+  double s = sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  double f = s > 1e-300 ? 2 * atan2(s, q[0]) / s : 2;
+  for (int i = 0; i < 3; i++) {
+    v[i] = f * q[i + 1];
+  }
+}
+
+
+static void quat_exp(const double v[3], double q[4]) {
+  double a = sqrt(dot(v, v));
+  double f = a > 1e-300 ? sin(0.5 * a) / a : 0.5;
+  q[0] = cos(0.5 * a);
+  for (int i = 0; i < 3; i++) {
+    q[i + 1] = f * v[i];
+  }
+}
+
+
+static void inv3(const double m[9], double o[9]) {
+  double c[9] = {m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
+                 m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
+                 m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3]};
+  double det = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
+  for (int i = 0; i < 9; i++) {
+    o[i] = c[i] / det;
+  }
+}
+
+/* ---- driven trajectories ------------------------------------------------------------ */
+
+/* Pose and velocity (origin velocity, world angular velocity) of a driven body's
+ * trajectory at time t. */
+static void trajectory(const task_body *b, double t, vxc_pose *p, double v[6]) {
+  memset(v, 0, 6 * sizeof *v);
+  if (b->have_line) {
+    double wt[3] = {b->line_v[3] * t, b->line_v[4] * t, b->line_v[5] * t}, dq[4];
+    quat_exp(wt, dq);
+    for (int i = 0; i < 3; i++) {
+      p->p[i] = b->pose0.p[i] + b->line_v[i] * t;
+    }
+    quat_mul(dq, b->pose0.q, p->q);
+    memcpy(v, b->line_v, 6 * sizeof *v);
+    return;
+  }
+  if (b->nkey == 0) {
+    *p = b->pose0;
+    return;
+  }
+  const task_keyframe *k = b->key;
+  if (t <= k[0].t || b->nkey == 1) {
+    memcpy(p->p, k[0].p, sizeof p->p);
+    memcpy(p->q, k[0].q, sizeof p->q);
+    return;
+  }
+  int i = 0;
+  while (i + 1 < b->nkey && t > k[i + 1].t) {
+    i++;
+  }
+  if (i + 1 == b->nkey) {
+    memcpy(p->p, k[i].p, sizeof p->p);
+    memcpy(p->q, k[i].q, sizeof p->q);
+    return;
+  }
+  double dt = k[i + 1].t - k[i].t, s = (t - k[i].t) / dt;
+  double qc[4] = {k[i].q[0], -k[i].q[1], -k[i].q[2], -k[i].q[3]}, dq[4], rv[3], part[3], e[4];
+  quat_mul(k[i + 1].q, qc, dq); /* world-frame rotation from key i to key i+1 */
+  quat_log(dq, rv);
+  for (int j = 0; j < 3; j++) {
+    p->p[j] = k[i].p[j] + s * (k[i + 1].p[j] - k[i].p[j]);
+    v[j] = (k[i + 1].p[j] - k[i].p[j]) / dt;
+    part[j] = s * rv[j];
+    v[3 + j] = rv[j] / dt;
+  }
+  quat_exp(part, e);
+  quat_mul(e, k[i].q, p->q);
+}
+
+/* ---- the right-hand side ------------------------------------------------------------ */
+
+typedef struct prev_ctx {
+  const contact_rt *c;
+  const double *y;
+  int slots;
+} prev_ctx;
+
+static int prev_normal(void *ud, int ca, int cb, double n[3]) {
+  const prev_ctx *p = ud;
+  for (int s = 0; s < p->slots; s++) {
+    if (p->c->slot_pair[s].a == ca && p->c->slot_pair[s].b == cb) {
+      const double *st = p->y + p->c->off + s * VXC_STATE_SIZE;
+      if (st[VXC_STATE_ACTIVE] > 0.5) {
+        memcpy(n, st + VXC_STATE_NPREV, 3 * sizeof *n);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* Kinematics of body i in state y at time t: world pose of the origin, its body_motion
+ * with r at the centre of mass (dynamic) or the origin, rotation matrix. */
+typedef struct kin {
+  vxc_pose pose;
+  vxc_body_motion m;
+  double R[9];
+  double origin_v[3];
+} kin;
+
+static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
+  const task_body *b = &s->t->body[i];
+  const body_rt *br = &s->b[i];
+  if (br->off >= 0) {
+    const double *x = y + br->off;
+    double q[4] = {x[3], x[4], x[5], x[6]}, rc[3];
+    quat_normalize(q);
+    quat_rot(q, k->R);
+    rot_vec(k->R, b->com, rc);
+    for (int j = 0; j < 3; j++) {
+      k->pose.p[j] = x[j] - rc[j];
+      k->m.r[j] = x[j];
+      k->m.v[j] = x[7 + j];
+    }
+    memcpy(k->pose.q, q, sizeof q);
+    rot_vec(k->R, x + 10, k->m.w);
+    double wx[3];
+    cross(k->m.w, rc, wx);
+    for (int j = 0; j < 3; j++) {
+      k->origin_v[j] = k->m.v[j] - wx[j];
+    }
+    return;
+  }
+  double v[6] = {0};
+  if (b->kind == TASK_DRIVEN) {
+    trajectory(b, t, &k->pose, v);
+  } else {
+    k->pose = b->pose0;
+  }
+  quat_rot(k->pose.q, k->R);
+  memcpy(k->m.r, k->pose.p, sizeof k->m.r);
+  memcpy(k->m.v, v, 3 * sizeof *v);
+  memcpy(k->m.w, v + 3, 3 * sizeof *v);
+  memcpy(k->origin_v, v, 3 * sizeof *v);
+}
+
+
+/* dy = f(t, y). Fills s->bs, s->cs (records) and each contact's metrics and `deep`. */
+static vxc_status eval(sim *s, double t, const double *y, double *dy) {
+  vxc_task *T = s->t;
+  memset(dy, 0, sizeof *dy * s->n);
+  kin kb[64];
+  kin *K = kb;
+  if (T->nbody > 64) {
+    K = task_alloc(T, sizeof *K * T->nbody);
+    if (!K) {
+      return vxg_error_set(s->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+  }
+  double F[3 * 64], Tq[3 * 64];
+  double *Fb = F, *Tb = Tq;
+  if (T->nbody > 64) {
+    Fb = task_alloc(T, sizeof *Fb * 6 * T->nbody);
+    if (!Fb) {
+      task_free_mem(T, K);
+      return vxg_error_set(s->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    }
+    Tb = Fb + 3 * T->nbody;
+  }
+  double *de = dy + s->eoff;
+  vxc_status st = VXC_OK;
+  for (int i = 0; i < T->nbody; i++) {
+    const task_body *b = &T->body[i];
+    body_kin(s, i, t, y, &K[i]);
+    for (int j = 0; j < 3; j++) {
+      Fb[3 * i + j] = s->b[i].off >= 0 ? b->mass * T->gravity[j] : 0;
+      Tb[3 * i + j] = 0;
+    }
+    memcpy(s->bs[i].pose, K[i].pose.p, 3 * sizeof(double));
+    memcpy(s->bs[i].pose + 3, K[i].pose.q, 4 * sizeof(double));
+    memcpy(s->bs[i].velocity, K[i].origin_v, 3 * sizeof(double));
+    memcpy(s->bs[i].velocity + 3, K[i].m.w, 3 * sizeof(double));
+    if (b->gripper) {
+      vxc_pose hp;
+      double hv[6], hc[3], hR[9], hvc[3], wx[3], fg[3], tg[3];
+      trajectory(b, t, &hp, hv);
+      quat_rot(hp.q, hR);
+      rot_vec(hR, b->com, hc);
+      cross(hv + 3, hc, wx);
+      double qc[4] = {K[i].pose.q[0], -K[i].pose.q[1], -K[i].pose.q[2], -K[i].pose.q[3]}, qe[4],
+             rv[3];
+      quat_mul(hp.q, qc, qe);
+      quat_log(qe, rv);
+      for (int j = 0; j < 3; j++) {
+        hvc[j] = hv[j] + wx[j];
+        fg[j] = b->grip_k * (hp.p[j] + hc[j] - K[i].m.r[j]) + b->grip_c * (hvc[j] - K[i].m.v[j]);
+        tg[j] = b->grip_kr * rv[j] + b->grip_cr * (hv[3 + j] - K[i].m.w[j]);
+        Fb[3 * i + j] += fg[j];
+        Tb[3 * i + j] += tg[j];
+      }
+      de[E_WIN] += dot(fg, K[i].m.v) + dot(tg, K[i].m.w);
+    }
+  }
+  for (int ci = 0; ci < T->ncontact && st == VXC_OK; ci++) {
+    task_contact *tc = &T->contact[ci];
+    contact_rt *c = &s->c[ci];
+    vxc_task_contact_state *cs = &s->cs[ci];
+    memset(cs, 0, sizeof *cs);
+    prev_ctx pc = {c, y, tc->slots};
+    st = vxc_query_run(c->query, T->body[tc->a].solid, &K[tc->a].pose, T->body[tc->b].solid,
+                       &K[tc->b].pose, &tc->query, prev_normal, &pc, &c->m, s->err);
+    s->queries++;
+    if (st == VXC_NO_CONTACT) {
+      st = VXC_OK;
+      c->m.npair = 0;
+    }
+    if (st != VXC_OK) {
+      break;
+    }
+    c->deep = 0;
+    double fn[3] = {0}, ft[3] = {0}, tr[3] = {0}, ts[3] = {0}, vmax = -1;
+    for (int pi = 0; pi < c->m.npair; pi++) {
+      const vxc_pair_metrics *pm = &c->m.pair[pi];
+      int slot = -1;
+      for (int k = 0; k < tc->slots; k++) {
+        if (c->slot_pair[k].a == pm->cell_a && c->slot_pair[k].b == pm->cell_b) {
+          slot = k;
+          break;
+        }
+      }
+      if (slot < 0) {
+        double f = tc->params.k_v * pm->geom.volume;
+        if (f > c->deep) {
+          c->deep = f;
+        }
+        continue;
+      }
+      const double *sy = y + c->off + slot * VXC_STATE_SIZE;
+      double *sd = dy + c->off + slot * VXC_STATE_SIZE;
+      vxc_wrench w;
+      st = vxc_contact_eval(&tc->params, &pm->geom, &K[tc->a].m, &K[tc->b].m, sy, &w, sd);
+      if (st != VXC_OK) {
+        vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: force model failed",
+                      T->body[tc->a].name, T->body[tc->b].name, t);
+        break;
+      }
+      cs->npairs++;
+      cs->volume += pm->geom.volume;
+      for (int j = 0; j < 3; j++) {
+        Fb[3 * tc->a + j] += w.force_a[j];
+        Tb[3 * tc->a + j] += w.torque_a[j];
+        Fb[3 * tc->b + j] += w.force_b[j];
+        Tb[3 * tc->b + j] += w.torque_b[j];
+        fn[j] += w.force_normal[j];
+        ft[j] += w.force_friction[j];
+        tr[j] += w.torque_rolling[j];
+        ts[j] += w.torque_spinning[j];
+      }
+      if (pm->geom.volume > vmax) {
+        vmax = pm->geom.volume;
+        memcpy(cs->normal, pm->geom.normal, sizeof cs->normal);
+        cs->stick = w.stick;
+        cs->sdw = sy[VXC_STATE_SDW];
+      }
+      /* energy: powers on the relative motion at p_c */
+      double va[3], vb[3], vc[3], wr[3], da[3], db[3];
+      for (int j = 0; j < 3; j++) {
+        da[j] = pm->geom.centroid[j] - K[tc->a].m.r[j];
+        db[j] = pm->geom.centroid[j] - K[tc->b].m.r[j];
+      }
+      cross(K[tc->a].m.w, da, va);
+      cross(K[tc->b].m.w, db, vb);
+      for (int j = 0; j < 3; j++) {
+        vc[j] = K[tc->a].m.v[j] + va[j] - K[tc->b].m.v[j] - vb[j];
+        wr[j] = K[tc->a].m.w[j] - K[tc->b].m.w[j];
+      }
+      double vcn = dot(pm->geom.normal, vc);
+      double vr = pm->geom.volume - (tc->params.tau_r > 0 ? sy[VXC_STATE_VRO] : 0);
+      double fe = tc->params.k_v * vr;
+      de[E_EL] += fe * vcn;
+      de[E_DN] += (w.f_n - fe) * vcn;
+      de[E_DT] -= dot(w.force_friction, vc);
+      de[E_DR] -= dot(w.torque_rolling, wr);
+      de[E_DS] -= dot(w.torque_spinning, wr);
+      /* driven bodies (not integrated) do work on the system */
+      for (int k = 0; k < 2; k++) {
+        int bi = k ? tc->b : tc->a;
+        if (s->b[bi].off < 0) {
+          const double *f = k ? w.force_b : w.force_a, *tq = k ? w.torque_b : w.torque_a;
+          de[E_WIN] -= dot(f, K[bi].m.v) + dot(tq, K[bi].m.w);
+        }
+      }
+    }
+    if (st != VXC_OK) {
+      break;
+    }
+    cs->f_n = sqrt(dot(fn, fn));
+    cs->f_t = sqrt(dot(ft, ft));
+    cs->t_roll = sqrt(dot(tr, tr));
+    cs->t_spin = sqrt(dot(ts, ts));
+  }
+  if (st == VXC_OK) {
+    /* Newton-Euler for the dynamic bodies */
+    for (int i = 0; i < T->nbody; i++) {
+      const body_rt *br = &s->b[i];
+      if (br->off < 0) {
+        continue;
+      }
+      const task_body *b = &T->body[i];
+      const double *x = y + br->off;
+      double *dx = dy + br->off;
+      double q[4] = {x[3], x[4], x[5], x[6]}, wq[4] = {0, x[10], x[11], x[12]}, qd[4];
+      quat_mul(q, wq, qd);
+      double tb[3], Iw[3], gyro[3], rhs[3];
+      rot_vec_t(K[i].R, Tb + 3 * i, tb);
+      mat_vec(b->inertia, x + 10, Iw);
+      cross(x + 10, Iw, gyro);
+      for (int j = 0; j < 3; j++) {
+        dx[j] = x[7 + j];
+        dx[7 + j] = Fb[3 * i + j] / b->mass;
+        rhs[j] = tb[j] - gyro[j];
+      }
+      for (int j = 0; j < 4; j++) {
+        dx[3 + j] = 0.5 * qd[j];
+      }
+      mat_vec(br->Iinv, rhs, dx + 10);
+    }
+  }
+  if (K != kb) {
+    task_free_mem(T, K);
+  }
+  if (Fb != F) {
+    task_free_mem(T, Fb);
+  }
+  return st;
+}
+
+/* ---- energy ------------------------------------------------------------------------- */
+
+static void energy(const sim *s, const double *y, vxc_task_energy *e) {
+  const vxc_task *T = s->t;
+  memset(e, 0, sizeof *e);
+  for (int i = 0; i < T->nbody; i++) {
+    const body_rt *br = &s->b[i];
+    if (br->off < 0) {
+      continue;
+    }
+    const task_body *b = &T->body[i];
+    const double *x = y + br->off;
+    double Iw[3];
+    mat_vec(b->inertia, x + 10, Iw);
+    e->kinetic += 0.5 * b->mass * dot(x + 7, x + 7) + 0.5 * dot(x + 10, Iw);
+    e->potential -= b->mass * dot(T->gravity, x);
+  }
+  const double *q = y + s->eoff;
+  e->elastic = q[E_EL];
+  e->normal = q[E_DN];
+  e->friction = q[E_DT];
+  e->rolling = q[E_DR];
+  e->spinning = q[E_DS];
+  e->work_in = q[E_WIN];
+  e->dissipated = e->normal + e->friction + e->rolling + e->spinning;
+  e->error = e->kinetic + e->potential + e->elastic + e->dissipated - e->work_in - s->e0;
+}
+
+/* ---- steps ------------------------------------------------------------------------- */
+
+/* Dormand-Prince 5(4) tableau; RK4 uses its own. */
+static const double DP_C[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+static const double DP_A[7][6] = {
+    {0},
+    {1.0 / 5},
+    {3.0 / 40, 9.0 / 40},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+static const double DP_E[7] = {71.0 / 57600,      0,          -71.0 / 16695, 71.0 / 1920,
+                               -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+static void normalize_quats(sim *s, double *y) {
+  for (int i = 0; i < s->t->nbody; i++) {
+    if (s->b[i].off >= 0) {
+      quat_normalize(y + s->b[i].off + 3);
+    }
+  }
+}
+
+
+/* One trial step of size h from (t, s->y) with s->k[0] = f(t, y) given. Writes s->y1,
+ * s->k[last] = f(t + h, y1) (RK4: into k[4]; DP: k[6]) and returns the scaled error
+ * (adaptive) or 0 via *errn. */
+static vxc_status trial(sim *s, double t, double h, double *errn) {
+  int n = s->n;
+  double *y = s->y, *y1 = s->y1, *yt = s->ytmp;
+  vxc_status st;
+  *errn = 0;
+  if (s->t->integrator == TASK_RK4) {
+    static const double c[4] = {0, 0.5, 0.5, 1};
+    for (int k = 1; k < 4; k++) {
+      for (int i = 0; i < n; i++) {
+        yt[i] = y[i] + c[k] * h * s->k[k - 1][i];
+      }
+      if ((st = eval(s, t + c[k] * h, yt, s->k[k])) != VXC_OK) {
+        return st;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      y1[i] = y[i] + h / 6 * (s->k[0][i] + 2 * s->k[1][i] + 2 * s->k[2][i] + s->k[3][i]);
+    }
+    normalize_quats(s, y1);
+    return eval(s, t + h, y1, s->k[4]);
+  }
+  for (int k = 1; k < 7; k++) {
+    for (int i = 0; i < n; i++) {
+      double acc = 0;
+      for (int j = 0; j < k; j++) {
+        acc += DP_A[k][j] * s->k[j][i];
+      }
+      yt[i] = y[i] + h * acc;
+    }
+    if (k == 6) {
+      memcpy(y1, yt, sizeof *y1 * n);
+      normalize_quats(s, y1);
+      memcpy(yt, y1, sizeof *y1 * n);
+    }
+    if ((st = eval(s, t + DP_C[k] * h, yt, s->k[k])) != VXC_OK) {
+      return st;
+    }
+  }
+  double e = 0;
+  for (int i = 0; i < n; i++) {
+    double d = 0;
+    for (int j = 0; j < 7; j++) {
+      d += DP_E[j] * s->k[j][i];
+    }
+    d *= h;
+    double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
+    double r = fabs(d) / sc;
+    if (r > e || isnan(r)) {
+      e = r;
+    }
+  }
+  *errn = e;
+  return VXC_OK;
+}
+
+
+static int all_finite(const double *y, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(y[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* After an accepted step: update the trackers from the last eval's metrics (at y1, in
+ * s->y), reset lost states, start new ones, re-project found ones. *changed = 1 when a
+ * pair started or ended. */
+static vxc_status update_contacts(sim *s, double t, int *changed) {
+  vxc_task *T = s->t;
+  *changed = 0;
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    task_contact *tc = &T->contact[ci];
+    contact_rt *c = &s->c[ci];
+    int np = c->m.npair;
+    if (np > tc->slots) {
+      return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
+                           "contact %s~%s at t = %.9g s: %d cell pairs in contact, %d slots "
+                           "(raise (slots N))",
+                           T->body[tc->a].name, T->body[tc->b].name, t, np, tc->slots);
+    }
+    for (int p = 0; p < np; p++) {
+      c->pairs[p].a = c->m.pair[p].cell_a;
+      c->pairs[p].b = c->m.pair[p].cell_b;
+    }
+    vxc_tracker_step ts;
+    vxc_status st = vxc_tracker_update(c->tracker, c->pairs, np, &ts);
+    if (st != VXC_OK) {
+      return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s: tracker update failed",
+                           T->body[tc->a].name, T->body[tc->b].name);
+    }
+    for (int k = 0; k < ts.nlost; k++) {
+      int sl = ts.lost_slots[k];
+      vxc_contact_reset(s->y + c->off + sl * VXC_STATE_SIZE);
+      c->slot_pair[sl].a = c->slot_pair[sl].b = -1;
+      *changed = 1;
+    }
+    kin ka, kb;
+    if (ts.nnew || ts.nfound) {
+      body_kin(s, tc->a, t, s->y, &ka);
+      body_kin(s, tc->b, t, s->y, &kb);
+    }
+    for (int p = 0; p < np; p++) {
+      int sl = ts.current_slots[p];
+      double *sy = s->y + c->off + sl * VXC_STATE_SIZE;
+      const vxc_pair_metrics *pm = &c->m.pair[p];
+      if (c->slot_pair[sl].a < 0) {
+        c->slot_pair[sl] = c->pairs[p];
+        st = vxc_contact_start(&tc->params, &pm->geom, &ka.m, &kb.m, sy);
+        if (st != VXC_OK) {
+          return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: start failed",
+                               T->body[tc->a].name, T->body[tc->b].name, t);
+        }
+        s->t->sum_contact[ci].impacts++;
+        *changed = 1;
+      } else {
+        vxc_contact_project(sy, pm->geom.normal);
+      }
+    }
+  }
+  return VXC_OK;
+}
+
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+
+static void fill_record(sim *s, double t, vxc_task_record *r) {
+  r->t = t;
+  r->nbody = s->t->nbody;
+  r->ncontact = s->t->ncontact;
+  r->body = s->bs;
+  r->contact = s->cs;
+  energy(s, s->y, &r->energy);
+}
+
+
+static void track_summary(sim *s, double t) {
+  for (int ci = 0; ci < s->t->ncontact; ci++) {
+    vxc_task_contact_summary *cs = &s->t->sum_contact[ci];
+    const vxc_task_contact_state *c = &s->cs[ci];
+    if (c->npairs > 0) {
+      if (cs->first < 0) {
+        cs->first = t;
+      }
+      cs->last = t;
+      cs->peak_fn = fmax(cs->peak_fn, c->f_n);
+      cs->peak_ft = fmax(cs->peak_ft, c->f_t);
+      cs->peak_troll = fmax(cs->peak_troll, c->t_roll);
+      cs->peak_tspin = fmax(cs->peak_tspin, c->t_spin);
+    }
+  }
+}
+
+
+/* The contact torques and force on A, for records (from the last eval's pairs). */
+static vxc_status contact_wrench_a(sim *s, double t) {
+  vxc_task *T = s->t;
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    task_contact *tc = &T->contact[ci];
+    contact_rt *c = &s->c[ci];
+    vxc_task_contact_state *cs = &s->cs[ci];
+    memset(cs->force_a, 0, sizeof cs->force_a);
+    memset(cs->torque_a, 0, sizeof cs->torque_a);
+    kin ka, kb;
+    body_kin(s, tc->a, t, s->y, &ka);
+    body_kin(s, tc->b, t, s->y, &kb);
+    ka.m.r[0] = ka.pose.p[0];
+    ka.m.r[1] = ka.pose.p[1];
+    ka.m.r[2] = ka.pose.p[2];
+    memcpy(ka.m.v, ka.origin_v, sizeof ka.m.v);
+    for (int pi = 0; pi < c->m.npair; pi++) {
+      const vxc_pair_metrics *pm = &c->m.pair[pi];
+      for (int k = 0; k < tc->slots; k++) {
+        if (c->slot_pair[k].a == pm->cell_a && c->slot_pair[k].b == pm->cell_b) {
+          vxc_wrench w;
+          vxc_status st = vxc_contact_eval(&tc->params, &pm->geom, &ka.m, &kb.m,
+                                           s->y + c->off + k * VXC_STATE_SIZE, &w, NULL);
+          if (st != VXC_OK) {
+            return st;
+          }
+          for (int j = 0; j < 3; j++) {
+            cs->force_a[j] += w.force_a[j];
+            cs->torque_a[j] += w.torque_a[j];
+          }
+          break;
+        }
+      }
+    }
+  }
+  return VXC_OK;
+}
+
+
+static vxc_status setup(sim *s, vxc_task *T) {
+  memset(s, 0, sizeof *s);
+  s->t = T;
+  s->b = task_alloc(T, sizeof *s->b * T->nbody);
+  s->c = task_alloc(T, sizeof *s->c * (T->ncontact + 1));
+  if (!s->b || !s->c) {
+    return VXC_ERR_NOMEM;
+  }
+  int n = 0;
+  for (int i = 0; i < T->nbody; i++) {
+    s->b[i].off = -1;
+    if (T->body[i].dynamic) {
+      s->b[i].off = n;
+      n += 13;
+      inv3(T->body[i].inertia, s->b[i].Iinv);
+    }
+  }
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    contact_rt *c = &s->c[ci];
+    int slots = T->contact[ci].slots;
+    c->off = n;
+    n += slots * VXC_STATE_SIZE;
+    c->slot_pair = task_alloc(T, sizeof *c->slot_pair * slots);
+    c->pairs = task_alloc(T, sizeof *c->pairs * (slots + 1));
+    if (!c->slot_pair || !c->pairs) {
+      return VXC_ERR_NOMEM;
+    }
+    for (int k = 0; k < slots; k++) {
+      c->slot_pair[k].a = c->slot_pair[k].b = -1;
+    }
+    vxc_status st = vxc_query_create(&T->al, &c->query);
+    if (st == VXC_OK) {
+      st = vxc_tracker_create(slots, &T->al, &c->tracker);
+    }
+    if (st != VXC_OK) {
+      return st;
+    }
+  }
+  s->eoff = n;
+  n += NE;
+  s->n = n;
+  double **v[] = {&s->y,    &s->y1,   &s->ytmp, &s->yerr, &s->k[0], &s->k[1],
+                  &s->k[2], &s->k[3], &s->k[4], &s->k[5], &s->k[6]};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    *v[i] = task_alloc(T, sizeof(double) * n);
+    if (!*v[i]) {
+      return VXC_ERR_NOMEM;
+    }
+  }
+  s->bs = task_alloc(T, sizeof *s->bs * T->nbody);
+  s->cs = task_alloc(T, sizeof *s->cs * (T->ncontact + 1));
+  task_free_mem(T, T->rec_body);
+  task_free_mem(T, T->rec_contact);
+  task_free_mem(T, T->sum_contact);
+  T->rec_body = NULL;
+  T->rec_contact = NULL;
+  T->sum_contact = task_alloc(T, sizeof *T->sum_contact * (T->ncontact + 1));
+  if (!s->bs || !s->cs || !T->sum_contact) {
+    return VXC_ERR_NOMEM;
+  }
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    T->sum_contact[ci].first = T->sum_contact[ci].last = -1;
+  }
+  /* initial state */
+  for (int i = 0; i < T->nbody; i++) {
+    const task_body *b = &T->body[i];
+    if (s->b[i].off < 0) {
+      continue;
+    }
+    double *x = s->y + s->b[i].off, R[9], rc[3], wx[3];
+    vxc_pose p0 = b->pose0;
+    double v0[6];
+    memcpy(v0, b->vel0, sizeof v0);
+    if (b->kind == TASK_DRIVEN) {
+      trajectory(b, 0, &p0, v0);
+    }
+    quat_rot(p0.q, R);
+    rot_vec(R, b->com, rc);
+    cross(v0 + 3, rc, wx);
+    for (int j = 0; j < 3; j++) {
+      x[j] = p0.p[j] + rc[j];
+      x[7 + j] = v0[j] + wx[j];
+    }
+    memcpy(x + 3, p0.q, 4 * sizeof *x);
+    rot_vec_t(R, v0 + 3, x + 10);
+  }
+  return VXC_OK;
+}
+
+
+static void teardown(sim *s) {
+  vxc_task *T = s->t;
+  if (s->c) {
+    for (int ci = 0; ci < T->ncontact; ci++) {
+      vxc_query_free(s->c[ci].query);
+      vxc_tracker_free(s->c[ci].tracker);
+      task_free_mem(T, s->c[ci].slot_pair);
+      task_free_mem(T, s->c[ci].pairs);
+    }
+  }
+  double *v[] = {s->y,    s->y1,   s->ytmp, s->yerr, s->k[0], s->k[1],
+                 s->k[2], s->k[3], s->k[4], s->k[5], s->k[6]};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    task_free_mem(T, v[i]);
+  }
+  task_free_mem(T, s->b);
+  task_free_mem(T, s->c);
+  task_free_mem(T, s->cs);
+  T->rec_body = s->bs; /* the final states stay with the task for the summary */
+}
+
+
+vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_fn progress,
+                        void *ud, vxc_task_summary *summary, vxc_error *err) {
+  if (!T) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_task_run: task is NULL");
+  }
+  vxc_error local;
+  memset(&local, 0, sizeof local);
+  if (err) {
+    memset(err, 0, sizeof *err);
+  }
+  sim S, *s = &S;
+  double wall0 = now_s();
+  vxc_status st = setup(s, T);
+  s->err = err ? err : &local;
+  if (st != VXC_OK) {
+    teardown(s);
+    return vxg_error_set(err, st, NULL, 0, 0, "cannot set up the simulation: %s",
+                         vxc_status_str(st));
+  }
+  vxc_task_summary sum;
+  memset(&sum, 0, sizeof sum);
+  sum.min_step = HUGE_VAL;
+  double t = 0, h = T->step, tend = T->duration;
+  int kend = T->integrator == TASK_RK4 ? 4 : 6;
+  int changed = 0;
+  st = eval(s, t, s->y, s->k[0]);
+  if (st == VXC_OK) {
+    st = update_contacts(s, t, &changed);
+  }
+  if (st == VXC_OK && changed) {
+    st = eval(s, t, s->y, s->k[0]);
+  }
+  vxc_task_energy e;
+  energy(s, s->y, &e);
+  s->e0 = e.error; /* error = total - 0 here */
+  double next_rec = 0, next_prog = 0, event_hi = -1;
+  int stop = 0;
+  while (st == VXC_OK && !stop) {
+    if (t >= next_rec - 1e-12 * fmax(1, t)) {
+      if ((st = contact_wrench_a(s, t)) != VXC_OK) {
+        break;
+      }
+      vxc_task_record r;
+      fill_record(s, t, &r);
+      sum.max_abs_error = fmax(sum.max_abs_error, fabs(r.energy.error));
+      if (rec && rec(ud, &r)) {
+        stop = 1;
+        sum.stopped = 1;
+        break;
+      }
+      next_rec = T->every > 0 ? next_rec + T->every : t;
+      while (T->every > 0 && next_rec <= t + 1e-12 * fmax(1, t)) {
+        next_rec += T->every;
+      }
+    }
+    if (t >= tend - 1e-12 * fmax(1, tend)) {
+      sum.completed = 1;
+      break;
+    }
+    if (progress && t >= next_prog) {
+      progress(ud, t, tend);
+      next_prog = t + tend / 200;
+    }
+    double hmax = T->integrator == TASK_RK4 ? T->step : T->max_step;
+    double hs = fmin(h, hmax);
+    double tgt = fmin(tend, T->every > 0 ? next_rec : tend);
+    if (event_hi > t) {
+      hs = fmin(hs, event_hi - t);
+    }
+    if (t + hs > tgt - 1e-12 * fmax(1, tgt)) {
+      hs = tgt - t;
+    }
+    double errn;
+    st = trial(s, t, hs, &errn);
+    if (st != VXC_OK) {
+      break;
+    }
+    if (T->integrator == TASK_ADAPTIVE && !(errn <= 1)) {
+      sum.rejected++;
+      double f = isfinite(errn) ? fmax(0.2, 0.9 * pow(errn, -0.2)) : 0.2;
+      h = hs * f;
+      if (h < 1e-12) {
+        st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                           "the step size collapsed below 1e-12 s at t = %.9g s (the run "
+                           "diverged or is too stiff for the tolerances)",
+                           t);
+      }
+      continue;
+    }
+    int deep = 0;
+    for (int ci = 0; ci < T->ncontact; ci++) {
+      if (s->c[ci].deep > T->contact[ci].event_force) {
+        deep = 1;
+      }
+    }
+    if (deep && hs > 1e-11 * fmax(1, t)) {
+      sum.rejected++;
+      event_hi = t + hs;
+      h = hs * 0.5;
+      continue;
+    }
+    if (!all_finite(s->y1, s->n)) {
+      st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "the state became NaN or infinite at t = %.9g s: the run diverged "
+                         "(a smaller step or a smaller voxel may help)",
+                         t + hs);
+      break;
+    }
+    /* accept */
+    double *tmp = s->y;
+    s->y = s->y1;
+    s->y1 = tmp;
+    tmp = s->k[0];
+    s->k[0] = s->k[kend];
+    s->k[kend] = tmp;
+    t += hs;
+    sum.steps++;
+    sum.min_step = fmin(sum.min_step, hs);
+    sum.max_step = fmax(sum.max_step, hs);
+    st = update_contacts(s, t, &changed);
+    if (st != VXC_OK) {
+      break;
+    }
+    if (changed) {
+      event_hi = -1;
+      st = eval(s, t, s->y, s->k[0]);
+      if (st != VXC_OK) {
+        break;
+      }
+    }
+    track_summary(s, t);
+    if (T->integrator == TASK_ADAPTIVE) {
+      /* a step cut short by a record time or an event does not shrink the next one */
+      double f = errn > 0 ? fmin(5, fmax(0.2, 0.9 * pow(errn, -0.2))) : 5;
+      h = hs < h ? fmax(h, hs * f) : hs * f;
+    } else {
+      h = T->step;
+    }
+  }
+  sum.t_end = t;
+  energy(s, s->y, &sum.energy);
+  sum.queries = s->queries;
+  sum.nbody = T->nbody;
+  sum.ncontact = T->ncontact;
+  sum.contact = T->sum_contact;
+  if (sum.min_step == HUGE_VAL) {
+    sum.min_step = 0;
+  }
+  if (st != VXC_OK && !(err ? err : &local)->message[0]) {
+    vxg_error_set(err, st, NULL, 0, 0, "the run failed at t = %.9g s: %s", t, vxc_status_str(st));
+  }
+  /* the body states of the last eval may belong to a rejected trial: recompute */
+  for (int i = 0; i < T->nbody; i++) {
+    kin k;
+    body_kin(s, i, t, s->y, &k);
+    memcpy(s->bs[i].pose, k.pose.p, 3 * sizeof(double));
+    memcpy(s->bs[i].pose + 3, k.pose.q, 4 * sizeof(double));
+    memcpy(s->bs[i].velocity, k.origin_v, 3 * sizeof(double));
+    memcpy(s->bs[i].velocity + 3, k.m.w, 3 * sizeof(double));
+  }
+  teardown(s);
+  sum.body = T->rec_body;
+  sum.wall_s = now_s() - wall0;
+  if (summary) {
+    *summary = sum;
+  }
+  if (st != VXC_OK && err) {
+    err->status = st;
+  }
+  return st;
+}

@@ -1,0 +1,832 @@
+/* task.c: the task-file (.vxt) reader and the task object's accessors.
+ *
+ * Data: the reader walks the S-expression tree of geom/sexp.h and fills a vxc_task
+ * (task_internal.h); every error names the task file, line and column of the offending
+ * node. Invariants established here are listed in task_internal.h. Grammar (DESIGN.md's
+ * core forms, and the forms this project adds, marked +):
+ *
+ *   (task NAME item...)
+ *   item := (gravity GX GY GZ) | (duration T) | (record (every DT))
+ *         | (integrator rk4 (step H))
+ *         | (integrator adaptive (rtol R) (max-step H) [+(atol A)] [+(step H0)])
+ *         | (body NAME (model "FILE.vxm") motion (pose X Y Z [QW QX QY QZ])
+ *                [(velocity VX VY VZ WX WY WZ)])
+ *         | (contact A B [(params (NAME VALUE)...)] [(voxel H) | (rtol R)]
+ *                [+(slots N)] [+(event-force F)])
+ *   motion := (fixed)
+ *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
+ *                   [+(com X Y Z)])
+ *           | (driven (keyframe T X Y Z [QW QX QY QZ])... | +(line VX VY VZ [WX WY WZ])
+ *                     [+(gripper (stiffness K KR) (damping C CR))] [mass forms as free])
+ *
+ * A free body needs (mass M) or (density RHO) or a model file with a density; missing
+ * inertia and centre of mass come from the model (vxc_solid_mass). (com X Y Z) sets the
+ * centre of mass in the model frame (the tippe-top's is not its centroid). A driven body
+ * follows its keyframes (linear in position, spherical-linear in orientation, held before
+ * the first and after the last) or moves at a constant velocity from its pose; with a
+ * gripper it is a free payload pulled toward that trajectory by a linear spring-damper
+ * (translation K, C; rotation KR, CR). A contact's (voxel H) alone gives the thesis's
+ * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "geom/sexp.h"
+#include "task_internal.h"
+
+typedef struct reader {
+  vxc_task *t;
+  const char *file;
+  const char *base;
+  vxc_error *err;
+} reader;
+
+void *task_alloc(const vxc_task *t, size_t size) {
+  void *p = vxg_alloc(&t->al, size);
+  if (p) {
+    memset(p, 0, size);
+  }
+  return p;
+}
+
+
+void task_free_mem(const vxc_task *t, void *p) {
+  if (p) {
+    vxg_free(&t->al, p);
+  }
+}
+
+
+static int fail(reader *rd, const vxg_sexp *at, const char *fmt, const char *a, const char *b) {
+  char what[400];
+  snprintf(what, sizeof what, fmt, a ? a : "", b ? b : "");
+  vxg_error_set(rd->err, VXC_ERR_FORMAT, rd->file, at ? at->line : 0, at ? at->column : 0, "%s",
+                what);
+  return -1;
+}
+
+
+static const char *head(const vxg_sexp *n) {
+  if (n && n->kind == VXG_SEXP_LIST && n->child && n->child->kind == VXG_SEXP_WORD) {
+    return n->child->text;
+  }
+  return NULL;
+}
+
+
+/* Reads between lo and hi numbers after the head of list n into out; returns the count
+ * or -1. */
+static int numbers(reader *rd, const vxg_sexp *n, int lo, int hi, double *out) {
+  int k = 0;
+  for (const vxg_sexp *c = n->child->next; c; c = c->next) {
+    if (c->kind != VXG_SEXP_NUMBER) {
+      return fail(rd, c, "(%s ...): expected a number", head(n), NULL);
+    }
+    if (k == hi) {
+      return fail(rd, c, "(%s ...): too many numbers", head(n), NULL);
+    }
+    out[k++] = c->num;
+  }
+  if (k < lo) {
+    char want[32];
+    snprintf(want, sizeof want, "%d", lo);
+    return fail(rd, n, "(%s ...): expected at least %s numbers", head(n), want);
+  }
+  return k;
+}
+
+
+static int one_number(reader *rd, const vxg_sexp *n, double *out, int positive) {
+  if (numbers(rd, n, 1, 1, out) < 0) {
+    return -1;
+  }
+  if (positive && !(*out > 0)) {
+    return fail(rd, n->child->next, "(%s ...): must be > 0", head(n), NULL);
+  }
+  return 0;
+}
+
+
+static int name_of(reader *rd, const vxg_sexp *n, const char *form, const char **out) {
+  if (!n || (n->kind != VXG_SEXP_WORD && n->kind != VXG_SEXP_STRING)) {
+    return fail(rd, n, "(%s ...): expected a name", form, NULL);
+  }
+  *out = n->text;
+  return 0;
+}
+
+
+static int quat_norm(reader *rd, const vxg_sexp *at, double q[4]) {
+  double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(s > 0) || !isfinite(s)) {
+    return fail(rd, at, "a quaternion must not be zero", NULL, NULL);
+  }
+  for (int i = 0; i < 4; i++) {
+    q[i] /= s;
+  }
+  return 0;
+}
+
+
+static int parse_mass_form(reader *rd, task_body *b, const vxg_sexp *f) {
+  const char *h = head(f);
+  double v[6];
+  if (strcmp(h, "mass") == 0) {
+    b->have_mass = 1;
+    return one_number(rd, f, &b->mass, 1);
+  }
+  if (strcmp(h, "density") == 0) {
+    return one_number(rd, f, &b->density, 1);
+  }
+  if (strcmp(h, "com") == 0) {
+    b->have_com = 1;
+    return numbers(rd, f, 3, 3, b->com) < 0 ? -1 : 0;
+  }
+  if (strcmp(h, "inertia") == 0) {
+    int k = numbers(rd, f, 3, 6, v);
+    if (k < 0) {
+      return -1;
+    }
+    if (k != 3 && k != 6) {
+      return fail(rd, f, "(inertia IXX IYY IZZ [IXY IXZ IYZ]): expected 3 or 6 numbers", NULL,
+                  NULL);
+    }
+    double *I = b->inertia;
+    I[0] = v[0];
+    I[4] = v[1];
+    I[8] = v[2];
+    if (k == 6) {
+      I[1] = I[3] = v[3];
+      I[2] = I[6] = v[4];
+      I[5] = I[7] = v[5];
+    }
+    if (!(v[0] > 0 && v[1] > 0 && v[2] > 0)) {
+      return fail(rd, f, "(inertia ...): the diagonal must be > 0", NULL, NULL);
+    }
+    b->have_inertia = 1;
+    return 0;
+  }
+  return 1; /* not a mass form */
+}
+
+
+static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
+  const char *h = head(m);
+  if (strcmp(h, "fixed") == 0) {
+    b->kind = TASK_FIXED;
+    if (m->nchild != 1) {
+      return fail(rd, m->child->next, "(fixed) takes nothing", NULL, NULL);
+    }
+    return 0;
+  }
+  int driven = strcmp(h, "driven") == 0;
+  b->kind = driven ? TASK_DRIVEN : TASK_FREE;
+  b->dynamic = !driven;
+  int nkey = 0;
+  for (const vxg_sexp *f = m->child->next; f; f = f->next) {
+    if (driven && vxg_sexp_is_word(f->child, "keyframe")) {
+      nkey++;
+    }
+  }
+  if (nkey) {
+    b->key = task_alloc(rd->t, sizeof *b->key * nkey);
+    if (!b->key) {
+      return vxg_error_set(rd->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory"), -1;
+    }
+  }
+  for (const vxg_sexp *f = m->child->next; f; f = f->next) {
+    const char *fh = head(f);
+    if (!fh) {
+      return fail(rd, f, "(%s ...): expected a form like (mass M)", h, NULL);
+    }
+    int r = parse_mass_form(rd, b, f);
+    if (r <= 0) {
+      if (r < 0) {
+        return -1;
+      }
+      continue;
+    }
+    if (driven && strcmp(fh, "keyframe") == 0) {
+      double v[8];
+      int k = numbers(rd, f, 4, 8, v);
+      if (k < 0) {
+        return -1;
+      }
+      if (k != 4 && k != 8) {
+        return fail(rd, f, "(keyframe T X Y Z [QW QX QY QZ]): expected 4 or 8 numbers", NULL, NULL);
+      }
+      task_keyframe *kf = &b->key[b->nkey];
+      kf->t = v[0];
+      memcpy(kf->p, v + 1, sizeof kf->p);
+      double q[4] = {1, 0, 0, 0};
+      if (k == 8) {
+        memcpy(q, v + 4, sizeof q);
+        if (quat_norm(rd, f, q) < 0) {
+          return -1;
+        }
+      }
+      memcpy(kf->q, q, sizeof q);
+      if (b->nkey > 0 && !(kf->t > b->key[b->nkey - 1].t)) {
+        return fail(rd, f, "keyframe times must increase", NULL, NULL);
+      }
+      b->nkey++;
+    } else if (driven && strcmp(fh, "line") == 0) {
+      int k = numbers(rd, f, 3, 6, b->line_v);
+      if (k < 0) {
+        return -1;
+      }
+      if (k != 3 && k != 6) {
+        return fail(rd, f, "(line VX VY VZ [WX WY WZ]): expected 3 or 6 numbers", NULL, NULL);
+      }
+      b->have_line = 1;
+    } else if (driven && strcmp(fh, "gripper") == 0) {
+      int have_k = 0, have_c = 0;
+      for (const vxg_sexp *g = f->child->next; g; g = g->next) {
+        double v[2];
+        const char *gh = head(g);
+        if (gh && strcmp(gh, "stiffness") == 0) {
+          if (numbers(rd, g, 2, 2, v) < 0) {
+            return -1;
+          }
+          b->grip_k = v[0];
+          b->grip_kr = v[1];
+          have_k = 1;
+        } else if (gh && strcmp(gh, "damping") == 0) {
+          if (numbers(rd, g, 2, 2, v) < 0) {
+            return -1;
+          }
+          b->grip_c = v[0];
+          b->grip_cr = v[1];
+          have_c = 1;
+        } else {
+          return fail(rd, g, "(gripper ...): expected (stiffness K KR) or (damping C CR)", NULL,
+                      NULL);
+        }
+        if (!(v[0] >= 0 && v[1] >= 0)) {
+          return fail(rd, g, "(gripper ...): values must be >= 0", NULL, NULL);
+        }
+      }
+      if (!have_k || !have_c || !(b->grip_k > 0 && b->grip_kr > 0)) {
+        return fail(rd, f, "(gripper ...) needs (stiffness K KR) > 0 and (damping C CR)", NULL,
+                    NULL);
+      }
+      b->gripper = 1;
+      b->dynamic = 1;
+    } else {
+      return fail(rd, f, "(%s ...): unknown form '%s'", h, fh);
+    }
+  }
+  if (driven && !b->nkey && !b->have_line) {
+    return fail(rd, m, "(driven ...) needs keyframes or a (line ...)", NULL, NULL);
+  }
+  if (driven && b->nkey && b->have_line) {
+    return fail(rd, m, "(driven ...): keyframes and (line ...) exclude each other", NULL, NULL);
+  }
+  return 0;
+}
+
+
+static char *join_path(reader *rd, const char *rel) {
+  size_t nb = (rd->base && rel[0] != '/') ? strlen(rd->base) : 0;
+  char *s = task_alloc(rd->t, nb + strlen(rel) + 2);
+  if (!s) {
+    return NULL;
+  }
+  if (nb) {
+    sprintf(s, "%s/%s", rd->base, rel);
+  } else {
+    strcpy(s, rel);
+  }
+  return s;
+}
+
+
+/* Mass properties from the model where the body did not give them. */
+static int complete_mass(reader *rd, task_body *b, const vxg_sexp *at) {
+  if (!b->dynamic) {
+    return 0;
+  }
+  if (b->have_mass && b->have_inertia && b->have_com) {
+    return 0;
+  }
+  vxc_query *q = NULL;
+  vxc_mass_props mp;
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-3;
+  vxc_status st = vxc_query_create(&rd->t->al, &q);
+  if (st == VXC_OK) {
+    st = vxc_solid_mass(q, b->solid, -1, b->density, &o, &mp, rd->err);
+  }
+  vxc_query_free(q);
+  if (st != VXC_OK) {
+    return -1;
+  }
+  if (!b->have_mass) {
+    if (!(mp.mass > 0)) {
+      return fail(rd, at, "body '%s': give (mass M) or (density RHO): the model has no density",
+                  b->name, NULL);
+    }
+    b->mass = mp.mass;
+  }
+  if (!b->have_com) {
+    memcpy(b->com, mp.centroid, sizeof b->com);
+  }
+  if (!b->have_inertia) {
+    /* the model's inertia about its centroid scaled to the mass, then moved to the com */
+    double s = b->mass / mp.volume;
+    double d[3] = {b->com[0] - mp.centroid[0], b->com[1] - mp.centroid[1],
+                   b->com[2] - mp.centroid[2]};
+    double dd = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        b->inertia[3 * i + j] = s * mp.inertia[3 * i + j] + b->mass * ((i == j) * dd - d[i] * d[j]);
+      }
+    }
+  }
+  return 0;
+}
+
+
+static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
+  const char *name = NULL;
+  if (name_of(rd, n->child->next, "body", &name) < 0) {
+    return -1;
+  }
+  b->line = n->line;
+  b->column = n->column;
+  b->name = vxg_strdup(&rd->t->al, name);
+  b->pose0 = vxc_pose_identity();
+  b->kind = -1;
+  const vxg_sexp *model_at = NULL, *motion_at = NULL;
+  int have_pose = 0;
+  for (const vxg_sexp *f = n->child->next->next; f; f = f->next) {
+    const char *h = head(f);
+    if (!h) {
+      return fail(rd, f, "(body %s ...): expected a form like (model \"FILE\")", name, NULL);
+    }
+    if (strcmp(h, "model") == 0) {
+      const vxg_sexp *p = f->child->next;
+      if (!p || (p->kind != VXG_SEXP_STRING && p->kind != VXG_SEXP_WORD) || p->next) {
+        return fail(rd, f, "(model \"FILE.vxm\"): expected one file name", NULL, NULL);
+      }
+      b->model = join_path(rd, p->text);
+      model_at = f;
+    } else if (strcmp(h, "fixed") == 0 || strcmp(h, "free") == 0 || strcmp(h, "driven") == 0) {
+      if (motion_at) {
+        return fail(rd, f, "(body %s ...): a second motion form", name, NULL);
+      }
+      motion_at = f;
+      if (parse_motion(rd, b, f) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "pose") == 0) {
+      double v[7];
+      int k = numbers(rd, f, 3, 7, v);
+      if (k < 0) {
+        return -1;
+      }
+      if (k != 3 && k != 7) {
+        return fail(rd, f, "(pose X Y Z [QW QX QY QZ]): expected 3 or 7 numbers", NULL, NULL);
+      }
+      memcpy(b->pose0.p, v, sizeof b->pose0.p);
+      if (k == 7) {
+        memcpy(b->pose0.q, v + 3, sizeof b->pose0.q);
+        if (quat_norm(rd, f, b->pose0.q) < 0) {
+          return -1;
+        }
+      }
+      have_pose = 1;
+    } else if (strcmp(h, "velocity") == 0) {
+      if (numbers(rd, f, 6, 6, b->vel0) < 0) {
+        return -1;
+      }
+    } else {
+      return fail(rd, f, "(body %s ...): unknown form '%s'", name, h);
+    }
+  }
+  if (!model_at) {
+    return fail(rd, n, "(body %s ...): missing (model \"FILE.vxm\")", name, NULL);
+  }
+  if (!motion_at) {
+    return fail(rd, n, "(body %s ...): missing a motion: (fixed), (free ...) or (driven ...)", name,
+                NULL);
+  }
+  if (!have_pose) {
+    return fail(rd, n, "(body %s ...): missing (pose X Y Z [QW QX QY QZ])", name, NULL);
+  }
+  if (!b->model) {
+    return vxg_error_set(rd->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory"), -1;
+  }
+  vxc_error e2;
+  vxc_status st = vxc_solid_load(b->model, &rd->t->al, &b->solid, &e2);
+  if (st != VXC_OK) {
+    vxg_error_set(rd->err, st, rd->file, model_at->line, model_at->column, "model: %s", e2.message);
+    return -1;
+  }
+  return complete_mass(rd, b, motion_at);
+}
+
+
+static int find_body(reader *rd, const vxg_sexp *n, int *out) {
+  const char *name = NULL;
+  if (name_of(rd, n, "contact", &name) < 0) {
+    return -1;
+  }
+  for (int i = 0; i < rd->t->nbody; i++) {
+    if (rd->t->body[i].name && strcmp(rd->t->body[i].name, name) == 0) {
+      *out = i;
+      return 0;
+    }
+  }
+  return fail(rd, n, "(contact ...): no body named '%s' before this contact", name, NULL);
+}
+
+
+static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
+  vxc_params_default(&c->params);
+  vxc_query_options_default(&c->query);
+  c->event_force = -1;
+  const vxg_sexp *an = n->child->next, *bn = an ? an->next : NULL;
+  if (!an || !bn) {
+    return fail(rd, n, "(contact A B ...): expected two body names", NULL, NULL);
+  }
+  if (find_body(rd, an, &c->a) < 0 || find_body(rd, bn, &c->b) < 0) {
+    return -1;
+  }
+  if (c->a == c->b) {
+    return fail(rd, bn, "(contact A B ...): a body cannot touch itself", NULL, NULL);
+  }
+  if (!rd->t->body[c->a].dynamic && !rd->t->body[c->b].dynamic) {
+    return fail(rd, n, "(contact A B ...): one of the bodies must be free (or gripped)", NULL,
+                NULL);
+  }
+  int have_voxel = 0, have_rtol = 0;
+  for (const vxg_sexp *f = bn->next; f; f = f->next) {
+    const char *h = head(f);
+    if (!h) {
+      return fail(rd, f, "(contact ...): expected a form like (params ...)", NULL, NULL);
+    }
+    if (strcmp(h, "params") == 0) {
+      for (const vxg_sexp *p = f->child->next; p; p = p->next) {
+        const char *pn = head(p);
+        if (!pn || p->nchild != 2 || p->child->next->kind != VXG_SEXP_NUMBER) {
+          return fail(rd, p, "(params ...): expected (NAME VALUE)", NULL, NULL);
+        }
+        vxc_error e2;
+        if (vxc_params_set(&c->params, pn, p->child->next->num, &e2) != VXC_OK) {
+          return fail(rd, p, "%.300s", e2.message, NULL);
+        }
+      }
+    } else if (strcmp(h, "voxel") == 0) {
+      if (one_number(rd, f, &c->query.voxel, 1) < 0) {
+        return -1;
+      }
+      have_voxel = 1;
+    } else if (strcmp(h, "rtol") == 0) {
+      if (one_number(rd, f, &c->query.rtol, 1) < 0) {
+        return -1;
+      }
+      have_rtol = 1;
+    } else if (strcmp(h, "slots") == 0) {
+      double v;
+      if (one_number(rd, f, &v, 1) < 0) {
+        return -1;
+      }
+      if (v != floor(v) || v > 4096) {
+        return fail(rd, f, "(slots N): an integer in [1, 4096]", NULL, NULL);
+      }
+      c->slots = (int)v;
+    } else if (strcmp(h, "event-force") == 0) {
+      if (one_number(rd, f, &c->event_force, 1) < 0) {
+        return -1;
+      }
+    } else {
+      return fail(rd, f, "(contact ...): unknown form '%s'", h, NULL);
+    }
+  }
+  if (have_voxel && !have_rtol) {
+    c->query.rtol = 0;
+  }
+  vxc_error e2;
+  if (vxc_params_prepare(&c->params, &e2) != VXC_OK) {
+    return fail(rd, n, "(contact ...): %.300s", e2.message, NULL);
+  }
+  c->query.theta_c = c->params.theta_c;
+  c->query.r_n = c->params.r_n;
+  c->query.n_i = c->params.n_i;
+  if (!c->slots) {
+    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
+                   vxc_solid_cell_count(rd->t->body[c->b].solid);
+    c->slots = nc > 256 ? 256 : (int)nc;
+  }
+  if (c->event_force < 0) {
+    /* a new pair's contact starts once its elastic force is within this of zero: 1e-4 of
+       the larger free body's weight under 1 g (or 1e-4 N) */
+    double m = 0;
+    for (int k = 0; k < 2; k++) {
+      const task_body *b = &rd->t->body[k ? c->b : c->a];
+      if (b->dynamic && b->mass > m) {
+        m = b->mass;
+      }
+    }
+    c->event_force = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
+  }
+  return 0;
+}
+
+
+static int parse_integrator(reader *rd, const vxg_sexp *n) {
+  vxc_task *t = rd->t;
+  const vxg_sexp *k = n->child->next;
+  if (vxg_sexp_is_word(k, "rk4")) {
+    t->integrator = TASK_RK4;
+  } else if (vxg_sexp_is_word(k, "adaptive")) {
+    t->integrator = TASK_ADAPTIVE;
+  } else {
+    return fail(rd, k ? k : n, "(integrator ...): expected rk4 or adaptive", NULL, NULL);
+  }
+  int have_step = 0;
+  for (const vxg_sexp *f = k->next; f; f = f->next) {
+    const char *h = head(f);
+    if (h && strcmp(h, "step") == 0) {
+      if (one_number(rd, f, &t->step, 1) < 0) {
+        return -1;
+      }
+      have_step = 1;
+    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "rtol") == 0) {
+      if (one_number(rd, f, &t->rtol, 1) < 0) {
+        return -1;
+      }
+    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "atol") == 0) {
+      if (one_number(rd, f, &t->atol, 1) < 0) {
+        return -1;
+      }
+    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "max-step") == 0) {
+      if (one_number(rd, f, &t->max_step, 1) < 0) {
+        return -1;
+      }
+    } else {
+      return fail(rd, f, "(integrator %s ...): unknown form '%s'", k->text, h ? h : "?");
+    }
+  }
+  if (t->integrator == TASK_RK4 && !have_step) {
+    return fail(rd, n, "(integrator rk4 ...) needs (step H)", NULL, NULL);
+  }
+  return 0;
+}
+
+
+static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
+  vxc_task *t = rd->t;
+  const vxg_sexp *top = doc->root->child;
+  if (!top || !vxg_sexp_is_word(top->child, "task") || top->next) {
+    return fail(rd, top ? (top->next ? top->next : top) : doc->root,
+                "expected one (task NAME ...) form", NULL, NULL);
+  }
+  const char *name = NULL;
+  if (name_of(rd, top->child->next, "task", &name) < 0) {
+    return -1;
+  }
+  t->name = vxg_strdup(&t->al, name);
+  t->integrator = TASK_ADAPTIVE;
+  t->rtol = 1e-6;
+  t->atol = 1e-9;
+  t->max_step = 1e-3;
+  t->step = 0;
+  int nb = 0, nc = 0;
+  for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
+    nb += vxg_sexp_is_word(f->child, "body");
+    nc += vxg_sexp_is_word(f->child, "contact");
+  }
+  t->body = task_alloc(t, sizeof *t->body * (nb + 1));
+  t->contact = task_alloc(t, sizeof *t->contact * (nc + 1));
+  if (!t->body || !t->contact || !t->name) {
+    return vxg_error_set(rd->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory"), -1;
+  }
+  int have_duration = 0;
+  for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
+    const char *h = head(f);
+    if (!h) {
+      return fail(rd, f, "(task ...): expected a form like (duration T)", NULL, NULL);
+    }
+    if (strcmp(h, "gravity") == 0) {
+      if (numbers(rd, f, 3, 3, t->gravity) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "duration") == 0) {
+      if (one_number(rd, f, &t->duration, 1) < 0) {
+        return -1;
+      }
+      have_duration = 1;
+    } else if (strcmp(h, "record") == 0) {
+      const vxg_sexp *e = f->child->next;
+      if (!e || head(e) == NULL || strcmp(head(e), "every") != 0 || e->next) {
+        return fail(rd, e ? e : f, "(record ...): expected (every DT)", NULL, NULL);
+      }
+      if (one_number(rd, e, &t->every, 1) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "integrator") == 0) {
+      if (parse_integrator(rd, f) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "body") == 0) {
+      for (int i = 0; i < t->nbody; i++) {
+        if (f->child->next && f->child->next->text &&
+            strcmp(t->body[i].name, f->child->next->text) == 0) {
+          return fail(rd, f->child->next, "(body %s ...): a second body of that name",
+                      f->child->next->text, NULL);
+        }
+      }
+      if (parse_body(rd, &t->body[t->nbody++], f) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "contact") == 0) {
+      if (parse_contact(rd, &t->contact[t->ncontact++], f) < 0) {
+        return -1;
+      }
+    } else {
+      return fail(rd, f, "(task ...): unknown form '%s'", h, NULL);
+    }
+  }
+  if (!have_duration) {
+    return fail(rd, top, "(task ...): missing (duration T)", NULL, NULL);
+  }
+  if (t->nbody == 0) {
+    return fail(rd, top, "(task ...): no body", NULL, NULL);
+  }
+  if (t->integrator == TASK_ADAPTIVE && t->step == 0) {
+    t->step = fmin(t->max_step, 1e-4);
+  }
+  for (int i = 0; i < t->ncontact; i++) {
+    for (int j = 0; j < i; j++) {
+      const task_contact *a = &t->contact[i], *b = &t->contact[j];
+      if ((a->a == b->a && a->b == b->b) || (a->a == b->b && a->b == b->a)) {
+        return fail(rd, top, "two contacts for the same body pair", NULL, NULL);
+      }
+    }
+  }
+  return 0;
+}
+
+
+vxc_status vxc_task_parse(const char *text, size_t len, const char *file, const char *base_dir,
+                          const vxc_allocator *al, vxc_task **out, vxc_error *err) {
+  if (!text || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_task_parse: text and out needed");
+  }
+  vxc_allocator def = {NULL, NULL};
+  vxc_task tmp;
+  memset(&tmp, 0, sizeof tmp);
+  tmp.al = al ? *al : def;
+  vxc_task *t = task_alloc(&tmp, sizeof *t);
+  if (!t) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+  t->al = tmp.al;
+  const char *fname = file ? file : "<task>";
+  vxg_sexp_doc *doc = NULL;
+  vxc_status st = vxg_sexp_parse(&t->al, text, len, fname, &doc, err);
+  if (st != VXC_OK) {
+    vxc_task_free(t);
+    return st;
+  }
+  vxc_error local;
+  reader rd = {t, fname, base_dir, err ? err : &local};
+  memset(rd.err, 0, sizeof *rd.err);
+  int rc = parse_task(&rd, doc);
+  vxg_sexp_free(doc);
+  if (rc < 0) {
+    st = rd.err->status ? rd.err->status : VXC_ERR_FORMAT;
+    vxc_task_free(t);
+    return st;
+  }
+  *out = t;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **out,
+                         vxc_error *err) {
+  if (!path || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_task_load: path and out needed");
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot open");
+  }
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t k = fread(buf + len, 1, cap - len, f);
+    len += k;
+    if (len < cap) {
+      break;
+    }
+    if (cap >= VXG_SEXP_MAX_INPUT) {
+      break;
+    }
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (!buf) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+  if (bad) {
+    free(buf);
+    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "read error");
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  const char *base = ".";
+  if (slash) {
+    *slash = 0;
+    base = slash == dir ? "/" : dir;
+  }
+  vxc_status st = vxc_task_parse(buf, len, path, base, al, out, err);
+  free(buf);
+  return st;
+}
+
+
+void vxc_task_free(vxc_task *t) {
+  if (!t) {
+    return;
+  }
+  for (int i = 0; i < t->nbody; i++) {
+    task_body *b = &t->body[i];
+    vxc_solid_free(b->solid);
+    task_free_mem(t, b->name);
+    task_free_mem(t, b->model);
+    task_free_mem(t, b->key);
+  }
+  task_free_mem(t, t->body);
+  task_free_mem(t, t->contact);
+  task_free_mem(t, t->name);
+  task_free_mem(t, t->rec_body);
+  task_free_mem(t, t->rec_contact);
+  task_free_mem(t, t->sum_contact);
+  vxc_allocator al = t->al;
+  vxg_free(&al, t);
+}
+
+
+const char *vxc_task_name(const vxc_task *t) {
+  return t ? t->name : NULL;
+}
+
+
+double vxc_task_duration(const vxc_task *t) {
+  return t ? t->duration : 0;
+}
+
+
+vxc_status vxc_task_set_duration(vxc_task *t, double duration) {
+  if (!t || !(duration > 0) || !isfinite(duration)) {
+    return VXC_ERR_ARG;
+  }
+  t->duration = duration;
+  return VXC_OK;
+}
+
+
+int vxc_task_body_count(const vxc_task *t) {
+  return t ? t->nbody : 0;
+}
+
+
+const char *vxc_task_body_name(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].name : NULL;
+}
+
+
+int vxc_task_body_is_free(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].kind == TASK_FREE : 0;
+}
+
+
+int vxc_task_contact_count(const vxc_task *t) {
+  return t ? t->ncontact : 0;
+}
+
+
+vxc_status vxc_task_contact_bodies(const vxc_task *t, int i, int *a, int *b) {
+  if (!t || i < 0 || i >= t->ncontact || !a || !b) {
+    return VXC_ERR_ARG;
+  }
+  *a = t->contact[i].a;
+  *b = t->contact[i].b;
+  return VXC_OK;
+}

@@ -1,0 +1,79 @@
+/* task_internal.h: the task object shared by lib/task.c (parsing) and lib/sim.c (running).
+ *
+ * Data: a task owns its bodies (each with its loaded solid), its contacts (body pairs with
+ * prepared parameters and query options) and the result arrays that records and the
+ * summary point into. Invariants after a successful parse: every body has a solid; a
+ * free body (or a driven body with a gripper) has mass > 0, a symmetric positive inertia
+ * about its centre of mass (model frame) and a centre of mass `com` (model frame);
+ * keyframes are in increasing time with unit quaternions; every contact names two
+ * different bodies, not both fixed or driven without a gripper, and its params are
+ * prepared. */
+#ifndef VXC_TASK_INTERNAL_H
+#define VXC_TASK_INTERNAL_H
+
+#include "vxc.h"
+
+enum { TASK_FIXED = 0, TASK_FREE = 1, TASK_DRIVEN = 2 };
+enum { TASK_RK4 = 0, TASK_ADAPTIVE = 1 };
+
+typedef struct task_keyframe {
+  double t;
+  double p[3];
+  double q[4];
+} task_keyframe;
+
+typedef struct task_body {
+  char *name;
+  char *model; /* resolved model path */
+  vxc_solid *solid;
+  int kind;         /* TASK_* */
+  int line, column; /* of the body form */
+  vxc_pose pose0;   /* initial pose of the model-frame origin */
+  double vel0[6];   /* initial velocity of the origin (world), angular velocity */
+  /* mass properties (free bodies and gripped payloads) */
+  int dynamic;       /* 1: integrated (free, or driven through a gripper) */
+  double mass;       /* kg */
+  double inertia[9]; /* about the centre of mass, model axes, kg m^2 */
+  double com[3];     /* centre of mass, model frame, m */
+  int have_mass, have_inertia, have_com;
+  double density; /* (density RHO) given instead of a mass, kg/m^3; 0: none */
+  /* driven motion */
+  int nkey;
+  task_keyframe *key;
+  int have_line; /* (line VX VY VZ [WX WY WZ]) from the initial pose */
+  double line_v[6];
+  int gripper; /* 1: a spring-damper between the trajectory and the payload */
+  double grip_k, grip_c, grip_kr, grip_cr; /* N/m, N s/m, N m/rad, N m s/rad */
+} task_body;
+
+typedef struct task_contact {
+  int a, b;
+  vxc_params params;
+  vxc_query_options query;
+  int slots;          /* tracker capacity */
+  double event_force; /* a new cell pair's k_v V at which its first contact is accepted, N */
+} task_contact;
+
+struct vxc_task {
+  vxc_allocator al;
+  char *name;
+  double gravity[3];
+  double duration;
+  int integrator; /* TASK_* */
+  double step;    /* rk4: the step; adaptive: the first step, s */
+  double rtol, atol, max_step;
+  double every; /* record interval, s (0: every step) */
+  int nbody, ncontact;
+  task_body *body;
+  task_contact *contact;
+  /* results (sim.c) */
+  vxc_task_body_state *rec_body;
+  vxc_task_contact_state *rec_contact;
+  vxc_task_contact_summary *sum_contact;
+};
+
+/* Allocation through the task's allocator. */
+void *task_alloc(const vxc_task *t, size_t size);
+void task_free_mem(const vxc_task *t, void *p);
+
+#endif /* VXC_TASK_INTERNAL_H */
