@@ -337,6 +337,11 @@ void vxg_mesh_adjacency(const struct vxg_mesh *m, const int **off, const int **a
  * (nullable) receives the closest point. */
 double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double grad[3],
                          double closest[3]);
+/* Side of the ball of radius r about p (mesh frame): -1 wholly inside the mesh, 1 wholly
+ * outside, 0 when the surface comes within r of p. A bounded nearest-triangle search, then
+ * ray parity for the sign (both with double-precision tests on the triangles), so a ball
+ * far from the surface costs little. */
+int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */

@@ -1021,3 +1021,19 @@ double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
   }
   return sign * dist;
 }
+
+
+int vxg_mesh_classify_ball(const vxg_mesh *m, const double p[3], double r) {
+  /* a triangle within r: undecided, and no sign needed */
+  if (vxg_mesh_bvh_near(m, p, r)) {
+    return 0;
+  }
+  /* nothing within r: the whole ball is on p's side; ray parity gives it cheaply (an exact
+   * distance query from deep inside visits every triangle at nearly the same distance) */
+  int in = vxg_mesh_bvh_parity(m, p);
+  if (in < 0) {
+    double d = vxg_mesh_distance(m, p, NULL, NULL);
+    return fabs(d) > r ? (d < 0 ? -1 : 1) : 0;
+  }
+  return in ? -1 : 1;
+}

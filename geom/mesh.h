@@ -86,5 +86,10 @@ vxc_status vxg_mesh_bvh_build(struct vxg_mesh *m, vxc_error *err);
 void vxg_mesh_bvh_free(struct vxg_mesh *m);
 double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double cp[3], int *tri,
                             int *feat);
+/* 1 when some triangle lies within distance r of p (or p is beyond float range), else 0. */
+int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
+/* Ray parity of p: 1 inside, 0 outside, -1 when every ray tried grazed an edge or a vertex.
+ * Meant for points well away from the surface. */
+int vxg_mesh_bvh_parity(const struct vxg_mesh *m, const double p[3]);
 
 #endif /* VXG_MESH_H */

@@ -76,6 +76,13 @@ static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
     lo[a] = fmin(x0, fmin(x1, x2));
     hi[a] = fmax(x0, fmax(x1, x2));
   }
+  /* padded by a little more than the float ray's rounding (ray parity), relative to the
+   * mesh's size and reach */
+  for (int a = 0; a < 3; a++) {
+    double pad = 1e-6 * (m->size + fabs(lo[a]) + fabs(hi[a]));
+    lo[a] -= pad;
+    hi[a] += pad;
+  }
   struct RTCBounds *b = args->bounds_o;
   b->lower_x = down(lo[0]);
   b->lower_y = down(lo[1]);
@@ -86,9 +93,62 @@ static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
 }
 
 
-/* Rays are never traced: the intersection callbacks report no hit. */
+/* Ray parity: the context is the first member of a ray_state; every crossing of the ray
+ * (origin o, direction d, double precision) with a triangle's interior is counted, and no
+ * hit is ever reported, so Embree visits every triangle whose box the ray meets. A crossing
+ * too close to a triangle's edge or vertex, or a ray nearly in a triangle's plane, makes
+ * the count ambiguous. */
+typedef struct ray_state {
+  struct RTCIntersectContext ctx;
+  const vxg_mesh *m;
+  double o[3], d[3];
+  int count, ambiguous;
+} ray_state;
+
 static void intersect_fn(const struct RTCIntersectFunctionNArguments *args) {
-  (void)args;
+  ray_state *rs = (ray_state *)args->context;
+  const vxg_mesh *m = rs->m;
+  const int *t = m->tri + 3 * (size_t)args->primID;
+  const double *a = m->v + 3 * t[0], *b = m->v + 3 * t[1], *c = m->v + 3 * t[2];
+  /* Moeller-Trumbore in double */
+  double e1[3], e2[3], pv[3], tv[3], qv[3];
+  for (int i = 0; i < 3; i++) {
+    e1[i] = b[i] - a[i];
+    e2[i] = c[i] - a[i];
+    tv[i] = rs->o[i] - a[i];
+  }
+  pv[0] = rs->d[1] * e2[2] - rs->d[2] * e2[1];
+  pv[1] = rs->d[2] * e2[0] - rs->d[0] * e2[2];
+  pv[2] = rs->d[0] * e2[1] - rs->d[1] * e2[0];
+  double det = e1[0] * pv[0] + e1[1] * pv[1] + e1[2] * pv[2];
+  double scale = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]) *
+                 sqrt(e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2]);
+  if (fabs(det) <= 1e-12 * scale) {
+    /* parallel: it matters only when the ray runs in the plane, which is ambiguous anyway */
+    double n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                   e1[0] * e2[1] - e1[1] * e2[0]};
+    double h = fabs(n[0] * tv[0] + n[1] * tv[1] + n[2] * tv[2]);
+    if (h <= 1e-9 * scale * m->size) {
+      rs->ambiguous = 1;
+    }
+    return;
+  }
+  double inv = 1 / det;
+  double u = (tv[0] * pv[0] + tv[1] * pv[1] + tv[2] * pv[2]) * inv;
+  qv[0] = tv[1] * e1[2] - tv[2] * e1[1];
+  qv[1] = tv[2] * e1[0] - tv[0] * e1[2];
+  qv[2] = tv[0] * e1[1] - tv[1] * e1[0];
+  double v = (rs->d[0] * qv[0] + rs->d[1] * qv[1] + rs->d[2] * qv[2]) * inv;
+  double tt = (e2[0] * qv[0] + e2[1] * qv[1] + e2[2] * qv[2]) * inv;
+  const double eps = 1e-9;
+  if (u < -eps || v < -eps || u + v > 1 + eps || tt < 0) {
+    return;
+  }
+  if (u < eps || v < eps || u + v > 1 - eps) {
+    rs->ambiguous = 1; /* on (or within rounding of) an edge or a vertex */
+    return;
+  }
+  rs->count++;
 }
 
 
@@ -113,7 +173,7 @@ static bool query_fn(struct RTCPointQueryFunctionArguments *args) {
   double cp[3];
   int feat;
   double d2 = vxg_tri_closest(q->p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
-  if (d2 < q->d2 || (d2 == q->d2 && (int)args->primID < q->tri)) {
+  if (d2 < q->d2 || (d2 == q->d2 && (q->tri < 0 || (int)args->primID < q->tri))) {
     /* ties go to the lowest triangle: the answer does not depend on the traversal order */
     q->d2 = d2;
     memcpy(q->cp, cp, sizeof cp);
@@ -206,21 +266,38 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double cp[3], 
   q.p = p;
   /* the float point is within half an ulp per coordinate of p */
   q.slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
-  q.d2 = HUGE_VAL;
   q.tri = 0;
   q.feat = 0;
   memcpy(q.cp, m->v, sizeof q.cp);
-  struct RTCPointQuery pq;
-  pq.x = (float)p[0];
-  pq.y = (float)p[1];
-  pq.z = (float)p[2];
-  pq.time = 0;
-  pq.radius = INFINITY;
-  struct RTCPointQueryContext ctx;
-  rtcInitPointQueryContext(&ctx);
+  /* Embree does not visit the nearest boxes first, so an unbounded query from a point near
+   * the surface wanders over much of the mesh before its radius shrinks: search balls
+   * growing fourfold from 1/1024 of the mesh's size (a miss costs little), then without
+   * bound */
+  double r = m->size / 1024;
   unsigned int mx = ftz_enter();
-  rtcPointQuery(b->scene, &pq, &ctx, query_fn, &q);
+  for (int round = 0;; round++) {
+    int last = round >= 8;
+    q.d2 = last ? HUGE_VAL : r * r;
+    q.tri = -1;
+    struct RTCPointQuery pq;
+    pq.x = (float)p[0];
+    pq.y = (float)p[1];
+    pq.z = (float)p[2];
+    pq.time = 0;
+    pq.radius = last ? INFINITY : up(r + q.slack);
+    struct RTCPointQueryContext ctx;
+    rtcInitPointQueryContext(&ctx);
+    rtcPointQuery(b->scene, &pq, &ctx, query_fn, &q);
+    if (q.tri >= 0 || last) {
+      break;
+    }
+    r *= 4;
+  }
   ftz_leave(mx);
+  if (q.tri < 0) {
+    q.d2 = HUGE_VAL;
+    q.tri = 0;
+  }
   if (!(q.d2 < HUGE_VAL)) {
     /* a point beyond float range: fall back to the exhaustive search */
     for (int t = 0; t < m->ntri; t++) {
@@ -240,4 +317,88 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double cp[3], 
   *tri = q.tri;
   *feat = q.feat;
   return q.d2;
+}
+
+
+/* Stops at the first triangle within the radius. */
+static bool near_fn(struct RTCPointQueryFunctionArguments *args) {
+  query_state *q = args->userPtr;
+  if (q->tri >= 0) {
+    return false;
+  }
+  const vxg_mesh *m = q->m;
+  const int *t = m->tri + 3 * (size_t)args->primID;
+  double cp[3];
+  int feat;
+  double d2 = vxg_tri_closest(q->p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
+  if (d2 <= q->d2) {
+    q->tri = (int)args->primID;
+    args->query->radius = 0;
+    return true;
+  }
+  return false;
+}
+
+
+int vxg_mesh_bvh_near(const vxg_mesh *m, const double p[3], double r) {
+  const bvh *b = m->bvh;
+  query_state q;
+  q.m = m;
+  q.p = p;
+  q.slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
+  q.d2 = r * r;
+  q.tri = -1;
+  struct RTCPointQuery pq;
+  pq.x = (float)p[0];
+  pq.y = (float)p[1];
+  pq.z = (float)p[2];
+  pq.time = 0;
+  pq.radius = up(r + q.slack);
+  if (!(pq.radius < INFINITY)) {
+    return 1; /* beyond float range: let the caller take the exact path */
+  }
+  struct RTCPointQueryContext ctx;
+  rtcInitPointQueryContext(&ctx);
+  unsigned int mx = ftz_enter();
+  rtcPointQuery(b->scene, &pq, &ctx, near_fn, &q);
+  ftz_leave(mx);
+  return q.tri >= 0;
+}
+
+
+int vxg_mesh_bvh_parity(const vxg_mesh *m, const double p[3]) {
+  /* fixed directions in general position (no axis, no simple diagonal) */
+  static const double dirs[5][3] = {{0.5773, 0.6231, 0.5279},    {-0.3131, 0.8717, -0.3768},
+                                    {0.7283, -0.2311, -0.6451},  {-0.6627, -0.5219, 0.5372},
+                                    {0.1511, -0.9233, 0.3532}};
+  const bvh *b = m->bvh;
+  for (int k = 0; k < 5; k++) {
+    ray_state rs;
+    rtcInitIntersectContext(&rs.ctx);
+    rs.m = m;
+    memcpy(rs.o, p, sizeof rs.o);
+    memcpy(rs.d, dirs[k], sizeof rs.d);
+    rs.count = 0;
+    rs.ambiguous = 0;
+    struct RTCRayHit rh;
+    memset(&rh, 0, sizeof rh);
+    rh.ray.org_x = (float)p[0];
+    rh.ray.org_y = (float)p[1];
+    rh.ray.org_z = (float)p[2];
+    rh.ray.dir_x = (float)dirs[k][0];
+    rh.ray.dir_y = (float)dirs[k][1];
+    rh.ray.dir_z = (float)dirs[k][2];
+    rh.ray.tnear = 0;
+    rh.ray.tfar = INFINITY;
+    rh.ray.mask = 0xffffffffu;
+    rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+    rh.hit.instID[0] = RTC_INVALID_GEOMETRY_ID;
+    unsigned int mx = ftz_enter();
+    rtcIntersect1(b->scene, &rs.ctx, &rh);
+    ftz_leave(mx);
+    if (!rs.ambiguous) {
+      return rs.count & 1;
+    }
+  }
+  return -1;
 }

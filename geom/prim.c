@@ -373,14 +373,23 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
     }
     return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }
-  if (a->kind == VXG_ATOM_TORUS || (a->kind == VXG_ATOM_MESH && a->mesh)) {
-    /* f is 1-Lipschitz (the torus's and the mesh's are exact distances): it changes by at
-     * most the half-diagonal over the box */
+  if (a->kind == VXG_ATOM_MESH && a->mesh) {
+    /* the signed distance is 1-Lipschitz: decided when no triangle comes within the
+     * half-diagonal (plus rounding) of the centre */
+    double l[3];
+    vxg_xform_point(&a->to_local, c, l);
+    double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    const double *t = a->to_local.t;
+    double scale =
+        ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
+    int side = vxg_mesh_classify_ball(a->mesh, l, rad + ROUND_MARGIN * scale);
+    return side > 0 ? VXG_OUTSIDE : (side < 0 ? VXG_INSIDE : VXG_MIXED);
+  }
+  if (a->kind == VXG_ATOM_TORUS) {
+    /* f is 1-Lipschitz: it changes by at most the half-diagonal over the box */
     double fc = vxg_atom_eval(a, c, NULL);
     double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
     const double *t = a->to_local.t;
-    /* torus: R + r; mesh: scale + the mesh's diagonal (both bound the local coordinates'
-     * size beyond the box's reach) */
     double scale =
         ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
     double reach = rad + ROUND_MARGIN * scale;
