@@ -190,6 +190,8 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   pm->boxes = r.boxes;
   pm->leaves = r.leaves;
   pm->level = r.depth;
+  pm->leaf_min = r.leaf_size_min;
+  pm->workspace_bytes = (double)r.peak_bytes;
   if (st == VXC_NO_CONTACT || !(r.volume > 0)) {
     pm->time_ms = now_ms() - t0;
     return VXC_NO_CONTACT;

@@ -86,6 +86,32 @@ vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid *
 }
 
 
+vxc_status vxc_solid_parse(const char *text, size_t len, const char *name,
+                           const vxc_allocator *al, vxc_solid **out, vxc_error *err) {
+  if (!text || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_parse: text and out must not be NULL");
+  }
+  vxc_allocator a = {libc_realloc, NULL};
+  if (al && al->realloc) {
+    a = *al;
+  }
+  vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
+  if (!s) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
+  }
+  memset(s, 0, sizeof *s);
+  s->al = a;
+  vxc_status st = vxg_model_parse(&s->al, text, len, name ? name : "(text)", NULL, &s->geom, err);
+  if (st != VXC_OK) {
+    a.realloc(a.ud, s, 0);
+    return st;
+  }
+  *out = s;
+  return VXC_OK;
+}
+
+
 void vxc_solid_free(vxc_solid *solid) {
   if (!solid) {
     return;

@@ -90,6 +90,8 @@ typedef struct vxc_pair_metrics {
   long long boxes, leaves;      /* work: boxes classified, boundary leaves integrated */
   int level;                    /* deepest octree level */
   int capped;                   /* 1 when the work cap stopped refinement */
+  double leaf_min;              /* edge of the smallest leaf integrated, m */
+  double workspace_bytes;       /* memory the query's workspace held at its peak, bytes */
   double time_ms;               /* wall time of this pair, ms */
 } vxc_pair_metrics;
 

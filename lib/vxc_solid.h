@@ -36,6 +36,12 @@ typedef struct vxc_solid vxc_solid;
 VXC_API vxc_status vxc_solid_load(const char *path, const vxc_allocator *al,
                                   vxc_solid **out, vxc_error *err);
 
+/* Reads a solid from model text (the .vxm grammar) held in memory, `len` bytes (need not
+ * be NUL-terminated; gzip data is accepted). `name` stands for the file in messages; mesh
+ * paths are relative to the current folder. Returns and owns as vxc_solid_load. */
+VXC_API vxc_status vxc_solid_parse(const char *text, size_t len, const char *name,
+                                   const vxc_allocator *al, vxc_solid **out, vxc_error *err);
+
 /* Frees a solid and everything it owns. NULL is a no-op. */
 VXC_API void vxc_solid_free(vxc_solid *solid);
 
