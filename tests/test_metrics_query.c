@@ -245,6 +245,40 @@ static void test_query_ball_in_groove(void **state) {
 }
 
 
+// the normal's error shrinks with the tolerance: the ball 25 mm deep in the groove (its
+// normal from the area vector and J alone, no MPR), the radial direction as the truth
+static void test_query_normal_error_shrinks_with_rtol(void **state) {
+  (void)state;
+  vxc_solid *ball = NULL, *block = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, NULL),
+                   VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_pose pb = {{0.05, 0.1787, 0.0917}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
+  double radial[3] = {0, pb.p[1], pb.p[2] - 1}, l = hypot(radial[1], radial[2]);
+  radial[1] /= l;
+  radial[2] /= l;
+  double err[2];
+  const double rtol[2] = {1e-2, 1e-3};
+  for (int k = 0; k < 2; k++) {
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = rtol[k];
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, ball, &pb, block, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+    assert_int_equal(m.npair, 1);
+    err[k] = angle(m.pair[0].geom.normal, radial);
+  }
+  assert_true(err[0] < 1e-3);
+  assert_true(err[1] < 1e-6);
+  assert_true(err[1] <= err[0]);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(block);
+}
+
+
 // the peg half-way into its hole, pushed 0.6 mm toward +x (0.5 mm clearance): one pair per
 // touching cell pair: the shaft and the top rim of the chamfered tip (whose top radius is the
 // shaft's) each against the two +x wall quadrants; mirror-image contacts, normals near +x
@@ -367,6 +401,7 @@ int main(void) {
       cmocka_unit_test(test_query_box_flat_and_tilted),
       cmocka_unit_test(test_query_cylinder_on_ground),
       cmocka_unit_test(test_query_ball_in_groove),
+      cmocka_unit_test(test_query_normal_error_shrinks_with_rtol),
       cmocka_unit_test(test_query_peg_in_hole_one_pair_per_cell),
       cmocka_unit_test(test_query_separation_distance),
       cmocka_unit_test(test_query_bad_input),
