@@ -6,7 +6,7 @@
 #include "lib/internal.h"
 
 static const char *hull_names[] = {"box",     "sphere",  "ellipsoid", "cylinder",
-                                   "frustum", "segment", "torus",     "points"};
+                                   "frustum", "segment", "torus",     "vertex hull"};
 
 const char *vxc_version(void) {
   return VXC_VERSION;
@@ -15,15 +15,24 @@ const char *vxc_version(void) {
 
 const char *vxc_status_str(vxc_status status) {
   switch (status) {
-    case VXC_OK: return "success";
-    case VXC_NO_CONTACT: return "no contact";
-    case VXC_ERR_NOMEM: return "out of memory";
-    case VXC_ERR_ARG: return "invalid argument";
-    case VXC_ERR_IO: return "input/output error";
-    case VXC_ERR_FORMAT: return "malformed file";
-    case VXC_ERR_GEOMETRY: return "invalid geometry";
-    case VXC_ERR_LIMIT: return "capacity exceeded";
-    case VXC_ERR_NUMERIC: return "numerical failure";
+    case VXC_OK:
+      return "success";
+    case VXC_NO_CONTACT:
+      return "no contact";
+    case VXC_ERR_NOMEM:
+      return "out of memory";
+    case VXC_ERR_ARG:
+      return "invalid argument";
+    case VXC_ERR_IO:
+      return "input/output error";
+    case VXC_ERR_FORMAT:
+      return "malformed file";
+    case VXC_ERR_GEOMETRY:
+      return "invalid geometry";
+    case VXC_ERR_LIMIT:
+      return "capacity exceeded";
+    case VXC_ERR_NUMERIC:
+      return "numerical failure";
   }
   return "unknown status";
 }
@@ -35,22 +44,20 @@ vxc_pose vxc_pose_identity(void) {
 }
 
 
-vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
-                           vxc_error *err) {
+vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what, vxc_error *err) {
   if (!pose) {
     vxg_xform_identity(x);
     return VXC_OK;
   }
   for (int i = 0; i < 3; i++) {
     if (!isfinite(pose->p[i])) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: position is not finite",
-                           what);
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: position is not finite", what);
     }
   }
   vxg_xform t;
   if (vxg_xform_quat(&t, pose->q[0], pose->q[1], pose->q[2], pose->q[3]) != 0) {
-    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                         "%s: quaternion is zero or not finite", what);
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: quaternion is zero or not finite",
+                         what);
   }
   memcpy(t.t, pose->p, sizeof t.t);
   *x = t;
@@ -86,8 +93,8 @@ vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid *
 }
 
 
-vxc_status vxc_solid_parse(const char *text, size_t len, const char *name,
-                           const vxc_allocator *al, vxc_solid **out, vxc_error *err) {
+vxc_status vxc_solid_parse(const char *text, size_t len, const char *name, const vxc_allocator *al,
+                           vxc_solid **out, vxc_error *err) {
   if (!text || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_parse: text and out must not be NULL");
@@ -171,6 +178,19 @@ vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_i
   info.nparam = vxg_prim_kind_nparam(p->kind);
   memcpy(info.param, p->param, sizeof info.param);
   info.mesh_path = p->mesh_path;
+  if (p->mesh) {
+    vxg_mesh_info mi;
+    vxg_mesh_get_info(p->mesh, &mi);
+    info.mesh_format = mi.format;
+    info.mesh_gzip = mi.gzip;
+    info.mesh_triangles = mi.ntri;
+    info.mesh_volume = mi.volume;
+    info.mesh_area = mi.area;
+    memcpy(info.mesh_aabb, mi.aabb, sizeof info.mesh_aabb);
+    info.mesh_convex = mi.convex;
+    info.mesh_degenerate = mi.ndegenerate;
+    info.mesh_flipped = mi.flipped;
+  }
   memcpy(info.move.p, p->move.t, sizeof info.move.p);
   vxg_xform_to_quat(&p->move, info.move.q);
   *out = info;

@@ -76,6 +76,16 @@ typedef struct vxc_prim_info {
   double param[10];
   const char *mesh_path;  /* mesh primitives: the resolved file path, else NULL */
   vxc_pose move;          /* primitive frame in the cell frame */
+  /* mesh primitives only (zero otherwise), after welding and dropping, scaled: */
+  const char *mesh_format;  /* "binary STL", "ASCII STL", "OBJ", "ASCII PLY", "binary PLY" */
+  int mesh_gzip;            /* 1: the file was gzip-compressed */
+  int mesh_triangles;       /* triangle count */
+  double mesh_volume;       /* enclosed volume, m^3 (exact for the triangles) */
+  double mesh_area;         /* surface area, m^2 */
+  double mesh_aabb[6];      /* bounding box in the primitive's frame, m */
+  int mesh_convex;          /* 1 when the mesh is convex */
+  int mesh_degenerate;      /* warning: degenerate triangles dropped on load */
+  int mesh_flipped;         /* 1: the file was inside out and was turned outward */
 } vxc_prim_info;
 
 /* Fills *out for primitive `prim` of cell `cell`. VXC_ERR_ARG for a bad index. */

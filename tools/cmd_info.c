@@ -39,6 +39,18 @@ static void print_prim(const vxc_prim_info *p) {
     }
   }
   printf("\n");
+  if (p->mesh_triangles > 0) {
+    printf("        %s%s, %d triangles, volume %.6g m^3, area %.6g m^2, %s\n", p->mesh_format,
+           p->mesh_gzip ? " (gzip)" : "", p->mesh_triangles, p->mesh_volume, p->mesh_area,
+           p->mesh_convex ? "convex" : "not convex");
+    if (p->mesh_degenerate > 0) {
+      printf("        warning: %d degenerate triangle%s dropped\n", p->mesh_degenerate,
+             p->mesh_degenerate == 1 ? "" : "s");
+    }
+    if (p->mesh_flipped) {
+      printf("        note: the mesh was inside out and was turned outward\n");
+    }
+  }
 }
 
 
