@@ -316,6 +316,7 @@ static void test_poly_clip_to_empty_and_clip_that_changes_nothing(void **state) 
   (void)state;
   const double c[3] = {1, 2, 3}, e[3] = {0.1, 0.2, 0.3}, n[3] = {0.3, -0.4, 0.5};
   vxg_poly p, before;
+  memset(&p, 0, sizeof p); /* the byte comparison below also reads the unused slots */
   vxg_poly_box(&p, c, e);
   before = p;
   double dc = n[0] * c[0] + n[1] * c[1] + n[2] * c[2];
@@ -338,6 +339,7 @@ static void test_poly_capacity_overflow_returns_minus_one_unchanged(void **state
   (void)state;
   const double c[3] = {0, 0, 0}, e[3] = {1, 1, 1};
   vxg_poly p;
+  memset(&p, 0, sizeof p); /* the byte comparison below also reads the unused slots */
   vxg_poly_box(&p, c, e);
   int failed = 0;
   /* golden-spiral directions, tangent planes of the sphere of radius 0.95 */
