@@ -582,9 +582,18 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
 }
 
 
-static int all_finite(const double *y, int n) {
+/* 0 when the state has a NaN or infinity, or a body has left any plausible range (farther
+ * than 1e5 m, faster than 1e5 m/s or 1e8 rad/s): the run diverged. */
+static int all_finite(const sim *s, const double *y, int n) {
   for (int i = 0; i < n; i++) {
     if (!isfinite(y[i])) {
+      return 0;
+    }
+  }
+  for (int i = 0; i < s->t->nbody; i++) {
+    const double *x = y + s->b[i].off;
+    if (s->b[i].off >= 0 && (sqrt(dot(x, x)) > 1e5 || sqrt(dot(x + 7, x + 7)) > 1e5 ||
+                             sqrt(dot(x + 10, x + 10)) > 1e8)) {
       return 0;
     }
   }
@@ -938,10 +947,10 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
       h = hs * 0.5;
       continue;
     }
-    if (!all_finite(s->y1, s->n)) {
+    if (!all_finite(s, s->y1, s->n)) {
       st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
-                         "the state became NaN or infinite at t = %.9g s: the run diverged "
-                         "(a smaller step or a smaller voxel may help)",
+                         "the state became NaN, infinite or implausibly large at t = %.9g s: the "
+                         "run diverged (a smaller step or a smaller voxel may help)",
                          t + hs);
       break;
     }

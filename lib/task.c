@@ -315,7 +315,7 @@ static int complete_mass(reader *rd, task_body *b, const vxg_sexp *at) {
   vxc_mass_props mp;
   vxc_query_options o;
   vxc_query_options_default(&o);
-  o.rtol = 1e-3;
+  o.rtol = 1e-2;
   vxc_status st = vxc_query_create(&rd->t->al, &q);
   if (st == VXC_OK) {
     st = vxc_solid_mass(q, b->solid, -1, b->density, &o, &mp, rd->err);

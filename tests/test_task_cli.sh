@@ -1,0 +1,85 @@
+#!/bin/sh
+# test_task_cli.sh: `vxc task` as a user meets it (TAP output for Automake's driver): usage
+# errors, task-file errors with file:line:column, the fixed output files and columns of
+# DESIGN.md, a closed-form free fall read back from summary.json, plots, and a diverging
+# run that stops with a message and keeps what it wrote.
+set -u
+vxc=${VXC_BIN:-../tools/vxc}
+data=${VXC_DATADIR:-../data}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+# ok NAME EXPECTED_STATUS PATTERN -- COMMAND...: as in test_cli.sh
+ok() {
+  name=$1 want=$2 pattern=$3
+  shift 4
+  n=$((n + 1))
+  "$@" >"$tmp/out" 2>&1
+  got=$?
+  if [ "$got" -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"; then
+    echo "ok $n - $name"
+  else
+    echo "not ok $n - $name (status $got, wanted $want; pattern '$pattern')"
+    sed 's/^/# /' "$tmp/out" | head -n 20
+    failed=$((failed + 1))
+  fi
+}
+
+echo "1..16"
+ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
+ok "task is listed" 0 'task ' -- "$vxc" --help
+ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
+ok "an unknown option is named" 2 "unknown option '--bogus'" -- "$vxc" task x.vxt --bogus
+ok "a bad --duration is a usage error" 2 'duration' -- "$vxc" task x.vxt --duration -3
+ok "a missing task file is named" 1 'no-such\.vxt' -- "$vxc" task "$tmp/no-such.vxt"
+
+# a typo in a task file: file, line and column
+printf '(task t (duration 1)\n  (gravty 0 0 -9.81))\n' >"$tmp/typo.vxt"
+ok "a typo names file, line and column" 1 'typo\.vxt:2:3: .*gravty' -- "$vxc" task "$tmp/typo.vxt" --out "$tmp/o0"
+
+# free fall for 0.5 s from z = 1 m at rest: z = 1 - g t^2 / 2 = -0.22625 m (RK4 is exact)
+cat >"$tmp/fall.vxt" <<EOT
+(task fall (gravity 0 0 -9.81) (duration 0.5) (integrator rk4 (step 0.01))
+  (record (every 0.1))
+  (body ball (model "$data/ball.vxm") (free (mass 2) (inertia 0.008 0.008 0.008) (com 0 0 0))
+    (pose 0 0 1)))
+EOT
+ok "a free fall runs and reports its speed" 0 'completed at t = 0\.5 s.*queries' -- \
+  sh -c "'$vxc' task '$tmp/fall.vxt' --out '$tmp/fall' | tr '\n' ' '"
+ok "series.csv has the fixed columns" 0 '^t,ball\.x,ball\.y,ball\.z,ball\.qw,ball\.qx,ball\.qy,ball\.qz,ball\.vx,ball\.vy,ball\.vz,ball\.wx,ball\.wy,ball\.wz' -- \
+  head -n 1 "$tmp/fall/series.csv"
+ok "one row per record time" 0 '^7$' -- sh -c "wc -l < '$tmp/fall/series.csv'"
+ok "summary.json has the final pose (closed form)" 0 '"ball": \{"pose": \[0, 0, -0\.22(62499999|62500000)' -- \
+  cat "$tmp/fall/summary.json"
+ok "summary.json has the energy budget" 0 '"energy": \{"kinetic": .*"potential": .*"dissipated": .*"error": ' -- \
+  cat "$tmp/fall/summary.json"
+
+# a ball dropped on a table: the contact's fixed columns and summary keys
+cat >"$tmp/drop.vxt" <<EOT
+(task drop (gravity 0 0 -9.81) (duration 0.2) (record (every 0.01))
+  (body table (model "$data/table.vxm") (fixed) (pose 0 0 0))
+  (body ball (model "$data/ball.vxm") (free (mass 2) (inertia 0.008 0.008 0.008) (com 0 0 0))
+    (pose 0 0 0.15))
+  (contact table ball (voxel 1e-3)))
+EOT
+ok "a contact's columns follow the bodies'" 0 ',ball\.wz,table~ball\.V,table~ball\.fn,table~ball\.ft,table~ball\.troll,table~ball\.tspin,' -- \
+  sh -c "'$vxc' task '$tmp/drop.vxt' --out '$tmp/drop' --plot >/dev/null 2>&1; head -n 1 '$tmp/drop/series.csv'"
+ok "summary.json has the contact's first and last times and peak force" 0 '"table~ball": \{"first": 0\.1009[0-9]*, "last": [0-9.e-]+, "peak_fn": [1-9]' -- \
+  cat "$tmp/drop/summary.json"
+ok "--plot writes the gnuplot script" 0 "forces\.png" -- cat "$tmp/drop/plots.gp"
+
+# a run that diverges (a far too stiff contact for a fixed 10 ms step) stops with a message
+# and keeps the rows it wrote
+cat >"$tmp/boom.vxt" <<EOT
+(task boom (gravity 0 0 -9.81) (duration 1) (integrator rk4 (step 0.01)) (record (every 0.01))
+  (body table (model "$data/table.vxm") (fixed) (pose 0 0 0))
+  (body ball (model "$data/ball.vxm") (free (mass 2) (inertia 0.008 0.008 0.008) (com 0 0 0))
+    (pose 0 0 0.11))
+  (contact table ball (params (k_v 1e16)) (voxel 1e-3)))
+EOT
+ok "a diverging run stops with a message and keeps its rows" 1 '(diverged.*FAILED|FAILED.*diverged)' -- \
+  sh -c "'$vxc' task '$tmp/boom.vxt' --out '$tmp/boom' 2>&1 | tr '\n' ' '; test \$(wc -l < '$tmp/boom/series.csv') -gt 2 && exit 1"
+
+[ "$failed" -eq 0 ]

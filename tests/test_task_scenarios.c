@@ -1,0 +1,335 @@
+/* test_task_scenarios.c: the bundled scenarios (data/*.vxt) against what the thesis reports
+ * (Gonthier 2007, sections 5.2.1 and 5.2.2) and against closed forms of the model.
+ *
+ * Two modes. By default (make check) each scenario runs shortened, and ball-on-table with
+ * a 1 mm voxel instead of its file's 0.2 mm, so the suite stays within minutes. With
+ * VXC_LONG=1 in the environment (make check-long) every scenario runs its whole duration
+ * with the file's own settings, and the checks on the late behaviour (rolling off the
+ * table, the tippe-top's inversion, the ball settling in the groove, the extraction) run
+ * too. */
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+#define MAXREC 20000
+
+static int long_mode(void) {
+  const char *s = getenv("VXC_LONG");
+  return s && *s && strcmp(s, "0") != 0;
+}
+
+
+static const char *datadir(void) {
+  const char *d = getenv("VXC_DATADIR");
+  return d ? d : "data";
+}
+
+
+/* The recorded series of a run (every record, all bodies and the first contact). */
+typedef struct series {
+  int n;
+  double t[MAXREC];
+  vxc_task_body_state b[MAXREC][2];
+  vxc_task_contact_state c[MAXREC];
+  vxc_task_energy e[MAXREC];
+} series;
+
+static int on_rec(void *ud, const vxc_task_record *r) {
+  series *s = ud;
+  if (s->n == MAXREC) {
+    return 0;
+  }
+  s->t[s->n] = r->t;
+  for (int i = 0; i < r->nbody && i < 2; i++) {
+    s->b[s->n][i] = r->body[i];
+  }
+  if (r->ncontact) {
+    s->c[s->n] = r->contact[0];
+  }
+  s->e[s->n] = r->energy;
+  s->n++;
+  return 0;
+}
+
+
+/* Loads data/NAME.vxt, replacing the text `from` by `to` when both are given. */
+static vxc_task *load(const char *name, const char *from, const char *to) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s.vxt", datadir(), name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static char text[65536], out[65536];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[len] = 0;
+  const char *src = text;
+  if (from) {
+    char *at = strstr(text, from);
+    assert_non_null(at);
+    snprintf(out, sizeof out, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    src = out;
+  }
+  vxc_task *t = NULL;
+  vxc_error err;
+  vxc_status st = vxc_task_parse(src, strlen(src), path, datadir(), NULL, &t, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "# %s\n", err.message);
+  }
+  assert_int_equal(st, VXC_OK);
+  return t;
+}
+
+
+static void run(vxc_task *t, double duration, series *s, vxc_task_summary *sum) {
+  if (duration > 0) {
+    assert_int_equal(vxc_task_set_duration(t, duration), VXC_OK);
+  }
+  s->n = 0;
+  vxc_error err;
+  vxc_status st = vxc_task_run(t, on_rec, NULL, s, sum, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "# %s\n", err.message);
+  }
+  assert_int_equal(st, VXC_OK);
+  assert_int_equal(sum->completed, 1);
+  fprintf(stderr, "# %s: %.2f s simulated in %.1f s wall, %lld queries (%.0f per s), %lld steps\n",
+          vxc_task_name(t), sum->t_end, sum->wall_s, sum->queries,
+          sum->wall_s > 0 ? sum->queries / sum->wall_s : 0.0, sum->steps);
+}
+
+
+/* Least-squares slope of y against t over records i0..i1. */
+static double slope(const double *t, const double *y, int i0, int i1) {
+  double st = 0, sy = 0, stt = 0, sty = 0;
+  int n = i1 - i0 + 1;
+  for (int i = i0; i <= i1; i++) {
+    st += t[i];
+    sy += y[i];
+    stt += t[i] * t[i];
+    sty += t[i] * y[i];
+  }
+  return (n * sty - st * sy) / (n * stt - st * st);
+}
+
+
+static int index_at(const series *s, double t) {
+  int i = 0;
+  while (i + 1 < s->n && s->t[i] < t) {
+    i++;
+  }
+  return i;
+}
+
+
+static series S; /* large: static */
+
+/* Ball on a table (section 5.2.1, tables 5.5 and 5.6). */
+static void test_ball_on_table(void **state) {
+  (void)state;
+  int lng = long_mode();
+  vxc_task *t = lng ? load("ball-on-table", NULL, NULL)
+                    : load("ball-on-table", "(voxel 2e-4) (rtol 1e-3)", "(voxel 1e-3)");
+  vxc_task_summary sum;
+  run(t, lng ? 0 : 1.3, &S, &sum);
+  const double R = 0.1, m = 2, g = 9.81, I = 0.4 * m * R * R, k_v = 1e11, mu_c = 0.05;
+  /* first contact when the lowest point has fallen 0.2 m */
+  assert_double_near(sum.contact[0].first, sqrt(2 * 0.2 / g), 2e-3);
+  /* it bounces: the contact starts more than once, with flight in between */
+  assert_true(sum.contact[0].impacts >= 2);
+  /* the rolling phase: continuous contact from 0.6 s (the thesis: from about 0.4 s) */
+  int i0 = index_at(&S, 0.6), i1 = lng ? index_at(&S, 3.3) : S.n - 1;
+  static double ts[MAXREC], wz[MAXREC], lv[MAXREC];
+  for (int i = i0; i <= i1; i++) {
+    const double *v = S.b[i][1].velocity;
+    assert_true(S.c[i].npairs == 1);
+    /* rolling without slipping: |v| = R |w| to 1%, along y about -x; no x motion */
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1]);
+    double roll = R * sqrt(v[3] * v[3] + v[4] * v[4]);
+    assert_double_rel(speed, roll, 0.01);
+    assert_true(v[1] > 0 && v[3] < 0);
+    assert_double_near(v[0], 0, 1e-3 * speed);
+    assert_double_near(v[4], 0, 1e-3 * fabs(v[3]));
+    ts[i] = S.t[i];
+    wz[i] = v[5];
+    lv[i] = log(v[1]);
+  }
+  /* the spin decays linearly: a constant torque mu_c r_gyr f_n (C_ws = 1 when rolling
+     without sliding), with r_gyr^2 = 2 R delta / 3 for a shallow spherical cap of depth
+     delta, pi delta^2 (R - delta / 3) = m g / k_v */
+  double delta = sqrt(m * g / (k_v * M_PI * R));
+  for (int k = 0; k < 30; k++) {
+    delta = sqrt(m * g / (k_v * M_PI * (R - delta / 3)));
+  }
+  double alpha = mu_c * sqrt(2 * R * delta / 3) * m * g / I;
+  int im = (i0 + i1) / 2;
+  double s1 = slope(ts, wz, i0, im), s2 = slope(ts, wz, im, i1);
+  fprintf(stderr, "# spin deceleration: %.6g and %.6g rad/s^2 (closed form %.6g)\n", -s1, -s2,
+          alpha);
+  assert_double_rel(-s1, alpha, 0.01);
+  assert_double_rel(-s2, alpha, 0.01);
+  /* the rolling decays (exponentially in the thesis: d ln v / dt constant) */
+  double r1 = slope(ts, lv, i0, im), r2 = slope(ts, lv, im, i1);
+  fprintf(stderr, "# rolling decay rate: %.6g and %.6g 1/s\n", -r1, -r2);
+  assert_true(r1 < 0 && r2 < 0);
+  if (lng) {
+    assert_double_rel(r2, r1, 0.1);
+    /* it rolls off the edge (y = 0.8 m): the contact ends past the edge, the ball falls */
+    assert_true(sum.contact[0].last > 3 && sum.contact[0].last < 5);
+    int il = index_at(&S, sum.contact[0].last);
+    assert_true(S.b[il][1].pose[1] > 0.79);
+    assert_true(S.b[S.n - 1][1].pose[2] < 0);
+  }
+  /* the energy only decays while in contact, and the budget balances */
+  for (int i = 1; i < S.n; i++) {
+    assert_true(S.e[i].dissipated >= S.e[i - 1].dissipated - 1e-9);
+  }
+  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  vxc_task_free(t);
+}
+
+
+/* Battery box into its worksite (section 5.2.2, tables 5.9 and 5.10). */
+static void test_battery_box(void **state) {
+  (void)state;
+  vxc_task *t = load("battery-box", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, 0, &S, &sum);
+  /* released 0.35 m short under 1 m/s^2: first contact when it has moved 0.35 m */
+  assert_double_near(sum.contact[0].first, sqrt(2 * 0.35 / 1.0), 2e-3);
+  assert_true(sum.contact[0].impacts > 3); /* many impacts */
+  /* at rest inside the worksite, fully inserted, and the contact force on the box along x
+     settles at -m g = -100 N (the force on the worksite, A, is its opposite) */
+  const vxc_task_body_state *b = &sum.body[1];
+  for (int k = 0; k < 6; k++) {
+    assert_double_near(b->velocity[k], 0, 1e-4);
+  }
+  assert_double_near(b->pose[0], 0, 1e-3);
+  for (int i = index_at(&S, 2.5); i < S.n; i++) {
+    assert_double_rel(-S.c[i].force_a[0], -100, 0.01);
+  }
+  vxc_task_free(t);
+}
+
+
+/* The tilt of the tippe-top's axis from the vertical, rad. */
+static double tilt(const vxc_task_body_state *b) {
+  const double *q = b->pose + 3;
+  double zz = 1 - 2 * (q[1] * q[1] + q[2] * q[2]); /* R e_z . e_z */
+  return acos(fmax(-1, fmin(1, zz)));
+}
+
+
+/* Tippe-top (section 5.2.2, figure 5.55). */
+static void test_tippe_top(void **state) {
+  (void)state;
+  int lng = long_mode();
+  vxc_task *t = load("tippe-top", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, lng ? 0 : 0.25, &S, &sum);
+  double th0 = tilt(&S.b[0][1]);
+  assert_double_near(th0, 0.1, 1e-6);
+  /* first the tilt falls (the thesis: from 0.1 rad toward 0 by 0.15 s) */
+  double thmin = th0;
+  for (int i = 0; i < index_at(&S, 0.25); i++) {
+    thmin = fmin(thmin, tilt(&S.b[i][1]));
+  }
+  fprintf(stderr, "# smallest tilt before 0.25 s: %.4g rad\n", thmin);
+  assert_true(thmin < 0.05);
+  assert_true(S.c[S.n - 1].npairs >= 1); /* it stays on the table */
+  if (lng) {
+    /* then it rises and flips over: the stem points down (tilt past 90 degrees, thesis at
+       about 1.6 s) and it stays inverted to the end */
+    double t_flip = -1;
+    for (int i = 0; i < S.n; i++) {
+      if (t_flip < 0 && tilt(&S.b[i][1]) > M_PI / 2) {
+        t_flip = S.t[i];
+      }
+    }
+    fprintf(stderr, "# inverted at %.3f s (thesis: 1.6 s), final tilt %.3f rad\n", t_flip,
+            tilt(&S.b[S.n - 1][1]));
+    assert_true(t_flip > 0.5 && t_flip < 2.5);
+    assert_true(tilt(&S.b[S.n - 1][1]) > 2.5);
+  }
+  vxc_task_free(t);
+}
+
+
+/* Ball falling in a cylinder (section 5.2.1, figures 5.34-5.36). */
+static void test_ball_in_cylinder(void **state) {
+  (void)state;
+  int lng = long_mode();
+  vxc_task *t = load("ball-in-cylinder", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, lng ? 0 : 1.0, &S, &sum);
+  assert_true(sum.contact[0].first > 0);
+  /* the total energy (kinetic + potential) decays: never rises by more than the small
+     elastic energy stored in the contact */
+  double emax = S.e[0].kinetic + S.e[0].potential;
+  for (int i = 1; i < S.n; i++) {
+    double e = S.e[i].kinetic + S.e[i].potential + S.e[i].elastic;
+    assert_true(e <= emax + 1e-3);
+    emax = fmin(fmax(e, emax - 10), emax);
+  }
+  assert_true(S.e[S.n - 1].dissipated > 0.1);
+  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  if (lng) {
+    /* the ball stops moving sideways: its y speed and its angular velocity decay */
+    double early = 0, late = 0, wearly = 0, wlate = 0;
+    for (int i = 0; i < S.n; i++) {
+      const double *v = S.b[i][1].velocity;
+      double w = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
+      if (S.t[i] < 2) {
+        early = fmax(early, fabs(v[1]));
+        wearly = fmax(wearly, w);
+      } else if (S.t[i] > S.t[S.n - 1] - 1) {
+        late = fmax(late, fabs(v[1]));
+        wlate = fmax(wlate, w);
+      }
+    }
+    fprintf(stderr, "# |vy| peak: first 2 s %.4g, last 1 s %.4g; |w|: %.4g, %.4g\n", early, late,
+            wearly, wlate);
+    assert_true(late < 0.5 * early);
+    assert_true(wlate < 0.5 * wearly);
+  }
+  vxc_task_free(t);
+}
+
+
+/* Peg-in-hole: a driven insertion and extraction through a compliant gripper. */
+static void test_peg_in_hole(void **state) {
+  (void)state;
+  int lng = long_mode();
+  vxc_task *t = load("peg-in-hole", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, lng ? 0 : 0.355, &S, &sum);
+  /* the tip meets the chamfer or the wall near the mouth (reached at 0.3 s) */
+  assert_true(sum.contact[0].first > 0.2 && sum.contact[0].first < 0.35);
+  assert_true(sum.contact[0].peak_fn > 0);
+  /* the work of the gripper balances the budget */
+  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  if (lng) {
+    /* inside the hole the peg is pushed into line: its tip within the 0.5 mm clearance
+       of the hole's axis although the gripper frame stays 1 mm off it */
+    int i = index_at(&S, 1.0);
+    const double *p = S.b[i][1].pose;
+    assert_true(p[2] < -0.02);
+    assert_true(fabs(p[0]) < 0.0006);
+  }
+  if (lng) {
+    /* extracted: out of the hole and out of contact at the end */
+    assert_true(sum.body[1].pose[2] > 0.01);
+    assert_int_equal(S.c[S.n - 1].npairs, 0);
+    assert_true(sum.contact[0].last < 1.8);
+  }
+  vxc_task_free(t);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_battery_box), cmocka_unit_test(test_ball_on_table),
+      cmocka_unit_test(test_tippe_top),   cmocka_unit_test(test_ball_in_cylinder),
+      cmocka_unit_test(test_peg_in_hole),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
