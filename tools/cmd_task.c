@@ -205,7 +205,7 @@ static int write_plots(const char *dir, vxc_task *t) {
   }
   fprintf(f,
           "# gnuplot script written by vxc task: plots of %s/series.csv\n"
-          "set datafile separator ','\nset terminal pngcairo size 1000,600 noenhanced\n"
+          "set datafile separator ','\nset terminal png size 1000,600 noenhanced\n"
           "set grid\nset xlabel 't [s]'\nset key outside right\n",
           dir);
   static const char *what[4][3] = {{"forces", "force [N]", "fn ft"},
