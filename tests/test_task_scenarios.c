@@ -301,7 +301,7 @@ static void test_peg_in_hole(void **state) {
   int lng = long_mode();
   vxc_task *t = load("peg-in-hole", NULL, NULL);
   vxc_task_summary sum;
-  run(t, lng ? 0 : 0.355, &S, &sum);
+  run(t, lng ? 0 : 0.345, &S, &sum);
   /* the tip meets the chamfer or the wall near the mouth (reached at 0.3 s) */
   assert_true(sum.contact[0].first > 0.2 && sum.contact[0].first < 0.35);
   assert_true(sum.contact[0].peak_fn > 0);
