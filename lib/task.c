@@ -817,6 +817,11 @@ int vxc_task_body_is_free(const vxc_task *t, int i) {
 }
 
 
+int vxc_task_body_is_driven(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].kind == TASK_DRIVEN : 0;
+}
+
+
 int vxc_task_contact_count(const vxc_task *t) {
   return t ? t->ncontact : 0;
 }

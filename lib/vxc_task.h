@@ -55,6 +55,8 @@ VXC_API int vxc_task_body_count(const vxc_task *task);
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);
 /* 1 for a free body (its kinetic energy is in the budget), 0 for fixed or driven. */
 VXC_API int vxc_task_body_is_free(const vxc_task *task, int i);
+/* 1 for a driven body (along keyframes or a line, gripped or not), else 0. */
+VXC_API int vxc_task_body_is_driven(const vxc_task *task, int i);
 VXC_API int vxc_task_contact_count(const vxc_task *task);
 /* Body indices of contact i (A, B); VXC_ERR_ARG for a bad index. */
 VXC_API vxc_status vxc_task_contact_bodies(const vxc_task *task, int i, int *a, int *b);

@@ -245,7 +245,7 @@ static int write_plots(const char *dir, vxc_task *t) {
     } else if (k == 2) {
       static const char *vc[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
       for (int i = 0; i < vxc_task_body_count(t); i++) {
-        if (!vxc_task_body_is_free(t, i)) {
+        if (!vxc_task_body_is_free(t, i) && !vxc_task_body_is_driven(t, i)) {
           continue;
         }
         for (int j = 0; j < 6; j++) {
@@ -274,6 +274,24 @@ static int write_plots(const char *dir, vxc_task *t) {
       fprintf(f, "0 title 'nothing to plot'");
     }
     fprintf(f, "\n");
+  }
+  /* insertion and extraction: the contact force on a driven body along z against its
+     z (depth), one plot per such contact */
+  for (int i = 0; i < vxc_task_contact_count(t); i++) {
+    int a, b;
+    vxc_task_contact_bodies(t, i, &a, &b);
+    int d = vxc_task_body_is_driven(t, b) ? b : vxc_task_body_is_driven(t, a) ? a : -1;
+    if (d < 0) {
+      continue;
+    }
+    const char *na = vxc_task_body_name(t, a), *nb = vxc_task_body_name(t, b);
+    fprintf(f,
+            "set output '%s/%s-force-depth.png'\nset xlabel '%s.z [m]'\n"
+            "set ylabel 'contact force on %s along z [N]'\nset title '%s: force against "
+            "depth'\nplot '%s/series.csv' using (column('%s.z')):(%scolumn('%s~%s.Fz')) "
+            "with lines title '%s~%s'\nset xlabel 't [s]'\n",
+            dir, vxc_task_body_name(t, d), vxc_task_body_name(t, d), vxc_task_body_name(t, d),
+            vxc_task_name(t), dir, vxc_task_body_name(t, d), d == a ? "" : "-", na, nb, na, nb);
   }
   fclose(f);
   if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
@@ -420,6 +438,8 @@ const cli_command cli_cmd_task = {
     "message and keeps what it wrote.\n\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
     "  --plot          also DIR/forces.png, torques.png, velocities.png, energy.png\n"
-    "                  through gnuplot (DIR/plots.gp is written either way)\n"
+    "                  and, per contact with a driven body, DIR/BODY-force-depth.png (the\n"
+    "                  contact force on it along z against its z) through gnuplot\n"
+    "                  (DIR/plots.gp is written either way)\n"
     "  --duration T    run T seconds instead of the task's (duration T)\n",
     task_run};
