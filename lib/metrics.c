@@ -214,10 +214,21 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   double geo[3] = {0, 0, 0};
   double alen = sqrt(r.area_vector[0] * r.area_vector[0] + r.area_vector[1] * r.area_vector[1] +
                      r.area_vector[2] * r.area_vector[2]);
-  if (have_mpr) {
+  int area_ok = alen > 1e-9 * cbrt(r.volume * r.volume);
+  double agree = 1;
+  if (have_mpr && area_ok) {
+    agree = (mpr.dir[0] * r.area_vector[0] + mpr.dir[1] * r.area_vector[1] +
+             mpr.dir[2] * r.area_vector[2]) /
+            alen;
+  }
+  /* MPR's direction is that of a portal, not always the shallowest way out: a ball over a
+     table's edge can get a nearly horizontal one while the overlap is a thin vertical
+     sliver. The area vector integrates the actual surfaces, so when the two disagree by
+     more than 30 degrees the area vector wins. */
+  if (have_mpr && agree > cos(M_PI / 6)) {
     memcpy(geo, mpr.dir, sizeof geo);
     pm->normal_from_mpr = 1;
-  } else if (alen > 1e-9 * cbrt(r.volume * r.volume)) {
+  } else if (area_ok) {
     for (int k = 0; k < 3; k++) {
       geo[k] = r.area_vector[k] / alen;
     }

@@ -32,10 +32,10 @@ enum {
  * adjugate of the 3x3 matrix. Stops when successive iterates are within theta_c (rad) or
  * after n_i iterations; a converged vector is then polished by two Rayleigh-quotient
  * steps, so it is the eigenvector to rounding, not just to within theta_c.
- * `j_rel_err` is the relative uncertainty of J (e.g. the volume bracket's relative width;
- * 0 for an exact J, floored at 1e-12). The eigenvector is trusted only when its eigenvalue
- * stands apart from the others by more than 100 j_rel_err times the largest eigenvalue's
- * magnitude (so that J's error cannot turn it by more than about 0.01 rad); otherwise, as
+ * `j_rel_err` is the relative uncertainty of J (e.g. the volume bracket's relative width,
+ * which overstates the moments' actual error by orders of magnitude; 0 for an exact J,
+ * floored at 1e-12). The eigenvector is trusted only when its eigenvalue stands apart from
+ * the others by more than j_rel_err times the largest eigenvalue's magnitude; otherwise, as
  * for the nearly isotropic J of a deep sphere-sphere overlap, the guess itself is returned
  * with VXC_NORMAL_DEGENERATE. The result is oriented so that n . n_geo > 0.
  * n_geo need not be unit but must be non-zero. `flags` and `iterations` may be NULL.
@@ -81,7 +81,8 @@ typedef struct vxc_pair_metrics {
                                    normal n (unit, from A toward B) */
   double volume_lo, volume_hi;  /* certified bracket of the true V, m^3 */
   double normal_geo[3];         /* the geometric estimate n started from (unit) */
-  int normal_from_mpr;          /* 1: n_geo is libccd's MPR direction (two convex cells);
+  int normal_from_mpr;          /* 1: n_geo is libccd's MPR direction (two convex cells,
+                                   when it agrees with the area vector within 30 degrees);
                                    0: the area vector of A's surface inside B */
   int normal_flags;             /* VXC_NORMAL_* */
   double r_gyr;                 /* radius of gyration about n, m */
@@ -126,7 +127,9 @@ typedef int (*vxc_prev_normal_fn)(void *ud, int cell_a, int cell_b, double n[3])
 
 /* Contact metrics of solid A at pose_a and solid B at pose_b (NULL: identity): a broad
  * phase over the cells' bounding boxes, libccd MPR for two convex cells, the octree for
- * the others, then V with its bracket, p_c, J, the normal and the rest per overlapping
+ * the others, then V with its bracket, p_c, J, the normal (J's eigenvector nearest the
+ * geometric estimate: MPR's direction, or the area vector where MPR's disagrees with it
+ * by more than 30 degrees or the cells are not both convex) and the rest per overlapping
  * pair (in the order of A's cells, then B's). `opt` NULL: defaults. `prev` may be NULL.
  * Returns VXC_OK (contact), VXC_NO_CONTACT (apart: out->distance set), VXC_ERR_ARG (a
  * NULL solid, a bad pose or option: the message names it), VXC_ERR_NOMEM,

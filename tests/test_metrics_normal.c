@@ -112,7 +112,7 @@ static void test_normal_degenerate_returns_guess(void **state) {
   (void)state;
   vxc_rng r = {5};
   for (int k = 0; k < 200; k++) {
-    double lam[3] = {2.0, 2.0 * (1 + 1e-5), 2.0 * (1 + 2e-5)};
+    double lam[3] = {2.0, 2.0 * (1 + 1e-7), 2.0 * (1 + 2e-7)};  // gaps below REL
     double axis[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1), 0.3};
     double J[9], Q[9];
     make_tensor(lam, axis, vxc_rng_uniform(&r, 0, M_PI), J, Q);
@@ -130,8 +130,8 @@ static void test_normal_degenerate_returns_guess(void **state) {
 }
 
 
-// the trust rule: a gap of 1e-3 of the spread is resolved when J is exact to 1e-8, and
-// refused (guess returned, flagged) when J is only good to 1e-4
+// the trust rule: a gap of 1e-3 of the spread is resolved when J is exact to 1e-4, and
+// refused (guess returned, flagged) when J is only good to 1e-2
 static void test_normal_gap_is_judged_against_the_uncertainty_of_j(void **state) {
   (void)state;
   double lam[3] = {1.0, 2.0, 2.002}, axis[3] = {0.3, -0.5, 0.8}, J[9], Q[9];
@@ -140,11 +140,11 @@ static void test_normal_gap_is_judged_against_the_uncertainty_of_j(void **state)
   tilt(v, other, 5 * DEG, guess);
   int flags = 0;
   assert_int_equal(
-      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-8, n, &flags, NULL), VXC_OK);
+      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-4, n, &flags, NULL), VXC_OK);
   assert_true(flags & VXC_NORMAL_CONVERGED);
   assert_double_near(angle_between(n, v), 0, 1e-9);
   assert_int_equal(
-      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-4, n, &flags, NULL), VXC_OK);
+      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-2, n, &flags, NULL), VXC_OK);
   assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
   assert_double_near(angle_between(n, guess), 0, 1e-15);
   assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, -1, n, &flags, NULL),

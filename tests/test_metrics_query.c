@@ -279,6 +279,32 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
 }
 
 
+// a ball 0.4 mm deep over the table's edge (its centre 1.7 mm past it): the overlap is a
+// sliver 0.4 mm thick and 7 mm wide, so the normal is within atan(0.4 / 7) of vertical,
+// whatever direction libccd's portal gives (a regression: it gave a nearly horizontal one)
+static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
+  (void)state;
+  vxc_solid *ball = NULL, *table = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 0;
+  o.voxel = 1e-3;
+  vxc_pose pt = vxc_pose_identity(), pb = {{0, 0.801744, 0.0995852}, {1, 0, 0, 0}};
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, table, &pt, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  double up[3] = {0, 0, 1};
+  assert_true(angle(m.pair[0].geom.normal, up) < atan(0.4 / 7));
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(table);
+}
+
+
 // the peg half-way into its hole, pushed 0.6 mm toward +x (0.5 mm clearance): one pair per
 // touching cell pair: the shaft and the top rim of the chamfered tip (whose top radius is the
 // shaft's) each against the two +x wall quadrants; mirror-image contacts, normals near +x
@@ -402,6 +428,7 @@ int main(void) {
       cmocka_unit_test(test_query_cylinder_on_ground),
       cmocka_unit_test(test_query_ball_in_groove),
       cmocka_unit_test(test_query_normal_error_shrinks_with_rtol),
+      cmocka_unit_test(test_query_ball_over_table_edge_normal_is_vertical),
       cmocka_unit_test(test_query_peg_in_hole_one_pair_per_cell),
       cmocka_unit_test(test_query_separation_distance),
       cmocka_unit_test(test_query_bad_input),
