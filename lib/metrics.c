@@ -140,6 +140,27 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
 }
 
 
+/* The options (opt NULL: defaults) as given and as the engine takes them, and the two
+ * poses as transforms. Returns VXC_OK or VXC_ERR_ARG naming what is wrong. */
+static vxc_status query_setup(const vxc_query_options *opt, const vxc_pose *pose_a,
+                              const vxc_pose *pose_b, vxc_query_options *o, vxv_options *vo,
+                              vxg_xform *xa, vxg_xform *xb, vxc_error *err) {
+  if (opt) {
+    *o = *opt;
+  } else {
+    vxc_query_options_default(o);
+  }
+  vxc_status st = engine_options(o, vo, err);
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_a, xa, "pose of A", err);
+  }
+  if (st == VXC_OK) {
+    st = vxci_pose_xform(pose_b, xb, "pose of B", err);
+  }
+  return st;
+}
+
+
 static int boxes_overlap(const double a[6], const double b[6]) {
   for (int k = 0; k < 3; k++) {
     if (a[k] > b[k + 3] || b[k] > a[k + 3]) {
@@ -293,20 +314,9 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
                          "vxc_query_run: query, solids and out must not be NULL");
   }
   vxc_query_options o;
-  if (opt) {
-    o = *opt;
-  } else {
-    vxc_query_options_default(&o);
-  }
   vxv_options vo;
   vxg_xform xa, xb;
-  vxc_status st = engine_options(&o, &vo, err);
-  if (st == VXC_OK) {
-    st = vxci_pose_xform(pose_a, &xa, "pose of A", err);
-  }
-  if (st == VXC_OK) {
-    st = vxci_pose_xform(pose_b, &xb, "pose of B", err);
-  }
+  vxc_status st = query_setup(opt, pose_a, pose_b, &o, &vo, &xa, &xb, err);
   if (st != VXC_OK) {
     return st;
   }
@@ -392,20 +402,9 @@ vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a, const vx
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "grid_h must be finite and >= 0");
   }
   vxc_query_options o;
-  if (opt) {
-    o = *opt;
-  } else {
-    vxc_query_options_default(&o);
-  }
   vxv_options vo;
   vxg_xform xa, xb;
-  vxc_status st = engine_options(&o, &vo, err);
-  if (st == VXC_OK) {
-    st = vxci_pose_xform(pose_a, &xa, "pose of A", err);
-  }
-  if (st == VXC_OK) {
-    st = vxci_pose_xform(pose_b, &xb, "pose of B", err);
-  }
+  vxc_status st = query_setup(opt, pose_a, pose_b, &o, &vo, &xa, &xb, err);
   if (st != VXC_OK) {
     return st;
   }
