@@ -27,7 +27,7 @@ ok() {
   fi
 }
 
-echo "1..16"
+echo "1..17"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -51,6 +51,8 @@ ok "a free fall runs and reports its speed" 0 'completed at t = 0\.5 s.*queries'
 ok "series.csv has the fixed columns" 0 '^t,ball\.x,ball\.y,ball\.z,ball\.qw,ball\.qx,ball\.qy,ball\.qz,ball\.vx,ball\.vy,ball\.vz,ball\.wx,ball\.wy,ball\.wz' -- \
   head -n 1 "$tmp/fall/series.csv"
 ok "one row per record time" 0 '^7$' -- sh -c "wc -l < '$tmp/fall/series.csv'"
+ok "--out creates missing parent folders" 0 'series\.csv' -- \
+  sh -c "'$vxc' task '$tmp/fall.vxt' --out '$tmp/deep/er/out' >/dev/null && ls '$tmp/deep/er/out'"
 ok "summary.json has the final pose (closed form)" 0 '"ball": \{"pose": \[0, 0, -0\.22(62499999|62500000)' -- \
   cat "$tmp/fall/summary.json"
 ok "summary.json has the energy budget" 0 '"energy": \{"kinetic": .*"potential": .*"dissipated": .*"error": ' -- \

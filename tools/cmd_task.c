@@ -308,6 +308,29 @@ static int write_plots(const char *dir, vxc_task *t) {
 }
 
 
+/* mkdir -p: creates dir and its missing parents. Returns 0, or -1 with errno set. */
+static int make_dirs(const char *dir) {
+  char buf[4096];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof buf) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(buf, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] == '/' || buf[i] == '\0') {
+      char c = buf[i];
+      buf[i] = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+        return -1;
+      }
+      buf[i] = c;
+    }
+  }
+  return 0;
+}
+
+
 static int task_run(int argc, char **argv) {
   const char *file = NULL, *dir = ".";
   int plot = 0;
@@ -344,7 +367,7 @@ static int task_run(int argc, char **argv) {
   if (duration > 0) {
     vxc_task_set_duration(t, duration);
   }
-  if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+  if (make_dirs(dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", dir, strerror(errno));
     vxc_task_free(t);
     return CLI_FAIL;
