@@ -2,29 +2,7 @@
 # test_cli.sh: the vxc command as a user meets it (TAP output for Automake's driver).
 # Each case runs the command and checks its exit status and what it prints.
 set -u
-vxc=${VXC_BIN:-../tools/vxc}
-data=${VXC_DATADIR:-../data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-# ok NAME EXPECTED_STATUS PATTERN -- COMMAND...: runs COMMAND, output (stdout+stderr) must
-# match the extended regular expression PATTERN and the status must be EXPECTED_STATUS.
-ok() {
-  name=$1 want=$2 pattern=$3
-  shift 4
-  n=$((n + 1))
-  "$@" >"$tmp/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"; then
-    echo "ok $n - $name"
-  else
-    echo "not ok $n - $name (status $got, wanted $want; pattern '$pattern')"
-    sed 's/^/# /' "$tmp/out" | head -n 20
-    failed=$((failed + 1))
-  fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..28"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version

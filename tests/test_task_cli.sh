@@ -4,28 +4,7 @@
 # DESIGN.md, a closed-form free fall read back from summary.json, plots, and a diverging
 # run that stops with a message and keeps what it wrote.
 set -u
-vxc=${VXC_BIN:-../tools/vxc}
-data=${VXC_DATADIR:-../data}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-# ok NAME EXPECTED_STATUS PATTERN -- COMMAND...: as in test_cli.sh
-ok() {
-  name=$1 want=$2 pattern=$3
-  shift 4
-  n=$((n + 1))
-  "$@" >"$tmp/out" 2>&1
-  got=$?
-  if [ "$got" -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"; then
-    echo "ok $n - $name"
-  else
-    echo "not ok $n - $name (status $got, wanted $want; pattern '$pattern')"
-    sed 's/^/# /' "$tmp/out" | head -n 20
-    failed=$((failed + 1))
-  fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..17"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help

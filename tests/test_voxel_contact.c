@@ -9,29 +9,6 @@
 #include "voxel/voxel.h"
 #include "voxel_exact.h"
 
-typedef struct fixture {
-  vxg_solid *s;
-  vxv_workspace *ws;
-} fixture;
-
-static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  if (!f || vxg_solid_create(NULL, "test", &f->s) != VXC_OK ||
-      vxv_workspace_create(NULL, &f->ws) != VXC_OK) {
-    return -1;
-  }
-  *state = f;
-  return 0;
-}
-
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  vxv_workspace_free(f->ws);
-  vxg_solid_free(f->s);
-  free(f);
-  return 0;
-}
 
 
 /* fails unless the result matches (V, c, J) within rel_v on V, rel_c times `size` on the

@@ -22,7 +22,10 @@
 #ifndef VXC_VOXEL_EXACT_H
 #define VXC_VOXEL_EXACT_H
 
+#include <stdlib.h>
+
 #include "geom/geom.h"
+#include "voxel/voxel.h"
 
 /* Moments of an axisymmetric body along its axis s: V, int s, int s^2, int rho^2. */
 typedef struct vx_axial {
@@ -149,5 +152,31 @@ static inline vxg_cell *vx_cell(vxg_solid *s, const char *name, const vx_prim_sp
   }
   return c;
 }
+
+/* The voxel tests' cmocka fixture: a solid to add cells to and a reusable workspace. */
+typedef struct fixture {
+  vxg_solid *s;
+  vxv_workspace *ws;
+} fixture;
+
+static inline int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  if (!f || vxg_solid_create(NULL, "test", &f->s) != VXC_OK ||
+      vxv_workspace_create(NULL, &f->ws) != VXC_OK) {
+    return -1;
+  }
+  *state = f;
+  return 0;
+}
+
+
+static inline int teardown(void **state) {
+  fixture *f = *state;
+  vxv_workspace_free(f->ws);
+  vxg_solid_free(f->s);
+  free(f);
+  return 0;
+}
+
 
 #endif /* VXC_VOXEL_EXACT_H */
