@@ -21,30 +21,7 @@
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-typedef struct counter {
-  long calls, live, fail_at;
-} counter;
-
-static void *counting_realloc(void *ud, void *ptr, size_t size) {
-  counter *c = ud;
-  if (size == 0) {
-    if (ptr) {
-      c->live--;
-    }
-    free(ptr);
-    return NULL;
-  }
-  if (c->fail_at >= 0 && c->calls >= c->fail_at) {
-    c->calls++;
-    return NULL;
-  }
-  c->calls++;
-  void *q = realloc(ptr, size);
-  if (q && !ptr) {
-    c->live++;
-  }
-  return q;
-}
+#include "counting_alloc.h"
 
 
 static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *err) {

@@ -21,31 +21,7 @@ vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
                               vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Counts allocations and live blocks; fails every allocation from number `fail_at` on. */
-typedef struct counter {
-  long calls, live, fail_at;
-} counter;
-
-static void *counting_realloc(void *ud, void *ptr, size_t size) {
-  counter *c = ud;
-  if (size == 0) {
-    if (ptr) {
-      c->live--;
-    }
-    free(ptr);
-    return NULL;
-  }
-  if (c->fail_at >= 0 && c->calls >= c->fail_at) {
-    c->calls++;
-    return NULL;
-  }
-  c->calls++;
-  void *q = realloc(ptr, size);
-  if (q && !ptr) {
-    c->live++;
-  }
-  return q;
-}
+#include "counting_alloc.h"
 
 
 /* One parse; returns its status after checking the invariants. */
