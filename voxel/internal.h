@@ -222,6 +222,12 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b);
 /* 1 when the integration of the MIXED box b is not exact (a curved atom or a complemented
  * primitive with several MIXED atoms): the h_min rule refines such boxes. */
 int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
+/* 1 when the MIXED box b provably holds no part of the region: the box clipped by the
+ * superset half-space of every MIXED atom that has one (its tangent plane at the centre
+ * shifted by the remainder's bound, as for a leaf's upper polyhedron) is empty. Then b
+ * contributes nothing (no volume, no area) and need not be split. Uses th->cterm. 0 when
+ * not decided (one MIXED atom, no bounds, or a capacity exceeded). */
+int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b). */
 void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 

@@ -767,6 +767,52 @@ static int groups_to_heuristic(vxv_hs *hs, int nh, int ng) {
 }
 
 
+int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  vxv_cpoly *p = &th->cterm;
+  int nclip = 0, nmixed = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    nmixed += __builtin_popcountll(b->mixed[k]);
+  }
+  if (nmixed < 2) {
+    return 0; /* one surface crossing the box: the classification already says MIXED */
+  }
+  vxv_cp_box(p, b->h);
+  for (int k = 0; k < q->ncell && p->nv > 0; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    uint64_t m = b->mixed[k];
+    while (m && p->nv > 0) {
+      int i = ctz64(m);
+      int pr = qc->prim_of[i];
+      double s = 1.0;
+      if (qc->comp[pr]) {
+        uint64_t pa = m & qc->pmask[pr];
+        m &= ~qc->pmask[pr];
+        if (pa & (pa - 1)) {
+          continue; /* the outside of several atoms has no convex superset */
+        }
+        s = -1.0;
+      } else {
+        m &= ~((uint64_t)1 << i);
+      }
+      double g[3];
+      double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+      vxv_hs h;
+      if (add_hs(q, b, k, i, s, f0, g, &h) != 0 || !h.use_hi) {
+        continue; /* no superset known for this atom */
+      }
+      /* a margin for the clipped vertices' rounding */
+      double d = h.dh + 1e-12 * b->h * (fabs(h.n[0]) + fabs(h.n[1]) + fabs(h.n[2]));
+      if (!(isfinite(d) && fabs(h.n[0]) + fabs(h.n[1]) + fabs(h.n[2]) > 0) ||
+          vxv_cp_clip(p, h.n, d, 6) != 0) {
+        return 0; /* no usable plane, or the capacity was exceeded: not decided */
+      }
+      nclip++;
+    }
+  }
+  return nclip >= 1 && p->nv == 0;
+}
+
+
 void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
   double boxvol = 8 * b->h * b->h * b->h;
   int nh = 0, lo_empty = 0, ng = 0;

@@ -157,6 +157,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
     vxv_box b = th->stack[--sp];
     if (!q->rtol_rule) {
       if (vxv_box_inexact(q, &b) && can_split(ws, st, &b)) {
+        if (vxv_box_empty(q, th, &b)) {
+          continue; /* nothing of the region in it: no need to look closer */
+        }
         split(ws, th, st, &b, &sp);
       } else {
         vxv_leaf_eval(q, th, &b, &l);
