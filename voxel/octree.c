@@ -665,7 +665,30 @@ vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *
                          vxv_result *res) {
   const vxg_cell *cells[2] = {a, b};
   const vxg_xform *xf[2] = {a_to_world, b_to_world};
-  return run_query(ws, 2, cells, xf, opt, res);
+  vxc_status st = run_query(ws, 2, cells, xf, opt, res);
+  if (st < 0 || !opt || opt->rtol > 0 || !(opt->h_min > 0)) {
+    return st;
+  }
+  /* h_min rule: a contact much smaller than the leaf is not resolved by it (the estimate can
+   * even be 0 while the bracket says there is an overlap); halve the leaf until the
+   * estimate is at least half the bracket's width */
+  vxv_options o = *opt;
+  long long boxes = res->boxes;
+  for (int k = 0; k < VXV_MAX_HALVINGS && res->volume_hi > 0 && !res->capped &&
+                  res->volume < 0.5 * (res->volume_hi - res->volume_lo);
+       k++) {
+    vxv_result r;
+    o.h_min *= 0.5;
+    vxc_status s2 = run_query(ws, 2, cells, xf, &o, &r);
+    if (s2 < 0) {
+      break; /* keep the coarser result */
+    }
+    boxes += r.boxes;
+    *res = r;
+    st = s2;
+  }
+  res->boxes = boxes;
+  return st;
 }
 
 
