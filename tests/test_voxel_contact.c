@@ -113,6 +113,25 @@ static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
 }
 
 
+// a leaf edge far larger than a shallow cap (32 mm over a 2.2 mm wide, 25 um deep cap) is
+// halved until the cap is resolved: its volume to 2%, inside the certified bracket, and the
+// leaves actually integrated are smaller than the edge asked for
+static void test_voxel_cap_smaller_than_the_leaf_is_resolved_by_halving(void **state) {
+  fixture *f = *state;
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = 0.032;
+  vxv_result r;
+  double V, c[3], J[9];
+  cap_case(f, 25e-6, &o, &r, &V, c, J);
+  assert_double_rel(r.volume, V, 2e-2);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  assert_true(r.leaf_size_min > 0 && r.leaf_size_min < 0.032);
+  assert_true(r.volume >= 0.5 * (r.volume_hi - r.volume_lo));
+}
+
+
 // two overlapping spheres along an oblique axis give the lens of two caps
 static void test_voxel_two_spheres_give_the_lens(void **state) {
   fixture *f = *state;
@@ -609,6 +628,8 @@ int main(void) {
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_sphere_cap_rtol_rule_meets_its_tolerance, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_cap_smaller_than_the_leaf_is_resolved_by_halving,
+                                      setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_two_spheres_give_the_lens, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_ball_in_a_cavity_gives_ball_minus_lens, setup,
                                       teardown),
