@@ -22,6 +22,9 @@
  * factor here made every coarse-voxel query fall back to its guess, and the guess then
  * drifted toward the geometric estimate step after step. */
 #define VXC_NORMAL_TRUST 1.0
+/* Gap-to-uncertainty ratio from which the eigenvector is taken alone; from 1 to this ratio
+ * it is blended with the guess. */
+#define VXC_NORMAL_BLEND 4.0
 #define VXC_NORMAL_MIN_REL_ERR 1e-12
 
 static double dot3(const double a[3], const double b[3]) {
@@ -272,8 +275,23 @@ vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], con
       }
     }
     double rel = fmax(j_rel_err, VXC_NORMAL_MIN_REL_ERR);
-    if (!(gap > VXC_NORMAL_TRUST * rel * spread)) {
+    double ratio = gap / (VXC_NORMAL_TRUST * rel * spread);
+    if (!(ratio > 1)) {
       degenerate = 1;
+    } else if (ratio < VXC_NORMAL_BLEND) {
+      /* between distrust and trust, a blend whose weight grows linearly with the ratio, so
+         that n moves continuously as the gap opens or closes (two eigenvalues crossing as a
+         pose moves would otherwise flip n between eigenvectors, or between the eigenvector
+         and the guess, and an adaptive integrator crawls through every such jump) */
+      double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1), b[3];
+      double sg = dot3(n, guess) < 0 ? -1 : 1;
+      for (int i = 0; i < 3; i++) {
+        b[i] = w * sg * n[i] + (1 - w) * guess[i];
+      }
+      if (normalise(b) == 0) {
+        memcpy(n, b, sizeof n);
+        fl |= VXC_NORMAL_BLENDED;
+      }
     }
   }
   if (degenerate) {

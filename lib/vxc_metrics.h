@@ -23,7 +23,9 @@ enum {
   VXC_NORMAL_CONVERGED = 1,  /* the iteration met the angle criterion */
   VXC_NORMAL_DEGENERATE = 2, /* J has no well-separated eigenvector near the guess (e.g. a
                                 nearly isotropic overlap): the guess was returned */
-  VXC_NORMAL_MAXITER = 4     /* stopped after n_i iterations without meeting theta_c */
+  VXC_NORMAL_MAXITER = 4,    /* stopped after n_i iterations without meeting theta_c */
+  VXC_NORMAL_BLENDED = 8     /* the eigenvalue's gap was only 1 to 4 times its uncertainty:
+                                the eigenvector was blended with the guess */
 };
 
 /* The unit eigenvector of the symmetric tensor J (m^5, row-major 3x3) nearest the guess
@@ -34,10 +36,12 @@ enum {
  * steps, so it is the eigenvector to rounding, not just to within theta_c.
  * `j_rel_err` is the relative uncertainty of J (e.g. the volume bracket's relative width,
  * which overstates the moments' actual error by orders of magnitude; 0 for an exact J,
- * floored at 1e-12). The eigenvector is trusted only when its eigenvalue stands apart from
- * the others by more than j_rel_err times the largest eigenvalue's magnitude; otherwise, as
- * for the nearly isotropic J of a deep sphere-sphere overlap, the guess itself is returned
- * with VXC_NORMAL_DEGENERATE. The result is oriented so that n . n_geo > 0.
+ * floored at 1e-12). The eigenvector is trusted when its eigenvalue stands apart from
+ * the others by more than 4 times j_rel_err times the largest eigenvalue's magnitude; below
+ * 1 time, as for the nearly isotropic J of a deep sphere-sphere overlap, the guess itself is
+ * returned with VXC_NORMAL_DEGENERATE; in between, the normalised blend w n_eig + (1 - w)
+ * n_guess with w rising linearly from 0 to 1, flagged VXC_NORMAL_BLENDED, so that n is a
+ * continuous function of J and the guess. The result is oriented so that n . n_geo > 0.
  * n_geo need not be unit but must be non-zero. `flags` and `iterations` may be NULL.
  * Returns VXC_OK, or VXC_ERR_ARG (zero or non-finite n_geo, non-finite J, r_n outside
  * [0, 1), n_i < 1, theta_c <= 0, negative or non-finite j_rel_err); n_out untouched on
@@ -81,9 +85,9 @@ typedef struct vxc_pair_metrics {
                                    normal n (unit, from A toward B) */
   double volume_lo, volume_hi;  /* certified bracket of the true V, m^3 */
   double normal_geo[3];         /* the geometric estimate n started from (unit) */
-  int normal_from_mpr;          /* 1: n_geo is libccd's MPR direction (two convex cells,
-                                   when it agrees with the area vector within 30 degrees);
-                                   0: the area vector of A's surface inside B */
+  int normal_from_mpr;          /* 0: n_geo is the area vector of A's surface inside B;
+                                   1: libccd's MPR direction (used only when there is no
+                                   area vector: A wholly inside B) */
   int normal_flags;             /* VXC_NORMAL_* */
   double r_gyr;                 /* radius of gyration about n, m */
   double depth;                 /* penetration measure x = -V^(1/3), m */

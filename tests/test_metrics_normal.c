@@ -152,6 +152,45 @@ static void test_normal_gap_is_judged_against_the_uncertainty_of_j(void **state)
 }
 
 
+// as the eigenvalue's gap grows from below its uncertainty to four times it, the normal
+// moves continuously from the guess (5 degrees off) to the eigenvector: the guess below 1,
+// the eigenvector above 4, a blend flagged in between, never a jump
+static void test_normal_moves_continuously_as_the_gap_opens(void **state) {
+  (void)state;
+  const double rel = 1e-3;
+  double prev_n[3] = {0, 0, 0}, prev_angle = 10;
+  for (int k = 0; k <= 1000; k++) {
+    double ratio = 0.5 + 4.5 * k / 1000.0; /* gap / (rel * spread) */
+    /* eigenvalues 1, 2, 2 (1 + g): gap 2 g, spread 2 (1 + g), so ratio = g / (rel (1 + g)) */
+    double g = ratio * rel / (1 - ratio * rel);
+    double lam[3] = {1.0, 2.0, 2.0 * (1 + g)}, axis[3] = {0.3, -0.5, 0.8}, J[9], Q[9];
+    make_tensor(lam, axis, 0.7, J, Q);
+    double v[3] = {Q[2], Q[5], Q[8]}, other[3] = {Q[1], Q[4], Q[7]}, guess[3], n[3];
+    tilt(v, other, 5 * DEG, guess);
+    int flags = 0;
+    assert_int_equal(
+        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, rel, n, &flags, NULL), VXC_OK);
+    double a = angle_between(n, v);
+    if (ratio < 0.999) {
+      assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
+      assert_double_near(angle_between(n, guess), 0, 1e-12);
+    } else if (ratio > 4.001) {
+      assert_false(flags & VXC_NORMAL_BLENDED);
+      assert_double_near(a, 0, 1e-9);
+    } else if (ratio > 1.001 && ratio < 3.999) {
+      assert_true(flags & VXC_NORMAL_BLENDED);
+      assert_true(a > 0 && a < 5 * DEG);
+    }
+    assert_true(a <= prev_angle + 1e-12); /* monotone toward the eigenvector */
+    if (k > 0) {
+      assert_true(angle_between(n, prev_n) < 0.05 * DEG);
+    }
+    memcpy(prev_n, n, sizeof n);
+    prev_angle = a;
+  }
+}
+
+
 // the guess blends the previous normal (weight r_n) with the geometric one, and the
 // result points along n_geo whatever the sign of the previous normal
 static void test_normal_uses_previous_normal_and_orients_along_geo(void **state) {
@@ -201,6 +240,7 @@ int main(void) {
       cmocka_unit_test(test_normal_pancake_finds_disc_normal),
       cmocka_unit_test(test_normal_matches_jacobi),
       cmocka_unit_test(test_normal_degenerate_returns_guess),
+      cmocka_unit_test(test_normal_moves_continuously_as_the_gap_opens),
       cmocka_unit_test(test_normal_gap_is_judged_against_the_uncertainty_of_j),
       cmocka_unit_test(test_normal_uses_previous_normal_and_orients_along_geo),
       cmocka_unit_test(test_normal_bad_arguments),
