@@ -168,12 +168,14 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       if (mark[vstart][k]) {
         continue;
       }
-      /* walk the face from the edge vstart -> nbr[vstart][k] */
-      int vol = vstart != 0, fdata = want != 0;
+      /* walk the face from the edge vstart -> nbr[vstart][k]; its plane bits are those all
+         its vertices share, so the first edge already tells whether it can be a wanted face
+         (the face data, with a square root per triangle, is gathered only for those) */
+      int vcur = vstart, vnext = p->nbr[vstart][k];
+      int vol = vstart != 0, fdata = (((p->on[vstart] & p->on[vnext]) >> 6) & want) != 0;
       const double *a0 = r[vstart], *ap = p->pos[vstart];
       uint64_t fmask = p->on[vstart];
       double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
-      int vcur = vstart, vnext = p->nbr[vstart][k];
       mark[vcur][k] = 1;
       int np = 0;
       while (p->nbr[vnext][np] != vcur) {
