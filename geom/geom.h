@@ -318,7 +318,7 @@ vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
                           vxc_error *err);
 /* Same from arrays: `v` holds nv x 3 coordinates, `tri` nt x 3 vertex indices (0-based);
  * both are copied. Errors name triangles by their index. VXC_ERR_ARG for an index out of
- * range or a non-finite coordinate. */
+ * range or a non-finite coordinate; VXC_ERR_LIMIT beyond 2^26 vertices or triangles. */
 vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri,
                            int nt, double scale, const char *name, struct vxg_mesh **out,
                            vxc_error *err);

@@ -931,6 +931,11 @@ vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, con
   if (!out || nv < 0 || nt < 0 || (nv > 0 && !v) || (nt > 0 && !tri)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxg_mesh_create: bad arguments");
   }
+  if (nv > VXG_MESH_MAX_COUNT || nt > VXG_MESH_MAX_COUNT) {
+    return vxg_error_set(err, VXC_ERR_LIMIT, name, 0, 0,
+                         "mesh has %d vertices and %d triangles, more than %d of either", nv,
+                         nt, VXG_MESH_MAX_COUNT);
+  }
   vxg_soup s;
   memset(&s, 0, sizeof s);
   s.al = al;
