@@ -110,6 +110,20 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
+/* vxg_atom_classify for atoms whose value costs a search (meshes), giving that value too:
+ * `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL: none; a box's parent's
+ * |f| plus the distance between their centres, f being 1-Lipschitz), which makes a mesh's
+ * search one small ball. On return *f is f(c) and grad its gradient, equal to
+ * vxg_atom_eval's, or *f is NaN (grad untouched) when the atom is not a mesh or when the
+ * class was found without the value (no bound and the surface beyond the half-diagonal). */
+vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
+                                 double bound, double *f, double grad[3]);
+/* For an atom that is a convex mesh (not complemented at the atom level: the atom is the
+ * mesh's inside): the planes n . x <= d (query frame; planes[4 i ..] = n, d, n unit) of
+ * vxg_mesh_planes for the ball of radius r about c, at most `max` (<= VXG_MESH_PLANES_MAX).
+ * When the surface meets the ball, the atom's set within the ball is exactly their
+ * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
+int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -164,7 +178,8 @@ typedef enum vxg_hull_kind {
   VXG_HULL_FRUSTUM,      /* p = z0 r0 z1 r1 (z0 < z1, radii >= 0, circles about z) */
   VXG_HULL_SEGMENT,      /* sphere radius p[0] centred at the origin, cut to z <= p[1] */
   VXG_HULL_TORUS,        /* convex hull of a torus: p[0] = R, p[1] = r, axis z */
-  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts */
+  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts; p = their
+                            mean x y z and their largest distance from the origin */
 } vxg_hull_kind;
 
 typedef struct vxg_hull {
@@ -342,6 +357,30 @@ double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double gra
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball
  * far from the surface costs little. */
 int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
+/* Most planes vxg_mesh_planes gives. */
+#define VXG_MESH_PLANES_MAX 32
+/* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
+ * the triangles within distance r of p (mesh frame), coplanar triangles (within 1e-12)
+ * giving one; at most `max` (<= VXG_MESH_PLANES_MAX). Returns their number, or -1 when
+ * there are more, or none. For a convex mesh (info.convex) whose surface meets the ball
+ * (p, r), the mesh's inside within the ball is exactly the intersection of these
+ * half-spaces within the ball (near a boundary point, a convex polyhedron is the
+ * intersection of the half-spaces of the faces through it, and every such face meets the
+ * ball). */
+int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max,
+                    double *planes);
+/* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
+ * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius, the
+ * cost of a query near the surface. A bound that is wrong costs time, never the answer. */
+double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
+                                 double grad[3], double closest[3]);
+/* vxg_mesh_classify_ball that also gives the signed distance at p in *dist and its
+ * gradient in grad (both nullable), given `bound` as in vxg_mesh_distance_bounded. With a
+ * finite bound it costs one bounded search. Without one: a bounded nearest-triangle
+ * search, and when a triangle is within r the distance (searched within r); when none is,
+ * ray parity decides the side and *dist is NaN (grad untouched). */
+int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r,
+                                double bound, double *dist, double grad[3]);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */

@@ -995,9 +995,15 @@ void vxg_mesh_adjacency(const vxg_mesh *m, const int **off, const int **adj) {
 
 double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
                          double closest[3]) {
+  return vxg_mesh_distance_bounded(m, p, HUGE_VAL, grad, closest);
+}
+
+
+double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bound,
+                                 double grad[3], double closest[3]) {
   double cp[3], d[3];
   int t = 0, feat = 0;
-  double d2 = vxg_mesh_bvh_closest(m, p, cp, &t, &feat);
+  double d2 = vxg_mesh_bvh_closest(m, p, bound, cp, &t, &feat);
   const double *n;
   if (feat == 0) {
     n = m->fn + 3 * t;
@@ -1029,16 +1035,78 @@ double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
 
 
 int vxg_mesh_classify_ball(const vxg_mesh *m, const double p[3], double r) {
-  /* a triangle within r: undecided, and no sign needed */
-  if (vxg_mesh_bvh_near(m, p, r)) {
-    return 0;
+  return vxg_mesh_classify_ball_dist(m, p, r, HUGE_VAL, NULL, NULL);
+}
+
+
+int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, double bound,
+                                double *dist, double grad[3]) {
+  double d = NAN;
+  if (dist) {
+    *dist = NAN;
+  }
+  if (bound < HUGE_VAL) {
+    /* one search within the bound decides the ball and gives the distance */
+    d = vxg_mesh_distance_bounded(m, p, bound, grad, NULL);
+  } else if (vxg_mesh_bvh_near(m, p, r)) {
+    /* a triangle within r: undecided; the distance, when wanted, is within r */
+    if (!dist && !grad) {
+      return 0;
+    }
+    d = vxg_mesh_distance_bounded(m, p, r, grad, NULL);
+  }
+  if (!isnan(d)) {
+    if (dist) {
+      *dist = d;
+    }
+    return d > r ? 1 : (d < -r ? -1 : 0);
   }
   /* nothing within r: the whole ball is on p's side; ray parity gives it cheaply (an exact
    * distance query from deep inside visits every triangle at nearly the same distance) */
   int in = vxg_mesh_bvh_parity(m, p);
   if (in < 0) {
-    double d = vxg_mesh_distance(m, p, NULL, NULL);
+    d = vxg_mesh_distance(m, p, NULL, NULL);
     return fabs(d) > r ? (d < 0 ? -1 : 1) : 0;
   }
   return in ? -1 : 1;
+}
+
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+
+int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, double *planes) {
+  int tri[2 * VXG_MESH_PLANES_MAX];
+  if (max < 1 || max > VXG_MESH_PLANES_MAX) {
+    return -1;
+  }
+  /* coplanar neighbours (a quad split in two) give one plane: gather up to twice `max` */
+  int n = vxg_mesh_bvh_collect(m, p, r, 2 * max, tri);
+  if (n <= 0) {
+    return -1;
+  }
+  qsort(tri, (size_t)n, sizeof tri[0], cmp_int); /* an order independent of the BVH's */
+  int np = 0;
+  for (int i = 0; i < n; i++) {
+    const double *fn = m->fn + 3 * tri[i];
+    double d = dot3(fn, m->v + 3 * m->tri[3 * tri[i]]);
+    int same = 0;
+    for (int j = 0; j < np && !same; j++) {
+      const double *q = planes + 4 * j;
+      same = dot3(fn, q) >= 1 - 1e-12 && fabs(d - q[3]) <= 1e-12 * m->size;
+    }
+    if (same) {
+      continue;
+    }
+    if (np == max) {
+      return -1;
+    }
+    memcpy(planes + 4 * np, fn, 3 * sizeof *planes);
+    planes[4 * np + 3] = d;
+    np++;
+  }
+  return np;
 }

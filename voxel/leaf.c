@@ -141,8 +141,22 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
       qc->comp_atoms |= m;
     }
   }
+  qc->mslot = -1;
   for (int i = 0; i < pc->natom; i++) {
     const vxg_atom *a = &pc->atom[i];
+    if (a->kind == VXG_ATOM_MESH) {
+      qc->costly |= (uint64_t)1 << i;
+      if (qc->mslot < 0) {
+        qc->mslot = i;
+      }
+      vxg_mesh_info mi;
+      if (a->mesh && !(qc->comp_atoms >> i & 1)) {
+        vxg_mesh_get_info(a->mesh, &mi);
+        if (mi.convex) {
+          qc->planar |= (uint64_t)1 << i;
+        }
+      }
+    }
     int curved = 1;
     if (a->kind == VXG_ATOM_QUADRIC) {
       curved = 0;
@@ -163,6 +177,7 @@ void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   b->h = h;
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
+    b->mf[k][0] = NAN;
   }
 }
 
@@ -172,32 +187,53 @@ static int ctz64(uint64_t m) {
 }
 
 
+/* Classifies atom i of cell k over b: the mesh atom mslot by a search bounded by the value
+ * the box carries from its parent (whose centre is sqrt(3) h away), keeping the new one. */
+static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
+                               const double e[3]) {
+  const vxg_atom *a = &qc->pc->atom[i];
+  if (i != qc->mslot) {
+    return vxg_atom_classify(a, b->c, e);
+  }
+  double *mf = b->mf[k];
+  double bound = isnan(mf[0]) ? HUGE_VAL : fabs(mf[0]) + sqrt(3.0) * b->h;
+  return vxg_atom_classify_eval(a, b->c, e, bound, &mf[0], mf + 1);
+}
+
+
 vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
   const double e[3] = {b->h, b->h, b->h};
   int all_inside = 1;
-  for (int k = 0; k < q->ncell; k++) {
-    const vxv_qcell *qc = &q->cell[k];
-    uint64_t m = b->mixed[k];
-    while (m) {
-      int i = ctz64(m);
-      uint64_t bit = (uint64_t)1 << i;
-      m &= ~bit;
-      vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, e);
-      if (c == VXG_MIXED) {
-        continue;
-      }
-      b->mixed[k] &= ~bit;
-      if (c == VXG_OUTSIDE) {
-        if (!(qc->comp_atoms & bit)) {
-          return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
+  /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
+     either cell is dropped before any search */
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < q->ncell; k++) {
+      const vxv_qcell *qc = &q->cell[k];
+      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly);
+      while (m) {
+        int i = ctz64(m);
+        uint64_t bit = (uint64_t)1 << i;
+        m &= ~bit;
+        vxg_class c = classify_atom(qc, k, i, b, e);
+        if (c == VXG_MIXED) {
+          continue;
         }
-        /* a complemented primitive with an atom outside: inside it, nothing more to learn */
-        uint64_t pm = qc->pmask[qc->prim_of[i]];
-        b->outside[k] |= bit;
-        b->mixed[k] &= ~pm;
-        m &= ~pm;
+        b->mixed[k] &= ~bit;
+        if (c == VXG_OUTSIDE) {
+          if (!(qc->comp_atoms & bit)) {
+            return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
+          }
+          /* a complemented primitive with an atom outside: inside it, nothing more to learn */
+          uint64_t pm = qc->pmask[qc->prim_of[i]];
+          b->outside[k] |= bit;
+          b->mixed[k] &= ~pm;
+          m &= ~pm;
+        }
       }
     }
+  }
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
     /* a complemented primitive whose atoms are all inside: outside it */
     uint64_t open = qc->comp_atoms & ~(b->mixed[k] | b->outside[k]);
     while (open) {
@@ -213,6 +249,19 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
     }
   }
   return all_inside ? VXG_INSIDE : VXG_MIXED;
+}
+
+
+int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
+  int any = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    if (b->mixed[k] & qc->curved & ~qc->planar) {
+      return 0;
+    }
+    any |= (b->mixed[k] & qc->planar) != 0;
+  }
+  return any;
 }
 
 
@@ -767,14 +816,55 @@ static int groups_to_heuristic(vxv_hs *hs, int nh, int ng) {
 }
 
 
-void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  double boxvol = 8 * b->h * b->h * b->h;
+/* Value and gradient of atom i of cell k at the centre of the classified box b: the ones
+ * the box carries for the mesh atom mslot, else evaluated. */
+static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, double g[3]) {
+  if (i == qc->mslot && !isnan(b->mf[k][0])) {
+    memcpy(g, b->mf[k] + 1, 3 * sizeof *g);
+    return b->mf[k][0];
+  }
+  return vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+}
+
+
+/* The planes of convex mesh atom i of cell k over the leaf b as exact half-spaces hs[0 ..);
+ * returns their number, or -1 when the atom must be linearised (too many triangles near
+ * the leaf, or no room left among the leaf's half-spaces). */
+static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, int room,
+                          vxv_hs *hs) {
+  double pl[4 * VXV_MESH_PLANES];
+  int max = room < VXV_MESH_PLANES ? room : VXV_MESH_PLANES;
+  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, sqrt(3.0) * b->h, max, pl) : -1;
+  for (int j = 0; j < n; j++) {
+    vxv_hs *h = &hs[j];
+    const double *q = pl + 4 * j;
+    memcpy(h->n, q, sizeof h->n);
+    /* n . (c + y) <= d  is  n . y <= d - n . c */
+    double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
+    h->dm = h->dl = h->dh = d;
+    h->cell = k;
+    h->use_hi = 1;
+    h->exact = 1;
+    h->group = 0;
+    h->q = NULL;
+    h->s = 1;
+    h->f0 = -d;
+  }
+  return n;
+}
+
+
+/* The half-spaces of every MIXED atom of b into hs; convex mesh atoms as their triangles'
+ * planes when `planes` and when few enough, else linearised. Returns the count; *nlin
+ * counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
+ * planes. */
+static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
+                           int *ng_out, unsigned *nohi_out, int *lo_empty_out, int *nlin,
+                           int *nplanes) {
   int nh = 0, lo_empty = 0, ng = 0;
   unsigned nohi = 0;
-  vxv_hs *hs = th->hs;
-  l->b = *b;
-
-  /* the half-spaces of every MIXED atom */
+  *nlin = 0;
+  *nplanes = 0;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     uint64_t m = b->mixed[k];
@@ -785,11 +875,20 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
       double g[3];
       if (!qc->comp[p]) {
         m &= ~((uint64_t)1 << i);
-        double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+        if (planes && (qc->planar >> i & 1)) {
+          int n = mesh_planes_hs(qc, k, i, b, VXV_CP_PLANES - nh, &hs[nh]);
+          if (n > 0) {
+            nh += n;
+            *nplanes += n;
+            continue;
+          }
+        }
+        double f0 = atom_value(qc, k, i, b, g);
         if (add_hs(q, b, k, i, 1.0, f0, g, &hs[nh]) != 0) {
           lo_empty = 1;
         }
         hs[nh].exact = !((qc->curved >> i) & 1);
+        *nlin += !hs[nh].exact;
         nh++;
         continue;
       }
@@ -801,12 +900,13 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
         ng++;
         for (uint64_t t = pa; t; t &= t - 1) {
           int j = ctz64(t);
-          double f0 = vxg_atom_eval(&qc->pc->atom[j], b->c, g);
+          double f0 = atom_value(qc, k, j, b, g);
           if (add_hs(q, b, k, j, 1.0, f0, g, &hs[nh]) != 0) {
             lo_empty = 1;           /* no bigger hole is known */
             nohi |= 1u << (ng - 1); /* nor a smaller one */
           }
           hs[nh].exact = !((qc->curved >> j) & 1);
+          *nlin += !hs[nh].exact;
           hs[nh].group = ng;
           nh++;
         }
@@ -816,7 +916,7 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
       double bf = -HUGE_VAL, bg[3] = {0, 0, 0};
       for (uint64_t t = pa; t; t &= t - 1) {
         int j = ctz64(t);
-        double gj[3], fj = vxg_atom_eval(&qc->pc->atom[j], b->c, gj);
+        double gj[3], fj = atom_value(qc, k, j, b, gj);
         if (best < 0 || fj > bf) {
           best = j;
           bf = fj;
@@ -831,12 +931,42 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
         hs[nh].use_hi = 0; /* a union of several outsides: no convex superset */
         hs[nh].exact = 0;
       }
+      *nlin += !hs[nh].exact;
       nh++;
     }
   }
+  *ng_out = ng;
+  *nohi_out = nohi;
+  *lo_empty_out = lo_empty;
+  return nh;
+}
 
+
+int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
+                  int only_exact) {
+  double boxvol = 8 * b->h * b->h * b->h;
+  int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
+  unsigned nohi = 0;
+  vxv_hs *hs = th->hs;
+  if (only_exact && !vxv_box_planar(q, b)) {
+    return 0;
+  }
+  int nh = leaf_halfspaces(q, b, hs, 1, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  if (only_exact && nlin > 0) {
+    return 0;
+  }
+  l->b = *b;
   double out[15];
+  int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
+    if (only_exact && nplanes > 0) {
+      return 0;
+    }
+    if (nplanes > 0) {
+      /* the meshes' planes exceeded a capacity: linearise the meshes instead */
+      nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+      exact = nlin == 0;
+    }
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
     nh = groups_to_heuristic(hs, nh, ng);
     leaf_generic(q, th, b, hs, nh, lo_empty, out);
@@ -849,4 +979,6 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
   hi = (hi > mid ? hi : mid) + slack;
   l->lo = lo > 0 ? lo : 0;
   l->hi = hi < boxvol ? hi : boxvol;
+  l->exact = exact;
+  return exact;
 }
