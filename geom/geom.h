@@ -110,14 +110,15 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
-/* vxg_atom_classify for atoms whose value costs a search (meshes), giving that value too:
- * `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL: none; a box's parent's
- * |f| plus the distance between their centres, f being 1-Lipschitz), which makes a mesh's
- * search one small ball. On return *f is f(c) and grad its gradient, equal to
- * vxg_atom_eval's, or *f is NaN (grad untouched) when the atom is not a mesh or when the
- * class was found without the value (no bound and the surface beyond the half-diagonal). */
+/* vxg_atom_classify for atoms whose value costs a search (meshes), with what the search
+ * learnt of the value: `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL:
+ * none; a box's parent's bound plus the distance between their centres, f being
+ * 1-Lipschitz), which keeps a mesh's search to a small ball. On return *f is f(c) and grad
+ * its gradient, equal to vxg_atom_eval's, or *f is NaN (grad untouched) when the class
+ * was found without the value (always for atoms other than meshes); *upper is an upper
+ * bound on |f(c)| (HUGE_VAL: none known). */
 vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
-                                 double bound, double *f, double grad[3]);
+                                 double bound, double *f, double grad[3], double *upper);
 /* For an atom that is a convex mesh (not complemented at the atom level: the atom is the
  * mesh's inside): the planes n . x <= d (query frame; planes[4 i ..] = n, d, n unit) of
  * vxg_mesh_planes for the ball of radius r about c, at most `max` (<= VXG_MESH_PLANES_MAX).
@@ -360,8 +361,9 @@ int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r
 /* Most planes vxg_mesh_planes gives. */
 #define VXG_MESH_PLANES_MAX 32
 /* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
- * the triangles within distance r of p (mesh frame), coplanar triangles (within 1e-12)
- * giving one; at most `max` (<= VXG_MESH_PLANES_MAX). Returns their number, or -1 when
+ * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
+ * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
+ * its lowest triangle; at most `max` (<= VXG_MESH_PLANES_MAX). Returns their number, or -1 when
  * there are more, or none. For a convex mesh (info.convex) whose surface meets the ball
  * (p, r), the mesh's inside within the ball is exactly the intersection of these
  * half-spaces within the ball (near a boundary point, a convex polyhedron is the
@@ -374,13 +376,14 @@ int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int m
  * cost of a query near the surface. A bound that is wrong costs time, never the answer. */
 double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
                                  double grad[3], double closest[3]);
-/* vxg_mesh_classify_ball that also gives the signed distance at p in *dist and its
- * gradient in grad (both nullable), given `bound` as in vxg_mesh_distance_bounded. With a
- * finite bound it costs one bounded search. Without one: a bounded nearest-triangle
- * search, and when a triangle is within r the distance (searched within r); when none is,
- * ray parity decides the side and *dist is NaN (grad untouched). */
+/* vxg_mesh_classify_ball that may also give the signed distance at p in *dist with its
+ * gradient in grad, and an upper bound on |distance| in *upper (all nullable), given
+ * `bound` as in vxg_mesh_distance_bounded. When the bound spans a few triangles, one
+ * bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
+ * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
+ * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
 int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r,
-                                double bound, double *dist, double grad[3]);
+                                double bound, double *dist, double grad[3], double *upper);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */

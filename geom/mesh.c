@@ -31,6 +31,10 @@
 
 #include "mesh.h"
 
+/* A box's closest-point search is bounded when its bound is at most this many triangle
+ * sizes; beyond, a nearest-triangle test and ray parity are cheaper than the search. */
+#define SEARCH_TRIS 4.0
+
 /* ---------------------------------------------------------------------------------------
  * Soups */
 
@@ -562,6 +566,7 @@ static void derive(build *b) {
     }
   }
   m->info.area = 0.5 * area2;
+  m->tri_size = sqrt(m->info.area / nt);
   m->info.volume = vol6 / 6;
   for (int i = 0; i < 3; i++) {
     m->info.centroid[i] = vol6 != 0 ? cen[i] / (4 * vol6) : 0;
@@ -578,6 +583,35 @@ static void derive(build *b) {
     convex = dot3(m->fn + 3 * t, d) <= tol;
   }
   m->info.convex = convex;
+  /* planes: coplanar neighbours joined (union-find, the lowest triangle as the root) */
+  for (int t = 0; t < nt; t++) {
+    m->pid[t] = t;
+  }
+  for (int h = 0; h < 3 * nt; h++) {
+    int t = h / 3, tw = b->twin[h];
+    int u = tw / 3, opp = m->tri[3 * u + (tw % 3 + 2) % 3];
+    double d[3];
+    sub3(m->v + 3 * opp, m->v + 3 * m->tri[3 * t], d);
+    if (u <= t || dot3(m->fn + 3 * t, m->fn + 3 * u) < 1 - 1e-12 ||
+        fabs(dot3(m->fn + 3 * t, d)) > 1e-12 * m->size) {
+      continue;
+    }
+    int rt = t, ru = u;
+    while (m->pid[rt] != rt) {
+      rt = m->pid[rt];
+    }
+    while (m->pid[ru] != ru) {
+      ru = m->pid[ru];
+    }
+    if (rt < ru) {
+      m->pid[ru] = rt;
+    } else {
+      m->pid[rt] = ru;
+    }
+  }
+  for (int t = 0; t < nt; t++) {
+    m->pid[t] = m->pid[m->pid[t]]; /* roots precede: one step reaches the root */
+  }
   /* adjacency: the head of each outgoing half-edge (each neighbour once on a manifold) */
   memset(m->adj_off, 0, ((size_t)nv + 1) * sizeof *m->adj_off);
   for (int h = 0; h < 3 * nt; h++) {
@@ -675,6 +709,7 @@ static void mesh_release(vxg_mesh *m) {
   vxg_free(al, m->vn);
   vxg_free(al, m->adj_off);
   vxg_free(al, m->adj);
+  vxg_free(al, m->pid);
   vxg_free(al, m);
 }
 
@@ -816,7 +851,8 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
   m->vn = vxg_alloc(al, 3 * (size_t)m->nvert * sizeof *m->vn);
   m->adj_off = vxg_alloc(al, ((size_t)m->nvert + 1) * sizeof *m->adj_off);
   m->adj = vxg_alloc(al, nh * sizeof *m->adj);
-  if (!b.twin || !b.same || !m->fn || !m->en || !m->vn || !m->adj_off || !m->adj) {
+  m->pid = vxg_alloc(al, (size_t)nt * sizeof *m->pid);
+  if (!b.twin || !b.same || !m->fn || !m->en || !m->vn || !m->adj_off || !m->adj || !m->pid) {
     goto nomem;
   }
   st = finish(&b);
@@ -1035,78 +1071,69 @@ double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bo
 
 
 int vxg_mesh_classify_ball(const vxg_mesh *m, const double p[3], double r) {
-  return vxg_mesh_classify_ball_dist(m, p, r, HUGE_VAL, NULL, NULL);
+  return vxg_mesh_classify_ball_dist(m, p, r, HUGE_VAL, NULL, NULL, NULL);
 }
 
 
 int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, double bound,
-                                double *dist, double grad[3]) {
+                                double *dist, double grad[3], double *upper) {
   double d = NAN;
   if (dist) {
     *dist = NAN;
   }
-  if (bound < HUGE_VAL) {
-    /* one search within the bound decides the ball and gives the distance */
-    d = vxg_mesh_distance_bounded(m, p, bound, grad, NULL);
-  } else if (vxg_mesh_bvh_near(m, p, r)) {
-    /* a triangle within r: undecided; the distance, when wanted, is within r */
-    if (!dist && !grad) {
-      return 0;
-    }
-    d = vxg_mesh_distance_bounded(m, p, r, grad, NULL);
+  if (upper) {
+    *upper = HUGE_VAL;
   }
-  if (!isnan(d)) {
+  if (bound <= SEARCH_TRIS * m->tri_size) {
+    /* a search within a bound of a few triangles decides the ball and gives the distance */
+    d = vxg_mesh_distance_bounded(m, p, bound, grad, NULL);
     if (dist) {
       *dist = d;
     }
+    if (upper) {
+      *upper = fabs(d);
+    }
     return d > r ? 1 : (d < -r ? -1 : 0);
+  }
+  if (vxg_mesh_bvh_near(m, p, r)) {
+    /* a triangle within r: undecided, the distance within r */
+    if (upper) {
+      *upper = r;
+    }
+    return 0;
   }
   /* nothing within r: the whole ball is on p's side; ray parity gives it cheaply (an exact
    * distance query from deep inside visits every triangle at nearly the same distance) */
   int in = vxg_mesh_bvh_parity(m, p);
   if (in < 0) {
-    d = vxg_mesh_distance(m, p, NULL, NULL);
+    d = vxg_mesh_distance_bounded(m, p, bound, NULL, NULL);
     return fabs(d) > r ? (d < 0 ? -1 : 1) : 0;
   }
   return in ? -1 : 1;
 }
 
 
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-
 int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, double *planes) {
-  int tri[2 * VXG_MESH_PLANES_MAX];
+  int pid[VXG_MESH_PLANES_MAX];
   if (max < 1 || max > VXG_MESH_PLANES_MAX) {
     return -1;
   }
-  /* coplanar neighbours (a quad split in two) give one plane: gather up to twice `max` */
-  int n = vxg_mesh_bvh_collect(m, p, r, 2 * max, tri);
+  int n = vxg_mesh_bvh_collect(m, p, r, max, pid);
   if (n <= 0) {
     return -1;
   }
-  qsort(tri, (size_t)n, sizeof tri[0], cmp_int); /* an order independent of the BVH's */
-  int np = 0;
-  for (int i = 0; i < n; i++) {
-    const double *fn = m->fn + 3 * tri[i];
-    double d = dot3(fn, m->v + 3 * m->tri[3 * tri[i]]);
-    int same = 0;
-    for (int j = 0; j < np && !same; j++) {
-      const double *q = planes + 4 * j;
-      same = dot3(fn, q) >= 1 - 1e-12 && fabs(d - q[3]) <= 1e-12 * m->size;
+  for (int i = 1; i < n; i++) {
+    /* sorted (insertion: a few dozen at most): an order independent of the BVH's */
+    int t = pid[i], j = i;
+    for (; j > 0 && pid[j - 1] > t; j--) {
+      pid[j] = pid[j - 1];
     }
-    if (same) {
-      continue;
-    }
-    if (np == max) {
-      return -1;
-    }
-    memcpy(planes + 4 * np, fn, 3 * sizeof *planes);
-    planes[4 * np + 3] = d;
-    np++;
+    pid[j] = t;
   }
-  return np;
+  for (int i = 0; i < n; i++) {
+    const double *fn = m->fn + 3 * pid[i];
+    memcpy(planes + 4 * i, fn, 3 * sizeof *planes);
+    planes[4 * i + 3] = dot3(fn, m->v + 3 * m->tri[3 * pid[i]]);
+  }
+  return n;
 }

@@ -377,7 +377,7 @@ int vxg_mesh_bvh_near(const vxg_mesh *m, const double p[3], double r) {
 }
 
 
-/* Gathers the triangles within the radius, stopping past `max`. */
+/* Gathers the distinct planes of the triangles within the radius, stopping past `max`. */
 typedef struct collect_state {
   const vxg_mesh *m;
   const double *p;
@@ -392,13 +392,24 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
     return false;
   }
   const vxg_mesh *m = q->m;
+  int id = m->pid[args->primID];
+  for (int i = 0; i < q->n; i++) {
+    if (q->tri[i] == id) {
+      return false; /* a plane already found */
+    }
+  }
   const int *t = m->tri + 3 * (size_t)args->primID;
+  const double *a = m->v + 3 * t[0], *fn = m->fn + 3 * (size_t)args->primID;
+  double h = fn[0] * (q->p[0] - a[0]) + fn[1] * (q->p[1] - a[1]) + fn[2] * (q->p[2] - a[2]);
+  if (h * h > q->r2 * (1 + 1e-9)) {
+    return false; /* the plane alone is beyond the radius */
+  }
   double cp[3];
   int feat;
-  double d2 = vxg_tri_closest(q->p, m->v + 3 * t[0], m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
+  double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
   if (d2 <= q->r2) {
     if (q->n < q->max) {
-      q->tri[q->n] = (int)args->primID;
+      q->tri[q->n] = id;
     }
     if (++q->n > q->max) {
       args->query->radius = 0;
@@ -409,9 +420,9 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
 }
 
 
-int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int *tri) {
+int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int *pid) {
   const bvh *b = m->bvh;
-  collect_state q = {m, p, r * r, max, 0, tri};
+  collect_state q = {m, p, r * r, max, 0, pid};
   double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
   struct RTCPointQuery pq;
   pq.x = (float)p[0];

@@ -357,7 +357,8 @@ static inline int quadratic_part_zero(const double q[10]) {
  * no triangle comes within the half-diagonal (plus rounding) of the centre. `bound`, f and
  * grad as in vxg_atom_classify_eval. */
 static vxg_class mesh_classify(const vxg_atom *a, const double c[3], const double e[3],
-                               const double ax[3], double bound, double *f, double grad[3]) {
+                               const double ax[3], double bound, double *f, double grad[3],
+                               double *upper) {
   double l[3], gl[3];
   vxg_xform_point(&a->to_local, c, l);
   double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
@@ -365,7 +366,7 @@ static vxg_class mesh_classify(const vxg_atom *a, const double c[3], const doubl
   double scale =
       ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
   int side = vxg_mesh_classify_ball_dist(a->mesh, l, rad + ROUND_MARGIN * scale, bound, f,
-                                         grad ? gl : NULL);
+                                         grad ? gl : NULL, upper);
   if (grad && f && !isnan(*f)) {
     vxg_xform_vector_inv(&a->to_local, gl, grad);
   }
@@ -394,7 +395,7 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
     return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }
   if (a->kind == VXG_ATOM_MESH && a->mesh) {
-    return mesh_classify(a, c, e, ax, HUGE_VAL, NULL, NULL);
+    return mesh_classify(a, c, e, ax, HUGE_VAL, NULL, NULL, NULL);
   }
   if (a->kind == VXG_ATOM_TORUS) {
     /* f is 1-Lipschitz: it changes by at most the half-diagonal over the box */
@@ -417,12 +418,13 @@ vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e
 
 
 vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
-                                 double bound, double *f, double grad[3]) {
+                                 double bound, double *f, double grad[3], double *upper) {
   const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
   if (a->kind == VXG_ATOM_MESH && a->mesh) {
-    return mesh_classify(a, c, e, ax, bound, f, grad);
+    return mesh_classify(a, c, e, ax, bound, f, grad, upper);
   }
   *f = NAN;
+  *upper = HUGE_VAL;
   return atom_classify(a, c, e, ax);
 }
 

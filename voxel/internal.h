@@ -8,9 +8,10 @@
  *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
  *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
  *    masks and classify only its MIXED atoms. Per cell, the value and gradient of its
- *    first mesh atom at the box centre (NaN when not known): a child starts with its
- *    parent's, whose |f| plus the distance between the centres bounds the child's search,
- *    and a leaf takes its own instead of searching again.
+ *    first mesh atom at the box centre (NaN when not known) and an upper bound on |f|
+ *    there: a child starts with its parent's, whose bound plus the distance between the
+ *    centres bounds the child's search, and a leaf takes its own value instead of
+ *    searching again.
  *  - vxv_leaf: a boundary leaf with its integration: moments of the clipped polyhedron
  *    about the leaf centre, the certified volumes lo <= V <= hi, the area vector.
  *  - vxv_acc: compensated (Neumaier) sums of the query's figures, relative to the query
@@ -57,6 +58,7 @@ typedef struct vxv_qcell {
   uint64_t costly;     /* atoms whose classification is a search (meshes): done last */
   uint64_t planar;     /* convex mesh atoms of plain primitives: a leaf may replace each
                           by the planes of the triangles near it, exactly */
+  double tri_area[VXG_MAX_ATOMS]; /* planar atoms: their mesh's mean triangle area, m^2 */
   int mslot;           /* the first mesh atom, whose value boxes carry (-1: none) */
   signed char prim_of[VXG_MAX_ATOMS];
 } vxv_qcell;
@@ -69,6 +71,7 @@ typedef struct vxv_box {
   uint64_t outside[2];
   double mf[2][4]; /* per cell: f, grad f of atom mslot at c (the parent's until classified;
                       f NaN: unknown) */
+  double mu[2];    /* per cell: an upper bound on |f| at c (HUGE_VAL: none), likewise */
 } vxv_box;
 
 typedef struct vxv_leaf {

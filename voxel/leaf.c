@@ -154,6 +154,7 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
         vxg_mesh_get_info(a->mesh, &mi);
         if (mi.convex) {
           qc->planar |= (uint64_t)1 << i;
+          qc->tri_area[i] = mi.area / mi.ntri;
         }
       }
     }
@@ -178,6 +179,7 @@ void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
     b->mf[k][0] = NAN;
+    b->mu[k] = HUGE_VAL;
   }
 }
 
@@ -195,9 +197,8 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
   if (i != qc->mslot) {
     return vxg_atom_classify(a, b->c, e);
   }
-  double *mf = b->mf[k];
-  double bound = isnan(mf[0]) ? HUGE_VAL : fabs(mf[0]) + sqrt(3.0) * b->h;
-  return vxg_atom_classify_eval(a, b->c, e, bound, &mf[0], mf + 1);
+  double bound = b->mu[k] + sqrt(3.0) * b->h;
+  return vxg_atom_classify_eval(a, b->c, e, bound, &b->mf[k][0], b->mf[k] + 1, &b->mu[k]);
 }
 
 
@@ -823,24 +824,44 @@ static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, do
     memcpy(g, b->mf[k] + 1, 3 * sizeof *g);
     return b->mf[k][0];
   }
+  if (i == qc->mslot && b->mu[k] < HUGE_VAL) {
+    /* the search within the bound the box knows */
+    const double e[3] = {b->h, b->h, b->h};
+    double f, u;
+    vxg_atom_classify_eval(&qc->pc->atom[i], b->c, e, b->mu[k], &f, g, &u);
+    if (!isnan(f)) {
+      return f;
+    }
+  }
   return vxg_atom_eval(&qc->pc->atom[i], b->c, g);
 }
 
 
-/* The planes of convex mesh atom i of cell k over the leaf b as exact half-spaces hs[0 ..);
- * returns their number, or -1 when the atom must be linearised (too many triangles near
- * the leaf, or no room left among the leaf's half-spaces). */
+/* The planes of convex mesh atom i of cell k over the leaf b as exact half-spaces hs[0 ..),
+ * those that cut the box; returns their number, or -1 when the atom must be linearised
+ * (too many triangles near the leaf, or no room left among the leaf's half-spaces). An
+ * `attempt` (a box that will be split otherwise) is given up early when the ball is large
+ * against the mesh's mean triangle. */
 static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, int room,
-                          vxv_hs *hs) {
+                          int attempt, vxv_hs *hs) {
   double pl[4 * VXV_MESH_PLANES];
   int max = room < VXV_MESH_PLANES ? room : VXV_MESH_PLANES;
-  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, sqrt(3.0) * b->h, max, pl) : -1;
+  double r = sqrt(3.0) * b->h;
+  if (attempt && M_PI * r * r > 4 * max * qc->tri_area[i]) {
+    return -1; /* a box to be split anyway unless few (large) triangles are near: the
+                  disc of its ball holds 4 max triangles of mean size */
+  }
+  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, r, max, pl) : -1;
+  int m = 0;
   for (int j = 0; j < n; j++) {
-    vxv_hs *h = &hs[j];
     const double *q = pl + 4 * j;
-    memcpy(h->n, q, sizeof h->n);
     /* n . (c + y) <= d  is  n . y <= d - n . c */
     double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
+    if ((fabs(q[0]) + fabs(q[1]) + fabs(q[2])) * b->h < d) {
+      continue; /* the whole box is on the plane's inner side: it cuts nothing */
+    }
+    vxv_hs *h = &hs[m++];
+    memcpy(h->n, q, sizeof h->n);
     h->dm = h->dl = h->dh = d;
     h->cell = k;
     h->use_hi = 1;
@@ -850,13 +871,14 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     h->s = 1;
     h->f0 = -d;
   }
-  return n;
+  return n < 0 ? -1 : m;
 }
 
 
 /* The half-spaces of every MIXED atom of b into hs; convex mesh atoms as their triangles'
- * planes when `planes` and when few enough, else linearised. Returns the count; *nlin
- * counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
+ * planes when `planes` (1, or 2: an attempt at an exact leaf, which gives up, returning -1,
+ * at the first atom to linearise) and when few enough, else linearised. Returns the count;
+ * *nlin counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
  * planes. */
 static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
                            int *ng_out, unsigned *nohi_out, int *lo_empty_out, int *nlin,
@@ -876,12 +898,15 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
       if (!qc->comp[p]) {
         m &= ~((uint64_t)1 << i);
         if (planes && (qc->planar >> i & 1)) {
-          int n = mesh_planes_hs(qc, k, i, b, VXV_CP_PLANES - nh, &hs[nh]);
-          if (n > 0) {
+          int n = mesh_planes_hs(qc, k, i, b, VXV_CP_PLANES - nh, planes == 2, &hs[nh]);
+          if (n >= 0) {
             nh += n;
             *nplanes += n;
             continue;
           }
+        }
+        if (planes == 2 && (qc->curved >> i & 1)) {
+          return -1;
         }
         double f0 = atom_value(qc, k, i, b, g);
         if (add_hs(q, b, k, i, 1.0, f0, g, &hs[nh]) != 0) {
@@ -951,8 +976,8 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   if (only_exact && !vxv_box_planar(q, b)) {
     return 0;
   }
-  int nh = leaf_halfspaces(q, b, hs, 1, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  if (only_exact && nlin > 0) {
+  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
   }
   l->b = *b;
