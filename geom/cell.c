@@ -494,6 +494,17 @@ static void offer_prims(finish_ctx *fc) {
           hull_init(&h, VXG_HULL_POINTS, &p->move, alone);
           h.pts = vxg_mesh_vertices(p->mesh, &h.npts);
           vxg_mesh_adjacency(p->mesh, &h.adj_off, &h.adj);
+          /* the points' mean and reach, once (libccd asks for the centre on every query) */
+          for (int i = 0; i < h.npts; i++) {
+            const double *q = h.pts + 3 * i;
+            for (int k = 0; k < 3; k++) {
+              h.p[k] += q[k];
+            }
+            h.p[3] = fmax(h.p[3], sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]));
+          }
+          for (int k = 0; k < 3 && h.npts > 0; k++) {
+            h.p[k] /= h.npts;
+          }
           offer(fc, &h, mi.volume);
         } else {
           vxg_xform mid, fr;

@@ -110,6 +110,21 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
+/* vxg_atom_classify for atoms whose value costs a search (meshes), with what the search
+ * learnt of the value: `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL:
+ * none; a box's parent's bound plus the distance between their centres, f being
+ * 1-Lipschitz), which keeps a mesh's search to a small ball. On return *f is f(c) and grad
+ * its gradient, equal to vxg_atom_eval's, or *f is NaN (grad untouched) when the class
+ * was found without the value (always for atoms other than meshes); *upper is an upper
+ * bound on |f(c)| (HUGE_VAL: none known). */
+vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
+                                 double bound, double *f, double grad[3], double *upper);
+/* For an atom that is a convex mesh (not complemented at the atom level: the atom is the
+ * mesh's inside): the planes n . x <= d (query frame; planes[4 i ..] = n, d, n unit) of
+ * vxg_mesh_planes for the ball of radius r about c, at most `max` (<= VXG_MESH_PLANES_MAX).
+ * When the surface meets the ball, the atom's set within the ball is exactly their
+ * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
+int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -164,7 +179,8 @@ typedef enum vxg_hull_kind {
   VXG_HULL_FRUSTUM,      /* p = z0 r0 z1 r1 (z0 < z1, radii >= 0, circles about z) */
   VXG_HULL_SEGMENT,      /* sphere radius p[0] centred at the origin, cut to z <= p[1] */
   VXG_HULL_TORUS,        /* convex hull of a torus: p[0] = R, p[1] = r, axis z */
-  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts */
+  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts; p = their
+                            mean x y z and their largest distance from the origin */
 } vxg_hull_kind;
 
 typedef struct vxg_hull {
@@ -318,7 +334,7 @@ vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
                           vxc_error *err);
 /* Same from arrays: `v` holds nv x 3 coordinates, `tri` nt x 3 vertex indices (0-based);
  * both are copied. Errors name triangles by their index. VXC_ERR_ARG for an index out of
- * range or a non-finite coordinate. */
+ * range or a non-finite coordinate; VXC_ERR_LIMIT beyond 2^26 vertices or triangles. */
 vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri,
                            int nt, double scale, const char *name, struct vxg_mesh **out,
                            vxc_error *err);
@@ -342,6 +358,32 @@ double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double gra
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball
  * far from the surface costs little. */
 int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
+/* Most planes vxg_mesh_planes gives. */
+#define VXG_MESH_PLANES_MAX 32
+/* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
+ * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
+ * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
+ * its lowest triangle; at most `max` (<= VXG_MESH_PLANES_MAX). Returns their number, or -1 when
+ * there are more, or none. For a convex mesh (info.convex) whose surface meets the ball
+ * (p, r), the mesh's inside within the ball is exactly the intersection of these
+ * half-spaces within the ball (near a boundary point, a convex polyhedron is the
+ * intersection of the half-spaces of the faces through it, and every such face meets the
+ * ball). */
+int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max,
+                    double *planes);
+/* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
+ * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius, the
+ * cost of a query near the surface. A bound that is wrong costs time, never the answer. */
+double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
+                                 double grad[3], double closest[3]);
+/* vxg_mesh_classify_ball that may also give the signed distance at p in *dist with its
+ * gradient in grad, and an upper bound on |distance| in *upper (all nullable), given
+ * `bound` as in vxg_mesh_distance_bounded. When the bound spans a few triangles, one
+ * bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
+ * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
+ * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
+int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r,
+                                double bound, double *dist, double grad[3], double *upper);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */

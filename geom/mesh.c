@@ -31,6 +31,10 @@
 
 #include "mesh.h"
 
+/* A box's closest-point search is bounded when its bound is at most this many triangle
+ * sizes; beyond, a nearest-triangle test and ray parity are cheaper than the search. */
+#define SEARCH_TRIS 4.0
+
 /* ---------------------------------------------------------------------------------------
  * Soups */
 
@@ -562,6 +566,7 @@ static void derive(build *b) {
     }
   }
   m->info.area = 0.5 * area2;
+  m->tri_size = sqrt(m->info.area / nt);
   m->info.volume = vol6 / 6;
   for (int i = 0; i < 3; i++) {
     m->info.centroid[i] = vol6 != 0 ? cen[i] / (4 * vol6) : 0;
@@ -578,6 +583,35 @@ static void derive(build *b) {
     convex = dot3(m->fn + 3 * t, d) <= tol;
   }
   m->info.convex = convex;
+  /* planes: coplanar neighbours joined (union-find, the lowest triangle as the root) */
+  for (int t = 0; t < nt; t++) {
+    m->pid[t] = t;
+  }
+  for (int h = 0; h < 3 * nt; h++) {
+    int t = h / 3, tw = b->twin[h];
+    int u = tw / 3, opp = m->tri[3 * u + (tw % 3 + 2) % 3];
+    double d[3];
+    sub3(m->v + 3 * opp, m->v + 3 * m->tri[3 * t], d);
+    if (u <= t || dot3(m->fn + 3 * t, m->fn + 3 * u) < 1 - 1e-12 ||
+        fabs(dot3(m->fn + 3 * t, d)) > 1e-12 * m->size) {
+      continue;
+    }
+    int rt = t, ru = u;
+    while (m->pid[rt] != rt) {
+      rt = m->pid[rt];
+    }
+    while (m->pid[ru] != ru) {
+      ru = m->pid[ru];
+    }
+    if (rt < ru) {
+      m->pid[ru] = rt;
+    } else {
+      m->pid[rt] = ru;
+    }
+  }
+  for (int t = 0; t < nt; t++) {
+    m->pid[t] = m->pid[m->pid[t]]; /* roots precede: one step reaches the root */
+  }
   /* adjacency: the head of each outgoing half-edge (each neighbour once on a manifold) */
   memset(m->adj_off, 0, ((size_t)nv + 1) * sizeof *m->adj_off);
   for (int h = 0; h < 3 * nt; h++) {
@@ -675,6 +709,7 @@ static void mesh_release(vxg_mesh *m) {
   vxg_free(al, m->vn);
   vxg_free(al, m->adj_off);
   vxg_free(al, m->adj);
+  vxg_free(al, m->pid);
   vxg_free(al, m);
 }
 
@@ -816,7 +851,8 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
   m->vn = vxg_alloc(al, 3 * (size_t)m->nvert * sizeof *m->vn);
   m->adj_off = vxg_alloc(al, ((size_t)m->nvert + 1) * sizeof *m->adj_off);
   m->adj = vxg_alloc(al, nh * sizeof *m->adj);
-  if (!b.twin || !b.same || !m->fn || !m->en || !m->vn || !m->adj_off || !m->adj) {
+  m->pid = vxg_alloc(al, (size_t)nt * sizeof *m->pid);
+  if (!b.twin || !b.same || !m->fn || !m->en || !m->vn || !m->adj_off || !m->adj || !m->pid) {
     goto nomem;
   }
   st = finish(&b);
@@ -931,6 +967,11 @@ vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, con
   if (!out || nv < 0 || nt < 0 || (nv > 0 && !v) || (nt > 0 && !tri)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxg_mesh_create: bad arguments");
   }
+  if (nv > VXG_MESH_MAX_COUNT || nt > VXG_MESH_MAX_COUNT) {
+    return vxg_error_set(err, VXC_ERR_LIMIT, name, 0, 0,
+                         "mesh has %d vertices and %d triangles, more than %d of either", nv,
+                         nt, VXG_MESH_MAX_COUNT);
+  }
   vxg_soup s;
   memset(&s, 0, sizeof s);
   s.al = al;
@@ -990,9 +1031,15 @@ void vxg_mesh_adjacency(const vxg_mesh *m, const int **off, const int **adj) {
 
 double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
                          double closest[3]) {
+  return vxg_mesh_distance_bounded(m, p, HUGE_VAL, grad, closest);
+}
+
+
+double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bound,
+                                 double grad[3], double closest[3]) {
   double cp[3], d[3];
   int t = 0, feat = 0;
-  double d2 = vxg_mesh_bvh_closest(m, p, cp, &t, &feat);
+  double d2 = vxg_mesh_bvh_closest(m, p, bound, cp, &t, &feat);
   const double *n;
   if (feat == 0) {
     n = m->fn + 3 * t;
@@ -1024,16 +1071,69 @@ double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
 
 
 int vxg_mesh_classify_ball(const vxg_mesh *m, const double p[3], double r) {
-  /* a triangle within r: undecided, and no sign needed */
+  return vxg_mesh_classify_ball_dist(m, p, r, HUGE_VAL, NULL, NULL, NULL);
+}
+
+
+int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, double bound,
+                                double *dist, double grad[3], double *upper) {
+  double d = NAN;
+  if (dist) {
+    *dist = NAN;
+  }
+  if (upper) {
+    *upper = HUGE_VAL;
+  }
+  if (bound <= SEARCH_TRIS * m->tri_size) {
+    /* a search within a bound of a few triangles decides the ball and gives the distance */
+    d = vxg_mesh_distance_bounded(m, p, bound, grad, NULL);
+    if (dist) {
+      *dist = d;
+    }
+    if (upper) {
+      *upper = fabs(d);
+    }
+    return d > r ? 1 : (d < -r ? -1 : 0);
+  }
   if (vxg_mesh_bvh_near(m, p, r)) {
+    /* a triangle within r: undecided, the distance within r */
+    if (upper) {
+      *upper = r;
+    }
     return 0;
   }
   /* nothing within r: the whole ball is on p's side; ray parity gives it cheaply (an exact
    * distance query from deep inside visits every triangle at nearly the same distance) */
   int in = vxg_mesh_bvh_parity(m, p);
   if (in < 0) {
-    double d = vxg_mesh_distance(m, p, NULL, NULL);
+    d = vxg_mesh_distance_bounded(m, p, bound, NULL, NULL);
     return fabs(d) > r ? (d < 0 ? -1 : 1) : 0;
   }
   return in ? -1 : 1;
+}
+
+
+int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, double *planes) {
+  int pid[VXG_MESH_PLANES_MAX];
+  if (max < 1 || max > VXG_MESH_PLANES_MAX) {
+    return -1;
+  }
+  int n = vxg_mesh_bvh_collect(m, p, r, max, pid);
+  if (n <= 0) {
+    return -1;
+  }
+  for (int i = 1; i < n; i++) {
+    /* sorted (insertion: a few dozen at most): an order independent of the BVH's */
+    int t = pid[i], j = i;
+    for (; j > 0 && pid[j - 1] > t; j--) {
+      pid[j] = pid[j - 1];
+    }
+    pid[j] = t;
+  }
+  for (int i = 0; i < n; i++) {
+    const double *fn = m->fn + 3 * pid[i];
+    memcpy(planes + 4 * i, fn, 3 * sizeof *planes);
+    planes[4 * i + 3] = dot3(fn, m->v + 3 * m->tri[3 * pid[i]]);
+  }
+  return n;
 }

@@ -53,9 +53,12 @@ struct vxg_mesh {
   double *fn;     /* ntri x 3, unit outward face normals */
   double *en;     /* ntri x 9: edge k's pseudo-normal at en[9 t + 3 k] */
   double *vn;     /* nvert x 3, vertex pseudo-normals */
+  int *pid;       /* ntri: the plane of each triangle, as the lowest triangle of its group
+                     of coplanar neighbours (normals and offsets within 1e-12) */
   int *adj_off;   /* nvert + 1: vertex neighbours adj[adj_off[i] .. adj_off[i + 1]) */
   int *adj;
   double size;    /* bounding-box diagonal, m */
+  double tri_size; /* sqrt of the mean triangle area, m: the scale of a search's cost */
   vxg_mesh_info info;
   void *bvh;      /* mesh_embree.c's device and scene */
 };
@@ -81,13 +84,20 @@ double vxg_tri_closest(const double p[3], const double a[3], const double b[3],
 
 /* Embree (mesh_embree.c). Build: VXC_OK, VXC_ERR_NOMEM, VXC_ERR_NUMERIC (Embree failed;
  * message says why). Closest: the squared distance from p to the mesh, with the closest
- * point, its triangle and feature code. */
+ * point, its triangle and feature code; `bound` (HUGE_VAL: none) is a distance the caller
+ * knows the mesh to come within, which makes the search one small ball (a wrong bound
+ * costs time, never the answer). */
 vxc_status vxg_mesh_bvh_build(struct vxg_mesh *m, vxc_error *err);
 void vxg_mesh_bvh_free(struct vxg_mesh *m);
-double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double cp[3], int *tri,
-                            int *feat);
+double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double bound,
+                            double cp[3], int *tri, int *feat);
 /* 1 when some triangle lies within distance r of p (or p is beyond float range), else 0. */
 int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
+/* The distinct planes (pid) of the triangles within distance r of p (double-precision
+ * test) into pid[0 .. n), in the BVH's order; returns n, or -1 when more than `max` are
+ * (or p is beyond float range). */
+int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r, int max,
+                         int *pid);
 /* Ray parity of p: 1 inside, 0 outside, -1 when every ray tried grazed an edge or a vertex.
  * Meant for points well away from the surface. */
 int vxg_mesh_bvh_parity(const struct vxg_mesh *m, const double p[3]);

@@ -258,8 +258,8 @@ void vxg_mesh_bvh_free(vxg_mesh *m) {
 }
 
 
-double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double cp[3], int *tri,
-                            int *feat) {
+double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double bound, double cp[3],
+                            int *tri, int *feat) {
   const bvh *b = m->bvh;
   query_state q;
   q.m = m;
@@ -272,10 +272,18 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double cp[3], 
   /* Embree does not visit the nearest boxes first, so an unbounded query from a point near
    * the surface wanders over much of the mesh before its radius shrinks: search balls
    * growing fourfold from 1/1024 of the mesh's size (a miss costs little), then without
-   * bound */
-  double r = m->size / 1024;
+   * bound. With a caller's bound (widened for its rounding) the balls grow from a
+   * sixteenth of it and the third is the bound itself, which must hold the answer; should
+   * it still miss, the growing balls from 1/1024 of the size follow. */
+  double r = m->size / 1024, rb = HUGE_VAL;
+  int round = 0;
+  if (bound < HUGE_VAL) {
+    rb = bound * (1 + 1e-9) + 1e-12 * m->size;
+    r = rb / 16;
+    round = -3;
+  }
   unsigned int mx = ftz_enter();
-  for (int round = 0;; round++) {
+  for (;; round++) {
     int last = round >= 8;
     q.d2 = last ? HUGE_VAL : r * r;
     q.tri = -1;
@@ -291,7 +299,10 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double cp[3], 
     if (q.tri >= 0 || last) {
       break;
     }
-    r *= 4;
+    r = round == -1 ? m->size / 1024 : 4 * r;
+    if (round == -2) {
+      r = rb; /* the third ball: the bound */
+    }
   }
   ftz_leave(mx);
   if (q.tri < 0) {
@@ -363,6 +374,71 @@ int vxg_mesh_bvh_near(const vxg_mesh *m, const double p[3], double r) {
   rtcPointQuery(b->scene, &pq, &ctx, near_fn, &q);
   ftz_leave(mx);
   return q.tri >= 0;
+}
+
+
+/* Gathers the distinct planes of the triangles within the radius, stopping past `max`. */
+typedef struct collect_state {
+  const vxg_mesh *m;
+  const double *p;
+  double r2;
+  int max, n;
+  int *tri;
+} collect_state;
+
+static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
+  collect_state *q = args->userPtr;
+  if (q->n > q->max) {
+    return false;
+  }
+  const vxg_mesh *m = q->m;
+  int id = m->pid[args->primID];
+  for (int i = 0; i < q->n; i++) {
+    if (q->tri[i] == id) {
+      return false; /* a plane already found */
+    }
+  }
+  const int *t = m->tri + 3 * (size_t)args->primID;
+  const double *a = m->v + 3 * t[0], *fn = m->fn + 3 * (size_t)args->primID;
+  double h = fn[0] * (q->p[0] - a[0]) + fn[1] * (q->p[1] - a[1]) + fn[2] * (q->p[2] - a[2]);
+  if (h * h > q->r2 * (1 + 1e-9)) {
+    return false; /* the plane alone is beyond the radius */
+  }
+  double cp[3];
+  int feat;
+  double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
+  if (d2 <= q->r2) {
+    if (q->n < q->max) {
+      q->tri[q->n] = id;
+    }
+    if (++q->n > q->max) {
+      args->query->radius = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
+
+int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int *pid) {
+  const bvh *b = m->bvh;
+  collect_state q = {m, p, r * r, max, 0, pid};
+  double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
+  struct RTCPointQuery pq;
+  pq.x = (float)p[0];
+  pq.y = (float)p[1];
+  pq.z = (float)p[2];
+  pq.time = 0;
+  pq.radius = up(r + slack);
+  if (!(pq.radius < INFINITY)) {
+    return -1;
+  }
+  struct RTCPointQueryContext ctx;
+  rtcInitPointQueryContext(&ctx);
+  unsigned int mx = ftz_enter();
+  rtcPointQuery(b->scene, &pq, &ctx, collect_fn, &q);
+  ftz_leave(mx);
+  return q.n > max ? -1 : q.n;
 }
 
 

@@ -353,6 +353,27 @@ static inline int quadratic_part_zero(const double q[10]) {
 }
 
 
+/* A mesh atom over the box: the signed distance is 1-Lipschitz, so the box is decided when
+ * no triangle comes within the half-diagonal (plus rounding) of the centre. `bound`, f and
+ * grad as in vxg_atom_classify_eval. */
+static vxg_class mesh_classify(const vxg_atom *a, const double c[3], const double e[3],
+                               const double ax[3], double bound, double *f, double grad[3],
+                               double *upper) {
+  double l[3], gl[3];
+  vxg_xform_point(&a->to_local, c, l);
+  double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  const double *t = a->to_local.t;
+  double scale =
+      ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
+  int side = vxg_mesh_classify_ball_dist(a->mesh, l, rad + ROUND_MARGIN * scale, bound, f,
+                                         grad ? gl : NULL, upper);
+  if (grad && f && !isnan(*f)) {
+    vxg_xform_vector_inv(&a->to_local, gl, grad);
+  }
+  return side > 0 ? VXG_OUTSIDE : (side < 0 ? VXG_INSIDE : VXG_MIXED);
+}
+
+
 /* The classification proper, with ax = |c| + e computed once per box by the caller. */
 static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], const double e[3],
                                       const double ax[3]) {
@@ -374,16 +395,7 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
     return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }
   if (a->kind == VXG_ATOM_MESH && a->mesh) {
-    /* the signed distance is 1-Lipschitz: decided when no triangle comes within the
-     * half-diagonal (plus rounding) of the centre */
-    double l[3];
-    vxg_xform_point(&a->to_local, c, l);
-    double rad = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    const double *t = a->to_local.t;
-    double scale =
-        ax[0] + ax[1] + ax[2] + fabs(t[0]) + fabs(t[1]) + fabs(t[2]) + a->size[0] + a->size[1];
-    int side = vxg_mesh_classify_ball(a->mesh, l, rad + ROUND_MARGIN * scale);
-    return side > 0 ? VXG_OUTSIDE : (side < 0 ? VXG_INSIDE : VXG_MIXED);
+    return mesh_classify(a, c, e, ax, HUGE_VAL, NULL, NULL, NULL);
   }
   if (a->kind == VXG_ATOM_TORUS) {
     /* f is 1-Lipschitz: it changes by at most the half-diagonal over the box */
@@ -402,6 +414,43 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]) {
   const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
   return atom_classify(a, c, e, ax);
+}
+
+
+vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
+                                 double bound, double *f, double grad[3], double *upper) {
+  const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
+  if (a->kind == VXG_ATOM_MESH && a->mesh) {
+    return mesh_classify(a, c, e, ax, bound, f, grad, upper);
+  }
+  *f = NAN;
+  *upper = HUGE_VAL;
+  return atom_classify(a, c, e, ax);
+}
+
+
+int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes) {
+  if (a->kind != VXG_ATOM_MESH || !a->mesh) {
+    return -1;
+  }
+  vxg_mesh_info mi;
+  vxg_mesh_get_info(a->mesh, &mi);
+  if (!mi.convex) {
+    return -1;
+  }
+  double l[3];
+  vxg_xform_point(&a->to_local, c, l);
+  /* a little beyond r, for the rounding of the frame change */
+  int n = vxg_mesh_planes(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, planes);
+  const double *t = a->to_local.t;
+  for (int i = 0; i < n; i++) {
+    /* n . (R x + t) <= d  is  (R^T n) . x <= d - n . t */
+    double *q = planes + 4 * i, nq[3];
+    vxg_xform_vector_inv(&a->to_local, q, nq);
+    q[3] -= q[0] * t[0] + q[1] * t[1] + q[2] * t[2];
+    memcpy(q, nq, sizeof nq);
+  }
+  return n;
 }
 
 

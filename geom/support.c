@@ -171,16 +171,7 @@ static void centre_local(const vxg_hull *h, double c[3]) {
       break;
     }
     case VXG_HULL_POINTS:
-      for (int i = 0; i < h->npts; i++) {
-        for (int k = 0; k < 3; k++) {
-          c[k] += h->pts[3 * i + k];
-        }
-      }
-      if (h->npts > 0) {
-        for (int k = 0; k < 3; k++) {
-          c[k] /= h->npts;
-        }
-      }
+      memcpy(c, h->p, 3 * sizeof *c); /* the points' mean */
       break;
     default:
       break;
@@ -204,14 +195,8 @@ static double hull_reach(const vxg_hull *h) {
       return fmax(sqrt(p[0] * p[0] + p[1] * p[1]), sqrt(p[2] * p[2] + p[3] * p[3]));
     case VXG_HULL_TORUS:
       return p[0] + p[1];
-    case VXG_HULL_POINTS: {
-      double m = 0;
-      for (int i = 0; i < h->npts; i++) {
-        const double *q = h->pts + 3 * i;
-        m = fmax(m, sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]));
-      }
-      return m;
-    }
+    case VXG_HULL_POINTS:
+      return p[3]; /* the largest |point| */
     default:
       return 0;
   }

@@ -119,6 +119,69 @@ vxc_status vxc_solid_parse(const char *text, size_t len, const char *name, const
 }
 
 
+vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt, const char *name,
+                               const vxc_allocator *al, vxc_solid **out, vxc_error *err) {
+  if (!name) {
+    name = "mesh";
+  }
+  if (!out || nv < 0 || nt < 0 || (nv > 0 && !v) || (nt > 0 && !tri)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_from_mesh: out must not be NULL, counts must not be "
+                         "negative, arrays must not be NULL when their count is positive");
+  }
+  if (strlen(name) >= VXG_NAME_MAX) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_from_mesh: name longer than %d bytes", VXG_NAME_MAX - 1);
+  }
+  vxc_allocator a = {libc_realloc, NULL};
+  if (al && al->realloc) {
+    a = *al;
+  }
+  vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
+  if (!s) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
+  }
+  memset(s, 0, sizeof *s);
+  s->al = a;
+  struct vxg_mesh *m = NULL;
+  vxg_cell *c = NULL;
+  vxg_prim p;
+  const double one = 1;
+  vxc_status st = vxg_solid_create(&s->al, name, &s->geom);
+  if (st != VXC_OK) {
+    st = vxg_error_set(err, st, name, 0, 0, "out of memory");
+  }
+  if (st == VXC_OK) {
+    st = vxg_mesh_create(&s->al, v, nv, tri, nt, 1, name, &m, err);
+  }
+  if (st == VXC_OK) {
+    st = vxg_solid_add_cell(s->geom, name, NULL, &c, err);
+  }
+  if (st == VXC_OK) {
+    st = vxg_prim_init(&p, VXG_MESH, &one, 1, 0, NULL, err);
+  }
+  if (st == VXC_OK) {
+    p.mesh = m;
+    m = NULL; /* the cell owns it from here, also on failure of the next call */
+    st = vxg_cell_add_prim(c, &p, err);
+    if (st != VXC_OK) {
+      vxg_mesh_free(p.mesh);
+    }
+  }
+  if (st == VXC_OK) {
+    st = vxg_cell_finish(c, name, err);
+  }
+  if (st != VXC_OK) {
+    vxg_mesh_free(m);
+    vxg_solid_free(s->geom);
+    a.realloc(a.ud, s, 0);
+    return st;
+  }
+  *out = s;
+  return VXC_OK;
+}
+
+
 void vxc_solid_free(vxc_solid *solid) {
   if (!solid) {
     return;

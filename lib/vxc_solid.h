@@ -42,6 +42,26 @@ VXC_API vxc_status vxc_solid_load(const char *path, const vxc_allocator *al,
 VXC_API vxc_status vxc_solid_parse(const char *text, size_t len, const char *name,
                                    const vxc_allocator *al, vxc_solid **out, vxc_error *err);
 
+/* Makes a solid of one cell that is one closed triangle mesh given in memory, as a
+ * (mesh ...) primitive of a model file would be: `v` holds nv x 3 vertex coordinates (m, in
+ * the solid's frame), `tri` nt x 3 zero-based vertex indices; both are copied. The mesh is
+ * welded, cleared of degenerate triangles, checked (closed, manifold, consistently oriented)
+ * and turned outward when it is inside out, as the README's "Triangle meshes" says; its
+ * report figures are then those of vxc_solid_prim (format "arrays", mesh_path NULL).
+ * `name` (NULL: "mesh", at most 127 bytes) names both the solid and its cell; the solid has
+ * no density. `al` as in vxc_solid_load.
+ * Returns VXC_OK with *out set (free it with vxc_solid_free); VXC_ERR_ARG (NULL out, a
+ * negative count, NULL arrays with positive counts, a name too long, a vertex index out
+ * of range or a non-finite coordinate: the message names the triangle or the vertex, by
+ * 0-based index); VXC_ERR_LIMIT (more than 2^26 vertices or triangles); VXC_ERR_GEOMETRY
+ * (no triangle left, a coordinate beyond 10^4 m, an open, non-manifold or inconsistently
+ * oriented mesh: the message gives the counts and the first offending triangle);
+ * VXC_ERR_NUMERIC (Embree failed to build its scene); VXC_ERR_NOMEM. *out is untouched on
+ * failure. */
+VXC_API vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt,
+                                       const char *name, const vxc_allocator *al,
+                                       vxc_solid **out, vxc_error *err);
+
 /* Frees a solid and everything it owns. NULL is a no-op. */
 VXC_API void vxc_solid_free(vxc_solid *solid);
 

@@ -1,6 +1,7 @@
 /* test_api.c: the public API as a user links it (black-box: only <vxc.h>). */
 #include "vxc_test.h"
 
+#include "tools/mesh_gen.h"
 #include "vxc.h"
 
 // the run-time version is the header's
@@ -172,6 +173,159 @@ static void test_api_allocation_failures_are_clean(void **state) {
 }
 
 
+/* Exact volume of a closed mesh: the signed tetrahedra from the origin (divergence
+ * theorem), summed independently of the library. */
+static double mesh_volume(const mg_mesh *g) {
+  double v = 0;
+  for (int i = 0; i < g->nt; i++) {
+    const double *a = g->v + 3 * g->t[3 * i], *b = g->v + 3 * g->t[3 * i + 1],
+                 *c = g->v + 3 * g->t[3 * i + 2];
+    v += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+          a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  }
+  return v;
+}
+
+
+// a mesh given by arrays becomes a one-cell solid with the mesh's exact volume, area and box
+static void test_api_solid_from_mesh_box(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_box(&g, 0.1, 0.06, 0.04), 0);
+  vxc_solid *s = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "brick", NULL, &s, &err), VXC_OK);
+  assert_string_equal(vxc_solid_name(s), "brick");
+  assert_int_equal(vxc_solid_cell_count(s), 1);
+  assert_double_near(vxc_solid_density(s), 0, 0);
+  vxc_cell_info c;
+  assert_int_equal(vxc_solid_cell(s, 0, &c), VXC_OK);
+  assert_string_equal(c.name, "brick");
+  assert_int_equal(c.convex, 1);
+  const double half[3] = {0.05, 0.03, 0.02};
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(c.aabb[k], -half[k], 1e-12);
+    assert_double_near(c.aabb[k + 3], half[k], 1e-12);
+  }
+  vxc_prim_info p;
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_string_equal(p.kind, "mesh");
+  assert_string_equal(p.mesh_format, "arrays");
+  assert_null(p.mesh_path);
+  assert_int_equal(p.mesh_triangles, 12);
+  assert_int_equal(p.mesh_flipped, 0);
+  assert_double_rel(p.mesh_volume, 0.1 * 0.06 * 0.04, 1e-12);
+  assert_double_rel(p.mesh_area, 2 * (0.1 * 0.06 + 0.1 * 0.04 + 0.06 * 0.04), 1e-12);
+  /* the voxel engine integrates it: a box's faces are planes, so the volume is exact */
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 0;
+  o.voxel = 0.0025;
+  vxc_mass_props m;
+  assert_int_equal(vxc_solid_mass(q, s, 0, 1000, &o, &m, &err), VXC_OK);
+  fprintf(stderr, "# box mesh: V %.9e, exact %.9e, bracket [%.6e, %.6e]\n", m.volume,
+          0.1 * 0.06 * 0.04, m.volume_lo, m.volume_hi);
+  assert_true(m.volume_lo <= 0.1 * 0.06 * 0.04 && m.volume_hi >= 0.1 * 0.06 * 0.04);
+  /* a mesh leaf is linearised by one plane, so leaves on the box's edges err (as h^2) */
+  assert_double_rel(m.volume, 0.1 * 0.06 * 0.04, 2e-3);
+  vxc_query_free(q);
+  vxc_solid_free(s);
+  /* inside out: turned outward, same volume */
+  for (int i = 0; i < g.nt; i++) {
+    int t = g.t[3 * i + 1];
+    g.t[3 * i + 1] = g.t[3 * i + 2];
+    g.t[3 * i + 2] = t;
+  }
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, NULL, NULL, &s, &err), VXC_OK);
+  assert_string_equal(vxc_solid_name(s), "mesh");
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(p.mesh_flipped, 1);
+  assert_double_rel(p.mesh_volume, 0.1 * 0.06 * 0.04, 1e-12);
+  vxc_solid_free(s);
+  mg_free(&g);
+}
+
+
+// an icosphere's volume is that of its tetrahedra summed here
+static void test_api_solid_from_mesh_icosphere_volume(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, 0.05, 3), 0);
+  vxc_solid *s = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "ico", NULL, &s, &err), VXC_OK);
+  vxc_prim_info p;
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(p.mesh_triangles, 1280);
+  assert_int_equal(p.mesh_convex, 1);
+  assert_double_rel(p.mesh_volume, mesh_volume(&g), 1e-12);
+  vxc_solid_free(s);
+  mg_free(&g);
+}
+
+
+// bad arrays are refused with the right status, and *out is untouched
+static void test_api_solid_from_mesh_refuses_bad_input(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_box(&g, 0.1, 0.06, 0.04), 0);
+  vxc_solid *const sentinel = (vxc_solid *)&g;
+  vxc_solid *s = sentinel;
+  vxc_error err;
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "x", NULL, NULL, &err), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_from_mesh(NULL, 8, g.t, g.nt, "x", NULL, &s, &err), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_from_mesh(g.v, -1, g.t, g.nt, "x", NULL, &s, &err), VXC_ERR_ARG);
+  char longname[200];
+  memset(longname, 'a', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, longname, NULL, &s, &err),
+                   VXC_ERR_ARG);
+  /* an index out of range, named by its triangle */
+  g.t[3 * 5 + 1] = 8;
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "x", NULL, &s, &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "triangle 5"));
+  g.t[3 * 5 + 1] = 7;
+  /* a non-finite coordinate */
+  double keep = g.v[4];
+  g.v[4] = NAN;
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "x", NULL, &s, &err), VXC_ERR_ARG);
+  g.v[4] = keep;
+  /* open: one triangle missing */
+  assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt - 1, "x", NULL, &s, &err),
+                   VXC_ERR_GEOMETRY);
+  assert_non_null(strstr(err.message, "closed"));
+  assert_ptr_equal(s, sentinel);
+  mg_free(&g);
+}
+
+
+// every allocation failure of a solid made from arrays gives VXC_ERR_NOMEM and leaks nothing
+static void test_api_solid_from_mesh_allocation_failures_are_clean(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, 0.05, 1), 0);
+  int ok = 0;
+  for (int n = 0; n < 10000 && !ok; n++) {
+    failing f = {n, 0};
+    vxc_allocator al = {failing_realloc, &f};
+    vxc_solid *s = NULL;
+    vxc_status st = vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "ico", &al, &s, NULL);
+    if (st == VXC_OK) {
+      ok = 1;
+      vxc_solid_free(s);
+    } else {
+      assert_int_equal(st, VXC_ERR_NOMEM);
+      assert_null(s);
+    }
+    assert_int_equal(f.live, 0);
+  }
+  assert_true(ok);
+  mg_free(&g);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_api_version_matches_header),
@@ -181,6 +335,10 @@ int main(void) {
       cmocka_unit_test(test_api_bad_arguments_are_refused),
       cmocka_unit_test(test_api_missing_file_names_it),
       cmocka_unit_test(test_api_allocation_failures_are_clean),
+      cmocka_unit_test(test_api_solid_from_mesh_box),
+      cmocka_unit_test(test_api_solid_from_mesh_icosphere_volume),
+      cmocka_unit_test(test_api_solid_from_mesh_refuses_bad_input),
+      cmocka_unit_test(test_api_solid_from_mesh_allocation_failures_are_clean),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,13 +5,13 @@
  * signed distance against exact spheres and boxes within the tessellation error, the
  * conservative box classification against point sampling, hulls and model files. Volumes,
  * areas and distances are compared with closed forms or with bounds computed in
- * tests/mesh_gen.h, never with the code's own output. */
+ * tools/mesh_gen.h, never with the code's own output. */
 #include <zlib.h>
 
 #include "vxc_test.h"
 
 #include "geom/geom.h"
-#include "mesh_gen.h"
+#include "tools/mesh_gen.h"
 
 /* ---------------------------------------------------------------------------------------
  * Writers of soups (text into a malloc'ed buffer) */

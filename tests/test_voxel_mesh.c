@@ -1,5 +1,5 @@
 /* test_voxel_mesh.c: the octree integrator (voxel/) on cells made of triangle meshes, against
- * closed forms and the tessellation bounds of tests/mesh_gen.h:
+ * closed forms and the tessellation bounds of tools/mesh_gen.h:
  *  - an icosphere cut by a half-space: the cap's volume converges to the exact spherical
  *    cap as the tessellation is refined, and always lies between the caps of the balls of
  *    radii r_in and R (the mesh's shell);
@@ -12,7 +12,7 @@
 #include "vxc_test.h"
 
 #include "geom/geom.h"
-#include "mesh_gen.h"
+#include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
 #include "voxel_exact.h"
 

@@ -7,7 +7,11 @@
  *  - vxv_box: an octree box (centre, half-edge, level) with, per cell, the atoms still
  *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
  *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
- *    masks and classify only its MIXED atoms.
+ *    masks and classify only its MIXED atoms. Per cell, the value and gradient of its
+ *    first mesh atom at the box centre (NaN when not known) and an upper bound on |f|
+ *    there: a child starts with its parent's, whose bound plus the distance between the
+ *    centres bounds the child's search, and a leaf takes its own value instead of
+ *    searching again.
  *  - vxv_leaf: a boundary leaf with its integration: moments of the clipped polyhedron
  *    about the leaf centre, the certified volumes lo <= V <= hi, the area vector.
  *  - vxv_acc: compensated (Neumaier) sums of the query's figures, relative to the query
@@ -51,6 +55,11 @@ typedef struct vxv_qcell {
   uint64_t pmask[VXG_MAX_PRIMS]; /* atoms of each primitive */
   unsigned char comp[VXG_MAX_PRIMS];
   uint64_t comp_atoms; /* atoms of complemented primitives */
+  uint64_t costly;     /* atoms whose classification is a search (meshes): done last */
+  uint64_t planar;     /* convex mesh atoms of plain primitives: a leaf may replace each
+                          by the planes of the triangles near it, exactly */
+  double tri_area[VXG_MAX_ATOMS]; /* planar atoms: their mesh's mean triangle area, m^2 */
+  int mslot;           /* the first mesh atom, whose value boxes carry (-1: none) */
   signed char prim_of[VXG_MAX_ATOMS];
 } vxv_qcell;
 
@@ -60,6 +69,9 @@ typedef struct vxv_box {
   int level;
   uint64_t mixed[2];
   uint64_t outside[2];
+  double mf[2][4]; /* per cell: f, grad f of atom mslot at c (the parent's until classified;
+                      f NaN: unknown) */
+  double mu[2];    /* per cell: an upper bound on |f| at c (HUGE_VAL: none), likewise */
 } vxv_box;
 
 typedef struct vxv_leaf {
@@ -67,7 +79,11 @@ typedef struct vxv_leaf {
   double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
   double lo, hi;  /* certified volumes of the leaf */
   double area[3]; /* area vector of A's facets */
+  int exact;      /* 1: integrated exactly (no linearised surface): never split */
 } vxv_leaf;
+
+/* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
+#define VXV_MESH_PLANES 24
 
 typedef struct vxv_query {
   int ncell;
@@ -228,8 +244,13 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * contributes nothing (no volume, no area) and need not be split. Uses th->cterm. 0 when
  * not decided (one MIXED atom, no bounds, or a capacity exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
-/* Integrates the MIXED box b as a leaf into l (l->b = *b). */
-void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
+/* 1 when b is inexact only through convex mesh atoms (qcell.planar), which a leaf may
+ * integrate exactly by their triangles' planes when few triangles come near it. */
+int vxv_box_planar(const vxv_query *q, const vxv_box *b);
+/* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
+ * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
+int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
+                  int only_exact);
 
 /* clip.c */
 /* The cube [-e, e]^3. */

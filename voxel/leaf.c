@@ -141,8 +141,23 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
       qc->comp_atoms |= m;
     }
   }
+  qc->mslot = -1;
   for (int i = 0; i < pc->natom; i++) {
     const vxg_atom *a = &pc->atom[i];
+    if (a->kind == VXG_ATOM_MESH) {
+      qc->costly |= (uint64_t)1 << i;
+      if (qc->mslot < 0) {
+        qc->mslot = i;
+      }
+      vxg_mesh_info mi;
+      if (a->mesh && !(qc->comp_atoms >> i & 1)) {
+        vxg_mesh_get_info(a->mesh, &mi);
+        if (mi.convex) {
+          qc->planar |= (uint64_t)1 << i;
+          qc->tri_area[i] = mi.area / mi.ntri;
+        }
+      }
+    }
     int curved = 1;
     if (a->kind == VXG_ATOM_QUADRIC) {
       curved = 0;
@@ -163,6 +178,8 @@ void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   b->h = h;
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
+    b->mf[k][0] = NAN;
+    b->mu[k] = HUGE_VAL;
   }
 }
 
@@ -172,32 +189,52 @@ static int ctz64(uint64_t m) {
 }
 
 
+/* Classifies atom i of cell k over b: the mesh atom mslot by a search bounded by the value
+ * the box carries from its parent (whose centre is sqrt(3) h away), keeping the new one. */
+static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
+                               const double e[3]) {
+  const vxg_atom *a = &qc->pc->atom[i];
+  if (i != qc->mslot) {
+    return vxg_atom_classify(a, b->c, e);
+  }
+  double bound = b->mu[k] + sqrt(3.0) * b->h;
+  return vxg_atom_classify_eval(a, b->c, e, bound, &b->mf[k][0], b->mf[k] + 1, &b->mu[k]);
+}
+
+
 vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
   const double e[3] = {b->h, b->h, b->h};
   int all_inside = 1;
-  for (int k = 0; k < q->ncell; k++) {
-    const vxv_qcell *qc = &q->cell[k];
-    uint64_t m = b->mixed[k];
-    while (m) {
-      int i = ctz64(m);
-      uint64_t bit = (uint64_t)1 << i;
-      m &= ~bit;
-      vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, e);
-      if (c == VXG_MIXED) {
-        continue;
-      }
-      b->mixed[k] &= ~bit;
-      if (c == VXG_OUTSIDE) {
-        if (!(qc->comp_atoms & bit)) {
-          return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
+  /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
+     either cell is dropped before any search */
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < q->ncell; k++) {
+      const vxv_qcell *qc = &q->cell[k];
+      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly);
+      while (m) {
+        int i = ctz64(m);
+        uint64_t bit = (uint64_t)1 << i;
+        m &= ~bit;
+        vxg_class c = classify_atom(qc, k, i, b, e);
+        if (c == VXG_MIXED) {
+          continue;
         }
-        /* a complemented primitive with an atom outside: inside it, nothing more to learn */
-        uint64_t pm = qc->pmask[qc->prim_of[i]];
-        b->outside[k] |= bit;
-        b->mixed[k] &= ~pm;
-        m &= ~pm;
+        b->mixed[k] &= ~bit;
+        if (c == VXG_OUTSIDE) {
+          if (!(qc->comp_atoms & bit)) {
+            return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
+          }
+          /* a complemented primitive with an atom outside: inside it, nothing more to learn */
+          uint64_t pm = qc->pmask[qc->prim_of[i]];
+          b->outside[k] |= bit;
+          b->mixed[k] &= ~pm;
+          m &= ~pm;
+        }
       }
     }
+  }
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
     /* a complemented primitive whose atoms are all inside: outside it */
     uint64_t open = qc->comp_atoms & ~(b->mixed[k] | b->outside[k]);
     while (open) {
@@ -213,6 +250,19 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
     }
   }
   return all_inside ? VXG_INSIDE : VXG_MIXED;
+}
+
+
+int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
+  int any = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    if (b->mixed[k] & qc->curved & ~qc->planar) {
+      return 0;
+    }
+    any |= (b->mixed[k] & qc->planar) != 0;
+  }
+  return any;
 }
 
 
@@ -794,6 +844,9 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
       } else {
         m &= ~((uint64_t)1 << i);
       }
+      if (qc->pc->atom[i].kind == VXG_ATOM_MESH) {
+        continue; /* no curvature bound: no superset (and a closest-point search saved) */
+      }
       double g[3];
       double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
       vxv_hs h;
@@ -813,14 +866,76 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  double boxvol = 8 * b->h * b->h * b->h;
+/* Value and gradient of atom i of cell k at the centre of the classified box b: the ones
+ * the box carries for the mesh atom mslot, else evaluated. */
+static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, double g[3]) {
+  if (i == qc->mslot && !isnan(b->mf[k][0])) {
+    memcpy(g, b->mf[k] + 1, 3 * sizeof *g);
+    return b->mf[k][0];
+  }
+  if (i == qc->mslot && b->mu[k] < HUGE_VAL) {
+    /* the search within the bound the box knows */
+    const double e[3] = {b->h, b->h, b->h};
+    double f, u;
+    vxg_atom_classify_eval(&qc->pc->atom[i], b->c, e, b->mu[k], &f, g, &u);
+    if (!isnan(f)) {
+      return f;
+    }
+  }
+  return vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+}
+
+
+/* The planes of convex mesh atom i of cell k over the leaf b as exact half-spaces hs[0 ..),
+ * those that cut the box; returns their number, or -1 when the atom must be linearised
+ * (too many triangles near the leaf, or no room left among the leaf's half-spaces). An
+ * `attempt` (a box that will be split otherwise) is given up early when the ball is large
+ * against the mesh's mean triangle. */
+static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, int room,
+                          int attempt, vxv_hs *hs) {
+  double pl[4 * VXV_MESH_PLANES];
+  int max = room < VXV_MESH_PLANES ? room : VXV_MESH_PLANES;
+  double r = sqrt(3.0) * b->h;
+  if (attempt && M_PI * r * r > 4 * max * qc->tri_area[i]) {
+    return -1; /* a box to be split anyway unless few (large) triangles are near: the
+                  disc of its ball holds 4 max triangles of mean size */
+  }
+  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, r, max, pl) : -1;
+  int m = 0;
+  for (int j = 0; j < n; j++) {
+    const double *q = pl + 4 * j;
+    /* n . (c + y) <= d  is  n . y <= d - n . c */
+    double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
+    if ((fabs(q[0]) + fabs(q[1]) + fabs(q[2])) * b->h < d) {
+      continue; /* the whole box is on the plane's inner side: it cuts nothing */
+    }
+    vxv_hs *h = &hs[m++];
+    memcpy(h->n, q, sizeof h->n);
+    h->dm = h->dl = h->dh = d;
+    h->cell = k;
+    h->use_hi = 1;
+    h->exact = 1;
+    h->group = 0;
+    h->q = NULL;
+    h->s = 1;
+    h->f0 = -d;
+  }
+  return n < 0 ? -1 : m;
+}
+
+
+/* The half-spaces of every MIXED atom of b into hs; convex mesh atoms as their triangles'
+ * planes when `planes` (1, or 2: an attempt at an exact leaf, which gives up, returning -1,
+ * at the first atom to linearise) and when few enough, else linearised. Returns the count;
+ * *nlin counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
+ * planes. */
+static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
+                           int *ng_out, unsigned *nohi_out, int *lo_empty_out, int *nlin,
+                           int *nplanes) {
   int nh = 0, lo_empty = 0, ng = 0;
   unsigned nohi = 0;
-  vxv_hs *hs = th->hs;
-  l->b = *b;
-
-  /* the half-spaces of every MIXED atom */
+  *nlin = 0;
+  *nplanes = 0;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     uint64_t m = b->mixed[k];
@@ -831,11 +946,23 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
       double g[3];
       if (!qc->comp[p]) {
         m &= ~((uint64_t)1 << i);
-        double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
+        if (planes && (qc->planar >> i & 1)) {
+          int n = mesh_planes_hs(qc, k, i, b, VXV_CP_PLANES - nh, planes == 2, &hs[nh]);
+          if (n >= 0) {
+            nh += n;
+            *nplanes += n;
+            continue;
+          }
+        }
+        if (planes == 2 && (qc->curved >> i & 1)) {
+          return -1;
+        }
+        double f0 = atom_value(qc, k, i, b, g);
         if (add_hs(q, b, k, i, 1.0, f0, g, &hs[nh]) != 0) {
           lo_empty = 1;
         }
         hs[nh].exact = !((qc->curved >> i) & 1);
+        *nlin += !hs[nh].exact;
         nh++;
         continue;
       }
@@ -847,12 +974,13 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
         ng++;
         for (uint64_t t = pa; t; t &= t - 1) {
           int j = ctz64(t);
-          double f0 = vxg_atom_eval(&qc->pc->atom[j], b->c, g);
+          double f0 = atom_value(qc, k, j, b, g);
           if (add_hs(q, b, k, j, 1.0, f0, g, &hs[nh]) != 0) {
             lo_empty = 1;           /* no bigger hole is known */
             nohi |= 1u << (ng - 1); /* nor a smaller one */
           }
           hs[nh].exact = !((qc->curved >> j) & 1);
+          *nlin += !hs[nh].exact;
           hs[nh].group = ng;
           nh++;
         }
@@ -862,7 +990,7 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
       double bf = -HUGE_VAL, bg[3] = {0, 0, 0};
       for (uint64_t t = pa; t; t &= t - 1) {
         int j = ctz64(t);
-        double gj[3], fj = vxg_atom_eval(&qc->pc->atom[j], b->c, gj);
+        double gj[3], fj = atom_value(qc, k, j, b, gj);
         if (best < 0 || fj > bf) {
           best = j;
           bf = fj;
@@ -877,12 +1005,42 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
         hs[nh].use_hi = 0; /* a union of several outsides: no convex superset */
         hs[nh].exact = 0;
       }
+      *nlin += !hs[nh].exact;
       nh++;
     }
   }
+  *ng_out = ng;
+  *nohi_out = nohi;
+  *lo_empty_out = lo_empty;
+  return nh;
+}
 
+
+int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
+                  int only_exact) {
+  double boxvol = 8 * b->h * b->h * b->h;
+  int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
+  unsigned nohi = 0;
+  vxv_hs *hs = th->hs;
+  if (only_exact && !vxv_box_planar(q, b)) {
+    return 0;
+  }
+  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  if (only_exact && (nh < 0 || nlin > 0)) {
+    return 0;
+  }
+  l->b = *b;
   double out[15];
+  int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
+    if (only_exact && nplanes > 0) {
+      return 0;
+    }
+    if (nplanes > 0) {
+      /* the meshes' planes exceeded a capacity: linearise the meshes instead */
+      nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+      exact = nlin == 0;
+    }
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
     nh = groups_to_heuristic(hs, nh, ng);
     leaf_generic(q, th, b, hs, nh, lo_empty, out);
@@ -895,4 +1053,6 @@ void vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_lea
   hi = (hi > mid ? hi : mid) + slack;
   l->lo = lo > 0 ? lo : 0;
   l->hi = hi < boxvol ? hi : boxvol;
+  l->exact = exact;
+  return exact;
 }

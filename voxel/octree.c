@@ -111,7 +111,7 @@ static void retire(vxv_subtree *st, const vxv_leaf *l) {
 
 /* Keeps a leaf for later rounds, or retires it when it is exact or cannot be stored. */
 static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *l) {
-  if (!vxv_box_inexact(&ws->q, &l->b)) {
+  if (l->exact) {
     retire(st, l);
     return;
   }
@@ -160,15 +160,20 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         if (vxv_box_empty(q, th, &b)) {
           continue; /* nothing of the region in it: no need to look closer */
         }
-        split(ws, th, st, &b, &sp);
+        /* a box inexact only through convex meshes may still be an exact leaf */
+        if (vxv_leaf_eval(q, th, &b, &l, 1)) {
+          retire(st, &l);
+        } else {
+          split(ws, th, st, &b, &sp);
+        }
       } else {
-        vxv_leaf_eval(q, th, &b, &l);
+        vxv_leaf_eval(q, th, &b, &l, 0);
         retire(st, &l);
       }
       continue;
     }
-    vxv_leaf_eval(q, th, &b, &l);
-    if (l.hi - l.lo > q->tau && vxv_box_inexact(q, &b) && can_split(ws, st, &b)) {
+    vxv_leaf_eval(q, th, &b, &l, 0);
+    if (l.hi - l.lo > q->tau && !l.exact && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
       store(ws, th, par, st, &l);
@@ -193,7 +198,7 @@ static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
     size_t n = st->n;
     for (size_t i = 0; i < n; i++) {
       const vxv_leaf *l = &old[i];
-      if (l->hi - l->lo > q->tau && can_split(ws, st, &l->b)) {
+      if (l->hi - l->lo > q->tau && !l->exact && can_split(ws, st, &l->b)) {
         int sp = 0;
         st->nsplit++;
         split(ws, th, st, &l->b, &sp);

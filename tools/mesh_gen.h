@@ -1,5 +1,6 @@
-/* mesh_gen.h: triangle meshes the mesh tests build in code, with their exact tessellation
- * error bounds computed here (independently of geom/mesh.c).
+/* mesh_gen.h: triangle meshes built in code, with their exact tessellation error bounds
+ * computed here (independently of geom/mesh.c), for `vxc bench` (tools/cmd_bench.c) and the
+ * mesh tests (tests/). Plain C and the C library only: it includes no vxc header.
  *
  *  - icosphere: the icosahedron subdivided `level` times (20 * 4^level triangles), vertices
  *    on the sphere of radius R; its surface lies in the shell r_in <= |x| <= R, r_in the
