@@ -665,18 +665,32 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
 }
 
 
+/* 1 when every atom of the cell has a curvature bound (no mesh), so that its leaves'
+ * brackets say whether the estimate is resolved. */
+static int bounded_atoms(const vxg_cell *c) {
+  for (int i = 0; i < c->natom; i++) {
+    if (c->atom[i].kind == VXG_ATOM_MESH) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
 vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *a_to_world,
                          const vxg_cell *b, const vxg_xform *b_to_world, const vxv_options *opt,
                          vxv_result *res) {
   const vxg_cell *cells[2] = {a, b};
   const vxg_xform *xf[2] = {a_to_world, b_to_world};
   vxc_status st = run_query(ws, 2, cells, xf, opt, res);
-  if (st < 0 || !opt || opt->rtol > 0 || !(opt->h_min > 0)) {
+  if (st < 0 || !opt || opt->rtol > 0 || !(opt->h_min > 0) || !bounded_atoms(a) ||
+      !bounded_atoms(b)) {
     return st;
   }
   /* h_min rule: a contact much smaller than the leaf is not resolved by it (the estimate can
    * even be 0 while the bracket says there is an overlap); halve the leaf until the
-   * estimate is at least half the bracket's width */
+   * estimate is at least half the bracket's width (a mesh's leaves have no such bracket:
+   * their width is the leaf's volume, whatever the estimate's quality) */
   vxv_options o = *opt;
   long long boxes = res->boxes;
   for (int k = 0; k < VXV_MAX_HALVINGS && res->volume_hi > 0 && !res->capped &&

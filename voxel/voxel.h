@@ -55,9 +55,9 @@ typedef enum vxv_plane {
  *    the leaf edge;
  *  - rtol = 0, h_min > 0: refine every boundary box whose linearisation is not exact
  *    until its edge is <= h_min (a boundary box cut only by planes is a leaf at any size,
- *    its integration being exact). For two cells, a contact too small for that leaf (the
- *    estimate below half the bracket's width, e.g. a shallow cap inside one leaf) is
- *    measured again with h_min halved, up to VXV_MAX_HALVINGS times. */
+ *    its integration being exact). For two cells without meshes, a contact too small for
+ *    that leaf (the estimate below half the bracket's width, e.g. a shallow cap inside one
+ *    leaf) is measured again with h_min halved, up to VXV_MAX_HALVINGS times. */
 typedef struct vxv_options {
   double h_min;        /* smallest leaf edge, m (0: none) */
   double rtol;         /* target (V_hi - V_lo) / V (0: use the h_min rule) */
