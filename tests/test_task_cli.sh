@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..17"
+echo "1..18"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -50,6 +50,8 @@ ok "a contact's columns follow the bodies'" 0 ',ball\.wz,table~ball\.V,table~bal
 ok "summary.json has the contact's first and last times and peak force" 0 '"table~ball": \{"first": 0\.1009[0-9]*, "last": [0-9.e-]+, "peak_fn": [1-9]' -- \
   cat "$tmp/drop/summary.json"
 ok "--plot writes the gnuplot script" 0 "forces\.png" -- cat "$tmp/drop/plots.gp"
+ok "--plot's tilt plot reads the free body's quaternion" 0 "tilt\.png.*column\('ball\.qx'\)" -- \
+  sh -c "tr '\\n' ' ' <'$tmp/drop/plots.gp'"
 
 # a run that diverges (a far too stiff contact for a fixed 10 ms step) stops with a message
 # and keeps the rows it wrote

@@ -275,6 +275,24 @@ static int write_plots(const char *dir, vxc_task *t) {
     }
     fprintf(f, "\n");
   }
+  /* the tilt of each moving body's z axis from the world's z axis (the tippe-top's
+     inversion, a peg's misalignment), degrees */
+  fprintf(f,
+          "set output '%s/tilt.png'\nset ylabel 'tilt of the body z axis from world z "
+          "[degrees]'\nset title '%s: tilt'\nclamp(c) = c > 1 ? 1 : (c < -1 ? -1 : c)\nplot ",
+          dir, vxc_task_name(t));
+  int nt = 0;
+  for (int i = 0; i < vxc_task_body_count(t); i++) {
+    if (!vxc_task_body_is_free(t, i) && !vxc_task_body_is_driven(t, i)) {
+      continue;
+    }
+    const char *nm = vxc_task_body_name(t, i);
+    fprintf(f,
+            "%s'%s/series.csv' using (column('t')):(acos(clamp(1 - 2 * (column('%s.qx')**2 + "
+            "column('%s.qy')**2))) * 180 / pi) with lines title '%s'",
+            nt++ ? ", \\\n  " : "", dir, nm, nm, nm);
+  }
+  fprintf(f, "%s\n", nt ? "" : "0 title 'nothing to plot'");
   /* insertion and extraction: the contact force on a driven body along z against its
      z (depth), one plot per such contact */
   for (int i = 0; i < vxc_task_contact_count(t); i++) {
@@ -460,7 +478,8 @@ const cli_command cli_cmd_task = {
     "the wall time and contact queries per second. A run that diverges stops with a\n"
     "message and keeps what it wrote.\n\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
-    "  --plot          also DIR/forces.png, torques.png, velocities.png, energy.png\n"
+    "  --plot          also DIR/forces.png, torques.png, velocities.png, energy.png,\n"
+    "                  tilt.png (each moving body's z axis from the world's, degrees)\n"
     "                  and, per contact with a driven body, DIR/BODY-force-depth.png (the\n"
     "                  contact force on it along z against its z) through gnuplot\n"
     "                  (DIR/plots.gp is written either way)\n"
