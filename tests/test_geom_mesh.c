@@ -118,6 +118,15 @@ static vxc_status parse(const buf *b, const char *name, struct vxg_mesh **m, vxc
 }
 
 
+/* The mesh of the generated g, in metres (asserts that it builds). */
+static struct vxg_mesh *mesh_of(const mg_mesh *g, const char *name) {
+  struct vxg_mesh *m = NULL;
+  vxc_error err;
+  assert_int_equal(vxg_mesh_create(NULL, g->v, g->nv, g->t, g->nt, 1, name, &m, &err), VXC_OK);
+  return m;
+}
+
+
 static vxg_mesh_info info_of(const struct vxg_mesh *m) {
   vxg_mesh_info in;
   vxg_mesh_get_info(m, &in);
@@ -554,9 +563,7 @@ static void test_mesh_distance_icosphere_within_tessellation(void **state) {
   for (int level = 1; level <= 4; level++) {
     mg_mesh g;
     assert_int_equal(mg_icosphere(&g, R, level), 0);
-    struct vxg_mesh *m;
-    vxc_error err;
-    assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "ico", &m, &err), VXC_OK);
+    struct vxg_mesh *m = mesh_of(&g, "ico");
     double tess = R - g.r_in, worst = 0;
     vxc_rng rng = {0x1234567ull + (uint64_t)level};
     for (int i = 0; i < 2000; i++) {
@@ -601,9 +608,7 @@ static void test_mesh_distance_box_exact(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_box(&g, 0.4, 0.2, 0.1), 0);
-  struct vxg_mesh *m;
-  vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "box", &m, &err), VXC_OK);
+  struct vxg_mesh *m = mesh_of(&g, "box");
   const double h[3] = {0.2, 0.1, 0.05};
   vxc_rng rng = {99};
   for (int i = 0; i < 5000; i++) {
@@ -676,9 +681,7 @@ static void test_mesh_bounded_search_agrees(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_icosphere(&g, 0.05, 3), 0);
-  struct vxg_mesh *m;
-  vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "ico", &m, &err), VXC_OK);
+  struct vxg_mesh *m = mesh_of(&g, "ico");
   vxc_rng rng = {11};
   int mixed = 0, decided = 0;
   for (int i = 0; i < 3000; i++) {
@@ -724,9 +727,8 @@ static void test_mesh_planes_near_a_point(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_box(&g, 0.4, 0.2, 0.1), 0);
-  struct vxg_mesh *m;
+  struct vxg_mesh *m = mesh_of(&g, "box");
   vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "box", &m, &err), VXC_OK);
   double pl[4 * VXG_MESH_PLANES_MAX];
   const double corner[3] = {0.2, 0.1, 0.05}, face[3] = {0, 0, 0.05}, far[3] = {1, 1, 1};
   const double origin[3] = {0, 0, 0};
@@ -795,9 +797,7 @@ static void test_mesh_hull_support_is_farthest_vertex(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_icosphere(&g, 1, 3), 0);
-  struct vxg_mesh *m;
-  vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "ico", &m, &err), VXC_OK);
+  struct vxg_mesh *m = mesh_of(&g, "ico");
   vxg_hull h;
   memset(&h, 0, sizeof h);
   h.kind = VXG_HULL_POINTS;
