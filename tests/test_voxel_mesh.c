@@ -297,22 +297,34 @@ static void test_voxel_mesh_convex_cap_is_exact(void **state) {
 }
 
 
-// two convex meshes meet in the exact polyhedral intersection, the same with 1 and 3 threads
+// two convex meshes, one turned and moved, meet in the exact polyhedral intersection, the
+// same with 1 and 3 threads
 static void test_voxel_mesh_convex_pair_is_exact(void **state) {
   fixture *f = *state;
   const double R1 = 0.05, R2 = 0.035, d = 0.08;
-  mg_mesh g1, g2;
+  mg_mesh g1, g2, g2w;
   assert_int_equal(mg_icosphere(&g1, R1, 3), 0);
   assert_int_equal(mg_uvsphere(&g2, R2, 40, 21), 0);
+  assert_int_equal(mg_uvsphere(&g2w, R2, 40, 21), 0);
   vxg_cell *a = mesh_cell(f, "a", &g1), *b = mesh_cell(f, "b", &g2);
   assert_non_null(a);
   assert_non_null(b);
+  /* b turned by 50 degrees about (1, -2, 0.5), then moved along the diagonal; the exact
+     answer turns a copy of its vertices (the same rotation, applied here) */
   const double ta[3] = {0, 0, 0}, tb[3] = {d / sqrt(3.0), d / sqrt(3.0), d / sqrt(3.0)};
-  vxg_xform id, at;
+  const double axis[3] = {1, -2, 0.5};
+  vxg_xform id, at, rot;
   vxg_xform_identity(&id);
+  assert_int_equal(vxg_xform_axis_angle(&rot, axis, 50 * M_PI / 180), 0);
   vxg_xform_translation(&at, tb[0], tb[1], tb[2]);
+  vxg_xform_compose(&at, &at, &rot);
+  for (int i = 0; i < g2w.nv; i++) {
+    double q[3];
+    vxg_xform_vector(&rot, g2w.v + 3 * i, q);
+    memcpy(g2w.v + 3 * i, q, sizeof q);
+  }
   mg_moments ex;
-  assert_int_equal(mg_convex_meet_moments(&g1, ta, &g2, tb, &ex), 0);
+  assert_int_equal(mg_convex_meet_moments(&g1, ta, &g2w, tb, &ex), 0);
   vxv_options o;
   vxv_options_default(&o);
   o.rtol = 0;
@@ -330,6 +342,7 @@ static void test_voxel_mesh_convex_pair_is_exact(void **state) {
   assert_memory_equal(r1.area_vector, r3.area_vector, sizeof r1.area_vector);
   mg_free(&g1);
   mg_free(&g2);
+  mg_free(&g2w);
 }
 
 
