@@ -869,6 +869,16 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     h->s = 1;
     h->f0 = -d;
   }
+  /* deepest cuts first: the polyhedron loses most of its vertices early (insertion sort,
+     stable: the order stays that of the triangles among equal offsets) */
+  for (int j = 1; j < m; j++) {
+    vxv_hs t = hs[j];
+    int i2 = j;
+    for (; i2 > 0 && hs[i2 - 1].dm > t.dm; i2--) {
+      hs[i2] = hs[i2 - 1];
+    }
+    hs[i2] = t;
+  }
   return n < 0 ? -1 : m;
 }
 
