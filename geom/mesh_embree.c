@@ -383,7 +383,7 @@ typedef struct collect_state {
   const double *p;
   double r2;
   int max, n;
-  int *tri;
+  int *pid; /* the planes found */
 } collect_state;
 
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
@@ -394,7 +394,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   const vxg_mesh *m = q->m;
   int id = m->pid[args->primID];
   for (int i = 0; i < q->n; i++) {
-    if (q->tri[i] == id) {
+    if (q->pid[i] == id) {
       return false; /* a plane already found */
     }
   }
@@ -409,7 +409,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
   if (d2 <= q->r2) {
     if (q->n < q->max) {
-      q->tri[q->n] = id;
+      q->pid[q->n] = id;
     }
     if (++q->n > q->max) {
       args->query->radius = 0;
