@@ -110,6 +110,10 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
+/* vxg_atom_eval given an upper bound on |f(p)| (HUGE_VAL: none), which keeps a mesh's
+ * search to a small ball (vxg_mesh_distance_bounded); the same value and gradient. */
+double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound,
+                             double grad[3]);
 /* vxg_atom_classify for atoms whose value costs a search (meshes), with what the search
  * learnt of the value: `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL:
  * none; a box's parent's bound plus the distance between their centres, f being
@@ -363,23 +367,24 @@ int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r
 /* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
  * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
  * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
- * its lowest triangle; at most `max` (<= VXG_MESH_PLANES_MAX). Returns their number, or -1 when
- * there are more, or none. For a convex mesh (info.convex) whose surface meets the ball
- * (p, r), the mesh's inside within the ball is exactly the intersection of these
- * half-spaces within the ball (near a boundary point, a convex polyhedron is the
- * intersection of the half-spaces of the faces through it, and every such face meets the
- * ball). */
+ * its lowest triangle, in increasing order of that triangle; at most `max` (1 to
+ * VXG_MESH_PLANES_MAX). Returns their number, or -1 when there are more, or none. For a
+ * convex mesh (info.convex) whose surface meets the ball (p, r), the mesh's inside within
+ * the ball is exactly the intersection of these half-spaces within the ball (near a
+ * boundary point, a convex polyhedron is the intersection of the half-spaces of the faces
+ * through it, and every such face meets the ball). */
 int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max,
                     double *planes);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
- * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius, the
- * cost of a query near the surface. A bound that is wrong costs time, never the answer. */
+ * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
+ * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound
+ * that is wrong costs time, never the answer. */
 double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
                                  double grad[3], double closest[3]);
 /* vxg_mesh_classify_ball that may also give the signed distance at p in *dist with its
  * gradient in grad, and an upper bound on |distance| in *upper (all nullable), given
- * `bound` as in vxg_mesh_distance_bounded. When the bound spans a few triangles, one
- * bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
+ * `bound` as in vxg_mesh_distance_bounded. When the bound spans at most two triangle
+ * sizes, one bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
  * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
  * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
 int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r,

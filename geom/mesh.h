@@ -85,8 +85,8 @@ double vxg_tri_closest(const double p[3], const double a[3], const double b[3],
 /* Embree (mesh_embree.c). Build: VXC_OK, VXC_ERR_NOMEM, VXC_ERR_NUMERIC (Embree failed;
  * message says why). Closest: the squared distance from p to the mesh, with the closest
  * point, its triangle and feature code; `bound` (HUGE_VAL: none) is a distance the caller
- * knows the mesh to come within, which makes the search one small ball (a wrong bound
- * costs time, never the answer). */
+ * knows the mesh to come within, which keeps the search to a few small balls (a wrong
+ * bound costs time, never the answer). */
 vxc_status vxg_mesh_bvh_build(struct vxg_mesh *m, vxc_error *err);
 void vxg_mesh_bvh_free(struct vxg_mesh *m);
 double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double bound,

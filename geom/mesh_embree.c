@@ -383,7 +383,7 @@ typedef struct collect_state {
   const double *p;
   double r2;
   int max, n;
-  int *tri;
+  int *pid; /* the planes found */
 } collect_state;
 
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
@@ -394,7 +394,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   const vxg_mesh *m = q->m;
   int id = m->pid[args->primID];
   for (int i = 0; i < q->n; i++) {
-    if (q->tri[i] == id) {
+    if (q->pid[i] == id) {
       return false; /* a plane already found */
     }
   }
@@ -409,7 +409,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
   if (d2 <= q->r2) {
     if (q->n < q->max) {
-      q->tri[q->n] = id;
+      q->pid[q->n] = id;
     }
     if (++q->n > q->max) {
       args->query->radius = 0;
@@ -443,17 +443,31 @@ int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max
 
 
 int vxg_mesh_bvh_parity(const vxg_mesh *m, const double p[3]) {
-  /* fixed directions in general position (no axis, no simple diagonal) */
+  /* first away from the centroid (out of the mesh by the shortest way for a roundish
+   * mesh, so the ray meets few boxes), then fixed directions in general position (no axis,
+   * no simple diagonal) */
   static const double dirs[5][3] = {{0.5773, 0.6231, 0.5279},    {-0.3131, 0.8717, -0.3768},
                                     {0.7283, -0.2311, -0.6451},  {-0.6627, -0.5219, 0.5372},
                                     {0.1511, -0.9233, 0.3532}};
   const bvh *b = m->bvh;
-  for (int k = 0; k < 5; k++) {
+  double away[3], la = 0;
+  for (int i = 0; i < 3; i++) {
+    away[i] = p[i] - m->info.centroid[i];
+    la += away[i] * away[i];
+  }
+  la = sqrt(la);
+  for (int k = la > 1e-6 * m->size ? -1 : 0; k < 5; k++) {
     ray_state rs;
     rtcInitIntersectContext(&rs.ctx);
     rs.m = m;
     memcpy(rs.o, p, sizeof rs.o);
-    memcpy(rs.d, dirs[k], sizeof rs.d);
+    if (k < 0) {
+      for (int i = 0; i < 3; i++) {
+        rs.d[i] = away[i] / la;
+      }
+    } else {
+      memcpy(rs.d, dirs[k], sizeof rs.d);
+    }
     rs.count = 0;
     rs.ambiguous = 0;
     struct RTCRayHit rh;
@@ -461,9 +475,9 @@ int vxg_mesh_bvh_parity(const vxg_mesh *m, const double p[3]) {
     rh.ray.org_x = (float)p[0];
     rh.ray.org_y = (float)p[1];
     rh.ray.org_z = (float)p[2];
-    rh.ray.dir_x = (float)dirs[k][0];
-    rh.ray.dir_y = (float)dirs[k][1];
-    rh.ray.dir_z = (float)dirs[k][2];
+    rh.ray.dir_x = (float)rs.d[0];
+    rh.ray.dir_y = (float)rs.d[1];
+    rh.ray.dir_z = (float)rs.d[2];
     rh.ray.tnear = 0;
     rh.ray.tfar = INFINITY;
     rh.ray.mask = 0xffffffffu;

@@ -417,6 +417,20 @@ vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e
 }
 
 
+double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound, double grad[3]) {
+  if (a->kind != VXG_ATOM_MESH || !a->mesh) {
+    return vxg_atom_eval(a, p, grad);
+  }
+  double l[3], gl[3];
+  vxg_xform_point(&a->to_local, p, l);
+  double f = vxg_mesh_distance_bounded(a->mesh, l, bound, grad ? gl : NULL, NULL);
+  if (grad) {
+    vxg_xform_vector_inv(&a->to_local, gl, grad);
+  }
+  return f;
+}
+
+
 vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const double e[3],
                                  double bound, double *f, double grad[3], double *upper) {
   const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};

@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..28"
+echo "1..30"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -66,5 +66,11 @@ ok "force names an unknown parameter" 2 "k_vv" -- \
 printf '# stiffness\nk_v 1e9\nmu_s zero\n' >"$tmp/p.txt"
 ok "a bad parameter file names line and column" 1 'p\.txt:3:6: expected a number' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --params "$tmp/p.txt"
+
+# bench: two 20,000-triangle spheres built in memory meet in their exact polyhedral lens
+# (convex meshes' leaves are exact: the error is rounding); speed is not checked
+ok "bench measures the mesh lens exactly" 0 '^mesh lens +h=[0-9.e-]+\[1e-03\] +[0-9.e+-]+ +[0-9.]+e-(1[0-9]|[2-9][0-9]) ' -- \
+  "$vxc" bench --quick --only "mesh lens"
+ok "bench names an unknown argument" 2 "unknown argument '--fast'" -- "$vxc" bench --fast
 
 [ "$failed" -eq 0 ]

@@ -118,6 +118,15 @@ static vxc_status parse(const buf *b, const char *name, struct vxg_mesh **m, vxc
 }
 
 
+/* The mesh of the generated g, in metres (asserts that it builds). */
+static struct vxg_mesh *mesh_of(const mg_mesh *g, const char *name) {
+  struct vxg_mesh *m = NULL;
+  vxc_error err;
+  assert_int_equal(vxg_mesh_create(NULL, g->v, g->nv, g->t, g->nt, 1, name, &m, &err), VXC_OK);
+  return m;
+}
+
+
 static vxg_mesh_info info_of(const struct vxg_mesh *m) {
   vxg_mesh_info in;
   vxg_mesh_get_info(m, &in);
@@ -554,9 +563,7 @@ static void test_mesh_distance_icosphere_within_tessellation(void **state) {
   for (int level = 1; level <= 4; level++) {
     mg_mesh g;
     assert_int_equal(mg_icosphere(&g, R, level), 0);
-    struct vxg_mesh *m;
-    vxc_error err;
-    assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "ico", &m, &err), VXC_OK);
+    struct vxg_mesh *m = mesh_of(&g, "ico");
     double tess = R - g.r_in, worst = 0;
     vxc_rng rng = {0x1234567ull + (uint64_t)level};
     for (int i = 0; i < 2000; i++) {
@@ -601,9 +608,7 @@ static void test_mesh_distance_box_exact(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_box(&g, 0.4, 0.2, 0.1), 0);
-  struct vxg_mesh *m;
-  vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "box", &m, &err), VXC_OK);
+  struct vxg_mesh *m = mesh_of(&g, "box");
   const double h[3] = {0.2, 0.1, 0.05};
   vxc_rng rng = {99};
   for (int i = 0; i < 5000; i++) {
@@ -670,14 +675,129 @@ static void test_mesh_classify_never_contradicts_points(void **state) {
 }
 
 
+// a search given a bound, right or wrong, finds the same distance as the unbounded one;
+// classifying a ball with the distance agrees with the nearest-triangle and parity test
+static void test_mesh_bounded_search_agrees(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, 0.05, 3), 0);
+  struct vxg_mesh *m = mesh_of(&g, "ico");
+  vxc_rng rng = {11};
+  int mixed = 0, decided = 0;
+  for (int i = 0; i < 3000; i++) {
+    double p[3], g0[3], g1[3];
+    for (int k = 0; k < 3; k++) {
+      p[k] = vxc_rng_uniform(&rng, -0.08, 0.08);
+    }
+    double d = vxg_mesh_distance(m, p, g0, NULL);
+    /* a right bound, a tight one and a wrong one (a quarter of the distance) */
+    const double bounds[3] = {fabs(d) + 0.01, fabs(d), 0.25 * fabs(d)};
+    for (int b = 0; b < 3; b++) {
+      double db = vxg_mesh_distance_bounded(m, p, bounds[b], g1, NULL);
+      assert_double_near(db, d, 0);
+      for (int k = 0; k < 3; k++) {
+        assert_double_near(g1[k], g0[k], 0);
+      }
+    }
+    double r = vxc_rng_uniform(&rng, 1e-4, 0.02), dist, upper, gr[3];
+    int side = vxg_mesh_classify_ball(m, p, r);
+    mixed += side == 0;
+    decided += side != 0;
+    for (int b = 0; b < 2; b++) {
+      /* no bound, then the bound a parent box 2r away would give */
+      double bound = b == 0 ? HUGE_VAL : fabs(d) + 2 * r;
+      int s2 = vxg_mesh_classify_ball_dist(m, p, r, bound, &dist, gr, &upper);
+      assert_int_equal(s2, side);
+      assert_true(upper >= fabs(d));
+      if (!isnan(dist)) {
+        assert_double_near(dist, d, 0);
+      }
+    }
+  }
+  fprintf(stderr, "# bounded searches: %d balls undecided, %d decided\n", mixed, decided);
+  assert_true(mixed > 100 && decided > 100);
+  vxg_mesh_free(m);
+  mg_free(&g);
+}
+
+
+// the planes near a point of a box mesh are its faces there (two triangles, one plane),
+// and a moved convex mesh atom gives them in the cell's frame; a torus gives none
+static void test_mesh_planes_near_a_point(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_box(&g, 0.4, 0.2, 0.1), 0);
+  struct vxg_mesh *m = mesh_of(&g, "box");
+  vxc_error err;
+  double pl[4 * VXG_MESH_PLANES_MAX];
+  const double corner[3] = {0.2, 0.1, 0.05}, face[3] = {0, 0, 0.05}, far[3] = {1, 1, 1};
+  const double origin[3] = {0, 0, 0};
+  assert_int_equal(vxg_mesh_planes(m, corner, 0.01, 32, pl), 3);
+  double seen[3] = {0, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    /* each an axis with the half-extent as offset */
+    int a = fabs(pl[4 * i]) > 0.5 ? 0 : (fabs(pl[4 * i + 1]) > 0.5 ? 1 : 2);
+    assert_double_near(pl[4 * i + a], 1, 1e-15);
+    assert_double_near(pl[4 * i + 3], corner[a], 1e-15);
+    seen[a] = 1;
+  }
+  assert_true(seen[0] && seen[1] && seen[2]);
+  assert_int_equal(vxg_mesh_planes(m, face, 0.01, 32, pl), 1);
+  assert_double_near(pl[2], 1, 1e-15);
+  assert_double_near(pl[3], 0.05, 1e-15);
+  assert_int_equal(vxg_mesh_planes(m, origin, 1, 32, pl), 6);
+  assert_int_equal(vxg_mesh_planes(m, origin, 1, 5, pl), -1);
+  assert_int_equal(vxg_mesh_planes(m, far, 0.01, 32, pl), -1);
+  /* the box as a moved primitive of a cell: its corner's planes in the cell's frame */
+  vxg_solid *s = NULL;
+  assert_int_equal(vxg_solid_create(NULL, "s", &s), VXC_OK);
+  vxg_cell *c = NULL;
+  assert_int_equal(vxg_solid_add_cell(s, "c", NULL, &c, &err), VXC_OK);
+  vxg_xform mv, tr;
+  const double axis[3] = {1, 2, 3};
+  assert_int_equal(vxg_xform_axis_angle(&mv, axis, 0.7), 0);
+  vxg_xform_translation(&tr, 0.03, -0.02, 0.01);
+  vxg_xform_compose(&mv, &tr, &mv);
+  vxg_prim p;
+  const double one = 1;
+  assert_int_equal(vxg_prim_init(&p, VXG_MESH, &one, 1, 0, &mv, &err), VXC_OK);
+  p.mesh = m;
+  assert_int_equal(vxg_cell_add_prim(c, &p, &err), VXC_OK);
+  assert_int_equal(vxg_cell_finish(c, NULL, &err), VXC_OK);
+  double cw[3], centre[3];
+  vxg_xform_point(&mv, corner, cw);
+  vxg_xform_point(&mv, origin, centre);
+  assert_int_equal(vxg_atom_planes(&c->atom[0], cw, 0.01, 32, pl), 3);
+  for (int i = 0; i < 3; i++) {
+    const double *q = pl + 4 * i;
+    assert_double_near(q[0] * q[0] + q[1] * q[1] + q[2] * q[2], 1, 1e-14);
+    assert_double_near(q[0] * cw[0] + q[1] * cw[1] + q[2] * cw[2], q[3], 1e-15);
+    assert_true(q[0] * centre[0] + q[1] * centre[1] + q[2] * centre[2] < q[3] - 0.04);
+  }
+  vxg_solid_free(s); /* frees the mesh with its cell */
+  /* a torus is not convex: no planes */
+  struct vxg_mesh *torus = NULL;
+  char path[4096];
+  snprintf(path, sizeof path, "%s", vxc_test_data("meshes/torus.ply"));
+  assert_int_equal(vxg_mesh_load(NULL, path, 1, &torus, &err), VXC_OK);
+  vxg_atom a;
+  memset(&a, 0, sizeof a);
+  a.kind = VXG_ATOM_MESH;
+  a.mesh = torus;
+  vxg_xform_identity(&a.to_local);
+  const double on[3] = {0.055, 0, 0};
+  assert_int_equal(vxg_atom_planes(&a, on, 0.005, 32, pl), -1);
+  vxg_mesh_free(torus);
+  mg_free(&g);
+}
+
+
 // the support of a convex mesh's hull (hill climbing) is the farthest vertex
 static void test_mesh_hull_support_is_farthest_vertex(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_icosphere(&g, 1, 3), 0);
-  struct vxg_mesh *m;
-  vxc_error err;
-  assert_int_equal(vxg_mesh_create(NULL, g.v, g.nv, g.t, g.nt, 1, "ico", &m, &err), VXC_OK);
+  struct vxg_mesh *m = mesh_of(&g, "ico");
   vxg_hull h;
   memset(&h, 0, sizeof h);
   h.kind = VXG_HULL_POINTS;
@@ -717,6 +837,8 @@ int main(void) {
       cmocka_unit_test(test_mesh_distance_box_exact),
       cmocka_unit_test(test_mesh_classify_never_contradicts_points),
       cmocka_unit_test(test_mesh_hull_support_is_farthest_vertex),
+      cmocka_unit_test(test_mesh_bounded_search_agrees),
+      cmocka_unit_test(test_mesh_planes_near_a_point),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

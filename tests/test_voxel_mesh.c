@@ -7,8 +7,13 @@
  *    quadric answer lies in the mesh query's certified bracket;
  *  - two icospheres: the lens volume lies between the lenses of the inner and outer balls;
  *  - the bundled mesh peg pressed into the wall of the bundled mesh hole block: the exact
- *    rectangular overlap. The h_min rule is used: a mesh atom has no curvature bound, so its
- *    leaves' brackets come from the distance bound only and are wide. */
+ *    rectangular overlap. The h_min rule is used: a non-convex mesh atom has no curvature
+ *    bound, so its leaves' brackets come from the distance bound only and are wide;
+ *  - convex meshes, whose leaves are integrated exactly by the planes of the triangles near
+ *    them: an icosphere cut by a plane and two icospheres against the exact moments of
+ *    the polyhedral regions (tools/mesh_gen.h, by the divergence theorem), with brackets
+ *    that shrink to rounding, and the same figures bit for bit with one and three
+ *    threads. */
 #include "vxc_test.h"
 
 #include "geom/geom.h"
@@ -211,12 +216,144 @@ static void test_voxel_mesh_peg_in_hole(void **state) {
 }
 
 
+/* Volume, centroid and second moments about the centroid of r against exact moments m
+ * about the origin: rel_v of V, rel_v of the size for the centroid, rel_j of the moments. */
+static void expect_moments(const vxv_result *r, const mg_moments *m, double size, double rel_v,
+                           double rel_j) {
+  assert_double_rel(r->volume, m->m0, rel_v);
+  double c[3];
+  for (int k = 0; k < 3; k++) {
+    c[k] = m->m1[k] / m->m0;
+    assert_double_near(r->centroid[k], c[k], rel_v * size);
+  }
+  /* J about the centroid from the exact second moments: J = tr(C) I - C */
+  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+  double cc[6];
+  for (int k = 0; k < 6; k++) {
+    cc[k] = m->m2[k] - m->m1[ia[k]] * c[ib[k]];
+  }
+  double tr = cc[0] + cc[1] + cc[2], jn = tr * m->m0 > 0 ? tr : 1;
+  assert_double_near(r->inertia[0], tr - cc[0], rel_j * jn);
+  assert_double_near(r->inertia[4], tr - cc[1], rel_j * jn);
+  assert_double_near(r->inertia[8], tr - cc[2], rel_j * jn);
+  assert_double_near(r->inertia[1], -cc[3], rel_j * jn);
+  assert_double_near(r->inertia[5], -cc[4], rel_j * jn);
+  assert_double_near(r->inertia[2], -cc[5], rel_j * jn);
+  /* the certified bracket holds the exact volume and is tight: every leaf is exact */
+  assert_true(r->volume_lo <= m->m0 * (1 + 1e-12) && r->volume_hi >= m->m0 * (1 - 1e-12));
+  assert_true(r->volume_hi - r->volume_lo <= 1e-9 * m->m0);
+}
+
+
+// a convex mesh's leaves are exact: an icosphere cut by a plane has the polyhedral cap's
+// exact moments at a coarse leaf size, and its bracket closes to rounding
+static void test_voxel_mesh_convex_cap_is_exact(void **state) {
+  fixture *f = *state;
+  const double R = 0.05, depth = 0.004;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, R, 3), 0);
+  vxg_cell *ball = mesh_cell(f, "ico3", &g);
+  vx_prim_spec hs = {VXG_HALFSPACE, {0, 0, 1, 0}, 4, 0, NULL};
+  vx_prim_spec bx = {VXG_BOX, {0.3, 0.3, 0.3}, 3, 0, NULL};
+  vx_prim_spec both[2] = {hs, bx};
+  vxg_cell *ground = vx_cell(f->s, "ground", both, 2);
+  assert_non_null(ball);
+  assert_non_null(ground);
+  /* the lowest vertex `depth` below the plane z = 0 */
+  double zmin = HUGE_VAL;
+  for (int i = 0; i < g.nv; i++) {
+    zmin = fmin(zmin, g.v[3 * i + 2]);
+  }
+  const double t[3] = {0.0013, -0.0007, -zmin - depth};
+  vxg_xform at, id;
+  vxg_xform_translation(&at, t[0], t[1], t[2]);
+  vxg_xform_identity(&id);
+  mg_moments ex;
+  assert_int_equal(mg_cap_moments(&g, t, &ex), 0);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = R / 8;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, ball, &at, ground, &id, &o, &r), VXC_OK);
+  fprintf(stderr, "# convex cap V %.12e, polyhedral %.12e, bracket width %.2e, %lld boxes\n",
+          r.volume, ex.m0, r.volume_hi - r.volume_lo, r.boxes);
+  expect_moments(&r, &ex, R, 1e-10, 1e-9);
+  /* the certified rule stops at once: the bracket is already within any tolerance */
+  o.rtol = 1e-6;
+  o.h_min = 0;
+  assert_int_equal(vxv_intersect(f->ws, ball, &at, ground, &id, &o, &r), VXC_OK);
+  expect_moments(&r, &ex, R, 1e-10, 1e-9);
+  /* and the mesh alone: its exact volume, once leaves are small enough to meet few
+     triangles (a floor below that size is never reached) */
+  o.rtol = 0;
+  o.h_min = R / 1024;
+  assert_int_equal(vxv_cell_massprops(f->ws, ball, &id, &o, &r), VXC_OK);
+  const double low[3] = {0, 0, -1}; /* moved wholly below z = 0: the whole mesh */
+  assert_int_equal(mg_cap_moments(&g, low, &ex), 0);
+  assert_double_rel(r.volume, ex.m0, 1e-10);
+  assert_true(r.volume_hi - r.volume_lo <= 1e-9 * ex.m0);
+  mg_free(&g);
+}
+
+
+// two convex meshes, one turned and moved, meet in the exact polyhedral intersection, the
+// same with 1 and 3 threads
+static void test_voxel_mesh_convex_pair_is_exact(void **state) {
+  fixture *f = *state;
+  const double R1 = 0.05, R2 = 0.035, d = 0.08;
+  mg_mesh g1, g2, g2w;
+  assert_int_equal(mg_icosphere(&g1, R1, 3), 0);
+  assert_int_equal(mg_uvsphere(&g2, R2, 40, 21), 0);
+  assert_int_equal(mg_uvsphere(&g2w, R2, 40, 21), 0);
+  vxg_cell *a = mesh_cell(f, "a", &g1), *b = mesh_cell(f, "b", &g2);
+  assert_non_null(a);
+  assert_non_null(b);
+  /* b turned by 50 degrees about (1, -2, 0.5), then moved along the diagonal; the exact
+     answer turns a copy of its vertices (the same rotation, applied here) */
+  const double ta[3] = {0, 0, 0}, tb[3] = {d / sqrt(3.0), d / sqrt(3.0), d / sqrt(3.0)};
+  const double axis[3] = {1, -2, 0.5};
+  vxg_xform id, at, rot;
+  vxg_xform_identity(&id);
+  assert_int_equal(vxg_xform_axis_angle(&rot, axis, 50 * M_PI / 180), 0);
+  vxg_xform_translation(&at, tb[0], tb[1], tb[2]);
+  vxg_xform_compose(&at, &at, &rot);
+  for (int i = 0; i < g2w.nv; i++) {
+    double q[3];
+    vxg_xform_vector(&rot, g2w.v + 3 * i, q);
+    memcpy(g2w.v + 3 * i, q, sizeof q);
+  }
+  mg_moments ex;
+  assert_int_equal(mg_convex_meet_moments(&g1, ta, &g2w, tb, &ex), 0);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 0;
+  o.h_min = R2 / 8;
+  vxv_result r1, r3;
+  assert_int_equal(vxv_intersect(f->ws, a, &id, b, &at, &o, &r1), VXC_OK);
+  fprintf(stderr, "# convex pair V %.12e, polyhedral %.12e, bracket width %.2e\n", r1.volume,
+          ex.m0, r1.volume_hi - r1.volume_lo);
+  expect_moments(&r1, &ex, R2, 1e-10, 1e-9);
+  o.threads = 3;
+  assert_int_equal(vxv_intersect(f->ws, a, &id, b, &at, &o, &r3), VXC_OK);
+  assert_memory_equal(&r1.volume, &r3.volume, sizeof r1.volume);
+  assert_memory_equal(r1.centroid, r3.centroid, sizeof r1.centroid);
+  assert_memory_equal(r1.inertia, r3.inertia, sizeof r1.inertia);
+  assert_memory_equal(r1.area_vector, r3.area_vector, sizeof r1.area_vector);
+  mg_free(&g1);
+  mg_free(&g2);
+  mg_free(&g2w);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_voxel_mesh_icosphere_cap_converges, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_mesh_box_matches_quadric_box, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_mesh_two_spheres_lens, setup, teardown),
       cmocka_unit_test(test_voxel_mesh_peg_in_hole),
+      cmocka_unit_test_setup_teardown(test_voxel_mesh_convex_cap_is_exact, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_mesh_convex_pair_is_exact, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

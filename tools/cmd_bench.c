@@ -88,106 +88,9 @@ static const char *BALL = "(solid ball (cell c (sphere 0.1)))";
 static const char *GROUND = "(solid ground (cell c (box 1 1 0.2) (pose (translate 0 0 -0.1))))";
 
 
-/* ---- exact moments of polyhedral regions ---------------------------------------------- */
+/* ---- exact moments of polyhedral regions (mesh_gen.h) --------------------------------- */
 
-/* Raw moments about the origin: m0, m1[3], m2 as xx yy zz xy yz xz. */
-typedef struct pmoments {
-  double m0, m1[3], m2[6];
-} pmoments;
-
-/* Adds the signed tetrahedron (origin, a, b, c). */
-static void add_tet(pmoments *m, const double a[3], const double b[3], const double c[3]) {
-  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
-  double v = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-              a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
-  double sum[3];
-  for (int k = 0; k < 3; k++) {
-    sum[k] = a[k] + b[k] + c[k];
-    m->m1[k] += v * sum[k] / 4;
-  }
-  m->m0 += v;
-  /* int x_i x_j over a tetrahedron = V / 20 (sum over its 4 vertices of x_i x_j + s_i s_j) */
-  for (int k = 0; k < 6; k++) {
-    int i = ia[k], j = ib[k];
-    m->m2[k] += v / 20 * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + sum[i] * sum[j]);
-  }
-}
-
-#define POLY_MAX 64
-
-/* Keeps the part of the convex polygon p (n < POLY_MAX vertices) where nrm . x <= d.
- * Returns the new count (at most n + 1), or -1 when it would reach POLY_MAX. */
-static int clip_polygon(double (*p)[3], int n, const double nrm[3], double d) {
-  double out[POLY_MAX][3], s[POLY_MAX];
-  int m = 0, cut = 0;
-  for (int i = 0; i < n; i++) {
-    s[i] = nrm[0] * p[i][0] + nrm[1] * p[i][1] + nrm[2] * p[i][2] - d;
-    cut |= s[i] > 0;
-  }
-  if (!cut) {
-    return n;
-  }
-  if (n + 1 >= POLY_MAX) {
-    return -1;
-  }
-  for (int i = 0; i < n; i++) {
-    int j = (i + 1) % n;
-    if (s[i] <= 0) {
-      memcpy(out[m++], p[i], sizeof out[0]);
-    }
-    if ((s[i] < 0 && s[j] > 0) || (s[i] > 0 && s[j] < 0)) {
-      double t = s[i] / (s[i] - s[j]);
-      for (int k = 0; k < 3; k++) {
-        out[m][k] = p[i][k] + t * (p[j][k] - p[i][k]);
-      }
-      m++;
-    }
-  }
-  memcpy(p, out, (size_t)m * sizeof out[0]);
-  return m;
-}
-
-/* A mesh's vertices placed by a translation (the bench's poses are translations). */
-static double *placed(const mg_mesh *g, const double t[3]) {
-  double *v = malloc(3 * sizeof(double) * (size_t)g->nv);
-  for (int i = 0; v && i < 3 * g->nv; i++) {
-    v[i] = g->v[i] + t[i % 3];
-  }
-  return v;
-}
-
-/* Adds the triangles of mesh g (vertices v) clipped by the half-spaces nrm_k . x <= d_k
- * (k < nh), skipping triangles whose box misses `box` (lo x y z, hi x y z). Returns 0, or
- * -1 when a clipped triangle has too many vertices. */
-static int add_clipped(pmoments *m, const mg_mesh *g, const double *v, const double *nrm,
-                       const double *d, int nh, const double box[6]) {
-  for (int t = 0; t < g->nt; t++) {
-    double p[POLY_MAX][3];
-    int n = 3, miss = 0;
-    for (int c = 0; c < 3; c++) {
-      memcpy(p[c], v + 3 * g->t[3 * t + c], sizeof p[0]);
-    }
-    for (int a = 0; a < 3; a++) {
-      double lo = fmin(p[0][a], fmin(p[1][a], p[2][a])), hi = fmax(p[0][a], fmax(p[1][a], p[2][a]));
-      miss |= hi < box[a] || lo > box[3 + a];
-    }
-    if (miss) {
-      continue;
-    }
-    for (int k = 0; k < nh && n >= 3; k++) {
-      n = clip_polygon(p, n, nrm + 3 * k, d[k]);
-    }
-    if (n < 0) {
-      return -1;
-    }
-    for (int i = 1; i + 1 < n; i++) {
-      add_tet(m, p[0], p[i], p[i + 1]);
-    }
-  }
-  return 0;
-}
-
-static void pmoments_to_exact(const pmoments *m, exact *e) {
+static void moments_to_exact(const mg_moments *m, exact *e) {
   memset(e, 0, sizeof *e);
   e->have = e->have_j = 1;
   e->volume = m->m0;
@@ -208,80 +111,25 @@ static void pmoments_to_exact(const pmoments *m, exact *e) {
   e->inertia[2] = e->inertia[6] = -c[5];
 }
 
-/* The outward face planes n . x <= d of mesh g (vertices v). Returns 0 or -1 (memory). */
-static int face_planes(const mg_mesh *g, const double *v, double **nrm, double **d) {
-  *nrm = malloc(3 * sizeof(double) * (size_t)g->nt);
-  *d = malloc(sizeof(double) * (size_t)g->nt);
-  if (!*nrm || !*d) {
+/* Exact moments of mesh g translated by t, cut to z <= 0. Returns 0 or -1. */
+static int exact_mesh_cap(const mg_mesh *g, const double t[3], exact *e) {
+  mg_moments m;
+  if (mg_cap_moments(g, t, &m) != 0) {
     return -1;
   }
-  for (int t = 0; t < g->nt; t++) {
-    const double *a = v + 3 * g->t[3 * t], *b = v + 3 * g->t[3 * t + 1], *c = v + 3 * g->t[3 * t + 2];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double *n = *nrm + 3 * t;
-    n[0] = u[1] * w[2] - u[2] * w[1];
-    n[1] = u[2] * w[0] - u[0] * w[2];
-    n[2] = u[0] * w[1] - u[1] * w[0];
-    (*d)[t] = n[0] * a[0] + n[1] * a[1] + n[2] * a[2];
-  }
+  moments_to_exact(&m, e);
   return 0;
 }
 
-/* Exact moments of mesh g translated by t, cut to z <= 0. Returns 0 or -1 (memory). */
-static int exact_mesh_cap(const mg_mesh *g, const double t[3], exact *e) {
-  double *v = placed(g, t);
-  if (!v) {
-    return -1;
-  }
-  const double up[3] = {0, 0, 1}, zero = 0;
-  const double all[6] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, HUGE_VAL, HUGE_VAL, 0};
-  pmoments m;
-  memset(&m, 0, sizeof m);
-  /* the flat face on z = 0 weighs nothing */
-  int rc = add_clipped(&m, g, v, up, &zero, 1, all);
-  pmoments_to_exact(&m, e);
-  free(v);
-  return rc;
-}
-
-/* Exact moments of the intersection of convex meshes ga, gb translated by ta, tb: each
- * one's triangles clipped by the other's face planes. Returns 0 or -1 (memory). */
+/* Exact moments of the intersection of convex meshes ga, gb translated by ta, tb. */
 static int exact_mesh_lens(const mg_mesh *ga, const double ta[3], const mg_mesh *gb,
                            const double tb[3], exact *e) {
-  double *va = placed(ga, ta), *vb = placed(gb, tb);
-  double *na = NULL, *da = NULL, *nb = NULL, *db = NULL;
-  int rc = -1;
-  if (va && vb && face_planes(ga, va, &na, &da) == 0 && face_planes(gb, vb, &nb, &db) == 0) {
-    /* triangles are skipped when they miss the intersection of the two boxes */
-    double box[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    double bb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-    for (int i = 0; i < 3 * ga->nv; i++) {
-      box[i % 3] = fmin(box[i % 3], va[i]);
-      box[3 + i % 3] = fmax(box[3 + i % 3], va[i]);
-    }
-    for (int i = 0; i < 3 * gb->nv; i++) {
-      bb[i % 3] = fmin(bb[i % 3], vb[i]);
-      bb[3 + i % 3] = fmax(bb[3 + i % 3], vb[i]);
-    }
-    for (int a = 0; a < 3; a++) {
-      box[a] = fmax(box[a], bb[a]);
-      box[3 + a] = fmin(box[3 + a], bb[3 + a]);
-    }
-    pmoments m;
-    memset(&m, 0, sizeof m);
-    rc = add_clipped(&m, ga, va, nb, db, gb->nt, box);
-    if (rc == 0) {
-      rc = add_clipped(&m, gb, vb, na, da, ga->nt, box);
-    }
-    pmoments_to_exact(&m, e);
+  mg_moments m;
+  if (mg_convex_meet_moments(ga, ta, gb, tb, &m) != 0) {
+    return -1;
   }
-  free(va);
-  free(vb);
-  free(na);
-  free(da);
-  free(nb);
-  free(db);
-  return rc;
+  moments_to_exact(&m, e);
+  return 0;
 }
 
 
@@ -694,10 +542,10 @@ const cli_command cli_cmd_bench = {
     "Runs a fixed suite (a sphere 1 mm and 25 um into a plane, a sphere-sphere lens, a\n"
     "cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a plane, equator down\n"
     "and pole down, and two 20,000-triangle spheres overlapping by 3 mm, built in memory)\n"
-    "with the leaf sizes that\n"
-    "reach 1e-3 and 1e-5 relative volume error (found by a halving sweep; 1e-3 only for\n"
-    "meshes) and with the certified rule (not for meshes), and prints per setting:\n"
-    "median time per query, relative errors of V, p_c and J against the closed forms, the\n"
+    "with the leaf sizes that reach 1e-3 and 1e-5 relative volume error (found by a\n"
+    "halving sweep; 1e-3 only for meshes) and with the certified rule (not for meshes),\n"
+    "and prints per setting: median time per query, relative errors of V, p_c and J\n"
+    "against the closed forms (for meshes: the exact polyhedral regions), the\n"
     "certified bracket's relative width, boxes classified, the workspace's peak memory,\n"
     "the speed-up of two threads over one, and a uniform-grid baseline at the octree's\n"
     "smallest leaf size (its volume error, its time, and its time over the octree's).\n"

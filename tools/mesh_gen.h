@@ -9,7 +9,15 @@
  *    between the same volume for the balls of radii r_in and R;
  *  - uv sphere: `nu` x `nv` quads (fanned) with poles, for large counts (2 nu (nv - 1)
  *    triangles), and the same shell bound;
- *  - box: 12 triangles, exact. Triangles are counter-clockwise seen from outside. */
+ *  - box: 12 triangles, exact. Triangles are counter-clockwise seen from outside.
+ *
+ * Exact regions of polyhedra (for meshes a faceted sphere's closed form does not fit): the
+ * volume, first and second moments of a mesh cut to z <= 0, and of the intersection of two
+ * convex meshes, by the divergence theorem: the region's boundary is the meshes' triangles
+ * clipped to the region plus faces on the plane z = 0 through the origin of the sums, which
+ * weigh nothing; each clipped triangle adds the signed tetrahedron it makes with the
+ * origin. The intersection of convex meshes is bounded by each one's triangles clipped by
+ * the other's face planes. */
 #ifndef VXC_MESH_GEN_H
 #define VXC_MESH_GEN_H
 
@@ -196,6 +204,184 @@ static inline int mg_box(mg_mesh *m, double lx, double ly, double lz) {
   }
   m->r_in = 0;
   return 0;
+}
+
+/* ---- exact moments of polyhedral regions ------------------------------------------------ */
+
+/* Moments about the origin: m0 = int dV, m1 = int x dV, m2 = int x x^T dV as xx yy zz xy yz
+ * xz. */
+typedef struct mg_moments {
+  double m0, m1[3], m2[6];
+} mg_moments;
+
+/* Adds the signed tetrahedron (origin, a, b, c). */
+static inline void mg_add_tet(mg_moments *m, const double a[3], const double b[3],
+                              const double c[3]) {
+  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+  double v = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+              a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  double sum[3];
+  for (int k = 0; k < 3; k++) {
+    sum[k] = a[k] + b[k] + c[k];
+    m->m1[k] += v * sum[k] / 4;
+  }
+  m->m0 += v;
+  /* int x_i x_j over a tetrahedron = V / 20 (sum over its 4 vertices of x_i x_j + s_i s_j) */
+  for (int k = 0; k < 6; k++) {
+    int i = ia[k], j = ib[k];
+    m->m2[k] += v / 20 * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + sum[i] * sum[j]);
+  }
+}
+
+#define MG_POLY_MAX 64
+
+/* Keeps the part of the convex polygon p (n < MG_POLY_MAX vertices) where nrm . x <= d.
+ * Returns the new count (at most n + 1), or -1 when it would reach MG_POLY_MAX. */
+static inline int mg_clip_polygon(double (*p)[3], int n, const double nrm[3], double d) {
+  double out[MG_POLY_MAX][3], s[MG_POLY_MAX];
+  int m = 0, cut = 0;
+  for (int i = 0; i < n; i++) {
+    s[i] = nrm[0] * p[i][0] + nrm[1] * p[i][1] + nrm[2] * p[i][2] - d;
+    cut |= s[i] > 0;
+  }
+  if (!cut) {
+    return n;
+  }
+  if (n + 1 >= MG_POLY_MAX) {
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    int j = (i + 1) % n;
+    if (s[i] <= 0) {
+      memcpy(out[m++], p[i], sizeof out[0]);
+    }
+    if ((s[i] < 0 && s[j] > 0) || (s[i] > 0 && s[j] < 0)) {
+      double t = s[i] / (s[i] - s[j]);
+      for (int k = 0; k < 3; k++) {
+        out[m][k] = p[i][k] + t * (p[j][k] - p[i][k]);
+      }
+      m++;
+    }
+  }
+  memcpy(p, out, (size_t)m * sizeof out[0]);
+  return m;
+}
+
+/* Mesh g's vertices translated by t (malloc'ed; NULL when out of memory). */
+static inline double *mg_placed(const mg_mesh *g, const double t[3]) {
+  double *v = malloc(3 * sizeof(double) * (size_t)g->nv);
+  for (int i = 0; v && i < 3 * g->nv; i++) {
+    v[i] = g->v[i] + t[i % 3];
+  }
+  return v;
+}
+
+/* Adds the triangles of mesh g (vertices v) clipped by the half-spaces nrm_k . x <= d_k
+ * (k < nh), skipping triangles whose box misses `box` (lo x y z, hi x y z). Returns 0, or
+ * -1 when a clipped triangle has too many vertices. */
+static inline int mg_add_clipped(mg_moments *m, const mg_mesh *g, const double *v,
+                                 const double *nrm, const double *d, int nh,
+                                 const double box[6]) {
+  for (int t = 0; t < g->nt; t++) {
+    double p[MG_POLY_MAX][3];
+    int n = 3, miss = 0;
+    for (int c = 0; c < 3; c++) {
+      memcpy(p[c], v + 3 * g->t[3 * t + c], sizeof p[0]);
+    }
+    for (int a = 0; a < 3; a++) {
+      double lo = fmin(p[0][a], fmin(p[1][a], p[2][a]));
+      double hi = fmax(p[0][a], fmax(p[1][a], p[2][a]));
+      miss |= hi < box[a] || lo > box[3 + a];
+    }
+    if (miss) {
+      continue;
+    }
+    for (int k = 0; k < nh && n >= 3; k++) {
+      n = mg_clip_polygon(p, n, nrm + 3 * k, d[k]);
+    }
+    if (n < 0) {
+      return -1;
+    }
+    for (int i = 1; i + 1 < n; i++) {
+      mg_add_tet(m, p[0], p[i], p[i + 1]);
+    }
+  }
+  return 0;
+}
+
+/* The outward face planes n . x <= d of mesh g (vertices v), malloc'ed. 0, or -1. */
+static inline int mg_face_planes(const mg_mesh *g, const double *v, double **nrm, double **d) {
+  *nrm = malloc(3 * sizeof(double) * (size_t)g->nt);
+  *d = malloc(sizeof(double) * (size_t)g->nt);
+  if (!*nrm || !*d) {
+    return -1;
+  }
+  for (int t = 0; t < g->nt; t++) {
+    const double *a = v + 3 * g->t[3 * t], *b = v + 3 * g->t[3 * t + 1],
+                 *c = v + 3 * g->t[3 * t + 2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double *n = *nrm + 3 * t;
+    n[0] = u[1] * w[2] - u[2] * w[1];
+    n[1] = u[2] * w[0] - u[0] * w[2];
+    n[2] = u[0] * w[1] - u[1] * w[0];
+    (*d)[t] = n[0] * a[0] + n[1] * a[1] + n[2] * a[2];
+  }
+  return 0;
+}
+
+/* Exact moments of closed mesh g translated by t, cut to z <= 0. Returns 0, or -1. */
+static inline int mg_cap_moments(const mg_mesh *g, const double t[3], mg_moments *m) {
+  double *v = mg_placed(g, t);
+  if (!v) {
+    return -1;
+  }
+  const double up[3] = {0, 0, 1}, zero = 0;
+  const double all[6] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, HUGE_VAL, HUGE_VAL, 0};
+  memset(m, 0, sizeof *m);
+  int rc = mg_add_clipped(m, g, v, up, &zero, 1, all);
+  free(v);
+  return rc;
+}
+
+/* Exact moments of the intersection of the convex meshes ga, gb translated by ta, tb.
+ * Returns 0, or -1. */
+static inline int mg_convex_meet_moments(const mg_mesh *ga, const double ta[3],
+                                         const mg_mesh *gb, const double tb[3],
+                                         mg_moments *m) {
+  double *va = mg_placed(ga, ta), *vb = mg_placed(gb, tb);
+  double *na = NULL, *da = NULL, *nb = NULL, *db = NULL;
+  int rc = -1;
+  memset(m, 0, sizeof *m);
+  if (va && vb && mg_face_planes(ga, va, &na, &da) == 0 &&
+      mg_face_planes(gb, vb, &nb, &db) == 0) {
+    /* triangles are skipped when they miss the intersection of the two boxes */
+    double box[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double bb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < 3 * ga->nv; i++) {
+      box[i % 3] = fmin(box[i % 3], va[i]);
+      box[3 + i % 3] = fmax(box[3 + i % 3], va[i]);
+    }
+    for (int i = 0; i < 3 * gb->nv; i++) {
+      bb[i % 3] = fmin(bb[i % 3], vb[i]);
+      bb[3 + i % 3] = fmax(bb[3 + i % 3], vb[i]);
+    }
+    for (int a = 0; a < 3; a++) {
+      box[a] = fmax(box[a], bb[a]);
+      box[3 + a] = fmin(box[3 + a], bb[3 + a]);
+    }
+    rc = mg_add_clipped(m, ga, va, nb, db, gb->nt, box);
+    if (rc == 0) {
+      rc = mg_add_clipped(m, gb, vb, na, da, ga->nt, box);
+    }
+  }
+  free(va);
+  free(vb);
+  free(na);
+  free(da);
+  free(nb);
+  free(db);
+  return rc;
 }
 
 #endif /* VXC_MESH_GEN_H */

@@ -7,11 +7,10 @@
  *  - vxv_box: an octree box (centre, half-edge, level) with, per cell, the atoms still
  *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
  *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
- *    masks and classify only its MIXED atoms. Per cell, the value and gradient of its
- *    first mesh atom at the box centre (NaN when not known) and an upper bound on |f|
- *    there: a child starts with its parent's, whose bound plus the distance between the
- *    centres bounds the child's search, and a leaf takes its own value instead of
- *    searching again.
+ *    masks and classify only its MIXED atoms. Per cell, an upper bound on |f| of its first
+ *    mesh atom at the box centre: a child starts with its parent's, which plus the
+ *    distance between the centres bounds the child's search, and a leaf's own bounds the
+ *    search for its value. (A float: the box is copied often and stored with leaves.)
  *  - vxv_leaf: a boundary leaf with its integration: moments of the clipped polyhedron
  *    about the leaf centre, the certified volumes lo <= V <= hi, the area vector.
  *  - vxv_acc: compensated (Neumaier) sums of the query's figures, relative to the query
@@ -69,9 +68,8 @@ typedef struct vxv_box {
   int level;
   uint64_t mixed[2];
   uint64_t outside[2];
-  double mf[2][4]; /* per cell: f, grad f of atom mslot at c (the parent's until classified;
-                      f NaN: unknown) */
-  double mu[2];    /* per cell: an upper bound on |f| at c (HUGE_VAL: none), likewise */
+  float mu[2]; /* per cell: an upper bound on |f| of atom mslot at c, rounded up (infinite:
+                  none; the parent's until the box is classified) */
 } vxv_box;
 
 typedef struct vxv_leaf {

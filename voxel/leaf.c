@@ -178,8 +178,7 @@ void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   b->h = h;
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
-    b->mf[k][0] = NAN;
-    b->mu[k] = HUGE_VAL;
+    b->mu[k] = INFINITY;
   }
 }
 
@@ -189,7 +188,14 @@ static int ctz64(uint64_t m) {
 }
 
 
-/* Classifies atom i of cell k over b: the mesh atom mslot by a search bounded by the value
+/* An upper bound as a float, rounded up (infinite beyond float range). */
+static float float_up(double x) {
+  float f = (float)x;
+  return (double)f < x ? nextafterf(f, INFINITY) : f;
+}
+
+
+/* Classifies atom i of cell k over b: the mesh atom mslot by a search bounded by the bound
  * the box carries from its parent (whose centre is sqrt(3) h away), keeping the new one. */
 static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
                                const double e[3]) {
@@ -197,8 +203,10 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
   if (i != qc->mslot) {
     return vxg_atom_classify(a, b->c, e);
   }
-  double bound = b->mu[k] + sqrt(3.0) * b->h;
-  return vxg_atom_classify_eval(a, b->c, e, bound, &b->mf[k][0], b->mf[k] + 1, &b->mu[k]);
+  double bound = (double)b->mu[k] + sqrt(3.0) * b->h, f, g[3], upper;
+  vxg_class c = vxg_atom_classify_eval(a, b->c, e, bound, &f, g, &upper);
+  b->mu[k] = float_up(upper);
+  return c;
 }
 
 
@@ -866,21 +874,11 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-/* Value and gradient of atom i of cell k at the centre of the classified box b: the ones
- * the box carries for the mesh atom mslot, else evaluated. */
+/* Value and gradient of atom i of cell k at the centre of the classified box b: for the
+ * mesh atom mslot, searched within the bound the box carries. */
 static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, double g[3]) {
-  if (i == qc->mslot && !isnan(b->mf[k][0])) {
-    memcpy(g, b->mf[k] + 1, 3 * sizeof *g);
-    return b->mf[k][0];
-  }
-  if (i == qc->mslot && b->mu[k] < HUGE_VAL) {
-    /* the search within the bound the box knows */
-    const double e[3] = {b->h, b->h, b->h};
-    double f, u;
-    vxg_atom_classify_eval(&qc->pc->atom[i], b->c, e, b->mu[k], &f, g, &u);
-    if (!isnan(f)) {
-      return f;
-    }
+  if (i == qc->mslot) {
+    return vxg_atom_eval_bounded(&qc->pc->atom[i], b->c, b->mu[k], g);
   }
   return vxg_atom_eval(&qc->pc->atom[i], b->c, g);
 }
@@ -919,6 +917,16 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     h->q = NULL;
     h->s = 1;
     h->f0 = -d;
+  }
+  /* deepest cuts first: the polyhedron loses most of its vertices early (insertion sort,
+     stable: the order stays that of the triangles among equal offsets) */
+  for (int j = 1; j < m; j++) {
+    vxv_hs t = hs[j];
+    int i2 = j;
+    for (; i2 > 0 && hs[i2 - 1].dm > t.dm; i2--) {
+      hs[i2] = hs[i2 - 1];
+    }
+    hs[i2] = t;
   }
   return n < 0 ? -1 : m;
 }
