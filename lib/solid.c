@@ -67,25 +67,46 @@ vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
 
 static void *libc_realloc(void *ud, void *ptr, size_t size);
 
-vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid **out,
-                          vxc_error *err) {
-  if (!path || !out) {
-    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
-                         "vxc_solid_load: path and out must not be NULL");
-  }
+/* A new, empty solid shell with the caller's allocator (NULL: the C library's), for the
+ * three constructors below; `what` names the input in the out-of-memory message. */
+static vxc_status solid_shell(const vxc_allocator *al, const char *what, vxc_solid **out,
+                              vxc_error *err) {
   vxc_allocator a = {libc_realloc, NULL};
   if (al && al->realloc) {
     a = *al;
   }
   vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
   if (!s) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, path, 0, 0, "out of memory");
+    return vxg_error_set(err, VXC_ERR_NOMEM, what, 0, 0, "out of memory");
   }
   memset(s, 0, sizeof *s);
   s->al = a;
-  vxc_status st = vxg_model_read(&s->al, path, &s->geom, err);
+  *out = s;
+  return VXC_OK;
+}
+
+
+/* Frees a shell whose solid was never built (geom NULL) or is freed already. */
+static void solid_shell_free(vxc_solid *s) {
+  vxc_allocator a = s->al;
+  a.realloc(a.ud, s, 0);
+}
+
+
+vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid **out,
+                          vxc_error *err) {
+  if (!path || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_solid_load: path and out must not be NULL");
+  }
+  vxc_solid *s;
+  vxc_status st = solid_shell(al, path, &s, err);
   if (st != VXC_OK) {
-    a.realloc(a.ud, s, 0);
+    return st;
+  }
+  st = vxg_model_read(&s->al, path, &s->geom, err);
+  if (st != VXC_OK) {
+    solid_shell_free(s);
     return st;
   }
   *out = s;
@@ -99,19 +120,14 @@ vxc_status vxc_solid_parse(const char *text, size_t len, const char *name, const
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_parse: text and out must not be NULL");
   }
-  vxc_allocator a = {libc_realloc, NULL};
-  if (al && al->realloc) {
-    a = *al;
-  }
-  vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
-  if (!s) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-  }
-  memset(s, 0, sizeof *s);
-  s->al = a;
-  vxc_status st = vxg_model_parse(&s->al, text, len, name ? name : "(text)", NULL, &s->geom, err);
+  vxc_solid *s;
+  vxc_status st = solid_shell(al, name, &s, err);
   if (st != VXC_OK) {
-    a.realloc(a.ud, s, 0);
+    return st;
+  }
+  st = vxg_model_parse(&s->al, text, len, name ? name : "(text)", NULL, &s->geom, err);
+  if (st != VXC_OK) {
+    solid_shell_free(s);
     return st;
   }
   *out = s;
@@ -133,21 +149,16 @@ vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt, 
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_from_mesh: name longer than %d bytes", VXG_NAME_MAX - 1);
   }
-  vxc_allocator a = {libc_realloc, NULL};
-  if (al && al->realloc) {
-    a = *al;
+  vxc_solid *s;
+  vxc_status st = solid_shell(al, name, &s, err);
+  if (st != VXC_OK) {
+    return st;
   }
-  vxc_solid *s = a.realloc(a.ud, NULL, sizeof *s);
-  if (!s) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-  }
-  memset(s, 0, sizeof *s);
-  s->al = a;
   struct vxg_mesh *m = NULL;
   vxg_cell *c = NULL;
   vxg_prim p;
   const double one = 1;
-  vxc_status st = vxg_solid_create(&s->al, name, &s->geom);
+  st = vxg_solid_create(&s->al, name, &s->geom);
   if (st != VXC_OK) {
     st = vxg_error_set(err, st, name, 0, 0, "out of memory");
   }
@@ -174,7 +185,7 @@ vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt, 
   if (st != VXC_OK) {
     vxg_mesh_free(m);
     vxg_solid_free(s->geom);
-    a.realloc(a.ud, s, 0);
+    solid_shell_free(s);
     return st;
   }
   *out = s;
@@ -186,9 +197,8 @@ void vxc_solid_free(vxc_solid *solid) {
   if (!solid) {
     return;
   }
-  vxc_allocator a = solid->al;
   vxg_solid_free(solid->geom);
-  a.realloc(a.ud, solid, 0);
+  solid_shell_free(solid);
 }
 
 
