@@ -219,6 +219,69 @@ static double tilt(const vxc_task_body_state *b) {
 }
 
 
+/* The tippe-top's contact geometry (tippe-top.vxm) against Leine and Glocker's two-sphere
+ * model: tilted by th about x with its lowest point depth metres into the table, which cell
+ * pairs touch, their volumes (a shallow spherical cap: pi depth^2 (r - depth / 3)) and
+ * normals (+z, from the table toward the top). `zlow` is the model origin's height that
+ * puts the lowest point of the given sphere (centre c above the origin along the axis,
+ * radius r) at the table. */
+static void tippe_pose(double th, double c, double r, double depth, vxc_pose *p) {
+  p->p[0] = 0;
+  p->p[1] = c * sin(th); /* the sphere's centre over the origin's (0, 0) */
+  p->p[2] = r - c * cos(th) - depth;
+  p->q[0] = cos(th / 2);
+  p->q[1] = sin(th / 2);
+  p->q[2] = p->q[3] = 0;
+}
+
+static void test_tippe_top_geometry(void **state) {
+  (void)state;
+  char pa[1024], pb[1024];
+  snprintf(pa, sizeof pa, "%s/table.vxm", datadir());
+  snprintf(pb, sizeof pb, "%s/tippe-top.vxm", datadir());
+  vxc_solid *table = NULL, *top = NULL;
+  assert_int_equal(vxc_solid_load(pa, NULL, &table, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(pb, NULL, &top, NULL), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  const double r1 = 0.015, r2 = 0.005, d = 0.013, depth = 2e-5;
+  const double th_star = acos(-(r1 - r2) / d); /* both spheres touch: 140.3 degrees */
+  vxc_pose pt = {{0, 0, 0}, {1, 0, 0, 0}};
+  struct {
+    double th, c, r;
+    int body, tip; /* expected caps */
+  } cases[] = {
+      {0, 0, r1, 1, 0},                      /* upright on the large sphere */
+      {M_PI / 2, 0, r1, 1, 0},               /* on its side */
+      {th_star - 0.05, 0, r1, 1, 0},         /* just before the switch */
+      {th_star, 0, r1, 1, 1},                /* both spheres on the table */
+      {th_star + 0.05, d, r2, 0, 1},         /* just after: on the small sphere */
+      {M_PI, d, r2, 0, 1},                   /* inverted */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    vxc_pose pp;
+    tippe_pose(cases[k].th, cases[k].c, cases[k].r, depth, &pp);
+    vxc_metrics m;
+    vxc_error err;
+    assert_int_equal(vxc_query_run(q, table, &pt, top, &pp, &o, NULL, NULL, &m, &err), VXC_OK);
+    assert_int_equal(m.npair, cases[k].body + cases[k].tip);
+    for (int i = 0; i < m.npair; i++) {
+      const vxc_pair_metrics *pm = &m.pair[i];
+      int is_tip = strcmp(pm->name_b, "tip") == 0;
+      assert_true(is_tip ? cases[k].tip : cases[k].body);
+      double r = is_tip ? r2 : r1;
+      assert_double_rel(pm->geom.volume, M_PI * depth * depth * (r - depth / 3), 0.01);
+      assert_double_near(pm->geom.normal[2], 1, 1e-6);
+    }
+  }
+  vxc_query_free(q);
+  vxc_solid_free(top);
+  vxc_solid_free(table);
+}
+
+
 /* Tippe-top (section 5.2.2, figure 5.55). */
 static void test_tippe_top(void **state) {
   (void)state;
@@ -413,7 +476,8 @@ static void test_peg_in_hole(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_battery_box), cmocka_unit_test(test_ball_on_table),
-      cmocka_unit_test(test_tippe_top),   cmocka_unit_test(test_ball_in_cylinder),
+      cmocka_unit_test(test_tippe_top_geometry), cmocka_unit_test(test_tippe_top),
+      cmocka_unit_test(test_ball_in_cylinder),
       cmocka_unit_test(test_peg_in_hole),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
