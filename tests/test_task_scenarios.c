@@ -222,9 +222,9 @@ static double tilt(const vxc_task_body_state *b) {
 /* The tippe-top's contact geometry (tippe-top.vxm) against Leine and Glocker's two-sphere
  * model: tilted by th about x with its lowest point depth metres into the table, which cell
  * pairs touch, their volumes (a shallow spherical cap: pi depth^2 (r - depth / 3)) and
- * normals (+z, from the table toward the top). `zlow` is the model origin's height that
- * puts the lowest point of the given sphere (centre c above the origin along the axis,
- * radius r) at the table. */
+ * normals (+z, from the table toward the top). tippe_pose puts the lowest point of the
+ * sphere whose centre is c above the model origin along the axis (radius r) depth below
+ * the table's top. */
 static void tippe_pose(double th, double c, double r, double depth, vxc_pose *p) {
   p->p[0] = 0;
   p->p[1] = c * sin(th); /* the sphere's centre over the origin's (0, 0) */
