@@ -73,15 +73,15 @@ static void slices_to_exact(const slices *s, exact *e) {
 typedef struct bench_case {
   const char *name;
   const char *model_a, *model_b;
-  const mg_mesh *mesh_a;  /* when not NULL, solid A is this mesh (model_a unused) */
-  const mg_mesh *mesh_b;  /* the same for B */
+  const mg_mesh *mesh_a; /* when not NULL, solid A is this mesh (model_a unused) */
+  const mg_mesh *mesh_b; /* the same for B */
   vxc_pose pose_a, pose_b;
   exact ex;
-  double smooth_volume;   /* mesh cases: the smooth spheres' volume (0: none) */
-  double targets[2];      /* volume errors the leaf-size sweep aims at (0: unused) */
-  double rtol[2];         /* certified settings to run (0: unused) */
-  double h0;              /* largest leaf edge of the sweep, m */
-  double grid_cubes;      /* most cubes the refined grid baseline may use */
+  double smooth_volume; /* mesh cases: the smooth spheres' volume (0: none) */
+  double targets[2];    /* volume errors the leaf-size sweep aims at (0: unused) */
+  double rtol[2];       /* certified settings to run (0: unused) */
+  double h0;            /* largest leaf edge of the sweep, m */
+  double grid_cubes;    /* most cubes the refined grid baseline may use */
 } bench_case;
 
 static const char *BALL = "(solid ball (cell c (sphere 0.1)))";
@@ -317,8 +317,9 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
  * a workspace of its own (warmed up first, so that neither holds the other's buffers), for
  * about budget_ms and at least 10 queries each, and the fastest time of each is compared
  * (the least disturbed run of each by other jobs on a shared machine, taken side by side).
- * NAN when a query fails or the two results differ (a cap reached by one only): the figures
- * must be bitwise the same whatever the thread count. */
+ * NAN when a query fails, reaches a work or memory cap (the work it does then depends on
+ * the memory the workspace holds), or the two results differ: the figures must be bitwise
+ * the same whatever the thread count. */
 static double thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
                            const vxc_pose *pb, const vxc_query_options *o1, double budget_ms) {
   vxc_query_options o[2] = {*o1, *o1};
@@ -340,7 +341,7 @@ static double thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_sol
     ok = st == VXC_OK || st == VXC_NO_CONTACT;
     best[k] = fmin(best[k], t);
   }
-  if (ok && memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
+  if (ok && !m[0].capped && !m[1].capped && memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
       m[0].volume_lo == m[1].volume_lo && m[0].volume_hi == m[1].volume_hi) {
     ratio = best[0] / best[1];
   }
@@ -414,8 +415,8 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   char eq[32];
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
   printf("%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %9.2e %9.3g %9s\n",
-         b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume,
-         m.leaf_min, m.boxes, mib, ratio, gerr, tg / t1, eq);
+         b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
+         m.boxes, mib, ratio, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -449,8 +450,7 @@ static double sweep_h(vxc_query *q, const bench_case *b, const vxc_solid *sa, co
 
 
 /* Solid A or B of a case: the mesh when given, else the model text. */
-static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **out,
-                             vxc_error *err) {
+static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **out, vxc_error *err) {
   if (g) {
     return vxc_solid_from_mesh(g->v, g->nv, g->t, g->nt, "bench-mesh", NULL, out, err);
   }
@@ -488,16 +488,16 @@ static int bench_run(int argc, char **argv) {
       "bracket; 'leaf' = smallest leaf edge integrated (m; below h when the contact was\n"
       "too small for h); 'MiB' = the workspace's peak for that setting; '1t/2t' = fastest\n"
       "time with one thread over fastest with two, alternating, each in its own workspace\n"
-      "(nan: the two results differ, a cap reached by one only); 'grid err' = volume\n"
+      "(nan: a work or memory cap was reached, or the results differ); 'grid err' = volume\n"
       "error of the uniform-grid baseline (cubes of the octree's smallest leaf classified\n"
       "by their centres); 'x grid@h' = its time over the octree's; 'x grid@e' = the same\n"
       "with the grid refined to the octree's error ('>': 3e8 cubes, 2e6 for meshes, did not\n"
       "reach it; the ratio is then that of the finest grid tried, a lower bound). Mesh cases\n"
       "are tessellated spheres: their errors are against the exact region of the polyhedra\n"
       "(the smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %9s\n", "case", "setting",
-         "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t",
-         "grid err", "x grid@h", "x grid@e");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %9s\n", "case", "setting", "ms",
+         "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t", "grid err",
+         "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];
