@@ -239,8 +239,9 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
 /* 1 when the MIXED box b provably holds no part of the region: the box clipped by the
  * superset half-space of every MIXED atom that has one (its tangent plane at the centre
  * shifted by the remainder's bound, as for a leaf's upper polyhedron) is empty. Then b
- * contributes nothing (no volume, no area) and need not be split. Uses th->cterm. 0 when
- * not decided (one MIXED atom, no bounds, or a capacity exceeded). */
+ * contributes nothing (no volume, no area) and need not be split. Uses th->hs and
+ * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
+ * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* 1 when b is inexact only through convex mesh atoms (qcell.planar), which a leaf may
  * integrate exactly by their triangles' planes when few triangles come near it. */

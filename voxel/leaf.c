@@ -825,55 +825,6 @@ static int groups_to_heuristic(vxv_hs *hs, int nh, int ng) {
 }
 
 
-int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
-  vxv_cpoly *p = &th->cterm;
-  int nclip = 0, nmixed = 0;
-  for (int k = 0; k < q->ncell; k++) {
-    nmixed += __builtin_popcountll(b->mixed[k]);
-  }
-  if (nmixed < 2) {
-    return 0; /* one surface crossing the box: the classification already says MIXED */
-  }
-  vxv_cp_box(p, b->h);
-  for (int k = 0; k < q->ncell && p->nv > 0; k++) {
-    const vxv_qcell *qc = &q->cell[k];
-    uint64_t m = b->mixed[k];
-    while (m && p->nv > 0) {
-      int i = ctz64(m);
-      int pr = qc->prim_of[i];
-      double s = 1.0;
-      if (qc->comp[pr]) {
-        uint64_t pa = m & qc->pmask[pr];
-        m &= ~qc->pmask[pr];
-        if (pa & (pa - 1)) {
-          continue; /* the outside of several atoms has no convex superset */
-        }
-        s = -1.0;
-      } else {
-        m &= ~((uint64_t)1 << i);
-      }
-      if (qc->pc->atom[i].kind == VXG_ATOM_MESH) {
-        continue; /* no curvature bound: no superset (and a closest-point search saved) */
-      }
-      double g[3];
-      double f0 = vxg_atom_eval(&qc->pc->atom[i], b->c, g);
-      vxv_hs h;
-      if (add_hs(q, b, k, i, s, f0, g, &h) != 0 || !h.use_hi) {
-        continue; /* no superset known for this atom */
-      }
-      /* a margin for the clipped vertices' rounding */
-      double d = h.dh + 1e-12 * b->h * (fabs(h.n[0]) + fabs(h.n[1]) + fabs(h.n[2]));
-      if (!(isfinite(d) && fabs(h.n[0]) + fabs(h.n[1]) + fabs(h.n[2]) > 0) ||
-          vxv_cp_clip(p, h.n, d, 6) != 0) {
-        return 0; /* no usable plane, or the capacity was exceeded: not decided */
-      }
-      nclip++;
-    }
-  }
-  return nclip >= 1 && p->nv == 0;
-}
-
-
 /* Value and gradient of atom i of cell k at the centre of the classified box b: for the
  * mesh atom mslot, searched within the bound the box carries. */
 static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, double g[3]) {
@@ -1021,6 +972,45 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
   *nohi_out = nohi;
   *lo_empty_out = lo_empty;
   return nh;
+}
+
+
+int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  int nmixed = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    for (uint64_t m = b->mixed[k]; m; m &= m - 1) {
+      if (q->cell[k].pc->atom[ctz64(m)].kind == VXG_ATOM_MESH) {
+        return 0; /* no curvature bound, and a closest-point search saved */
+      }
+      nmixed++;
+    }
+  }
+  if (nmixed < 2) {
+    return 0; /* one surface crossing the box: the classification already says MIXED */
+  }
+  /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides
+     (groups and several complemented atoms have none) */
+  int ng, lo_empty, nlin, nplanes;
+  unsigned nohi;
+  vxv_hs *hs = th->hs;
+  int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  vxv_cpoly *p = &th->cterm;
+  int nclip = 0;
+  vxv_cp_box(p, b->h);
+  for (int j = 0; j < nh && p->nv > 0; j++) {
+    const vxv_hs *h = &hs[j];
+    double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
+    if (h->group || !h->use_hi || !(n1 > 0)) {
+      continue;
+    }
+    /* a margin for the clipped vertices' rounding */
+    double d = h->dh + 1e-12 * b->h * n1;
+    if (!isfinite(d) || vxv_cp_clip(p, h->n, d, 6) != 0) {
+      return 0; /* not decided */
+    }
+    nclip++;
+  }
+  return nclip >= 1 && p->nv == 0;
 }
 
 
