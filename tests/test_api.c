@@ -148,27 +148,42 @@ static void *failing_realloc(void *ud, void *ptr, size_t size) {
 }
 
 
+/* Makes a solid with the allocator `al` from what `ud` describes. */
+typedef vxc_status (*make_solid)(const vxc_allocator *al, const void *ud, vxc_solid **s);
+
+/* Fails the first n allocations of make, for n = 0, 1, 2..., until it succeeds: every
+ * failure must be VXC_ERR_NOMEM with *s left NULL and nothing left allocated. */
+static void assert_allocation_failures_are_clean(make_solid make, const void *ud) {
+  int ok = 0;
+  for (int n = 0; n < 10000 && !ok; n++) {
+    failing f = {n, 0};
+    vxc_allocator al = {failing_realloc, &f};
+    vxc_solid *s = NULL;
+    vxc_status st = make(&al, ud, &s);
+    if (st == VXC_OK) {
+      ok = 1;
+      vxc_solid_free(s);
+    } else {
+      assert_int_equal(st, VXC_ERR_NOMEM);
+      assert_null(s);
+    }
+    assert_int_equal(f.live, 0);
+  }
+  assert_true(ok);
+}
+
+
+static vxc_status load_model(const vxc_allocator *al, const void *ud, vxc_solid **s) {
+  return vxc_solid_load(vxc_test_data(ud), al, s, NULL);
+}
+
+
 // every allocation failure gives VXC_ERR_NOMEM and leaks nothing, until loading succeeds
 static void test_api_allocation_failures_are_clean(void **state) {
   (void)state;
   const char *models[] = {"ball.vxm", "worksite.vxm", "tippe-top.vxm"};
   for (int m = 0; m < 3; m++) {
-    int ok = 0;
-    for (int n = 0; n < 10000 && !ok; n++) {
-      failing f = {n, 0};
-      vxc_allocator al = {failing_realloc, &f};
-      vxc_solid *s = NULL;
-      vxc_status st = vxc_solid_load(vxc_test_data(models[m]), &al, &s, NULL);
-      if (st == VXC_OK) {
-        ok = 1;
-        vxc_solid_free(s);
-      } else {
-        assert_int_equal(st, VXC_ERR_NOMEM);
-        assert_null(s);
-      }
-      assert_int_equal(f.live, 0);
-    }
-    assert_true(ok);
+    assert_allocation_failures_are_clean(load_model, models[m]);
   }
 }
 
@@ -301,27 +316,18 @@ static void test_api_solid_from_mesh_refuses_bad_input(void **state) {
 }
 
 
+static vxc_status mesh_solid(const vxc_allocator *al, const void *ud, vxc_solid **s) {
+  const mg_mesh *g = ud;
+  return vxc_solid_from_mesh(g->v, g->nv, g->t, g->nt, "ico", al, s, NULL);
+}
+
+
 // every allocation failure of a solid made from arrays gives VXC_ERR_NOMEM and leaks nothing
 static void test_api_solid_from_mesh_allocation_failures_are_clean(void **state) {
   (void)state;
   mg_mesh g;
   assert_int_equal(mg_icosphere(&g, 0.05, 1), 0);
-  int ok = 0;
-  for (int n = 0; n < 10000 && !ok; n++) {
-    failing f = {n, 0};
-    vxc_allocator al = {failing_realloc, &f};
-    vxc_solid *s = NULL;
-    vxc_status st = vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "ico", &al, &s, NULL);
-    if (st == VXC_OK) {
-      ok = 1;
-      vxc_solid_free(s);
-    } else {
-      assert_int_equal(st, VXC_ERR_NOMEM);
-      assert_null(s);
-    }
-    assert_int_equal(f.live, 0);
-  }
-  assert_true(ok);
+  assert_allocation_failures_are_clean(mesh_solid, &g);
   mg_free(&g);
 }
 
