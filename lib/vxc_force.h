@@ -57,8 +57,10 @@ typedef struct vxc_params {
 
 /* Fills p with the defaults below and prepares it (p NULL: no-op). Sources: thesis (Gonthier
  * 2007) tables and guidelines; MODEL.md section numbers in brackets.
- *   k_v = 1e11 N/m^3, e_eff = 0.5, v_small = 1e-3 m/s: table 5.5 (ball on a table; a 2 kg
- *     ball of radius 0.1 m then rests about 25 um deep) [5]
+ *   k_v = 1e11 N/m^3: a stiff contact (a 2 kg ball of radius 0.1 m rests about 25 um deep);
+ *     table 5.5 prints its ball-on-a-table value with the exponent lost, and that
+ *     scenario's figures point to 1e7 (data/ball-on-table.vxt) [5]
+ *   e_eff = 0.5, v_small = 1e-3 m/s: table 5.5 [5]
  *   tau_r = 0 (relaxation off; table 5.5 used 1 s with a fixed-step solver) [5]
  *   mu_s = 0.08, mu_c = 0.05, sigma2 = 0 s/m, v_s = 1e-3 m/s, tau_dw = 0.3 s: table 5.6 [7]
  *   sigma0 = mu_s / dz = 800 1/m with dz = 0.1 mm (guideline 3.46; the table's exponent is

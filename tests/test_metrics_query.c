@@ -333,7 +333,7 @@ static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
   vxc_query_options_default(&o);
   o.rtol = 0;
   o.voxel = 1e-3;
-  vxc_pose pt = vxc_pose_identity(), pb = {{0, 0.801744, 0.0995852}, {1, 0, 0, 0}};
+  vxc_pose pt = vxc_pose_identity(), pb = {{0, 0.301744, 0.0995852}, {1, 0, 0, 0}};
   vxc_metrics m;
   assert_int_equal(vxc_query_run(q, table, &pt, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
   assert_int_equal(m.npair, 1);
