@@ -132,8 +132,8 @@ static void test_ball_on_table(void **state) {
   const double R = 0.1, m = 2, g = 9.81, I = 0.4 * m * R * R, k_v = 1e7, mu_c = 0.05;
   /* first contact when the lowest point has fallen 0.1 m (the centre starts at 0.2 m) */
   assert_double_near(sum.contact[0].first, sqrt(2 * 0.1 / g), 2e-3);
-  /* it bounces: the contact starts more than once, with flight in between */
-  assert_true(sum.contact[0].impacts >= 2);
+  /* it bounces: three impacts (figure 5.39), with flight in between */
+  assert_int_equal(sum.contact[0].impacts, 3);
   /* the resting depth: pi delta^2 (R - delta / 3) = m g / k_v (2.5 mm) */
   double delta = sqrt(m * g / (k_v * M_PI * R));
   for (int k = 0; k < 30; k++) {
@@ -153,12 +153,12 @@ static void test_ball_on_table(void **state) {
     const double *v = S.b[i][1].velocity;
     assert_true(S.c[i].npairs == 1);
     assert_double_near(S.b[i][1].pose[2], R - delta, 2e-5);
-    /* rolling along y about -x; no x motion */
+    /* rolling along y about -x; no x motion (to 1e-3 of the initial speed and spin) */
     double speed = sqrt(v[0] * v[0] + v[1] * v[1]);
     double roll = R_c * sqrt(v[3] * v[3] + v[4] * v[4]);
     assert_true(v[1] > 0 && v[3] < 0);
-    assert_double_near(v[0], 0, 1e-3 * speed);
-    assert_double_near(v[4], 0, 1e-3 * fabs(v[3]));
+    assert_double_near(v[0], 0, 3e-4);
+    assert_double_near(v[4], 0, 3e-3);
     double slip = speed / roll - 1;
     if (ispin < 0) {
       /* while it spins, the spinning friction takes most of the friction's budget (the
@@ -571,5 +571,10 @@ int main(void) {
       cmocka_unit_test(test_ball_in_cylinder),
       cmocka_unit_test(test_peg_in_hole),
   };
+  /* VXC_TEST_FILTER=test_ball_on_table (a pattern with * and ?) runs only those */
+  const char *only = getenv("VXC_TEST_FILTER");
+  if (only && *only) {
+    cmocka_set_test_filter(only);
+  }
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
