@@ -564,6 +564,15 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
       if (one_number(rd, f, &t->atol, 1) < 0) {
         return -1;
       }
+    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "method") == 0) {
+      const vxg_sexp *m = f->child->next;
+      if (m && !m->next && vxg_sexp_is_word(m, "dp5")) {
+        t->method = TASK_DP5;
+      } else if (m && !m->next && vxg_sexp_is_word(m, "bs3")) {
+        t->method = TASK_BS3;
+      } else {
+        return fail(rd, m ? m : f, "(method ...): expected dp5 or bs3", NULL, NULL);
+      }
     } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "max-step") == 0) {
       if (one_number(rd, f, &t->max_step, 1) < 0) {
         return -1;
@@ -592,6 +601,7 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   }
   t->name = vxg_strdup(&t->al, name);
   t->integrator = TASK_ADAPTIVE;
+  t->method = TASK_DP5;
   t->rtol = 1e-6;
   t->atol = 1e-9;
   t->max_step = 1e-3;

@@ -175,6 +175,54 @@ static void test_adaptive_error_control(void **state) {
 }
 
 
+/* The adaptive pairs' orders: with tolerances so loose that no step is rejected, the steps
+ * grow to max-step, and halving it divides the error by 2^order (Dormand-Prince: 5,
+ * Bogacki-Shampine: 3). */
+static void test_adaptive_pair_orders(void **state) {
+  (void)state;
+  double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
+  spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
+  const char *m[2] = {"dp5", "bs3"};
+  const double h[2] = {0.08, 0.04}, lo[2] = {22, 5.5}, hi[2] = {45, 11};
+  for (int k = 0; k < 2; k++) {
+    char a[200], b[200];
+    vxc_task_summary s1, s2;
+    snprintf(a, sizeof a, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))",
+             m[k], h[k]);
+    snprintf(b, sizeof b, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))",
+             m[k], h[k] / 2);
+    spin(a, 2, q1, w1, &s1);
+    spin(b, 2, q2, w2, &s2);
+    double e1 = state_diff(q1, w1, qr, wr), e2 = state_diff(q2, w2, qr, wr);
+    fprintf(stderr, "# %s: max-step %g: error %.3g; %g: %.3g; ratio %.3g (%lld, %lld steps)\n",
+            m[k], h[k], e1, h[k] / 2, e2, e1 / e2, s1.steps, s2.steps);
+    assert_int_equal(s1.rejected + s2.rejected, 0);
+    assert_true(e1 / e2 > lo[k] && e1 / e2 < hi[k]);
+  }
+}
+
+
+/* Bogacki-Shampine under error control: like Dormand-Prince's, a tighter tolerance gives a
+ * far smaller error, each of the order of its tolerance over the run. */
+static void test_adaptive_bs3_error_control(void **state) {
+  (void)state;
+  double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
+  spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
+  vxc_task_summary s1, s2;
+  spin("(integrator adaptive (method bs3) (rtol 1e-5) (atol 1e-8) (max-step 0.5))", 2, q1, w1,
+       &s1);
+  spin("(integrator adaptive (method bs3) (rtol 1e-8) (atol 1e-11) (max-step 0.5))", 2, q2, w2,
+       &s2);
+  double e1 = state_diff(q1, w1, qr, wr), e2 = state_diff(q2, w2, qr, wr);
+  fprintf(stderr, "# bs3: rtol 1e-5: %lld steps, error %.3g; rtol 1e-8: %lld steps, %.3g\n",
+          s1.steps, e1, s2.steps, e2);
+  assert_true(e1 < 1e-3);
+  assert_true(e2 < 1e-6);
+  assert_true(e2 < e1 / 100);
+  assert_true(s2.steps > 4 * s1.steps);
+}
+
+
 typedef struct track {
   double zmin, zmax_after, vz_before, vz_after, t_contact;
   int bounced;
@@ -297,6 +345,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_free_fall),          cmocka_unit_test(test_torque_free),
       cmocka_unit_test(test_rk4_order),          cmocka_unit_test(test_adaptive_error_control),
+      cmocka_unit_test(test_adaptive_pair_orders), cmocka_unit_test(test_adaptive_bs3_error_control),
       cmocka_unit_test(test_driven_keyframes),   cmocka_unit_test(test_bounce_elastic),
       cmocka_unit_test(test_bounce_restitution),
   };

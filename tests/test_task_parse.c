@@ -119,6 +119,10 @@ static void test_errors(void **state) {
       VXC_ERR_FORMAT, 3, 9, "a second body");
   expect_error("(task x (duration 1) (integrator euler (step 1)))", VXC_ERR_FORMAT, 1, 34,
                "rk4 or adaptive");
+  expect_error("(task x (duration 1)\n  (integrator adaptive (method rk9)))", VXC_ERR_FORMAT, 2, 32,
+               "dp5 or bs3");
+  expect_error("(task x (duration 1)\n  (integrator rk4 (step 1) (method bs3)))", VXC_ERR_FORMAT, 2,
+               28, "unknown form 'method'");
   expect_error(
       "(task x (duration 1)\n (body b (model \"ball.vxm\") (driven (keyframe 1 0 0 0)\n"
       "   (keyframe 0.5 0 0 0)) (pose 0 0 0)))",
