@@ -255,7 +255,7 @@ static void add_plane(finish_ctx *fc, int prim, const double nl[3], double dl, i
 /* Planes about an ellipsoidal set centred at x0 with semi-axes s along V's rank axes (prim
  * frame): two per axis, plus NGON about a two-axis section. */
 static void add_quadric_planes(finish_ctx *fc, int prim, const quadric_info *qi) {
-  for (int j = 0; j < qi->rank; j++) {
+  for (int j = 0; j < qi->rank && j < 3; j++) {
     int k = qi->rank_axis[j];
     double ax[3] = {qi->v[k], qi->v[3 + k], qi->v[6 + k]};
     double c = ax[0] * qi->x0[0] + ax[1] * qi->x0[1] + ax[2] * qi->x0[2];

@@ -99,7 +99,7 @@ vxc_status vxc_solid_load(const char *path, const vxc_allocator *al, vxc_solid *
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_load: path and out must not be NULL");
   }
-  vxc_solid *s;
+  vxc_solid *s = NULL;
   vxc_status st = solid_shell(al, path, &s, err);
   if (st != VXC_OK) {
     return st;
@@ -120,7 +120,7 @@ vxc_status vxc_solid_parse(const char *text, size_t len, const char *name, const
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_parse: text and out must not be NULL");
   }
-  vxc_solid *s;
+  vxc_solid *s = NULL;
   vxc_status st = solid_shell(al, name, &s, err);
   if (st != VXC_OK) {
     return st;
@@ -149,7 +149,7 @@ vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt, 
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_solid_from_mesh: name longer than %d bytes", VXG_NAME_MAX - 1);
   }
-  vxc_solid *s;
+  vxc_solid *s = NULL;
   vxc_status st = solid_shell(al, name, &s, err);
   if (st != VXC_OK) {
     return st;
