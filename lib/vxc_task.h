@@ -8,7 +8,8 @@
  *
  * Running a task integrates the free bodies' Newton-Euler equations (quaternions) together
  * with every contact state and the energy integrals, with fixed-step RK4 or an adaptive
- * Dormand-Prince 5(4) method, locating each first contact of a cell pair (so no energy is
+ * embedded pair (Dormand-Prince 5(4), or Bogacki-Shampine 3(2) with `(method bs3)`),
+ * locating each first contact of a cell pair (so no energy is
  * created at impact). Cell pairs are tracked per body pair (vxc_tracker, MODEL.md 11).
  * The library never prints: records and progress go to caller callbacks.
  * Conventions of vxc.h apply (SI units, world frame, statuses, ownership). */
