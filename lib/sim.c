@@ -506,11 +506,11 @@ static void energy(const sim *s, const double *y, vxc_task_energy *e) {
  * step's first. e holds b - b_hat (the error estimate's weights); the error falls as
  * h^order, which sets the step-size update exponent. */
 typedef struct rk_pair {
-  int stages;        /* stages, the first (FSAL) included */
-  int order;         /* of the error estimate, plus one */
-  const double *c;   /* [stages] */
+  int stages;      /* stages, the first (FSAL) included */
+  int order;       /* of the error estimate, plus one */
+  const double *c; /* [stages] */
   const double (*a)[6];
-  const double *e;   /* [stages] */
+  const double *e; /* [stages] */
 } rk_pair;
 
 /* Dormand-Prince 5(4) */

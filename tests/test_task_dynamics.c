@@ -187,10 +187,10 @@ static void test_adaptive_pair_orders(void **state) {
   for (int k = 0; k < 2; k++) {
     char a[200], b[200];
     vxc_task_summary s1, s2;
-    snprintf(a, sizeof a, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))",
-             m[k], h[k]);
-    snprintf(b, sizeof b, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))",
-             m[k], h[k] / 2);
+    snprintf(a, sizeof a, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))", m[k],
+             h[k]);
+    snprintf(b, sizeof b, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))", m[k],
+             h[k] / 2);
     spin(a, 2, q1, w1, &s1);
     spin(b, 2, q2, w2, &s2);
     double e1 = state_diff(q1, w1, qr, wr), e2 = state_diff(q2, w2, qr, wr);
@@ -209,8 +209,7 @@ static void test_adaptive_bs3_error_control(void **state) {
   double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
   spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
   vxc_task_summary s1, s2;
-  spin("(integrator adaptive (method bs3) (rtol 1e-5) (atol 1e-8) (max-step 0.5))", 2, q1, w1,
-       &s1);
+  spin("(integrator adaptive (method bs3) (rtol 1e-5) (atol 1e-8) (max-step 0.5))", 2, q1, w1, &s1);
   spin("(integrator adaptive (method bs3) (rtol 1e-8) (atol 1e-11) (max-step 0.5))", 2, q2, w2,
        &s2);
   double e1 = state_diff(q1, w1, qr, wr), e2 = state_diff(q2, w2, qr, wr);
@@ -343,10 +342,14 @@ static void test_driven_keyframes(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_free_fall),          cmocka_unit_test(test_torque_free),
-      cmocka_unit_test(test_rk4_order),          cmocka_unit_test(test_adaptive_error_control),
-      cmocka_unit_test(test_adaptive_pair_orders), cmocka_unit_test(test_adaptive_bs3_error_control),
-      cmocka_unit_test(test_driven_keyframes),   cmocka_unit_test(test_bounce_elastic),
+      cmocka_unit_test(test_free_fall),
+      cmocka_unit_test(test_torque_free),
+      cmocka_unit_test(test_rk4_order),
+      cmocka_unit_test(test_adaptive_error_control),
+      cmocka_unit_test(test_adaptive_pair_orders),
+      cmocka_unit_test(test_adaptive_bs3_error_control),
+      cmocka_unit_test(test_driven_keyframes),
+      cmocka_unit_test(test_bounce_elastic),
       cmocka_unit_test(test_bounce_restitution),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -189,8 +189,8 @@ static void test_ball_on_table(void **state) {
     a1 += i <= im ? a / (im - i0 + 1) : 0;
     a2 += i >= im ? a / (is - im + 1) : 0;
   }
-  fprintf(stderr, "# spin deceleration: %.6g and %.6g rad/s^2 (closed form %.6g and %.6g)\n",
-          -s1, -s2, a1, a2);
+  fprintf(stderr, "# spin deceleration: %.6g and %.6g rad/s^2 (closed form %.6g and %.6g)\n", -s1,
+          -s2, a1, a2);
   assert_double_rel(-s1, a1, 0.01);
   assert_double_rel(-s2, a2, 0.01);
   /* the rolling decays (exponentially in the thesis: d ln v / dt constant) */
@@ -299,12 +299,12 @@ static void test_tippe_top_geometry(void **state) {
     double th, c, r;
     int body, tip; /* expected caps */
   } cases[] = {
-      {0, 0, r1, 1, 0},                      /* upright on the large sphere */
-      {M_PI / 2, 0, r1, 1, 0},               /* on its side */
-      {th_star - 0.05, 0, r1, 1, 0},         /* just before the switch */
-      {th_star, 0, r1, 1, 1},                /* both spheres on the table */
-      {th_star + 0.05, d, r2, 0, 1},         /* just after: on the small sphere */
-      {M_PI, d, r2, 0, 1},                   /* inverted */
+      {0, 0, r1, 1, 0},              /* upright on the large sphere */
+      {M_PI / 2, 0, r1, 1, 0},       /* on its side */
+      {th_star - 0.05, 0, r1, 1, 0}, /* just before the switch */
+      {th_star, 0, r1, 1, 1},        /* both spheres on the table */
+      {th_star + 0.05, d, r2, 0, 1}, /* just after: on the small sphere */
+      {M_PI, d, r2, 0, 1},           /* inverted */
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
     vxc_pose pp;
@@ -584,10 +584,9 @@ static void test_peg_in_hole(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_battery_box), cmocka_unit_test(test_ball_on_table),
+      cmocka_unit_test(test_battery_box),        cmocka_unit_test(test_ball_on_table),
       cmocka_unit_test(test_tippe_top_geometry), cmocka_unit_test(test_tippe_top),
-      cmocka_unit_test(test_ball_in_cylinder),
-      cmocka_unit_test(test_peg_in_hole),
+      cmocka_unit_test(test_ball_in_cylinder),   cmocka_unit_test(test_peg_in_hole),
   };
   /* VXC_TEST_FILTER=test_ball_on_table (a pattern with * and ?) runs only those */
   const char *only = getenv("VXC_TEST_FILTER");
