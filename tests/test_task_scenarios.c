@@ -434,8 +434,8 @@ static void test_ball_in_cylinder(void **state) {
   vxc_task *t = load("ball-in-cylinder", NULL, NULL);
   vxc_task_summary sum;
   run(t, lng ? 0 : 1.0, &S, &sum);
-  /* first contact when the centre, falling from z = 0.5 m at y = 0.3 m, is R = 0.1 m from
-     the groove of radius 1 m about the line y = 0, z = 1 m */
+  /* first contact when the centre, falling from z = 0.5 m at x = 0.3 m, is R = 0.1 m from
+     the groove of radius 1 m about the line x = 0, z = 1 m */
   double z_touch = 1 - sqrt(0.9 * 0.9 - 0.3 * 0.3);
   assert_double_near(sum.contact[0].first, sqrt(2 * (0.5 - z_touch) / 9.81), 2e-3);
   /* the total energy (kinetic + potential) decays: never rises by more than the small
@@ -449,38 +449,38 @@ static void test_ball_in_cylinder(void **state) {
   assert_true(S.e[S.n - 1].dissipated > 0.1);
   assert_double_near(sum.max_abs_error, 0, 1e-4);
   if (lng) {
-    /* figures 5.34 and 5.35: the velocities decay and the ball stops moving along the
-       axis; here also its swing across the groove (y) decays */
-    double vx_late = 0, y_early = 0, y_late = 0, w_early = 0, w_late = 0;
+    /* figures 5.34 and 5.35: the velocities decay and the ball stops moving in Y, along the
+       axis; its swing across the groove (x) decays too */
+    double vy_late = 0, x_early = 0, x_late = 0, w_early = 0, w_late = 0;
     for (int i = 0; i < S.n; i++) {
       const double *v = S.b[i][1].velocity;
-      double w = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]), y = fabs(S.b[i][1].pose[1]);
+      double w = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5]), x = fabs(S.b[i][1].pose[0]);
       if (S.t[i] > 1 && S.t[i] < 3) {
-        y_early = fmax(y_early, y);
+        x_early = fmax(x_early, x);
         w_early = fmax(w_early, w);
       } else if (S.t[i] > S.t[S.n - 1] - 1) {
-        vx_late = fmax(vx_late, fabs(v[0]));
-        y_late = fmax(y_late, y);
+        vy_late = fmax(vy_late, fabs(v[1]));
+        x_late = fmax(x_late, x);
         w_late = fmax(w_late, w);
       }
     }
     fprintf(stderr,
-            "# along the axis: |vx| %.4g m/s in the last 1 s (0.3 at the start); across: "
-            "|y| peak %.4g m in 1-3 s, %.4g in the last 1 s; |w| %.4g, %.4g rad/s\n",
-            vx_late, y_early, y_late, w_early, w_late);
-    assert_true(vx_late < 0.05 * 0.3);
-    assert_true(y_late < 0.5 * y_early);
+            "# along the axis: |vy| %.4g m/s in the last 1 s (0.3 at the start); across: "
+            "|x| peak %.4g m in 1-3 s, %.4g in the last 1 s; |w| %.4g, %.4g rad/s\n",
+            vy_late, x_early, x_late, w_early, w_late);
+    assert_true(vy_late < 0.05 * 0.3);
+    assert_true(x_late < 0.5 * x_early);
     assert_true(w_late < 0.5 * w_early);
     /* the swing is that of a ball rolling without slipping in a cylinder: period
        2 pi sqrt(7 (R_g - r) / (5 g)) = 2.252 s (frictionless sliding: 1.903 s), measured
-       between upward crossings of y = 0 after 3 s; the soft contact (the ball 10 mm deep,
+       between upward crossings of x = 0 after 3 s; the soft contact (the ball 10 mm deep,
        rolling about the volume's centroid) lengthens it by about 3% */
     double up[16];
     int nup = 0;
     for (int i = 1; i < S.n && nup < 16; i++) {
-      double y0 = S.b[i - 1][1].pose[1], y1 = S.b[i][1].pose[1];
-      if (S.t[i] > 3 && y0 < 0 && y1 >= 0) {
-        up[nup++] = S.t[i - 1] + (S.t[i] - S.t[i - 1]) * -y0 / (y1 - y0);
+      double x0 = S.b[i - 1][1].pose[0], x1 = S.b[i][1].pose[0];
+      if (S.t[i] > 3 && x0 < 0 && x1 >= 0) {
+        up[nup++] = S.t[i - 1] + (S.t[i] - S.t[i - 1]) * -x0 / (x1 - x0);
       }
     }
     assert_true(nup >= 2);
