@@ -35,7 +35,9 @@
  *     by level, until there are at least VXV_MIN_SUBTREES of them. The cut depends on the
  *     geometry only. Each subtree is processed by one thread of the pool with its own
  *     accumulators (compensated sums), and the sums are reduced in subtree order: every
- *     figure is bitwise identical whatever the thread count.
+ *     figure is bitwise identical whatever the thread count. A round's subtrees are claimed
+ *     in decreasing order of the leaves they have to split, so that the threads end
+ *     together.
  *  5. Stopping rules.
  *     h_min rule (rtol = 0): a single pass; a MIXED box is split while its edge exceeds
  *       h_min and its integration is inexact; each leaf is integrated and summed at once
@@ -223,11 +225,21 @@ static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
 }
 
 
+/* Claim order: larger cost first, then subtree index. */
+static int cmp_claim(const void *a, const void *b) {
+  const vxv_claim *x = a, *y = b;
+  if (x->cost != y->cost) {
+    return x->cost > y->cost ? -1 : 1;
+  }
+  return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+
 static void round_job(vxv_workspace *ws, int t) {
   vxv_thread *th = ws->th[t];
-  int s;
-  while ((s = vxv_ws_claim(ws)) >= 0) {
-    subtree_round(ws, th, t, s);
+  int i;
+  while ((i = vxv_ws_claim(ws)) >= 0) {
+    subtree_round(ws, th, t, ws->order[i].sub);
   }
 }
 
@@ -281,7 +293,9 @@ static int cut_top(vxv_workspace *ws, vxv_acc *pre, long long *boxes, int *depth
     }
   }
   if (vxv_ws_grow(ws, (void **)&ws->sub, &ws->capsub, (size_t)(n > 0 ? n : 1),
-                  sizeof(vxv_subtree)) != 0) {
+                  sizeof(vxv_subtree)) != 0 ||
+      vxv_ws_grow(ws, (void **)&ws->order, &ws->caporder, (size_t)(n > 0 ? n : 1),
+                  sizeof *ws->order) != 0) {
     return -1;
   }
   ws->nsub = n;
@@ -544,6 +558,7 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
     *res = r;
     return VXC_NO_CONTACT;
   }
+  vxv_ws_alert(ws, nt);
 
   /* pose the cells in the query frame (the world translated by -ref) */
   vxv_query *q = &ws->q;
@@ -624,6 +639,10 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
         st->budget = remaining > 0 ? remaining / ws->nsub : 0;
       }
     }
+    for (int s = 0; s < ws->nsub; s++) {
+      ws->order[s].sub = s;
+      ws->order[s].cost = 0;
+    }
     if (q->round > 0) {
       /* share the budget in proportion to the leaves each subtree has to split */
       long long total = 0;
@@ -634,16 +653,22 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
         for (size_t i = 0; i < st->n; i++) {
           c += l[i].hi - l[i].lo > q->tau;
         }
-        st->budget = c;
+        ws->order[s].cost = c;
         total += c;
       }
       for (int s = 0; s < ws->nsub; s++) {
         vxv_subtree *st = &ws->sub[s];
-        st->budget =
-            total > 0 && remaining > 0 ? (long long)((double)remaining * st->budget / total) : 0;
+        st->budget = total > 0 && remaining > 0
+                         ? (long long)((double)remaining * ws->order[s].cost / total)
+                         : 0;
+      }
+      /* the subtrees with the most leaves to split first: one claimed last is then small,
+         and the threads end together */
+      if (nt > 1) {
+        qsort(ws->order, (size_t)ws->nsub, sizeof *ws->order, cmp_claim);
       }
     }
-    vxv_ws_run(ws, nt, round_job);
+    vxv_ws_run(ws, nt, ws->nsub, round_job);
     rounds++;
 
     /* reduce in subtree order */
