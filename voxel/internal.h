@@ -192,6 +192,10 @@ struct vxv_workspace {
   size_t capsub;
   vxv_box *list[2]; /* scratch lists of boxes while cutting the top of the tree */
   size_t capl[2];
+  unsigned char *cls; /* what each box of a level of the top is (octree.c) */
+  size_t capcls;
+  vxv_box *top; /* the level being classified, and its length */
+  int ntop;
   double *gaps; /* the stored leaves' gaps, sorted to choose a round's threshold */
   size_t capgaps;
 
