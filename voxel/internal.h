@@ -216,6 +216,7 @@ struct vxv_workspace {
   pthread_cond_t go, done;
   atomic_ulong gen, alert;
   atomic_int stop, busy;
+  atomic_int hot; /* 1 while a query on several threads runs: its threads spin */
   int nuse, nitems, nalert;
   void (*job)(vxv_workspace *ws, int tid);
   /* the next item of the running job to claim, apart from the fields the threads read */
@@ -238,8 +239,10 @@ void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace 
 /* Claims the next item of the running job (0, 1, ... nitems - 1), or -1 when none is left. */
 int vxv_ws_claim(vxv_workspace *ws);
 /* Tells the sleeping workers of a query on `n` threads that a job follows soon, so that
- * they are awake (spinning) when it is posted: a query calls it before its serial start. */
+ * they are awake (spinning) when it is posted: a query calls it before its serial start,
+ * and vxv_ws_cool at its end (until then, the pool's threads spin rather than sleep). */
 void vxv_ws_alert(vxv_workspace *ws, int n);
+void vxv_ws_cool(vxv_workspace *ws);
 
 /* leaf.c */
 void vxv_acc_zero(vxv_acc *a);

@@ -555,9 +555,9 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
 
 
 /* Runs a query on ncell (1 or 2) cells. */
-static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
-                            const vxg_xform *const *to_world, const vxv_options *opt_in,
-                            vxv_result *res) {
+static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
+                             const vxg_xform *const *to_world, const vxv_options *opt_in,
+                             vxv_result *res) {
   vxv_options opt;
   if (opt_in) {
     opt = *opt_in;
@@ -777,6 +777,19 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
   r.peak_bytes = ws->peak;
   *res = r;
   return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
+}
+
+
+/* query_body, then lets the pool's threads sleep (query_body's vxv_ws_alert keeps them
+ * spinning). */
+static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
+                            const vxg_xform *const *to_world, const vxv_options *opt,
+                            vxv_result *res) {
+  vxc_status st = query_body(ws, ncell, cells, to_world, opt, res);
+  if (ws) {
+    vxv_ws_cool(ws);
+  }
+  return st;
 }
 
 

@@ -9,13 +9,11 @@
  * and the first n - 1 workers run the job with the caller as id 0; the caller then waits
  * until every worker is done. A job claims item indices one at a time (vxv_ws_claim, an
  * atomic counter) until none is left, so which thread processes which item varies, but no
- * figure depends on it (internal.h). A worker that has finished a job spins for the next
- * one for a while (a query's rounds follow each other within a millisecond) before it
- * sleeps on a condition variable, and a query alerts the sleepers at its start
- * (vxv_ws_alert), so that they are awake when its first job comes: a wake-up through the
- * condition variable took 20 to 40 us, 3 to 6% of a 1 ms query on two threads. The caller
- * waits for the end of a job the same way. Workers are created on demand and joined by
- * vxv_workspace_free. */
+ * figure depends on it (internal.h). A query alerts the sleeping workers at its start
+ * (vxv_ws_alert), so that they are awake when its first job comes, and until its end
+ * (vxv_ws_cool) workers spin for the next job and the caller for the end of the running one
+ * rather than sleep on a condition variable (see SPIN_NS). Workers are created on demand
+ * and joined by vxv_workspace_free. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -103,6 +101,7 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
   atomic_init(&ws->alert, 0);
   atomic_init(&ws->stop, 0);
   atomic_init(&ws->busy, 0);
+  atomic_init(&ws->hot, 0);
   atomic_init(&ws->next, 0);
   ws->al = al;
   ws->bytes = ws->peak = sizeof *ws;
@@ -220,13 +219,14 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
 }
 
 
-/* How long a worker looks for the next job before sleeping: after a job (the next round of
- * a query follows its serial reduction), and after an alert (a query's serial start). A
- * condition variable's wake-up costs tens of microseconds, a few percent of a 1 ms query. */
-#define SPIN_AFTER_JOB_NS 100000L
-#define SPIN_AFTER_ALERT_NS 500000L
-/* How long the caller looks for the workers' end before sleeping. */
-#define SPIN_JOIN_NS 100000L
+/* How long a thread of the pool spins for what it waits for (a job, or the end of one)
+ * before sleeping on a condition variable: while a query is running (between vxv_ws_alert
+ * and vxv_ws_cool), up to SPIN_HOT_NS; else SPIN_NS. A wake-up through the condition
+ * variable took 20 to 40 us on an idle core, but up to 5 ms when the core had meanwhile
+ * gone to another process, even a nice 19 one (the scheduler lets it finish its slice):
+ * one such wake-up in a round undoes the second thread. */
+#define SPIN_NS 100000LL
+#define SPIN_HOT_NS 20000000LL
 
 static long long now_ns(void) {
   struct timespec ts;
@@ -242,10 +242,17 @@ static void cpu_relax(void) {
 }
 
 
-/* Spins while the pool's generation is `seen` (and no stop is asked), at most ns
- * nanoseconds. Returns the generation last read. */
-static unsigned long spin_gen(vxv_workspace *ws, unsigned long seen, long ns) {
-  long long end = now_ns() + ns;
+/* 1 while a thread that started waiting at `start` should go on spinning. */
+static int spin_on(vxv_workspace *ws, long long start) {
+  long long t = now_ns() - start;
+  return t < SPIN_NS || (atomic_load(&ws->hot) && t < SPIN_HOT_NS);
+}
+
+
+/* Spins while the pool's generation is `seen` and no stop is asked (see SPIN_NS). Returns
+ * the generation last read. */
+static unsigned long spin_gen(vxv_workspace *ws, unsigned long seen) {
+  long long start = now_ns();
   for (;;) {
     for (int i = 0; i < 32; i++) {
       unsigned long g = atomic_load(&ws->gen);
@@ -254,7 +261,7 @@ static unsigned long spin_gen(vxv_workspace *ws, unsigned long seen, long ns) {
       }
       cpu_relax();
     }
-    if (now_ns() > end) {
+    if (!spin_on(ws, start)) {
       return seen;
     }
   }
@@ -267,7 +274,7 @@ static void *worker_main(void *arg) {
   int id = wa->id;
   unsigned long seen = wa->seen, alerted = wa->alerted;
   for (;;) {
-    unsigned long g = spin_gen(ws, seen, SPIN_AFTER_JOB_NS);
+    unsigned long g = spin_gen(ws, seen);
     if (g == seen && !atomic_load(&ws->stop)) {
       pthread_mutex_lock(&ws->mu);
       while ((g = atomic_load(&ws->gen)) == seen && !atomic_load(&ws->stop)) {
@@ -276,7 +283,7 @@ static void *worker_main(void *arg) {
           /* a job follows soon: be awake for it */
           alerted = a;
           pthread_mutex_unlock(&ws->mu);
-          spin_gen(ws, seen, SPIN_AFTER_ALERT_NS);
+          spin_gen(ws, seen);
           pthread_mutex_lock(&ws->mu);
           continue;
         }
@@ -307,11 +314,17 @@ void vxv_ws_alert(vxv_workspace *ws, int n) {
   if (ws->nworker == 0 || n <= 1) {
     return;
   }
+  atomic_store(&ws->hot, 1);
   pthread_mutex_lock(&ws->mu);
   ws->nalert = n;
   atomic_fetch_add(&ws->alert, 1);
   pthread_cond_broadcast(&ws->go);
   pthread_mutex_unlock(&ws->mu);
+}
+
+
+void vxv_ws_cool(vxv_workspace *ws) {
+  atomic_store(&ws->hot, 0);
 }
 
 
@@ -331,9 +344,11 @@ void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace 
   pthread_cond_broadcast(&ws->go);
   pthread_mutex_unlock(&ws->mu);
   job(ws, 0);
-  long long end = now_ns() + SPIN_JOIN_NS;
-  while (atomic_load(&ws->busy) > 0 && now_ns() < end) {
-    cpu_relax();
+  long long start = now_ns();
+  while (atomic_load(&ws->busy) > 0 && spin_on(ws, start)) {
+    for (int i = 0; i < 32; i++) {
+      cpu_relax();
+    }
   }
   if (atomic_load(&ws->busy) > 0) {
     pthread_mutex_lock(&ws->mu);
