@@ -22,6 +22,7 @@
 #define VXV_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "voxel/voxel.h"
@@ -109,6 +110,12 @@ typedef struct vxv_subtree {
   double hmin_leaf; /* smallest leaf half-edge */
 } vxv_subtree;
 
+/* A subtree of a round and its expected work (leaves to split). */
+typedef struct vxv_claim {
+  long long cost;
+  int sub;
+} vxv_claim;
+
 /* A half-space n.y <= d in a leaf's local coordinates y = x - c, with its lower (subset)
  * and upper (superset) offsets. */
 typedef struct vxv_hs {
@@ -167,7 +174,8 @@ typedef struct vxv_thread {
 typedef struct vxv_warg {
   struct vxv_workspace *ws;
   int id;
-  unsigned long seen; /* pool generation when the worker was created */
+  unsigned long seen;    /* pool generation when the worker was created */
+  unsigned long alerted; /* alert count then */
 } vxv_warg;
 
 struct vxv_workspace {
@@ -184,23 +192,37 @@ struct vxv_workspace {
   size_t capsub;
   vxv_box *list[2]; /* scratch lists of boxes while cutting the top of the tree */
   size_t capl[2];
+  unsigned char *cls; /* what each box of a level of the top is (octree.c) */
+  size_t capcls;
+  vxv_box *top; /* the level being classified, and its length */
+  int ntop;
   double *gaps; /* the stored leaves' gaps, sorted to choose a round's threshold */
   size_t capgaps;
 
   vxv_thread *th[VXV_MAX_THREADS];
   int nth; /* thread scratch areas allocated */
 
-  /* the pool: nworker threads (ids 1..nworker); the caller is id 0 */
+  /* the order in which a round's subtrees are claimed (largest expected work first) */
+  vxv_claim *order;
+  size_t caporder;
+
+  /* the pool: nworker threads (ids 1..nworker); the caller is id 0. gen and alert are
+     bumped under mu (sleepers wait on `go`); busy is counted down by the workers */
   int pool_ok;
   int nworker;
   pthread_t tid[VXV_MAX_THREADS];
   vxv_warg warg[VXV_MAX_THREADS];
   pthread_mutex_t mu;
   pthread_cond_t go, done;
-  unsigned long gen;
-  int stop, busy, nuse;
+  atomic_ulong gen, alert;
+  atomic_int stop, busy;
+  atomic_int hot; /* 1 while a query on several threads runs: its threads spin */
+  int nuse, nitems, nalert;
   void (*job)(vxv_workspace *ws, int tid);
-  int next; /* next subtree to claim (under mu) */
+  /* the next item of the running job to claim, apart from the fields the threads read */
+  char pad0[64];
+  atomic_int next;
+  char pad1[64];
 };
 
 /* workspace.c */
@@ -211,10 +233,16 @@ void vxv_ws_free(vxv_workspace *ws, void *p, size_t size);
 int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t elem);
 /* Makes sure `n` thread scratch areas exist. Returns the number available (>= 1), or 0. */
 int vxv_ws_threads(vxv_workspace *ws, int n);
-/* Runs job(ws, tid) on `n` threads (the caller as tid 0) and waits for all of them. */
-void vxv_ws_run(vxv_workspace *ws, int n, void (*job)(vxv_workspace *ws, int tid));
-/* Claims the next subtree index of the running job, or -1 when none is left. */
+/* Runs job(ws, tid) on `n` threads (the caller as tid 0) over `nitems` items, which the
+ * threads take with vxv_ws_claim, and waits for all of them. */
+void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace *ws, int tid));
+/* Claims the next item of the running job (0, 1, ... nitems - 1), or -1 when none is left. */
 int vxv_ws_claim(vxv_workspace *ws);
+/* Tells the sleeping workers of a query on `n` threads that a job follows soon, so that
+ * they are awake (spinning) when it is posted: a query calls it before its serial start,
+ * and vxv_ws_cool at its end (until then, the pool's threads spin rather than sleep). */
+void vxv_ws_alert(vxv_workspace *ws, int n);
+void vxv_ws_cool(vxv_workspace *ws);
 
 /* leaf.c */
 void vxv_acc_zero(vxv_acc *a);
@@ -265,5 +293,6 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */
 void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res);
+
 
 #endif /* VXV_INTERNAL_H */

@@ -5,14 +5,18 @@
  * query's cap (ws->max_bytes). Buffers are kept across queries; they grow by doubling, so a
  * query of a size seen before allocates nothing.
  *
- * Pool: `nworker` POSIX threads (ids 1..nworker) sleep on a condition variable; vxv_ws_run
- * bumps a generation counter, and the first n - 1 workers run the job with the caller as
- * id 0; the caller then waits until every worker is idle again. A job claims subtree
- * indices one at a time (vxv_ws_claim) until none is left, so which thread processes which
- * subtree varies, but no figure depends on it (internal.h). Workers are created on demand
+ * Pool: `nworker` POSIX threads (ids 1..nworker); vxv_ws_run bumps a generation counter,
+ * and the first n - 1 workers run the job with the caller as id 0; the caller then waits
+ * until every worker is done. A job claims item indices one at a time (vxv_ws_claim, an
+ * atomic counter) until none is left, so which thread processes which item varies, but no
+ * figure depends on it (internal.h). A query alerts the sleeping workers at its start
+ * (vxv_ws_alert), so that they are awake when its first job comes, and until its end
+ * (vxv_ws_cool) workers spin for the next job and the caller for the end of the running one
+ * rather than sleep on a condition variable (see SPIN_NS). Workers are created on demand
  * and joined by vxv_workspace_free. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "voxel/internal.h"
 
@@ -93,6 +97,12 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
     return VXC_ERR_NOMEM;
   }
   memset(ws, 0, sizeof *ws);
+  atomic_init(&ws->gen, 0);
+  atomic_init(&ws->alert, 0);
+  atomic_init(&ws->stop, 0);
+  atomic_init(&ws->busy, 0);
+  atomic_init(&ws->hot, 0);
+  atomic_init(&ws->next, 0);
   ws->al = al;
   ws->bytes = ws->peak = sizeof *ws;
   ws->max_bytes = VXV_DEFAULT_MAX_BYTES;
@@ -128,7 +138,7 @@ void vxv_workspace_free(vxv_workspace *ws) {
   }
   if (ws->pool_ok) {
     pthread_mutex_lock(&ws->mu);
-    ws->stop = 1;
+    atomic_store(&ws->stop, 1);
     pthread_cond_broadcast(&ws->go);
     pthread_mutex_unlock(&ws->mu);
     for (int i = 1; i <= ws->nworker; i++) {
@@ -147,6 +157,8 @@ void vxv_workspace_free(vxv_workspace *ws) {
   }
   vxv_ws_free(ws, ws->sub, ws->capsub * sizeof(vxv_subtree));
   vxv_ws_free(ws, ws->gaps, ws->capgaps * sizeof(double));
+  vxv_ws_free(ws, ws->order, ws->caporder * sizeof *ws->order);
+  vxv_ws_free(ws, ws->cls, ws->capcls);
   for (int k = 0; k < 2; k++) {
     vxv_ws_free(ws, ws->list[k], ws->capl[k] * sizeof(vxv_box));
   }
@@ -195,7 +207,8 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
     ws->warg[id].id = id;
     /* the generation the worker starts from: it must not miss a job posted before it runs */
     pthread_mutex_lock(&ws->mu);
-    ws->warg[id].seen = ws->gen;
+    ws->warg[id].seen = atomic_load(&ws->gen);
+    ws->warg[id].alerted = atomic_load(&ws->alert);
     pthread_mutex_unlock(&ws->mu);
     if (pthread_create(&ws->tid[id], NULL, worker_main, &ws->warg[id]) != 0) {
       break;
@@ -206,66 +219,148 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
 }
 
 
+/* How long a thread of the pool spins for what it waits for (a job, or the end of one)
+ * before sleeping on a condition variable: while a query is running (between vxv_ws_alert
+ * and vxv_ws_cool), up to SPIN_HOT_NS; else SPIN_NS. A wake-up through the condition
+ * variable took 20 to 40 us on an idle core, but up to 5 ms when the core had meanwhile
+ * gone to another process, even a nice 19 one (the scheduler lets it finish its slice):
+ * one such wake-up in a round undoes the second thread. */
+#define SPIN_NS 100000LL
+#define SPIN_HOT_NS 20000000LL
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+
+static void cpu_relax(void) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_ia32_pause();
+#endif
+}
+
+
+/* 1 while a thread that started waiting at `start` should go on spinning. */
+static int spin_on(vxv_workspace *ws, long long start) {
+  long long t = now_ns() - start;
+  return t < SPIN_NS || (atomic_load(&ws->hot) && t < SPIN_HOT_NS);
+}
+
+
+/* Spins while the pool's generation is `seen` and no stop is asked (see SPIN_NS). Returns
+ * the generation last read. */
+static unsigned long spin_gen(vxv_workspace *ws, unsigned long seen) {
+  long long start = now_ns();
+  for (;;) {
+    for (int i = 0; i < 32; i++) {
+      unsigned long g = atomic_load(&ws->gen);
+      if (g != seen || atomic_load(&ws->stop)) {
+        return g;
+      }
+      cpu_relax();
+    }
+    if (!spin_on(ws, start)) {
+      return seen;
+    }
+  }
+}
+
+
 static void *worker_main(void *arg) {
   vxv_warg *wa = arg;
   vxv_workspace *ws = wa->ws;
   int id = wa->id;
-  pthread_mutex_lock(&ws->mu);
-  unsigned long seen = wa->seen;
+  unsigned long seen = wa->seen, alerted = wa->alerted;
   for (;;) {
-    while (ws->gen == seen && !ws->stop) {
-      pthread_cond_wait(&ws->go, &ws->mu);
+    unsigned long g = spin_gen(ws, seen);
+    if (g == seen && !atomic_load(&ws->stop)) {
+      pthread_mutex_lock(&ws->mu);
+      while ((g = atomic_load(&ws->gen)) == seen && !atomic_load(&ws->stop)) {
+        unsigned long a = atomic_load(&ws->alert);
+        if (a != alerted && id < ws->nalert) {
+          /* a job follows soon: be awake for it */
+          alerted = a;
+          pthread_mutex_unlock(&ws->mu);
+          spin_gen(ws, seen);
+          pthread_mutex_lock(&ws->mu);
+          continue;
+        }
+        alerted = a;
+        pthread_cond_wait(&ws->go, &ws->mu);
+      }
+      pthread_mutex_unlock(&ws->mu);
     }
-    if (ws->stop) {
+    if (atomic_load(&ws->stop)) {
       break;
     }
-    seen = ws->gen;
-    int use = id < ws->nuse;
-    void (*job)(vxv_workspace *, int) = ws->job;
-    pthread_mutex_unlock(&ws->mu);
-    if (use) {
-      job(ws, id);
+    /* job and nuse were written before the generation was bumped */
+    seen = g;
+    if (id < ws->nuse) {
+      ws->job(ws, id);
     }
-    pthread_mutex_lock(&ws->mu);
-    if (--ws->busy == 0) {
+    if (atomic_fetch_sub(&ws->busy, 1) == 1) {
+      pthread_mutex_lock(&ws->mu);
       pthread_cond_signal(&ws->done);
+      pthread_mutex_unlock(&ws->mu);
     }
   }
-  pthread_mutex_unlock(&ws->mu);
   return NULL;
 }
 
 
-void vxv_ws_run(vxv_workspace *ws, int n, void (*job)(vxv_workspace *ws, int tid)) {
-  ws->next = 0;
-  if (n <= 1 || ws->nworker == 0) {
-    job(ws, 0);
+void vxv_ws_alert(vxv_workspace *ws, int n) {
+  if (ws->nworker == 0 || n <= 1) {
     return;
   }
+  atomic_store(&ws->hot, 1);
   pthread_mutex_lock(&ws->mu);
-  ws->job = job;
-  ws->nuse = n;
-  ws->busy = ws->nworker;
-  ws->gen++;
+  ws->nalert = n;
+  atomic_fetch_add(&ws->alert, 1);
   pthread_cond_broadcast(&ws->go);
-  pthread_mutex_unlock(&ws->mu);
-  job(ws, 0);
-  pthread_mutex_lock(&ws->mu);
-  while (ws->busy > 0) {
-    pthread_cond_wait(&ws->done, &ws->mu);
-  }
   pthread_mutex_unlock(&ws->mu);
 }
 
 
-int vxv_ws_claim(vxv_workspace *ws) {
-  int i;
-  if (ws->nworker == 0) {
-    i = ws->next < ws->nsub ? ws->next++ : -1;
-    return i;
+void vxv_ws_cool(vxv_workspace *ws) {
+  atomic_store(&ws->hot, 0);
+}
+
+
+void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace *ws, int tid)) {
+  atomic_store(&ws->next, 0);
+  ws->nitems = nitems;
+  if (n <= 1 || ws->nworker == 0) {
+    job(ws, 0);
+    return;
   }
+  /* the previous job is over (busy reached 0): no worker reads these now */
+  ws->job = job;
+  ws->nuse = n;
+  atomic_store(&ws->busy, ws->nworker);
   pthread_mutex_lock(&ws->mu);
-  i = ws->next < ws->nsub ? ws->next++ : -1;
+  atomic_fetch_add(&ws->gen, 1);
+  pthread_cond_broadcast(&ws->go);
   pthread_mutex_unlock(&ws->mu);
-  return i;
+  job(ws, 0);
+  long long start = now_ns();
+  while (atomic_load(&ws->busy) > 0 && spin_on(ws, start)) {
+    for (int i = 0; i < 32; i++) {
+      cpu_relax();
+    }
+  }
+  if (atomic_load(&ws->busy) > 0) {
+    pthread_mutex_lock(&ws->mu);
+    while (atomic_load(&ws->busy) > 0) {
+      pthread_cond_wait(&ws->done, &ws->mu);
+    }
+    pthread_mutex_unlock(&ws->mu);
+  }
+}
+
+
+int vxv_ws_claim(vxv_workspace *ws) {
+  int i = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
+  return i < ws->nitems ? i : -1;
 }
