@@ -26,6 +26,16 @@ static vxc_solid *load_text(const char *text) {
 }
 
 
+/* Options of the thesis's fixed-leaf rule: leaves of edge h, no certified refinement. */
+static vxc_query_options fixed_leaf(double h) {
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 0;
+  o.voxel = h;
+  return o;
+}
+
+
 static double angle(const double a[3], const double b[3]) {
   double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   double x[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
@@ -103,14 +113,12 @@ static void test_query_sphere_on_tilted_ground(void **state) {
 static void test_query_ball_over_an_edge_has_a_continuous_normal(void **state) {
   (void)state;
   vxc_solid *ball = load_text("(solid ball (cell c (sphere 0.1)))");
-  vxc_solid *table = load_text("(solid table (cell top (box 1 1.6 0.04) "
-                               "(pose (translate 0 0 -0.02))))");
+  vxc_solid *table = load_text(
+      "(solid table (cell top (box 1 1.6 0.04) "
+      "(pose (translate 0 0 -0.02))))");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
-  vxc_query_options o;
-  vxc_query_options_default(&o);
-  o.rtol = 0;
-  o.voxel = 2e-4;
+  vxc_query_options o = fixed_leaf(2e-4);
   const double R = 0.1, d = 20e-6;
   double prev[3] = {0, 0, 0};
   for (int k = 0; k <= 100; k++) {
@@ -291,8 +299,7 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
   (void)state;
   vxc_solid *ball = NULL, *block = NULL;
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
-  assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, NULL),
-                   VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, NULL), VXC_OK);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_pose pb = {{0.05, 0.1787, 0.0917}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
@@ -329,10 +336,7 @@ static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
   assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
-  vxc_query_options o;
-  vxc_query_options_default(&o);
-  o.rtol = 0;
-  o.voxel = 1e-3;
+  vxc_query_options o = fixed_leaf(1e-3);
   vxc_pose pt = vxc_pose_identity(), pb = {{0, 0.301744, 0.0995852}, {1, 0, 0, 0}};
   vxc_metrics m;
   assert_int_equal(vxc_query_run(q, table, &pt, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
