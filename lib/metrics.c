@@ -5,7 +5,8 @@
  * 1. broad phase: each cell's bounding box in the world; every pair of boxes that overlap
  *    is a candidate (all pairs are tested: solids have tens of cells, and the octree's
  *    cost dwarfs this);
- * 2. narrow phase: two cells with exact convex hulls are tested by libccd's MPR (its
+ * 2. narrow phase: two cells with exact convex hulls are tested by libccd's MPR, which the
+ *    engine runs beside the classification of its root grid (its
  *    direction is the geometric normal estimate when there is no area vector); other pairs
  *    go straight to the octree, whose own classification decides;
  * 3. the voxel engine integrates each overlapping pair: V with its certified bracket, p_c,
@@ -188,25 +189,26 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   pm->name_a = ca->name;
   pm->name_b = cb->name;
 
-  /* narrow phase for two convex cells: MPR decides, and gives the normal estimate */
+  /* narrow phase for two convex cells: MPR decides, and gives the normal estimate; the
+     engine runs it beside the root grid's classification (on one thread: first) */
   vxg_mpr_result mpr;
   memset(&mpr, 0, sizeof mpr);
   int have_mpr = 0;
-  if (grid_h <= 0 && ca->hull.exact && cb->hull.exact) {
-    if (vxg_mpr(ca, &ta, cb, &tb, &mpr) == VXC_OK) {
-      if (!mpr.overlap) {
-        pm->time_ms = now_ms() - t0;
-        return VXC_NO_CONTACT;
-      }
-      have_mpr = 1;
-    }
-  }
-
+  vxv_options vhull = *vo;
+  vhull.hull_test = grid_h <= 0 && ca->hull.exact && cb->hull.exact;
   vxv_result r;
   vxc_status st = grid_h > 0 ? vxv_grid_baseline(q->ws, ca, &ta, cb, &tb, grid_h, &r)
-                             : vxv_intersect(q->ws, ca, &ta, cb, &tb, vo, &r);
+                             : vxv_intersect(q->ws, ca, &ta, cb, &tb, &vhull, &r);
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     return st;
+  }
+  if (r.hull_tested && r.mpr_status == VXC_OK) {
+    if (!r.mpr.overlap) {
+      pm->time_ms = now_ms() - t0;
+      return VXC_NO_CONTACT;
+    }
+    mpr = r.mpr;
+    have_mpr = 1;
   }
   pm->boxes = r.boxes;
   pm->leaves = r.leaves;

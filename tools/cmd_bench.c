@@ -315,7 +315,7 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
 
 /* The speed-up of two threads over one: the two settings alternate, query by query, each in
  * a workspace of its own (warmed up first, so that neither holds the other's buffers), for
- * about budget_ms and at least 20 queries each, and the fastest time of each is compared
+ * about budget_ms and at least 40 queries each, and the fastest time of each is compared
  * (the least disturbed run of each by other jobs on a shared machine, taken side by side).
  * NAN when a query fails, reaches a work or memory cap (the work it does then depends on
  * the memory the workspace holds), or the two results differ: the figures must be bitwise
@@ -334,7 +334,7 @@ static double thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_sol
   }
   ok = ok && !m[0].capped; /* a capped query gets no ratio: do not time it */
   double start = now_ms();
-  for (int n = 0; ok && n < 2000 && (n < 40 || now_ms() - start < budget_ms); n++) {
+  for (int n = 0; ok && n < 2000 && (n < 80 || now_ms() - start < budget_ms); n++) {
     int k = n & 1;
     double t0 = now_ms();
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
@@ -385,7 +385,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
-    ratio = thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, quick ? budget : 10 * budget);
+    ratio = thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, quick ? budget : 20 * budget);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);

@@ -196,6 +196,13 @@ struct vxv_workspace {
   size_t capcls;
   vxv_box *top; /* the level being classified, and its length */
   int ntop;
+  int top_mesh; /* 1 when a cell of the query has a mesh atom (costly classifications) */
+  /* the hull test (vxv_options.hull_test): pending while the root grid is classified, run
+     by the thread that claims item 0, on the cells and world poses of the query */
+  int mpr_todo, mpr_done, mpr_status;
+  const vxg_cell *mpr_cell[2];
+  const vxg_xform *mpr_pose[2];
+  vxg_mpr_result mpr;
   double *gaps; /* the stored leaves' gaps, sorted to choose a round's threshold */
   size_t capgaps;
 
@@ -207,7 +214,10 @@ struct vxv_workspace {
   size_t caporder;
 
   /* the pool: nworker threads (ids 1..nworker); the caller is id 0. gen and alert are
-     bumped under mu (sleepers wait on `go`); busy is counted down by the workers */
+     bumped under mu (sleepers wait on `go`). A job's seats: gate holds the job's generation
+     (shifted left by 8) and the seats left; a worker joins by taking one, the caller closes
+     the gate when its own share is done, and waits only for the workers that joined
+     (`finished` counts them out; `waiting`: the caller sleeps on `done`) */
   int pool_ok;
   int nworker;
   pthread_t tid[VXV_MAX_THREADS];
@@ -215,7 +225,8 @@ struct vxv_workspace {
   pthread_mutex_t mu;
   pthread_cond_t go, done;
   atomic_ulong gen, alert;
-  atomic_int stop, busy;
+  atomic_int stop, finished, waiting;
+  atomic_ulong gate;
   atomic_int hot; /* 1 while a query on several threads runs: its threads spin */
   int nuse, nitems, nalert;
   void (*job)(vxv_workspace *ws, int tid);

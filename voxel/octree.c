@@ -83,6 +83,7 @@ void vxv_options_default(vxv_options *o) {
   o->max_bytes = 0;
   o->threads = 1;
   o->plane = VXV_PLANE_MEAN;
+  o->hull_test = 0;
 }
 
 
@@ -250,10 +251,15 @@ static void round_job(vxv_workspace *ws, int t) {
 /* What a box of a level of the top is (ws->cls): kept as it is, to be classified, or its
  * class. */
 enum { TOP_KEEP, TOP_TODO, TOP_INSIDE, TOP_MIXED, TOP_OUTSIDE };
-/* Boxes a thread claims at a time while classifying a level of the top. */
+/* Boxes a thread claims at a time while classifying a level of the top, and the fewest boxes
+ * to classify for a level to be shared among the threads: a job's hand-over costs a few
+ * microseconds, a quadric box's classification about 0.1 us, a mesh's 5 to 20 (ws->top_mesh;
+ * with the quadric figures on the bench's mesh lens, levels of fewer than 64 boxes classified
+ * on one thread were 30% of a two-thread query). */
 #define TOP_CHUNK 8
-/* Fewest boxes to classify for a level of the top to be shared among the threads. */
 #define TOP_PARALLEL_MIN 64
+#define TOP_CHUNK_MESH 1
+#define TOP_PARALLEL_MIN_MESH 4
 
 static void top_classify(vxv_workspace *ws, int i0, int i1) {
   for (int i = i0; i < i1; i++) {
@@ -265,28 +271,57 @@ static void top_classify(vxv_workspace *ws, int i0, int i1) {
 }
 
 
+static void hull_test(vxv_workspace *ws) {
+  ws->mpr_done = 1;
+  ws->mpr_status =
+      vxg_mpr(ws->mpr_cell[0], ws->mpr_pose[0], ws->mpr_cell[1], ws->mpr_pose[1], &ws->mpr);
+}
+
+
 static void top_job(vxv_workspace *ws, int t) {
   (void)t;
   int i;
   while ((i = vxv_ws_claim(ws)) >= 0) {
-    int i0 = i * TOP_CHUNK;
-    top_classify(ws, i0, i0 + TOP_CHUNK < ws->ntop ? i0 + TOP_CHUNK : ws->ntop);
+    if (ws->mpr_todo) {
+      if (i == 0) {
+        hull_test(ws);
+        continue;
+      }
+      i--;
+    }
+    int chunk = ws->top_mesh ? TOP_CHUNK_MESH : TOP_CHUNK, i0 = i * chunk;
+    top_classify(ws, i0, i0 + chunk < ws->ntop ? i0 + chunk : ws->ntop);
   }
 }
 
 
 /* Classifies the boxes list[0 .. n) marked TOP_TODO in ws->cls, on nt threads when there are
- * `todo` >= TOP_PARALLEL_MIN of them (with a mesh, the serial top was 30% of a 1.2 ms query),
+ * enough of them (TOP_PARALLEL_MIN, TOP_PARALLEL_MIN_MESH),
  * then compacts the list in order: kept and MIXED boxes stay, INSIDE ones are summed into
- * pre in list order, so that no figure depends on the threads. Returns the boxes left. */
+ * pre in list order, so that no figure depends on the threads. Returns the boxes left. With
+ * a pending hull test (the root grid), runs it too, as item 0 of the threads' job or first
+ * on one thread, and returns 0 when the hulls are disjoint. */
 static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, vxv_acc *pre,
                      int *depth) {
   ws->top = list;
   ws->ntop = n;
-  if (nt > 1 && todo >= TOP_PARALLEL_MIN) {
-    vxv_ws_run(ws, nt, (n + TOP_CHUNK - 1) / TOP_CHUNK, top_job);
+  int chunk = ws->top_mesh ? TOP_CHUNK_MESH : TOP_CHUNK;
+  if (nt > 1 && todo >= (ws->top_mesh ? TOP_PARALLEL_MIN_MESH : TOP_PARALLEL_MIN)) {
+    vxv_ws_run(ws, nt, (n + chunk - 1) / chunk + ws->mpr_todo, top_job);
   } else {
+    if (ws->mpr_todo) {
+      hull_test(ws); /* first: disjoint hulls need no classification */
+      if (ws->mpr_done && ws->mpr_status == VXC_OK && !ws->mpr.overlap) {
+        return 0;
+      }
+    }
     top_classify(ws, 0, n);
+  }
+  if (ws->mpr_todo) {
+    ws->mpr_todo = 0;
+    if (ws->mpr_done && ws->mpr_status == VXC_OK && !ws->mpr.overlap) {
+      return 0; /* the caller reports no contact */
+    }
   }
   int m = 0;
   for (int i = 0; i < n; i++) {
@@ -554,6 +589,18 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
 }
 
 
+/* 1 when every atom of the cell has a curvature bound (no mesh), so that its leaves'
+ * brackets say whether the estimate is resolved. */
+static int bounded_atoms(const vxg_cell *c) {
+  for (int i = 0; i < c->natom; i++) {
+    if (c->atom[i].kind == VXG_ATOM_MESH) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
 /* Runs a query on ncell (1 or 2) cells. */
 static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
                              const vxg_xform *const *to_world, const vxv_options *opt_in,
@@ -626,6 +673,16 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
+  ws->mpr_todo = opt.hull_test && ncell == 2;
+  ws->mpr_done = 0;
+  for (int k = 0; k < ncell; k++) {
+    ws->mpr_cell[k] = cells[k];
+    ws->mpr_pose[k] = to_world[k];
+  }
+  ws->top_mesh = 0;
+  for (int k = 0; k < ncell; k++) {
+    ws->top_mesh |= !bounded_atoms(cells[k]);
+  }
   q->rtol_rule = opt.rtol > 0;
   q->h_min = opt.h_min;
   q->plane = opt.plane;
@@ -669,6 +726,18 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     }
   }
   nmixed = top_level(ws, nt, ws->list[0], nroot, nroot, &pre, &depth);
+  r.hull_tested = ws->mpr_done;
+  r.mpr_status = ws->mpr_status;
+  r.mpr = ws->mpr;
+  if (r.hull_tested && r.mpr_status == VXC_OK && !r.mpr.overlap) {
+    /* disjoint hulls: nothing counted, whatever the threads classified meanwhile */
+    vxv_acc z;
+    vxv_acc_zero(&z);
+    vxv_finish_result(ref, &z, &r);
+    r.peak_bytes = ws->peak;
+    *res = r;
+    return VXC_NO_CONTACT;
+  }
   if (cut_top(ws, nt, &pre, &boxes, &depth, nmixed) != 0) {
     return VXC_ERR_NOMEM;
   }
@@ -790,18 +859,6 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
     vxv_ws_cool(ws);
   }
   return st;
-}
-
-
-/* 1 when every atom of the cell has a curvature bound (no mesh), so that its leaves'
- * brackets say whether the estimate is resolved. */
-static int bounded_atoms(const vxg_cell *c) {
-  for (int i = 0; i < c->natom; i++) {
-    if (c->atom[i].kind == VXG_ATOM_MESH) {
-      return 0;
-    }
-  }
-  return 1;
 }
 
 

@@ -65,9 +65,12 @@ typedef struct vxv_options {
   size_t max_bytes;    /* workspace memory cap, bytes (0: VXV_DEFAULT_MAX_BYTES) */
   int threads;         /* threads, the caller's included (<= 1: the caller only) */
   vxv_plane plane;     /* leaf linearisation */
+  int hull_test;       /* two cells: first test their convex hulls' overlap by MPR (res->mpr);
+                          VXC_NO_CONTACT at once when they do not overlap. With several
+                          threads the test runs beside the root grid's classification */
 } vxv_options;
 
-/* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN. */
+/* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test. */
 void vxv_options_default(vxv_options *o);
 
 /* The outcome of a query. All vectors and tensors are in world axes. */
@@ -91,6 +94,10 @@ typedef struct vxv_result {
   double root_size;      /* edge of the root grid's cubes, m */
   double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
   size_t peak_bytes;     /* bytes the workspace held at the query's peak */
+  int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
+  int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
+                            libccd failed (the query went on without it) */
+  vxg_mpr_result mpr;
 } vxv_result;
 
 typedef struct vxv_workspace vxv_workspace;
@@ -111,7 +118,8 @@ int vxv_workspace_reserve(vxv_workspace *ws, int threads);
 /* Integrates the intersection of cell `a` placed by `a_to_world` (cell frame -> world) and
  * cell `b` placed by `b_to_world`. `opt` may be NULL (defaults). Returns VXC_OK with *res
  * filled; VXC_NO_CONTACT with *res filled (zero volume and moments, counters) when the
- * cells provably do not overlap (disjoint bounding boxes, or every box outside one cell);
+ * cells provably do not overlap (disjoint bounding boxes, every box outside one cell, or,
+ * with opt->hull_test, disjoint hulls: then no box is counted);
  * VXC_ERR_ARG (a NULL argument, bad options, a non-finite transform: *res untouched);
  * VXC_ERR_NOMEM (the workspace could not get its first buffers: *res untouched). Reaching
  * the work or memory cap is not an error: the bracket is then wider and res->capped = 1. */
