@@ -234,6 +234,81 @@ static void test_ball_on_table(void **state) {
 }
 
 
+/* The same ball at k_v = 1e11 with the thesis's 0.2 mm voxel (ball-on-table-25um.vxt): a
+ * 25 um deep contact whose patch is ten times smaller, so the spin and the rolling decay ten
+ * and twenty times slower, and the ball reaches the edge still spinning. */
+static void test_ball_on_table_25um(void **state) {
+  (void)state;
+  int lng = long_mode();
+  vxc_task *t = load("ball-on-table-25um", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, lng ? 0 : 0.8, &S, &sum);
+  const double R = 0.1, m = 2, g = 9.81, I = 0.4 * m * R * R, k_v = 1e11, mu_c = 0.05;
+  assert_double_near(sum.contact[0].first, sqrt(2 * 0.1 / g), 2e-3);
+  /* it bounces before it settles */
+  assert_true(sum.contact[0].impacts >= 2);
+  /* the resting depth (25 um) and the cap's centroid distance R_c, as in test_ball_on_table */
+  double delta = sqrt(m * g / (k_v * M_PI * R));
+  for (int k = 0; k < 30; k++) {
+    delta = sqrt(m * g / (k_v * M_PI * (R - delta / 3)));
+  }
+  const double R_c = 3 * (2 * R - delta) * (2 * R - delta) / (4 * (3 * R - delta));
+  const double r_gyr = sqrt(2 * R * delta / 3);
+  /* rolling from 0.5 s until the patch reaches the edge y = 0.3 m */
+  int i0 = index_at(&S, 0.5), i1 = S.n - 1;
+  if (lng) {
+    i1 = i0;
+    while (i1 + 1 < S.n && S.b[i1 + 1][1].pose[1] < 0.29) {
+      i1++;
+    }
+  }
+  static double ts[MAXREC], wz[MAXREC], lv[MAXREC];
+  double a = 0;
+  for (int i = i0; i <= i1; i++) {
+    const double *v = S.b[i][1].velocity;
+    assert_true(S.c[i].npairs == 1);
+    assert_double_near(S.b[i][1].pose[2], R - delta, 1e-6);
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1]);
+    double roll = R_c * sqrt(v[3] * v[3] + v[4] * v[4]);
+    /* |v| = R_c |w| to 1% (the slip the bounces left, worn away slowly while it spins) */
+    assert_double_rel(speed, roll, 0.01);
+    ts[i] = S.t[i];
+    wz[i] = v[5];
+    lv[i] = log(v[1]);
+    /* the spin's deceleration, mu_c r_gyr f_n C_w / I (4.237), with C_w as in
+       test_ball_on_table, averaged over the records */
+    double cw = r_gyr * fabs(v[5]) / hypot(speed - roll, r_gyr * v[5]);
+    a += mu_c * r_gyr * m * g * cw / I / (i1 - i0 + 1);
+  }
+  double s = slope(ts, wz, i0, i1), r = slope(ts, lv, i0, i1);
+  fprintf(stderr, "# spin deceleration %.6g rad/s^2 (closed form %.6g), rolling decay %.6g 1/s\n",
+          -s, a, -r);
+  assert_double_rel(-s, a, 0.01);
+  assert_true(r < 0);
+  if (lng) {
+    /* the normal tilts once the patch, of radius sqrt(2 R delta - delta^2) = 2.2 mm, reaches
+       the edge; the ball leaves the table still spinning, and falls */
+    int it = i1;
+    while (it < S.n - 1 && fabs(S.c[it].normal[1]) < 1e-4) {
+      it++;
+    }
+    double y_tilt = 0.3 - sqrt(2 * R * delta - delta * delta);
+    fprintf(stderr, "# normal tilts from y = %.5f m at %.3f s (patch at the edge: %.5f m)\n",
+            S.b[it][1].pose[1], S.t[it], y_tilt);
+    assert_double_near(S.b[it][1].pose[1], y_tilt, 1e-3);
+    int il = index_at(&S, sum.contact[0].last);
+    assert_true(S.b[il][1].pose[1] > 0.3);
+    assert_true(S.b[il][1].velocity[5] > 0.5 * 3);
+    assert_true(S.b[S.n - 1][1].pose[2] < 0);
+  }
+  for (int i = 1; i < S.n; i++) {
+    assert_true(S.e[i].dissipated >= S.e[i - 1].dissipated - 1e-9);
+  }
+  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  vxc_task_free(t);
+}
+
+
 /* Battery box into its worksite (section 5.2.2, tables 5.9 and 5.10). */
 static void test_battery_box(void **state) {
   (void)state;
@@ -585,6 +660,7 @@ static void test_peg_in_hole(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_battery_box),        cmocka_unit_test(test_ball_on_table),
+      cmocka_unit_test(test_ball_on_table_25um),
       cmocka_unit_test(test_tippe_top_geometry), cmocka_unit_test(test_tippe_top),
       cmocka_unit_test(test_ball_in_cylinder),   cmocka_unit_test(test_peg_in_hole),
   };
