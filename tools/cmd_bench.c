@@ -18,6 +18,7 @@
  * intersection is each one's triangles clipped by the other's face planes. The smooth
  * spheres' closed forms are printed next to them, to show the tessellation's own share. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -313,42 +314,127 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
 }
 
 
-/* The speed-up of two threads over one: the two settings alternate, query by query, each in
- * a workspace of its own (warmed up first, so that neither holds the other's buffers), for
- * about budget_ms and at least 40 queries each, and the fastest time of each is compared
- * (the least disturbed run of each by other jobs on a shared machine, taken side by side).
- * NAN when a query fails, reaches a work or memory cap (the work it does then depends on
- * the memory the workspace holds), or the two results differ: the figures must be bitwise
- * the same whatever the thread count. */
-static double thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
-                           const vxc_pose *pb, const vxc_query_options *o1, double budget_ms) {
+/* The machine's own speed-up: a compute loop that touches no memory, run for n iterations
+ * on one thread, or split in two halves on two threads. On a shared virtual machine the
+ * second core is not always there: this says what two threads can give at that moment. */
+static volatile double spin_sink;
+
+static void spin(long n) {
+  double x = 1, y = 0.5;
+  for (long i = 0; i < n; i++) {
+    x = x * 1.0000001 + y;
+    y = y * 0.9999999 + 1e-9;
+  }
+  spin_sink = x + y;
+}
+
+typedef struct spin_arg {
+  long n;
+  double ms; /* the thread's own time from its start to its end */
+} spin_arg;
+
+static void *spin_thread(void *p) {
+  spin_arg *a = p;
+  double t0 = now_ms();
+  spin(a->n);
+  a->ms = now_ms() - t0;
+  return NULL;
+}
+
+/* Wall time of n iterations on one thread (two = 0), or of n / 2 on each of two threads
+ * (the slower thread's time, from its own start: thread creation is not counted). */
+static double spin_time(long n, int two) {
+  spin_arg a = {n / 2, 0}, b = {n - n / 2, 0};
+  pthread_t th;
+  if (!two) {
+    double t0 = now_ms();
+    spin(n);
+    return now_ms() - t0;
+  }
+  if (pthread_create(&th, NULL, spin_thread, &a) != 0) {
+    return NAN;
+  }
+  spin_thread(&b);
+  pthread_join(th, NULL);
+  return fmax(a.ms, b.ms);
+}
+
+
+/* Iterations of spin() that take about ms milliseconds on one thread. */
+static long spin_iterations(double ms) {
+  long n = 100000;
+  double t = 0;
+  while ((t = spin_time(n, 0)) < 2 && n < (1L << 40)) {
+    n *= 2;
+  }
+  double per_ms = n / fmax(t, 1e-3);
+  return (long)fmax(1000, per_ms * ms);
+}
+
+
+static double median_of(double *x, int n) {
+  qsort(x, (size_t)n, sizeof x[0], cmp_double);
+  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+
+/* The speed-up of two threads over one. Four kinds of run alternate for about budget_ms,
+ * at least 40 of each: a query on one thread and on two, each in a workspace of its own
+ * (warmed up first, so that neither holds the other's buffers), and the machine's compute
+ * loop (spin_time) sized to the one-thread query, on one thread and on two. *paired is the
+ * median over adjacent pairs of the query's one-thread time over its two-thread time
+ * (neighbours in time share the machine's load, so each pair's ratio cancels what a slow
+ * second does to both), *best the fastest one-thread time over the fastest two-thread
+ * time, *machine the paired median of the compute loop's. The query's figures are NAN when
+ * a query fails, reaches a work or memory cap (the work it does then depends on the memory
+ * the workspace holds), or the two results differ: the figures must be bitwise the same
+ * whatever the thread count. */
+#define RATIO_MAX_PAIRS 1000
+static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
+                         const vxc_pose *pb, const vxc_query_options *o1, double t1_ms,
+                         double budget_ms, double *paired, double *best_ratio, double *machine) {
   vxc_query_options o[2] = {*o1, *o1};
   o[1].threads = 2;
   vxc_query *q[2] = {NULL, NULL};
   vxc_pair_metrics m[2];
-  double best[2] = {HUGE_VAL, HUGE_VAL}, ratio = NAN;
+  static double pair_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS];
+  double best[2] = {HUGE_VAL, HUGE_VAL};
+  int np = 0;
+  *paired = *best_ratio = *machine = NAN;
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
     ok = st == VXC_OK || st == VXC_NO_CONTACT;
   }
   ok = ok && !m[0].capped; /* a capped query gets no ratio: do not time it */
+  long n = ok ? spin_iterations(t1_ms) : 0;
   double start = now_ms();
-  for (int n = 0; ok && n < 2000 && (n < 80 || now_ms() - start < budget_ms); n++) {
-    int k = n & 1;
-    double t0 = now_ms();
-    vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
-    double t = now_ms() - t0;
-    ok = st == VXC_OK || st == VXC_NO_CONTACT;
-    best[k] = fmin(best[k], t);
+  while (ok && np < RATIO_MAX_PAIRS && (np < 40 || now_ms() - start < budget_ms)) {
+    double t[2];
+    for (int k = 0; k < 2 && ok; k++) {
+      double t0 = now_ms();
+      vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
+      t[k] = now_ms() - t0;
+      ok = st == VXC_OK || st == VXC_NO_CONTACT;
+      best[k] = fmin(best[k], t[k]);
+    }
+    double s1 = spin_time(n, 0), s2 = spin_time(n, 1);
+    if (!(t[1] > 0 && s2 > 0)) {
+      ok = 0;
+      break;
+    }
+    pair_ratio[np] = t[0] / t[1];
+    spin_ratio[np++] = s1 / s2;
   }
-  if (ok && !m[0].capped && !m[1].capped && memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
+  if (ok && np > 0 && !m[0].capped && !m[1].capped &&
+      memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
       m[0].volume_lo == m[1].volume_lo && m[0].volume_hi == m[1].volume_hi) {
-    ratio = best[0] / best[1];
+    *paired = median_of(pair_ratio, np);
+    *best_ratio = best[0] / best[1];
+    *machine = median_of(spin_ratio, np);
   }
   vxc_query_free(q[0]);
   vxc_query_free(q[1]);
-  return ratio;
 }
 
 
@@ -374,7 +460,7 @@ static void errors(const vxc_pair_metrics *m, const exact *e, double *ev, double
 static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb,
                    const char *setting, const vxc_query_options *o1, double budget, int quick) {
   vxc_pair_metrics m, g;
-  double t1, ratio = NAN;
+  double t1, ratio = NAN, best_ratio = NAN, machine = NAN;
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
   if (vxc_query_create(NULL, &q) != VXC_OK ||
@@ -385,7 +471,8 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
-    ratio = thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, quick ? budget : 20 * budget);
+    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget, &ratio,
+                 &best_ratio, &machine);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);
@@ -415,9 +502,10 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   char eq[32];
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
-  printf("%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %9.2e %9.3g %9s\n",
+  printf("%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %9.2e "
+         "%9.3g %9s\n",
          b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-         m.boxes, mib, ratio, gerr, tg / t1, eq);
+         m.boxes, mib, ratio, best_ratio, machine, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -487,18 +575,23 @@ static int bench_run(int argc, char **argv) {
       "volume bracket is within R V). Errors are relative to the closed form (p_c: distance\n"
       "over V^(1/3); J: Frobenius norm); 'bracket' = relative width of the certified\n"
       "bracket; 'leaf' = smallest leaf edge integrated (m; below h when the contact was\n"
-      "too small for h); 'MiB' = the workspace's peak for that setting; '1t/2t' = fastest\n"
-      "time with one thread over fastest with two, alternating, each in its own workspace\n"
-      "(nan: a work or memory cap was reached, or the results differ); 'grid err' = volume\n"
+      "too small for h); 'MiB' = the workspace's peak for that setting; '1t/2t' = one-\n"
+      "and two-thread queries alternate, each in its own workspace, for about 6 s: the\n"
+      "median over adjacent pairs of the one-thread time over the two-thread time; 'best' =\n"
+      "the fastest one-thread time over the fastest two-thread time (nan: a work or memory\n"
+      "cap was reached, or the results differ); 'hw' = the same median for a compute loop\n"
+      "that touches no memory, as long as the query, split in two halves on two threads,\n"
+      "timed between the queries: what the machine's two cores gave at that moment; 'grid\n"
+      "err' = volume\n"
       "error of the uniform-grid baseline (cubes of the octree's smallest leaf classified\n"
       "by their centres); 'x grid@h' = its time over the octree's; 'x grid@e' = the same\n"
       "with the grid refined to the octree's error ('>': 3e8 cubes, 2e6 for meshes, did not\n"
       "reach it; the ratio is then that of the finest grid tried, a lower bound). Mesh cases\n"
       "are tessellated spheres: their errors are against the exact region of the polyhedra\n"
       "(the smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %9s %9s %9s\n", "case", "setting", "ms",
-         "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t", "grid err",
-         "x grid@h", "x grid@e");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %9s %9s %9s\n", "case",
+         "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t",
+         "best", "hw", "grid err", "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];

@@ -228,7 +228,7 @@ struct vxv_workspace {
   atomic_int stop, finished, waiting;
   atomic_ulong gate;
   atomic_int hot; /* 1 while a query on several threads runs: its threads spin */
-  int nuse, nitems, nalert;
+  int nitems, nalert;
   void (*job)(vxv_workspace *ws, int tid);
   /* the next item of the running job to claim, apart from the fields the threads read */
   char pad0[64];

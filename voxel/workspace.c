@@ -6,7 +6,7 @@
  * query of a size seen before allocates nothing.
  *
  * Pool: `nworker` POSIX threads (ids 1..nworker); vxv_ws_run bumps a generation counter and
- * opens n - 1 seats; the first n - 1 workers take them and run the job with the caller as id
+ * opens n - 1 seats; the first n - 1 workers to come take them and run the job with the caller as id
  * 0. When the caller's own share is done every item is claimed, so it closes the seats: a
  * worker still waking up stays out (waiting for it took 20 to 50 us a job), and the caller
  * waits only for the workers that joined. A job claims item indices one at a time (vxv_ws_claim, an
@@ -313,9 +313,10 @@ static void *worker_main(void *arg) {
     if (atomic_load(&ws->stop)) {
       break;
     }
-    /* job and nuse were written before the generation was bumped */
+    /* the job's fields were written before its seats were opened: read them only with a
+       seat (a worker late for a job may find the next one's being written) */
     seen = g;
-    if (id < ws->nuse && take_seat(ws, g)) {
+    if (take_seat(ws, g)) {
       ws->job(ws, id);
       atomic_fetch_add(&ws->finished, 1);
       if (atomic_load(&ws->waiting)) {
@@ -358,7 +359,6 @@ void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace 
      these now */
   int seats = n - 1 < ws->nworker ? n - 1 : ws->nworker;
   ws->job = job;
-  ws->nuse = n;
   atomic_store(&ws->finished, 0);
   unsigned long g = atomic_load(&ws->gen) + 1;
   atomic_store(&ws->gate, (GATE_GEN(g) << 8) | (unsigned long)seats);
