@@ -660,9 +660,9 @@ static void test_peg_in_hole(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_battery_box),        cmocka_unit_test(test_ball_on_table),
-      cmocka_unit_test(test_ball_on_table_25um),
-      cmocka_unit_test(test_tippe_top_geometry), cmocka_unit_test(test_tippe_top),
-      cmocka_unit_test(test_ball_in_cylinder),   cmocka_unit_test(test_peg_in_hole),
+      cmocka_unit_test(test_ball_on_table_25um), cmocka_unit_test(test_tippe_top_geometry),
+      cmocka_unit_test(test_tippe_top),          cmocka_unit_test(test_ball_in_cylinder),
+      cmocka_unit_test(test_peg_in_hole),
   };
   /* VXC_TEST_FILTER=test_ball_on_table (a pattern with * and ?) runs only those */
   const char *only = getenv("VXC_TEST_FILTER");

@@ -427,8 +427,8 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
     spin_ratio[np++] = s1 / s2;
   }
   if (ok && np > 0 && !m[0].capped && !m[1].capped &&
-      memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
-      m[0].volume_lo == m[1].volume_lo && m[0].volume_hi == m[1].volume_hi) {
+      memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 && m[0].volume_lo == m[1].volume_lo &&
+      m[0].volume_hi == m[1].volume_hi) {
     *paired = median_of(pair_ratio, np);
     *best_ratio = best[0] / best[1];
     *machine = median_of(spin_ratio, np);
@@ -502,10 +502,11 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   char eq[32];
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
-  printf("%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %9.2e "
-         "%9.3g %9s\n",
-         b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-         m.boxes, mib, ratio, best_ratio, machine, gerr, tg / t1, eq);
+  printf(
+      "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %9.2e "
+      "%9.3g %9s\n",
+      b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
+      m.boxes, mib, ratio, best_ratio, machine, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -589,9 +590,9 @@ static int bench_run(int argc, char **argv) {
       "reach it; the ratio is then that of the finest grid tried, a lower bound). Mesh cases\n"
       "are tessellated spheres: their errors are against the exact region of the polyhedra\n"
       "(the smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %9s %9s %9s\n", "case",
-         "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t",
-         "best", "hw", "grid err", "x grid@h", "x grid@e");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %9s %9s %9s\n", "case", "setting",
+         "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t", "best",
+         "hw", "grid err", "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];
