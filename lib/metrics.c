@@ -6,9 +6,9 @@
  *    is a candidate (all pairs are tested: solids have tens of cells, and the octree's
  *    cost dwarfs this);
  * 2. narrow phase: two cells with exact convex hulls are tested by libccd's MPR, which the
- *    engine runs beside the classification of its root grid (its
- *    direction is the geometric normal estimate when there is no area vector); other pairs
- *    go straight to the octree, whose own classification decides;
+ *    engine runs beside the classification of its root grid (MPR's direction is the
+ *    geometric normal estimate when there is no area vector); other pairs go straight to
+ *    the octree, whose own classification decides;
  * 3. the voxel engine integrates each overlapping pair: V with its certified bracket, p_c,
  *    J, the area vector; the normal is J's eigenvector nearest the guess built from the
  *    geometric estimate (the area vector's direction) and the pair's previous normal.

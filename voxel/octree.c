@@ -747,8 +747,8 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   int rounds = 0, capped = 0;
   for (q->round = 0; ws->nsub > 0; q->round++) {
     int par = q->round & 1;
-    for (int t = 0; t < nt; t++) {
-      ws->th[t]->n[par] = 0;
+    for (int t = 0; t < ws->nth; t++) {
+      ws->th[t]->n[par] = 0; /* every scratch area: any worker of the pool may take a seat */
     }
     long long remaining = max_boxes - boxes;
     for (int s = 0; s < ws->nsub; s++) {
