@@ -122,6 +122,45 @@ static int index_at(const series *s, double t) {
 
 static series S; /* large: static */
 
+/* The ball on a table (R = 0.1 m, 2 kg) resting on a contact of stiffness k_v: its depth,
+ * from pi delta^2 (R - delta / 3) = m g / k_v, the distance R_c from its centre to the
+ * cap's centroid, 3 (2R - delta)^2 / (4 (3R - delta)), about which it rolls (the point of
+ * action of the contact force), and the patch's radius of gyration about the normal,
+ * sqrt(2 R delta / 3) (a shallow cap). */
+typedef struct resting_ball {
+  double delta, R_c, r_gyr;
+} resting_ball;
+
+static resting_ball rest_on(double R, double m, double g, double k_v) {
+  resting_ball b;
+  b.delta = sqrt(m * g / (k_v * M_PI * R));
+  for (int k = 0; k < 30; k++) {
+    b.delta = sqrt(m * g / (k_v * M_PI * (R - b.delta / 3)));
+  }
+  b.R_c = 3 * (2 * R - b.delta) * (2 * R - b.delta) / (4 * (3 * R - b.delta));
+  b.r_gyr = sqrt(2 * R * b.delta / 3);
+  return b;
+}
+
+
+/* The first record from i on whose contact normal has left the vertical (|n_y| > 1e-4). */
+static int first_tilt(const series *s, int i) {
+  while (i < s->n - 1 && fabs(s->c[i].normal[1]) < 1e-4) {
+    i++;
+  }
+  return i;
+}
+
+
+/* The energy only decays while in contact, and the budget balances. */
+static void check_energy(const series *s, const vxc_task_summary *sum) {
+  for (int i = 1; i < s->n; i++) {
+    assert_true(s->e[i].dissipated >= s->e[i - 1].dissipated - 1e-9);
+  }
+  assert_double_near(sum->max_abs_error, 0, 1e-4);
+}
+
+
 /* Ball on a table (section 5.2.1, tables 5.5 and 5.6, figures 5.38 to 5.42 and 5.50). */
 static void test_ball_on_table(void **state) {
   (void)state;
@@ -134,21 +173,15 @@ static void test_ball_on_table(void **state) {
   assert_double_near(sum.contact[0].first, sqrt(2 * 0.1 / g), 2e-3);
   /* it bounces: three impacts (figure 5.39), with flight in between */
   assert_int_equal(sum.contact[0].impacts, 3);
-  /* the resting depth: pi delta^2 (R - delta / 3) = m g / k_v (2.5 mm) */
-  double delta = sqrt(m * g / (k_v * M_PI * R));
-  for (int k = 0; k < 30; k++) {
-    delta = sqrt(m * g / (k_v * M_PI * (R - delta / 3)));
-  }
-  /* the ball rolls about the point of action of the contact force, the volume's centroid:
-     the centroid of the cap, 3 (2R - delta)^2 / (4 (3R - delta)) from the centre (R_c =
-     0.0983 m; R |w| would be 1.7% off) */
-  const double R_c = 3 * (2 * R - delta) * (2 * R - delta) / (4 * (3 * R - delta));
+  /* the resting depth (2.5 mm); the ball rolls about the point of action of the contact
+     force, the cap's centroid, R_c = 0.0983 m from its centre (R |w| would be 1.7% off) */
+  const resting_ball rb = rest_on(R, m, g, k_v);
+  const double delta = rb.delta, R_c = rb.R_c, r_gyr = rb.r_gyr;
   /* the rolling phase: continuous contact from 0.6 s (the thesis: from about 0.4 s) */
   int i0 = index_at(&S, 0.6), i1 = lng ? index_at(&S, 3.0) : S.n - 1;
   static double ts[MAXREC], wz[MAXREC], lv[MAXREC], cw[MAXREC];
   int ispin = -1; /* the first record with the spin stopped */
   double slip_prev = HUGE_VAL;
-  const double r_gyr = sqrt(2 * R * delta / 3); /* about the normal, shallow cap */
   for (int i = i0; i <= i1; i++) {
     const double *v = S.b[i][1].velocity;
     assert_true(S.c[i].npairs == 1);
@@ -209,10 +242,7 @@ static void test_ball_on_table(void **state) {
     assert_true(S.c[index_at(&S, 3.0)].sdw > 0.95);
     /* the normal starts to tilt when the contact patch, of radius sqrt(2 R delta - delta^2),
        reaches the edge y = 0.3 m (figure 5.50: the ball starts tilting at y = 0.28 m) */
-    int it = i1;
-    while (it < S.n - 1 && fabs(S.c[it].normal[1]) < 1e-4) {
-      it++;
-    }
+    int it = first_tilt(&S, i1);
     double y_tilt = 0.3 - sqrt(2 * R * delta - delta * delta);
     fprintf(stderr, "# normal tilts from y = %.5f m at %.3f s (patch at the edge: %.5f m)\n",
             S.b[it][1].pose[1], S.t[it], y_tilt);
@@ -225,11 +255,7 @@ static void test_ball_on_table(void **state) {
     assert_true(S.c[il - 1].sdw < 0.5);
     assert_true(S.b[S.n - 1][1].pose[2] < 0);
   }
-  /* the energy only decays while in contact, and the budget balances */
-  for (int i = 1; i < S.n; i++) {
-    assert_true(S.e[i].dissipated >= S.e[i - 1].dissipated - 1e-9);
-  }
-  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  check_energy(&S, &sum);
   vxc_task_free(t);
 }
 
@@ -247,13 +273,9 @@ static void test_ball_on_table_25um(void **state) {
   assert_double_near(sum.contact[0].first, sqrt(2 * 0.1 / g), 2e-3);
   /* it bounces before it settles */
   assert_true(sum.contact[0].impacts >= 2);
-  /* the resting depth (25 um) and the cap's centroid distance R_c, as in test_ball_on_table */
-  double delta = sqrt(m * g / (k_v * M_PI * R));
-  for (int k = 0; k < 30; k++) {
-    delta = sqrt(m * g / (k_v * M_PI * (R - delta / 3)));
-  }
-  const double R_c = 3 * (2 * R - delta) * (2 * R - delta) / (4 * (3 * R - delta));
-  const double r_gyr = sqrt(2 * R * delta / 3);
+  /* the resting depth (25 um), R_c and r_gyr, as in test_ball_on_table */
+  const resting_ball rb = rest_on(R, m, g, k_v);
+  const double delta = rb.delta, R_c = rb.R_c, r_gyr = rb.r_gyr;
   /* rolling from 0.5 s until the patch reaches the edge y = 0.3 m */
   int i0 = index_at(&S, 0.5), i1 = S.n - 1;
   if (lng) {
@@ -288,10 +310,7 @@ static void test_ball_on_table_25um(void **state) {
   if (lng) {
     /* the normal tilts once the patch, of radius sqrt(2 R delta - delta^2) = 2.2 mm, reaches
        the edge; the ball leaves the table still spinning, and falls */
-    int it = i1;
-    while (it < S.n - 1 && fabs(S.c[it].normal[1]) < 1e-4) {
-      it++;
-    }
+    int it = first_tilt(&S, i1);
     double y_tilt = 0.3 - sqrt(2 * R * delta - delta * delta);
     fprintf(stderr, "# normal tilts from y = %.5f m at %.3f s (patch at the edge: %.5f m)\n",
             S.b[it][1].pose[1], S.t[it], y_tilt);
@@ -301,10 +320,7 @@ static void test_ball_on_table_25um(void **state) {
     assert_true(S.b[il][1].velocity[5] > 0.5 * 3);
     assert_true(S.b[S.n - 1][1].pose[2] < 0);
   }
-  for (int i = 1; i < S.n; i++) {
-    assert_true(S.e[i].dissipated >= S.e[i - 1].dissipated - 1e-9);
-  }
-  assert_double_near(sum.max_abs_error, 0, 1e-4);
+  check_energy(&S, &sum);
   vxc_task_free(t);
 }
 
