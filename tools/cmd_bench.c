@@ -317,26 +317,28 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
 /* The machine's own speed-up: a compute loop that touches no memory, run for n iterations
  * on one thread, or split in two halves on two threads. On a shared virtual machine the
  * second core is not always there: this says what two threads can give at that moment. */
-static volatile double spin_sink;
-
-static void spin(long n) {
+static double spin(long n) {
   double x = 1, y = 0.5;
   for (long i = 0; i < n; i++) {
     x = x * 1.0000001 + y;
     y = y * 0.9999999 + 1e-9;
   }
-  spin_sink = x + y;
+  return x + y;
 }
 
 typedef struct spin_arg {
   long n;
-  double ms; /* the thread's own time from its start to its end */
+  double ms;  /* the thread's own time from its start to its end */
+  double out; /* spin's result */
 } spin_arg;
+
+/* The results, written by the calling thread only, so that no loop is optimised away. */
+static volatile double spin_keep;
 
 static void *spin_thread(void *p) {
   spin_arg *a = p;
   double t0 = now_ms();
-  spin(a->n);
+  a->out = spin(a->n);
   a->ms = now_ms() - t0;
   return NULL;
 }
@@ -344,18 +346,20 @@ static void *spin_thread(void *p) {
 /* Wall time of n iterations on one thread (two = 0), or of n / 2 on each of two threads
  * (the slower thread's time, from its own start: thread creation is not counted). */
 static double spin_time(long n, int two) {
-  spin_arg a = {n / 2, 0}, b = {n - n / 2, 0};
+  spin_arg a = {n / 2, 0, 0}, b = {n - n / 2, 0, 0};
   pthread_t th;
   if (!two) {
-    double t0 = now_ms();
-    spin(n);
-    return now_ms() - t0;
+    b.n = n;
+    spin_thread(&b);
+    spin_keep = b.out;
+    return b.ms;
   }
   if (pthread_create(&th, NULL, spin_thread, &a) != 0) {
     return NAN;
   }
   spin_thread(&b);
   pthread_join(th, NULL);
+  spin_keep = a.out + b.out;
   return fmax(a.ms, b.ms);
 }
 
