@@ -402,7 +402,7 @@ static int parse_obj(text *t) {
       long nv = (long)t->s->nv, first = -1, prev = -1;
       int n = 0;
       while ((r = next_token(t, 1, '#')) == 1) {
-        long k;
+        long k = 0;
         if (obj_index(t, nv, &k) != 0) {
           return -1;
         }

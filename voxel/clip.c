@@ -148,7 +148,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
   for (uint64_t w = want; w; w &= w - 1) {
     memset(&face[__builtin_ctzll(w)], 0, sizeof face[0]);
   }
-  if (p->nv == 0) {
+  if (p->nv <= 0) {
     if (m) {
       memset(m, 0, 10 * sizeof *m);
     }
