@@ -1,14 +1,14 @@
 /* test_voxel_contact.c: the octree integrator on two cells (voxel/octree.c) against closed
  * forms (tests/voxel_exact.h): spherical caps at four depths, a lens, a concave contact, a
  * rotated box pair, a cylinder lying on a table, an ellipsoid cap; the certified bracket must
- * contain the exact volume in every case; figures must not depend on the thread count; the
+ * contain the exact volume in every case; figures must not depend on the thread count (nor
+ * on the hull test, which must end a query of disjoint hulls before any box); the
  * error must fall at least as h^2 as the leaf halves. */
 #include "vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
 #include "voxel_exact.h"
-
 
 
 /* fails unless the result matches (V, c, J) within rel_v on V, rel_c times `size` on the
@@ -518,6 +518,51 @@ static void test_voxel_separated_cells_report_no_contact(void **state) {
 }
 
 
+// the hull test: disjoint hulls whose boxes overlap end the query with no box counted, on
+// one thread (before the root grid) and on two (beside it); overlapping hulls leave every
+// figure bitwise as without the test, and give MPR's direction from A toward B
+static void test_voxel_hull_test_decides_and_changes_nothing_else(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "a", 0.1), *b = sphere_cell(f, "b", 0.08);
+  vxg_xform xa, xb;
+  vxg_xform_translation(&xa, 0, 0, 0);
+  for (int t = 1; t <= 2; t++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = 0;
+    o.h_min = 0.004;
+    o.threads = t;
+    o.hull_test = 1;
+    vxv_result r, plain;
+    /* centres 0.19 m apart along (1, 1, 0) / sqrt(2): 0.01 m of gap, boxes overlapping */
+    vxg_xform_translation(&xb, 0.19 / sqrt(2), 0.19 / sqrt(2), 0);
+    assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_NO_CONTACT);
+    assert_int_equal(r.hull_tested, 1);
+    assert_int_equal(r.mpr_status, VXC_OK);
+    assert_int_equal(r.mpr.overlap, 0);
+    assert_true(r.boxes == 0 && r.leaves == 0);
+    assert_double_near(r.volume_hi, 0, 0);
+    /* 0.17 m apart along x: a lens 0.01 m thick */
+    vxg_xform_translation(&xb, 0.17, 0, 0);
+    assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_OK);
+    assert_int_equal(r.hull_tested, 1);
+    assert_int_equal(r.mpr.overlap, 1);
+    assert_true(r.mpr.dir[0] > 0.99);
+    o.hull_test = 0;
+    assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &plain), VXC_OK);
+    assert_int_equal(plain.hull_tested, 0);
+    assert_memory_equal(&r.volume, &plain.volume, sizeof(double) * 3);
+    assert_memory_equal(r.centroid, plain.centroid, sizeof r.centroid);
+    assert_memory_equal(r.inertia, plain.inertia, sizeof r.inertia);
+    assert_true(r.boxes == plain.boxes && r.leaves == plain.leaves);
+    double V, c[3], J[9];
+    const double c0[3] = {0, 0, 0}, u[3] = {1, 0, 0};
+    vx_axial_world(vx_lens(0.1, 0.08, 0.17), c0, u, &V, c, J);
+    assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  }
+}
+
+
 // bad options and NULL arguments are refused and leave the result untouched
 static void test_voxel_bad_arguments_return_arg_error(void **state) {
   fixture *f = *state;
@@ -646,6 +691,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_voxel_results_do_not_depend_on_thread_count, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_error_falls_as_h_squared_on_cap_and_lens, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_hull_test_decides_and_changes_nothing_else, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_separated_cells_report_no_contact, setup,
                                       teardown),
