@@ -494,6 +494,7 @@ static void offer_prims(finish_ctx *fc) {
           hull_init(&h, VXG_HULL_POINTS, &p->move, alone);
           h.pts = vxg_mesh_vertices(p->mesh, &h.npts);
           vxg_mesh_adjacency(p->mesh, &h.adj_off, &h.adj);
+          vxg_hull_seeds(&h);
           /* the points' mean and reach, once (libccd asks for the centre on every query) */
           for (int i = 0; i < h.npts; i++) {
             const double *q = h.pts + 3 * i;

@@ -187,6 +187,9 @@ typedef enum vxg_hull_kind {
                             mean x y z and their largest distance from the origin */
 } vxg_hull_kind;
 
+/* Starting points kept for a points hull's support climb: +-x, +-y, +-z, the 8 diagonals. */
+#define VXG_HULL_SEEDS 14
+
 typedef struct vxg_hull {
   vxg_hull_kind kind;
   int exact;             /* 1: the hull is exactly the cell (the cell is convex) */
@@ -198,6 +201,9 @@ typedef struct vxg_hull {
                             adj[adj_off[i] .. adj_off[i + 1]) (the hull's edge graph, so
                             that the support can climb instead of scanning every point) */
   const int *adj;
+  int seed[VXG_HULL_SEEDS]; /* VXG_HULL_POINTS with adj: the points extreme along the axes
+                               and the diagonals, where a climb starts (the one best along
+                               its direction) */
 } vxg_hull;
 
 typedef struct vxg_cell {
@@ -396,6 +402,8 @@ int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], dou
 /* Support point of the hull in direction d (cell frame): a point of the hull maximising
  * d . x. */
 void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]);
+/* Sets h->seed for a VXG_HULL_POINTS hull with pts and npts set (O(npts), once). */
+void vxg_hull_seeds(vxg_hull *h);
 
 /* Result of a convex overlap query between two posed cells. */
 typedef struct vxg_mpr_result {

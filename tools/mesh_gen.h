@@ -99,6 +99,7 @@ static inline int mg_mid(mg_mesh *m, mg_edge *e, int *ne, int **head, int *next,
 
 
 static inline int mg_icosphere(mg_mesh *m, double R, int level) {
+  *m = (mg_mesh){0}; /* every field set, even when an allocation fails */
   int nt = 20, nv = 12;
   for (int l = 0; l < level; l++) {
     nv += 3 * nt / 2;
@@ -155,6 +156,7 @@ static inline int mg_icosphere(mg_mesh *m, double R, int level) {
 
 /* A uv sphere of radius R: nu meridian steps, nv parallel steps (poles included). */
 static inline int mg_uvsphere(mg_mesh *m, double R, int nu, int nv) {
+  *m = (mg_mesh){0}; /* every field set, even when an allocation fails */
   m->v = malloc(3 * sizeof(double) * (size_t)(nu * (nv - 1) + 2));
   m->t = malloc(3 * sizeof(int) * (size_t)(2 * nu * (nv - 1)));
   if (!m->v || !m->t) {
@@ -188,6 +190,7 @@ static inline int mg_uvsphere(mg_mesh *m, double R, int nu, int nv) {
 
 /* The box [-lx/2, lx/2] x [-ly/2, ly/2] x [-lz/2, lz/2], 12 triangles. */
 static inline int mg_box(mg_mesh *m, double lx, double ly, double lz) {
+  *m = (mg_mesh){0}; /* every field set, even when an allocation fails */
   m->v = malloc(3 * sizeof(double) * 8);
   m->t = malloc(3 * sizeof(int) * 12);
   if (!m->v || !m->t) {
