@@ -346,10 +346,9 @@ static void *spin_thread(void *p) {
 /* Wall time of n iterations on one thread (two = 0), or of n / 2 on each of two threads
  * (the slower thread's time, from its own start: thread creation is not counted). */
 static double spin_time(long n, int two) {
-  spin_arg a = {n / 2, 0, 0}, b = {n - n / 2, 0, 0};
+  spin_arg a = {two ? n / 2 : 0, 0, 0}, b = {two ? n - n / 2 : n, 0, 0};
   pthread_t th;
   if (!two) {
-    b.n = n;
     spin_thread(&b);
     spin_keep = b.out;
     return b.ms;

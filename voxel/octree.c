@@ -252,10 +252,9 @@ static void round_job(vxv_workspace *ws, int t) {
  * class. */
 enum { TOP_KEEP, TOP_TODO, TOP_INSIDE, TOP_MIXED, TOP_OUTSIDE };
 /* Boxes a thread claims at a time while classifying a level of the top, and the fewest boxes
- * to classify for a level to be shared among the threads: a job's hand-over costs a few
- * microseconds, a quadric box's classification about 0.1 us, a mesh's 5 to 20 (ws->top_mesh;
- * with the quadric figures on the bench's mesh lens, levels of fewer than 64 boxes classified
- * on one thread were 30% of a two-thread query). */
+ * to classify for a level to be shared among the threads. A mesh's boxes cost far more
+ * (ws->top_mesh: 3.5 us each on the bench's mesh lens, whose root grid of 16 took 0.056 ms):
+ * with the quadric figures, its top's levels took 0.196 ms of a 0.67 ms two-thread query. */
 #define TOP_CHUNK 8
 #define TOP_PARALLEL_MIN 64
 #define TOP_CHUNK_MESH 1
@@ -275,6 +274,12 @@ static void hull_test(vxv_workspace *ws) {
   ws->mpr_done = 1;
   ws->mpr_status =
       vxg_mpr(ws->mpr_cell[0], ws->mpr_pose[0], ws->mpr_cell[1], ws->mpr_pose[1], &ws->mpr);
+}
+
+
+/* 1 when the hull test ran and found the hulls disjoint. */
+static int hulls_disjoint(const vxv_workspace *ws) {
+  return ws->mpr_done && ws->mpr_status == VXC_OK && !ws->mpr.overlap;
 }
 
 
@@ -311,17 +316,14 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
   } else {
     if (ws->mpr_todo) {
       hull_test(ws); /* first: disjoint hulls need no classification */
-      if (ws->mpr_done && ws->mpr_status == VXC_OK && !ws->mpr.overlap) {
-        return 0;
-      }
     }
-    top_classify(ws, 0, n);
+    if (!hulls_disjoint(ws)) {
+      top_classify(ws, 0, n);
+    }
   }
-  if (ws->mpr_todo) {
-    ws->mpr_todo = 0;
-    if (ws->mpr_done && ws->mpr_status == VXC_OK && !ws->mpr.overlap) {
-      return 0; /* the caller reports no contact */
-    }
+  ws->mpr_todo = 0;
+  if (hulls_disjoint(ws)) {
+    return 0; /* the caller reports no contact */
   }
   int m = 0;
   for (int i = 0; i < n; i++) {
@@ -675,12 +677,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   }
   ws->mpr_todo = opt.hull_test && ncell == 2;
   ws->mpr_done = 0;
+  ws->top_mesh = 0;
   for (int k = 0; k < ncell; k++) {
     ws->mpr_cell[k] = cells[k];
     ws->mpr_pose[k] = to_world[k];
-  }
-  ws->top_mesh = 0;
-  for (int k = 0; k < ncell; k++) {
     ws->top_mesh |= !bounded_atoms(cells[k]);
   }
   q->rtol_rule = opt.rtol > 0;
@@ -729,7 +729,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   r.hull_tested = ws->mpr_done;
   r.mpr_status = ws->mpr_status;
   r.mpr = ws->mpr;
-  if (r.hull_tested && r.mpr_status == VXC_OK && !r.mpr.overlap) {
+  if (hulls_disjoint(ws)) {
     /* disjoint hulls: nothing counted, whatever the threads classified meanwhile */
     vxv_acc z;
     vxv_acc_zero(&z);

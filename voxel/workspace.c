@@ -8,8 +8,8 @@
  * Pool: `nworker` POSIX threads (ids 1..nworker); vxv_ws_run bumps a generation counter and
  * opens n - 1 seats; the first n - 1 workers to come take them and run the job with the caller as
  * id 0. When the caller's own share is done every item is claimed, so it closes the seats: a worker
- * still waking up stays out (waiting for it took 20 to 50 us a job), and the caller waits only for
- * the workers that joined. A job claims item indices one at a time (vxv_ws_claim, an atomic
+ * still waking up stays out (waiting for it cost a wake-up, see SPIN_NS), and the caller waits only
+ * for the workers that joined. A job claims item indices one at a time (vxv_ws_claim, an atomic
  * counter) until none is left, so which thread processes which item varies, but no figure depends
  * on it (internal.h). A query alerts the sleeping workers at its start (vxv_ws_alert), so that they
  * are awake when its first job comes, and until its end (vxv_ws_cool) workers spin for the next job
