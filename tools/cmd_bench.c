@@ -19,6 +19,7 @@
  * spheres' closed forms are printed next to them, to show the tessellation's own share. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -381,35 +382,159 @@ static double median_of(double *x, int n) {
 }
 
 
-/* The speed-up of two threads over one. Four kinds of run alternate for about budget_ms,
- * at least 40 of each: a query on one thread and on two, each in a workspace of its own
- * (warmed up first, so that neither holds the other's buffers), and the machine's compute
- * loop (spin_time) sized to the one-thread query, on one thread and on two. *paired is the
- * median over adjacent pairs of the query's one-thread time over its two-thread time
- * (neighbours in time share the machine's load, so each pair's ratio cancels what a slow
- * second does to both), *best the fastest one-thread time over the fastest two-thread
- * time, *machine the paired median of the compute loop's. The query's figures are NAN when
- * a query fails, reaches a work or memory cap (the work it does then depends on the memory
- * the workspace holds), or the two results differ: the figures must be bitwise the same
- * whatever the thread count. */
+/* The machine's speed-up for the query's own work: two one-thread queries at once, each in
+ * a workspace of its own on a thread of its own (the calling thread and a helper). Unlike
+ * the compute loop, they share what the query shares with the machine's other users: the
+ * caches and the memory bus. The helper sleeps on a condition variable between runs (a
+ * spinning helper would take a core from the other measurements); a run starts once it is
+ * awake, so its wake-up is not counted. */
+typedef struct twin {
+  pthread_t th;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int go, stop;     /* under mu: a run is asked; the helper is to end */
+  atomic_int awake; /* 1: the helper woke for the run; 2: the caller started it */
+  atomic_int done;  /* the helper's query is over */
+  vxc_query *q;     /* the helper's workspace */
+  const vxc_solid *a, *b;
+  const vxc_pose *pa, *pb;
+  const vxc_query_options *o;
+  double ms;     /* the helper's query time */
+  vxc_status st; /* and its status */
+} twin;
+
+static void *twin_main(void *p) {
+  twin *w = p;
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    while (!w->go && !w->stop) {
+      pthread_cond_wait(&w->cv, &w->mu);
+    }
+    int stop = w->stop;
+    w->go = 0;
+    pthread_mutex_unlock(&w->mu);
+    if (stop) {
+      return NULL;
+    }
+    atomic_store(&w->awake, 1);
+    while (atomic_load(&w->awake) != 2) {
+    }
+    vxc_pair_metrics m;
+    double t0 = now_ms();
+    w->st = vxc_query_pair(w->q, w->a, 0, w->pa, w->b, 0, w->pb, w->o, 0, &m, NULL);
+    w->ms = now_ms() - t0;
+    atomic_store(&w->done, 1);
+  }
+}
+
+/* Wall time (ms) of the query run at once on the calling thread (workspace q) and on the
+ * helper: the slower of the two, each timed from its own start. NAN when a query fails. */
+static double twin_time(twin *w, vxc_query *q) {
+  atomic_store(&w->done, 0);
+  atomic_store(&w->awake, 0);
+  pthread_mutex_lock(&w->mu);
+  w->go = 1;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  while (atomic_load(&w->awake) != 1) {
+  }
+  atomic_store(&w->awake, 2);
+  vxc_pair_metrics m;
+  double t0 = now_ms();
+  vxc_status st = vxc_query_pair(q, w->a, 0, w->pa, w->b, 0, w->pb, w->o, 0, &m, NULL);
+  double t = now_ms() - t0;
+  while (!atomic_load(&w->done)) {
+  }
+  int ok = (st == VXC_OK || st == VXC_NO_CONTACT) && (w->st == VXC_OK || w->st == VXC_NO_CONTACT);
+  return ok ? fmax(t, w->ms) : NAN;
+}
+
+/* Starts the helper with a workspace of its own, warmed up by one query. Returns 0, or -1. */
+static int twin_start(twin *w, const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
+                      const vxc_pose *pb, const vxc_query_options *o) {
+  memset(w, 0, sizeof *w);
+  w->a = a;
+  w->b = b;
+  w->pa = pa;
+  w->pb = pb;
+  w->o = o;
+  vxc_pair_metrics m;
+  if (vxc_query_create(NULL, &w->q) != VXC_OK) {
+    return -1;
+  }
+  vxc_status st = vxc_query_pair(w->q, a, 0, pa, b, 0, pb, o, 0, &m, NULL);
+  if ((st != VXC_OK && st != VXC_NO_CONTACT) || pthread_mutex_init(&w->mu, NULL) != 0) {
+    vxc_query_free(w->q);
+    return -1;
+  }
+  if (pthread_cond_init(&w->cv, NULL) != 0) {
+    pthread_mutex_destroy(&w->mu);
+    vxc_query_free(w->q);
+    return -1;
+  }
+  if (pthread_create(&w->th, NULL, twin_main, w) != 0) {
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    vxc_query_free(w->q);
+    return -1;
+  }
+  return 0;
+}
+
+static void twin_stop(twin *w) {
+  pthread_mutex_lock(&w->mu);
+  w->stop = 1;
+  pthread_cond_signal(&w->cv);
+  pthread_mutex_unlock(&w->mu);
+  pthread_join(w->th, NULL);
+  pthread_cond_destroy(&w->cv);
+  pthread_mutex_destroy(&w->mu);
+  vxc_query_free(w->q);
+}
+
+
+/* What two threads give, and what the machine gives. Five kinds of run alternate for about
+ * budget_ms, at least 40 of each: a query on one thread and on two, each in a workspace of
+ * its own (warmed up first, so that neither holds the other's buffers); two one-thread
+ * queries at once (twin_time); and the machine's compute loop (spin_time) sized to the
+ * one-thread query, on one thread and on two. Adjacent runs share the machine's load, so
+ * each figure is a median over the alternations of a ratio within one (a slow second
+ * slows both sides of it):
+ *   r->paired  one-thread time over two-thread time;
+ *   r->best    the fastest one-thread time over the fastest two-thread time;
+ *   r->twin    twice the one-thread time over the twin time: what the machine gave two
+ *              copies of this work at that moment (not a bound on a split of it: two
+ *              copies hold twice the memory a two-thread query does);
+ *   r->hw      the compute loop's one-thread time over its two-thread time.
+ * The query's figures are NAN when a query fails, reaches a work or memory cap (the work it
+ * does then depends on the memory the workspace holds), or the two results differ: the
+ * figures must be bitwise the same whatever the thread count. */
+typedef struct ratios {
+  double paired, best, twin, hw;
+} ratios;
+
 #define RATIO_MAX_PAIRS 1000
 static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
                          const vxc_pose *pb, const vxc_query_options *o1, double t1_ms,
-                         double budget_ms, double *paired, double *best_ratio, double *machine) {
+                         double budget_ms, ratios *r) {
   vxc_query_options o[2] = {*o1, *o1};
   o[1].threads = 2;
   vxc_query *q[2] = {NULL, NULL};
   vxc_pair_metrics m[2];
-  static double pair_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS];
+  static double pair_ratio[RATIO_MAX_PAIRS], twin_ratio[RATIO_MAX_PAIRS],
+      spin_ratio[RATIO_MAX_PAIRS];
   double best[2] = {HUGE_VAL, HUGE_VAL};
   int np = 0;
-  *paired = *best_ratio = *machine = NAN;
+  twin w;
+  r->paired = r->best = r->twin = r->hw = NAN;
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
     ok = st == VXC_OK || st == VXC_NO_CONTACT;
   }
   ok = ok && !m[0].capped; /* a capped query gets no ratio: do not time it */
+  int twin_ok = ok && twin_start(&w, a, pa, b, pb, &o[0]) == 0;
+  ok = ok && twin_ok;
   long n = ok ? spin_iterations(t1_ms) : 0;
   double start = now_ms();
   while (ok && np < RATIO_MAX_PAIRS && (np < 40 || now_ms() - start < budget_ms)) {
@@ -421,20 +546,26 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
       ok = st == VXC_OK || st == VXC_NO_CONTACT;
       best[k] = fmin(best[k], t[k]);
     }
+    double tw = twin_time(&w, q[0]);
     double s1 = spin_time(n, 0), s2 = spin_time(n, 1);
-    if (!(t[1] > 0 && s2 > 0)) {
+    if (!(t[1] > 0 && tw > 0 && s2 > 0)) {
       ok = 0;
       break;
     }
     pair_ratio[np] = t[0] / t[1];
+    twin_ratio[np] = 2 * t[0] / tw;
     spin_ratio[np++] = s1 / s2;
+  }
+  if (twin_ok) {
+    twin_stop(&w);
   }
   if (ok && np > 0 && !m[0].capped && !m[1].capped &&
       memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 && m[0].volume_lo == m[1].volume_lo &&
       m[0].volume_hi == m[1].volume_hi) {
-    *paired = median_of(pair_ratio, np);
-    *best_ratio = best[0] / best[1];
-    *machine = median_of(spin_ratio, np);
+    r->paired = median_of(pair_ratio, np);
+    r->best = best[0] / best[1];
+    r->twin = median_of(twin_ratio, np);
+    r->hw = median_of(spin_ratio, np);
   }
   vxc_query_free(q[0]);
   vxc_query_free(q[1]);
@@ -463,7 +594,8 @@ static void errors(const vxc_pair_metrics *m, const exact *e, double *ev, double
 static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb,
                    const char *setting, const vxc_query_options *o1, double budget, int quick) {
   vxc_pair_metrics m, g;
-  double t1, ratio = NAN, best_ratio = NAN, machine = NAN;
+  double t1;
+  ratios r = {NAN, NAN, NAN, NAN};
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
   if (vxc_query_create(NULL, &q) != VXC_OK ||
@@ -474,8 +606,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
-    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget, &ratio,
-                 &best_ratio, &machine);
+    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget, &r);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);
@@ -506,10 +637,10 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   char eq[32];
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
   printf(
-      "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %9.2e "
-      "%9.3g %9s\n",
+      "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %5.2f "
+      "%9.2e %9.3g %9s\n",
       b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-      m.boxes, mib, ratio, best_ratio, machine, gerr, tg / t1, eq);
+      m.boxes, mib, r.paired, r.best, r.twin, r.hw, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -583,18 +714,20 @@ static int bench_run(int argc, char **argv) {
       "queries alternate, each in its own workspace, for about 6 s: the median over adjacent\n"
       "pairs of the one-thread time over the two-thread time; 'best' = the fastest one-thread\n"
       "time over the fastest two-thread time (nan: a work or memory cap was reached, or the\n"
-      "results differ); 'hw' = the same median for a compute loop that touches no memory, as\n"
-      "long as the query, split in two halves on two threads, timed between the queries: what\n"
-      "the machine's two cores gave at that moment; 'grid err' = volume error of the\n"
-      "uniform-grid baseline (cubes of the octree's smallest leaf classified by their\n"
-      "centres); 'x grid@h' = its time over the octree's; 'x grid@e' = the same with the grid\n"
-      "refined to the octree's error ('>': 3e8 cubes, 2e6 for meshes, did not reach it; the\n"
-      "ratio is then that of the finest grid tried, a lower bound). Mesh cases are\n"
-      "tessellated spheres: their errors are against the exact region of the polyhedra (the\n"
-      "smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %9s %9s %9s\n", "case", "setting",
-         "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t", "best",
-         "hw", "grid err", "x grid@h", "x grid@e");
+      "results differ); 'twin' = the same median of twice the one-thread time over the time\n"
+      "of two one-thread queries run at once on two threads, each in its own workspace: what\n"
+      "the machine's two cores, with their shared caches and memory, gave two copies of this\n"
+      "work at that moment; 'hw' = the same median for a compute loop that touches no\n"
+      "memory, as long as the query, split in two halves on two threads: the cores alone;\n"
+      "'grid err' = volume error of the uniform-grid baseline (cubes of the octree's smallest\n"
+      "leaf classified by their centres); 'x grid@h' = its time over the octree's; 'x grid@e'\n"
+      "= the same with the grid refined to the octree's error ('>': 3e8 cubes, 2e6 for\n"
+      "meshes, did not reach it; the ratio is then that of the finest grid tried, a lower\n"
+      "bound). Mesh cases are tessellated spheres: their errors are against the exact region\n"
+      "of the polyhedra (the smooth spheres' volume is printed below them).\n\n");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %9s %9s %9s\n", "case",
+         "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t",
+         "best", "twin", "hw", "grid err", "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];

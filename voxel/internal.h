@@ -54,12 +54,12 @@ typedef struct vxv_qcell {
   uint64_t curved;               /* atoms whose linearisation is not exact */
   uint64_t pmask[VXG_MAX_PRIMS]; /* atoms of each primitive */
   unsigned char comp[VXG_MAX_PRIMS];
-  uint64_t comp_atoms; /* atoms of complemented primitives */
-  uint64_t costly;     /* atoms whose classification is a search (meshes): done last */
-  uint64_t planar;     /* convex mesh atoms of plain primitives: a leaf may replace each
-                          by the planes of the triangles near it, exactly */
+  uint64_t comp_atoms;            /* atoms of complemented primitives */
+  uint64_t costly;                /* atoms whose classification is a search (meshes): done last */
+  uint64_t planar;                /* convex mesh atoms of plain primitives: a leaf may replace each
+                                     by the planes of the triangles near it, exactly */
   double tri_area[VXG_MAX_ATOMS]; /* planar atoms: their mesh's mean triangle area, m^2 */
-  int mslot;           /* the first mesh atom, whose value boxes carry (-1: none) */
+  int mslot;                      /* the first mesh atom, whose value boxes carry (-1: none) */
   signed char prim_of[VXG_MAX_ATOMS];
 } vxv_qcell;
 
@@ -196,7 +196,8 @@ struct vxv_workspace {
   size_t capcls;
   vxv_box *top; /* the level being classified, and its length */
   int ntop;
-  int top_mesh; /* 1 when a cell of the query has a mesh atom (costly classifications) */
+  int top_mesh;  /* 1 when a cell of the query has a mesh atom (costly classifications) */
+  int top_chunk; /* boxes a claim of the running level of the top covers */
   /* the hull test (vxv_options.hull_test): pending while the root grid is classified, run
      by the thread that claims item 0, on the cells and world poses of the query */
   int mpr_todo, mpr_done, mpr_status;

@@ -251,14 +251,26 @@ static void round_job(vxv_workspace *ws, int t) {
 /* What a box of a level of the top is (ws->cls): kept as it is, to be classified, or its
  * class. */
 enum { TOP_KEEP, TOP_TODO, TOP_INSIDE, TOP_MIXED, TOP_OUTSIDE };
-/* Boxes a thread claims at a time while classifying a level of the top, and the fewest boxes
- * to classify for a level to be shared among the threads. A mesh's boxes cost far more
- * (ws->top_mesh: 3.5 us each on the bench's mesh lens, whose root grid of 16 took 0.056 ms):
- * with the quadric figures, its top's levels took 0.196 ms of a 0.67 ms two-thread query. */
+/* Boxes a thread claims at a time while classifying a level of the top (at most), and the
+ * fewest boxes to classify for a level to be shared among the threads. A mesh's boxes cost
+ * more, and their cost varies: on the bench's mesh lens the root grid's 16 took 3.1 us each
+ * (up to 123), the next levels' 96, 256 and 480 boxes 0.6 us each. A mesh level is claimed
+ * in chunks of about an eighth of a thread's share (one box for the root grid): one box at a
+ * time, the threads wrote neighbouring boxes and fought over their cache lines, and the
+ * mesh lens's top levels took 0.38 ms on two threads against 0.58 on one. */
 #define TOP_CHUNK 8
 #define TOP_PARALLEL_MIN 64
-#define TOP_CHUNK_MESH 1
 #define TOP_PARALLEL_MIN_MESH 4
+
+/* Boxes a claim of a level of n boxes covers, on nt threads. */
+static int top_chunk(const vxv_workspace *ws, int n, int nt) {
+  if (!ws->top_mesh) {
+    return TOP_CHUNK;
+  }
+  int c = n / (8 * nt);
+  return c < 1 ? 1 : c > TOP_CHUNK ? TOP_CHUNK : c;
+}
+
 
 static void top_classify(vxv_workspace *ws, int i0, int i1) {
   for (int i = i0; i < i1; i++) {
@@ -294,7 +306,7 @@ static void top_job(vxv_workspace *ws, int t) {
       }
       i--;
     }
-    int chunk = ws->top_mesh ? TOP_CHUNK_MESH : TOP_CHUNK, i0 = i * chunk;
+    int chunk = ws->top_chunk, i0 = i * chunk;
     top_classify(ws, i0, i0 + chunk < ws->ntop ? i0 + chunk : ws->ntop);
   }
 }
@@ -310,7 +322,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
                      int *depth) {
   ws->top = list;
   ws->ntop = n;
-  int chunk = ws->top_mesh ? TOP_CHUNK_MESH : TOP_CHUNK;
+  int chunk = ws->top_chunk = top_chunk(ws, n, nt);
   if (nt > 1 && todo >= (ws->top_mesh ? TOP_PARALLEL_MIN_MESH : TOP_PARALLEL_MIN)) {
     vxv_ws_run(ws, nt, (n + chunk - 1) / chunk + ws->mpr_todo, top_job);
   } else {
