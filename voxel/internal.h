@@ -229,12 +229,17 @@ struct vxv_workspace {
   atomic_int stop, finished, waiting;
   atomic_ulong gate;
   atomic_int hot; /* 1 while a query on several threads runs: its threads spin */
-  int nitems, nalert;
+  int nalert;
   void (*job)(vxv_workspace *ws, int tid);
-  /* the next item of the running job to claim, apart from the fields the threads read */
+  /* the running job's items: nrange ranges, each with the next item to claim and its end,
+     a cache line each and apart from the fields the threads read (vxv_ws_run) */
+  int nrange;
   char pad0[64];
-  atomic_int next;
-  char pad1[64];
+  struct {
+    atomic_int next;
+    int end;
+    char pad[64 - sizeof(atomic_int) - sizeof(int)];
+  } range[VXV_MAX_THREADS];
 };
 
 /* workspace.c */
@@ -246,10 +251,16 @@ int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t el
 /* Makes sure `n` thread scratch areas exist. Returns the number available (>= 1), or 0. */
 int vxv_ws_threads(vxv_workspace *ws, int n);
 /* Runs job(ws, tid) on `n` threads (the caller as tid 0) over `nitems` items, which the
- * threads take with vxv_ws_claim, and waits for all of them. */
-void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace *ws, int tid));
-/* Claims the next item of the running job (0, 1, ... nitems - 1), or -1 when none is left. */
-int vxv_ws_claim(vxv_workspace *ws);
+ * threads take with vxv_ws_claim, and waits for all of them. With `split`, the items are
+ * neighbours in space (a level of the top, a first round's subtrees in list order): they are
+ * cut into n ranges of consecutive items and thread tid starts on range tid mod n, so that
+ * each thread works on one region of the cells; without, every thread takes the next item in
+ * index order (a round's subtrees sorted largest first). */
+void vxv_ws_run(vxv_workspace *ws, int n, int nitems, int split,
+                void (*job)(vxv_workspace *ws, int tid));
+/* Claims an item of the running job for thread tid: the next of its own range, else of the
+ * next range with items left. Returns the item (0 .. nitems - 1), or -1 when none is left. */
+int vxv_ws_claim(vxv_workspace *ws, int tid);
 /* Tells the sleeping workers of a query on `n` threads that a job follows soon, so that
  * they are awake (spinning) when it is posted: a query calls it before its serial start,
  * and vxv_ws_cool at its end (until then, the pool's threads spin rather than sleep). */

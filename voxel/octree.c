@@ -240,7 +240,7 @@ static int cmp_claim(const void *a, const void *b) {
 static void round_job(vxv_workspace *ws, int t) {
   vxv_thread *th = ws->th[t];
   int i;
-  while ((i = vxv_ws_claim(ws)) >= 0) {
+  while ((i = vxv_ws_claim(ws, t)) >= 0) {
     subtree_round(ws, th, t, ws->order[i].sub);
   }
 }
@@ -296,9 +296,8 @@ static int hulls_disjoint(const vxv_workspace *ws) {
 
 
 static void top_job(vxv_workspace *ws, int t) {
-  (void)t;
   int i;
-  while ((i = vxv_ws_claim(ws)) >= 0) {
+  while ((i = vxv_ws_claim(ws, t)) >= 0) {
     if (ws->mpr_todo) {
       if (i == 0) {
         hull_test(ws);
@@ -324,7 +323,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
   ws->ntop = n;
   int chunk = ws->top_chunk = top_chunk(ws, n, nt);
   if (nt > 1 && todo >= (ws->top_mesh ? TOP_PARALLEL_MIN_MESH : TOP_PARALLEL_MIN)) {
-    vxv_ws_run(ws, nt, (n + chunk - 1) / chunk + ws->mpr_todo, top_job);
+    vxv_ws_run(ws, nt, (n + chunk - 1) / chunk + ws->mpr_todo, 1, top_job);
   } else {
     if (ws->mpr_todo) {
       hull_test(ws); /* first: disjoint hulls need no classification */
@@ -799,7 +798,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
         qsort(ws->order, (size_t)ws->nsub, sizeof *ws->order, cmp_claim);
       }
     }
-    vxv_ws_run(ws, nt, ws->nsub, round_job);
+    vxv_ws_run(ws, nt, ws->nsub, q->round == 0, round_job);
     rounds++;
 
     /* reduce in subtree order */

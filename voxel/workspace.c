@@ -9,12 +9,13 @@
  * opens n - 1 seats; the first n - 1 workers to come take them and run the job with the caller as
  * id 0. When the caller's own share is done every item is claimed, so it closes the seats: a worker
  * still waking up stays out (waiting for it cost a wake-up, see SPIN_NS), and the caller waits only
- * for the workers that joined. A job claims item indices one at a time (vxv_ws_claim, an atomic
- * counter) until none is left, so which thread processes which item varies, but no figure depends
- * on it (internal.h). A query alerts the sleeping workers at its start (vxv_ws_alert), so that they
- * are awake when its first job comes, and until its end (vxv_ws_cool) workers spin for the next job
- * and the caller for the end of the running one rather than sleep on a condition variable (see
- * SPIN_NS). Workers are created on demand and joined by vxv_workspace_free. */
+ * for the workers that joined. A job's threads claim item indices one at a time (vxv_ws_claim, an
+ * atomic counter per range of items: see vxv_ws_run) until none is left, so which thread
+ * processes which item varies, but no figure depends on it (internal.h). A query alerts the
+ * sleeping workers at its start (vxv_ws_alert), so that they are awake when its first job comes,
+ * and until its end (vxv_ws_cool) workers spin for the next job and the caller for the end of the
+ * running one rather than sleep on a condition variable (see SPIN_NS). Workers are created on
+ * demand and joined by vxv_workspace_free. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -105,7 +106,9 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
   atomic_init(&ws->waiting, 0);
   atomic_init(&ws->gate, 0);
   atomic_init(&ws->hot, 0);
-  atomic_init(&ws->next, 0);
+  for (int r = 0; r < VXV_MAX_THREADS; r++) {
+    atomic_init(&ws->range[r].next, 0);
+  }
   ws->al = al;
   ws->bytes = ws->peak = sizeof *ws;
   ws->max_bytes = VXV_DEFAULT_MAX_BYTES;
@@ -347,9 +350,14 @@ void vxv_ws_cool(vxv_workspace *ws) {
 }
 
 
-void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace *ws, int tid)) {
-  atomic_store(&ws->next, 0);
-  ws->nitems = nitems;
+void vxv_ws_run(vxv_workspace *ws, int n, int nitems, int split,
+                void (*job)(vxv_workspace *ws, int tid)) {
+  int nr = n <= 1 || ws->nworker == 0 || !split ? 1 : n < VXV_MAX_THREADS ? n : VXV_MAX_THREADS;
+  ws->nrange = nr;
+  for (int r = 0; r < nr; r++) {
+    atomic_store(&ws->range[r].next, (int)((long long)nitems * r / nr));
+    ws->range[r].end = (int)((long long)nitems * (r + 1) / nr);
+  }
   if (n <= 1 || ws->nworker == 0) {
     job(ws, 0);
     return;
@@ -387,7 +395,17 @@ void vxv_ws_run(vxv_workspace *ws, int n, int nitems, void (*job)(vxv_workspace 
 }
 
 
-int vxv_ws_claim(vxv_workspace *ws) {
-  int i = atomic_fetch_add_explicit(&ws->next, 1, memory_order_relaxed);
-  return i < ws->nitems ? i : -1;
+int vxv_ws_claim(vxv_workspace *ws, int tid) {
+  int nr = ws->nrange;
+  for (int k = 0; k < nr; k++) {
+    int r = (tid + k) % nr;
+    if (atomic_load_explicit(&ws->range[r].next, memory_order_relaxed) >= ws->range[r].end) {
+      continue; /* spent: do not bump its counter */
+    }
+    int i = atomic_fetch_add_explicit(&ws->range[r].next, 1, memory_order_relaxed);
+    if (i < ws->range[r].end) {
+      return i;
+    }
+  }
+  return -1;
 }
