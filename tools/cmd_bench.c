@@ -494,7 +494,7 @@ static void twin_stop(twin *w) {
 
 
 /* What two threads give, and what the machine gives. These runs alternate for about
- * budget_ms, at least 40 times each: a query on one thread twice in a row, then on two
+ * budget_ms, at least min_rounds times each: a query on one thread twice in a row, then on two
  * threads twice in a row, each thread count in a workspace of its own (warmed up first, so
  * that neither holds the other's buffers); two one-thread queries at once (twin_time); the
  * machine's compute loop (spin_time) sized to the one-thread query, on one thread and on two.
@@ -520,7 +520,7 @@ typedef struct ratios {
 #define RATIO_MAX_PAIRS 1000
 static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
                          const vxc_pose *pb, const vxc_query_options *o1, double t1_ms,
-                         double budget_ms, ratios *r) {
+                         double budget_ms, int min_rounds, ratios *r) {
   vxc_query_options o[2] = {*o1, *o1};
   o[1].threads = 2;
   vxc_query *q[2] = {NULL, NULL};
@@ -541,7 +541,7 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   ok = ok && twin_ok;
   long n = ok ? spin_iterations(t1_ms) : 0;
   double start = now_ms();
-  while (ok && np < RATIO_MAX_PAIRS && (np < 40 || now_ms() - start < budget_ms)) {
+  while (ok && np < RATIO_MAX_PAIRS && (np < min_rounds || now_ms() - start < budget_ms)) {
     double t[2][2]; /* [threads - 1][first, second] */
     for (int k = 0; k < 4 && ok; k++) {
       int nt = k / 2;
@@ -613,7 +613,8 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
-    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget, &r);
+    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget,
+                 quick ? 10 : 40, &r);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);
