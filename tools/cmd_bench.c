@@ -292,6 +292,12 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 
+/* 1 when a query ran: it found an overlap or found none. */
+static int ran(vxc_status st) {
+  return st == VXC_OK || st == VXC_NO_CONTACT;
+}
+
+
 /* Median wall time (ms) of repeated pair queries, at least 3 runs and about budget_ms. */
 static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *pa,
                              const vxc_solid *b, const vxc_pose *pb, const vxc_query_options *o,
@@ -305,7 +311,7 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
     double t0 = now_ms();
     st = vxc_query_pair(q, a, 0, pa, b, 0, pb, o, grid_h, out, NULL);
     t[n++] = now_ms() - t0;
-    if (st != VXC_OK && st != VXC_NO_CONTACT) {
+    if (!ran(st)) {
       return st;
     }
   }
@@ -445,8 +451,7 @@ static double twin_time(twin *w, vxc_query *q) {
   double t = now_ms() - t0;
   while (!atomic_load(&w->done)) {
   }
-  int ok = (st == VXC_OK || st == VXC_NO_CONTACT) && (w->st == VXC_OK || w->st == VXC_NO_CONTACT);
-  return ok ? fmax(t, w->ms) : NAN;
+  return ran(st) && ran(w->st) ? fmax(t, w->ms) : NAN;
 }
 
 /* Starts the helper with a workspace of its own, warmed up by one query. Returns 0, or -1. */
@@ -459,26 +464,24 @@ static int twin_start(twin *w, const vxc_solid *a, const vxc_pose *pa, const vxc
   w->pb = pb;
   w->o = o;
   vxc_pair_metrics m;
-  if (vxc_query_create(NULL, &w->q) != VXC_OK) {
-    return -1;
-  }
-  vxc_status st = vxc_query_pair(w->q, a, 0, pa, b, 0, pb, o, 0, &m, NULL);
-  if ((st != VXC_OK && st != VXC_NO_CONTACT) || pthread_mutex_init(&w->mu, NULL) != 0) {
-    vxc_query_free(w->q);
+  if (pthread_mutex_init(&w->mu, NULL) != 0) {
     return -1;
   }
   if (pthread_cond_init(&w->cv, NULL) != 0) {
-    pthread_mutex_destroy(&w->mu);
-    vxc_query_free(w->q);
-    return -1;
+    goto no_cv;
   }
-  if (pthread_create(&w->th, NULL, twin_main, w) != 0) {
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
-    vxc_query_free(w->q);
-    return -1;
+  if (vxc_query_create(NULL, &w->q) != VXC_OK ||
+      !ran(vxc_query_pair(w->q, a, 0, pa, b, 0, pb, o, 0, &m, NULL)) ||
+      pthread_create(&w->th, NULL, twin_main, w) != 0) {
+    goto no_thread;
   }
   return 0;
+no_thread:
+  vxc_query_free(w->q);
+  pthread_cond_destroy(&w->cv);
+no_cv:
+  pthread_mutex_destroy(&w->mu);
+  return -1;
 }
 
 static void twin_stop(twin *w) {
@@ -534,7 +537,7 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
-    ok = st == VXC_OK || st == VXC_NO_CONTACT;
+    ok = ran(st);
   }
   ok = ok && !m[0].capped; /* a capped query gets no ratio: do not time it */
   int twin_ok = ok && twin_start(&w, a, pa, b, pb, &o[0]) == 0;
@@ -548,7 +551,7 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
       double t0 = now_ms();
       vxc_status st = vxc_query_pair(q[nt], a, 0, pa, b, 0, pb, &o[nt], 0, &m[nt], NULL);
       t[nt][k % 2] = now_ms() - t0;
-      ok = st == VXC_OK || st == VXC_NO_CONTACT;
+      ok = ran(st);
       best[nt] = fmin(best[nt], t[nt][k % 2]);
     }
     double tw = ok ? twin_time(&w, q[0]) : NAN;
@@ -627,13 +630,13 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
     /* a coarse grid can miss a shallow contact altogether (no cube centre inside both):
        its error is then 1, and the refinement goes on */
     vxc_status gs = timed_pair(q, sa, &b->pose_a, sb, &b->pose_b, o1, h, budget, &g, &tg);
-    if (gs == VXC_OK || gs == VXC_NO_CONTACT) {
+    if (ran(gs)) {
       gerr = gs == VXC_OK ? fabs(g.geom.volume - b->ex.volume) / b->ex.volume : 1;
       double e = gerr, t = tg;
       while (e > ev && g.boxes < b->grid_cubes / 8) {
         h *= 0.5;
         gs = timed_pair(q, sa, &b->pose_a, sb, &b->pose_b, o1, h, 0, &g, &t);
-        if (gs != VXC_OK && gs != VXC_NO_CONTACT) {
+        if (!ran(gs)) {
           break;
         }
         e = gs == VXC_OK ? fabs(g.geom.volume - b->ex.volume) / b->ex.volume : 1;
@@ -667,7 +670,7 @@ static double sweep_h(vxc_query *q, const bench_case *b, const vxc_solid *sa, co
     o.voxel = b->h0 / (double)(1 << k);
     vxc_pair_metrics m;
     vxc_status st = vxc_query_pair(q, sa, 0, &b->pose_a, sb, 0, &b->pose_b, &o, 0, &m, NULL);
-    if (st != VXC_OK && st != VXC_NO_CONTACT) {
+    if (!ran(st)) {
       return 0;
     }
     /* a leaf much larger than the contact can miss it (VXC_NO_CONTACT): not ok */
