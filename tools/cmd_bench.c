@@ -497,28 +497,37 @@ static void twin_stop(twin *w) {
 
 
 /* What two threads give, and what the machine gives. These runs alternate for about
- * budget_ms, at least min_rounds times each: a query on one thread twice in a row, then on two
- * threads twice in a row, each thread count in a workspace of its own (warmed up first, so
- * that neither holds the other's buffers); two one-thread queries at once (twin_time); the
- * machine's compute loop (spin_time) sized to the one-thread query, on one thread and on two.
- * The first two-thread query of a pair starts cold: the pool's worker has slept since the
- * last one (SPIN_NS) and its core has run other work, as for an isolated query; the second
- * starts warm, as the queries of a task do one after another. Adjacent runs share the
- * machine's load, so each figure is a median over the alternations of a ratio within one (a
- * slow second slows both sides of it):
+ * budget_ms, at least min_rounds times each: a query on one thread RUN_LEN times in a row,
+ * then on two threads RUN_LEN times in a row, each thread count in a workspace of its own
+ * (warmed up first, so that neither holds the other's buffers); two one-thread queries at
+ * once (twin_time); the machine's compute loop (spin_time) sized to the one-thread query, on
+ * one thread and on two. The first two-thread query of a run starts cold: the pool's worker
+ * has slept since the last one (SPIN_NS) and its core has run other work, as for an isolated
+ * query; the last runs warm, as the queries of a task do one after another (on the cylinder
+ * at h = 4 mm, runs of eight in a row gave medians of 1.59, 1.69, 1.79, 1.81, ... by
+ * position: the second query is not yet warm). Adjacent runs share the machine's load, so
+ * each figure is a median over the alternations of a ratio within one (a slow second slows
+ * both sides of it):
  *   r->paired  the first one-thread time over the first (cold) two-thread time;
- *   r->warm    the second one-thread time over the second (warm) two-thread time;
+ *   r->warm    the last one-thread time over the last (warm) two-thread time;
  *   r->best    the fastest one-thread time over the fastest two-thread time;
- *   r->twin    twice the first one-thread time over the twin time: what the machine gave two
+ *   r->twin    twice the last one-thread time over the twin time: what the machine gave two
  *              copies of this work at that moment (not a bound on a split of it: two
  *              copies hold twice the memory a two-thread query does);
- *   r->hw      the compute loop's one-thread time over its two-thread time.
+ *   r->hw      the compute loop's one-thread time over its two-thread time;
+ *   r->warm2c  r->warm over the rounds whose twin ratio is at least TWO_CORES (the machine
+ *              gave the two copies two cores' worth), NAN when fewer than 5; r->n2c counts
+ *              them.
  * The query's figures are NAN when a query fails, reaches a work or memory cap (the work it
  * does then depends on the memory the workspace holds), or the results differ: the figures
  * must be bitwise the same whatever the thread count. */
 typedef struct ratios {
-  double paired, warm, best, twin, hw;
+  double paired, warm, best, twin, hw, warm2c;
+  int n2c;
 } ratios;
+
+#define TWO_CORES 1.9
+#define RUN_LEN 4
 
 #define RATIO_MAX_PAIRS 1000
 static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
@@ -529,11 +538,12 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   vxc_query *q[2] = {NULL, NULL};
   vxc_pair_metrics m[2];
   static double pair_ratio[RATIO_MAX_PAIRS], warm_ratio[RATIO_MAX_PAIRS],
-      twin_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS];
+      twin_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS], warm2c_ratio[RATIO_MAX_PAIRS];
   double best[2] = {HUGE_VAL, HUGE_VAL};
   int np = 0;
   twin w;
-  r->paired = r->warm = r->best = r->twin = r->hw = NAN;
+  r->paired = r->warm = r->best = r->twin = r->hw = r->warm2c = NAN;
+  r->n2c = 0;
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
@@ -545,24 +555,24 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   long n = ok ? spin_iterations(t1_ms) : 0;
   double start = now_ms();
   while (ok && np < RATIO_MAX_PAIRS && (np < min_rounds || now_ms() - start < budget_ms)) {
-    double t[2][2]; /* [threads - 1][first, second] */
-    for (int k = 0; k < 4 && ok; k++) {
-      int nt = k / 2;
+    double t[2][RUN_LEN]; /* [threads - 1][position in the run] */
+    for (int k = 0; k < 2 * RUN_LEN && ok; k++) {
+      int nt = k / RUN_LEN, j = k % RUN_LEN;
       double t0 = now_ms();
       vxc_status st = vxc_query_pair(q[nt], a, 0, pa, b, 0, pb, &o[nt], 0, &m[nt], NULL);
-      t[nt][k % 2] = now_ms() - t0;
+      t[nt][j] = now_ms() - t0;
       ok = ran(st);
-      best[nt] = fmin(best[nt], t[nt][k % 2]);
+      best[nt] = fmin(best[nt], t[nt][j]);
     }
     double tw = ok ? twin_time(&w, q[0]) : NAN;
     double s1 = spin_time(n, 0), s2 = spin_time(n, 1);
-    if (!(t[1][0] > 0 && t[1][1] > 0 && tw > 0 && s2 > 0)) {
+    if (!(t[1][0] > 0 && t[1][RUN_LEN - 1] > 0 && tw > 0 && s2 > 0)) {
       ok = 0;
       break;
     }
     pair_ratio[np] = t[0][0] / t[1][0];
-    warm_ratio[np] = t[0][1] / t[1][1];
-    twin_ratio[np] = 2 * t[0][0] / tw;
+    warm_ratio[np] = t[0][RUN_LEN - 1] / t[1][RUN_LEN - 1];
+    twin_ratio[np] = 2 * t[0][RUN_LEN - 1] / tw;
     spin_ratio[np++] = s1 / s2;
   }
   if (twin_ok) {
@@ -571,6 +581,14 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   if (ok && np > 0 && !m[0].capped && !m[1].capped &&
       memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 && m[0].volume_lo == m[1].volume_lo &&
       m[0].volume_hi == m[1].volume_hi) {
+    int n2c = 0;
+    for (int i = 0; i < np; i++) {
+      if (twin_ratio[i] >= TWO_CORES) {
+        warm2c_ratio[n2c++] = warm_ratio[i];
+      }
+    }
+    r->n2c = n2c;
+    r->warm2c = n2c >= 5 ? median_of(warm2c_ratio, n2c) : NAN;
     r->paired = median_of(pair_ratio, np);
     r->warm = median_of(warm_ratio, np);
     r->best = best[0] / best[1];
@@ -605,7 +623,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
                    const char *setting, const vxc_query_options *o1, double budget, int quick) {
   vxc_pair_metrics m, g;
   double t1;
-  ratios r = {NAN, NAN, NAN, NAN, NAN};
+  ratios r = {NAN, NAN, NAN, NAN, NAN, NAN, 0};
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
   if (vxc_query_create(NULL, &q) != VXC_OK ||
@@ -617,7 +635,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
     thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget,
-                 quick ? 10 : 40, &r);
+                 quick ? 8 : 25, &r);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);
@@ -649,9 +667,9 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
   printf(
       "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %5.2f "
-      "%5.2f %9.2e %9.3g %9s\n",
+      "%5.2f %5.2f %4d %9.2e %9.3g %9s\n",
       b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-      m.boxes, mib, r.paired, r.warm, r.best, r.twin, r.hw, gerr, tg / t1, eq);
+      m.boxes, mib, r.paired, r.warm, r.best, r.twin, r.hw, r.warm2c, r.n2c, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -722,26 +740,28 @@ static int bench_run(int argc, char **argv) {
       "over V^(1/3); J: Frobenius norm); 'bracket' = relative width of the certified bracket;\n"
       "'leaf' = smallest leaf edge integrated (m; below h when the contact was too small for\n"
       "h); 'MiB' = the workspace's peak for that setting; '1t/2t' = one- and two-thread\n"
-      "queries alternate, each in its own workspace and twice in a row, for about 6 s: the\n"
-      "median over adjacent pairs of the first one-thread time over the first two-thread\n"
+      "queries alternate, each in its own workspace and four times in a row, for about 6 s:\n"
+      "the median over adjacent runs of the first one-thread time over the first two-thread\n"
       "time (cold: the second thread slept since the last two-thread query, as for an\n"
-      "isolated query); 'warm' = the same for the second of each (as the consecutive queries\n"
+      "isolated query); 'warm' = the same for the last of each (as the consecutive queries\n"
       "of a task run); 'best' = the fastest one-thread time over the fastest two-thread time\n"
       "(nan: a work or memory cap was reached, or the results differ); 'twin' = the same\n"
-      "median as '1t/2t' of twice the one-thread time over the time\n"
+      "median of twice the last one-thread time over the time\n"
       "of two one-thread queries run at once on two threads, each in its own workspace: what\n"
       "the machine's two cores, with their shared caches and memory, gave two copies of this\n"
       "work at that moment; 'hw' = the same median for a compute loop that touches no\n"
       "memory, as long as the query, split in two halves on two threads: the cores alone;\n"
+      "'w@2c' = 'warm' over the 'n2c' rounds whose twin ratio was 1.9 or more (the two\n"
+      "cores were there; nan when fewer than 5);\n"
       "'grid err' = volume error of the uniform-grid baseline (cubes of the octree's smallest\n"
       "leaf classified by their centres); 'x grid@h' = its time over the octree's; 'x grid@e'\n"
       "= the same with the grid refined to the octree's error ('>': 3e8 cubes, 2e6 for\n"
       "meshes, did not reach it; the ratio is then that of the finest grid tried, a lower\n"
       "bound). Mesh cases are tessellated spheres: their errors are against the exact region\n"
       "of the polyhedra (the smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %9s %9s %9s\n", "case",
-         "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "1t/2t",
-         "warm", "best", "twin", "hw", "grid err", "x grid@h", "x grid@e");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %5s %4s %9s %9s %9s\n",
+         "case", "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB",
+         "1t/2t", "warm", "best", "twin", "hw", "w@2c", "n2c", "grid err", "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];
