@@ -30,7 +30,6 @@ static void radial(const double d[3], double rad, double out[2]) {
 }
 
 
-/* Support of the hull in its own frame. */
 void vxg_hull_seeds(vxg_hull *h) {
   static const double dir[VXG_HULL_SEEDS][3] = {
       {1, 0, 0},  {-1, 0, 0}, {0, 1, 0},   {0, -1, 0}, {0, 0, 1},   {0, 0, -1},  {1, 1, 1},
@@ -51,6 +50,7 @@ void vxg_hull_seeds(vxg_hull *h) {
 }
 
 
+/* Support of the hull in its own frame. */
 static void support_local(const vxg_hull *h, const double d[3], double s[3]) {
   const double *p = h->p;
   switch (h->kind) {

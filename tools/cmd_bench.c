@@ -511,13 +511,15 @@ static void twin_stop(twin *w) {
  *   r->paired  the first one-thread time over the first (cold) two-thread time;
  *   r->warm    the last one-thread time over the last (warm) two-thread time;
  *   r->best    the fastest one-thread time over the fastest two-thread time;
- *   r->twin    twice the last one-thread time over the twin time: what the machine gave two
- *              copies of this work at that moment (not a bound on a split of it: two
- *              copies hold twice the memory a two-thread query does);
+ *   r->twin    twice the last but one one-thread time over the twin time: what the machine
+ *              gave two copies of this work at that moment (not a bound on a split of it:
+ *              two copies hold twice the memory a two-thread query does);
  *   r->hw      the compute loop's one-thread time over its two-thread time;
  *   r->warm2c  r->warm over the rounds whose twin ratio is at least TWO_CORES (the machine
- *              gave the two copies two cores' worth), NAN when fewer than 5; r->n2c counts
- *              them.
+ *              gave the two copies two cores' worth), NAN when fewer than MIN_2C; r->n2c
+ *              counts them. The twin ratio's one-thread time is not the warm ratio's: with
+ *              the same one, choosing rounds by the twin ratio chose slow one-thread
+ *              samples and lifted the warm ratio with them (medians up to 2.5).
  * The query's figures are NAN when a query fails, reaches a work or memory cap (the work it
  * does then depends on the memory the workspace holds), or the results differ: the figures
  * must be bitwise the same whatever the thread count. */
@@ -527,6 +529,7 @@ typedef struct ratios {
 } ratios;
 
 #define TWO_CORES 1.9
+#define MIN_2C 5
 #define RUN_LEN 4
 
 #define RATIO_MAX_PAIRS 1000
@@ -572,7 +575,7 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
     }
     pair_ratio[np] = t[0][0] / t[1][0];
     warm_ratio[np] = t[0][RUN_LEN - 1] / t[1][RUN_LEN - 1];
-    twin_ratio[np] = 2 * t[0][RUN_LEN - 1] / tw;
+    twin_ratio[np] = 2 * t[0][RUN_LEN - 2] / tw;
     spin_ratio[np++] = s1 / s2;
   }
   if (twin_ok) {
@@ -588,7 +591,7 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
       }
     }
     r->n2c = n2c;
-    r->warm2c = n2c >= 5 ? median_of(warm2c_ratio, n2c) : NAN;
+    r->warm2c = n2c >= MIN_2C ? median_of(warm2c_ratio, n2c) : NAN;
     r->paired = median_of(pair_ratio, np);
     r->warm = median_of(warm_ratio, np);
     r->best = best[0] / best[1];
@@ -746,19 +749,19 @@ static int bench_run(int argc, char **argv) {
       "isolated query); 'warm' = the same for the last of each (as the consecutive queries\n"
       "of a task run); 'best' = the fastest one-thread time over the fastest two-thread time\n"
       "(nan: a work or memory cap was reached, or the results differ); 'twin' = the same\n"
-      "median of twice the last one-thread time over the time\n"
-      "of two one-thread queries run at once on two threads, each in its own workspace: what\n"
-      "the machine's two cores, with their shared caches and memory, gave two copies of this\n"
-      "work at that moment; 'hw' = the same median for a compute loop that touches no\n"
-      "memory, as long as the query, split in two halves on two threads: the cores alone;\n"
-      "'w@2c' = 'warm' over the 'n2c' rounds whose twin ratio was 1.9 or more (the two\n"
-      "cores were there; nan when fewer than 5);\n"
-      "'grid err' = volume error of the uniform-grid baseline (cubes of the octree's smallest\n"
-      "leaf classified by their centres); 'x grid@h' = its time over the octree's; 'x grid@e'\n"
-      "= the same with the grid refined to the octree's error ('>': 3e8 cubes, 2e6 for\n"
-      "meshes, did not reach it; the ratio is then that of the finest grid tried, a lower\n"
-      "bound). Mesh cases are tessellated spheres: their errors are against the exact region\n"
-      "of the polyhedra (the smooth spheres' volume is printed below them).\n\n");
+      "median of twice the last but one one-thread time over the time of two one-thread\n"
+      "queries run at once on two threads, each in its own workspace: what the machine's two\n"
+      "cores, with their shared caches and memory, gave two copies of this work at that\n"
+      "moment; 'hw' = the same median for a compute loop that touches no memory, as long as\n"
+      "the query, split in two halves on two threads: the cores alone; 'w@2c' = 'warm' over\n"
+      "the 'n2c' rounds whose twin ratio was 1.9 or more (the two cores were there; nan when\n"
+      "fewer than 5); 'grid err' = volume error of the uniform-grid baseline (cubes of the\n"
+      "octree's smallest leaf classified by their centres); 'x grid@h' = its time over the\n"
+      "octree's; 'x grid@e' = the same with the grid refined to the octree's error ('>': 3e8\n"
+      "cubes, 2e6 for meshes, did not reach it; the ratio is then that of the finest grid\n"
+      "tried, a lower bound). Mesh cases are tessellated spheres: their errors are against\n"
+      "the exact region of the polyhedra (the smooth spheres' volume is printed below\n"
+      "them).\n\n");
   printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %5s %4s %9s %9s %9s\n",
          "case", "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB",
          "1t/2t", "warm", "best", "twin", "hw", "w@2c", "n2c", "grid err", "x grid@h", "x grid@e");
