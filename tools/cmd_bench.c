@@ -511,25 +511,22 @@ static void twin_stop(twin *w) {
  *   r->paired  the first one-thread time over the first (cold) two-thread time;
  *   r->warm    the last one-thread time over the last (warm) two-thread time;
  *   r->best    the fastest one-thread time over the fastest two-thread time;
- *   r->twin    twice the last but one one-thread time over the twin time: what the machine
- *              gave two copies of this work at that moment (not a bound on a split of it:
- *              two copies hold twice the memory a two-thread query does);
+ *   r->twin    twice the last one-thread time over the twin time: what the machine gave two
+ *              copies of this work at that moment (not a bound on a split of it: two
+ *              copies hold twice the memory a two-thread query does);
  *   r->hw      the compute loop's one-thread time over its two-thread time;
- *   r->warm2c  r->warm over the rounds whose twin ratio is at least TWO_CORES (the machine
- *              gave the two copies two cores' worth), NAN when fewer than MIN_2C; r->n2c
- *              counts them. The twin ratio's one-thread time is not the warm ratio's: with
- *              the same one, choosing rounds by the twin ratio chose slow one-thread
- *              samples and lifted the warm ratio with them (medians up to 2.5).
+ *   r->split   the twin time over the last two-thread time: 2 when the query splits its work
+ *              on whatever the two cores give as well as two copies of it use them. No
+ *              one-thread time enters it. (Choosing the rounds whose twin ratio reached 1.9
+ *              and taking the warm ratio over them, as a first version did, chose slow
+ *              one-thread samples and lifted the warm ratio with them: medians up to 2.5.)
  * The query's figures are NAN when a query fails, reaches a work or memory cap (the work it
  * does then depends on the memory the workspace holds), or the results differ: the figures
  * must be bitwise the same whatever the thread count. */
 typedef struct ratios {
-  double paired, warm, best, twin, hw, warm2c;
-  int n2c;
+  double paired, warm, best, twin, hw, split;
 } ratios;
 
-#define TWO_CORES 1.9
-#define MIN_2C 5
 #define RUN_LEN 4
 
 #define RATIO_MAX_PAIRS 1000
@@ -541,12 +538,11 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   vxc_query *q[2] = {NULL, NULL};
   vxc_pair_metrics m[2];
   static double pair_ratio[RATIO_MAX_PAIRS], warm_ratio[RATIO_MAX_PAIRS],
-      twin_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS], warm2c_ratio[RATIO_MAX_PAIRS];
+      twin_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS], split_ratio[RATIO_MAX_PAIRS];
   double best[2] = {HUGE_VAL, HUGE_VAL};
   int np = 0;
   twin w;
-  r->paired = r->warm = r->best = r->twin = r->hw = r->warm2c = NAN;
-  r->n2c = 0;
+  r->paired = r->warm = r->best = r->twin = r->hw = r->split = NAN;
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
@@ -575,7 +571,8 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
     }
     pair_ratio[np] = t[0][0] / t[1][0];
     warm_ratio[np] = t[0][RUN_LEN - 1] / t[1][RUN_LEN - 1];
-    twin_ratio[np] = 2 * t[0][RUN_LEN - 2] / tw;
+    twin_ratio[np] = 2 * t[0][RUN_LEN - 1] / tw;
+    split_ratio[np] = tw / t[1][RUN_LEN - 1];
     spin_ratio[np++] = s1 / s2;
   }
   if (twin_ok) {
@@ -584,19 +581,12 @@ static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid
   if (ok && np > 0 && !m[0].capped && !m[1].capped &&
       memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 && m[0].volume_lo == m[1].volume_lo &&
       m[0].volume_hi == m[1].volume_hi) {
-    int n2c = 0;
-    for (int i = 0; i < np; i++) {
-      if (twin_ratio[i] >= TWO_CORES) {
-        warm2c_ratio[n2c++] = warm_ratio[i];
-      }
-    }
-    r->n2c = n2c;
-    r->warm2c = n2c >= MIN_2C ? median_of(warm2c_ratio, n2c) : NAN;
     r->paired = median_of(pair_ratio, np);
     r->warm = median_of(warm_ratio, np);
     r->best = best[0] / best[1];
     r->twin = median_of(twin_ratio, np);
     r->hw = median_of(spin_ratio, np);
+    r->split = median_of(split_ratio, np);
   }
   vxc_query_free(q[0]);
   vxc_query_free(q[1]);
@@ -626,7 +616,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
                    const char *setting, const vxc_query_options *o1, double budget, int quick) {
   vxc_pair_metrics m, g;
   double t1;
-  ratios r = {NAN, NAN, NAN, NAN, NAN, NAN, 0};
+  ratios r = {NAN, NAN, NAN, NAN, NAN, NAN};
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
   if (vxc_query_create(NULL, &q) != VXC_OK ||
@@ -670,9 +660,9 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
   printf(
       "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %5.2f "
-      "%5.2f %5.2f %4d %9.2e %9.3g %9s\n",
+      "%5.2f %5.2f %9.2e %9.3g %9s\n",
       b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-      m.boxes, mib, r.paired, r.warm, r.best, r.twin, r.hw, r.warm2c, r.n2c, gerr, tg / t1, eq);
+      m.boxes, mib, r.paired, r.warm, r.best, r.twin, r.hw, r.split, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -749,22 +739,22 @@ static int bench_run(int argc, char **argv) {
       "isolated query); 'warm' = the same for the last of each (as the consecutive queries\n"
       "of a task run); 'best' = the fastest one-thread time over the fastest two-thread time\n"
       "(nan: a work or memory cap was reached, or the results differ); 'twin' = the same\n"
-      "median of twice the last but one one-thread time over the time of two one-thread\n"
+      "median of twice the last one-thread time over the time of two one-thread\n"
       "queries run at once on two threads, each in its own workspace: what the machine's two\n"
       "cores, with their shared caches and memory, gave two copies of this work at that\n"
       "moment; 'hw' = the same median for a compute loop that touches no memory, as long as\n"
-      "the query, split in two halves on two threads: the cores alone; 'w@2c' = 'warm' over\n"
-      "the 'n2c' rounds whose twin ratio was 1.9 or more (the two cores were there; nan when\n"
-      "fewer than 5); 'grid err' = volume error of the uniform-grid baseline (cubes of the\n"
-      "octree's smallest leaf classified by their centres); 'x grid@h' = its time over the\n"
-      "octree's; 'x grid@e' = the same with the grid refined to the octree's error ('>': 3e8\n"
-      "cubes, 2e6 for meshes, did not reach it; the ratio is then that of the finest grid\n"
-      "tried, a lower bound). Mesh cases are tessellated spheres: their errors are against\n"
-      "the exact region of the polyhedra (the smooth spheres' volume is printed below\n"
-      "them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %5s %4s %9s %9s %9s\n",
+      "the query, split in two halves on two threads: the cores alone; 'split' = the same\n"
+      "median of the twin time over the last two-thread time (2: the query splits its work\n"
+      "on what the cores give as well as two copies use them); 'grid err' = volume error\n"
+      "of the uniform-grid baseline (cubes of the octree's smallest leaf classified by their\n"
+      "centres); 'x grid@h' = its time over the octree's; 'x grid@e' = the same with the\n"
+      "grid refined to the octree's error ('>': 3e8 cubes, 2e6 for meshes, did not reach it;\n"
+      "the ratio is then that of the finest grid tried, a lower bound). Mesh cases are\n"
+      "tessellated spheres: their errors are against the exact region of the polyhedra (the\n"
+      "smooth spheres' volume is printed below them).\n\n");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %5s %9s %9s %9s\n",
          "case", "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB",
-         "1t/2t", "warm", "best", "twin", "hw", "w@2c", "n2c", "grid err", "x grid@h", "x grid@e");
+         "1t/2t", "warm", "best", "twin", "hw", "split", "grid err", "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];
