@@ -54,6 +54,8 @@ typedef struct sim {
   vxc_task_body_state *bs;    /* per body, at the last eval */
   vxc_task_contact_state *cs; /* per contact, at the last eval */
   double e0;                  /* initial K + P + E + D - W */
+  double p0;                  /* initial potential energy, J */
+  double escale;              /* energy scale of the run so far (energy_check), J */
   long long queries;
   vxc_error *err;
 } sim;
@@ -689,6 +691,42 @@ static double now_s(void) {
 }
 
 
+/* Whether the energy balance still holds at a record. The run's energy scale is the
+ * largest K + |P - P0| + E + D + |W| seen so far; the balance is broken when |error| passes
+ * the task's tolerance of that scale (and 1e-9 J, below which a resting run's rounding
+ * would trip a relative test). */
+static int energy_ok(sim *s, const vxc_task_energy *e) {
+  double scale =
+      e->kinetic + fabs(e->potential - s->p0) + fabs(e->elastic) + e->dissipated + fabs(e->work_in);
+  s->escale = fmax(s->escale, scale);
+  return !(fabs(e->error) > s->t->energy_tol * s->escale && fabs(e->error) > 1e-9);
+}
+
+
+/* The contacts' overlap at t = 0 (volume and normal force into the summary): refused
+ * unless the task allows it, because the elastic energy already stored in an initial
+ * overlap is in no budget and releases at once. */
+static vxc_status initial_overlap(sim *s) {
+  vxc_task *T = s->t;
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    const vxc_task_contact_state *c = &s->cs[ci];
+    T->sum_contact[ci].initial_volume = c->volume;
+    T->sum_contact[ci].initial_fn = c->f_n;
+  }
+  for (int ci = 0; ci < T->ncontact && !T->allow_overlap; ci++) {
+    const vxc_task_contact_state *c = &s->cs[ci];
+    if (c->npairs > 0 && c->volume > 0) {
+      const task_contact *tc = &T->contact[ci];
+      return vxg_error_set(s->err, VXC_ERR_GEOMETRY, NULL, 0, 0,
+                           "bodies %s and %s overlap at t = 0 (V = %.4g m^3, f_n = %.4g N): "
+                           "move them apart, or add (initial-overlap allow) to the task",
+                           T->body[tc->a].name, T->body[tc->b].name, c->volume, c->f_n);
+    }
+  }
+  return VXC_OK;
+}
+
+
 static void fill_record(sim *s, double t, vxc_task_record *r) {
   r->t = t;
   r->nbody = s->t->nbody;
@@ -904,6 +942,11 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   vxc_task_energy e;
   energy(s, s->y, &e);
   s->e0 = e.error; /* error = total - 0 here */
+  s->p0 = e.potential;
+  if (st == VXC_OK) {
+    track_summary(s, t);
+    st = initial_overlap(s);
+  }
   double next_rec = 0, next_prog = 0, event_hi = -1;
   int stop = 0;
   while (st == VXC_OK && !stop) {
@@ -914,7 +957,20 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
       vxc_task_record r;
       fill_record(s, t, &r);
       sum.max_abs_error = fmax(sum.max_abs_error, fabs(r.energy.error));
-      if (rec && rec(ud, &r)) {
+      if (!energy_ok(s, &r.energy)) {
+        sum.energy_failed = 1;
+        st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                           "the energy balance broke at t = %.9g s: error %.4g J, %.3g of the "
+                           "run's energy scale %.4g J (tolerance %g; raise it with "
+                           "(energy-tolerance R))",
+                           t, r.energy.error, fabs(r.energy.error) / s->escale, s->escale,
+                           T->energy_tol);
+      }
+      int want_stop = rec && rec(ud, &r); /* the broken record is written too */
+      if (st != VXC_OK) {
+        break;
+      }
+      if (want_stop) {
         stop = 1;
         sum.stopped = 1;
         break;
@@ -1010,6 +1066,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   }
   sum.t_end = t;
   energy(s, s->y, &sum.energy);
+  sum.energy_scale = s->escale;
   sum.queries = s->queries;
   sum.nbody = T->nbody;
   sum.ncontact = T->ncontact;
@@ -1032,6 +1089,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   teardown(s);
   sum.body = T->rec_body;
   sum.wall_s = now_s() - wall0;
+  sum.realtime_factor = sum.wall_s > 0 ? t / sum.wall_s : 0;
   if (summary) {
     *summary = sum;
   }

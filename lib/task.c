@@ -606,6 +606,7 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   t->atol = 1e-9;
   t->max_step = 1e-3;
   t->step = 0;
+  t->energy_tol = 1e-2;
   int nb = 0, nc = 0;
   for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
     nb += vxg_sexp_is_word(f->child, "body");
@@ -641,6 +642,17 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
       }
     } else if (strcmp(h, "integrator") == 0) {
       if (parse_integrator(rd, f) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "initial-overlap") == 0) {
+      const vxg_sexp *w = f->child->next;
+      int allow = w && vxg_sexp_is_word(w, "allow"), refuse = w && vxg_sexp_is_word(w, "refuse");
+      if ((!allow && !refuse) || w->next) {
+        return fail(rd, w ? w : f, "(initial-overlap ...): expected allow or refuse", NULL, NULL);
+      }
+      t->allow_overlap = allow;
+    } else if (strcmp(h, "energy-tolerance") == 0) {
+      if (one_number(rd, f, &t->energy_tol, 1) < 0) {
         return -1;
       }
     } else if (strcmp(h, "body") == 0) {

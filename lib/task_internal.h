@@ -66,6 +66,8 @@ struct vxc_task {
   double step;    /* rk4: the step; adaptive: the first step, s */
   double rtol, atol, max_step;
   double every; /* record interval, s (0: every step) */
+  int allow_overlap;  /* (initial-overlap allow): bodies may overlap at t = 0 */
+  double energy_tol;  /* (energy-tolerance R): largest |energy error| / energy scale */
   int nbody, ncontact;
   task_body *body;
   task_contact *contact;

@@ -119,6 +119,7 @@ typedef struct vxc_task_contact_summary {
   double first, last; /* first and last time in contact, s (-1: never) */
   double peak_fn, peak_ft, peak_troll, peak_tspin; /* largest magnitudes, N and N m */
   int impacts;                                     /* cell-pair contacts started (event located) */
+  double initial_volume, initial_fn; /* overlap V (m^3) and |f_n| (N) at t = 0 */
 } vxc_task_contact_summary;
 
 typedef struct vxc_task_summary {
@@ -134,13 +135,20 @@ typedef struct vxc_task_summary {
   long long queries;                       /* contact queries (vxc_query_run calls) */
   double min_step, max_step;               /* smallest and largest accepted step, s */
   double wall_s;                           /* wall time, s */
+  double realtime_factor;                  /* simulated seconds per wall second */
+  double energy_scale; /* largest K + |P - P0| + E + D + |W| seen at the records, J */
+  int energy_failed;   /* 1 when the run stopped because |energy error| passed the task's
+                          (energy-tolerance R) times energy_scale (status VXC_ERR_NUMERIC) */
 } vxc_task_summary;
 
 /* Runs the task from its initial state (a task may be run again: it restarts). `rec` and
  * `progress` may be NULL; `ud` goes to both. On VXC_OK *summary (may be NULL) holds the
  * results. On failure *summary still holds what was reached (t_end, the state at the last
- * accepted step) and err says why: VXC_ERR_NUMERIC (a NaN or infinite state, or the
- * adaptive step collapsing below 1e-12 s: the run diverged; message names the time),
+ * accepted step) and err says why: VXC_ERR_GEOMETRY (two bodies overlap at t = 0 and the
+ * task does not say (initial-overlap allow); the message names them, V and f_n),
+ * VXC_ERR_NUMERIC (a NaN or infinite state, the adaptive step collapsing below 1e-12 s,
+ * or the energy balance broken: summary->energy_failed = 1, the record where it broke was
+ * passed to `rec`; the message names the time),
  * VXC_ERR_LIMIT (more cell pairs in contact than state slots, or a query's work cap),
  * VXC_ERR_NOMEM, and the statuses of vxc_query_run and vxc_contact_eval. */
 VXC_API vxc_status vxc_task_run(vxc_task *task, vxc_task_record_fn rec,

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..18"
+echo "1..22"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -64,5 +64,20 @@ cat >"$tmp/boom.vxt" <<EOT
 EOT
 ok "a diverging run stops with a message and keeps its rows" 1 '(diverged.*FAILED|FAILED.*diverged)' -- \
   sh -c "'$vxc' task '$tmp/boom.vxt' --out '$tmp/boom' 2>&1 | tr '\n' ' '; test \$(wc -l < '$tmp/boom/series.csv') -gt 2 && exit 1"
+
+# a ball started 10 mm inside the table: refused, status and overlap in summary.json
+sed 's/(pose 0 0 0.15)/(pose 0 0 0.09)/' "$tmp/drop.vxt" >"$tmp/inside.vxt"
+ok "a start in overlap is refused, naming the bodies" 1 'table and ball overlap at t = 0.*initial-overlap allow' -- \
+  "$vxc" task "$tmp/inside.vxt" --out "$tmp/inside"
+ok "summary.json says initial-overlap with the volume" 0 '"initial_volume": 3\.03[0-9e-]*.*"status": "initial-overlap"' -- \
+  sh -c "tr '\n' ' ' <'$tmp/inside/summary.json'"
+# the drop with a fixed 5 ms RK4 step drifts by about 5e-3 of its energy: past 1e-4, it
+# stops with status energy-error and exit status 4; the console shows the real-time factor
+sed 's/(duration 0.2)/(duration 1) (integrator rk4 (step 5e-3)) (energy-tolerance 1e-4)/' \
+  "$tmp/drop.vxt" >"$tmp/drift.vxt"
+ok "a broken energy balance exits with status 4" 4 'energy balance broke' -- \
+  "$vxc" task "$tmp/drift.vxt" --out "$tmp/drift"
+ok "summary.json says energy-error and gives the real-time factor" 0 '"status": "energy-error".*"realtime_factor": [0-9]' -- \
+  sh -c "tr '\n' ' ' <'$tmp/drift/summary.json'"
 
 [ "$failed" -eq 0 ]

@@ -15,7 +15,8 @@
 enum {
   CLI_OK = 0,   /* success */
   CLI_FAIL = 1, /* an input (model file, task file) is invalid or a computation failed */
-  CLI_USAGE = 2 /* the command line is wrong */
+  CLI_USAGE = 2, /* the command line is wrong */
+  CLI_ENERGY = 4 /* a task ran but its energy balance broke (outputs kept) */
 };
 
 /* One subcommand. `run` gets argv after the command name (argv[0] is the command name). */

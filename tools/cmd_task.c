@@ -128,6 +128,25 @@ static void json_energy(FILE *f, const vxc_task_energy *e) {
 }
 
 
+/* The run's outcome: summary.json's "status" and the exit status it gives. */
+static const char *run_status(const vxc_task_summary *s, vxc_status st, int *rc) {
+  *rc = CLI_OK;
+  if (st == VXC_OK) {
+    return s->completed ? "completed" : "stopped";
+  }
+  *rc = s->energy_failed ? CLI_ENERGY : CLI_FAIL;
+  if (s->energy_failed) {
+    return "energy-error";
+  }
+  for (int i = 0; i < s->ncontact && st == VXC_ERR_GEOMETRY && s->t_end == 0; i++) {
+    if (s->contact[i].initial_volume > 0) {
+      return "initial-overlap";
+    }
+  }
+  return "failed";
+}
+
+
 static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *s, vxc_status st,
                          const vxc_error *err) {
   FILE *f = fopen(path, "w");
@@ -167,19 +186,25 @@ static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *
     cli_json_num(f, c->peak_troll);
     fprintf(f, ", \"peak_tspin\": ");
     cli_json_num(f, c->peak_tspin);
-    fprintf(f, ", \"impacts\": %d}", c->impacts);
+    fprintf(f, ", \"impacts\": %d, \"initial_volume\": ", c->impacts);
+    cli_json_num(f, c->initial_volume);
+    fprintf(f, ", \"initial_fn\": ");
+    cli_json_num(f, c->initial_fn);
+    fprintf(f, "}");
   }
   fprintf(f, "},\n \"energy\": ");
   json_energy(f, &s->energy);
   fprintf(f, ",\n \"task\": ");
   cli_json_str(f, vxc_task_name(t));
-  fprintf(f, ", \"status\": \"%s\", \"message\": ",
-          st == VXC_OK ? (s->completed ? "completed" : "stopped") : "failed");
+  int rc;
+  fprintf(f, ", \"status\": \"%s\", \"message\": ", run_status(s, st, &rc));
   cli_json_str(f, st == VXC_OK ? "" : err->message);
   fprintf(f, ", \"t_end\": ");
   cli_json_num(f, s->t_end);
   fprintf(f, ", \"max_abs_energy_error\": ");
   cli_json_num(f, s->max_abs_error);
+  fprintf(f, ", \"energy_scale\": ");
+  cli_json_num(f, s->energy_scale);
   fprintf(f, ",\n \"steps\": %lld, \"rejected\": %lld, \"queries\": %lld, \"min_step\": ", s->steps,
           s->rejected, s->queries);
   cli_json_num(f, s->min_step);
@@ -189,6 +214,8 @@ static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *
   cli_json_num(f, s->wall_s);
   fprintf(f, ", \"queries_per_s\": ");
   cli_json_num(f, s->wall_s > 0 ? s->queries / s->wall_s : 0);
+  fprintf(f, ", \"realtime_factor\": ");
+  cli_json_num(f, s->realtime_factor);
   fprintf(f, "}\n");
   return fclose(f) == 0 ? 0 : -1;
 }
@@ -414,13 +441,15 @@ static int task_run(int argc, char **argv) {
   if (write_summary(path, t, &s, st, &err) != 0) {
     rc = CLI_FAIL;
   }
+  int run_rc;
+  const char *status = run_status(&s, st, &run_rc);
   printf("task %s: %s at t = %.6g s (%ld records in %s/series.csv)\n", vxc_task_name(t),
-         st == VXC_OK ? (s.completed ? "completed" : "stopped") : "FAILED", s.t_end, o.rows, dir);
+         st == VXC_OK ? status : "FAILED", s.t_end, o.rows, dir);
   printf(
-      "  wall time %.3f s, %lld contact queries (%.0f per s), %lld steps (%lld rejected), "
-      "step %.3g .. %.3g s\n",
-      s.wall_s, s.queries, s.wall_s > 0 ? s.queries / s.wall_s : 0.0, s.steps, s.rejected,
-      s.min_step, s.max_step);
+      "  wall time %.3f s (real-time factor %.3g), %lld contact queries (%.0f per s), %lld steps "
+      "(%lld rejected), step %.3g .. %.3g s\n",
+      s.wall_s, s.realtime_factor, s.queries, s.wall_s > 0 ? s.queries / s.wall_s : 0.0, s.steps,
+      s.rejected, s.min_step, s.max_step);
   for (int i = 0; i < s.nbody; i++) {
     const double *p = s.body[i].pose, *v = s.body[i].velocity;
     printf(
@@ -434,6 +463,9 @@ static int task_run(int argc, char **argv) {
     vxc_task_contact_bodies(t, i, &a, &b);
     const vxc_task_contact_summary *c = &s.contact[i];
     printf("  %s~%s: ", vxc_task_body_name(t, a), vxc_task_body_name(t, b));
+    if (c->initial_volume > 0) {
+      printf("overlapping at t = 0 (V %.4g m^3, f_n %.4g N), ", c->initial_volume, c->initial_fn);
+    }
     if (c->first < 0) {
       printf("never in contact\n");
     } else {
@@ -455,7 +487,7 @@ static int task_run(int argc, char **argv) {
   }
   if (st != VXC_OK) {
     fprintf(stderr, "vxc: %s (what was computed until then is in %s)\n", err.message, dir);
-    rc = CLI_FAIL;
+    rc = run_rc;
   }
   vxc_task_free(t);
   return rc;
