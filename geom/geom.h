@@ -259,7 +259,7 @@ void vxg_cell_aabb(const vxg_cell *c, const vxg_xform *to_frame, double aabb[6])
 int vxg_cell_contains(const vxg_cell *c, const double p[3]);
 
 /* ---------------------------------------------------------------------------------------
- * Model files (geom/model.c): the S-expression grammar of DESIGN.md. */
+ * Model files (geom/model.c): the S-expression grammar of README.md (Model files). */
 
 /* Reads a model file (plain or gzip-compressed, detected from the content). Mesh paths
  * are relative to the model file's folder. On success *out is a finished solid owned by

@@ -1,4 +1,4 @@
-/* model.c: the model-file (.vxm) reader: the grammar of DESIGN.md on top of sexp.c.
+/* model.c: the model-file (.vxm) reader: the grammar of README.md (Model files) on top of sexp.c.
  *
  * Data structures: the text becomes an S-expression document (sexp.h), which is walked once,
  * top-down, into a vxg_solid built with vxg_solid_create / vxg_solid_add_cell /

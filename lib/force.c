@@ -1,4 +1,4 @@
-/* force.c: the volumetric contact model (MODEL.md sections 4-8) and the point contact
+/* force.c: the volumetric contact model (lib/README.md sections 4-8) and the point contact
  * model (section 10): contact start, reset and re-projection of the states, and the
  * evaluation of one contact's wrench and state derivative.
  *

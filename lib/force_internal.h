@@ -1,7 +1,7 @@
 /* force_internal.h: what the force-model files of lib/ share (params.c, friction.c,
  * force.c); not installed.
  *
- * The bristle friction of MODEL.md section 7 is one kernel used by both the volumetric and
+ * The bristle friction of lib/README.md section 7 is one kernel used by both the volumetric and
  * the point contact model: it takes the normal force, the slip velocity in the contact
  * plane, the spin rate and the friction states, and returns the friction force, the
  * spinning torque and the states' derivatives. Invariants: the kernel's inputs are finite,
@@ -34,7 +34,7 @@ typedef struct vxci_friction_out {
 } vxci_friction_out;
 
 /* The bristle friction model with stiction, Stribeck, dwell time, viscous friction and
- * (optionally) the Contensou factors: MODEL.md section 7, thesis 3.29-3.42 and
+ * (optionally) the Contensou factors: lib/README.md section 7, thesis 3.29-3.42 and
  * 4.219-4.243. */
 void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out);
 

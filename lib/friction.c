@@ -1,5 +1,5 @@
 /* friction.c: the bristle friction kernel shared by the volumetric and the point contact
- * models (MODEL.md section 7; thesis 3.29-3.42 for the point model, 4.219-4.243 for the
+ * models (lib/README.md section 7; thesis 3.29-3.42 for the point model, 4.219-4.243 for the
  * volumetric one).
  *
  * Data: the states z (bristle deflection, a vector in the contact plane), theta (spin

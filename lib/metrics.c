@@ -1,5 +1,5 @@
 /* metrics.c: contact metrics between two posed solids, cell pair by cell pair (thesis
- * A.1.1, A.3, A.4; MODEL.md sections 2, 3, 11), and mass properties.
+ * A.1.1, A.3, A.4; lib/README.md sections 2, 3, 11), and mass properties.
  *
  * A query runs in three phases:
  * 1. broad phase: each cell's bounding box in the world; every pair of boxes that overlap

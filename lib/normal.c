@@ -1,5 +1,5 @@
 /* normal.c: the contact normal as an eigenvector of the inertia tensor of the volume of
- * interference (thesis A.3.3, MODEL.md section 3), and a Jacobi eigensolver to check it.
+ * interference (thesis A.3.3, lib/README.md section 3), and a Jacobi eigensolver to check it.
  *
  * Plain inverse iteration converges to the smallest eigenvalue, which for a thin,
  * pancake-shaped overlap is an in-plane axis, not the normal. Shifting by the Rayleigh

@@ -1,5 +1,5 @@
 /* params.c: parameters of the contact force models: defaults, setting by name,
- * validation, and the derived damping root d of the impact equation (MODEL.md section 5).
+ * validation, and the derived damping root d of the impact equation (lib/README.md section 5).
  *
  * Data: a vxc_params is a plain struct; `prepared` is 1 only after vxc_params_prepare
  * accepted the current values and stored d = vxc_damping_root(e_eff). vxc_params_set

@@ -11,7 +11,7 @@
  *     driven bodies and grippers (J).
  * Invariants: between steps q is normalised; a slot's block is non-zero only while the
  * tracker holds the slot (ACTIVE = 1); the cell-pair set of each contact changes only at
- * step boundaries (tracker update after an accepted step, MODEL.md 11): during a step the
+ * step boundaries (tracker update after an accepted step, lib/README.md section 11): during a step the
  * forces come from the pairs tracked at its start, and a step after which a new pair
  * overlaps with k_v V above the contact's event force is rejected and shortened, so each
  * contact starts within that force of zero (first-contact event location).

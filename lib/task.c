@@ -2,7 +2,7 @@
  *
  * Data: the reader walks the S-expression tree of geom/sexp.h and fills a vxc_task
  * (task_internal.h); every error names the task file, line and column of the offending
- * node. Invariants established here are listed in task_internal.h. Grammar (DESIGN.md's
+ * node. Invariants established here are listed in task_internal.h. Grammar (the README's
  * core forms, and the forms this project adds, marked +):
  *
  *   (task NAME item...)

@@ -1,6 +1,6 @@
 /* vxc_force.h: the contact force models of the vxc public API (included by <vxc/vxc.h>).
  *
- * Gonthier's volumetric contact model (thesis chapter 4, restated in MODEL.md): normal
+ * Gonthier's volumetric contact model (thesis chapter 4, restated in lib/README.md): normal
  * force with hysteretic damping, rolling resistance, bristle friction with stiction,
  * dwell time and the Contensou coupling of sliding and spinning friction; and the point
  * contact model of chapter 3 for comparison.
@@ -25,7 +25,7 @@ extern "C" {
 
 /* ---- parameters --------------------------------------------------------------------- */
 
-/* Parameters of one contact (a body pair). Names follow MODEL.md. */
+/* Parameters of one contact (a body pair). Names follow lib/README.md. */
 typedef struct vxc_params {
   /* normal force f_n = k_v V (1 + a v_cn), a = d / (e_eff u)  (4.62, 3.18-3.25) */
   double k_v;      /* volumetric stiffness, N/m^3, > 0 (two compliant bodies: see
@@ -56,7 +56,7 @@ typedef struct vxc_params {
 } vxc_params;
 
 /* Fills p with the defaults below and prepares it (p NULL: no-op). Sources: thesis (Gonthier
- * 2007) tables and guidelines; MODEL.md section numbers in brackets.
+ * 2007) tables and guidelines; lib/README.md section numbers in brackets.
  *   k_v = 1e11 N/m^3: a stiff contact (a 2 kg ball of radius 0.1 m rests about 25 um deep);
  *     table 5.5 prints its ball-on-a-table value with the exponent lost, and that
  *     scenario's figures point to 1e7 (data/ball-on-table.vxt) [5]
@@ -71,7 +71,7 @@ typedef struct vxc_params {
  *   k_p = 1e6 N/m^1.5, p_exp = 1.5: Hertz sphere, thesis sec. 5.1.3 ball on a plane [10] */
 VXC_API void vxc_params_default(vxc_params *p);
 
-/* Sets the parameter called `name` (a MODEL.md symbol: k_v, e_eff, v_small, tau_r, mu_s,
+/* Sets the parameter called `name` (a symbol of lib/README.md: k_v, e_eff, v_small, tau_r, mu_s,
  * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (degrees here, as on the
  * command line), r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
  * also sets v_e = v_s / 100 while v_e still equals the old v_s / 100 (so a v_e set apart

@@ -1,9 +1,9 @@
 /* vxc_metrics.h: contact normals and cell-pair tracking (included by <vxc/vxc.h>).
  *
  * The contact normal is the eigenvector of the volume of interference's inertia tensor J
- * closest to a guess (thesis A.3.3, MODEL.md section 3), found by shifted inverse
+ * closest to a guess (thesis A.3.3, lib/README.md section 3), found by shifted inverse
  * iteration. The tracker keeps, from step to step, which cell pairs of two solids are in
- * contact and which state slot each occupies (thesis A.4, MODEL.md section 11).
+ * contact and which state slot each occupies (thesis A.4, lib/README.md section 11).
  * Conventions of vxc.h apply (SI units, statuses, ownership). */
 #ifndef VXC_METRICS_H
 #define VXC_METRICS_H

@@ -3,14 +3,14 @@
  * A task names bodies (a model file, a pose, and a motion: fixed, free, or driven along a
  * prescribed trajectory, optionally through a compliant gripper), gravity, the contact
  * parameters per body pair, the integrator, the duration and the record interval. The
- * grammar's core is fixed in DESIGN.md; the added forms are documented in README.md and
+ * grammar (its fixed core and the added forms) is in README.md and
  * in lib/task.c.
  *
  * Running a task integrates the free bodies' Newton-Euler equations (quaternions) together
  * with every contact state and the energy integrals, with fixed-step RK4 or an adaptive
  * embedded pair (Dormand-Prince 5(4), or Bogacki-Shampine 3(2) with `(method bs3)`),
  * locating each first contact of a cell pair (so no energy is
- * created at impact). Cell pairs are tracked per body pair (vxc_tracker, MODEL.md 11).
+ * created at impact). Cell pairs are tracked per body pair (vxc_tracker, lib/README.md section 11).
  * The library never prints: records and progress go to caller callbacks.
  * Conventions of vxc.h apply (SI units, world frame, statuses, ownership). */
 #ifndef VXC_TASK_H

@@ -1,5 +1,5 @@
 /* test_force_impact.c: a single impact with the volumetric normal law returns exactly -e
- * times the approach velocity (thesis 3.18-3.23, MODEL.md section 5), whatever the mass,
+ * times the approach velocity (thesis 3.18-3.23, lib/README.md section 5), whatever the mass,
  * stiffness and volume law; the Hunt-Crossley and Lankarani-Nikravesh damping factors
  * (3.26-3.27) do not (thesis figure 5.1).
  *

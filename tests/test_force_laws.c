@@ -1,5 +1,5 @@
 /* test_force_laws.c: the force laws of one volumetric contact, evaluated once, against
- * what MODEL.md sections 6-8 imply: Contensou coupling of sliding and spinning friction,
+ * what lib/README.md sections 6-8 imply: Contensou coupling of sliding and spinning friction,
  * the sliding limit of the spinning torque, the stick and saturation branches of the
  * bristle, the dwell time, the rolling resistance torque, passivity of the dissipative
  * terms, and invariance under a rigid motion of the whole scene. */

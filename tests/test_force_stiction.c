@@ -1,5 +1,5 @@
 /* test_force_stiction.c: a block resting flat on an inclined half-space, with the
- * volumetric contact model (normal force and bristle friction, MODEL.md sections 5 and 7).
+ * volumetric contact model (normal force and bristle friction, lib/README.md sections 5 and 7).
  * Below the stiction angle atan(mu_s) the block stays put; above it, it slides with the
  * Coulomb acceleration g (sin a - mu_c cos a).
  *

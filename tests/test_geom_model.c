@@ -181,7 +181,7 @@ static void rm_tree(const char *dir) {
 }
 
 
-/* The example of DESIGN.md: a block with a groove and a lid. */
+/* The grammar's own example: a block with a groove and a lid. */
 static const char grooved[] =
     "; a block with a cylindrical groove along x, and a lid\n"
     "(solid grooved-block\n"
@@ -194,7 +194,7 @@ static const char grooved[] =
 /* ---------------------------------------------------------------------------------------
  * What loads. */
 
-// the DESIGN.md example: density, two cells, the groove where it should be
+// the grammar's example: density, two cells, the groove where it should be
 static void test_model_design_example_loads(void **state) {
   (void)state;
   vxg_solid *s = must_parse(grooved);

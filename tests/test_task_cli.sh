@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_task_cli.sh: `vxc task` as a user meets it (TAP output for Automake's driver): usage
 # errors, task-file errors with file:line:column, the fixed output files and columns of
-# DESIGN.md, a closed-form free fall read back from summary.json, plots, and a diverging
+# the README, a closed-form free fall read back from summary.json, plots, and a diverging
 # run that stops with a message and keeps what it wrote.
 set -u
 . "$(dirname "$0")/tap.sh"

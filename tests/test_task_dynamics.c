@@ -290,7 +290,7 @@ static void test_bounce_restitution(void **state) {
   vxc_task *t = bounce(0.5, 0, &k, &s); /* no gravity: the impact alone decides the rebound */
   double v0 = sqrt(2 * 9.81 * 0.1);
   fprintf(stderr, "# e = 0.5: vz after %.9g, dissipated %.6g J\n", k.vz_after, s.energy.dissipated);
-  /* MODEL.md 5: one impact returns -e times the approach speed, whatever the mass or the
+  /* lib/README.md section 5: one impact returns -e times the approach speed, whatever the mass or the
      volume law */
   assert_double_rel(k.vz_after, 0.5 * v0, 1e-5);
   /* the normal damping dissipated (1 - e^2) of the impact energy (m v0^2 / 2) */

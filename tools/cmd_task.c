@@ -3,7 +3,7 @@
  * through gnuplot.
  *
  * Data: the writer state holds the open CSV file and the task; the CSV's first columns
- * and the JSON's first keys are fixed by DESIGN.md (other programs read them); extra
+ * and the JSON's first keys are fixed (README, Task files: other programs read them); extra
  * columns (per contact: normal, force and torque on A, stick and dwell states, pair count;
  * the energy budget) and extra keys come after them. Rows are flushed as written, so a run
  * that fails keeps what it wrote. */
