@@ -130,6 +130,19 @@ static int quat_norm(reader *rd, const vxg_sexp *at, double q[4]) {
 }
 
 
+/* Whether I (kg m^2, symmetric) is the inertia of a body: its principal moments positive,
+ * each at most the sum of the other two (the second moments tr(I)/2 - I of a real mass
+ * distribution are never negative). 0 with the moments in m when not. */
+static int inertia_valid(const double I[9], double m[3]) {
+  double evec[9];
+  if (vxc_sym3_eigen(I, m, evec) != VXC_OK) {
+    return 0;
+  }
+  double tol = 1e-12 * (fabs(m[0]) + fabs(m[1]) + fabs(m[2]));
+  return m[0] > 0 && m[2] <= m[0] + m[1] + tol;
+}
+
+
 static int parse_mass_form(reader *rd, task_body *b, const vxg_sexp *f) {
   const char *h = head(f);
   double v[6];
@@ -164,6 +177,15 @@ static int parse_mass_form(reader *rd, task_body *b, const vxg_sexp *f) {
     }
     if (!(v[0] > 0 && v[1] > 0 && v[2] > 0)) {
       return fail(rd, f, "(inertia ...): the diagonal must be > 0", NULL, NULL);
+    }
+    double pm[3] = {0, 0, 0};
+    if (!inertia_valid(I, pm)) {
+      char msg[128];
+      snprintf(msg, sizeof msg, "%.6g %.6g %.6g", pm[0], pm[1], pm[2]);
+      return fail(rd, f,
+                  "(inertia ...): no body has this inertia: its principal moments %s must be > 0 "
+                  "and each at most the sum of the other two",
+                  msg, NULL);
     }
     b->have_inertia = 1;
     return 0;
@@ -736,24 +758,32 @@ vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **o
   if (!path || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_task_load: path and out needed");
   }
+  char dir[4096];
+  if (strlen(path) >= sizeof dir) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_task_load: the path is longer than %zu bytes", sizeof dir - 1);
+  }
   FILE *f = fopen(path, "rb");
   if (!f) {
     return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot open");
   }
+  /* read through the caller's allocator; a file past the reader's limit is refused, not
+     cut (a cut file would lose forms silently) */
   size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
+  char *buf = vxg_alloc(al, cap);
+  int too_big = 0;
   while (buf) {
-    size_t k = fread(buf + len, 1, cap - len, f);
-    len += k;
+    len += fread(buf + len, 1, cap - len, f);
     if (len < cap) {
       break;
     }
     if (cap >= VXG_SEXP_MAX_INPUT) {
+      too_big = fgetc(f) != EOF;
       break;
     }
-    char *nb = realloc(buf, cap * 2);
+    char *nb = vxg_realloc(al, buf, cap * 2);
     if (!nb) {
-      free(buf);
+      vxg_free(al, buf);
       buf = NULL;
       break;
     }
@@ -765,11 +795,12 @@ vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **o
   if (!buf) {
     return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
   }
-  if (bad) {
-    free(buf);
-    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "read error");
+  if (bad || too_big) {
+    vxg_free(al, buf);
+    return too_big ? vxg_error_set(err, VXC_ERR_LIMIT, path, 0, 0, "task file larger than %u MiB",
+                                   VXG_SEXP_MAX_INPUT >> 20)
+                   : vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "read error");
   }
-  char dir[4096];
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');
   const char *base = ".";
@@ -778,7 +809,7 @@ vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **o
     base = slash == dir ? "/" : dir;
   }
   vxc_status st = vxc_task_parse(buf, len, path, base, al, out, err);
-  free(buf);
+  vxg_free(al, buf);
   return st;
 }
 

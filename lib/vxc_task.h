@@ -27,9 +27,10 @@ extern "C" {
 typedef struct vxc_task vxc_task;
 
 /* Reads the task file `path` and the model files it names (paths relative to the task
- * file's directory). `al` may be NULL (malloc). Returns VXC_OK with *out set (free with
- * vxc_task_free); VXC_ERR_ARG (NULL path or out), VXC_ERR_IO (the task or a model file
- * cannot be read), VXC_ERR_FORMAT (syntax or an unknown or malformed form: err names the
+ * file's directory). `al` may be NULL (malloc); the file is read through it. Returns VXC_OK
+ * with *out set (free with vxc_task_free); VXC_ERR_ARG (NULL path or out, a path of 4096
+ * bytes or more), VXC_ERR_IO (the task or a model file cannot be read), VXC_ERR_LIMIT (the
+ * task file is larger than 64 MiB: refused, never cut), VXC_ERR_FORMAT (syntax or an unknown or malformed form: err names the
  * task file, line and column), VXC_ERR_GEOMETRY and other statuses of vxc_solid_load (a
  * model file is bad; the message names it and the task line that named it),
  * VXC_ERR_NOMEM. *out is untouched on failure. */

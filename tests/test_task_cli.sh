@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..22"
+echo "1..23"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -79,5 +79,12 @@ ok "a broken energy balance exits with status 4" 4 'energy balance broke' -- \
   "$vxc" task "$tmp/drift.vxt" --out "$tmp/drift"
 ok "summary.json says energy-error and gives the real-time factor" 0 '"status": "energy-error".*"realtime_factor": [0-9]' -- \
   sh -c "tr '\n' ' ' <'$tmp/drift/summary.json'"
+
+# a task file past the reader's 64 MiB is refused, not cut: a malformed form past the cut
+# would otherwise be lost in silence
+{ cat "$tmp/fall.vxt"; head -c 67108864 /dev/zero | tr '\0' ' '; echo '(oops'; } >"$tmp/big.vxt"
+ok "a task file over 64 MiB is refused" 1 'big\.vxt: task file larger than 64 MiB' -- \
+  "$vxc" task "$tmp/big.vxt" --out "$tmp/big"
+rm -f "$tmp/big.vxt"
 
 [ "$failed" -eq 0 ]

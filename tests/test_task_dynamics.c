@@ -72,7 +72,7 @@ static void spin(const char *integrator, double duration, double q[4], double w[
   char text[1024];
   snprintf(text, sizeof text,
            "(task spin (duration %g) %s\n"
-           "  (body b (model \"ball.vxm\") (free (mass 1) (inertia 1 2 3 0.1 0.05 -0.2)\n"
+           "  (body b (model \"ball.vxm\") (free (mass 1) (inertia 2 3 4 0.1 0.05 -0.2)\n"
            "    (com 0.01 0.02 0.03)) (pose 0 0 0 0.9 0.1 0.3 0.2) (velocity 0 0 0 0.2 5 0.3)))",
            duration, integrator);
   vxc_task *t = load(text);
@@ -95,7 +95,7 @@ static void test_torque_free(void **state) {
   for (int i = 0; i < 4; i++) {
     q0[i] /= n;
   }
-  double I[9] = {1, 0.1, 0.05, 0.1, 2, -0.2, 0.05, -0.2, 3};
+  double I[9] = {2, 0.1, 0.05, 0.1, 3, -0.2, 0.05, -0.2, 4};
   double q[4], w[3];
   vxc_task_summary s;
   spin("(integrator rk4 (step 1e-3))", 5, q, w, &s);
@@ -290,8 +290,8 @@ static void test_bounce_restitution(void **state) {
   vxc_task *t = bounce(0.5, 0, &k, &s); /* no gravity: the impact alone decides the rebound */
   double v0 = sqrt(2 * 9.81 * 0.1);
   fprintf(stderr, "# e = 0.5: vz after %.9g, dissipated %.6g J\n", k.vz_after, s.energy.dissipated);
-  /* lib/README.md section 5: one impact returns -e times the approach speed, whatever the mass or the
-     volume law */
+  /* lib/README.md section 5: one impact returns -e times the approach speed, whatever the mass or
+     the volume law */
   assert_double_rel(k.vz_after, 0.5 * v0, 1e-5);
   /* the normal damping dissipated (1 - e^2) of the impact energy (m v0^2 / 2) */
   assert_double_rel(s.energy.normal, 0.75 * 0.5 * 2 * v0 * v0, 5e-3);

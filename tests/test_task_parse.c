@@ -150,6 +150,33 @@ static void test_errors(void **state) {
 }
 
 
+/* A free body's inertia must be some body's: principal moments > 0, each at most the sum
+ * of the other two (I_zz = I_xx + I_yy is a flat plate, the limit). (inertia 1 1 5) has
+ * a positive diagonal but no body has it; products of 2 with a diagonal of 1 make the
+ * principal moments 1 - 2 < 0. */
+static void test_inertia_must_be_a_bodys(void **state) {
+  (void)state;
+  const char *fmt =
+      "(task x (duration 1)\n  (body b (model \"ball.vxm\") (free (mass 1)\n"
+      "    (inertia %s)) (pose 0 0 0)))";
+  const char *bad[] = {"1 1 5", "1 1 2.001", "1 1 1 2 0 0"};
+  for (int k = 0; k < 3; k++) {
+    char text[256];
+    snprintf(text, sizeof text, fmt, bad[k]);
+    expect_error(text, VXC_ERR_FORMAT, 3, 5, "no body has this inertia");
+  }
+  const char *good[] = {"1 1 2", "2 3 4 0.1 0.2 -0.3"};
+  for (int k = 0; k < 2; k++) {
+    char text[256];
+    snprintf(text, sizeof text, fmt, good[k]);
+    vxc_task *t = NULL;
+    vxc_error err;
+    assert_int_equal(parse(text, &t, &err), VXC_OK);
+    vxc_task_free(t);
+  }
+}
+
+
 static void test_load_file_errors(void **state) {
   (void)state;
   vxc_task *t = NULL;
@@ -164,9 +191,8 @@ static void test_load_file_errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_good_file),
-      cmocka_unit_test(test_mass_from_model),
-      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_good_file),        cmocka_unit_test(test_mass_from_model),
+      cmocka_unit_test(test_errors),           cmocka_unit_test(test_inertia_must_be_a_bodys),
       cmocka_unit_test(test_load_file_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
