@@ -59,7 +59,8 @@ static int grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, siz
 
 
 int vxg_soup_vertex(vxg_soup *s, double x, double y, double z) {
-  if (s->nv >= VXG_MESH_MAX_COUNT || grow(s->al, (void **)&s->v, &s->capv, s->nv + 1, 3 * sizeof(double))) {
+  if (s->nv >= VXG_MESH_MAX_COUNT ||
+      grow(s->al, (void **)&s->v, &s->capv, s->nv + 1, 3 * sizeof(double))) {
     return -1;
   }
   double *v = s->v + 3 * s->nv++;
@@ -133,8 +134,8 @@ static inline double norm3(const double a[3]) {
  * Closest point on a triangle (Ericson, Real-Time Collision Detection, 5.1.5), with the
  * Voronoi region it falls in. */
 
-double vxg_tri_closest(const double p[3], const double a[3], const double b[3],
-                       const double c[3], double cp[3], int *feat) {
+double vxg_tri_closest(const double p[3], const double a[3], const double b[3], const double c[3],
+                       double cp[3], int *feat) {
   double ab[3], ac[3], ap[3], bp[3], cpv[3], d[3];
   sub3(b, a, ab);
   sub3(c, a, ac);
@@ -207,9 +208,9 @@ typedef struct build {
   vxg_soup *s;
   vxg_mesh *m;
   vxc_error *err;
-  int *src;   /* ntri: the soup triangle each kept triangle came from */
-  int *twin;  /* 3 ntri: the half-edge across each half-edge */
-  int *same;  /* 3 ntri: 1 when the twin runs in the same direction */
+  int *src;  /* ntri: the soup triangle each kept triangle came from */
+  int *twin; /* 3 ntri: the half-edge across each half-edge */
+  int *same; /* 3 ntri: 1 when the twin runs in the same direction */
 } build;
 
 
@@ -403,9 +404,39 @@ static int match_edges(build *b, int *nboundary, int *nnonman, int *first_b, int
 }
 
 
+/* Whether the shell of triangles q[0..n) (oriented by o) encloses a volume: at least a
+ * tenth of its area times the weld distance, the thinnest solid the welding lets exist. A
+ * surface with both its sides in the shell (one triangle written twice, facing both ways)
+ * encloses none: its signed volume cancels to rounding. */
+static int shell_encloses(const vxg_mesh *m, const int *q, int n, const signed char *o) {
+  const double *v0 = m->v + 3 * m->tri[3 * q[0]];
+  double vol6 = 0, area2 = 0;
+  for (int i = 0; i < n; i++) {
+    const int *ti = m->tri + 3 * q[i];
+    double a[3], c[3], x[3];
+    for (int k = 0; k < 3; k++) {
+      a[k] = m->v[3 * ti[0] + k] - v0[k];
+      c[k] = m->v[3 * ti[2] + k] - v0[k];
+      x[k] = m->v[3 * ti[1] + k] - v0[k];
+    }
+    double bc[3], e1[3], e2[3], nrm[3];
+    cross3(x, c, bc);
+    vol6 += o[q[i]] * dot3(a, bc);
+    for (int k = 0; k < 3; k++) {
+      e1[k] = x[k] - a[k];
+      e2[k] = c[k] - a[k];
+    }
+    cross3(e1, e2, nrm);
+    area2 += norm3(nrm);
+  }
+  return fabs(vol6) / 6 >= 0.1 * (area2 / 2) * VXG_MESH_WELD_REL * m->size;
+}
+
+
 /* Orients every component from its first triangle; counts the minority (flipped faces) and
- * the lowest such triangle. Sets info.ncomponent. Returns 0 or -1 (memory). */
-static int check_orientation(build *b, int *nflipped, int *first) {
+ * the lowest such triangle, and finds the first component that encloses no volume (*thin:
+ * its first triangle, else -1). Sets info.ncomponent. Returns 0 or -1 (memory). */
+static int check_orientation(build *b, int *nflipped, int *first, int *thin) {
   vxg_mesh *m = b->m;
   int nt = m->ntri;
   signed char *o = vxg_alloc(m->al, (size_t)nt);
@@ -420,6 +451,7 @@ static int check_orientation(build *b, int *nflipped, int *first) {
   memset(o, 0, (size_t)nt);
   *nflipped = 0;
   *first = -1;
+  *thin = -1;
   int ncomp = 0;
   for (int seed = 0; seed < nt; seed++) {
     if (o[seed]) {
@@ -464,6 +496,9 @@ static int check_orientation(build *b, int *nflipped, int *first) {
       }
     }
     *nflipped += nb;
+    if (*thin < 0 && !shell_encloses(m, queue, tail, o)) {
+      *thin = seed;
+    }
     for (int i = 0; i < tail && nb > 0; i++) {
       int t = queue[i];
       if (o[t] == bad && (*first < 0 || t < *first)) {
@@ -650,8 +685,8 @@ static vxc_status finish(build *b) {
              m->info.ndegenerate ? " after dropping degenerate triangles" : "");
     return geom_error(b, b->src[first], NULL, what);
   }
-  int nf, ff;
-  if (check_orientation(b, &nf, &ff) != 0) {
+  int nf, ff, thin;
+  if (check_orientation(b, &nf, &ff, &thin) != 0) {
     return VXC_ERR_NOMEM;
   }
   if (nf > 0) {
@@ -659,6 +694,11 @@ static vxc_status finish(build *b) {
              "mesh is not consistently oriented: %d face%s flipped against %s neighbours", nf,
              nf == 1 ? " is" : "s are", nf == 1 ? "its" : "their");
     return geom_error(b, b->src[ff], NULL, what);
+  }
+  if (nf == 0 && thin >= 0) {
+    return geom_error(b, b->src[thin], NULL,
+                      "mesh shell encloses no volume (a surface seen from both sides, or thinner "
+                      "than the welding distance)");
   }
   int nbv, fv;
   if (check_vertices(b, &nbv, &fv) != 0) {
@@ -889,8 +929,8 @@ fail:
 /* ---------------------------------------------------------------------------------------
  * Public entry points */
 
-vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
-                          const char *name, double scale, vxg_mesh **out, vxc_error *err) {
+vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len, const char *name,
+                          double scale, vxg_mesh **out, vxc_error *err) {
   vxc_error local;
   if (!err) {
     err = &local;
@@ -913,8 +953,8 @@ vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
 }
 
 
-vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale,
-                         vxg_mesh **out, vxc_error *err) {
+vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale, vxg_mesh **out,
+                         vxc_error *err) {
   if (!path || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxg_mesh_load: path and out must not be NULL");
@@ -963,16 +1003,15 @@ vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale
 }
 
 
-vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri,
-                           int nt, double scale, const char *name, vxg_mesh **out,
-                           vxc_error *err) {
+vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri, int nt,
+                           double scale, const char *name, vxg_mesh **out, vxc_error *err) {
   if (!out || nv < 0 || nt < 0 || (nv > 0 && !v) || (nt > 0 && !tri)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxg_mesh_create: bad arguments");
   }
   if (nv > VXG_MESH_MAX_COUNT || nt > VXG_MESH_MAX_COUNT) {
     return vxg_error_set(err, VXC_ERR_LIMIT, name, 0, 0,
-                         "mesh has %d vertices and %d triangles, more than %d of either", nv,
-                         nt, VXG_MESH_MAX_COUNT);
+                         "mesh has %d vertices and %d triangles, more than %d of either", nv, nt,
+                         VXG_MESH_MAX_COUNT);
   }
   vxg_soup s;
   memset(&s, 0, sizeof s);
@@ -1031,14 +1070,13 @@ void vxg_mesh_adjacency(const vxg_mesh *m, const int **off, const int **adj) {
 }
 
 
-double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3],
-                         double closest[3]) {
+double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3], double closest[3]) {
   return vxg_mesh_distance_bounded(m, p, HUGE_VAL, grad, closest);
 }
 
 
-double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bound,
-                                 double grad[3], double closest[3]) {
+double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bound, double grad[3],
+                                 double closest[3]) {
   double cp[3], d[3];
   int t = 0, feat = 0;
   double d2 = vxg_mesh_bvh_closest(m, p, bound, cp, &t, &feat);

@@ -289,13 +289,14 @@ static void test_mesh_obj_polygons_and_ply_properties(void **state) {
 
   /* a tetrahedron as PLY with normals, colours, an extra element and a comment */
   buf p = {0};
-  put(&p, "ply\nformat ascii 1.0\ncomment made by hand\nelement vertex 4\n"
-          "property double x\nproperty float nx\nproperty double y\nproperty double z\n"
-          "property uchar red\nelement face 4\nproperty uchar flags\n"
-          "property list uchar int vertex_indices\nelement edge 1\nproperty int a\n"
-          "property int b\nend_header\n"
-          "0 9 0 0 255\n1 9 0 0 0\n0 9 1 0 0\n0 9 0 1 0\n"
-          "7 3 0 2 1\n7 3 0 1 3\n7 3 0 3 2\n7 3 1 2 3\n0 1\n");
+  put(&p,
+      "ply\nformat ascii 1.0\ncomment made by hand\nelement vertex 4\n"
+      "property double x\nproperty float nx\nproperty double y\nproperty double z\n"
+      "property uchar red\nelement face 4\nproperty uchar flags\n"
+      "property list uchar int vertex_indices\nelement edge 1\nproperty int a\n"
+      "property int b\nend_header\n"
+      "0 9 0 0 255\n1 9 0 0 0\n0 9 1 0 0\n0 9 0 1 0\n"
+      "7 3 0 2 1\n7 3 0 1 3\n7 3 0 3 2\n7 3 1 2 3\n0 1\n");
   assert_int_equal(parse(&p, "tet.ply", &m, &err), VXC_OK);
   in = info_of(m);
   assert_int_equal(in.ntri, 4);
@@ -443,11 +444,45 @@ static void test_mesh_degenerate_dropped_with_count(void **state) {
 }
 
 
+// a shell that encloses no volume is refused, naming its first triangle: one triangle
+// written twice facing both ways (closed, manifold and consistently oriented, volume 0 to
+// rounding), alone or beside a good box; a box a thousandth as thick as it is wide (well
+// above the welding distance of 1e-6 of the size) is kept, its volume exact
+static void test_mesh_shell_without_volume_refused(void **state) {
+  (void)state;
+  const char *twice =
+      "v -0.026 0.004 -0.013\nv 0.01 0.013 -0.043\nv -0.049 0.034 -0.024\n"
+      "f 1 2 3\nf 3 2 1\n";
+  expect_error(twice, strlen(twice), "twice.obj", VXC_ERR_GEOMETRY, 4, "encloses no volume");
+  mg_mesh g;
+  assert_int_equal(mg_box(&g, 1, 1, 1), 0);
+  double v[33];
+  int t[42];
+  memcpy(v, g.v, sizeof(double) * 24);
+  memcpy(t, g.t, sizeof(int) * 36);
+  const double far[9] = {3, 0, 0, 4, 0, 0, 3, 1, 0};
+  memcpy(v + 24, far, sizeof far);
+  const int both[6] = {8, 9, 10, 10, 9, 8};
+  memcpy(t + 36, both, sizeof both);
+  struct vxg_mesh *m = NULL;
+  vxc_error err;
+  assert_int_equal(vxg_mesh_create(NULL, v, 11, t, 14, 1, "box+sheet", &m, &err), VXC_ERR_GEOMETRY);
+  assert_null(m);
+  assert_non_null(strstr(err.message, "encloses no volume"));
+  mg_free(&g);
+  assert_int_equal(mg_box(&g, 1, 1, 1e-3), 0);
+  assert_int_equal(vxg_mesh_create(NULL, g.v, 8, g.t, 12, 1, "plate", &m, &err), VXC_OK);
+  assert_double_rel(info_of(m).volume, 1e-3, 1e-12);
+  vxg_mesh_free(m);
+  mg_free(&g);
+}
+
+
 /* ---------------------------------------------------------------------------------------
  * Malformed input: errors, never crashes */
 
-static void expect_error(const char *text, size_t n, const char *name, vxc_status st,
-                         int line, const char *what) {
+static void expect_error(const char *text, size_t n, const char *name, vxc_status st, int line,
+                         const char *what) {
   struct vxg_mesh *m = NULL;
   vxc_error err;
   memset(&err, 0, sizeof err);
@@ -469,16 +504,18 @@ static void test_mesh_malformed_files(void **state) {
   expect_error(trunc, strlen(trunc), "t.stl", VXC_ERR_FORMAT, 6, "unexpected end of file");
   const char *nan = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 nan 0\n";
   expect_error(nan, strlen(nan), "n.stl", VXC_ERR_FORMAT, 4, "not a finite number");
-  const char *four = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
-                     "vertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\nendsolid\n";
+  const char *four =
+      "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n"
+      "vertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\nendsolid\n";
   expect_error(four, strlen(four), "f.stl", VXC_ERR_FORMAT, 7, "exactly three vertices");
   const char *obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n";
   expect_error(obj, strlen(obj), "o.obj", VXC_ERR_FORMAT, 4, "out of range");
   const char *objn = "v 0 0 0\nv 1 0 inf\n";
   expect_error(objn, strlen(objn), "o.obj", VXC_ERR_FORMAT, 2, "not a finite number");
-  const char *ply = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
-                    "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
-                    "end_header\n0 0 0\n1 0 0\n";
+  const char *ply =
+      "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+      "property float z\nelement face 1\nproperty list uchar int vertex_indices\n"
+      "end_header\n0 0 0\n1 0 0\n";
   expect_error(ply, strlen(ply), "p.ply", VXC_ERR_FORMAT, -1, "unexpected end of file");
   const char *big = "ply\nformat binary_big_endian 1.0\nend_header\n";
   expect_error(big, strlen(big), "b.ply", VXC_ERR_FORMAT, 2, "unsupported PLY format");
@@ -632,8 +669,9 @@ static void test_mesh_distance_box_exact(void **state) {
 static void test_mesh_classify_never_contradicts_points(void **state) {
   (void)state;
   const char *dir = getenv("VXC_DATADIR");
-  const char *model = "(solid s (cell c (move (rotate 1 2 3 40) (translate 0.01 -0.02 0.005) "
-                      "(mesh \"meshes/torus.ply\")) (halfspace 0.3 0.2 1 0.004)))";
+  const char *model =
+      "(solid s (cell c (move (rotate 1 2 3 40) (translate 0.01 -0.02 0.005) "
+      "(mesh \"meshes/torus.ply\")) (halfspace 0.3 0.2 1 0.004)))";
   vxg_solid *s = NULL;
   vxc_error err;
   assert_int_equal(
@@ -836,6 +874,7 @@ int main(void) {
       cmocka_unit_test(test_mesh_inside_out_is_fixed),
       cmocka_unit_test(test_mesh_degenerate_dropped_with_count),
       cmocka_unit_test(test_mesh_malformed_files),
+      cmocka_unit_test(test_mesh_shell_without_volume_refused),
       cmocka_unit_test(test_mesh_model_files),
       cmocka_unit_test(test_mesh_distance_icosphere_within_tessellation),
       cmocka_unit_test(test_mesh_distance_box_exact),
