@@ -125,6 +125,9 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "threads must be in 1..%d (got %d)",
                          VXV_MAX_THREADS, o->threads);
   }
+  if (!(o->atol >= 0) || !isfinite(o->atol)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "atol must be finite and >= 0 (m^3)");
+  }
   if (o->max_boxes < 0) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "max_boxes must be >= 0");
   }
@@ -135,6 +138,7 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   vxv_options_default(v);
   v->h_min = o->voxel;
   v->rtol = o->rtol;
+  v->atol = o->atol;
   v->max_boxes = o->max_boxes;
   v->threads = o->threads;
   return VXC_OK;
@@ -346,6 +350,7 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
                              sb->cell[j]->name, vxc_status_str(st));
       }
       mom0 += pm->geom.volume;
+      m.capped |= pm->capped;
       for (int k = 0; k < 3; k++) {
         mom1[k] += pm->geom.volume * pm->geom.centroid[k];
       }
@@ -466,6 +471,7 @@ vxc_status vxc_solid_mass(vxc_query *q, const vxc_solid *s, int cell, double den
   }
   m.boxes = r.boxes;
   m.leaves = r.leaves;
+  m.capped = r.capped;
   m.time_ms = now_ms() - t0;
   *out = m;
   return VXC_OK;

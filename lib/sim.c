@@ -57,6 +57,7 @@ typedef struct sim {
   double p0;                  /* initial potential energy, J */
   double escale;              /* energy scale of the run so far (energy_check), J */
   long long queries;
+  long long capped_queries; /* queries less accurate than their contact's tolerance */
   vxc_error *err;
 } sim;
 
@@ -348,6 +349,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
     st = vxc_query_run(c->query, T->body[tc->a].solid, &K[tc->a].pose, T->body[tc->b].solid,
                        &K[tc->b].pose, &tc->query, prev_normal, &pc, &c->m, s->err);
     s->queries++;
+    s->capped_queries += st == VXC_OK && c->m.capped;
     if (st == VXC_NO_CONTACT) {
       st = VXC_OK;
       c->m.npair = 0;
@@ -1068,6 +1070,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   energy(s, s->y, &sum.energy);
   sum.energy_scale = s->escale;
   sum.queries = s->queries;
+  sum.capped_queries = s->capped_queries;
   sum.nbody = T->nbody;
   sum.ncontact = T->ncontact;
   sum.contact = T->sum_contact;

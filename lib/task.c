@@ -12,7 +12,7 @@
  *         | (body NAME (model "FILE.vxm") motion (pose X Y Z [QW QX QY QZ])
  *                [(velocity VX VY VZ WX WY WZ)])
  *         | (contact A B [(params (NAME VALUE)...)] [(voxel H) | (rtol R)]
- *                [+(slots N)] [+(event-force F)])
+ *                [+(atol A)] [+(slots N)] [+(event-force F)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
  *                   [+(com X Y Z)])
@@ -485,7 +485,7 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     return fail(rd, n, "(contact A B ...): one of the bodies must be free (or gripped)", NULL,
                 NULL);
   }
-  int have_voxel = 0, have_rtol = 0;
+  int have_voxel = 0, have_rtol = 0, have_atol = 0;
   for (const vxg_sexp *f = bn->next; f; f = f->next) {
     const char *h = head(f);
     if (!h) {
@@ -512,6 +512,14 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
       have_rtol = 1;
+    } else if (strcmp(h, "atol") == 0) {
+      if (one_number(rd, f, &c->query.atol, 0) < 0) {
+        return -1;
+      }
+      if (!(c->query.atol >= 0)) {
+        return fail(rd, f->child->next, "(atol A): must be >= 0 (m^3)", NULL, NULL);
+      }
+      have_atol = 1;
     } else if (strcmp(h, "slots") == 0) {
       double v;
       if (one_number(rd, f, &v, 1) < 0) {
@@ -544,17 +552,22 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
                    vxc_solid_cell_count(rd->t->body[c->b].solid);
     c->slots = nc > 256 ? 256 : (int)nc;
   }
-  if (c->event_force < 0) {
-    /* a new pair's contact starts once its elastic force is within this of zero: 1e-4 of
-       the larger free body's weight under 1 g (or 1e-4 N) */
-    double m = 0;
-    for (int k = 0; k < 2; k++) {
-      const task_body *b = &rd->t->body[k ? c->b : c->a];
-      if (b->dynamic && b->mass > m) {
-        m = b->mass;
-      }
+  /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
+     1e-4 N). A new pair's contact starts once its elastic force is within it of zero, and
+     by default a volume bracket worth it (k_v atol) is accurate enough */
+  double m = 0;
+  for (int k = 0; k < 2; k++) {
+    const task_body *b = &rd->t->body[k ? c->b : c->a];
+    if (b->dynamic && b->mass > m) {
+      m = b->mass;
     }
-    c->event_force = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
+  }
+  double df = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
+  if (c->event_force < 0) {
+    c->event_force = df;
+  }
+  if (!have_atol) {
+    c->query.atol = df / c->params.k_v;
   }
   return 0;
 }

@@ -67,6 +67,8 @@ VXC_API vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec
 typedef struct vxc_query_options {
   double voxel;      /* leaf edge, m (0: none) */
   double rtol;       /* relative volume tolerance (0: use voxel) */
+  double atol;       /* with rtol: a bracket of at most atol m^3 is enough too, so a
+                        grazing contact (V near 0) costs no more than a deep one (0) */
   long long max_boxes; /* work cap per cell pair: boxes classified (0: 2e7) */
   int threads;       /* threads per query, the caller's included (>= 1) */
   double theta_c;    /* normal iteration: convergence angle, rad (1 degree) */
@@ -94,7 +96,9 @@ typedef struct vxc_pair_metrics {
   double area;                  /* contact area estimate A_c (area vector length), m^2 */
   long long boxes, leaves;      /* work: boxes classified, boundary leaves integrated */
   int level;                    /* deepest octree level */
-  int capped;                   /* 1 when the work cap stopped refinement */
+  int capped;                   /* 1 when the work or memory cap stopped refinement before
+                                   the options' rtol or voxel was reached: the result is
+                                   less accurate than asked (the bracket still holds) */
   double leaf_min;              /* edge of the smallest leaf integrated, m */
   double workspace_bytes;       /* memory the query's workspace held at its peak, bytes */
   double time_ms;               /* wall time of this pair, ms */
@@ -112,6 +116,7 @@ typedef struct vxc_metrics {
   double volume;                /* total V over the pairs, m^3 */
   double centroid[3];           /* centroid of all pairs' volumes together, world, m */
   int candidates;               /* cell pairs whose bounding boxes overlapped */
+  int capped;                   /* 1 when any pair is capped (see vxc_pair_metrics) */
   double time_ms;               /* wall time of the query, ms */
 } vxc_metrics;
 
@@ -162,6 +167,8 @@ typedef struct vxc_mass_props {
   double mass;             /* kg (0 without a density) */
   double mass_inertia[9];  /* density * inertia, kg m^2 (0 without a density) */
   long long boxes, leaves;
+  int capped;              /* 1 when the work or memory cap stopped refinement before the
+                              options' rtol or voxel was reached (the bracket still holds) */
   double time_ms;
 } vxc_mass_props;
 

@@ -134,6 +134,8 @@ typedef struct vxc_task_summary {
   double max_abs_error;                    /* largest |energy error| seen at the records, J */
   long long steps, rejected;               /* accepted steps, steps rejected (error or event) */
   long long queries;                       /* contact queries (vxc_query_run calls) */
+  long long capped_queries; /* of which capped: less accurate than the contact's (rtol R) or
+                               (voxel H) (vxc_metrics.capped); the run goes on with them */
   double min_step, max_step;               /* smallest and largest accepted step, s */
   double wall_s;                           /* wall time, s */
   double realtime_factor;                  /* simulated seconds per wall second */

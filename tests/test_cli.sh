@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..30"
+echo "1..34"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -72,5 +72,15 @@ ok "a bad parameter file names line and column" 1 'p\.txt:3:6: expected a number
 ok "bench measures the mesh lens exactly" 0 '^mesh lens +h=[0-9.e-]+\[1e-03\] +[0-9.e+-]+ +[0-9.]+e-(1[0-9]|[2-9][0-9]) ' -- \
   "$vxc" bench --quick --only "mesh lens"
 ok "bench names an unknown argument" 2 "unknown argument '--fast'" -- "$vxc" bench --fast
+
+# a result that misses its tolerance is flagged: exit status 3, a warning, "capped": true
+ok "a capped mass exits with 3 and warns" 3 'vxc mass: warning: .*less accurate than asked' -- \
+  "$vxc" mass "$data/ball.vxm" --rtol 1e-4 --max-boxes 100
+ok "a capped mass says so in every JSON object" 3 '"capped": true.*"capped": true' -- \
+  "$vxc" mass "$data/ball.vxm" --rtol 1e-4 --max-boxes 100 --json
+ok "a capped contact query exits with 3" 3 '"capped": true' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --max-boxes 50 --json
+ok "a query that meets its tolerance is not capped" 0 '"total": \{"capped": false' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
 
 [ "$failed" -eq 0 ]

@@ -177,6 +177,45 @@ static void test_query_two_spheres_lens(void **state) {
 }
 
 
+// a query that cannot reach its tolerance says so: the lens above at rtol 1e-4 with a work
+// cap of 200 boxes is capped (pair and total), its bracket wider than 1e-4 V and still
+// holding the closed form; with the default cap the same query is not capped and meets it;
+// so are mass properties (the sphere's 4/3 pi r^3)
+static void test_query_capped_is_flagged(void **state) {
+  (void)state;
+  vxc_solid *a = load_text("(solid a (cell c (sphere 0.1)))");
+  vxc_solid *b = load_text("(solid b (cell c (sphere 0.06)))");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  const double r1 = 0.1, r2 = 0.06, d = 0.15;
+  double V = M_PI * pow(r1 + r2 - d, 2) *
+             (d * d + 2 * d * r2 - 3 * r2 * r2 + 2 * d * r1 + 6 * r1 * r2 - 3 * r1 * r1) / (12 * d);
+  vxc_pose pa = vxc_pose_identity(), pb = vxc_pose_identity();
+  pb.p[0] = d;
+  for (int k = 0; k < 2; k++) {
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = 1e-4;
+    o.max_boxes = k == 0 ? 200 : 0;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, a, &pa, b, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
+    const vxc_pair_metrics *p = &m.pair[0];
+    assert_int_equal(p->capped, k == 0);
+    assert_int_equal(m.capped, k == 0);
+    assert_true(p->volume_lo <= V && V <= p->volume_hi);
+    assert_true((p->volume_hi - p->volume_lo > 1e-4 * p->geom.volume) == (k == 0));
+    vxc_mass_props mp;
+    assert_int_equal(vxc_solid_mass(q, a, -1, 0, &o, &mp, NULL), VXC_OK);
+    assert_int_equal(mp.capped, k == 0);
+    double vs = 4.0 / 3 * M_PI * r1 * r1 * r1;
+    assert_true(mp.volume_lo <= vs && vs <= mp.volume_hi);
+  }
+  vxc_query_free(q);
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+}
+
+
 // a 0.2 x 0.1 x 0.05 box flat on the ground 1 mm deep (a thin box), then tilted 10 degrees
 // about x with its lowest edge 1 mm deep (a triangular prism, V = a delta^2 / sin(2 theta))
 static void test_query_box_flat_and_tilted(void **state) {
@@ -468,6 +507,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_query_sphere_on_tilted_ground),
       cmocka_unit_test(test_query_two_spheres_lens),
+      cmocka_unit_test(test_query_capped_is_flagged),
       cmocka_unit_test(test_query_ball_over_an_edge_has_a_continuous_normal),
       cmocka_unit_test(test_query_box_flat_and_tilted),
       cmocka_unit_test(test_query_cylinder_on_ground),

@@ -15,7 +15,8 @@
 enum {
   CLI_OK = 0,   /* success */
   CLI_FAIL = 1, /* an input (model file, task file) is invalid or a computation failed */
-  CLI_USAGE = 2, /* the command line is wrong */
+  CLI_USAGE = 2,  /* the command line is wrong */
+  CLI_CAPPED = 3, /* a result was computed but missed the tolerance asked for (a cap) */
   CLI_ENERGY = 4 /* a task ran but its energy balance broke (outputs kept) */
 };
 
@@ -64,7 +65,7 @@ const char *cli_suggest(const char *name);
 
 /* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
 typedef struct cli_geom_opts {
-  vxc_query_options query; /* --voxel, --rtol, --threads */
+  vxc_query_options query; /* --voxel, --rtol, --threads, --max-boxes */
   vxc_pose pose_a, pose_b; /* --pose-a, --pose-b */
   int json;                /* --json */
   int have_voxel, have_rtol;
@@ -87,6 +88,16 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
 int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
                   int (*extra)(int argc, char **argv, int *i, void *ud), void *ud, vxc_solid **a,
                   vxc_solid **b);
+
+/* Help text of --max-boxes, shared by mass, metrics and force. */
+#define CLI_CAP_HELP                                                                        \
+  "  --atol A     with --rtol: a volume bracket of A m^3 is enough too (default 0)\n"     \
+  "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
+  "               tolerance says \"capped\": true, warns, and the exit status is 3\n"
+
+/* Warns on stderr when a result is capped (missed its tolerance: vxc_pair_metrics,
+ * vxc_mass_props); returns CLI_CAPPED then, else CLI_OK. */
+int cli_capped(const char *command, int capped);
 
 /* JSON output helpers: a number (%.17g; non-finite numbers as null), a 3-vector, a 3x3
  * row-major matrix, a string with escapes. */

@@ -227,10 +227,11 @@ static int force_run(int argc, char **argv) {
       cli_json_num(stdout, w.stick);
       printf(", \"state_derivative\": ");
       cli_json_vec(stdout, ds, VXC_STATE_SIZE);
-      printf("}");
+      printf(", \"capped\": %s}", pm->capped ? "true" : "false");
     } else {
-      printf("  %s ~ %s: V = %.6g m^3, f_n = %.6g N, stick %.3g\n", pm->name_a, pm->name_b,
-             pm->geom.volume, w.f_n, w.stick);
+      printf("  %s ~ %s: V = %.6g m^3, f_n = %.6g N, stick %.3g%s\n", pm->name_a, pm->name_b,
+             pm->geom.volume, w.f_n, w.stick,
+             pm->capped ? " (CAPPED: less accurate than asked)" : "");
       print_vec("normal", pm->geom.normal, "");
       print_vec("centroid", pm->geom.centroid, "m");
       print_vec("normal force on A", w.force_normal, "N");
@@ -254,7 +255,7 @@ static int force_run(int argc, char **argv) {
       cli_json_vec(stdout, fb, 3);
       printf(", \"torque\": ");
       cli_json_vec(stdout, tb, 3);
-      printf("}}\n");
+      printf("}, \"capped\": %s}\n", m.capped ? "true" : "false");
     } else {
       printf("  total on A '%s' (torque about its model-frame origin):\n", vxc_solid_name(a));
       print_vec("force", fa, "N");
@@ -263,6 +264,7 @@ static int force_run(int argc, char **argv) {
       print_vec("force", fb, "N");
       print_vec("torque", tb, "N m");
     }
+    rc = cli_capped("force", m.capped);
   }
   vxc_query_free(q);
 out:
@@ -276,7 +278,7 @@ const cli_command cli_cmd_force = {
     "force", "the contact wrench of two posed, moving solids, term by term",
     "usage: vxc force A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"] [--pose-b ...]\n"
     "                 [--vel-a \"vx vy vz wx wy wz\"] [--vel-b ...] [--params FILE]\n"
-    "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N] [--json]\n\n"
+    "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n                 [--max-boxes N] [--json]\n\n"
     "Measures the contact metrics as `vxc metrics` does, starts each contact from a zero\n"
     "state (the approach speed sets the impact memory u), and prints per cell pair the\n"
     "normal force, the friction force, the rolling and spinning torques (on A; B gets the\n"
@@ -285,7 +287,7 @@ const cli_command cli_cmd_force = {
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
     "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, sigma1,\n"
     "sigma2, v_s, tau_dw, v_e, theta_c (degrees), r_n, n_i, k_p, p_exp. --params FILE reads\n"
-    "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n"
+    "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"

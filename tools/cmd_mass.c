@@ -1,11 +1,13 @@
 /* cmd_mass.c: `vxc mass`: volume, centroid and inertia of each cell and of the solid, with
  * the certified volume bracket (and mass and mass inertia with a density). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
 static void print_props(const char *label, const vxc_mass_props *m) {
-  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]\n", label, m->volume, m->volume_lo, m->volume_hi);
+  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]%s\n", label, m->volume, m->volume_lo,
+         m->volume_hi, m->capped ? " (CAPPED: less accurate than asked)" : "");
   printf("  %-14s centroid (%.6g, %.6g, %.6g) m\n", "", m->centroid[0], m->centroid[1],
          m->centroid[2]);
   printf("  %-14s J about the centroid (m^5): [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
@@ -25,6 +27,60 @@ static void json_props(const vxc_mass_props *m) {
   cli_json_vec(stdout, m->centroid, 3);
   printf(", \"inertia\": ");
   cli_json_mat3(stdout, m->inertia);
+  printf(", \"capped\": %s", m->capped ? "true" : "false");
+}
+
+
+static void print_json(const vxc_solid *s, const vxc_mass_props *cell,
+                       const vxc_mass_props *total) {
+  printf("{\"cells\": [");
+  for (int c = 0; c < vxc_solid_cell_count(s); c++) {
+    vxc_cell_info ci;
+    vxc_solid_cell(s, c, &ci);
+    printf("%s{\"name\": ", c ? ", " : "");
+    cli_json_str(stdout, ci.name);
+    printf(", ");
+    json_props(&cell[c]);
+    printf("}");
+  }
+  printf("], \"total\": {");
+  json_props(total);
+  if (total->density > 0) {
+    printf(", \"mass\": ");
+    cli_json_num(stdout, total->mass);
+    printf(", \"mass_inertia\": ");
+    cli_json_mat3(stdout, total->mass_inertia);
+  }
+  printf(", \"time_ms\": ");
+  cli_json_num(stdout, total->time_ms);
+  printf("}}\n");
+}
+
+
+static void print_table(const char *file, const vxc_solid *s, const vxc_mass_props *cell,
+                        const vxc_mass_props *total) {
+  printf("%s: solid '%s'", file, vxc_solid_name(s));
+  if (total->density > 0) {
+    printf(", density %g kg/m^3", total->density);
+  }
+  printf(" (unit density for V, centroid and J)\n");
+  for (int c = 0; c < vxc_solid_cell_count(s); c++) {
+    vxc_cell_info ci;
+    vxc_solid_cell(s, c, &ci);
+    char label[80];
+    snprintf(label, sizeof label, "cell %s", ci.name);
+    print_props(label, &cell[c]);
+  }
+  print_props("solid", total);
+  if (total->density > 0) {
+    const double *I = total->mass_inertia;
+    printf(
+        "  %-14s mass %.9g kg, inertia about the centroid (kg m^2): "
+        "[%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
+        "", total->mass, I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
+  }
+  printf("  %-14s %lld boxes, %lld boundary leaves, %.3g ms\n", "", total->boxes, total->leaves,
+         total->time_ms);
 }
 
 
@@ -60,6 +116,7 @@ static int mass_run(int argc, char **argv) {
   vxc_error err;
   vxc_solid *s = NULL;
   vxc_query *q = NULL;
+  vxc_mass_props *cell = NULL;
   vxc_status st = vxc_solid_load(file, NULL, &s, &err);
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
@@ -69,68 +126,32 @@ static int mass_run(int argc, char **argv) {
     vxc_solid_free(s);
     return cli_lib_error(NULL, st);
   }
-  int n = vxc_solid_cell_count(s), rc = CLI_OK;
+  /* everything is computed before anything is printed: a failure leaves no half output */
+  int n = vxc_solid_cell_count(s), rc = CLI_OK, capped = 0;
   vxc_mass_props total;
+  cell = malloc(sizeof *cell * (size_t)(n > 0 ? n : 1));
+  if (!cell) {
+    rc = cli_lib_error(NULL, VXC_ERR_NOMEM);
+    goto done;
+  }
   st = vxc_solid_mass(q, s, -1, density, &o.query, &total, &err);
+  for (int c = 0; c < n && st == VXC_OK; c++) {
+    st = vxc_solid_mass(q, s, c, density, &o.query, &cell[c], &err);
+    capped |= st == VXC_OK && cell[c].capped;
+  }
   if (st != VXC_OK) {
     rc = cli_lib_error(&err, st);
     goto done;
   }
+  capped |= total.capped;
   if (o.json) {
-    printf("{\"cells\": [");
+    print_json(s, cell, &total);
   } else {
-    printf("%s: solid '%s'", file, vxc_solid_name(s));
-    if (total.density > 0) {
-      printf(", density %g kg/m^3", total.density);
-    }
-    printf(" (unit density for V, centroid and J)\n");
+    print_table(file, s, cell, &total);
   }
-  for (int c = 0; c < n; c++) {
-    vxc_mass_props m;
-    vxc_cell_info ci;
-    vxc_solid_cell(s, c, &ci);
-    st = vxc_solid_mass(q, s, c, density, &o.query, &m, &err);
-    if (st != VXC_OK) {
-      rc = cli_lib_error(&err, st);
-      goto done;
-    }
-    if (o.json) {
-      printf("%s{\"name\": ", c ? ", " : "");
-      cli_json_str(stdout, ci.name);
-      printf(", ");
-      json_props(&m);
-      printf("}");
-    } else {
-      char label[80];
-      snprintf(label, sizeof label, "cell %s", ci.name);
-      print_props(label, &m);
-    }
-  }
-  if (o.json) {
-    printf("], \"total\": {");
-    json_props(&total);
-    if (total.density > 0) {
-      printf(", \"mass\": ");
-      cli_json_num(stdout, total.mass);
-      printf(", \"mass_inertia\": ");
-      cli_json_mat3(stdout, total.mass_inertia);
-    }
-    printf(", \"time_ms\": ");
-    cli_json_num(stdout, total.time_ms);
-    printf("}}\n");
-  } else {
-    print_props("solid", &total);
-    if (total.density > 0) {
-      const double *I = total.mass_inertia;
-      printf(
-          "  %-14s mass %.9g kg, inertia about the centroid (kg m^2): "
-          "[%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
-          "", total.mass, I[0], I[1], I[2], I[3], I[4], I[5], I[6], I[7], I[8]);
-    }
-    printf("  %-14s %lld boxes, %lld boundary leaves, %.3g ms\n", "", total.boxes, total.leaves,
-           total.time_ms);
-  }
+  rc = cli_capped("mass", capped);
 done:
+  free(cell);
   vxc_query_free(q);
   vxc_solid_free(s);
   return rc;
@@ -139,7 +160,7 @@ done:
 
 const cli_command cli_cmd_mass = {
     "mass", "volume, centroid and inertia of a solid and its cells",
-    "usage: vxc mass FILE.vxm [--density RHO] [--rtol R | --voxel H] [--threads N] [--json]\n\n"
+    "usage: vxc mass FILE.vxm [--density RHO] [--rtol R | --voxel H] [--threads N]\n                [--max-boxes N] [--json]\n\n"
     "Integrates each cell and the whole solid (cells taken as disjoint) by adaptive octree\n"
     "voxelisation: volume V (m^3) with a certified bracket [V_lo, V_hi] containing the true\n"
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"
@@ -147,8 +168,8 @@ const cli_command cli_cmd_mass = {
     "(kg) and the mass inertia (kg m^2).\n\n"
     "  --rtol R     refine until (V_hi - V_lo) <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
-    "  --threads N  threads per query (default 1)\n"
+    "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one JSON object: {\"cells\": [{\"name\", \"volume\", \"volume_lo\",\n"
-    "               \"volume_hi\", \"centroid\", \"inertia\"}...], \"total\": {the same,\n"
+    "               \"volume_hi\", \"centroid\", \"inertia\", \"capped\"}...], \"total\": {the same,\n"
     "               \"mass\" and \"mass_inertia\" with a density, \"time_ms\"}}\n",
     mass_run};

@@ -79,6 +79,7 @@ static void json_pair(const vxc_pair_metrics *p) {
   cli_json_num(stdout, p->area);
   printf(", \"leaves\": %lld, \"time_ms\": ", p->leaves);
   cli_json_num(stdout, p->time_ms);
+  printf(", \"capped\": %s", p->capped ? "true" : "false");
   printf("}");
 }
 
@@ -113,7 +114,7 @@ static int metrics_run(int argc, char **argv) {
       }
       json_pair(&m.pair[i]);
     }
-    printf("], \"total\": {\"volume\": ");
+    printf("], \"total\": {\"capped\": %s, \"volume\": ", m.capped ? "true" : "false");
     cli_json_num(stdout, m.volume);
     printf(", \"centroid\": ");
     if (m.contact) {
@@ -146,8 +147,11 @@ static int metrics_run(int argc, char **argv) {
           p->normal_geo[2],
           (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]" : "");
       printf("    %lld boxes, %lld leaves, depth %d%s, %.3g ms\n", p->boxes, p->leaves, p->level,
-             p->capped ? " (work cap reached)" : "", p->time_ms);
+             p->capped ? " (CAPPED: less accurate than asked)" : "", p->time_ms);
     }
+  }
+  if (rc == CLI_OK && st == VXC_OK) {
+    rc = cli_capped("metrics", m.capped);
   }
   vxc_query_free(q);
   vxc_solid_free(a);
@@ -160,7 +164,7 @@ const cli_command cli_cmd_metrics = {
     "metrics", "contact metrics of two posed solids, cell pair by cell pair",
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
-    "                   [--threads N] [--json]\n\n"
+    "                   [--threads N] [--max-boxes N] [--json]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
     "its certified bracket, centroid, inertia tensor J (m^5), the contact normal (the\n"
@@ -169,10 +173,11 @@ const cli_command cli_cmd_metrics = {
     "solids are apart it reports the distance between their closest cells.\n\n"
     "  --rtol R     refine until each pair's volume bracket is within R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
-    "  --threads N  threads per query (default 1)\n"
+    "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one object: {\"contact\", \"distance\" (apart only), \"pairs\": [{\"cell_a\",\n"
     "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"centroid\", "
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
-    "               \"leaves\", \"time_ms\"}], \"total\": {\"volume\", \"centroid\"}}\n",
+    "               \"leaves\", \"time_ms\", \"capped\"}], \"total\": {\"capped\", \"volume\",\n"
+    "               \"centroid\"}}\n",
     metrics_run};

@@ -205,8 +205,10 @@ static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *
   cli_json_num(f, s->max_abs_error);
   fprintf(f, ", \"energy_scale\": ");
   cli_json_num(f, s->energy_scale);
-  fprintf(f, ",\n \"steps\": %lld, \"rejected\": %lld, \"queries\": %lld, \"min_step\": ", s->steps,
-          s->rejected, s->queries);
+  fprintf(f,
+          ",\n \"steps\": %lld, \"rejected\": %lld, \"queries\": %lld, \"capped_queries\": %lld, "
+          "\"min_step\": ",
+          s->steps, s->rejected, s->queries, s->capped_queries);
   cli_json_num(f, s->min_step);
   fprintf(f, ", \"max_step\": ");
   cli_json_num(f, s->max_step);
@@ -488,6 +490,12 @@ static int task_run(int argc, char **argv) {
   if (st != VXC_OK) {
     fprintf(stderr, "vxc: %s (what was computed until then is in %s)\n", err.message, dir);
     rc = run_rc;
+  } else if (s.capped_queries > 0) {
+    fprintf(stderr,
+            "vxc task: warning: %lld of %lld contact queries were less accurate than their "
+            "contact's (rtol R) or (voxel H) (a work cap)\n",
+            s.capped_queries, s.queries);
+    rc = rc == CLI_OK ? CLI_CAPPED : rc;
   }
   vxc_task_free(t);
   return rc;

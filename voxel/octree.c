@@ -819,7 +819,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     }
     double v = vxv_acc_get(&tot, VXV_ACC_M0);
     double gap = vxv_acc_get(&tot, VXV_ACC_HI) - vxv_acc_get(&tot, VXV_ACC_LO);
-    if (gap <= opt.rtol * v || capped || ws->mem_failed || boxes >= max_boxes ||
+    if (gap <= fmax(opt.rtol * v, opt.atol) || capped || ws->mem_failed || boxes >= max_boxes ||
         q->round + 1 >= MAX_ROUNDS || (q->round > 0 && nsplit == 0)) {
       break;
     }
@@ -830,7 +830,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
                (ws->sub[s].full.s[VXV_ACC_LO] + ws->sub[s].full.c[VXV_ACC_LO]);
     }
     fixed += (pre.s[VXV_ACC_HI] + pre.c[VXV_ACC_HI]) - (pre.s[VXV_ACC_LO] + pre.c[VXV_ACC_LO]);
-    int rc = choose_tau(ws, 0.8 * opt.rtol * v, fixed, &q->tau);
+    int rc = choose_tau(ws, 0.8 * fmax(opt.rtol * v, opt.atol), fixed, &q->tau);
     if (rc != 0) {
       capped |= rc == -2;
       break;
@@ -839,12 +839,21 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (ws->nsub == 0) {
     tot = pre;
   }
+  capped = capped || ws->mem_failed;
+  if (q->rtol_rule) {
+    /* capped means less accurate than asked: under the rtol rule, whatever ended the rounds
+       (a cap, the round limit, nothing left to split), a bracket wider than asked, and only
+       that (a subtree out of budget while the total met the tolerance is not) */
+    double v = vxv_acc_get(&tot, VXV_ACC_M0);
+    double gap = vxv_acc_get(&tot, VXV_ACC_HI) - vxv_acc_get(&tot, VXV_ACC_LO);
+    capped = !(gap <= fmax(opt.rtol * v, opt.atol));
+  }
 
   vxv_finish_result(ref, &tot, &r);
   r.boxes = boxes;
   r.rounds = rounds;
   r.depth = depth;
-  r.capped = capped || ws->mem_failed;
+  r.capped = capped;
   double hmin = 0;
   for (int s = 0; s < ws->nsub; s++) {
     const vxv_subtree *st = &ws->sub[s];

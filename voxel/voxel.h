@@ -61,6 +61,7 @@ typedef enum vxv_plane {
 typedef struct vxv_options {
   double h_min;        /* smallest leaf edge, m (0: none) */
   double rtol;         /* target (V_hi - V_lo) / V (0: use the h_min rule) */
+  double atol;         /* rtol rule: enough when V_hi - V_lo <= atol, m^3 (0: none) */
   long long max_boxes; /* work cap: boxes classified (0: VXV_DEFAULT_MAX_BOXES) */
   size_t max_bytes;    /* workspace memory cap, bytes (0: VXV_DEFAULT_MAX_BYTES) */
   int threads;         /* threads, the caller's included (<= 1: the caller only) */
@@ -89,7 +90,8 @@ typedef struct vxv_result {
   long long leaves;      /* boundary leaves integrated */
   int depth;             /* deepest level reached (0: the root grid) */
   int rounds;            /* refinement rounds run (rtol rule; 1 for the h_min rule) */
-  int capped;            /* 1 when the work or memory cap stopped refinement early */
+  int capped;            /* 1 when less accurate than asked: rtol rule, the bracket wider than
+                            rtol V at the end; h_min rule, a cap stopped leaves above h_min */
   int threads;           /* threads actually used */
   double root_size;      /* edge of the root grid's cubes, m */
   double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
