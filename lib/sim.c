@@ -11,14 +11,13 @@
  *     driven bodies and grippers (J).
  * Invariants: between steps q is normalised; a slot's block is non-zero only while the
  * tracker holds the slot (ACTIVE = 1); the cell-pair set of each contact changes only at
- * step boundaries (tracker update after an accepted step, lib/README.md section 11): during a step the
- * forces come from the pairs tracked at its start, and a step after which a new pair
- * overlaps with k_v V above the contact's event force is rejected and shortened, so each
- * contact starts within that force of zero (first-contact event location).
- * Newton-Euler: m dv_c/dt = F, I_b dw_b/dt = R^T T - w_b x I_b w_b, dq/dt = q (0, w_b)/2,
- * with the contact wrench taken about the centre of mass (it is passed as the body's
- * reference point). Energy: K + P + E_el + D - W is constant for the exact solution, so
- * its drift measures the integration error. */
+ * step boundaries (tracker update after an accepted step, lib/README.md section 11): during a step
+ * the forces come from the pairs tracked at its start, and a step after which a new pair overlaps
+ * with k_v V above the contact's event force is rejected and shortened, so each contact starts
+ * within that force of zero (first-contact event location). Newton-Euler: m dv_c/dt = F, I_b
+ * dw_b/dt = R^T T - w_b x I_b w_b, dq/dt = q (0, w_b)/2, with the contact wrench taken about the
+ * centre of mass (it is passed as the body's reference point). Energy: K + P + E_el + D - W is
+ * constant for the exact solution, so its drift measures the integration error. */
 #include <math.h>
 #include <string.h>
 #include <time.h>

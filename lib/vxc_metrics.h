@@ -48,8 +48,8 @@ enum {
  * error. */
 VXC_API vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3],
                                            const double *n_prev, double theta_c, double r_n,
-                                           int n_i, double j_rel_err, double n_out[3],
-                                           int *flags, int *iterations);
+                                           int n_i, double j_rel_err, double n_out[3], int *flags,
+                                           int *iterations);
 
 /* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (the
  * reference the inverse iteration is tested against). Eigenvalues ascending in eval;
@@ -65,15 +65,15 @@ VXC_API vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec
  * - rtol = 0, voxel > 0: refine every curved boundary box down to the leaf edge `voxel`
  *   (the thesis's voxel size, e.g. h = (df / k_v)^(1/3) for a negligible force df). */
 typedef struct vxc_query_options {
-  double voxel;      /* leaf edge, m (0: none) */
-  double rtol;       /* relative volume tolerance (0: use voxel) */
-  double atol;       /* with rtol: a bracket of at most atol m^3 is enough too, so a
-                        grazing contact (V near 0) costs no more than a deep one (0) */
+  double voxel;        /* leaf edge, m (0: none) */
+  double rtol;         /* relative volume tolerance (0: use voxel) */
+  double atol;         /* with rtol: a bracket of at most atol m^3 is enough too, so a
+                          grazing contact (V near 0) costs no more than a deep one (0) */
   long long max_boxes; /* work cap per cell pair: boxes classified (0: 2e7) */
-  int threads;       /* threads per query, the caller's included (>= 1) */
-  double theta_c;    /* normal iteration: convergence angle, rad (1 degree) */
-  double r_n;        /* weight of the previous normal in the guess (0.95) */
-  int n_i;           /* most iterations (15) */
+  int threads;         /* threads per query, the caller's included (>= 1) */
+  double theta_c;      /* normal iteration: convergence angle, rad (1 degree) */
+  double r_n;          /* weight of the previous normal in the guess (0.95) */
+  int n_i;             /* most iterations (15) */
 } vxc_query_options;
 
 /* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15. */
@@ -81,27 +81,27 @@ VXC_API void vxc_query_options_default(vxc_query_options *o);
 
 /* The contact of one cell pair. */
 typedef struct vxc_pair_metrics {
-  int cell_a, cell_b;           /* cell indices in solid A and solid B */
-  const char *name_a, *name_b;  /* cell names (owned by the solids) */
-  vxc_contact_geometry geom;    /* V (m^3), centroid p_c (world, m), J about p_c (m^5),
-                                   normal n (unit, from A toward B) */
-  double volume_lo, volume_hi;  /* certified bracket of the true V, m^3 */
-  double normal_geo[3];         /* the geometric estimate n started from (unit) */
-  int normal_from_mpr;          /* 0: n_geo is the area vector of A's surface inside B;
-                                   1: libccd's MPR direction (used only when there is no
-                                   area vector: A wholly inside B) */
-  int normal_flags;             /* VXC_NORMAL_* */
-  double r_gyr;                 /* radius of gyration about n, m */
-  double depth;                 /* penetration measure x = -V^(1/3), m */
-  double area;                  /* contact area estimate A_c (area vector length), m^2 */
-  long long boxes, leaves;      /* work: boxes classified, boundary leaves integrated */
-  int level;                    /* deepest octree level */
-  int capped;                   /* 1 when the work or memory cap stopped refinement before
-                                   the options' rtol or voxel was reached: the result is
-                                   less accurate than asked (the bracket still holds) */
-  double leaf_min;              /* edge of the smallest leaf integrated, m */
-  double workspace_bytes;       /* memory the query's workspace held at its peak, bytes */
-  double time_ms;               /* wall time of this pair, ms */
+  int cell_a, cell_b;          /* cell indices in solid A and solid B */
+  const char *name_a, *name_b; /* cell names (owned by the solids) */
+  vxc_contact_geometry geom;   /* V (m^3), centroid p_c (world, m), J about p_c (m^5),
+                                  normal n (unit, from A toward B) */
+  double volume_lo, volume_hi; /* certified bracket of the true V, m^3 */
+  double normal_geo[3];        /* the geometric estimate n started from (unit) */
+  int normal_from_mpr;         /* 0: n_geo is the area vector of A's surface inside B;
+                                  1: libccd's MPR direction (used only when there is no
+                                  area vector: A wholly inside B) */
+  int normal_flags;            /* VXC_NORMAL_* */
+  double r_gyr;                /* radius of gyration about n, m */
+  double depth;                /* penetration measure x = -V^(1/3), m */
+  double area;                 /* contact area estimate A_c (area vector length), m^2 */
+  long long boxes, leaves;     /* work: boxes classified, boundary leaves integrated */
+  int level;                   /* deepest octree level */
+  int capped;                  /* 1 when the work or memory cap stopped refinement before
+                                  the options' rtol or voxel was reached: the result is
+                                  less accurate than asked (the bracket still holds) */
+  double leaf_min;             /* edge of the smallest leaf integrated, m */
+  double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
+  double time_ms;              /* wall time of this pair, ms */
 } vxc_pair_metrics;
 
 /* The contacts of two solids. */
@@ -159,16 +159,16 @@ VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
 
 /* Mass properties of a solid (or one cell). */
 typedef struct vxc_mass_props {
-  double volume;           /* m^3 */
+  double volume;               /* m^3 */
   double volume_lo, volume_hi; /* certified bracket, m^3 */
-  double centroid[3];      /* solid frame, m */
-  double inertia[9];       /* about the centroid, unit density, m^5, row-major */
-  double density;          /* kg/m^3 used for the mass (0: none) */
-  double mass;             /* kg (0 without a density) */
-  double mass_inertia[9];  /* density * inertia, kg m^2 (0 without a density) */
+  double centroid[3];          /* solid frame, m */
+  double inertia[9];           /* about the centroid, unit density, m^5, row-major */
+  double density;              /* kg/m^3 used for the mass (0: none) */
+  double mass;                 /* kg (0 without a density) */
+  double mass_inertia[9];      /* density * inertia, kg m^2 (0 without a density) */
   long long boxes, leaves;
-  int capped;              /* 1 when the work or memory cap stopped refinement before the
-                              options' rtol or voxel was reached (the bracket still holds) */
+  int capped; /* 1 when the work or memory cap stopped refinement before the
+                 options' rtol or voxel was reached (the bracket still holds) */
   double time_ms;
 } vxc_mass_props;
 
@@ -203,8 +203,7 @@ typedef struct vxc_tracker_step {
 
 /* Creates a tracker with `capacity` slots (>= 1). `al` may be NULL (malloc).
  * Returns VXC_OK, VXC_ERR_ARG (capacity < 1, out NULL), VXC_ERR_NOMEM. */
-VXC_API vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al,
-                                      vxc_tracker **out);
+VXC_API vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker **out);
 
 /* Frees a tracker; NULL is a no-op. */
 VXC_API void vxc_tracker_free(vxc_tracker *t);

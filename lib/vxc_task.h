@@ -30,9 +30,9 @@ typedef struct vxc_task vxc_task;
  * file's directory). `al` may be NULL (malloc); the file is read through it. Returns VXC_OK
  * with *out set (free with vxc_task_free); VXC_ERR_ARG (NULL path or out, a path of 4096
  * bytes or more), VXC_ERR_IO (the task or a model file cannot be read), VXC_ERR_LIMIT (the
- * task file is larger than 64 MiB: refused, never cut), VXC_ERR_FORMAT (syntax or an unknown or malformed form: err names the
- * task file, line and column), VXC_ERR_GEOMETRY and other statuses of vxc_solid_load (a
- * model file is bad; the message names it and the task line that named it),
+ * task file is larger than 64 MiB: refused, never cut), VXC_ERR_FORMAT (syntax or an unknown or
+ * malformed form: err names the task file, line and column), VXC_ERR_GEOMETRY and other statuses of
+ * vxc_solid_load (a model file is bad; the message names it and the task line that named it),
  * VXC_ERR_NOMEM. *out is untouched on failure. */
 VXC_API vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **out,
                                  vxc_error *err);
@@ -120,7 +120,7 @@ typedef struct vxc_task_contact_summary {
   double first, last; /* first and last time in contact, s (-1: never) */
   double peak_fn, peak_ft, peak_troll, peak_tspin; /* largest magnitudes, N and N m */
   int impacts;                                     /* cell-pair contacts started (event located) */
-  double initial_volume, initial_fn; /* overlap V (m^3) and |f_n| (N) at t = 0 */
+  double initial_volume, initial_fn;               /* overlap V (m^3) and |f_n| (N) at t = 0 */
 } vxc_task_contact_summary;
 
 typedef struct vxc_task_summary {
@@ -134,14 +134,14 @@ typedef struct vxc_task_summary {
   double max_abs_error;                    /* largest |energy error| seen at the records, J */
   long long steps, rejected;               /* accepted steps, steps rejected (error or event) */
   long long queries;                       /* contact queries (vxc_query_run calls) */
-  long long capped_queries; /* of which capped: less accurate than the contact's (rtol R) or
-                               (voxel H) (vxc_metrics.capped); the run goes on with them */
-  double min_step, max_step;               /* smallest and largest accepted step, s */
-  double wall_s;                           /* wall time, s */
-  double realtime_factor;                  /* simulated seconds per wall second */
-  double energy_scale; /* largest K + |P - P0| + E + D + |W| seen at the records, J */
-  int energy_failed;   /* 1 when the run stopped because |energy error| passed the task's
-                          (energy-tolerance R) times energy_scale (status VXC_ERR_NUMERIC) */
+  long long capped_queries;  /* of which capped: less accurate than the contact's (rtol R) or
+                                (voxel H) (vxc_metrics.capped); the run goes on with them */
+  double min_step, max_step; /* smallest and largest accepted step, s */
+  double wall_s;             /* wall time, s */
+  double realtime_factor;    /* simulated seconds per wall second */
+  double energy_scale;       /* largest K + |P - P0| + E + D + |W| seen at the records, J */
+  int energy_failed;         /* 1 when the run stopped because |energy error| passed the task's
+                                (energy-tolerance R) times energy_scale (status VXC_ERR_NUMERIC) */
 } vxc_task_summary;
 
 /* Runs the task from its initial state (a task may be run again: it restarts). `rec` and

@@ -216,6 +216,39 @@ static void test_query_capped_is_flagged(void **state) {
 }
 
 
+// a grazing contact (a ball 1 um into the ground, V = pi h^2 (3 R - h) / 3 = 3.1e-13 m^3):
+// at rtol 1e-3 alone it needs a bracket of 3e-16 m^3; with atol 3e-14 m^3 (a tenth of V)
+// a bracket of that width is enough: not capped, the bracket at most atol wide and holding
+// the closed form, with fewer leaves
+static void test_query_atol_floor(void **state) {
+  (void)state;
+  vxc_solid *a = load_text(BALL);
+  vxc_solid *g = load_text(GROUND);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  const double R = 0.1, h = 1e-6, V = M_PI * h * h * (3 * R - h) / 3;
+  vxc_pose pa = vxc_pose_identity(), pg = vxc_pose_identity();
+  pa.p[2] = R - h;
+  long long leaves[2];
+  for (int k = 0; k < 2; k++) {
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.atol = k ? 3e-14 : 0;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, a, &pa, g, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+    const vxc_pair_metrics *p = &m.pair[0];
+    assert_int_equal(p->capped, 0);
+    assert_true(p->volume_lo <= V && V <= p->volume_hi);
+    assert_true(p->volume_hi - p->volume_lo <= (k ? 3e-14 : 1e-3 * p->geom.volume));
+    leaves[k] = p->leaves;
+  }
+  assert_true(leaves[1] < leaves[0]);
+  vxc_query_free(q);
+  vxc_solid_free(a);
+  vxc_solid_free(g);
+}
+
+
 // a 0.2 x 0.1 x 0.05 box flat on the ground 1 mm deep (a thin box), then tilted 10 degrees
 // about x with its lowest edge 1 mm deep (a triangular prism, V = a delta^2 / sin(2 theta))
 static void test_query_box_flat_and_tilted(void **state) {
@@ -508,6 +541,7 @@ int main(void) {
       cmocka_unit_test(test_query_sphere_on_tilted_ground),
       cmocka_unit_test(test_query_two_spheres_lens),
       cmocka_unit_test(test_query_capped_is_flagged),
+      cmocka_unit_test(test_query_atol_floor),
       cmocka_unit_test(test_query_ball_over_an_edge_has_a_continuous_normal),
       cmocka_unit_test(test_query_box_flat_and_tilted),
       cmocka_unit_test(test_query_cylinder_on_ground),

@@ -13,11 +13,11 @@
 
 /* Exit statuses of the vxc command. */
 enum {
-  CLI_OK = 0,   /* success */
-  CLI_FAIL = 1, /* an input (model file, task file) is invalid or a computation failed */
+  CLI_OK = 0,     /* success */
+  CLI_FAIL = 1,   /* an input (model file, task file) is invalid or a computation failed */
   CLI_USAGE = 2,  /* the command line is wrong */
   CLI_CAPPED = 3, /* a result was computed but missed the tolerance asked for (a cap) */
-  CLI_ENERGY = 4 /* a task ran but its energy balance broke (outputs kept) */
+  CLI_ENERGY = 4  /* a task ran but its energy balance broke (outputs kept) */
 };
 
 /* One subcommand. `run` gets argv after the command name (argv[0] is the command name). */
@@ -91,7 +91,7 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
 
 /* Help text of --max-boxes, shared by mass, metrics and force. */
 #define CLI_CAP_HELP                                                                        \
-  "  --atol A     with --rtol: a volume bracket of A m^3 is enough too (default 0)\n"     \
+  "  --atol A     with --rtol: a volume bracket of A m^3 is enough too (default 0)\n"       \
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
   "               tolerance says \"capped\": true, warns, and the exit status is 3\n"
 

@@ -278,14 +278,16 @@ const cli_command cli_cmd_force = {
     "force", "the contact wrench of two posed, moving solids, term by term",
     "usage: vxc force A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"] [--pose-b ...]\n"
     "                 [--vel-a \"vx vy vz wx wy wz\"] [--vel-b ...] [--params FILE]\n"
-    "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n                 [--max-boxes N] [--json]\n\n"
+    "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n               "
+    "  [--max-boxes N] [--json]\n\n"
     "Measures the contact metrics as `vxc metrics` does, starts each contact from a zero\n"
     "state (the approach speed sets the impact memory u), and prints per cell pair the\n"
     "normal force, the friction force, the rolling and spinning torques (on A; B gets the\n"
     "opposite) and the state derivative, then the total wrench on each body with torques\n"
     "about each body's model-frame origin. Velocities are in the world frame: the linear\n"
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
-    "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, sigma1,\n"
+    "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, "
+    "sigma1,\n"
     "sigma2, v_s, tau_dw, v_e, theta_c (degrees), r_n, n_i, k_p, p_exp. --params FILE reads\n"
     "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "

@@ -6,8 +6,8 @@
 #include "cli.h"
 
 static void print_props(const char *label, const vxc_mass_props *m) {
-  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]%s\n", label, m->volume, m->volume_lo,
-         m->volume_hi, m->capped ? " (CAPPED: less accurate than asked)" : "");
+  printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]%s\n", label, m->volume, m->volume_lo, m->volume_hi,
+         m->capped ? " (CAPPED: less accurate than asked)" : "");
   printf("  %-14s centroid (%.6g, %.6g, %.6g) m\n", "", m->centroid[0], m->centroid[1],
          m->centroid[2]);
   printf("  %-14s J about the centroid (m^5): [%.6g %.6g %.6g; %.6g %.6g %.6g; %.6g %.6g %.6g]\n",
@@ -160,7 +160,8 @@ done:
 
 const cli_command cli_cmd_mass = {
     "mass", "volume, centroid and inertia of a solid and its cells",
-    "usage: vxc mass FILE.vxm [--density RHO] [--rtol R | --voxel H] [--threads N]\n                [--max-boxes N] [--json]\n\n"
+    "usage: vxc mass FILE.vxm [--density RHO] [--rtol R | --voxel H] [--threads N]\n               "
+    " [--max-boxes N] [--json]\n\n"
     "Integrates each cell and the whole solid (cells taken as disjoint) by adaptive octree\n"
     "voxelisation: volume V (m^3) with a certified bracket [V_lo, V_hi] containing the true\n"
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"
@@ -170,6 +171,7 @@ const cli_command cli_cmd_mass = {
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one JSON object: {\"cells\": [{\"name\", \"volume\", \"volume_lo\",\n"
-    "               \"volume_hi\", \"centroid\", \"inertia\", \"capped\"}...], \"total\": {the same,\n"
+    "               \"volume_hi\", \"centroid\", \"inertia\", \"capped\"}...], \"total\": {the "
+    "same,\n"
     "               \"mass\" and \"mass_inertia\" with a density, \"time_ms\"}}\n",
     mass_run};
