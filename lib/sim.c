@@ -284,6 +284,14 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
 
 
 /* dy = f(t, y). Fills s->bs, s->cs (records) and each contact's metrics and `deep`. */
+/* Whether a pose is within the model files' workspace, |x|, |y|, |z| <= VXG_MAX_LENGTH (a
+ * query refuses others). */
+static int in_workspace(const vxc_pose *p) {
+  return fabs(p->p[0]) <= VXG_MAX_LENGTH && fabs(p->p[1]) <= VXG_MAX_LENGTH &&
+         fabs(p->p[2]) <= VXG_MAX_LENGTH;
+}
+
+
 static vxc_status eval(sim *s, double t, const double *y, double *dy) {
   vxc_task *T = s->t;
   memset(dy, 0, sizeof *dy * s->n);
@@ -345,6 +353,13 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
     vxc_task_contact_state *cs = &s->cs[ci];
     memset(cs, 0, sizeof *cs);
     prev_ctx pc = {c, y, tc->slots};
+    if (!in_workspace(&K[tc->a].pose) || !in_workspace(&K[tc->b].pose)) {
+      st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "a body left the %g m workspace at t = %.9g s: the run diverged (a "
+                         "smaller step or a smaller voxel may help)",
+                         VXG_MAX_LENGTH, t);
+      break;
+    }
     st = vxc_query_run(c->query, T->body[tc->a].solid, &K[tc->a].pose, T->body[tc->b].solid,
                        &K[tc->b].pose, &tc->query, prev_normal, &pc, &c->m, s->err);
     s->queries++;

@@ -50,8 +50,10 @@ vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
     return VXC_OK;
   }
   for (int i = 0; i < 3; i++) {
-    if (!isfinite(pose->p[i])) {
-      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: position is not finite", what);
+    if (!(fabs(pose->p[i]) <= VXG_MAX_LENGTH)) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                           "%s: position %g m is not finite or beyond %g m (as in model files)",
+                           what, pose->p[i], VXG_MAX_LENGTH);
     }
   }
   vxg_xform t;

@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..34"
+echo "1..38"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -82,5 +82,18 @@ ok "a capped contact query exits with 3" 3 '"capped": true' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --max-boxes 50 --json
 ok "a query that meets its tolerance is not capped" 0 '"total": \{"capped": false' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
+
+# numbers of the command line have the model files' limits
+ok "a pose beyond 1e4 m is a usage error" 2 'pose-a: position 1e\+155 m is beyond 1e4 m' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "1e155 0 0"
+ok "a velocity beyond 1e6 is a usage error" 2 'vel-a: 1e\+09 is beyond' -- \
+  "$vxc" force "$data/ball.vxm" "$data/table.vxm" --vel-a "1e9 0 0 0 0 0"
+# a leaf larger than the region is clamped to a quarter of it: the ball 50 mm into the table
+# with --voxel 10 measures the cap (pi h^2 (3 R - h) / 3 = 6.545e-4 m^3) within 10%, not the
+# table (0.024 m^3)
+ok "a leaf larger than the region is clamped" 0 'total V = 0\.0006[0-9]+ m\^3' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.05" --voxel 10
+ok "an absurd leaf still finds the contact" 0 'total V = 0\.0006[0-9]+ m\^3' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.05" --voxel 1e20
 
 [ "$failed" -eq 0 ]

@@ -523,7 +523,15 @@ static void test_query_bad_input(void **state) {
   assert_int_equal(vxc_query_run(q, ball, NULL, ball, &zero_q, NULL, NULL, NULL, &m, &err),
                    VXC_ERR_ARG);
   assert_non_null(strstr(err.message, "pose of B"));
+  /* beyond the model files' 1e4 m: 1e155 m would make the distance overflow */
+  vxc_pose far = {{1e155, 0, 0}, {1, 0, 0, 0}};
+  assert_int_equal(vxc_query_run(q, ball, &far, ball, NULL, NULL, NULL, NULL, &m, &err),
+                   VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "beyond"));
   vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.atol = -1;
+  assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
   vxc_query_options_default(&o);
   o.rtol = 0;
   assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);

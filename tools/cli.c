@@ -82,6 +82,12 @@ int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size) {
              s ? s : "");
     return -1;
   }
+  for (int i = 0; i < 3; i++) {
+    if (!(fabs(v[i]) <= 1e4)) {
+      snprintf(msg, msg_size, "position %g m is beyond 1e4 m (the limit of model files)", v[i]);
+      return -1;
+    }
+  }
   vxc_pose p = vxc_pose_identity();
   memcpy(p.p, v, sizeof p.p);
   if (n == 7) {

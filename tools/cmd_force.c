@@ -2,6 +2,7 @@
  * contact state, term by term, and the state's derivative. */
 #include <errno.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -34,6 +35,12 @@ static int force_opt(int argc, char **argv, int *i, void *ud) {
       cli_usage_error("force", "%s: expected \"vx vy vz wx wy wz\" (m/s, rad/s), got \"%s\"", arg,
                       val);
       return -1;
+    }
+    for (int k = 0; k < 6; k++) {
+      if (!(fabs(f->vel[vel_b][k]) <= 1e6)) {
+        cli_usage_error("force", "%s: %g is beyond 1e6 (m/s or rad/s)", arg, f->vel[vel_b][k]);
+        return -1;
+      }
     }
   } else if (strcmp(arg, "--params") == 0) {
     f->params = val;

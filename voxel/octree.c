@@ -696,15 +696,17 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     ws->top_mesh |= !bounded_atoms(cells[k]);
   }
   q->rtol_rule = opt.rtol > 0;
-  q->h_min = opt.h_min;
+  /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
+     region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
+  q->h_min = fmin(opt.h_min, ext / 4);
   q->plane = opt.plane;
   q->tau = HUGE_VAL;
 
   /* the root grid: cubes of about a quarter of the box's longest side; with a leaf edge
    * h_min, h_min times a power of two, so that the finest leaves have exactly that edge */
   double s0 = ext / 4, g0[3];
-  if (opt.h_min > 0) {
-    s0 = opt.h_min;
+  if (q->h_min > 0) {
+    s0 = q->h_min;
     for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
       s0 *= 2;
     }
