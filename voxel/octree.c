@@ -56,7 +56,10 @@
  *     each round in proportion to the leaves they have to split, and the memory cap bounds
  *     the workspace's growth; when either is hit, leaves stay as they are (retired when
  *     they cannot be stored) and res->capped = 1. Both decisions depend only on the state
- *     at the start of a round, so they do not depend on the thread count either.
+ *     at the start of a round, so they do not depend on the thread count either. Under the
+ *     h_min rule a capped pass would leave whole regions as coarse boxes, which can be far
+ *     worse than a coarser level: the pass is run again with the leaf edge doubled until one
+ *     completes. Under the rtol rule a cut round is kept (its unsplit leaves are whole).
  *  6. From the moments about the reference point (S0, S1, S2): V = S0, p = S1 / V,
  *     C = S2 - V p p^T (second moments about the centroid), J = tr(C) I - C; the centroid
  *     is ref + p in the world.
@@ -819,6 +822,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     if (!q->rtol_rule) {
       break;
     }
+    /* a round cut by the cap is kept: the leaves it did not split are the previous round's,
+       integrated whole, so its bracket is never wider than the last complete round's (the
+       finite cylinder at rtol 1e-5: 1.25e-9 m^3 kept, 1.6e-8 reverted) */
     double v = vxv_acc_get(&tot, VXV_ACC_M0);
     double gap = vxv_acc_get(&tot, VXV_ACC_HI) - vxv_acc_get(&tot, VXV_ACC_LO);
     if (gap <= fmax(opt.rtol * v, opt.atol) || capped || ws->mem_failed || boxes >= max_boxes ||
@@ -878,6 +884,22 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
                             const vxg_xform *const *to_world, const vxv_options *opt,
                             vxv_result *res) {
   vxc_status st = query_body(ws, ncell, cells, to_world, opt, res);
+  if (st >= 0 && res->capped && opt && !(opt->rtol > 0)) {
+    /* h_min rule: a capped pass left some regions coarser than others; the leaf edge is
+     * doubled until a pass completes (the last complete level), flagged capped */
+    vxv_options o = *opt;
+    long long boxes = res->boxes;
+    for (int k = 0; k < VXV_MAX_LEVEL && res->capped; k++) {
+      o.h_min *= 2;
+      st = query_body(ws, ncell, cells, to_world, &o, res);
+      if (st < 0) {
+        break;
+      }
+      boxes += res->boxes;
+    }
+    res->boxes = boxes;
+    res->capped = 1;
+  }
   if (ws) {
     vxv_ws_cool(ws);
   }
@@ -907,8 +929,10 @@ vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *
     vxv_result r;
     o.h_min *= 0.5;
     vxc_status s2 = run_query(ws, 2, cells, xf, &o, &r);
-    if (s2 < 0) {
-      break; /* keep the coarser result */
+    if (s2 < 0 || r.capped) {
+      res->capped |= s2 >= 0; /* keep the coarser, complete result: unresolved */
+      boxes += s2 >= 0 ? r.boxes : 0;
+      break;
     }
     boxes += r.boxes;
     *res = r;

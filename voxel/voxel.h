@@ -91,7 +91,10 @@ typedef struct vxv_result {
   int depth;             /* deepest level reached (0: the root grid) */
   int rounds;            /* refinement rounds run (rtol rule; 1 for the h_min rule) */
   int capped;            /* 1 when less accurate than asked: rtol rule, the bracket wider than
-                            rtol V at the end; h_min rule, a cap stopped leaves above h_min */
+                            max(rtol V, atol) at the end; h_min rule, a cap stopped leaves above
+                            h_min; the figures are then those of the smallest doubled leaf edge
+                            whose pass completed, and the counters include the discarded
+                            work */
   int threads;           /* threads actually used */
   double root_size;      /* edge of the root grid's cubes, m */
   double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
