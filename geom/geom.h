@@ -460,5 +460,11 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d);
 void vxg_poly_moments(const vxg_poly *p, vxg_moments *m);
 /* Exact moments of the box (centre c, half-extents e) about the origin. */
 void vxg_box_moments(const double c[3], const double e[3], vxg_moments *m);
+/* Exact moments (vxg_moments, about the target frame's origin) of the volume the mesh
+ * encloses, its vertices carried by `to_frame` (mesh frame -> target frame, rigid), by the
+ * divergence theorem over its outward triangles (geom/mesh_moments.c); area_vec (nullable)
+ * receives the integral of n dA over the surface (zero for a closed mesh, to rounding). */
+void vxg_mesh_moments(const struct vxg_mesh *m, const vxg_xform *to_frame, vxg_moments *mom,
+                      double area_vec[3]);
 
 #endif /* VXG_GEOM_H */

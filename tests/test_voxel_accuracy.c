@@ -1,11 +1,18 @@
 /* test_voxel_accuracy.c: accuracy on request in the octree integrator (voxel/octree.c).
- * A fixed-leaf query stopped by a cap returns a complete refinement level, flagged, never a
- * partly refined one; an rtol query stopped by a cap keeps a bracket that holds the truth,
- * flagged: the references are the closed-form circular-segment prism of a finite
- * cylinder lying on a table (tests/voxel_exact.h) and the same query run uncapped. */
+ *  - A fixed-leaf query stopped by a cap returns a complete refinement level, flagged, never
+ *    a partly refined one; an rtol query stopped by a cap keeps a bracket that holds the
+ *    truth, flagged: the references are the closed-form circular-segment prism of a finite
+ *    cylinder lying on a table (tests/voxel_exact.h) and the same query run uncapped.
+ *  - A cell that is one closed mesh alone has exact mass properties from its triangles: a
+ *    box mesh against the box's closed forms at a tilted pose (its bracket only the sum's
+ *    rounding); an icosphere against its
+ *    polyhedral volume summed here as pyramids (face area times the face plane's distance
+ *    from the centre, over 3) and against the octree's certified bracket on the same
+ *    mesh cut by a slab that holds it whole. */
 #include "vxc_test.h"
 
 #include "geom/geom.h"
+#include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
 #include "voxel_exact.h"
 
@@ -94,11 +101,150 @@ static void test_capped_rtol_query_keeps_a_certified_bracket(void **state) {
 }
 
 
+/* A cell of one mesh primitive (owning the mesh), cut by `cut` (NULL: none). */
+static vxg_cell *mesh_cell(fixture *f, const char *name, const mg_mesh *g,
+                           const vx_prim_spec *cut) {
+  struct vxg_mesh *m = NULL;
+  vxc_error err;
+  vxg_cell *c = NULL;
+  vxg_prim p;
+  const double one = 1;
+  if (vxg_mesh_create(NULL, g->v, g->nv, g->t, g->nt, 1, name, &m, &err) != VXC_OK) {
+    return NULL;
+  }
+  if (vxg_solid_add_cell(f->s, name, NULL, &c, &err) != VXC_OK ||
+      vxg_prim_init(&p, VXG_MESH, &one, 1, 0, NULL, &err) != VXC_OK) {
+    vxg_mesh_free(m);
+    return NULL;
+  }
+  p.mesh = m;
+  if (vxg_cell_add_prim(c, &p, &err) != VXC_OK) {
+    return NULL;
+  }
+  if (cut && (vxg_prim_init(&p, cut->kind, cut->p, cut->np, cut->comp, NULL, &err) != VXC_OK ||
+              vxg_cell_add_prim(c, &p, &err) != VXC_OK)) {
+    return NULL;
+  }
+  return vxg_cell_finish(c, NULL, &err) == VXC_OK ? c : NULL;
+}
+
+
+/* R J R^T */
+static void rotate_sym(const vxg_xform *x, const double J[9], double out[9]) {
+  double t[9];
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      t[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) {
+        t[3 * i + j] += x->r[3 * i + k] * J[3 * k + j];
+      }
+    }
+  }
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      out[3 * i + j] = 0;
+      for (int k = 0; k < 3; k++) {
+        out[3 * i + j] += t[3 * i + k] * x->r[3 * j + k];
+      }
+    }
+  }
+}
+
+
+// a box mesh alone, tilted and moved: V = abc, centroid at the pose, J the box's rotated,
+// with a zero-width bracket and no boxes
+static void test_mesh_alone_box_mass_properties_are_exact(void **state) {
+  fixture *f = *state;
+  const double L[3] = {0.1, 0.06, 0.04};
+  mg_mesh g;
+  assert_int_equal(mg_box(&g, L[0], L[1], L[2]), 0);
+  vxg_cell *c = mesh_cell(f, "box", &g, NULL);
+  mg_free(&g);
+  assert_non_null(c);
+  vxg_xform rot, tr, x;
+  const double axis[3] = {0.3, -0.5, 0.8};
+  vxg_xform_axis_angle(&rot, axis, 0.7);
+  vxg_xform_translation(&tr, 1.5, -0.25, 0.75);
+  vxg_xform_compose(&x, &tr, &rot);
+  vxv_result r;
+  assert_int_equal(vxv_cell_massprops(f->ws, c, &x, NULL, &r), VXC_OK);
+  double V = L[0] * L[1] * L[2];
+  assert_double_rel(r.volume, V, 1e-13);
+  assert_true(r.volume_lo <= r.volume && r.volume <= r.volume_hi);
+  assert_true(r.volume_hi - r.volume_lo <= 1e-10 * r.volume); /* rounding only */
+  assert_int_equal(r.boxes, 0);
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(r.centroid[k], x.t[k], 1e-14);
+  }
+  double J0[9] = {V * (L[1] * L[1] + L[2] * L[2]) / 12, 0, 0, 0,
+                  V * (L[0] * L[0] + L[2] * L[2]) / 12, 0, 0, 0,
+                  V * (L[0] * L[0] + L[1] * L[1]) / 12};
+  double J[9];
+  rotate_sym(&x, J0, J);
+  for (int k = 0; k < 9; k++) {
+    assert_double_near(r.inertia[k], J[k], 1e-12 * J0[8]);
+  }
+}
+
+
+// an icosphere alone: its volume is the sum of the pyramids on its faces, its centroid the
+// centre; the octree on the same mesh cut by a slab that holds it whole agrees within its
+// bracket, and its J within the bracket's relative width
+static void test_mesh_alone_icosphere_matches_pyramids_and_octree(void **state) {
+  fixture *f = *state;
+  const double R = 0.05;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, R, 3), 0);
+  double Vp = 0;
+  for (int t = 0; t < g.nt; t++) {
+    const double *a = g.v + 3 * g.t[3 * t], *b = g.v + 3 * g.t[3 * t + 1],
+                 *c = g.v + 3 * g.t[3 * t + 2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double h = (n[0] * a[0] + n[1] * a[1] + n[2] * a[2]) / len; /* the face's distance */
+    Vp += 0.5 * len * fabs(h) / 3;
+  }
+  vxg_cell *alone = mesh_cell(f, "ico", &g, NULL);
+  vx_prim_spec slab = {VXG_SLAB, {2, -2 * R, 2 * R}, 3, 0, NULL};
+  vxg_cell *cut = mesh_cell(f, "ico-cut", &g, &slab);
+  mg_free(&g);
+  assert_non_null(alone);
+  assert_non_null(cut);
+  vxg_xform x;
+  vxg_xform_translation(&x, 0.2, 0.1, -0.3);
+  vxv_result r, o;
+  assert_int_equal(vxv_cell_massprops(f->ws, alone, &x, NULL, &r), VXC_OK);
+  assert_double_rel(r.volume, Vp, 1e-13);
+  assert_true(r.volume_lo <= r.volume && r.volume <= r.volume_hi);
+  assert_true(r.volume_hi - r.volume_lo <= 1e-10 * r.volume); /* rounding only */
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(r.centroid[k], x.t[k], 1e-15);
+  }
+  vxv_options opt;
+  vxv_options_default(&opt);
+  opt.rtol = 0;
+  opt.h_min = R / 32;
+  assert_int_equal(vxv_cell_massprops(f->ws, cut, &x, &opt, &o), VXC_OK);
+  assert_true(o.boxes > 0);
+  assert_true(o.volume_lo <= r.volume && r.volume <= o.volume_hi);
+  double rel = (o.volume_hi - o.volume_lo) / o.volume;
+  for (int k = 0; k < 9; k++) {
+    assert_double_near(r.inertia[k], o.inertia[k], rel * o.inertia[0]);
+  }
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_capped_fixed_leaf_returns_last_complete_level, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_capped_rtol_query_keeps_a_certified_bracket, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_mesh_alone_box_mass_properties_are_exact, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_mesh_alone_icosphere_matches_pyramids_and_octree, setup,
                                       teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

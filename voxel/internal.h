@@ -313,6 +313,13 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * on it, if any). Returns the volume. */
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
 
+/* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
+int vxv_mesh_alone(const vxg_cell *c);
+/* Fills res with the exact mass properties of such a cell placed by to_world: volume,
+ * moments, centroid and J from the triangles (vxg_mesh_moments), a zero-width bracket, no
+ * boxes; ref is the centre of its world bounding box. */
+void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result *res);
+
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */
 void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res);

@@ -9,6 +9,7 @@
  * Baseline: a grid of cubes of edge h over the bounding-box intersection (anchored at its
  * low corner); a cube counts whole when its centre is inside every cell
  * (vxg_posed_cell_contains), so its error is first order in h. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -34,6 +35,55 @@ static void acc_result(vxv_acc *acc, const vxv_result *r, const double ref0[3]) 
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(acc, VXV_ACC_AREA + k, r->area_vector[k]);
   }
+}
+
+
+int vxv_mesh_alone(const vxg_cell *c) {
+  return c->nprim == 1 && c->prim[0].kind == VXG_MESH && !c->prim[0].complement && c->natom == 1 &&
+         c->atom[0].kind == VXG_ATOM_MESH && c->atom[0].mesh;
+}
+
+
+/* The closed form: the mesh's triangles carried from the mesh frame (the atom's to_local
+ * undone) to the world, then to the frame at ref, the centre of the world bounding box. */
+void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result *res) {
+  double bb[6], ref[3];
+  vxg_cell_aabb(c, to_world, bb);
+  for (int k = 0; k < 3; k++) {
+    ref[k] = 0.5 * (bb[k] + bb[3 + k]);
+  }
+  vxg_xform from_mesh, to_cell, shift, to_frame;
+  vxg_xform_inverse(&to_cell, &c->atom[0].to_local);
+  vxg_xform_compose(&from_mesh, to_world, &to_cell);
+  vxg_xform_translation(&shift, -ref[0], -ref[1], -ref[2]);
+  vxg_xform_compose(&to_frame, &shift, &from_mesh);
+  vxg_moments m;
+  double area[3];
+  vxg_mesh_moments(c->atom[0].mesh, &to_frame, &m, area);
+  vxv_acc acc;
+  vxv_acc_zero(&acc);
+  /* the bracket is the sum's rounding: each of the ntri terms a.(b x c) is within a few
+     ulps of |a||b||c| <= (D/2)^3, D the box's diagonal */
+  double d2 = 0;
+  for (int k = 0; k < 3; k++) {
+    d2 += (bb[3 + k] - bb[k]) * (bb[3 + k] - bb[k]);
+  }
+  vxg_mesh_info info;
+  vxg_mesh_get_info(c->atom[0].mesh, &info);
+  double round = 8 * DBL_EPSILON * info.ntri * d2 * sqrt(d2) / 6;
+  vxv_acc_add(&acc, VXV_ACC_M0, m.m0);
+  vxv_acc_add(&acc, VXV_ACC_LO, m.m0 - round);
+  vxv_acc_add(&acc, VXV_ACC_HI, m.m0 + round);
+  for (int k = 0; k < 3; k++) {
+    vxv_acc_add(&acc, VXV_ACC_M1 + k, m.m1[k]);
+    vxv_acc_add(&acc, VXV_ACC_AREA + k, area[k]);
+  }
+  for (int k = 0; k < 6; k++) {
+    vxv_acc_add(&acc, VXV_ACC_M2 + k, m.m2[k]);
+  }
+  memset(res, 0, sizeof *res);
+  vxv_finish_result(ref, &acc, res);
+  res->threads = 1;
 }
 
 

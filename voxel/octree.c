@@ -947,5 +947,10 @@ vxc_status vxv_cell_massprops(vxv_workspace *ws, const vxg_cell *c, const vxg_xf
                               const vxv_options *opt, vxv_result *res) {
   const vxg_cell *cells[1] = {c};
   const vxg_xform *xf[1] = {to_world};
+  if (ws && c && to_world && res && finite_xform(to_world) &&
+      (!opt || check_options(opt) == VXC_OK) && vxv_mesh_alone(c)) {
+    vxv_mesh_massprops(c, to_world, res); /* exact, from the triangles */
+    return VXC_OK;
+  }
   return run_query(ws, 1, cells, xf, opt, res);
 }
