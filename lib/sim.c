@@ -922,6 +922,26 @@ static void teardown(sim *s) {
 }
 
 
+/* Refuses up front a run that would pass its bounds: a fixed step's count, the records'. */
+static vxc_status run_bounds(const vxc_task *T, vxc_error *err) {
+  double steps = T->integrator == TASK_RK4 ? T->duration / T->step : 0;
+  double records = T->every > 0 ? T->duration / T->every + 2 : 0;
+  if (steps > (double)T->max_steps) {
+    return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "the run would take %.3g steps (duration / step), more than the limit "
+                         "%lld (raise it with --max-steps, or take a longer step)",
+                         steps, T->max_steps);
+  }
+  if (records > (double)T->max_records) {
+    return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "the run would write %.3g records (duration / every), more than the "
+                         "limit %lld (raise it with --max-output, or record less often)",
+                         records, T->max_records);
+  }
+  return VXC_OK;
+}
+
+
 vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_fn progress,
                         void *ud, vxc_task_summary *summary, vxc_error *err) {
   if (!T) {
@@ -948,7 +968,11 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   int kend = T->integrator == TASK_RK4 ? 4 : PAIRS[T->method].stages - 1;
   double expo = T->integrator == TASK_RK4 ? 0 : -1.0 / PAIRS[T->method].order;
   int changed = 0;
-  st = eval(s, t, s->y, s->k[0]);
+  long long nrec = 0;
+  st = run_bounds(T, s->err);
+  if (st == VXC_OK) {
+    st = eval(s, t, s->y, s->k[0]);
+  }
   if (st == VXC_OK) {
     st = update_contacts(s, t, &changed);
   }
@@ -968,6 +992,13 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   while (st == VXC_OK && !stop) {
     if (t >= next_rec - 1e-12 * fmax(1, t)) {
       if ((st = contact_wrench_a(s, t)) != VXC_OK) {
+        break;
+      }
+      if (nrec++ >= T->max_records) {
+        st = vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
+                           "the record limit %lld was reached at t = %.9g s (raise it with "
+                           "--max-output)",
+                           T->max_records, t);
         break;
       }
       vxc_task_record r;
@@ -1078,6 +1109,12 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
       h = hs < h ? fmax(h, hs * f) : hs * f;
     } else {
       h = T->step;
+    }
+    if (sum.steps >= T->max_steps && t < tend - 1e-12 * fmax(1, tend)) {
+      st = vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "the step limit %lld was reached at t = %.9g s (raise it with "
+                         "--max-steps)",
+                         T->max_steps, t);
     }
   }
   sum.t_end = t;

@@ -642,6 +642,8 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   t->max_step = 1e-3;
   t->step = 0;
   t->energy_tol = 1e-2;
+  t->max_steps = VXC_TASK_MAX_STEPS;
+  t->max_records = VXC_TASK_MAX_RECORDS;
   int nb = 0, nc = 0;
   for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
     nb += vxg_sexp_is_word(f->child, "body");
@@ -864,6 +866,16 @@ vxc_status vxc_task_set_duration(vxc_task *t, double duration) {
     return VXC_ERR_ARG;
   }
   t->duration = duration;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_records) {
+  if (!t || max_steps < 1 || max_records < 1) {
+    return VXC_ERR_ARG;
+  }
+  t->max_steps = max_steps;
+  t->max_records = max_records;
   return VXC_OK;
 }
 

@@ -67,6 +67,7 @@ struct vxc_task {
   double rtol, atol, max_step;
   double every; /* record interval, s (0: every step) */
   int allow_overlap;  /* (initial-overlap allow): bodies may overlap at t = 0 */
+  long long max_steps, max_records; /* run bounds (vxc_task_set_limits) */
   double energy_tol;  /* (energy-tolerance R): largest |energy error| / energy scale */
   int nbody, ncontact;
   task_body *body;

@@ -52,6 +52,15 @@ VXC_API const char *vxc_task_name(const vxc_task *task);
 VXC_API double vxc_task_duration(const vxc_task *task); /* s */
 /* Replaces the task's duration (s, > 0: e.g. a shortened run). VXC_ERR_ARG otherwise. */
 VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
+
+/* Bounds on a run (defaults below): at most max_steps accepted steps and max_records
+ * records. A run that would need more is refused before it starts when that can be told
+ * from the file (duration / step, duration / every), and stopped when it gets there
+ * otherwise; either way vxc_task_run returns VXC_ERR_LIMIT with what was reached. Both
+ * >= 1, else VXC_ERR_ARG. */
+#define VXC_TASK_MAX_STEPS 100000000LL
+#define VXC_TASK_MAX_RECORDS 10000000LL
+VXC_API vxc_status vxc_task_set_limits(vxc_task *task, long long max_steps, long long max_records);
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);

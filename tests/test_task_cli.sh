@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..23"
+echo "1..25"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -86,5 +86,13 @@ ok "summary.json says energy-error and gives the real-time factor" 0 '"status": 
 ok "a task file over 64 MiB is refused" 1 'big\.vxt: task file larger than 64 MiB' -- \
   "$vxc" task "$tmp/big.vxt" --out "$tmp/big"
 rm -f "$tmp/big.vxt"
+
+# bounded runs: an output that would pass --max-output is refused before any step, and a run
+# past --max-steps stops with status "limit", its rows kept
+sed 's/(record (every 0.1))/(record (every 1e-9))/' "$tmp/fall.vxt" >"$tmp/many.vxt"
+ok "an output past --max-output is refused" 1 'would write 5e\+08 records .*--max-output' -- \
+  "$vxc" task "$tmp/many.vxt" --out "$tmp/many"
+ok "a run past --max-steps stops with status limit" 1 '"status": "limit".*"t_end": 0\.[0-9]*[1-9]' -- \
+  sh -c "'$vxc' task '$tmp/drop.vxt' --out '$tmp/lim' --max-steps 5 >/dev/null 2>&1; tr '\n' ' ' <'$tmp/lim/summary.json'; exit 1"
 
 [ "$failed" -eq 0 ]

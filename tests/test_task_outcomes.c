@@ -169,6 +169,40 @@ static void test_energy_error_stops_run(void **state) {
 }
 
 
+/* Runs are bounded: a fixed step whose count (duration / step) passes the step limit, or
+ * a record interval whose count passes the record limit, is refused before any step; an
+ * adaptive run stops at the step limit with what it reached (exactly that many steps). */
+static void test_runs_are_bounded(void **state) {
+  (void)state;
+  const char *fmt =
+      "(task fall (gravity 0 0 -9.81) (duration 1) %s\n"
+      "  (body ball (model \"ball.vxm\") (free (mass 2) (inertia 0.008 0.008 "
+      "0.008)) (pose 0 0 1)))";
+  const char *form[3] = {"(integrator rk4 (step 1e-300))", "(record (every 1e-300))",
+                         "(integrator adaptive (rtol 1e-12) (atol 1e-15) (max-step 1e-4))"};
+  const char *what[3] = {"steps (duration / step)", "records (duration / every)",
+                         "step limit 50 was reached"};
+  for (int k = 0; k < 3; k++) {
+    char text[512];
+    snprintf(text, sizeof text, fmt, form[k]);
+    vxc_task *t = NULL;
+    vxc_error err;
+    assert_int_equal(vxc_task_parse(text, strlen(text), "fall.vxt", datadir(), NULL, &t, &err),
+                     VXC_OK);
+    if (k == 2) {
+      assert_int_equal(vxc_task_set_limits(t, 50, 1000), VXC_OK);
+    }
+    vxc_task_summary s;
+    assert_int_equal(vxc_task_run(t, NULL, NULL, NULL, &s, &err), VXC_ERR_LIMIT);
+    assert_non_null(strstr(err.message, what[k]));
+    assert_int_equal(s.steps, k == 2 ? 50 : 0);
+    assert_true(k == 2 ? s.t_end > 0 && s.t_end < 1 : s.t_end == 0);
+    assert_int_equal(vxc_task_set_limits(t, 0, 1), VXC_ERR_ARG);
+    vxc_task_free(t);
+  }
+}
+
+
 /* The new forms are checked like the others: file, line and column. */
 static void test_outcome_forms_checked(void **state) {
   (void)state;
@@ -194,6 +228,7 @@ int main(void) {
       cmocka_unit_test(test_initial_overlap_allowed),
       cmocka_unit_test(test_touching_start_runs),
       cmocka_unit_test(test_energy_error_stops_run),
+      cmocka_unit_test(test_runs_are_bounded),
       cmocka_unit_test(test_outcome_forms_checked),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,9 @@ static const char *run_status(const vxc_task_summary *s, vxc_status st, int *rc)
   if (s->energy_failed) {
     return "energy-error";
   }
+  if (st == VXC_ERR_LIMIT) {
+    return "limit";
+  }
   for (int i = 0; i < s->ncontact && st == VXC_ERR_GEOMETRY && s->t_end == 0; i++) {
     if (s->contact[i].initial_volume > 0) {
       return "initial-overlap";
@@ -381,9 +384,15 @@ static int make_dirs(const char *dir) {
 static int task_run(int argc, char **argv) {
   const char *file = NULL, *dir = ".";
   int plot = 0;
-  double duration = 0;
+  double duration = 0, max_steps = (double)VXC_TASK_MAX_STEPS, max_output = 1e9;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--duration") == 0) {
+    if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
+      double *x = argv[i][6] == 's' ? &max_steps : &max_output;
+      if (i + 1 >= argc || cli_parse_double(argv[i + 1], x) != 0 || !(*x >= 1) || *x > 1e15) {
+        return cli_usage_error("task", "%s: expected a number from 1 to 1e15", argv[i]);
+      }
+      i++;
+    } else if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--duration") == 0) {
       if (i + 1 >= argc) {
         return cli_usage_error("task", "option '%s' needs a value", argv[i]);
       }
@@ -414,6 +423,9 @@ static int task_run(int argc, char **argv) {
   if (duration > 0) {
     vxc_task_set_duration(t, duration);
   }
+  /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
+  double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
+  vxc_task_set_limits(t, (long long)max_steps, (long long)fmax(1, max_output / row));
   if (make_dirs(dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", dir, strerror(errno));
     vxc_task_free(t);
@@ -504,7 +516,8 @@ static int task_run(int argc, char **argv) {
 
 const cli_command cli_cmd_task = {
     "task", "run a task file (.vxt): insertion, extraction or free-body simulation",
-    "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T]\n\n"
+    "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T] [--max-steps N]\n"
+    "                [--max-output BYTES]\n\n"
     "Runs the task: free bodies under gravity, driven bodies along their trajectories\n"
     "(optionally through a compliant gripper), contacts by Gonthier's volumetric model with\n"
     "cell-pair tracking, integrated by RK4 or an adaptive embedded pair (Dormand-Prince\n"
@@ -523,5 +536,8 @@ const cli_command cli_cmd_task = {
     "                  and, per contact with a driven body, DIR/BODY-force-depth.png (the\n"
     "                  contact force on it along z against its z) through gnuplot\n"
     "                  (DIR/plots.gp is written either way)\n"
-    "  --duration T    run T seconds instead of the task's (duration T)\n",
+    "  --duration T    run T seconds instead of the task's (duration T)\n"
+    "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
+    "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
+    "                  would write more is refused, or stopped with status \"limit\"\n",
     task_run};
