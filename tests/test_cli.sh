@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..38"
+echo "1..40"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -95,5 +95,11 @@ ok "a leaf larger than the region is clamped" 0 'total V = 0\.0006[0-9]+ m\^3' -
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.05" --voxel 10
 ok "an absurd leaf still finds the contact" 0 'total V = 0\.0006[0-9]+ m\^3' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.05" --voxel 1e20
+
+# a write to a full standard output is an error, not a success with lost output
+ok "vxc mass --json to a full disk exits 1" 1 'standard output: write error: No space left' -- \
+  sh -c "'$vxc' mass '$data/ball.vxm' --json >/dev/full"
+ok "vxc metrics to a full disk exits 1" 1 'standard output: write error' -- \
+  sh -c "'$vxc' metrics '$data/ball.vxm' '$data/table.vxm' --pose-a '0 0 0.05' >/dev/full"
 
 [ "$failed" -eq 0 ]

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..25"
+echo "1..32"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -94,5 +94,34 @@ ok "an output past --max-output is refused" 1 'would write 5e\+08 records .*--ma
   "$vxc" task "$tmp/many.vxt" --out "$tmp/many"
 ok "a run past --max-steps stops with status limit" 1 '"status": "limit".*"t_end": 0\.[0-9]*[1-9]' -- \
   sh -c "'$vxc' task '$tmp/drop.vxt' --out '$tmp/lim' --max-steps 5 >/dev/null 2>&1; tr '\n' ' ' <'$tmp/lim/summary.json'; exit 1"
+
+# a failed write (here a file-size limit, as a full disk) stops the run at once with the
+# file and the reason, exit status 1, and nothing that claims success; with SIGXFSZ ignored
+# the write returns EFBIG instead of killing the process
+sed 's/(record (every 0.1))/(record (every 1e-4))/' "$tmp/fall.vxt" >"$tmp/dense.vxt"
+ok "a failed write of series.csv stops the run, naming the file" 1 'series\.csv: File too large' -- \
+  sh -c "trap '' XFSZ; ulimit -f 8; '$vxc' task '$tmp/dense.vxt' --out '$tmp/efbig'"
+ok "its summary says write-error, not completed" 0 '"status": "write-error"' -- \
+  cat "$tmp/efbig/summary.json"
+ok "vxc task on a full standard output exits 1" 1 'standard output: write error: No space' -- \
+  sh -c "'$vxc' task '$tmp/fall.vxt' --out '$tmp/full' >/dev/full"
+
+# SIGTERM or SIGINT ends the run at its next record: summary.json says "interrupted", the
+# exit status is 128 + the signal (a background job of a plain shell ignores SIGINT: env
+# --default-signal gives it back)
+sed -e 's/(duration 0.5)/(duration 9e5)/' -e 's/(gravity 0 0 -9.81)/(gravity 0 0 0)/' \
+  -e 's/(every 0.1)/(every 1)/' "$tmp/fall.vxt" >"$tmp/long.vxt"
+for sig in TERM INT; do
+  want=143
+  [ $sig = INT ] && want=130
+  ok "SIG$sig stops a run with status $want" $want 'interrupted by SIG'$sig -- \
+    sh -c "env --default-signal=INT '$vxc' task '$tmp/long.vxt' --out '$tmp/sig$sig' >/dev/null 2>&1 & p=\$!
+      i=0; while [ \$(wc -l <'$tmp/sig$sig/series.csv' 2>/dev/null || echo 0) -lt 3 ] &&
+        [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
+      kill -$sig \$p; wait \$p; s=\$?; cat '$tmp/sig$sig/summary.json'; exit \$s"
+  ok "the interrupted run kept whole rows" 0 '^whole$' -- \
+    awk -F, 'NR == 1 { n = NF } END { print (NF == n && NR >= 3) ? "whole" : "cut" }' \
+    "$tmp/sig$sig/series.csv"
+done
 
 [ "$failed" -eq 0 ]

@@ -106,6 +106,13 @@ void cli_json_vec(FILE *f, const double *v, int n);
 void cli_json_mat3(FILE *f, const double m[9]);
 void cli_json_str(FILE *f, const char *s);
 
+/* Closes f, written to `path`, checking that every write reached it. Returns 0, or -1
+ * after printing "vxc: PATH: write error: REASON" to stderr. */
+int cli_close(FILE *f, const char *path);
+/* Flushes stdout at the end of a command; returns `rc`, or CLI_FAIL after printing the
+ * error when a write to stdout failed (a full disk, a closed pipe). */
+int cli_finish_stdout(int rc);
+
 /* The command table, NULL-terminated (tools/vxc.c). */
 extern const cli_command *const cli_commands[];
 

@@ -9,6 +9,7 @@
  * that fails keeps what it wrote. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,7 +23,34 @@ typedef struct task_out {
   int tty; /* progress bar on stderr */
   int bar_shown;
   long rows;
+  int werr;            /* errno of the first failed write of series.csv (0: none) */
+  char csv_path[4200]; /* DIR/series.csv */
 } task_out;
+
+/* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
+static volatile sig_atomic_t task_signal;
+
+static void on_signal(int sig) {
+  task_signal = sig;
+}
+
+
+/* Catches SIGINT and SIGTERM (unless ignored, as in a background job without job
+ * control) so that the run stops at its next record with its outputs written; a second
+ * signal ends the process at once (SA_RESETHAND). */
+static void catch_signals(void) {
+  static const int sigs[] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction old, sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+      sigaction(sigs[i], &sa, NULL);
+    }
+  }
+}
 
 
 static void csv_header(task_out *o) {
@@ -79,9 +107,12 @@ static int on_record(void *ud, const vxc_task_record *r) {
   const vxc_task_energy *e = &r->energy;
   fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", e->kinetic, e->potential, e->elastic,
           e->dissipated, e->work_in, e->error);
-  fflush(f);
+  if (fflush(f) != 0 || ferror(f)) {
+    o->werr = errno ? errno : EIO;
+    return 1; /* stop at the first failed write */
+  }
   o->rows++;
-  return 0;
+  return task_signal != 0; /* a signal stops the run after this record */
 }
 
 
@@ -129,7 +160,16 @@ static void json_energy(FILE *f, const vxc_task_energy *e) {
 
 
 /* The run's outcome: summary.json's "status" and the exit status it gives. */
-static const char *run_status(const vxc_task_summary *s, vxc_status st, int *rc) {
+static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_status st,
+                              int *rc) {
+  *rc = CLI_FAIL;
+  if (o->werr) {
+    return "write-error";
+  }
+  if (task_signal) {
+    *rc = 128 + task_signal;
+    return "interrupted";
+  }
   *rc = CLI_OK;
   if (st == VXC_OK) {
     return s->completed ? "completed" : "stopped";
@@ -150,8 +190,10 @@ static const char *run_status(const vxc_task_summary *s, vxc_status st, int *rc)
 }
 
 
-static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *s, vxc_status st,
-                         const vxc_error *err) {
+/* Writes DIR/summary.json with the run's status and message. Returns 0, or -1 after
+ * printing why. */
+static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *s,
+                         const char *status, const char *message) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
@@ -199,9 +241,8 @@ static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *
   json_energy(f, &s->energy);
   fprintf(f, ",\n \"task\": ");
   cli_json_str(f, vxc_task_name(t));
-  int rc;
-  fprintf(f, ", \"status\": \"%s\", \"message\": ", run_status(s, st, &rc));
-  cli_json_str(f, st == VXC_OK ? "" : err->message);
+  fprintf(f, ", \"status\": \"%s\", \"message\": ", status);
+  cli_json_str(f, message);
   fprintf(f, ", \"t_end\": ");
   cli_json_num(f, s->t_end);
   fprintf(f, ", \"max_abs_energy_error\": ");
@@ -222,7 +263,7 @@ static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *
   fprintf(f, ", \"realtime_factor\": ");
   cli_json_num(f, s->realtime_factor);
   fprintf(f, "}\n");
-  return fclose(f) == 0 ? 0 : -1;
+  return cli_close(f, path);
 }
 
 
@@ -343,7 +384,9 @@ static int write_plots(const char *dir, vxc_task *t) {
             dir, vxc_task_body_name(t, d), vxc_task_body_name(t, d), vxc_task_body_name(t, d),
             vxc_task_name(t), dir, vxc_task_body_name(t, d), d == a ? "" : "-", na, nb, na, nb);
   }
-  fclose(f);
+  if (cli_close(f, path) != 0) {
+    return -1;
+  }
   if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
     fprintf(stderr, "vxc task: gnuplot not found: wrote %s only\n", path);
     return 0;
@@ -381,13 +424,19 @@ static int make_dirs(const char *dir) {
 }
 
 
-static int task_run(int argc, char **argv) {
-  const char *file = NULL, *dir = ".";
-  int plot = 0;
-  double duration = 0, max_steps = (double)VXC_TASK_MAX_STEPS, max_output = 1e9;
+typedef struct task_args {
+  const char *file, *dir;
+  int plot;
+  double duration, max_steps, max_output;
+} task_args;
+
+
+/* Parses the command line into *a. Returns CLI_OK or the usage error's status. */
+static int task_args_parse(int argc, char **argv, task_args *a) {
+  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
-      double *x = argv[i][6] == 's' ? &max_steps : &max_output;
+      double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
       if (i + 1 >= argc || cli_parse_double(argv[i + 1], x) != 0 || !(*x >= 1) || *x > 1e15) {
         return cli_usage_error("task", "%s: expected a number from 1 to 1e15", argv[i]);
       }
@@ -397,85 +446,67 @@ static int task_run(int argc, char **argv) {
         return cli_usage_error("task", "option '%s' needs a value", argv[i]);
       }
       if (argv[i][2] == 'o') {
-        dir = argv[++i];
-      } else if (cli_parse_double(argv[++i], &duration) != 0 || !(duration > 0)) {
-        return cli_usage_error("task", "--duration: expected a time > 0 (s), got \"%s\"", argv[i]);
+        a->dir = argv[++i];
+      } else if (cli_parse_double(argv[++i], &a->duration) != 0 || !(a->duration > 0) ||
+                 a->duration > 1e9) {
+        return cli_usage_error("task", "--duration: expected a time from 0 to 1e9 s, got \"%s\"",
+                               argv[i]);
       }
     } else if (strcmp(argv[i], "--plot") == 0) {
-      plot = 1;
+      a->plot = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_usage_error("task", "unknown option '%s'", argv[i]);
-    } else if (file) {
-      return cli_usage_error("task", "one task file only (got '%s' and '%s')", file, argv[i]);
+    } else if (a->file) {
+      return cli_usage_error("task", "one task file only (got '%s' and '%s')", a->file, argv[i]);
     } else {
-      file = argv[i];
+      a->file = argv[i];
     }
   }
-  if (!file) {
-    return cli_usage_error("task", "missing the task file");
-  }
+  return a->file ? CLI_OK : cli_usage_error("task", "missing the task file");
+}
+
+
+/* Loads the task and applies the command line's duration and limits. */
+static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
   vxc_task *t = NULL;
-  vxc_status st = vxc_task_load(file, NULL, &t, &err);
+  vxc_status st = vxc_task_load(a->file, NULL, &t, &err);
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
   }
-  if (duration > 0) {
-    vxc_task_set_duration(t, duration);
+  if (a->duration > 0) {
+    vxc_task_set_duration(t, a->duration);
   }
   /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
   double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
-  vxc_task_set_limits(t, (long long)max_steps, (long long)fmax(1, max_output / row));
-  if (make_dirs(dir) != 0) {
-    fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", dir, strerror(errno));
-    vxc_task_free(t);
-    return CLI_FAIL;
-  }
-  char path[4200];
-  snprintf(path, sizeof path, "%s/series.csv", dir);
-  task_out o = {NULL, t, isatty(2), 0, 0};
-  o.csv = fopen(path, "w");
-  if (!o.csv) {
-    fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
-    vxc_task_free(t);
-    return CLI_FAIL;
-  }
-  csv_header(&o);
-  vxc_task_summary s;
-  st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
-  if (o.bar_shown) {
-    fprintf(stderr, "\r%60s\r", "");
-  }
-  int rc = CLI_OK;
-  if (fclose(o.csv) != 0) {
-    fprintf(stderr, "vxc: %s: write error\n", path);
-    rc = CLI_FAIL;
-  }
-  snprintf(path, sizeof path, "%s/summary.json", dir);
-  if (write_summary(path, t, &s, st, &err) != 0) {
-    rc = CLI_FAIL;
-  }
-  int run_rc;
-  const char *status = run_status(&s, st, &run_rc);
-  printf("task %s: %s at t = %.6g s (%ld records in %s/series.csv)\n", vxc_task_name(t),
-         st == VXC_OK ? status : "FAILED", s.t_end, o.rows, dir);
+  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row));
+  *out = t;
+  return CLI_OK;
+}
+
+
+/* Prints the run's outcome, final states and per-contact summaries to stdout. */
+static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *status,
+                          const task_out *o, const char *dir) {
+  printf("task %s: %s at t = %.6g s (%ld records in %s/series.csv)\n", vxc_task_name(t), status,
+         s->t_end, o->rows, dir);
   printf(
       "  wall time %.3f s (real-time factor %.3g), %lld contact queries (%.0f per s), %lld steps "
       "(%lld rejected), step %.3g .. %.3g s\n",
-      s.wall_s, s.realtime_factor, s.queries, s.wall_s > 0 ? s.queries / s.wall_s : 0.0, s.steps,
-      s.rejected, s.min_step, s.max_step);
-  for (int i = 0; i < s.nbody; i++) {
-    const double *p = s.body[i].pose, *v = s.body[i].velocity;
+      s->wall_s, s->realtime_factor, s->queries, s->wall_s > 0 ? s->queries / s->wall_s : 0.0,
+      s->steps, s->rejected, s->min_step, s->max_step);
+  for (int i = 0; i < s->nbody; i++) {
+    const double *p = s->body[i].pose, *v = s->body[i].velocity;
     printf(
         "  %-12s pose %.6g %.6g %.6g  q %.6g %.6g %.6g %.6g  v %.4g %.4g %.4g  w %.4g %.4g "
         "%.4g\n",
         vxc_task_body_name(t, i), p[0], p[1], p[2], p[3], p[4], p[5], p[6], v[0], v[1], v[2], v[3],
         v[4], v[5]);
   }
-  for (int i = 0; i < s.ncontact; i++) {
+  for (int i = 0; i < s->ncontact; i++) {
     int a, b;
     vxc_task_contact_bodies(t, i, &a, &b);
-    const vxc_task_contact_summary *c = &s.contact[i];
+    const vxc_task_contact_summary *c = &s->contact[i];
     printf("  %s~%s: ", vxc_task_body_name(t, a), vxc_task_body_name(t, b));
     if (c->initial_volume > 0) {
       printf("overlapping at t = 0 (V %.4g m^3, f_n %.4g N), ", c->initial_volume, c->initial_fn);
@@ -489,27 +520,86 @@ static int task_run(int argc, char **argv) {
           c->first, c->last, c->impacts, c->peak_fn, c->peak_ft, c->peak_troll, c->peak_tspin);
     }
   }
-  const vxc_task_energy *e = &s.energy;
+  const vxc_task_energy *e = &s->energy;
   printf(
       "  energy: kinetic %.6g J, potential %.6g J, elastic %.4g J, dissipated %.6g J "
       "(normal %.4g, friction %.4g, rolling %.4g, spinning %.4g), work in %.4g J, "
       "balance error %.3g J (largest %.3g J)\n",
       e->kinetic, e->potential, e->elastic, e->dissipated, e->normal, e->friction, e->rolling,
-      e->spinning, e->work_in, e->error, s.max_abs_error);
-  if (plot && write_plots(dir, t) != 0) {
-    rc = CLI_FAIL;
+      e->spinning, e->work_in, e->error, s->max_abs_error);
+}
+
+
+/* The message of a run that did not complete: the failed write, the signal or the
+ * library's error; "" when it completed. */
+static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status st,
+                        const vxc_error *err, char *msg, size_t size) {
+  if (o->werr) {
+    snprintf(msg, size, "%s: %s", o->csv_path, strerror(o->werr));
+  } else if (task_signal) {
+    snprintf(msg, size, "interrupted by %s at t = %.6g s",
+             task_signal == SIGINT ? "SIGINT" : "SIGTERM", s->t_end);
+  } else {
+    snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
   }
-  if (st != VXC_OK) {
-    fprintf(stderr, "vxc: %s (what was computed until then is in %s)\n", err.message, dir);
-    rc = run_rc;
+}
+
+
+/* Runs the loaded task into dir; returns the exit status. */
+static int task_execute(vxc_task *t, const task_args *a) {
+  task_out o = {NULL, t, isatty(2), 0, 0, 0, ""};
+  snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
+  if (make_dirs(a->dir) != 0) {
+    fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
+    return CLI_FAIL;
+  }
+  if (!(o.csv = fopen(o.csv_path, "w"))) {
+    fprintf(stderr, "vxc: %s: cannot write: %s\n", o.csv_path, strerror(errno));
+    return CLI_FAIL;
+  }
+  csv_header(&o);
+  vxc_task_summary s;
+  vxc_error err;
+  catch_signals();
+  vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
+  if (o.bar_shown) {
+    fprintf(stderr, "\r%60s\r", "");
+  }
+  int werr = ferror(o.csv) ? EIO : 0;
+  if ((fclose(o.csv) != 0 || werr) && !o.werr) {
+    o.werr = errno ? errno : EIO;
+  }
+  int rc;
+  const char *status = run_status(&o, &s, st, &rc);
+  char msg[sizeof err.message + 4300], path[4200];
+  run_message(&o, &s, st, &err, msg, sizeof msg);
+  snprintf(path, sizeof path, "%s/summary.json", a->dir);
+  int out_rc = write_summary(path, t, &s, status, msg) != 0 ? CLI_FAIL : CLI_OK;
+  print_summary(t, &s, st == VXC_OK && !o.werr ? status : "FAILED", &o, a->dir);
+  if (a->plot && write_plots(a->dir, t) != 0) {
+    out_rc = CLI_FAIL;
+  }
+  if (msg[0]) {
+    fprintf(stderr, "vxc: %s (what was computed until then is in %s)\n", msg, a->dir);
   } else if (s.capped_queries > 0) {
     fprintf(stderr,
             "vxc task: warning: %lld of %lld contact queries were less accurate than their "
             "contact's (rtol R) or (voxel H) (a work cap)\n",
             s.capped_queries, s.queries);
-    rc = rc == CLI_OK ? CLI_CAPPED : rc;
+    rc = CLI_CAPPED;
   }
-  vxc_task_free(t);
+  return rc != CLI_OK ? rc : out_rc;
+}
+
+
+static int task_run(int argc, char **argv) {
+  task_args a;
+  vxc_task *t = NULL;
+  int rc = task_args_parse(argc, argv, &a);
+  if (rc == CLI_OK && (rc = task_open(&a, &t)) == CLI_OK) {
+    rc = task_execute(t, &a);
+    vxc_task_free(t);
+  }
   return rc;
 }
 

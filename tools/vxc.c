@@ -24,7 +24,7 @@ static void print_help(void) {
 }
 
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     print_help();
     return CLI_USAGE;
@@ -61,4 +61,9 @@ int main(int argc, char **argv) {
     }
   }
   return cmd->run(argc - 1, argv + 1);
+}
+
+
+int main(int argc, char **argv) {
+  return cli_finish_stdout(dispatch(argc, argv));
 }
