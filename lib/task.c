@@ -339,11 +339,19 @@ static int complete_mass(reader *rd, task_body *b, const vxg_sexp *at) {
   vxc_query_options_default(&o);
   o.rtol = 1e-2;
   vxc_status st = vxc_query_create(&rd->t->al, &q);
-  if (st == VXC_OK) {
-    st = vxc_solid_mass(q, b->solid, -1, b->density, &o, &mp, rd->err);
+  if (st != VXC_OK) {
+    return vxg_error_set(rd->err, st, NULL, 0, 0, "out of memory"), -1;
   }
+  st = vxc_solid_mass(q, b->solid, -1, b->density, &o, &mp, rd->err);
   vxc_query_free(q);
   if (st != VXC_OK) {
+    return -1;
+  }
+  if (mp.capped) { /* a work cap or a failed allocation: not the 1% asked for */
+    vxg_error_set(rd->err, VXC_ERR_LIMIT, rd->file, at->line, at->column,
+                  "body '%s': its mass properties missed their 1%% tolerance (a work or memory "
+                  "cap): give (mass M) (inertia ...) (com ...)",
+                  b->name);
     return -1;
   }
   if (!b->have_mass) {
@@ -694,7 +702,7 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
       }
     } else if (strcmp(h, "body") == 0) {
       for (int i = 0; i < t->nbody; i++) {
-        if (f->child->next && f->child->next->text &&
+        if (f->child->next && f->child->next->text && t->body[i].name &&
             strcmp(t->body[i].name, f->child->next->text) == 0) {
           return fail(rd, f->child->next, "(body %s ...): a second body of that name",
                       f->child->next->text, NULL);

@@ -182,7 +182,8 @@ struct vxv_workspace {
   const vxc_allocator *al;
   size_t bytes, peak, max_bytes;
   pthread_mutex_t mem_mu;
-  int mem_failed;
+  int mem_failed;   /* a buffer could not grow (the cap or the allocator): refinement ends */
+  int alloc_failed; /* the allocator itself refused: the query fails with VXC_ERR_NOMEM */
 
   vxg_posed_cell pc[2];
   vxv_query q;

@@ -638,7 +638,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   }
   ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
   ws->peak = ws->bytes;
-  ws->mem_failed = 0;
+  ws->mem_failed = ws->alloc_failed = 0;
   long long max_boxes = opt.max_boxes ? opt.max_boxes : VXV_DEFAULT_MAX_BOXES;
 
   vxv_result r;
@@ -873,6 +873,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   }
   r.leaf_size_min = 2 * hmin;
   r.peak_bytes = ws->peak;
+  if (ws->alloc_failed) {
+    return VXC_ERR_NOMEM; /* the caller's allocator refused: not a cap */
+  }
   *res = r;
   return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
 }

@@ -36,6 +36,7 @@ static void *ws_realloc(const vxc_allocator *al, void *p, size_t size) {
 
 void *vxv_ws_alloc(vxv_workspace *ws, size_t size) {
   void *p = ws_realloc(ws->al, NULL, size);
+  ws->alloc_failed |= !p;
   if (p) {
     ws->bytes += size;
     if (ws->bytes > ws->peak) {
@@ -70,6 +71,7 @@ int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t el
   size_t add = (ncap - *cap) * elem;
   if (ws->bytes + add <= ws->max_bytes) {
     void *q = ws_realloc(ws->al, *p, ncap * elem);
+    ws->alloc_failed |= !q;
     if (q) {
       *p = q;
       *cap = ncap;

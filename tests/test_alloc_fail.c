@@ -1,0 +1,307 @@
+/* test_alloc_fail.c: allocation failure injected at every allocation of every public
+ * function that allocates. Each scenario runs with an allocator that grants the first n
+ * requests and refuses all later ones, for n = 0, 1, 2, ... until the scenario succeeds;
+ * every run before that must fail with VXC_ERR_NOMEM (the error record agreeing, with a
+ * message), and after the scenario's frees no block may be live; a run that succeeds must
+ * have had no allocation refused. The scenarios' other
+ * inputs (solids given to a query, say) come from the C library's allocator, so each
+ * failure is in the function under test. */
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+typedef struct budget {
+  long left; /* allocations still granted; < 0: refuse */
+  long live; /* blocks allocated and not freed */
+  long calls;
+} budget;
+
+static void *budget_realloc(void *ud, void *ptr, size_t size) {
+  budget *b = ud;
+  if (size == 0) {
+    b->live -= ptr != NULL;
+    free(ptr);
+    return NULL;
+  }
+  b->calls++;
+  if (b->left-- <= 0) {
+    return NULL;
+  }
+  void *q = realloc(ptr, size);
+  b->live += q && !ptr;
+  return q;
+}
+
+
+/* Records a status of a function that takes no error record, as the others would. */
+static void set_error(vxc_error *err, vxc_status st, const char *what) {
+  err->status = st;
+  snprintf(err->message, sizeof err->message, "%s: %s", what, vxc_status_str(st));
+}
+
+
+/* A scenario: calls the functions under test with `al`, frees what they made, returns the
+ * first failing status (VXC_OK when all succeeded). */
+typedef vxc_status (*scenario)(const vxc_allocator *al, vxc_error *err);
+
+/* Runs `run` with budgets 0, 1, 2, ... and checks every failure; returns the number of
+ * allocations the successful run made. */
+static long inject_every_failure_named(scenario run, const char *name) {
+  for (long n = 0; n < 1000000; n++) {
+    budget b = {n, 0, 0};
+    vxc_allocator al = {budget_realloc, &b};
+    vxc_error err;
+    memset(&err, 0, sizeof err);
+    vxc_status st = run(&al, &err);
+    if (b.live != 0) {
+      fprintf(stderr, "# budget %ld: %ld blocks leaked (status %s)\n", n, b.live,
+              vxc_status_str(st));
+      fail();
+    }
+    if (st == VXC_OK) {
+      assert_true(b.left >= 0); /* no allocation was refused on the way */
+      printf("# %s: %ld allocations, each refused in turn\n", name, b.calls);
+      return b.calls;
+    }
+    if (st != VXC_ERR_NOMEM || err.status != st || err.message[0] == '\0') {
+      fprintf(stderr, "# budget %ld: status %s, recorded %s at %s:%d, message '%s'\n", n,
+              vxc_status_str(st), vxc_status_str(err.status), err.file, err.line, err.message);
+      fail();
+    }
+  }
+  fail_msg("the scenario never succeeded");
+  return 0;
+}
+
+
+#define inject_every_failure(run) inject_every_failure_named(run, #run)
+
+
+/* ---- solids ------------------------------------------------------------------------- */
+
+static char *read_data(const char *name, size_t *len) {
+  FILE *f = fopen(vxc_test_data(name), "rb");
+  assert_non_null(f);
+  static char buf[1 << 16];
+  *len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  return buf;
+}
+
+static vxc_status parse_worksite(const vxc_allocator *al, vxc_error *err) {
+  size_t len;
+  const char *text = read_data("worksite.vxm", &len);
+  vxc_solid *s = NULL;
+  vxc_status st = vxc_solid_parse(text, len, "worksite.vxm", al, &s, err);
+  vxc_solid_free(s);
+  return st;
+}
+
+static vxc_status load_mesh_peg(const vxc_allocator *al, vxc_error *err) {
+  vxc_solid *s = NULL;
+  vxc_status st = vxc_solid_load(vxc_test_data("mesh-peg.vxm"), al, &s, err);
+  vxc_solid_free(s);
+  return st;
+}
+
+// vxc_solid_parse and vxc_solid_load (a mesh model) fail cleanly at every allocation
+static void test_alloc_solids(void **state) {
+  (void)state;
+  assert_true(inject_every_failure(parse_worksite) > 10);
+  assert_true(inject_every_failure(load_mesh_peg) > 5);
+}
+
+
+/* ---- queries ------------------------------------------------------------------------ */
+
+static vxc_solid *solid(const char *name) {
+  vxc_solid *s = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data(name), NULL, &s, NULL), VXC_OK);
+  return s;
+}
+
+typedef struct pair_case {
+  const char *a, *b;
+  vxc_pose pose_a;
+} pair_case;
+
+static const pair_case pairs[] = {
+    {"ball.vxm", "table.vxm", {{0, 0, 0.049}, {1, 0, 0, 0}}},           /* quadrics */
+    {"mesh-icosphere.vxm", "table.vxm", {{0, 0, 0.045}, {1, 0, 0, 0}}}, /* a mesh */
+};
+static int pair_index;
+static vxc_solid *pair_a, *pair_b;
+static int pair_cells[2]; /* a cell pair in contact, for vxc_query_pair */
+
+/* Finds a cell pair of the current case in contact. */
+static void find_contact_cells(void) {
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_metrics m;
+  assert_int_equal(
+      vxc_query_run(q, pair_a, &pairs[pair_index].pose_a, pair_b, NULL, NULL, NULL, NULL, &m, NULL),
+      VXC_OK);
+  pair_cells[0] = m.pair[0].cell_a;
+  pair_cells[1] = m.pair[0].cell_b;
+  vxc_query_free(q);
+}
+
+static vxc_status query_run(const vxc_allocator *al, vxc_error *err) {
+  vxc_query *q = NULL;
+  vxc_status st = vxc_query_create(al, &q);
+  if (st != VXC_OK) {
+    set_error(err, st, "vxc_query_create");
+    return st;
+  }
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  vxc_metrics m;
+  st = vxc_query_run(q, pair_a, &pairs[pair_index].pose_a, pair_b, NULL, &o, NULL, NULL, &m, err);
+  if (st == VXC_OK && !m.contact) {
+    st = VXC_ERR_GEOMETRY; /* the scenario must reach the octree */
+  }
+  vxc_query_free(q);
+  return st;
+}
+
+static vxc_status query_pair(const vxc_allocator *al, vxc_error *err) {
+  vxc_query *q = NULL;
+  vxc_status st = vxc_query_create(al, &q);
+  if (st != VXC_OK) {
+    set_error(err, st, "vxc_query_create");
+    return st;
+  }
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  vxc_pair_metrics m;
+  st = vxc_query_pair(q, pair_a, pair_cells[0], &pairs[pair_index].pose_a, pair_b, pair_cells[1],
+                      NULL, &o, 0, &m, err);
+  if (st == VXC_NO_CONTACT) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_query_pair: no contact"); /* they overlap */
+  }
+  vxc_query_free(q);
+  return st;
+}
+
+static vxc_status solid_mass(const vxc_allocator *al, vxc_error *err) {
+  vxc_query *q = NULL;
+  vxc_status st = vxc_query_create(al, &q);
+  if (st != VXC_OK) {
+    set_error(err, st, "vxc_query_create");
+    return st;
+  }
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  vxc_mass_props mp;
+  st = vxc_solid_mass(q, pair_a, -1, 0, &o, &mp, err);
+  vxc_query_free(q);
+  return st;
+}
+
+// vxc_query_create, vxc_query_run, vxc_query_pair and vxc_solid_mass fail cleanly at every
+// allocation, on quadric cells and on meshes
+static void test_alloc_queries(void **state) {
+  (void)state;
+  for (pair_index = 0; pair_index < 2; pair_index++) {
+    pair_a = solid(pairs[pair_index].a);
+    pair_b = solid(pairs[pair_index].b);
+    find_contact_cells();
+    assert_true(inject_every_failure(query_run) > 1);
+    assert_true(inject_every_failure(query_pair) > 1);
+    assert_true(inject_every_failure(solid_mass) > 1);
+    vxc_solid_free(pair_a);
+    vxc_solid_free(pair_b);
+  }
+}
+
+
+/* ---- tracker ------------------------------------------------------------------------ */
+
+static vxc_status tracker(const vxc_allocator *al, vxc_error *err) {
+  vxc_tracker *t = NULL;
+  vxc_status st = vxc_tracker_create(16, al, &t);
+  if (st != VXC_OK) {
+    set_error(err, st, "vxc_tracker_create");
+    return st;
+  }
+  vxc_cell_pair p[2] = {{0, 1}, {2, 3}};
+  vxc_tracker_step step;
+  st = vxc_tracker_update(t, p, 2, &step);
+  if (st == VXC_OK && step.nnew != 2) {
+    st = VXC_ERR_ARG;
+  }
+  vxc_tracker_free(t);
+  return st;
+}
+
+// vxc_tracker_create fails cleanly at every allocation
+static void test_alloc_tracker(void **state) {
+  (void)state;
+  assert_true(inject_every_failure(tracker) >= 1);
+}
+
+
+/* ---- tasks -------------------------------------------------------------------------- */
+
+static const char *task_name;
+
+static vxc_status task_load(const vxc_allocator *al, vxc_error *err) {
+  vxc_task *t = NULL;
+  vxc_status st = vxc_task_load(vxc_test_data(task_name), al, &t, err);
+  vxc_task_free(t);
+  return st;
+}
+
+static vxc_status task_parse(const vxc_allocator *al, vxc_error *err) {
+  size_t len;
+  const char *text = read_data(task_name, &len);
+  const char *dir = getenv("VXC_DATADIR");
+  vxc_task *t = NULL;
+  vxc_status st = vxc_task_parse(text, len, task_name, dir ? dir : "../data", al, &t, err);
+  vxc_task_free(t);
+  return st;
+}
+
+static vxc_status task_run(const vxc_allocator *al, vxc_error *err) {
+  vxc_task *t = NULL;
+  vxc_status st = vxc_task_load(vxc_test_data(task_name), al, &t, err);
+  if (st == VXC_OK) {
+    vxc_task_set_duration(t, 0.2); /* past the ball's first contact */
+    vxc_task_summary s;
+    st = vxc_task_run(t, NULL, NULL, NULL, &s, err);
+    if (st == VXC_OK && s.contact[0].first < 0) {
+      st = VXC_ERR_GEOMETRY; /* the scenario must reach the contact */
+    }
+  }
+  vxc_task_free(t);
+  return st;
+}
+
+// vxc_task_load and vxc_task_parse fail cleanly at every allocation of the bundled tasks
+// (battery-box.vxt's 8th allocation once crashed in the contact parser)
+static void test_alloc_task_readers(void **state) {
+  (void)state;
+  const char *tasks[] = {"battery-box.vxt", "peg-in-hole.vxt", "ball-on-table.vxt"};
+  for (int i = 0; i < 3; i++) {
+    task_name = tasks[i];
+    assert_true(inject_every_failure(task_load) > 8);
+    assert_true(inject_every_failure(task_parse) > 8);
+  }
+}
+
+// vxc_task_run fails cleanly at every allocation of a run through the ball's first contact
+static void test_alloc_task_run(void **state) {
+  (void)state;
+  task_name = "ball-on-table.vxt";
+  assert_true(inject_every_failure(task_run) > inject_every_failure(task_load));
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_alloc_solids),   cmocka_unit_test(test_alloc_queries),
+      cmocka_unit_test(test_alloc_tracker),  cmocka_unit_test(test_alloc_task_readers),
+      cmocka_unit_test(test_alloc_task_run),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
