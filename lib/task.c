@@ -143,6 +143,19 @@ static int inertia_valid(const double I[9], double m[3]) {
 }
 
 
+/* 1 when a form before f in its list (from `first` on) has f's head: a form given twice. */
+static int repeated(const vxg_sexp *first, const vxg_sexp *f) {
+  const char *h = head(f);
+  for (const vxg_sexp *g = first; g && g != f; g = g->next) {
+    const char *gh = head(g);
+    if (gh && h && strcmp(gh, h) == 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 static int parse_mass_form(reader *rd, task_body *b, const vxg_sexp *f) {
   const char *h = head(f);
   double v[6];
@@ -397,6 +410,9 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
     if (!h) {
       return fail(rd, f, "(body %s ...): expected a form like (model \"FILE\")", name, NULL);
     }
+    if (repeated(n->child->next->next, f)) {
+      return fail(rd, f, "(body %s ...): a second (%s ...)", name, h);
+    }
     if (strcmp(h, "model") == 0) {
       const vxg_sexp *p = f->child->next;
       if (!p || (p->kind != VXG_SEXP_STRING && p->kind != VXG_SEXP_WORD) || p->next) {
@@ -498,6 +514,9 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     const char *h = head(f);
     if (!h) {
       return fail(rd, f, "(contact ...): expected a form like (params ...)", NULL, NULL);
+    }
+    if (repeated(bn->next, f)) {
+      return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
     if (strcmp(h, "params") == 0) {
       for (const vxg_sexp *p = f->child->next; p; p = p->next) {
@@ -667,6 +686,10 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
     const char *h = head(f);
     if (!h) {
       return fail(rd, f, "(task ...): expected a form like (duration T)", NULL, NULL);
+    }
+    if (strcmp(h, "body") != 0 && strcmp(h, "contact") != 0 &&
+        repeated(top->child->next->next, f)) {
+      return fail(rd, f, "(task ...): a second (%s ...)", h, NULL);
     }
     if (strcmp(h, "gravity") == 0) {
       if (numbers(rd, f, 3, 3, t->gravity) < 0) {

@@ -1,16 +1,16 @@
 /* fuzz_mesh.c: the fuzzing entry point of the mesh readers (STL, OBJ, PLY, gzip).
  *
  * LLVMFuzzerTestOneInput hands the bytes to vxc_fuzz_mesh, which loads them as a mesh file
- * twice through a counting allocator: once normally, then with the allocation in the middle
- * of the first run's sequence failing (the run is deterministic, so it must fail with
- * VXC_ERR_NOMEM). The first byte picks the name the readers see (it only matters for
- * telling a binary STL from text): "fuzz.stl" when it is 0 or above 127, "fuzz" otherwise;
- * the whole input is the file. It aborts when an invariant breaks: a status that is neither VXC_OK nor an
- * error, an error without a message or with a different status in the record, the output
- * written on failure, a loaded mesh without triangles or with a non-positive volume, a
- * signed distance that is not finite, a block still live after the mesh is freed.
- * libFuzzer (tools/fuzz mesh) and the regression test (tests/test_fuzz_regress.c) share
- * this file. */
+ * through a counting allocator: once normally, then with allocations failing from each of
+ * several points of the first run's sequence on (tests/counting_alloc.h; the run is
+ * deterministic, so each must fail with VXC_ERR_NOMEM, or with the error of the first run when that
+ * came first). The first byte picks the name the readers see (it only matters for telling a binary
+ * STL from text): "fuzz.stl" when it is 0 or above 127, "fuzz" otherwise; the whole input is the
+ * file. It aborts when an invariant breaks: a status that is neither VXC_OK nor an error, an error
+ * without a message or with a different status in the record, the output written on failure, a
+ * loaded mesh without triangles or with a non-positive volume, a signed distance that is not
+ * finite, a block still live after the mesh is freed. libFuzzer (tools/fuzz mesh) and the
+ * regression test (tests/test_fuzz_regress.c) share this file. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -61,11 +61,13 @@ static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *e
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err) {
   counter c = {0, 0, -1};
   vxc_status st = run(data, size, &c, err);
-  if (c.calls > 0) {
-    counter f = {0, 0, c.calls / 2};
+  long at[4];
+  for (int k = fuzz_fail_points(data, size, c.calls, at) - 1; k >= 0; k--) {
+    counter f = {0, 0, at[k]};
     vxc_error e2;
-    if (run(data, size, &f, &e2) != VXC_ERR_NOMEM) {
-      abort();
+    vxc_status s2 = run(data, size, &f, &e2);
+    if (s2 != VXC_ERR_NOMEM && !(st < 0 && s2 == st)) {
+      abort(); /* success, or another error, from a failed allocation */
     }
   }
   return st;

@@ -1,12 +1,14 @@
 /* fuzz_model.c: the fuzzing entry point of the model-file reader.
  *
- * LLVMFuzzerTestOneInput hands the bytes to vxc_fuzz_model, which parses them twice through
- * a counting allocator: once normally, then with the allocation in the middle of the first
- * run's sequence failing (the run is deterministic, so it must fail with VXC_ERR_NOMEM). It
- * aborts when an invariant breaks: a status that is neither VXC_OK nor an error, an error
- * without a message or with a different status in the record, a solid without cells, the
- * output written on failure, a block still live after the solid is freed. libFuzzer
- * (tools/fuzz) and the regression test (tests/test_fuzz_regress.c) share this file. */
+ * LLVMFuzzerTestOneInput hands the bytes to vxc_fuzz_model_dir, which parses them through a
+ * counting allocator: once normally, then with allocations failing from each of several
+ * points of the first run's sequence on (tests/counting_alloc.h; the run is deterministic,
+ * so each must fail with VXC_ERR_NOMEM, or with the error of the first run when that came first).
+ * Mesh paths resolve against VXC_FUZZ_DATADIR (the bundled data/, set by tools/fuzz), so that (mesh
+ * "meshes/peg.stl") loads a mesh. It aborts when an invariant breaks: a status that is neither
+ * VXC_OK nor an error, an error without a message or with a different status in the record, a solid
+ * without cells, the output written on failure, a block still live after the solid is freed.
+ * libFuzzer (tools/fuzz) and the regression test (tests/test_fuzz_regress.c) share this file. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,8 +19,7 @@
  * Returns the status of the first parse; `err` receives its error record. */
 vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
 /* Same with mesh paths resolved against `dir` (the bundled models' meshes load then). */
-vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
-                              vxc_error *err);
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #include "counting_alloc.h"
@@ -50,15 +51,16 @@ static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter
 }
 
 
-vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
-                              vxc_error *err) {
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir, vxc_error *err) {
   counter c = {0, 0, -1};
   vxc_status st = run(data, size, dir, &c, err);
-  if (c.calls > 0) {
-    counter f = {0, 0, c.calls / 2};
+  long at[4];
+  for (int k = fuzz_fail_points(data, size, c.calls, at) - 1; k >= 0; k--) {
+    counter f = {0, 0, at[k]};
     vxc_error e2;
-    if (run(data, size, dir, &f, &e2) != VXC_ERR_NOMEM) {
-      abort();
+    vxc_status s2 = run(data, size, dir, &f, &e2);
+    if (s2 != VXC_ERR_NOMEM && !(st < 0 && s2 == st)) {
+      abort(); /* success, or another error, from a failed allocation */
     }
   }
   return st;
@@ -70,8 +72,12 @@ vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err) {
 }
 
 
+#ifndef VXC_FUZZ_DATADIR
+#define VXC_FUZZ_DATADIR "/nonexistent"
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   vxc_error err;
-  vxc_fuzz_model(data, size, &err);
+  vxc_fuzz_model_dir(data, size, VXC_FUZZ_DATADIR, &err);
   return 0;
 }

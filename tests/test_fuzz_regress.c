@@ -1,9 +1,9 @@
-/* test_fuzz_regress.c: replays the fuzzing entry points (tests/fuzz_model.c, tests/fuzz_mesh.c)
- * over every saved fuzz input (tests/fuzz/model/ and tests/fuzz/mesh/, found through
- * VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its meshes) and
- * every bundled mesh (data/meshes/). Each must end without a crash, with VXC_OK or an error
- * carrying a message (vxc_fuzz_model aborts on a broken invariant, which cmocka reports as a
- * failure); the bundled models must load. */
+/* test_fuzz_regress.c: replays the fuzzing entry points (tests/fuzz_model.c, fuzz_mesh.c,
+ * fuzz_task.c, fuzz_cli.c) over every saved fuzz input (tests/fuzz/TARGET/, found through
+ * VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its
+ * meshes), every bundled mesh (data/meshes/) and every bundled task (data/ .vxt files). Each must
+ * end without a crash, with VXC_OK or an error carrying a message (vxc_fuzz_model aborts on a
+ * broken invariant, which cmocka reports as a failure); the bundled models must load. */
 #include <dirent.h>
 
 #include "vxc_test.h"
@@ -11,16 +11,34 @@
 #include "geom/geom.h"
 
 vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
-vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir,
-                              vxc_error *err);
+vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
+vxc_status vxc_fuzz_task(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
+int vxc_fuzz_cli(const uint8_t *data, size_t size);
 
-/* What a replay runs: the model entry point (with `dir` for mesh paths, NULL: none) or the
- * mesh readers'. */
+/* What a replay runs: the model entry point (with `dir` for mesh paths, NULL: none), the
+ * mesh readers', the task reader's (models from `dir`) or the command line's. */
+enum { T_MODEL, T_MESH, T_TASK, T_CLI };
 typedef struct target {
-  int mesh;
+  int kind;
   const char *dir;
 } target;
+
+/* Runs one input through the target's entry point. */
+static vxc_status replay_one(const target *tg, const uint8_t *data, size_t size, vxc_error *err) {
+  switch (tg->kind) {
+    case T_MESH:
+      return vxc_fuzz_mesh(data, size, err);
+    case T_TASK:
+      return vxc_fuzz_task(data, size, tg->dir, err);
+    case T_CLI:
+      vxc_fuzz_cli(data, size); /* aborts on a broken invariant */
+      return VXC_OK;
+    default:
+      return tg->dir ? vxc_fuzz_model_dir(data, size, tg->dir, err)
+                     : vxc_fuzz_model(data, size, err);
+  }
+}
 
 /* Reads a whole file into a malloc'ed buffer. */
 static uint8_t *slurp(const char *path, size_t *len) {
@@ -65,9 +83,7 @@ static int replay_dir(const char *dir, const char *suffix, const target *tg, int
     size_t size;
     uint8_t *data = slurp(path, &size);
     vxc_error err;
-    vxc_status st = tg->mesh  ? vxc_fuzz_mesh(data, size, &err)
-                    : tg->dir ? vxc_fuzz_model_dir(data, size, tg->dir, &err)
-                              : vxc_fuzz_model(data, size, &err);
+    vxc_status st = replay_one(tg, data, size, &err);
     if (st != VXC_OK) {
       assert_true(st < 0);
       assert_int_equal(err.status, st);
@@ -90,7 +106,7 @@ static void test_fuzz_regress_saved_inputs(void **state) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/fuzz/model", t ? t : ".");
   int nok;
-  const target tg = {0, NULL};
+  const target tg = {T_MODEL, NULL};
   assert_true(replay_dir(dir, "", &tg, &nok) > 0);
 }
 
@@ -99,7 +115,7 @@ static void test_fuzz_regress_saved_inputs(void **state) {
 static void test_fuzz_regress_data_models(void **state) {
   (void)state;
   const char *d = getenv("VXC_DATADIR");
-  const target tg = {0, d ? d : "../data"};
+  const target tg = {T_MODEL, d ? d : "../data"};
   int nok, n = replay_dir(d ? d : "../data", ".vxm", &tg, &nok);
   assert_true(n > 0);
   assert_int_equal(nok, n);
@@ -113,7 +129,7 @@ static void test_fuzz_regress_saved_mesh_inputs(void **state) {
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/fuzz/mesh", t ? t : ".");
   int nok;
-  const target tg = {1, NULL};
+  const target tg = {T_MESH, NULL};
   assert_true(replay_dir(dir, "", &tg, &nok) > 0);
 }
 
@@ -124,10 +140,54 @@ static void test_fuzz_regress_data_meshes(void **state) {
   const char *d = getenv("VXC_DATADIR");
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/meshes", d ? d : "../data");
-  const target tg = {1, NULL};
+  const target tg = {T_MESH, NULL};
   int nok, n = replay_dir(dir, "", &tg, &nok);
   assert_true(n >= 7);
   assert_int_equal(nok, n);
+}
+
+
+/* The data folder (VXC_DATADIR, ../data by default). */
+static const char *data_dir(void) {
+  const char *d = getenv("VXC_DATADIR");
+  return d ? d : "../data";
+}
+
+
+/* Replays tests/fuzz/NAME/ through tg; returns how many inputs there were. */
+static int replay_saved(const char *name, const target *tg) {
+  const char *t = getenv("VXC_TESTDIR");
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s/fuzz/%s", t ? t : ".", name);
+  int nok;
+  return replay_dir(dir, "", tg, &nok);
+}
+
+
+// every saved task fuzz input ends with a status and, for an error, a message, also when
+// allocations fail
+static void test_fuzz_regress_saved_task_inputs(void **state) {
+  (void)state;
+  const target tg = {T_TASK, data_dir()};
+  assert_true(replay_saved("task", &tg) >= 5);
+}
+
+
+// every bundled task goes through the task fuzz entry point and loads
+static void test_fuzz_regress_data_tasks(void **state) {
+  (void)state;
+  const target tg = {T_TASK, data_dir()};
+  int nok, n = replay_dir(data_dir(), ".vxt", &tg, &nok);
+  assert_true(n >= 5);
+  assert_int_equal(nok, n);
+}
+
+
+// every saved command-line fuzz input keeps the parsers' invariants
+static void test_fuzz_regress_saved_cli_inputs(void **state) {
+  (void)state;
+  const target tg = {T_CLI, NULL};
+  assert_true(replay_saved("cli", &tg) >= 5);
 }
 
 
@@ -137,6 +197,9 @@ int main(void) {
       cmocka_unit_test(test_fuzz_regress_data_models),
       cmocka_unit_test(test_fuzz_regress_saved_mesh_inputs),
       cmocka_unit_test(test_fuzz_regress_data_meshes),
+      cmocka_unit_test(test_fuzz_regress_saved_task_inputs),
+      cmocka_unit_test(test_fuzz_regress_data_tasks),
+      cmocka_unit_test(test_fuzz_regress_saved_cli_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

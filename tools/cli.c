@@ -91,13 +91,17 @@ int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size) {
   vxc_pose p = vxc_pose_identity();
   memcpy(p.p, v, sizeof p.p);
   if (n == 7) {
-    double norm = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
-    if (!(norm > 0)) {
+    double big = fmax(fmax(fabs(v[3]), fabs(v[4])), fmax(fabs(v[5]), fabs(v[6])));
+    if (!(big > 0)) {
       snprintf(msg, msg_size, "the quaternion \"%g %g %g %g\" is zero", v[3], v[4], v[5], v[6]);
       return -1;
     }
+    double norm = 0; /* of the quaternion scaled by its largest component: no overflow */
     for (int i = 0; i < 4; i++) {
-      p.q[i] = v[3 + i] / norm;
+      norm += (v[3 + i] / big) * (v[3 + i] / big);
+    }
+    for (int i = 0; i < 4; i++) {
+      p.q[i] = v[3 + i] / big / sqrt(norm);
     }
   }
   *out = p;

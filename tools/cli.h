@@ -106,6 +106,17 @@ void cli_json_vec(FILE *f, const double *v, int n);
 void cli_json_mat3(FILE *f, const double m[9]);
 void cli_json_str(FILE *f, const char *s);
 
+/* Parameter files (--params FILE): `NAME VALUE` or `NAME = VALUE` a line, `#` or `;`
+ * comments; at most CLI_PARAMS_FILE_MAX bytes and CLI_PARAMS_LINE_MAX characters a line. */
+#define CLI_PARAMS_FILE_MAX (1 << 20)
+#define CLI_PARAMS_LINE_MAX 1023
+/* Applies the `len` bytes of parameter-file text to *p (vxc_params_set, in order). Returns
+ * 0, or -1 with "LINE:COLUMN: reason" in msg (*p then holds the lines before). */
+int cli_params_text(const char *text, size_t len, vxc_params *p, char *msg, size_t size);
+/* Reads the parameter file `path` into *p. Returns 0, or -1 after printing
+ * "vxc: PATH:LINE:COLUMN: reason" (or why the file cannot be read) to stderr. */
+int cli_read_params(const char *path, vxc_params *p);
+
 /* Closes f, written to `path`, checking that every write reached it. Returns 0, or -1
  * after printing "vxc: PATH: write error: REASON" to stderr. */
 int cli_close(FILE *f, const char *path);

@@ -55,67 +55,6 @@ static int force_opt(int argc, char **argv, int *i, void *ud) {
 }
 
 
-/* Reads a parameter file: one `NAME VALUE` (or `NAME = VALUE`) per line; `#` or `;`
- * start a comment. Errors name the file, line and column. Returns 0 or -1. */
-static int read_params(const char *path, vxc_params *p) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "vxc: %s: cannot open: %s\n", path, strerror(errno));
-    return -1;
-  }
-  char line[1024];
-  int lineno = 0, rc = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    lineno++;
-    char *c = strpbrk(line, "#;");
-    if (c) {
-      *c = '\0';
-    }
-    for (char *e = line; *e; e++) {
-      if (*e == '=') {
-        *e = ' ';
-      }
-    }
-    char *name = line + strspn(line, " \t\r\n");
-    if (*name == '\0') {
-      continue;
-    }
-    int col_name = (int)(name - line) + 1;
-    char *end = name + strcspn(name, " \t\r\n");
-    char *val = end + strspn(end, " \t\r\n");
-    int col_val = (int)(val - line) + 1;
-    char *vend = val + strcspn(val, " \t\r\n");
-    char *rest = vend + strspn(vend, " \t\r\n");
-    *end = '\0';
-    *vend = '\0';
-    double x;
-    vxc_error err;
-    if (*val == '\0') {
-      fprintf(stderr, "vxc: %s:%d:%d: expected a value after '%s'\n", path, lineno,
-              col_name + (int)strlen(name), name);
-      rc = -1;
-    } else if (cli_parse_double(val, &x) != 0) {
-      fprintf(stderr, "vxc: %s:%d:%d: expected a number for '%s', got '%s'\n", path, lineno,
-              col_val, name, val);
-      rc = -1;
-    } else if (*rest != '\0') {
-      fprintf(stderr, "vxc: %s:%d:%d: unexpected '%s' after the value of '%s'\n", path, lineno,
-              (int)(rest - line) + 1, rest, name);
-      rc = -1;
-    } else if (vxc_params_set(p, name, x, &err) != VXC_OK) {
-      fprintf(stderr, "vxc: %s:%d:%d: %s\n", path, lineno, col_name, err.message);
-      rc = -1;
-    }
-  }
-  if (rc == 0 && ferror(f)) {
-    fprintf(stderr, "vxc: %s: read error\n", path);
-    rc = -1;
-  }
-  fclose(f);
-  return rc;
-}
-
-
 static void vec_add(double *a, const double *b) {
   for (int k = 0; k < 3; k++) {
     a[k] += b[k];
@@ -141,7 +80,7 @@ static int force_run(int argc, char **argv) {
   vxc_params p;
   vxc_params_default(&p);
   vxc_error err;
-  if (f.params && read_params(f.params, &p) != 0) {
+  if (f.params && cli_read_params(f.params, &p) != 0) {
     rc = CLI_FAIL;
     goto out;
   }
