@@ -988,7 +988,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     st = initial_overlap(s);
   }
   double next_rec = 0, next_prog = 0, event_hi = -1;
-  int stop = 0;
+  int stop = 0, polled = 0; /* polled: the poll asked to stop; record now, then stop */
   while (st == VXC_OK && !stop) {
     if (t >= next_rec - 1e-12 * fmax(1, t)) {
       if ((st = contact_wrench_a(s, t)) != VXC_OK) {
@@ -1017,7 +1017,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
       if (st != VXC_OK) {
         break;
       }
-      if (want_stop) {
+      if (want_stop || polled) {
         stop = 1;
         sum.stopped = 1;
         break;
@@ -1103,6 +1103,10 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
       }
     }
     track_summary(s, t);
+    if (T->poll && T->poll(T->poll_ud)) {
+      polled = 1;
+      next_rec = t; /* the loop's top writes the record at t and stops */
+    }
     if (T->integrator == TASK_ADAPTIVE) {
       /* a step cut short by a record time or an event does not shrink the next one */
       double f = errn > 0 ? fmin(5, fmax(0.2, 0.9 * pow(errn, expo))) : 5;

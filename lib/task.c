@@ -911,6 +911,16 @@ vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_r
 }
 
 
+vxc_status vxc_task_set_poll(vxc_task *t, vxc_task_poll_fn fn, void *ud) {
+  if (!t) {
+    return VXC_ERR_ARG;
+  }
+  t->poll = fn;
+  t->poll_ud = ud;
+  return VXC_OK;
+}
+
+
 int vxc_task_body_count(const vxc_task *t) {
   return t ? t->nbody : 0;
 }

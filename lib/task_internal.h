@@ -68,6 +68,8 @@ struct vxc_task {
   double every; /* record interval, s (0: every step) */
   int allow_overlap;  /* (initial-overlap allow): bodies may overlap at t = 0 */
   long long max_steps, max_records; /* run bounds (vxc_task_set_limits) */
+  vxc_task_poll_fn poll;             /* stop request, after every step (vxc_task_set_poll) */
+  void *poll_ud;
   double energy_tol;  /* (energy-tolerance R): largest |energy error| / energy scale */
   int nbody, ncontact;
   task_body *body;

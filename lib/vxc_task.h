@@ -61,6 +61,14 @@ VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
 #define VXC_TASK_MAX_STEPS 100000000LL
 #define VXC_TASK_MAX_RECORDS 10000000LL
 VXC_API vxc_status vxc_task_set_limits(vxc_task *task, long long max_steps, long long max_records);
+
+/* Called after every accepted step of vxc_task_run with the `ud` given here; returning
+ * non-zero stops the run at that step: a last record at the time reached goes to the
+ * record callback and the run returns VXC_OK with summary->stopped = 1. For a signal
+ * handler's flag or a wall-clock limit (a record interval may take long in wall time). fn
+ * NULL: none (the default). Returns VXC_OK, VXC_ERR_ARG (task NULL). */
+typedef int (*vxc_task_poll_fn)(void *ud);
+VXC_API vxc_status vxc_task_set_poll(vxc_task *task, vxc_task_poll_fn fn, void *ud);
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..32"
+echo "1..34"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -106,11 +106,16 @@ ok "its summary says write-error, not completed" 0 '"status": "write-error"' -- 
 ok "vxc task on a full standard output exits 1" 1 'standard output: write error: No space' -- \
   sh -c "'$vxc' task '$tmp/fall.vxt' --out '$tmp/full' >/dev/full"
 
-# SIGTERM or SIGINT ends the run at its next record: summary.json says "interrupted", the
-# exit status is 128 + the signal (a background job of a plain shell ignores SIGINT: env
-# --default-signal gives it back)
 sed -e 's/(duration 0.5)/(duration 9e5)/' -e 's/(gravity 0 0 -9.81)/(gravity 0 0 0)/' \
   -e 's/(every 0.1)/(every 1)/' "$tmp/fall.vxt" >"$tmp/long.vxt"
+# --max-wall bounds a run in wall time: it stops after the step under way, status limit
+ok "--max-wall stops a long run with status limit" 1 'wall-time limit of 0\.5 s was reached' -- \
+  "$vxc" task "$tmp/long.vxt" --out "$tmp/wall" --max-wall 0.5
+ok "its summary says limit" 0 '"status": "limit"' -- cat "$tmp/wall/summary.json"
+
+# SIGTERM or SIGINT ends the run after the step under way: summary.json says "interrupted", the
+# exit status is 128 + the signal (a background job of a plain shell ignores SIGINT: env
+# --default-signal gives it back)
 for sig in TERM INT; do
   want=143
   [ $sig = INT ] && want=130

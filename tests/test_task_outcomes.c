@@ -222,6 +222,49 @@ static void test_outcome_forms_checked(void **state) {
 }
 
 
+/* Counts poll calls and asks to stop at the 7th; keeps the last record's time. */
+typedef struct poll_watch {
+  int calls;
+  double last_t;
+  int records;
+} poll_watch;
+
+static int poll_stop(void *ud) {
+  poll_watch *w = ud;
+  return ++w->calls >= 7;
+}
+
+static int last_record(void *ud, const vxc_task_record *r) {
+  poll_watch *w = ud;
+  w->last_t = r->t;
+  w->records++;
+  return 0;
+}
+
+
+/* A poll that asks to stop ends the run after that step, whatever the record interval: a
+ * free fall with 1 ms RK4 steps and one record a second stops at t = 7 ms, with a last
+ * record there, status VXC_OK and stopped set. */
+static void test_poll_stops_after_the_step(void **state) {
+  (void)state;
+  vxc_task *t = ball_task(1, "(integrator rk4 (step 1e-3)) (record (every 1))");
+  vxc_task_set_duration(t, 10);
+  poll_watch w = {0, -1, 0};
+  assert_int_equal(vxc_task_set_poll(t, poll_stop, &w), VXC_OK);
+  vxc_task_summary s;
+  vxc_error err;
+  assert_int_equal(vxc_task_run(t, last_record, NULL, &w, &s, &err), VXC_OK);
+  assert_int_equal(s.stopped, 1);
+  assert_int_equal(s.completed, 0);
+  assert_int_equal(s.steps, 7);
+  assert_double_near(s.t_end, 7e-3, 1e-15);
+  assert_double_near(w.last_t, s.t_end, 0);
+  assert_int_equal(w.records, 2); /* t = 0 and the stop */
+  assert_int_equal(vxc_task_set_poll(NULL, poll_stop, &w), VXC_ERR_ARG);
+  vxc_task_free(t);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_initial_overlap_refused),
@@ -230,6 +273,7 @@ int main(void) {
       cmocka_unit_test(test_energy_error_stops_run),
       cmocka_unit_test(test_runs_are_bounded),
       cmocka_unit_test(test_outcome_forms_checked),
+      cmocka_unit_test(test_poll_stops_after_the_step),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

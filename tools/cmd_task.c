@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,6 +26,9 @@ typedef struct task_out {
   long rows;
   int werr;            /* errno of the first failed write of series.csv (0: none) */
   char csv_path[4200]; /* DIR/series.csv */
+  double max_wall;     /* --max-wall, s (0: none) */
+  double wall0;        /* monotonic clock at the start, s */
+  int wall_hit;        /* the run stopped at --max-wall */
 } task_out;
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
@@ -36,8 +40,8 @@ static void on_signal(int sig) {
 
 
 /* Catches SIGINT and SIGTERM (unless ignored, as in a background job without job
- * control) so that the run stops at its next record with its outputs written; a second
- * signal ends the process at once (SA_RESETHAND). */
+ * control) so that the run stops after the step under way (on_poll) with its outputs
+ * written; a second signal ends the process at once (SA_RESETHAND). */
 static void catch_signals(void) {
   static const int sigs[] = {SIGINT, SIGTERM};
   for (int i = 0; i < 2; i++) {
@@ -112,7 +116,24 @@ static int on_record(void *ud, const vxc_task_record *r) {
     return 1; /* stop at the first failed write */
   }
   o->rows++;
-  return task_signal != 0; /* a signal stops the run after this record */
+  return 0;
+}
+
+
+static double mono_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+/* After every step: stop on a signal or past --max-wall. */
+static int on_poll(void *ud) {
+  task_out *o = ud;
+  if (o->max_wall > 0 && mono_s() - o->wall0 > o->max_wall) {
+    o->wall_hit = 1;
+  }
+  return task_signal != 0 || o->wall_hit;
 }
 
 
@@ -169,6 +190,9 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
   if (task_signal) {
     *rc = 128 + task_signal;
     return "interrupted";
+  }
+  if (o->wall_hit) {
+    return "limit";
   }
   *rc = CLI_OK;
   if (st == VXC_OK) {
@@ -427,18 +451,24 @@ static int make_dirs(const char *dir) {
 typedef struct task_args {
   const char *file, *dir;
   int plot;
-  double duration, max_steps, max_output;
+  double duration, max_steps, max_output, max_wall;
 } task_args;
 
 
 /* Parses the command line into *a. Returns CLI_OK or the usage error's status. */
 static int task_args_parse(int argc, char **argv, task_args *a) {
-  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9};
+  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
       double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
       if (i + 1 >= argc || cli_parse_double(argv[i + 1], x) != 0 || !(*x >= 1) || *x > 1e15) {
         return cli_usage_error("task", "%s: expected a number from 1 to 1e15", argv[i]);
+      }
+      i++;
+    } else if (strcmp(argv[i], "--max-wall") == 0) {
+      if (i + 1 >= argc || cli_parse_double(argv[i + 1], &a->max_wall) != 0 || !(a->max_wall > 0) ||
+          a->max_wall > 1e9) {
+        return cli_usage_error("task", "--max-wall: expected a time from 0 to 1e9 s");
       }
       i++;
     } else if (strcmp(argv[i], "--out") == 0 || strcmp(argv[i], "--duration") == 0) {
@@ -539,6 +569,9 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
   } else if (task_signal) {
     snprintf(msg, size, "interrupted by %s at t = %.6g s",
              task_signal == SIGINT ? "SIGINT" : "SIGTERM", s->t_end);
+  } else if (o->wall_hit) {
+    snprintf(msg, size, "the wall-time limit of %g s was reached at t = %.6g s (--max-wall)",
+             o->max_wall, s->t_end);
   } else {
     snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
   }
@@ -547,7 +580,7 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
 
 /* Runs the loaded task into dir; returns the exit status. */
 static int task_execute(vxc_task *t, const task_args *a) {
-  task_out o = {NULL, t, isatty(2), 0, 0, 0, ""};
+  task_out o = {NULL, t, isatty(2), 0, 0, 0, "", a->max_wall, mono_s(), 0};
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
   if (make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
@@ -561,6 +594,7 @@ static int task_execute(vxc_task *t, const task_args *a) {
   vxc_task_summary s;
   vxc_error err;
   catch_signals();
+  vxc_task_set_poll(t, on_poll, &o);
   vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");
@@ -607,7 +641,7 @@ static int task_run(int argc, char **argv) {
 const cli_command cli_cmd_task = {
     "task", "run a task file (.vxt): insertion, extraction or free-body simulation",
     "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T] [--max-steps N]\n"
-    "                [--max-output BYTES]\n\n"
+    "                [--max-output BYTES] [--max-wall SECONDS]\n\n"
     "Runs the task: free bodies under gravity, driven bodies along their trajectories\n"
     "(optionally through a compliant gripper), contacts by Gonthier's volumetric model with\n"
     "cell-pair tracking, integrated by RK4 or an adaptive embedded pair (Dormand-Prince\n"
@@ -629,5 +663,10 @@ const cli_command cli_cmd_task = {
     "  --duration T    run T seconds instead of the task's (duration T)\n"
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
-    "                  would write more is refused, or stopped with status \"limit\"\n",
+    "                  would write more is refused, or stopped with status \"limit\"\n"
+    "  --max-wall S    stop with status \"limit\" after S seconds of wall time\n\n"
+    "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
+    "summary.json says \"interrupted\" and the exit status is 130 or 143. Exit status 1\n"
+    "when the run failed, stopped at a limit or could not write its outputs (the message\n"
+    "names the file), 3 when contact queries were capped, 4 when the energy balance broke.\n",
     task_run};
