@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..40"
+echo "1..43"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -101,5 +101,16 @@ ok "vxc mass --json to a full disk exits 1" 1 'standard output: write error: No 
   sh -c "'$vxc' mass '$data/ball.vxm' --json >/dev/full"
 ok "vxc metrics to a full disk exits 1" 1 'standard output: write error' -- \
   sh -c "'$vxc' metrics '$data/ball.vxm' '$data/table.vxm' --pose-a '0 0 0.05' >/dev/full"
+
+# parameter files are bounded: /dev/zero (endless NUL bytes) is refused at 1 MiB, a NUL
+# byte names its line and column, a line past 1023 characters is refused
+ok "--params /dev/zero is refused, not read for ever" 1 '/dev/zero: parameter file larger than 1024 KiB' -- \
+  "$vxc" force "$data/ball.vxm" "$data/table.vxm" --params /dev/zero
+printf 'k_v 1e7\nmu_c\0000.1\n' >"$tmp/nul.txt"
+ok "a NUL byte in a parameter file is refused with its place" 1 'nul\.txt:2:5: a NUL byte' -- \
+  "$vxc" force "$data/ball.vxm" "$data/table.vxm" --params "$tmp/nul.txt"
+{ printf 'k_v '; head -c 1100 /dev/zero | tr '\0' '1'; echo; } >"$tmp/long.txt"
+ok "a parameter line past 1023 characters is refused" 1 'long\.txt:1:1024: line longer than 1023' -- \
+  "$vxc" force "$data/ball.vxm" "$data/table.vxm" --params "$tmp/long.txt"
 
 [ "$failed" -eq 0 ]
