@@ -116,6 +116,7 @@ extern const cli_command cli_cmd_mass;
 extern const cli_command cli_cmd_metrics;
 extern const cli_command cli_cmd_force;
 extern const cli_command cli_cmd_task;
+extern const cli_command cli_cmd_import;
 extern const cli_command cli_cmd_bench;
 
 #endif /* VXC_CLI_H */
