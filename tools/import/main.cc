@@ -193,15 +193,15 @@ void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
 }
 
 void report(const std::vector<Outcome> &rs) {
-  std::printf("%-16s %-6s %5s  %-19s %-19s %-19s %s\n", "solid", "became", "cells",
+  std::printf("%-16s %-6s %5s  %-22s %-22s %-22s %s\n", "solid", "became", "cells",
               "exact cells [m^3]", "mesh [m^3]", "OCCT [m^3]", "why");
   for (const Outcome &r : rs) {
     auto v = [](double x) {
       char b[40];
-      std::snprintf(b, sizeof b, std::isnan(x) ? "-" : "%.12e", x);
+      std::snprintf(b, sizeof b, std::isnan(x) ? "-" : "%.15e", x);
       return std::string(b);
     };
-    std::printf("%-16s %-6s %5d  %-19s %-19s %-19s %s\n", r.name.c_str(), r.became.c_str(), r.cells,
+    std::printf("%-16s %-6s %5d  %-22s %-22s %-22s %s\n", r.name.c_str(), r.became.c_str(), r.cells,
                 v(r.v_exact).c_str(), v(r.v_mesh).c_str(), v(r.v_occt).c_str(), r.why.c_str());
   }
 }

@@ -2,6 +2,7 @@
 //
 //   vxc-stepgen DIR     writes DIR/NAME.step for every part below (millimetres)
 //   vxc-stepgen --list  prints NAME and the closed-form volume in m^3 of each part
+//   vxc-stepgen --sheet FILE  writes a STEP file holding one face and no solid (for tests)
 //
 // The closed forms are written here from the dimensions, independently of OCCT and of the
 // importer, so the tests can hold an import against them.
@@ -151,6 +152,19 @@ void name_solid(STEPControl_Writer &w, const char *name) {
   }
 }
 
+// a 10 mm square face, no solid
+int write_sheet(const char *path) {
+  TopoDS_Shape box10 = box(0, 0, 0, 10, 10, 10);
+  TopExp_Explorer ex(box10, TopAbs_FACE);
+  STEPControl_Writer w;
+  if (w.Transfer(ex.Current(), STEPControl_AsIs) != IFSelect_RetDone ||
+      w.Write(path) != IFSelect_RetDone) {
+    std::fprintf(stderr, "vxc-stepgen: %s: cannot write\n", path);
+    return 1;
+  }
+  return 0;
+}
+
 int write_part(const Part &p, const std::string &dir) {
   TopoDS_Shape s = p.make();
   TopExp_Explorer ex(s, TopAbs_SOLID);
@@ -182,11 +196,15 @@ int write_part(const Part &p, const std::string &dir) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2 || argv[1][0] == '\0') {
-    std::fprintf(stderr, "usage: vxc-stepgen DIR | --list\n");
+  if (argc < 2 || argv[1][0] == '\0' || (std::strcmp(argv[1], "--sheet") == 0) != (argc == 3) ||
+      argc > 3) {
+    std::fprintf(stderr, "usage: vxc-stepgen DIR | --list | --sheet FILE\n");
     return 2;
   }
   Message::DefaultMessenger()->RemovePrinters(STANDARD_TYPE(Message_Printer));
+  if (argc == 3) {
+    return write_sheet(argv[2]);
+  }
   std::vector<Part> ps = parts();
   if (std::strcmp(argv[1], "--list") == 0) {
     for (const Part &p : ps) {
