@@ -12,9 +12,9 @@ if [ ! -x "$gen" ] || [ ! -x "$tools/vxc-import" ]; then
   exit 0
 fi
 
-exact_parts="drilled-block stepped-shaft cone-peg torus-ring keyway-shaft peg hole-block"
-echo "1..$((1 + 4 * 7 + 6 + 7))"
-ok "vxc-stepgen writes the parts" 0 '^8$' -- sh -c "'$gen' '$tmp' && ls '$tmp'/*.step | wc -l | grep -x 8"
+exact_parts="drilled-block stepped-shaft cone-peg torus-ring keyway-shaft peg hole-block cross-bore"
+echo "1..$((1 + 4 * 8 + 6 + 7))"
+ok "vxc-stepgen writes the parts" 0 '^9$' -- sh -c "'$gen' '$tmp' && ls '$tmp'/*.step | wc -l | grep -x 9"
 "$gen" --list >"$tmp/list"
 
 # relative difference of two numbers within a bound: close A B REL

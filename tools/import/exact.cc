@@ -195,6 +195,7 @@ std::string moved(const std::string &x, const std::string &y, const std::string 
 struct Slab {
   double z0, z1;
   std::string shapes;  // without the slab
+  std::string what;    // for the report: "cone", "4 planes - 2 holes", ...
   double area = 0;     // prisms: cross-section, mm^2
   double volume = 0;   // mm^3
 };
@@ -294,12 +295,14 @@ bool Decomposer::revolved(const FaceInfo &f, Slab &sl, std::string &why) const {
       return false;
     }
     sl.volume = PI * h * (r0 * r0 + r0 * r1 + r1 * r1) / 3;
+    sl.what = "cone";
     sl.shapes = std::string("(move ") + (slope < 0 ? "(rotate x 180) " : "") + "(translate " +
                 L(c.X()) + " " + L(c.Y()) + " " + L(za) + ") (cone " +
                 num(std::fabs(f.semi) * 180 / PI) + "))";
   } else if (f.kind == SPHERE) {
     double r = f.r, t0 = sl.z0 - c.Z(), t1 = sl.z1 - c.Z();
     sl.volume = PI * (r * r * (t1 - t0) - (t1 * t1 * t1 - t0 * t0 * t0) / 3);
+    sl.what = "sphere";
     sl.shapes = moved(L(c.X()), L(c.Y()), L(c.Z()), "(sphere " + L(r) + ")");
   } else {
     double r = f.r;
@@ -308,6 +311,7 @@ bool Decomposer::revolved(const FaceInfo &f, Slab &sl, std::string &why) const {
       return (t * std::sqrt(r * r - t * t) + r * r * std::asin(t / r)) / 2;
     };
     sl.volume = 4 * PI * f.R * (F(sl.z1 - c.Z()) - F(sl.z0 - c.Z()));
+    sl.what = "torus";
     sl.shapes = moved(L(c.X()), L(c.Y()), L(c.Z()), "(torus " + L(f.R) + " " + L(r) + ")");
   }
   return true;
@@ -529,6 +533,13 @@ bool Decomposer::prism(const std::vector<const FaceInfo *> &side, double zm, Sla
     shapes += " " + pockets[i].shape;
   }
   sl.shapes = shapes.substr(1);
+  auto count = [](size_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  sl.what = outer.empty() ? "" : count(outer.size(), "plane", "planes");
+  sl.what += disks.empty() ? "" : std::string(outer.empty() ? "" : " and ") + "cylinder";
+  sl.what += holes.empty() ? "" : " - " + count(holes.size(), "hole", "holes");
+  sl.what += pockets.empty() ? "" : " - " + count(pockets.size(), "pocket", "pockets");
   sl.area = area;
   sl.volume = area * (sl.z1 - sl.z0);
   return true;
@@ -597,17 +608,14 @@ ExactResult exact_cells(const TopoDS_Solid &s, double scale) {
   if (!res.ok) {
     return res;
   }
-  int prisms = 0;
+  char axis_s[120];
+  std::snprintf(axis_s, sizeof axis_s, "along (%.6g, %.6g, %.6g):", axis.X(), axis.Y(), axis.Z());
+  res.why = parallel(axis, gp::DZ()) ? "along z:" : axis_s;
   for (const Slab &sl : slabs) {
     std::string shapes =
         "(slab z " + num(sl.z0 * scale) + " " + num(sl.z1 * scale) + ") " + sl.shapes + pose;
     res.cells.push_back({shapes, sl.volume * scale * scale * scale});
-    prisms += sl.area != 0;
+    res.why += (&sl == &slabs[0] ? " " : "; ") + num(sl.z0) + ".." + num(sl.z1) + " mm " + sl.what;
   }
-  char axis_s[120];
-  std::snprintf(axis_s, sizeof axis_s, "axis (%.6g, %.6g, %.6g)", axis.X(), axis.Y(), axis.Z());
-  res.why = std::to_string(slabs.size()) + " slab" + (slabs.size() > 1 ? "s" : "") + " along " +
-            axis_s + ": " + std::to_string(prisms) + " prism(s), " +
-            std::to_string(slabs.size() - prisms) + " of revolution";
   return res;
 }

@@ -134,6 +134,13 @@ std::vector<Part> parts() {
                "the block of data/hole-block.vxm: 120 x 120 x 100 mm, a 41 mm hole 80 mm deep",
                [] { return cut(box(-60, -60, -100, 60, 60, 0), cylinder(0, 0, -80, 20.5, 81)); },
                (120.0 * 120 * 100 - PI * 20.5 * 20.5 * 80) * MM3});
+  p.push_back(
+      {"cross-bore", "40 x 50 x 60 mm block with a 20 mm hole along x (an axis other than z)",
+       [] {
+         gp_Ax2 ax(gp_Pnt(-21, 5, 30), gp::DX());
+         return cut(box(-20, -25, 0, 20, 25, 60), BRepPrimAPI_MakeCylinder(ax, 10, 42).Shape());
+       },
+       (40.0 * 50 * 60 - PI * 100 * 40) * MM3});
   p.push_back({"vase",
                "free-form: a loft through circles of radius 20, 28, 16, 22 mm (B-spline side)",
                vase, 0});
