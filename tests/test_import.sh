@@ -13,7 +13,7 @@ if [ ! -x "$gen" ] || [ ! -x "$tools/vxc-import" ]; then
 fi
 
 exact_parts="drilled-block stepped-shaft cone-peg torus-ring keyway-shaft peg hole-block cross-bore"
-echo "1..$((1 + 4 * 8 + 6 + 7))"
+echo "1..$((1 + 4 * 8 + 6 + 7 + 2))"
 ok "vxc-stepgen writes the parts" 0 '^9$' -- sh -c "'$gen' '$tmp' && ls '$tmp'/*.step | wc -l | grep -x 9"
 "$gen" --list >"$tmp/list"
 
@@ -75,5 +75,7 @@ ok "--mesh and --exact together are a usage error" 2 'exclude' -- "$vxc" import 
 ok "a bad deflection is a usage error" 2 'deflection' -- "$vxc" import "$tmp/peg.step" --deflection -1
 ok "--mesh makes a mesh cell that vxc reads" 0 'ok' -- \
   sh -c "'$vxc' import '$tmp/peg.step' --mesh -o '$tmp/peg-mesh.vxm' >/dev/null && '$vxc' check '$tmp/peg-mesh.vxm'"
+ok "vxc --help lists import" 0 'import +a STEP file' -- "$vxc" --help
+ok "vxc import --help is the tool's help" 0 'deflection D +mesh chordal deflection, metres \(default 1e-4' -- "$vxc" import --help
 
 [ "$failed" -eq 0 ]

@@ -24,7 +24,7 @@ enum {
 typedef struct cli_command {
   const char *name;
   const char *summary; /* one line for `vxc --help` */
-  const char *usage;   /* full text for `vxc COMMAND --help` */
+  const char *usage;   /* full text for `vxc COMMAND --help`; NULL: `run` gets --help */
   int (*run)(int argc, char **argv);
 } cli_command;
 

@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
     return CLI_USAGE;
   }
   for (int i = 2; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
+    if (cli_is_help(argv[i]) && cmd->usage) { /* no usage: the command's own program helps */
       return cli_print_help(cmd);
     }
     if (strcmp(argv[i], "--") == 0) {
