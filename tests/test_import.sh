@@ -13,7 +13,7 @@ if [ ! -x "$gen" ] || [ ! -x "$tools/vxc-import" ]; then
 fi
 
 exact_parts="drilled-block stepped-shaft cone-peg torus-ring keyway-shaft peg hole-block cross-bore"
-echo "1..$((1 + 4 * 8 + 6 + 7 + 2))"
+echo "1..$((1 + 4 * 8 + 6 + 7 + 3))"
 ok "vxc-stepgen writes the parts" 0 '^9$' -- sh -c "'$gen' '$tmp' && ls '$tmp'/*.step | wc -l | grep -x 9"
 "$gen" --list >"$tmp/list"
 
@@ -75,6 +75,12 @@ ok "--mesh and --exact together are a usage error" 2 'exclude' -- "$vxc" import 
 ok "a bad deflection is a usage error" 2 'deflection' -- "$vxc" import "$tmp/peg.step" --deflection -1
 ok "--mesh makes a mesh cell that vxc reads" 0 'ok' -- \
   sh -c "'$vxc' import '$tmp/peg.step' --mesh -o '$tmp/peg-mesh.vxm' >/dev/null && '$vxc' check '$tmp/peg-mesh.vxm'"
+# --density: the mass is the density times the closed-form volume (0.5 mm leaves, 1e-5)
+cf=$(awk '$1 == "peg" { print $2 }' "$tmp/list")
+"$vxc" import "$tmp/peg.step" --density 7850 -o "$tmp/peg-steel.vxm" >/dev/null
+"$vxc" mass "$tmp/peg-steel.vxm" --voxel 5e-4 --json >"$tmp/mass.json"
+ok "--density 7850: the peg's mass is 7850 x its volume" 0 'difference' -- \
+  close "$(total "$tmp/mass.json" mass)" "$(awk -v v="$cf" 'BEGIN { printf "%.17g", 7850 * v }')" 1e-5
 ok "vxc --help lists import" 0 'import +a STEP file' -- "$vxc" --help
 ok "vxc import --help is the tool's help" 0 'deflection D +mesh chordal deflection, metres \(default 1e-4' -- "$vxc" import --help
 

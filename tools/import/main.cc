@@ -27,12 +27,14 @@ const double DEFAULT_DEFLECTION = 1e-4;
 struct Options {
   std::string in, out;
   double deflection = DEFAULT_DEFLECTION;  // metres
+  double density = 0;                      // kg/m^3; 0: none written
   bool exact_only = false, mesh_only = false;
 };
 
 void usage(FILE *f) {
   std::fprintf(f,
-               "usage: vxc import PART.step [-o PART.vxm] [--deflection D] [--exact|--mesh]\n\n"
+               "usage: vxc import PART.step [-o PART.vxm] [--deflection D] [--exact|--mesh]\n"
+               "                  [--density RHO]\n\n"
                "Writes a model file with one cell per STEP solid, named after the solid: exact\n"
                "quadric cells when the solid is a stack of convex prisms (planes, one cylinder)\n"
                "minus cylindrical holes and box pockets, or of cone, sphere and torus slices;\n"
@@ -40,7 +42,8 @@ void usage(FILE *f) {
                "  -o FILE         model file to write (default: PART.vxm beside PART.step)\n"
                "  --deflection D  mesh chordal deflection, metres (default 1e-4: 0.1 mm)\n"
                "  --exact         fail (exit 1) when a solid cannot become exact cells\n"
-               "  --mesh          make every solid a mesh cell\n\n"
+               "  --mesh          make every solid a mesh cell\n"
+               "  --density RHO   write (density RHO), kg/m^3 (STEP files carry no material)\n\n"
                "Exit status: 0 written, 1 invalid input or a solid not exact under --exact,\n"
                "2 usage error.\n");
 }
@@ -56,7 +59,7 @@ int parse(int argc, char **argv, Options &o) {
     if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
-    } else if (a == "-o" || a == "--deflection") {
+    } else if (a == "-o" || a == "--deflection" || a == "--density") {
       if (i + 1 >= argc) {
         return usage_error("option '" + a + "' needs a value");
       }
@@ -66,11 +69,12 @@ int parse(int argc, char **argv, Options &o) {
         continue;
       }
       char *end;
-      o.deflection = std::strtod(v, &end);
-      if (*v == '\0' || *end != '\0' || !std::isfinite(o.deflection) || o.deflection <= 0) {
-        return usage_error(std::string("--deflection needs a positive length in metres, not '") +
-                           v + "'");
+      double x = std::strtod(v, &end);
+      if (*v == '\0' || *end != '\0' || !std::isfinite(x) || x <= 0) {
+        return usage_error(a + " needs a positive number (" +
+                           (a == "--density" ? "kg/m^3" : "metres") + "), not '" + v + "'");
       }
+      (a == "--density" ? o.density : o.deflection) = x;
     } else if (a == "--exact" || a == "--mesh") {
       (a == "--exact" ? o.exact_only : o.mesh_only) = true;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -230,10 +234,14 @@ int run(const Options &o) {
   if (!out) {
     throw std::runtime_error(o.out + ": cannot write the model file");
   }
-  std::fprintf(
-      out, "; %s: imported from %s by vxc import (unit %s, written in metres)\n(solid %s\n%s)\n",
-      stem_of(o.out).c_str(), base_of(o.in).c_str(), f.unit.c_str(),
-      vxm_name(stem_of(o.out)).c_str(), body.substr(0, body.size() - 1).c_str());
+  std::fprintf(out,
+               "; %s: imported from %s by vxc import (unit %s, written in metres)\n(solid %s\n",
+               stem_of(o.out).c_str(), base_of(o.in).c_str(), f.unit.c_str(),
+               vxm_name(stem_of(o.out)).c_str());
+  if (o.density > 0) {
+    std::fprintf(out, "  (density %.17g)\n", o.density);
+  }
+  std::fprintf(out, "%s)\n", body.substr(0, body.size() - 1).c_str());
   if (std::fclose(out) != 0) {
     throw std::runtime_error(o.out + ": cannot write the model file");
   }
