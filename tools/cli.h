@@ -24,7 +24,7 @@ enum {
 typedef struct cli_command {
   const char *name;
   const char *summary; /* one line for `vxc --help` */
-  const char *usage;   /* full text for `vxc COMMAND --help` */
+  const char *usage;   /* full text for `vxc COMMAND --help`; NULL: `run` gets --help */
   int (*run)(int argc, char **argv);
 } cli_command;
 
@@ -134,6 +134,7 @@ extern const cli_command cli_cmd_mass;
 extern const cli_command cli_cmd_metrics;
 extern const cli_command cli_cmd_force;
 extern const cli_command cli_cmd_task;
+extern const cli_command cli_cmd_import;
 extern const cli_command cli_cmd_bench;
 
 #endif /* VXC_CLI_H */

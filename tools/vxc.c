@@ -6,7 +6,7 @@
 
 const cli_command *const cli_commands[] = {
     &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass, &cli_cmd_metrics,
-    &cli_cmd_force, &cli_cmd_bench, &cli_cmd_task, NULL};
+    &cli_cmd_force, &cli_cmd_bench, &cli_cmd_task, &cli_cmd_import, NULL};
 
 static void print_help(void) {
   printf(
@@ -53,7 +53,7 @@ static int dispatch(int argc, char **argv) {
     return CLI_USAGE;
   }
   for (int i = 2; i < argc; i++) {
-    if (cli_is_help(argv[i])) {
+    if (cli_is_help(argv[i]) && cmd->usage) { /* no usage: the command's own program helps */
       return cli_print_help(cmd);
     }
     if (strcmp(argv[i], "--") == 0) {

@@ -1,0 +1,270 @@
+// main.cc: vxc-import: a STEP file as a vxc model file, one cell (or a stack of cells) per
+// STEP solid, exact quadric cells where the solid allows, else an OCCT mesh beside the model.
+#include "exact.h"
+#include "mesh_out.h"
+#include "step_read.h"
+
+#include <BRepGProp.hxx>
+#include <GProp_GProps.hxx>
+#include <Message.hxx>
+#include <Message_Messenger.hxx>
+#include <Message_Printer.hxx>
+#include <Standard_Failure.hxx>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+const double SCALE = 0.001;  // OCCT's session unit is the millimetre
+const double DEFAULT_DEFLECTION = 1e-4;
+
+struct Options {
+  std::string in, out;
+  double deflection = DEFAULT_DEFLECTION;  // metres
+  double density = 0;                      // kg/m^3; 0: none written
+  bool exact_only = false, mesh_only = false;
+};
+
+void usage(FILE *f) {
+  std::fprintf(f,
+               "usage: vxc import PART.step [-o PART.vxm] [--deflection D] [--exact|--mesh]\n"
+               "                  [--density RHO]\n\n"
+               "Writes a model file with one cell per STEP solid, named after the solid: exact\n"
+               "quadric cells when the solid is a stack of convex prisms (planes, one cylinder)\n"
+               "minus cylindrical holes and box pockets, or of cone, sphere and torus slices;\n"
+               "otherwise a mesh cell (OBJ beside the model) tessellated by OpenCASCADE.\n\n"
+               "  -o FILE         model file to write (default: PART.vxm beside PART.step)\n"
+               "  --deflection D  mesh chordal deflection, metres (default 1e-4: 0.1 mm)\n"
+               "  --exact         fail (exit 1) when a solid cannot become exact cells\n"
+               "  --mesh          make every solid a mesh cell\n"
+               "  --density RHO   write (density RHO), kg/m^3 (STEP files carry no material)\n\n"
+               "Exit status: 0 written, 1 invalid input or a solid not exact under --exact,\n"
+               "2 usage error.\n");
+}
+
+int usage_error(const std::string &msg) {
+  std::fprintf(stderr, "vxc import: %s\nTry 'vxc import --help'.\n", msg.c_str());
+  return 2;
+}
+
+int parse(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      usage(stdout);
+      return 0;
+    } else if (a == "-o" || a == "--deflection" || a == "--density") {
+      if (i + 1 >= argc) {
+        return usage_error("option '" + a + "' needs a value");
+      }
+      const char *v = argv[++i];
+      if (a == "-o") {
+        o.out = v;
+        continue;
+      }
+      char *end;
+      double x = std::strtod(v, &end);
+      if (*v == '\0' || *end != '\0' || !std::isfinite(x) || x <= 0) {
+        return usage_error(a + " needs a positive number (" +
+                           (a == "--density" ? "kg/m^3" : "metres") + "), not '" + v + "'");
+      }
+      (a == "--density" ? o.density : o.deflection) = x;
+    } else if (a == "--exact" || a == "--mesh") {
+      (a == "--exact" ? o.exact_only : o.mesh_only) = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return usage_error("unknown option '" + a + "'");
+    } else if (o.in.empty()) {
+      o.in = a;
+    } else {
+      return usage_error("one STEP file at a time ('" + a + "' is a second)");
+    }
+  }
+  if (o.exact_only && o.mesh_only) {
+    return usage_error("--exact and --mesh exclude each other");
+  }
+  if (o.in.empty()) {
+    return usage_error("no STEP file given");
+  }
+  if (o.out.empty()) {
+    size_t dot = o.in.find_last_of('.'), slash = o.in.find_last_of('/');
+    bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+    o.out = (ext ? o.in.substr(0, dot) : o.in) + ".vxm";
+  }
+  return -1;
+}
+
+std::string dir_of(const std::string &p) {
+  size_t s = p.find_last_of('/');
+  return s == std::string::npos ? "" : p.substr(0, s + 1);
+}
+
+std::string base_of(const std::string &p) {
+  return p.substr(dir_of(p).size());
+}
+
+std::string stem_of(const std::string &p) {
+  std::string b = base_of(p);
+  size_t dot = b.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? b : b.substr(0, dot);
+}
+
+// a name as the model grammar takes it: bare when it can be, quoted otherwise
+std::string vxm_name(std::string n) {
+  bool bare = !n.empty();
+  for (char &c : n) {
+    if (c == '"' || c == '\\' || (unsigned char)c < 32) {
+      c = '_';
+    }
+    bare = bare && (std::isalnum((unsigned char)c) || std::strchr("_-.+", c));
+  }
+  return bare ? n : "\"" + n + "\"";
+}
+
+struct Outcome {
+  std::string name, became, why;
+  int cells = 0;
+  double v_exact = NAN, v_mesh = NAN, v_occt = NAN;
+  std::string text;  // the cells in model grammar
+};
+
+double occt_volume(const TopoDS_Solid &s, double &rel_err) {
+  GProp_GProps g;
+  rel_err = BRepGProp::VolumeProperties(s, g, 1e-10);
+  return g.Mass();
+}
+
+void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
+  r.name = ss.name;
+  double err;
+  double k3 = SCALE * SCALE * SCALE;
+  r.v_occt = occt_volume(ss.solid, err) * k3;
+  TriMesh m = mesh_solid(ss.solid, o.deflection / SCALE);
+  r.v_mesh = mesh_volume(m) * k3;
+  if (!o.mesh_only) {
+    ExactResult ex = exact_cells(ss.solid, SCALE);
+    if (ex.ok) {
+      double v = 0;
+      for (const ExactCell &c : ex.cells) {
+        v += c.volume;
+      }
+      double tol = std::max(1e-7, 4 * err);
+      if (std::fabs(v - r.v_occt) <= tol * std::fabs(r.v_occt)) {
+        r.became = "exact";
+        r.why = ex.why;
+        r.v_exact = v;
+        r.cells = (int)ex.cells.size();
+        for (size_t i = 0; i < ex.cells.size(); i++) {
+          std::string n = ex.cells.size() == 1 ? ss.name : ss.name + "-" + std::to_string(i + 1);
+          r.text += "  (cell " + vxm_name(n) + " " + ex.cells[i].shapes + ")\n";
+        }
+        return;
+      }
+      char b[200];
+      std::snprintf(b, sizeof b, "cells of volume %.12g m^3 disagree with OCCT's %.12g m^3", v,
+                    r.v_occt);
+      r.why = b;
+      r.v_exact = v;
+    } else {
+      r.why = ex.why;
+    }
+  } else {
+    r.why = "--mesh";
+  }
+  r.became = "mesh";
+  r.cells = 1;
+  std::string file =
+      (stem_of(o.out) == ss.name ? ss.name : stem_of(o.out) + "-" + ss.name) + ".obj";
+  for (char &c : file) {
+    if (!(std::isalnum((unsigned char)c) || std::strchr("_-.+", c))) {
+      c = '_';
+    }
+  }
+  std::string path = dir_of(o.out) + file;
+  char note[200];
+  std::snprintf(note, sizeof note,
+                "%s: solid %s tessellated by OpenCASCADE, deflection %g m, millimetres",
+                base_of(o.in).c_str(), ss.name.c_str(), o.deflection);
+  if (!mesh_write_obj(m, path, note)) {
+    throw std::runtime_error(path + ": cannot write the mesh file");
+  }
+  r.text = "  (cell " + vxm_name(ss.name) + " (mesh \"" + file + "\" (scale 0.001)))\n";
+}
+
+void report(const std::vector<Outcome> &rs) {
+  std::printf("%-16s %-6s %5s  %-22s %-22s %-22s %s\n", "solid", "became", "cells",
+              "exact cells [m^3]", "mesh [m^3]", "OCCT [m^3]", "why");
+  for (const Outcome &r : rs) {
+    auto v = [](double x) {
+      char b[40];
+      std::snprintf(b, sizeof b, std::isnan(x) ? "-" : "%.15e", x);
+      return std::string(b);
+    };
+    std::printf("%-16s %-6s %5d  %-22s %-22s %-22s %s\n", r.name.c_str(), r.became.c_str(), r.cells,
+                v(r.v_exact).c_str(), v(r.v_mesh).c_str(), v(r.v_occt).c_str(), r.why.c_str());
+  }
+}
+
+int run(const Options &o) {
+  StepFile f = step_read(o.in);
+  std::vector<Outcome> rs(f.solids.size());
+  std::string body;
+  int not_exact = 0;
+  for (size_t i = 0; i < f.solids.size(); i++) {
+    import_solid(f.solids[i], o, rs[i]);
+    body += rs[i].text;
+    not_exact += rs[i].became != "exact";
+  }
+  std::printf("%s: %zu solid%s, unit %s (written in metres)\n", o.in.c_str(), f.solids.size(),
+              f.solids.size() == 1 ? "" : "s", f.unit.c_str());
+  report(rs);
+  if (o.exact_only && not_exact) {
+    std::fprintf(
+        stderr,
+        "vxc import: %s: %d solid%s cannot become exact cells (see 'why'); nothing written\n",
+        o.in.c_str(), not_exact, not_exact == 1 ? "" : "s");
+    return 1;
+  }
+  FILE *out = std::fopen(o.out.c_str(), "w");
+  if (!out) {
+    throw std::runtime_error(o.out + ": cannot write the model file");
+  }
+  std::fprintf(out,
+               "; %s: imported from %s by vxc import (unit %s, written in metres)\n(solid %s\n",
+               stem_of(o.out).c_str(), base_of(o.in).c_str(), f.unit.c_str(),
+               vxm_name(stem_of(o.out)).c_str());
+  if (o.density > 0) {
+    std::fprintf(out, "  (density %.17g)\n", o.density);
+  }
+  std::fprintf(out, "%s)\n", body.substr(0, body.size() - 1).c_str());
+  if (std::fclose(out) != 0) {
+    throw std::runtime_error(o.out + ": cannot write the model file");
+  }
+  std::printf("wrote %s\n", o.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  int st = parse(argc, argv, o);
+  if (st >= 0) {
+    return st;
+  }
+  Message::DefaultMessenger()->RemovePrinters(STANDARD_TYPE(Message_Printer));
+  try {
+    return run(o);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "vxc import: %s\n", e.what());
+  } catch (const Standard_Failure &e) {
+    std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed: %s\n", o.in.c_str(),
+                 e.GetMessageString());
+  }
+  return 1;
+}

@@ -1,0 +1,24 @@
+// mesh_out.h: a solid tessellated by OCCT, its volume, and its Wavefront OBJ file.
+#ifndef VXC_IMPORT_MESH_OUT_H
+#define VXC_IMPORT_MESH_OUT_H
+
+#include <TopoDS_Solid.hxx>
+
+#include <array>
+#include <string>
+#include <vector>
+
+struct TriMesh {
+  std::vector<std::array<double, 3>> nodes;  // millimetres
+  std::vector<std::array<int, 3>> tris;      // 0-based, counter-clockwise seen from outside
+};
+
+// Tessellates S with chordal deflection DEFLECTION_MM (absolute) and 0.5 rad angular
+// deflection. Throws std::runtime_error when a face gets no triangulation.
+TriMesh mesh_solid(const TopoDS_Solid &s, double deflection_mm);
+// enclosed volume, mm^3 (divergence theorem)
+double mesh_volume(const TriMesh &m);
+// writes PATH (OBJ, millimetres); false when the file cannot be written
+bool mesh_write_obj(const TriMesh &m, const std::string &path, const std::string &comment);
+
+#endif
