@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input.h"
 #include "mesh.h"
 
 /* A box is decided by one closest-point search when its bound is at most this many
@@ -959,46 +960,13 @@ vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxg_mesh_load: path and out must not be NULL");
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot open the mesh file");
-  }
-  size_t cap = 65536, n = 0;
-  unsigned char *buf = vxg_alloc(al, cap);
-  vxc_status st = buf ? VXC_OK : VXC_ERR_NOMEM;
-  while (st == VXC_OK) {
-    if (n == cap) {
-      if (cap > VXG_MESH_MAX_INPUT) {
-        st = vxg_error_set(err, VXC_ERR_LIMIT, path, 0, 0, "mesh file larger than %zu MiB",
-                           VXG_MESH_MAX_INPUT >> 20);
-        break;
-      }
-      unsigned char *g = vxg_realloc(al, buf, 2 * cap);
-      if (!g) {
-        st = VXC_ERR_NOMEM;
-        break;
-      }
-      buf = g;
-      cap *= 2;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      if (ferror(f)) {
-        st = vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot read the mesh file");
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (st == VXC_ERR_NOMEM) {
-    vxg_free(al, buf);
-    return vxg_error_set(err, VXC_ERR_NOMEM, path, 0, 0, "out of memory");
-  }
+  char *buf = NULL;
+  size_t n = 0;
+  vxc_status st = vxg_read_file(al, path, VXG_MESH_MAX_INPUT, "mesh file", &buf, &n, err);
   if (st == VXC_OK) {
-    st = vxg_mesh_parse(al, buf, n, path, scale, out, err);
+    st = vxg_mesh_parse(al, (const unsigned char *)buf, n, path, scale, out, err);
+    vxg_free(al, buf);
   }
-  vxg_free(al, buf);
   return st;
 }
 

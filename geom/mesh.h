@@ -21,7 +21,7 @@
 #include "geom.h"
 
 /* Largest input (after inflation) and largest counts a mesh reader accepts. */
-#define VXG_MESH_MAX_INPUT ((size_t)1 << 30)
+#define VXG_MESH_MAX_INPUT ((size_t)1 << 28)
 #define VXG_MESH_MAX_COUNT (1 << 26)
 /* Vertices closer than this fraction of the bounding-box diagonal are welded. */
 #define VXG_MESH_WELD_REL 1e-6

@@ -199,8 +199,8 @@ static vxc_status embree_fail(vxg_mesh *m, bvh *b, vxc_error *err, const char *w
   if (e == RTC_ERROR_OUT_OF_MEMORY) {
     return vxg_error_set(err, VXC_ERR_NOMEM, m->name, 0, 0, "out of memory (Embree)");
   }
-  return vxg_error_set(err, VXC_ERR_NUMERIC, m->name, 0, 0, "Embree failed to %s (error %d)",
-                       what, (int)e);
+  return vxg_error_set(err, VXC_ERR_NUMERIC, m->name, 0, 0, "Embree failed to %s (error %d)", what,
+                       (int)e);
 }
 
 
@@ -446,8 +446,10 @@ int vxg_mesh_bvh_parity(const vxg_mesh *m, const double p[3]) {
   /* first away from the centroid (out of the mesh by the shortest way for a roundish
    * mesh, so the ray meets few boxes), then fixed directions in general position (no axis,
    * no simple diagonal) */
-  static const double dirs[5][3] = {{0.5773, 0.6231, 0.5279},    {-0.3131, 0.8717, -0.3768},
-                                    {0.7283, -0.2311, -0.6451},  {-0.6627, -0.5219, 0.5372},
+  static const double dirs[5][3] = {{0.5773, 0.6231, 0.5279},
+                                    {-0.3131, 0.8717, -0.3768},
+                                    {0.7283, -0.2311, -0.6451},
+                                    {-0.6627, -0.5219, 0.5372},
                                     {0.1511, -0.9233, 0.3532}};
   const bvh *b = m->bvh;
   double away[3], la = 0;

@@ -17,117 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <zlib.h>
 
+#include "input.h"
 #include "mesh.h"
 
 #define TOKEN_MAX 128
 
 /* ---------------------------------------------------------------------------------------
  * gzip */
-
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
-  return vxg_alloc((const vxc_allocator *)opaque, (size_t)items * size);
-}
-
-
-static void z_free(voidpf opaque, voidpf ptr) {
-  vxg_free((const vxc_allocator *)opaque, ptr);
-}
-
-
-/* Inflates gzip data (concatenated members allowed) into *out (allocated with al). */
-static vxc_status gunzip(const vxc_allocator *al, const unsigned char *buf, size_t len,
-                         const char *name, unsigned char **out, size_t *out_len,
-                         vxc_error *err) {
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  zs.zalloc = z_alloc;
-  zs.zfree = z_free;
-  zs.opaque = (voidpf)(uintptr_t)al;
-  int zret = inflateInit2(&zs, 16 + MAX_WBITS);
-  if (zret != Z_OK) {
-    return vxg_error_set(err, zret == Z_MEM_ERROR ? VXC_ERR_NOMEM : VXC_ERR_FORMAT, name, 0, 0,
-                         zret == Z_MEM_ERROR ? "out of memory" : "cannot start inflating");
-  }
-  size_t cap = len < 4096 ? 16384 : 4 * len, used = 0;
-  if (cap > VXG_MESH_MAX_INPUT + 1) {
-    cap = VXG_MESH_MAX_INPUT + 1;
-  }
-  unsigned char *o = vxg_alloc(al, cap);
-  if (!o) {
-    inflateEnd(&zs);
-    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-  }
-  size_t left = len;
-  const unsigned char *in = buf;
-  vxc_status st = VXC_OK;
-  for (;;) {
-    if (used == cap) {
-      if (cap > VXG_MESH_MAX_INPUT) {
-        st = vxg_error_set(err, VXC_ERR_LIMIT, name, 0, 0,
-                           "decompressed mesh is larger than %zu MiB", VXG_MESH_MAX_INPUT >> 20);
-        break;
-      }
-      size_t ncap = 2 * cap > VXG_MESH_MAX_INPUT + 1 ? VXG_MESH_MAX_INPUT + 1 : 2 * cap;
-      unsigned char *g = vxg_realloc(al, o, ncap);
-      if (!g) {
-        st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-        break;
-      }
-      o = g;
-      cap = ncap;
-    }
-    /* zlib counts in uInt: feed at most 1 GiB at a time */
-    uInt ain = left > (1u << 30) ? (1u << 30) : (uInt)left;
-    size_t room = cap - used;
-    uInt aout = room > (1u << 30) ? (1u << 30) : (uInt)room;
-    zs.next_in = (Bytef *)(uintptr_t)in;
-    zs.avail_in = ain;
-    zs.next_out = o + used;
-    zs.avail_out = aout;
-    zret = inflate(&zs, Z_NO_FLUSH);
-    in += ain - zs.avail_in;
-    left -= ain - zs.avail_in;
-    used += aout - zs.avail_out;
-    if (zret == Z_STREAM_END) {
-      if (left == 0) {
-        break;
-      }
-      if (left >= 2 && in[0] == 0x1f && in[1] == 0x8b) {
-        inflateReset(&zs);
-        continue;
-      }
-      st = vxg_error_set(err, VXC_ERR_FORMAT, name, 0, 0,
-                         "unexpected data after the end of the gzip stream (byte offset %zu)",
-                         len - left);
-      break;
-    }
-    if (zret == Z_OK || (zret == Z_BUF_ERROR && used == cap)) {
-      continue;
-    }
-    if (zret == Z_MEM_ERROR) {
-      st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-    } else if (zret == Z_BUF_ERROR) {
-      st = vxg_error_set(err, VXC_ERR_FORMAT, name, 0, 0,
-                         "truncated gzip data (the stream ends early, after %zu bytes)", len);
-    } else {
-      st = vxg_error_set(err, VXC_ERR_FORMAT, name, 0, 0,
-                         "corrupt gzip data near byte offset %zu (%s)", len - left,
-                         zs.msg ? zs.msg : "inflate failed");
-    }
-    break;
-  }
-  inflateEnd(&zs);
-  if (st != VXC_OK) {
-    vxg_free(al, o);
-    return st;
-  }
-  *out = o;
-  *out_len = used;
-  return VXC_OK;
-}
-
 
 /* ---------------------------------------------------------------------------------------
  * Text scanning */
@@ -239,9 +136,8 @@ static int read_number(text *t, int line_only, const char *what, double *out) {
   }
   if (r == 0) {
     vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                  "%s: expected a number for %s", t->pos >= t->len ? "unexpected end of file"
-                                                                    : "unexpected end of line",
-                  what);
+                  "%s: expected a number for %s",
+                  t->pos >= t->len ? "unexpected end of file" : "unexpected end of line", what);
     return -1;
   }
   return tok_number(t, what, out);
@@ -273,8 +169,8 @@ static int expect_word(text *t, const char *w, const char *ctx) {
     return -1;
   }
   if (strcmp(t->tok, w) != 0) {
-    vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                  "expected '%s' %s, got '%s'", w, ctx, t->tok);
+    vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1, "expected '%s' %s, got '%s'",
+                  w, ctx, t->tok);
     return -1;
   }
   return 0;
@@ -453,10 +349,10 @@ static ptype ptype_parse(const char *s) {
   static const struct {
     const char *name;
     ptype t;
-  } tab[] = {{"char", P_I8},    {"int8", P_I8},   {"uchar", P_U8},   {"uint8", P_U8},
-             {"short", P_I16},  {"int16", P_I16}, {"ushort", P_U16}, {"uint16", P_U16},
-             {"int", P_I32},    {"int32", P_I32}, {"uint", P_U32},   {"uint32", P_U32},
-             {"float", P_F32},  {"float32", P_F32}, {"double", P_F64}, {"float64", P_F64}};
+  } tab[] = {{"char", P_I8},   {"int8", P_I8},     {"uchar", P_U8},   {"uint8", P_U8},
+             {"short", P_I16}, {"int16", P_I16},   {"ushort", P_U16}, {"uint16", P_U16},
+             {"int", P_I32},   {"int32", P_I32},   {"uint", P_U32},   {"uint32", P_U32},
+             {"float", P_F32}, {"float32", P_F32}, {"double", P_F64}, {"float64", P_F64}};
   for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
     if (strcmp(s, tab[i].name) == 0) {
       return tab[i].t;
@@ -804,15 +700,14 @@ static vxc_status parse_stl_binary(vxg_soup *s, const unsigned char *p, size_t l
     return vxg_error_set(err, VXC_ERR_FORMAT, s->name, 0, 0,
                          "binary STL too short: %zu bytes, the header alone takes 84", len);
   }
-  uint32_t n = (uint32_t)p[80] | (uint32_t)p[81] << 8 | (uint32_t)p[82] << 16 |
-               (uint32_t)p[83] << 24;
+  uint32_t n =
+      (uint32_t)p[80] | (uint32_t)p[81] << 8 | (uint32_t)p[82] << 16 | (uint32_t)p[83] << 24;
   uint64_t want = 84 + 50 * (uint64_t)n;
   if (want != len) {
     return vxg_error_set(err, VXC_ERR_FORMAT, s->name, 0, 0,
                          "binary STL size mismatch: the header announces %u triangles (%llu "
                          "bytes), the file has %zu bytes%s",
-                         n, (unsigned long long)want, len,
-                         want > len ? " (truncated?)" : "");
+                         n, (unsigned long long)want, len, want > len ? " (truncated?)" : "");
   }
   if (n > VXG_MESH_MAX_COUNT / 3) {
     return vxg_error_set(err, VXC_ERR_LIMIT, s->name, 0, 0, "more than %d triangles",
@@ -884,13 +779,13 @@ vxc_status vxg_mesh_io_parse(vxg_soup *s, const unsigned char *buf, size_t len, 
     return vxg_error_set(err, VXC_ERR_LIMIT, name, 0, 0, "mesh file larger than %zu MiB",
                          VXG_MESH_MAX_INPUT >> 20);
   }
-  unsigned char *inflated = NULL;
-  if (len >= 2 && buf[0] == 0x1f && buf[1] == 0x8b) {
-    vxc_status st = gunzip(s->al, buf, len, name, &inflated, &len, err);
+  char *inflated = NULL;
+  if (vxg_is_gzip(buf, len)) {
+    vxc_status st = vxg_gunzip(s->al, buf, len, name, VXG_MESH_MAX_INPUT, &inflated, &len, err);
     if (st != VXC_OK) {
       return st;
     }
-    buf = inflated;
+    buf = (const unsigned char *)inflated;
     s->gzip = 1;
   }
   text t;
@@ -909,10 +804,9 @@ vxc_status vxg_mesh_io_parse(vxg_soup *s, const unsigned char *buf, size_t len, 
     if (r == 0) {
       s->format = s->binary ? "binary PLY" : "ASCII PLY";
     }
-  } else if (len >= 84 &&
-             84 + 50 * (uint64_t)((uint32_t)buf[80] | (uint32_t)buf[81] << 8 |
-                                  (uint32_t)buf[82] << 16 | (uint32_t)buf[83] << 24) ==
-                 len) {
+  } else if (len >= 84 && 84 + 50 * (uint64_t)((uint32_t)buf[80] | (uint32_t)buf[81] << 8 |
+                                               (uint32_t)buf[82] << 16 | (uint32_t)buf[83] << 24) ==
+                              len) {
     s->format = "binary STL";
     s->binary = 1;
     st = parse_stl_binary(s, buf, len, err);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "input.h"
 #include "sexp.h"
 
 /* Cells in one solid: each vxg_cell is a fixed-size record of a few tens of KiB, so a file
@@ -31,24 +32,24 @@
 
 typedef struct reader {
   const vxc_allocator *al;
-  const char *file;  /* name in messages */
-  const char *dir;   /* folder for relative mesh paths */
-  vxc_error *err;    /* never NULL */
-  vxg_solid *solid;  /* being built, owned until returned */
+  const char *file; /* name in messages */
+  const char *dir;  /* folder for relative mesh paths */
+  vxc_error *err;   /* never NULL */
+  vxg_solid *solid; /* being built, owned until returned */
 } reader;
 
 /* Sets the error at node `at` (NULL: no position). Returns `st`. */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
-static vxc_status fail(reader *rd, vxc_status st, const vxg_sexp *at, const char *fmt, ...) {
+static vxc_status
+fail(reader *rd, vxc_status st, const vxg_sexp *at, const char *fmt, ...) {
   char what[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  return vxg_error_set(rd->err, st, rd->file, at ? at->line : 0, at ? at->column : 0, "%s",
-                       what);
+  return vxg_error_set(rd->err, st, rd->file, at ? at->line : 0, at ? at->column : 0, "%s", what);
 }
 
 
@@ -179,7 +180,8 @@ static int get_number(reader *rd, const vxg_sexp *n, const char *form, const cha
     if (n && n->kind == VXG_SEXP_WORD && is_nan_or_inf_word(n->text)) {
       fail(rd, VXC_ERR_FORMAT, n,
            "NaN and infinite numbers are not allowed: expected a finite number for %s of %s, "
-           "got %s", what, form, describe(n, d, sizeof d));
+           "got %s",
+           what, form, describe(n, d, sizeof d));
     } else {
       fail(rd, VXC_ERR_FORMAT, n, "expected a number for %s of %s, got %s", what, form,
            describe(n, d, sizeof d));
@@ -223,8 +225,8 @@ static int get_axis(reader *rd, const vxg_sexp *n, const char *form, int *axis) 
 static int get_name(reader *rd, const vxg_sexp *n, const char *form, char *buf) {
   char d[96];
   if (n->kind != VXG_SEXP_WORD && n->kind != VXG_SEXP_STRING) {
-    fail(rd, VXC_ERR_FORMAT, n, "expected a name (a word or a \"string\") for %s, got %s",
-         form, describe(n, d, sizeof d));
+    fail(rd, VXC_ERR_FORMAT, n, "expected a name (a word or a \"string\") for %s, got %s", form,
+         describe(n, d, sizeof d));
     return -1;
   }
   size_t len = strlen(n->text);
@@ -233,8 +235,7 @@ static int get_name(reader *rd, const vxg_sexp *n, const char *form, char *buf) 
     return -1;
   }
   if (len >= VXG_NAME_MAX) {
-    fail(rd, VXC_ERR_LIMIT, n, "the name of a %s is longer than %d bytes", form,
-         VXG_NAME_MAX - 1);
+    fail(rd, VXC_ERR_LIMIT, n, "the name of a %s is longer than %d bytes", form, VXG_NAME_MAX - 1);
     return -1;
   }
   memcpy(buf, n->text, len + 1);
@@ -243,8 +244,7 @@ static int get_name(reader *rd, const vxg_sexp *n, const char *form, char *buf) 
 
 
 /* Checks that list `n` has `want` arguments after its keyword. 0, or -1 with the error set. */
-static int want_args(reader *rd, const vxg_sexp *n, const char *form, int want,
-                     const char *usage) {
+static int want_args(reader *rd, const vxg_sexp *n, const char *form, int want, const char *usage) {
   int got = n->nchild - 1;
   if (got != want) {
     fail(rd, VXC_ERR_FORMAT, n, "%s takes %d argument%s (%s %s), got %d", form, want,
@@ -259,9 +259,9 @@ static int want_args(reader *rd, const vxg_sexp *n, const char *form, int want,
  * Transforms. */
 
 static const char *const xform_words[] = {"translate", "rotate", "quat", NULL};
-static const char *const shape_words[] = {"halfspace", "slab", "box",   "sphere",
-                                          "ellipsoid", "cylinder", "cone", "torus",
-                                          "quadric",   "mesh", "not",  "move",  NULL};
+static const char *const shape_words[] = {"halfspace", "slab", "box",   "sphere",  "ellipsoid",
+                                          "cylinder",  "cone", "torus", "quadric", "mesh",
+                                          "not",       "move", NULL};
 
 /* cos and sin of an angle in degrees, exact at multiples of 90 degrees (so that a box turned
  * by 90 degrees stays exactly axis-aligned). */
@@ -356,15 +356,14 @@ static int parse_xform(reader *rd, const vxg_sexp *n, vxg_xform *out) {
         fail(rd, VXC_ERR_FORMAT, n, "the axis (AX AY AZ) of rotate must not be zero");
         return -1;
       }
-      double len = sqrt((k[0] / m) * (k[0] / m) + (k[1] / m) * (k[1] / m) +
-                        (k[2] / m) * (k[2] / m));
+      double len =
+          sqrt((k[0] / m) * (k[0] / m) + (k[1] / m) * (k[1] / m) + (k[2] / m) * (k[2] / m));
       for (int i = 0; i < 3; i++) {
         k[i] = k[i] / m / len;
       }
     } else {
       fail(rd, VXC_ERR_FORMAT, n,
-           "rotate takes 2 arguments (rotate AXIS DEG) or 4 (rotate AX AY AZ DEG), got %d",
-           nargs);
+           "rotate takes 2 arguments (rotate AXIS DEG) or 4 (rotate AX AY AZ DEG), got %d", nargs);
       return -1;
     }
     cos_sin_deg(deg, &c, &s);
@@ -400,8 +399,7 @@ static int parse_xform(reader *rd, const vxg_sexp *n, vxg_xform *out) {
     }
   }
   const char *hint = closest(head->text, xform_words);
-  fail(rd, VXC_ERR_FORMAT, head,
-       "unknown transform %s: expected translate, rotate or quat%s%s%s",
+  fail(rd, VXC_ERR_FORMAT, head, "unknown transform %s: expected translate, rotate or quat%s%s%s",
        describe(head, d, sizeof d), hint ? " (did you mean '" : "", hint ? hint : "",
        hint ? "'?)" : "");
   return -1;
@@ -447,25 +445,29 @@ typedef struct prim_spec {
 } prim_spec;
 
 static const prim_spec prim_specs[] = {
-    {"halfspace", VXG_HALFSPACE, 4, "NX NY NZ D", {"NX", "NY", "NZ", "D"},
+    {"halfspace",
+     VXG_HALFSPACE,
+     4,
+     "NX NY NZ D",
+     {"NX", "NY", "NZ", "D"},
      {ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF}},
     {"slab", VXG_SLAB, 3, "AXIS LO HI", {"AXIS", "LO", "HI"}, {ARG_AXIS, ARG_LEN, ARG_LEN}},
     {"box", VXG_BOX, 3, "LX LY LZ", {"LX", "LY", "LZ"}, {ARG_POSLEN, ARG_POSLEN, ARG_POSLEN}},
     {"sphere", VXG_SPHERE, 1, "R", {"R"}, {ARG_POSLEN}},
-    {"ellipsoid", VXG_ELLIPSOID, 3, "A B C", {"A", "B", "C"},
-     {ARG_POSLEN, ARG_POSLEN, ARG_POSLEN}},
+    {"ellipsoid", VXG_ELLIPSOID, 3, "A B C", {"A", "B", "C"}, {ARG_POSLEN, ARG_POSLEN, ARG_POSLEN}},
     {"cylinder", VXG_CYLINDER, 1, "R", {"R"}, {ARG_POSLEN}},
     {"cone", VXG_CONE, 1, "HALF_ANGLE_DEG", {"HALF_ANGLE_DEG"}, {ARG_DEG}},
-    {"torus", VXG_TORUS, 2, "R_MAJOR R_MINOR", {"R_MAJOR", "R_MINOR"},
-     {ARG_POSLEN, ARG_POSLEN}},
-    {"quadric", VXG_QUADRIC, 10, "A B C D E F G H I J",
+    {"torus", VXG_TORUS, 2, "R_MAJOR R_MINOR", {"R_MAJOR", "R_MINOR"}, {ARG_POSLEN, ARG_POSLEN}},
+    {"quadric",
+     VXG_QUADRIC,
+     10,
+     "A B C D E F G H I J",
      {"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"},
      {ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF, ARG_COEF,
       ARG_COEF}},
     {"mesh", VXG_MESH, 1, "\"FILE\" [(scale S)]", {"FILE"}, {ARG_COEF}},
 };
 enum { NPRIM_SPEC = (int)(sizeof prim_specs / sizeof prim_specs[0]) };
-
 
 
 /* Re-emits an error of the geometry layer (`e`) at node `at`, its message prefixed by
@@ -602,9 +604,15 @@ static int parse_prim(reader *rd, vxg_cell *cell, const vxg_sexp *n, const prim_
     const char *pn = spec->pname[i];
     int r = 0;
     switch (spec->type[i]) {
-      case ARG_COEF: r = get_number(rd, a, spec->name, pn, NUM_ANY, &param[i]); break;
-      case ARG_LEN: r = get_number(rd, a, spec->name, pn, NUM_LENGTH, &param[i]); break;
-      case ARG_POSLEN: r = get_number(rd, a, spec->name, pn, NUM_POS_LENGTH, &param[i]); break;
+      case ARG_COEF:
+        r = get_number(rd, a, spec->name, pn, NUM_ANY, &param[i]);
+        break;
+      case ARG_LEN:
+        r = get_number(rd, a, spec->name, pn, NUM_LENGTH, &param[i]);
+        break;
+      case ARG_POSLEN:
+        r = get_number(rd, a, spec->name, pn, NUM_POS_LENGTH, &param[i]);
+        break;
       case ARG_AXIS: {
         int axis = 0;
         r = get_axis(rd, a, spec->name, &axis);
@@ -616,8 +624,8 @@ static int parse_prim(reader *rd, vxg_cell *cell, const vxg_sexp *n, const prim_
         r = get_number(rd, a, spec->name, pn, NUM_ANY, &deg);
         if (r == 0 && !(deg > 0 && deg < 90)) {
           fail(rd, VXC_ERR_FORMAT, a,
-               "%s of %s must be between 0 and 90 degrees (exclusive), got %s", pn,
-               spec->name, a->text);
+               "%s of %s must be between 0 and 90 degrees (exclusive), got %s", pn, spec->name,
+               a->text);
           r = -1;
         }
         param[i] = deg * (M_PI / 180.0);
@@ -647,7 +655,8 @@ static int parse_prim(reader *rd, vxg_cell *cell, const vxg_sexp *n, const prim_
       const vxg_sexp *dn = args->next->next->next;
       fail(rd, VXC_ERR_FORMAT, dn,
            "the offset D / |N| of halfspace is %g m, larger than the %g m limit (lengths are "
-           "in metres)", fabs(param[3]) / len, VXG_MAX_LENGTH);
+           "in metres)",
+           fabs(param[3]) / len, VXG_MAX_LENGTH);
       return -1;
     }
   }
@@ -729,7 +738,8 @@ static int parse_shape(reader *rd, vxg_cell *cell, const vxg_sexp *n) {
       }
     }
     if (strcmp(head->text, "pose") == 0) {
-      fail(rd, VXC_ERR_FORMAT, head, "(pose ...) must be the last item of a cell, not inside "
+      fail(rd, VXC_ERR_FORMAT, head,
+           "(pose ...) must be the last item of a cell, not inside "
            "a shape");
       return -1;
     }
@@ -762,8 +772,8 @@ static int parse_cell(reader *rd, const vxg_sexp *n) {
   for (int i = 0; i < s->ncell; i++) {
     if (strcmp(s->cell[i]->name, name) == 0) {
       fail(rd, VXC_ERR_GEOMETRY, nn,
-           "duplicate cell name '%s' (the first cell of that name is at line %d, column %d)",
-           name, s->cell[i]->line, s->cell[i]->column);
+           "duplicate cell name '%s' (the first cell of that name is at line %d, column %d)", name,
+           s->cell[i]->line, s->cell[i]->column);
       return -1;
     }
   }
@@ -837,8 +847,7 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
   const vxg_sexp *head = top->kind == VXG_SEXP_LIST ? top->child : NULL;
   if (!vxg_sexp_is_word(head, "solid")) {
     static const char *const solid_word[] = {"solid", NULL};
-    const char *hint = head && head->kind == VXG_SEXP_WORD ? closest(head->text, solid_word)
-                                                           : NULL;
+    const char *hint = head && head->kind == VXG_SEXP_WORD ? closest(head->text, solid_word) : NULL;
     fail(rd, VXC_ERR_FORMAT, head && head->kind == VXG_SEXP_WORD ? head : top,
          "expected (solid NAME ITEM...), got %s%s", describe(top, d, sizeof d),
          hint ? " (did you mean 'solid'?)" : "");
@@ -885,8 +894,7 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
       const char *hint = closest(ih->text, item_words);
       if (is_shape) {
         fail(rd, VXC_ERR_FORMAT, ih,
-             "unknown form '%s' in a solid: a shape belongs inside (cell NAME SHAPE...)",
-             ih->text);
+             "unknown form '%s' in a solid: a shape belongs inside (cell NAME SHAPE...)", ih->text);
       } else {
         fail(rd, VXC_ERR_FORMAT, ih,
              "unknown form %s in a solid: expected (density RHO) or (cell NAME ...)%s%s%s",
@@ -914,9 +922,8 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
 }
 
 
-vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len,
-                           const char *name, const char *dir, vxg_solid **out,
-                           vxc_error *err) {
+vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len, const char *name,
+                           const char *dir, vxg_solid **out, vxc_error *err) {
   vxc_error local;
   reader rd = {al, name ? name : "<input>", dir, err ? err : &local, NULL};
   if (!out || (!buf && len > 0)) {
@@ -949,57 +956,10 @@ vxc_status vxg_model_read(const vxc_allocator *al, const char *path, vxg_solid *
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxg_model_read: path and out must not be NULL");
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    char why[128];
-    int e = errno;
-    if (strerror_r(e, why, sizeof why) != 0) {
-      snprintf(why, sizeof why, "error %d", e);
-    }
-    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot open the model file: %s", why);
-  }
-  /* read it all; the buffer grows by doubling up to one byte past the size limit */
-  size_t cap = 16384, n = 0;
-  char *buf = vxg_alloc(al, cap);
-  vxc_status st = buf ? VXC_OK : VXC_ERR_NOMEM;
-  while (st == VXC_OK) {
-    if (n == cap) {
-      if (cap > VXG_SEXP_MAX_INPUT) {
-        st = vxg_error_set(err, VXC_ERR_LIMIT, path, 0, 0,
-                           "the model file is larger than %u MiB", VXG_SEXP_MAX_INPUT >> 20);
-        break;
-      }
-      size_t ncap = 2 * cap > (size_t)VXG_SEXP_MAX_INPUT + 1 ? (size_t)VXG_SEXP_MAX_INPUT + 1
-                                                              : 2 * cap;
-      char *grown = vxg_realloc(al, buf, ncap);
-      if (!grown) {
-        st = VXC_ERR_NOMEM;
-        break;
-      }
-      buf = grown;
-      cap = ncap;
-    }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      if (ferror(f)) {
-        char why[128];
-        int e = errno;
-        if (strerror_r(e, why, sizeof why) != 0) {
-          snprintf(why, sizeof why, "error %d", e);
-        }
-        st = vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot read the model file: %s",
-                           why);
-      }
-      break;
-    }
-  }
-  fclose(f);
-  if (st == VXC_ERR_NOMEM) {
-    vxg_error_set(err, VXC_ERR_NOMEM, path, 0, 0, "out of memory");
-  }
+  char *buf = NULL;
+  size_t n = 0;
+  vxc_status st = vxg_read_file(al, path, VXG_SEXP_MAX_INPUT, "model file", &buf, &n, err);
   if (st != VXC_OK) {
-    vxg_free(al, buf);
     return st;
   }
   /* mesh paths are relative to the model file's folder */

@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "geom.h"
+#include "input.h"
 #include "sexp.h"
 
 /* An arena block: this header, then `cap` bytes of which `used` are handed out. */
@@ -73,134 +73,18 @@ int vxg_sexp_is_word(const vxg_sexp *n, const char *word) {
 /* ---------------------------------------------------------------------------------------
  * Gzip. */
 
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size) {
-  if (size != 0 && items > SIZE_MAX / size) {
-    return Z_NULL;
-  }
-  return vxg_alloc((const vxc_allocator *)opaque, (size_t)items * size);
-}
-
-
-static void z_free(voidpf opaque, voidpf ptr) {
-  vxg_free((const vxc_allocator *)opaque, ptr);
-}
-
-
-vxc_status vxg_sexp_gunzip(const vxc_allocator *al, const unsigned char *buf, size_t len,
-                           const char *file, char **out, size_t *out_len, vxc_error *err) {
-  if (len > VXG_SEXP_MAX_INPUT) {
-    return vxg_error_set(err, VXC_ERR_LIMIT, file, 0, 0,
-                         "compressed input is larger than %u MiB", VXG_SEXP_MAX_INPUT >> 20);
-  }
-  z_stream zs;
-  memset(&zs, 0, sizeof zs);
-  zs.zalloc = z_alloc;
-  zs.zfree = z_free;
-  zs.opaque = (voidpf)(uintptr_t)al;
-  /* 16 + MAX_WBITS: a gzip wrapper, not zlib's own, with the largest window */
-  int zret = inflateInit2(&zs, 16 + MAX_WBITS);
-  if (zret != Z_OK) {
-    return vxg_error_set(err, zret == Z_MEM_ERROR ? VXC_ERR_NOMEM : VXC_ERR_FORMAT, file, 0, 0,
-                         zret == Z_MEM_ERROR ? "out of memory" : "cannot start inflating");
-  }
-  /* the output grows by doubling, from four times the input (typical text ratios) */
-  size_t cap = len < 1024 ? 4096 : 4 * len;
-  if (cap > (size_t)VXG_SEXP_MAX_INPUT + 1) {
-    cap = (size_t)VXG_SEXP_MAX_INPUT + 1;
-  }
-  char *text = vxg_alloc(al, cap);
-  if (!text) {
-    inflateEnd(&zs);
-    return vxg_error_set(err, VXC_ERR_NOMEM, file, 0, 0, "out of memory");
-  }
-  zs.next_in = (Bytef *)(uintptr_t)buf;
-  zs.avail_in = (uInt)len;
-  zs.next_out = (Bytef *)text;
-  zs.avail_out = (uInt)(cap - 1); /* room for the terminating NUL */
-  vxc_status st = VXC_OK;
-  for (;;) {
-    if (zs.avail_out == 0) {
-      size_t used = cap - 1;
-      if (used >= VXG_SEXP_MAX_INPUT) {
-        st = vxg_error_set(err, VXC_ERR_LIMIT, file, 0, 0,
-                           "decompressed input is larger than %u MiB",
-                           VXG_SEXP_MAX_INPUT >> 20);
-        break;
-      }
-      size_t ncap = 2 * cap;
-      if (ncap > (size_t)VXG_SEXP_MAX_INPUT + 2) {
-        ncap = (size_t)VXG_SEXP_MAX_INPUT + 2; /* one byte past the limit detects it */
-      }
-      char *grown = vxg_realloc(al, text, ncap);
-      if (!grown) {
-        st = vxg_error_set(err, VXC_ERR_NOMEM, file, 0, 0, "out of memory");
-        break;
-      }
-      text = grown;
-      cap = ncap;
-      zs.next_out = (Bytef *)text + used;
-      zs.avail_out = (uInt)(cap - 1 - used);
-    }
-    zret = inflate(&zs, Z_NO_FLUSH);
-    if (zret == Z_STREAM_END) {
-      if (zs.avail_in == 0) {
-        break;
-      }
-      /* another gzip member follows (as `cat a.gz b.gz` makes), or garbage */
-      if (zs.avail_in >= 2 && zs.next_in[0] == 0x1f && zs.next_in[1] == 0x8b) {
-        inflateReset(&zs);
-        continue;
-      }
-      st = vxg_error_set(err, VXC_ERR_FORMAT, file, 0, 0,
-                         "unexpected data after the end of the gzip stream");
-      break;
-    }
-    if (zret == Z_OK) {
-      continue;
-    }
-    if (zret == Z_BUF_ERROR && zs.avail_out == 0) {
-      continue; /* only the output was full */
-    }
-    if (zret == Z_MEM_ERROR) {
-      st = vxg_error_set(err, VXC_ERR_NOMEM, file, 0, 0, "out of memory");
-    } else if (zret == Z_BUF_ERROR) {
-      st = vxg_error_set(err, VXC_ERR_FORMAT, file, 0, 0,
-                         "truncated gzip data (the stream ends early)");
-    } else {
-      st = vxg_error_set(err, VXC_ERR_FORMAT, file, 0, 0, "corrupt gzip data (%s)",
-                         zs.msg ? zs.msg : "inflate failed");
-    }
-    break;
-  }
-  size_t n = cap - 1 - zs.avail_out;
-  inflateEnd(&zs);
-  if (st == VXC_OK && n > VXG_SEXP_MAX_INPUT) {
-    st = vxg_error_set(err, VXC_ERR_LIMIT, file, 0, 0,
-                       "decompressed input is larger than %u MiB", VXG_SEXP_MAX_INPUT >> 20);
-  }
-  if (st != VXC_OK) {
-    vxg_free(al, text);
-    return st;
-  }
-  text[n] = '\0';
-  *out = text;
-  *out_len = n;
-  return VXC_OK;
-}
-
-
 /* ---------------------------------------------------------------------------------------
  * Lexing and parsing. */
 
 typedef struct lexer {
-  const unsigned char *p;  /* the text */
-  size_t len, pos;         /* its length, the current byte */
-  int line, col;           /* position of p[pos] */
+  const unsigned char *p; /* the text */
+  size_t len, pos;        /* its length, the current byte */
+  int line, col;          /* position of p[pos] */
   const char *file;
   vxc_error *err;
   vxg_sexp_doc *doc;
-  size_t ntok;                          /* bytes in tok */
-  char tok[VXG_SEXP_MAX_TOKEN + 1];     /* the token being read, NUL-terminated */
+  size_t ntok;                      /* bytes in tok */
+  char tok[VXG_SEXP_MAX_TOKEN + 1]; /* the token being read, NUL-terminated */
 } lexer;
 
 /* An open list on the parser's stack and its last element. */
@@ -297,8 +181,8 @@ static double decimal_value(const char *s, size_t n) {
 
 static vxg_sexp *new_node(lexer *lx, vxg_sexp_kind kind, int line, int col) {
   if (lx->doc->nnode >= VXG_SEXP_MAX_NODES) {
-    vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col,
-                  "too many elements (more than %d)", VXG_SEXP_MAX_NODES);
+    vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col, "too many elements (more than %d)",
+                  VXG_SEXP_MAX_NODES);
     return NULL;
   }
   vxg_sexp *n = arena_alloc(lx->doc, sizeof *n);
@@ -385,8 +269,7 @@ static int read_string(lexer *lx) {
       if (c != '"' && c != '\\') {
         if (c >= 0x20 && c < 0x7f) {
           vxg_error_set(lx->err, VXC_ERR_FORMAT, lx->file, eline, ecol,
-                        "unknown escape '\\%c' in a string (only \\\" and \\\\ are allowed)",
-                        c);
+                        "unknown escape '\\%c' in a string (only \\\" and \\\\ are allowed)", c);
         } else {
           vxg_error_set(lx->err, VXC_ERR_FORMAT, lx->file, eline, ecol,
                         "unknown escape in a string (only \\\" and \\\\ are allowed)");
@@ -395,8 +278,8 @@ static int read_string(lexer *lx) {
       }
     }
     if (lx->ntok >= VXG_SEXP_MAX_TOKEN) {
-      vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col,
-                    "string longer than %d bytes", VXG_SEXP_MAX_TOKEN);
+      vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col, "string longer than %d bytes",
+                    VXG_SEXP_MAX_TOKEN);
       return -1;
     }
     lx->tok[lx->ntok++] = (char)c;
@@ -413,8 +296,8 @@ static int read_word(lexer *lx) {
   lx->ntok = 0;
   while (lx->pos < lx->len && !is_delim(lx->p[lx->pos])) {
     if (lx->ntok >= VXG_SEXP_MAX_TOKEN) {
-      vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col,
-                    "word longer than %d bytes", VXG_SEXP_MAX_TOKEN);
+      vxg_error_set(lx->err, VXC_ERR_LIMIT, lx->file, line, col, "word longer than %d bytes",
+                    VXG_SEXP_MAX_TOKEN);
       return -1;
     }
     lx->tok[lx->ntok++] = (char)lx->p[lx->pos];
@@ -519,8 +402,8 @@ static int parse_text(lexer *lx) {
 }
 
 
-vxc_status vxg_sexp_parse(const vxc_allocator *al, const char *buf, size_t len,
-                          const char *file, vxg_sexp_doc **out, vxc_error *err) {
+vxc_status vxg_sexp_parse(const vxc_allocator *al, const char *buf, size_t len, const char *file,
+                          vxg_sexp_doc **out, vxc_error *err) {
   vxc_error local;
   if (!err) {
     err = &local;
@@ -531,7 +414,7 @@ vxc_status vxg_sexp_parse(const vxc_allocator *al, const char *buf, size_t len,
   char *inflated = NULL;
   const unsigned char *text = (const unsigned char *)buf;
   if (len >= 2 && text[0] == 0x1f && text[1] == 0x8b) {
-    vxc_status st = vxg_sexp_gunzip(al, text, len, file, &inflated, &len, err);
+    vxc_status st = vxg_gunzip(al, text, len, file, VXG_SEXP_MAX_INPUT, &inflated, &len, err);
     if (st != VXC_OK) {
       return st;
     }

@@ -75,11 +75,4 @@ void vxg_sexp_free(vxg_sexp_doc *doc);
 /* 1 when `n` is a bare word equal to `word`, else 0 (n may be NULL). */
 int vxg_sexp_is_word(const vxg_sexp *n, const char *word);
 
-/* Inflates gzip data (one or more concatenated members) into a new buffer allocated with
- * `al` (free it with vxg_free), NUL-terminated after *out_len bytes. Returns VXC_OK;
- * VXC_ERR_FORMAT for corrupt, truncated or trailing data (the message names `file`);
- * VXC_ERR_LIMIT past VXG_SEXP_MAX_INPUT bytes; VXC_ERR_NOMEM. Outputs untouched on failure. */
-vxc_status vxg_sexp_gunzip(const vxc_allocator *al, const unsigned char *buf, size_t len,
-                           const char *file, char **out, size_t *out_len, vxc_error *err);
-
 #endif /* VXG_SEXP_H */

@@ -41,8 +41,8 @@ char *vxg_strdup(const vxc_allocator *al, const char *s) {
 }
 
 
-vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line,
-                         int column, const char *fmt, ...) {
+vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line, int column,
+                         const char *fmt, ...) {
   if (!err) {
     return status;
   }
@@ -83,7 +83,6 @@ vxc_status vxg_solid_create(const vxc_allocator *al, const char *name, vxg_solid
 }
 
 
-
 static void cell_free(const vxc_allocator *al, vxg_cell *c) {
   for (int i = 0; i < c->nprim; i++) {
     vxg_mesh_free(c->prim[i].mesh);
@@ -108,8 +107,8 @@ void vxg_solid_free(vxg_solid *s) {
 }
 
 
-vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *pose,
-                              vxg_cell **out, vxc_error *err) {
+vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *pose, vxg_cell **out,
+                              vxc_error *err) {
   for (int i = 0; i < s->ncell; i++) {
     if (strcmp(s->cell[i]->name, name) == 0) {
       return vxg_error_set(err, VXC_ERR_ARG, s->path, 0, 0,

@@ -56,11 +56,11 @@ void vxg_xform_compose(vxg_xform *out, const vxg_xform *a, const vxg_xform *b) {
   vxg_xform o;
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
-      o.r[3 * i + j] = a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] +
-                       a->r[3 * i + 2] * b->r[6 + j];
+      o.r[3 * i + j] =
+          a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] + a->r[3 * i + 2] * b->r[6 + j];
     }
-    o.t[i] = a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] +
-             a->t[i];
+    o.t[i] =
+        a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] + a->t[i];
   }
   *out = o;
 }

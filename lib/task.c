@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "geom/geom.h"
+#include "geom/input.h"
 #include "geom/sexp.h"
 #include "task_internal.h"
 
@@ -809,43 +810,12 @@ vxc_status vxc_task_load(const char *path, const vxc_allocator *al, vxc_task **o
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_task_load: the path is longer than %zu bytes", sizeof dir - 1);
   }
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "cannot open");
-  }
-  /* read through the caller's allocator; a file past the reader's limit is refused, not
-     cut (a cut file would lose forms silently) */
-  size_t cap = 1 << 16, len = 0;
-  char *buf = vxg_alloc(al, cap);
-  int too_big = 0;
-  while (buf) {
-    len += fread(buf + len, 1, cap - len, f);
-    if (len < cap) {
-      break;
-    }
-    if (cap >= VXG_SEXP_MAX_INPUT) {
-      too_big = fgetc(f) != EOF;
-      break;
-    }
-    char *nb = vxg_realloc(al, buf, cap * 2);
-    if (!nb) {
-      vxg_free(al, buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-  }
-  if (bad || too_big) {
-    vxg_free(al, buf);
-    return too_big ? vxg_error_set(err, VXC_ERR_LIMIT, path, 0, 0, "task file larger than %u MiB",
-                                   VXG_SEXP_MAX_INPUT >> 20)
-                   : vxg_error_set(err, VXC_ERR_IO, path, 0, 0, "read error");
+  /* a file past the reader's limit is refused, not cut (a cut file would lose forms) */
+  char *buf = NULL;
+  size_t len = 0;
+  vxc_status rst = vxg_read_file(al, path, VXG_SEXP_MAX_INPUT, "task file", &buf, &len, err);
+  if (rst != VXC_OK) {
+    return rst;
   }
   snprintf(dir, sizeof dir, "%s", path);
   char *slash = strrchr(dir, '/');

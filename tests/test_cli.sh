@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..43"
+echo "1..44"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -112,5 +112,11 @@ ok "a NUL byte in a parameter file is refused with its place" 1 'nul\.txt:2:5: a
 { printf 'k_v '; head -c 1100 /dev/zero | tr '\0' '1'; echo; } >"$tmp/long.txt"
 ok "a parameter line past 1023 characters is refused" 1 'long\.txt:1:1024: line longer than 1023' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --params "$tmp/long.txt"
+
+# a gzip bomb (100 MiB of blanks in 100 kB) stops at 16 MiB inflated, not at the mesh limit
+{ echo solid x; head -c 104857600 /dev/zero | tr '\0' ' '; } | gzip -9 >"$tmp/bomb.stl.gz"
+printf '(solid b (cell c (mesh "bomb.stl.gz")))\n' >"$tmp/bomb.vxm"
+ok "a gzip bomb of a mesh is stopped early" 1 'bomb\.stl\.gz": decompressed data larger than 16 MiB' -- \
+  "$vxc" check "$tmp/bomb.vxm"
 
 [ "$failed" -eq 0 ]
