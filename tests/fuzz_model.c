@@ -4,11 +4,12 @@
  * counting allocator: once normally, then with allocations failing from each of several
  * points of the first run's sequence on (tests/counting_alloc.h; the run is deterministic,
  * so each must fail with VXC_ERR_NOMEM, or with the error of the first run when that came first).
- * Mesh paths resolve against VXC_FUZZ_DATADIR (the bundled data/, set by tools/fuzz), so that (mesh
- * "meshes/peg.stl") loads a mesh. It aborts when an invariant breaks: a status that is neither
- * VXC_OK nor an error, an error without a message or with a different status in the record, a solid
- * without cells, the output written on failure, a block still live after the solid is freed.
- * libFuzzer (tools/fuzz) and the regression test (tests/test_fuzz_regress.c) share this file. */
+ * Mesh paths resolve against VXC_FUZZ_DATADIR (tests/fuzz/models, set by tools/fuzz, where the
+ * bundled mesh names are cubes), so that (mesh "meshes/peg.stl") loads a mesh. It aborts when an
+ * invariant breaks: a status that is neither VXC_OK nor an error, an error without a message or
+ * with a different status in the record, a solid without cells, the output written on failure, a
+ * block still live after the solid is freed. libFuzzer (tools/fuzz) and the regression test
+ * (tests/test_fuzz_regress.c) share this file. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,15 +1,15 @@
 /* fuzz_task.c: the fuzzing entry point of the task-file reader.
  *
  * LLVMFuzzerTestOneInput hands the bytes to vxc_fuzz_task, which parses them as a task file
- * through a counting allocator, model paths resolving against VXC_FUZZ_DATADIR (the bundled
- * data/, so that a task naming "ball.vxm" loads it): once normally, then with allocations
- * failing from each of several points of the first run's sequence on (each must fail with
- * VXC_ERR_NOMEM, or with the first run's error when that was found before it). It aborts when an
- * invariant breaks: a status that is neither VXC_OK nor an error, an error without a message or
- * with a different status in the record, the output written on failure, a task without bodies or
- * with a duration that is not positive and finite, a block still live after the task is freed.
- * libFuzzer (tools/fuzz task) and the regression test (tests/test_fuzz_regress.c) share this file.
- */
+ * through a counting allocator, model paths resolving against VXC_FUZZ_DATADIR (set by
+ * tools/fuzz to tests/fuzz/models, where "ball.vxm" and the other bundled names are cubes):
+ * once normally, then with allocations failing from each of several points of the first
+ * run's sequence on (each must fail with VXC_ERR_NOMEM, or with the first run's error when
+ * that came first). It aborts when an invariant breaks: a status that is neither VXC_OK nor
+ * an error, an error without a message or with a different status in the record, the
+ * output written on failure, a task without bodies or with a duration that is not positive
+ * and finite, a block still live after the task is freed. libFuzzer (tools/fuzz task) and
+ * the regression test (tests/test_fuzz_regress.c) share this file. */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
