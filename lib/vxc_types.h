@@ -14,8 +14,7 @@
 #define VXC_API
 #endif
 
-#define VXC_VERSION "0.1.0"
-#define VXC_VERSION_NUMBER 100 /* major * 10000 + minor * 100 + patch */
+#include "vxc_version.h" /* VXC_VERSION, VXC_VERSION_NUMBER */
 
 /* Status of every library call: 0 is success, negative values are errors, positive values
  * are special but normal outcomes. */
