@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..44"
+echo "1..48"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -71,7 +71,7 @@ ok "a bad parameter file names line and column" 1 'p\.txt:3:6: expected a number
 # (convex meshes' leaves are exact: the error is rounding); speed is not checked
 ok "bench measures the mesh lens exactly" 0 '^mesh lens +h=[0-9.e-]+\[1e-03\] +[0-9.e+-]+ +[0-9.]+e-(1[0-9]|[2-9][0-9]) ' -- \
   "$vxc" bench --quick --only "mesh lens"
-ok "bench names an unknown argument" 2 "unknown argument '--fast'" -- "$vxc" bench --fast
+ok "bench names an unknown option" 2 "unknown option '--fast'" -- "$vxc" bench --fast
 
 # a result that misses its tolerance is flagged: exit status 3, a warning, "capped": true
 ok "a capped mass exits with 3 and warns" 3 'vxc mass: warning: .*less accurate than asked' -- \
@@ -118,5 +118,14 @@ ok "a parameter line past 1023 characters is refused" 1 'long\.txt:1:1024: line 
 printf '(solid b (cell c (mesh "bomb.stl.gz")))\n' >"$tmp/bomb.vxm"
 ok "a gzip bomb of a mesh is stopped early" 1 'bomb\.stl\.gz": decompressed data larger than 16 MiB' -- \
   "$vxc" check "$tmp/bomb.vxm"
+
+# command-line conventions: --opt=value, a misspelt option gets the nearest one from the
+# command's help, `vxc help COMMAND`
+ok "--opt=value is --opt value" 0 'total V = ' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a="0 0 0.049" --rtol=1e-2
+ok "a misspelt option gets a hint" 2 "unknown option '--rtl'; did you mean '--rtol'" -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --rtl 1e-2
+ok "vxc help COMMAND prints its help" 0 '^usage: vxc task FILE\.vxt' -- "$vxc" help task
+ok "vxc help of an unknown command is a usage error" 2 "unknown command 'tsak'" -- "$vxc" help tsak
 
 [ "$failed" -eq 0 ]

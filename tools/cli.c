@@ -131,7 +131,7 @@ const cli_command *cli_find(const char *name) {
 
 
 /* Levenshtein distance of two short strings (longer ones count as far apart). */
-static int edit_distance(const char *a, const char *b) {
+int cli_edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
   if (la > 30 || lb > 30) {
     return 99;
@@ -158,7 +158,7 @@ const char *cli_suggest(const char *name) {
   const char *best = NULL;
   int best_d = 3;
   for (int i = 0; cli_commands[i]; i++) {
-    int d = edit_distance(name, cli_commands[i]->name);
+    int d = cli_edit_distance(name, cli_commands[i]->name);
     if (d < best_d) {
       best_d = d;
       best = cli_commands[i]->name;

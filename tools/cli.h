@@ -62,6 +62,16 @@ const cli_command *cli_find(const char *name);
 
 /* The nearest command name to a misspelt one (edit distance <= 2), or NULL. */
 const char *cli_suggest(const char *name);
+/* Levenshtein distance of two strings of at most 30 characters (99 beyond). */
+int cli_edit_distance(const char *a, const char *b);
+/* Command-line conventions every command shares (cli_args.c): splits `--opt=value` into
+ * `--opt` `value` (before a `--`) into a new argv (*argv_out, free with free(); NULL when
+ * out of memory). */
+char **cli_split_equals(int argc, char **argv, int *argc_out);
+/* Checks every `--option` of a command line (before `--`) against the options its usage
+ * text names; prints "unknown option" with the nearest one and returns CLI_USAGE, else
+ * CLI_OK. A command without a usage text (its own program helps) is not checked. */
+int cli_check_options(const cli_command *cmd, int argc, char **argv);
 
 /* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
 typedef struct cli_geom_opts {

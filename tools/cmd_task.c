@@ -29,6 +29,7 @@ typedef struct task_out {
   double max_wall;     /* --max-wall, s (0: none) */
   double wall0;        /* monotonic clock at the start, s */
   int wall_hit;        /* the run stopped at --max-wall */
+  double last_line;    /* monotonic time of the last progress line (not a terminal), s */
 } task_out;
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
@@ -137,9 +138,17 @@ static int on_poll(void *ud) {
 }
 
 
+/* Progress: a bar on a terminal, else a line every 10 s with the time elapsed and an
+ * estimate of what remains (from the simulated time's pace so far). */
 static void on_progress(void *ud, double t, double duration) {
   task_out *o = ud;
   if (!o->tty) {
+    double now = mono_s(), el = now - o->wall0;
+    if (now - o->last_line >= 10 && t > 0) {
+      fprintf(stderr, "vxc task: t = %.4g of %.4g s, %.0f s elapsed, about %.0f s to go\n", t,
+              duration, el, el * (duration - t) / t);
+      o->last_line = now;
+    }
     return;
   }
   int width = 40, done = duration > 0 ? (int)(width * t / duration) : width;
@@ -580,7 +589,8 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
 
 /* Runs the loaded task into dir; returns the exit status. */
 static int task_execute(vxc_task *t, const task_args *a) {
-  task_out o = {NULL, t, isatty(2), 0, 0, 0, "", a->max_wall, mono_s(), 0};
+  task_out o = {NULL, t, isatty(2), 0, 0, 0, "", a->max_wall, mono_s(), 0, 0};
+  o.last_line = o.wall0;
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
   if (make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));

@@ -1,12 +1,13 @@
 /* vxc.c: the vxc command: dispatch to subcommands, global --help and --version. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-const cli_command *const cli_commands[] = {
-    &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass, &cli_cmd_metrics,
-    &cli_cmd_force, &cli_cmd_bench, &cli_cmd_task, &cli_cmd_import, NULL};
+const cli_command *const cli_commands[] = {&cli_cmd_info,    &cli_cmd_check,  &cli_cmd_mass,
+                                           &cli_cmd_metrics, &cli_cmd_force,  &cli_cmd_bench,
+                                           &cli_cmd_task,    &cli_cmd_import, NULL};
 
 static void print_help(void) {
   printf(
@@ -19,8 +20,9 @@ static void print_help(void) {
     printf("  %-10s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
   }
   printf(
-      "\n'vxc COMMAND --help' describes a command. Units are SI (metres, kilograms,\n"
-      "seconds); exit status 0 on success, 1 on invalid input, 2 on a usage error.\n");
+      "\n'vxc COMMAND --help' or 'vxc help COMMAND' describes a command; --opt=value is\n"
+      "--opt value. Units are SI (metres, kilograms, seconds); exit status 0 on success,\n"
+      "1 on invalid input, 2 on a usage error, 3 on a capped result.\n");
 }
 
 
@@ -28,6 +30,21 @@ static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     print_help();
     return CLI_USAGE;
+  }
+  if (strcmp(argv[1], "help") == 0 && argc <= 3) { /* vxc help [COMMAND] */
+    const cli_command *c = argc == 3 ? cli_find(argv[2]) : NULL;
+    if (argc == 3 && c && c->usage) {
+      return cli_print_help(c);
+    }
+    if (argc == 3 && !c) {
+      return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+    }
+    if (argc == 2) {
+      print_help();
+      return CLI_OK;
+    }
+    argv[1] = argv[2]; /* a command that helps itself: `vxc COMMAND --help` */
+    argv[2] = "--help";
   }
   const char *name = argv[1];
   if (cli_is_help(name)) {
@@ -60,10 +77,19 @@ static int dispatch(int argc, char **argv) {
       break;
     }
   }
-  return cmd->run(argc - 1, argv + 1);
+  int rc = cli_check_options(cmd, argc - 1, argv + 1);
+  return rc == CLI_OK ? cmd->run(argc - 1, argv + 1) : rc;
 }
 
 
 int main(int argc, char **argv) {
-  return cli_finish_stdout(dispatch(argc, argv));
+  int n;
+  char **args = cli_split_equals(argc, argv, &n);
+  if (!args) {
+    fprintf(stderr, "vxc: out of memory\n");
+    return CLI_FAIL;
+  }
+  int rc = cli_finish_stdout(dispatch(n, args));
+  free(args);
+  return rc;
 }

@@ -1,0 +1,84 @@
+/* cli_args.c: command-line conventions the commands share: `--opt=value` as `--opt value`,
+ * and options checked against the command's usage text (the one list of a command's
+ * options), with the nearest option suggested for a misspelt one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+char **cli_split_equals(int argc, char **argv, int *argc_out) {
+  char **out = malloc(sizeof *out * (2 * (size_t)argc + 1));
+  if (!out) {
+    return NULL;
+  }
+  int n = 0, rest = 0;
+  for (int i = 0; i < argc; i++) {
+    char *eq = strchr(argv[i], '=');
+    rest |= strcmp(argv[i], "--") == 0;
+    if (!rest && i > 0 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
+      *eq = '\0'; /* argv's strings are the program's to change */
+      out[n++] = argv[i];
+      out[n++] = eq + 1;
+    } else {
+      out[n++] = argv[i];
+    }
+  }
+  out[n] = NULL;
+  *argc_out = n;
+  return out;
+}
+
+
+/* Whether `usage` names the option `opt` (followed by a blank, a bracket, a bar or an
+ * '=' sign, or at the end). */
+static int usage_names(const char *usage, const char *opt) {
+  size_t n = strlen(opt);
+  for (const char *p = strstr(usage, opt); p; p = strstr(p + 1, opt)) {
+    if ((p == usage || strchr(" [|(\n", p[-1])) && strchr(" ]|)=\n", p[n] ? p[n] : ' ')) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* The option of `usage` nearest to `opt` (edit distance <= 2), copied to best. */
+static int nearest_option(const char *usage, const char *opt, char *best, size_t size) {
+  int best_d = 3;
+  for (const char *p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
+    size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") + 2;
+    char cand[40];
+    if (n <= 2 || n >= sizeof cand) {
+      continue;
+    }
+    memcpy(cand, p, n);
+    cand[n] = '\0';
+    int d = cli_edit_distance(opt, cand);
+    if (d < best_d) {
+      best_d = d;
+      snprintf(best, size, "%s", cand);
+    }
+  }
+  return best_d < 3;
+}
+
+
+int cli_check_options(const cli_command *cmd, int argc, char **argv) {
+  if (!cmd->usage) {
+    return CLI_OK;
+  }
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      break;
+    }
+    if (strncmp(argv[i], "--", 2) != 0 || usage_names(cmd->usage, argv[i])) {
+      continue;
+    }
+    char best[40];
+    if (nearest_option(cmd->usage, argv[i], best, sizeof best)) {
+      return cli_usage_error(cmd->name, "unknown option '%s'; did you mean '%s'?", argv[i], best);
+    }
+    return cli_usage_error(cmd->name, "unknown option '%s'", argv[i]);
+  }
+  return CLI_OK;
+}
