@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..48"
+echo "1..49"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -127,5 +127,10 @@ ok "a misspelt option gets a hint" 2 "unknown option '--rtl'; did you mean '--rt
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --rtl 1e-2
 ok "vxc help COMMAND prints its help" 0 '^usage: vxc task FILE\.vxt' -- "$vxc" help task
 ok "vxc help of an unknown command is a usage error" 2 "unknown command 'tsak'" -- "$vxc" help tsak
+
+# a command given --json that fails writes a JSON error object, nothing else, on stdout
+printf '(solid s (cell a (sphere 0.1)) (cell b (sphere 0.1) (halfspace 0 0 1 -0.2)))' >"$tmp/empty.vxm"
+ok "a failed --json command writes an error object" 1 '^\{"error": \{"exit_status": 1, "message": ".*empty\.vxm:1:32: cell .b. is empty' -- \
+  sh -c "'$vxc' mass '$tmp/empty.vxm' --json 2>/dev/null"
 
 [ "$failed" -eq 0 ]

@@ -7,25 +7,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The last error message printed by cli_usage_error or cli_lib_error, for the JSON error
+ * object of a failed command given --json. */
+static char last_error[1024];
+
 int cli_usage_error(const char *command, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "vxc%s%s: ", command ? " " : "", command ? command : "");
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
+  vsnprintf(last_error, sizeof last_error, fmt, ap);
   va_end(ap);
+  fprintf(stderr, "vxc%s%s: %s\n", command ? " " : "", command ? command : "", last_error);
   fprintf(stderr, "Try 'vxc %s%s--help'.\n", command ? command : "", command ? " " : "");
   return CLI_USAGE;
 }
 
 
 int cli_lib_error(const vxc_error *err, vxc_status status) {
-  if (err && err->message[0]) {
-    fprintf(stderr, "vxc: %s\n", err->message);
-  } else {
-    fprintf(stderr, "vxc: %s\n", vxc_status_str(status));
-  }
+  snprintf(last_error, sizeof last_error, "%s",
+           err && err->message[0] ? err->message : vxc_status_str(status));
+  fprintf(stderr, "vxc: %s\n", last_error);
   return CLI_FAIL;
+}
+
+
+void cli_json_error(int rc) {
+  printf("{\"error\": {\"exit_status\": %d, \"message\": ", rc);
+  cli_json_str(stdout, last_error[0] ? last_error : "failed (see standard error)");
+  printf("}}\n");
 }
 
 

@@ -38,6 +38,10 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 /* Prints a library error ("vxc: <message>") to stderr and returns CLI_FAIL. */
 int cli_lib_error(const vxc_error *err, vxc_status status);
+/* Prints {"error": {"exit_status": rc, "message": ...}} to stdout: what a command given
+ * --json answers when it fails (exit status 1 or 2) instead of its JSON object; the
+ * message is the last one printed by cli_usage_error or cli_lib_error. */
+void cli_json_error(int rc);
 
 /* Strict number parsing: the whole string must be one finite decimal number. Returns 0,
  * or -1 (out untouched). */

@@ -89,7 +89,14 @@ int main(int argc, char **argv) {
     fprintf(stderr, "vxc: out of memory\n");
     return CLI_FAIL;
   }
-  int rc = cli_finish_stdout(dispatch(n, args));
+  int rc = dispatch(n, args), json = 0;
+  for (int i = 2; i < n && strcmp(args[i], "--") != 0; i++) {
+    json |= strcmp(args[i], "--json") == 0;
+  }
+  if (json && (rc == CLI_FAIL || rc == CLI_USAGE)) {
+    cli_json_error(rc); /* a failed command given --json wrote no object of its own */
+  }
+  rc = cli_finish_stdout(rc);
   free(args);
   return rc;
 }
