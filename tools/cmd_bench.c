@@ -18,8 +18,6 @@
  * intersection is each one's triangles clipped by the other's face planes. The smooth
  * spheres' closed forms are printed next to them, to show the tessellation's own share. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -321,275 +319,53 @@ static vxc_status timed_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *p
 }
 
 
-/* The machine's own speed-up: a compute loop that touches no memory, run for n iterations
- * on one thread, or split in two halves on two threads. On a shared virtual machine the
- * second core is not always there: this says what two threads can give at that moment. */
-static double spin(long n) {
-  double x = 1, y = 0.5;
-  for (long i = 0; i < n; i++) {
-    x = x * 1.0000001 + y;
-    y = y * 0.9999999 + 1e-9;
-  }
-  return x + y;
-}
-
-typedef struct spin_arg {
-  long n;
-  double ms;  /* the thread's own time from its start to its end */
-  double out; /* spin's result */
-} spin_arg;
-
-/* The results, written by the calling thread only, so that no loop is optimised away. */
-static volatile double spin_keep;
-
-static void *spin_thread(void *p) {
-  spin_arg *a = p;
-  double t0 = now_ms();
-  a->out = spin(a->n);
-  a->ms = now_ms() - t0;
-  return NULL;
-}
-
-/* Wall time of n iterations on one thread (two = 0), or of n / 2 on each of two threads
- * (the slower thread's time, from its own start: thread creation is not counted). */
-static double spin_time(long n, int two) {
-  spin_arg a = {two ? n / 2 : 0, 0, 0}, b = {two ? n - n / 2 : n, 0, 0};
-  pthread_t th;
-  if (!two) {
-    spin_thread(&b);
-    spin_keep = b.out;
-    return b.ms;
-  }
-  if (pthread_create(&th, NULL, spin_thread, &a) != 0) {
-    return NAN;
-  }
-  spin_thread(&b);
-  pthread_join(th, NULL);
-  spin_keep = a.out + b.out;
-  return fmax(a.ms, b.ms);
-}
-
-
-/* Iterations of spin() that take about ms milliseconds on one thread. */
-static long spin_iterations(double ms) {
-  long n = 100000;
-  double t = 0;
-  while ((t = spin_time(n, 0)) < 2 && n < (1L << 40)) {
-    n *= 2;
-  }
-  double per_ms = n / fmax(t, 1e-3);
-  return (long)fmax(1000, per_ms * ms);
-}
-
-
 static double median_of(double *x, int n) {
   qsort(x, (size_t)n, sizeof x[0], cmp_double);
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 
-/* The machine's speed-up for the query's own work: two one-thread queries at once, each in
- * a workspace of its own on a thread of its own (the calling thread and a helper). Unlike
- * the compute loop, they share what the query shares with the machine's other users: the
- * caches and the memory bus. The helper sleeps on a condition variable between runs (a
- * spinning helper would take a core from the other measurements); a run starts once it is
- * awake, so its wake-up is not counted. */
-typedef struct twin {
-  pthread_t th;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int go, stop;     /* under mu: a run is asked; the helper is to end */
-  atomic_int awake; /* 1: the helper woke for the run; 2: the caller started it */
-  atomic_int done;  /* the helper's query is over */
-  vxc_query *q;     /* the helper's workspace */
-  const vxc_solid *a, *b;
-  const vxc_pose *pa, *pb;
-  const vxc_query_options *o;
-  double ms;     /* the helper's query time */
-  vxc_status st; /* and its status */
-} twin;
-
-static void *twin_main(void *p) {
-  twin *w = p;
-  for (;;) {
-    pthread_mutex_lock(&w->mu);
-    while (!w->go && !w->stop) {
-      pthread_cond_wait(&w->cv, &w->mu);
-    }
-    int stop = w->stop;
-    w->go = 0;
-    pthread_mutex_unlock(&w->mu);
-    if (stop) {
-      return NULL;
-    }
-    atomic_store(&w->awake, 1);
-    while (atomic_load(&w->awake) != 2) {
-    }
-    vxc_pair_metrics m;
-    double t0 = now_ms();
-    w->st = vxc_query_pair(w->q, w->a, 0, w->pa, w->b, 0, w->pb, w->o, 0, &m, NULL);
-    w->ms = now_ms() - t0;
-    atomic_store(&w->done, 1);
-  }
-}
-
-/* Wall time (ms) of the query run at once on the calling thread (workspace q) and on the
- * helper: the slower of the two, each timed from its own start. NAN when a query fails. */
-static double twin_time(twin *w, vxc_query *q) {
-  atomic_store(&w->done, 0);
-  atomic_store(&w->awake, 0);
-  pthread_mutex_lock(&w->mu);
-  w->go = 1;
-  pthread_cond_signal(&w->cv);
-  pthread_mutex_unlock(&w->mu);
-  while (atomic_load(&w->awake) != 1) {
-  }
-  atomic_store(&w->awake, 2);
-  vxc_pair_metrics m;
-  double t0 = now_ms();
-  vxc_status st = vxc_query_pair(q, w->a, 0, w->pa, w->b, 0, w->pb, w->o, 0, &m, NULL);
-  double t = now_ms() - t0;
-  while (!atomic_load(&w->done)) {
-  }
-  return ran(st) && ran(w->st) ? fmax(t, w->ms) : NAN;
-}
-
-/* Starts the helper with a workspace of its own, warmed up by one query. Returns 0, or -1. */
-static int twin_start(twin *w, const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
-                      const vxc_pose *pb, const vxc_query_options *o) {
-  memset(w, 0, sizeof *w);
-  w->a = a;
-  w->b = b;
-  w->pa = pa;
-  w->pb = pb;
-  w->o = o;
-  vxc_pair_metrics m;
-  if (pthread_mutex_init(&w->mu, NULL) != 0) {
-    return -1;
-  }
-  if (pthread_cond_init(&w->cv, NULL) != 0) {
-    goto no_cv;
-  }
-  if (vxc_query_create(NULL, &w->q) != VXC_OK ||
-      !ran(vxc_query_pair(w->q, a, 0, pa, b, 0, pb, o, 0, &m, NULL)) ||
-      pthread_create(&w->th, NULL, twin_main, w) != 0) {
-    goto no_thread;
-  }
-  return 0;
-no_thread:
-  vxc_query_free(w->q);
-  pthread_cond_destroy(&w->cv);
-no_cv:
-  pthread_mutex_destroy(&w->mu);
-  return -1;
-}
-
-static void twin_stop(twin *w) {
-  pthread_mutex_lock(&w->mu);
-  w->stop = 1;
-  pthread_cond_signal(&w->cv);
-  pthread_mutex_unlock(&w->mu);
-  pthread_join(w->th, NULL);
-  pthread_cond_destroy(&w->cv);
-  pthread_mutex_destroy(&w->mu);
-  vxc_query_free(w->q);
-}
-
-
-/* What two threads give, and what the machine gives. These runs alternate for about
- * budget_ms, at least min_rounds times each: a query on one thread RUN_LEN times in a row,
- * then on two threads RUN_LEN times in a row, each thread count in a workspace of its own
- * (warmed up first, so that neither holds the other's buffers); two one-thread queries at
- * once (twin_time); the machine's compute loop (spin_time) sized to the one-thread query, on
- * one thread and on two. The first two-thread query of a run starts cold: the pool's worker
- * has slept since the last one (SPIN_NS) and its core has run other work, as for an isolated
- * query; the last runs warm, as the queries of a task do one after another (on the cylinder
- * at h = 4 mm, runs of eight in a row gave medians of 1.59, 1.69, 1.79, 1.81, ... by
- * position: the second query is not yet warm). Adjacent runs share the machine's load, so
- * each figure is a median over the alternations of a ratio within one (a slow second slows
- * both sides of it):
- *   r->paired  the first one-thread time over the first (cold) two-thread time;
- *   r->warm    the last one-thread time over the last (warm) two-thread time;
- *   r->best    the fastest one-thread time over the fastest two-thread time;
- *   r->twin    twice the last one-thread time over the twin time: what the machine gave two
- *              copies of this work at that moment (not a bound on a split of it: two
- *              copies hold twice the memory a two-thread query does);
- *   r->hw      the compute loop's one-thread time over its two-thread time;
- *   r->split   the twin time over the last two-thread time: 2 when the query splits its work
- *              on whatever the two cores give as well as two copies of it use them. No
- *              one-thread time enters it. (Choosing the rounds whose twin ratio reached 1.9
- *              and taking the warm ratio over them, as a first version did, chose slow
- *              one-thread samples and lifted the warm ratio with them: medians up to 2.5.)
- * The query's figures are NAN when a query fails, reaches a work or memory cap (the work it
- * does then depends on the memory the workspace holds), or the results differ: the figures
+/* The speed-up of two threads over one: runs of RUN_LEN one-thread queries and RUN_LEN
+ * two-thread queries alternate for about budget_ms, at least min_rounds times, each thread
+ * count in a workspace of its own; the figure is the median over the rounds of the last
+ * one-thread time over the last two-thread time (warm, as the consecutive queries of a task
+ * run; neighbours in time share the machine's load). NAN when a query fails or is capped
+ * (its work then depends on the memory the workspace holds) or the results differ: they
  * must be bitwise the same whatever the thread count. */
-typedef struct ratios {
-  double paired, warm, best, twin, hw, split;
-} ratios;
-
 #define RUN_LEN 4
-
-#define RATIO_MAX_PAIRS 1000
-static void thread_ratio(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
-                         const vxc_pose *pb, const vxc_query_options *o1, double t1_ms,
-                         double budget_ms, int min_rounds, ratios *r) {
+#define RATIO_MAX_ROUNDS 1000
+static double thread_speedup(const vxc_solid *a, const vxc_pose *pa, const vxc_solid *b,
+                             const vxc_pose *pb, const vxc_query_options *o1, double budget_ms,
+                             int min_rounds) {
   vxc_query_options o[2] = {*o1, *o1};
   o[1].threads = 2;
   vxc_query *q[2] = {NULL, NULL};
   vxc_pair_metrics m[2];
-  static double pair_ratio[RATIO_MAX_PAIRS], warm_ratio[RATIO_MAX_PAIRS],
-      twin_ratio[RATIO_MAX_PAIRS], spin_ratio[RATIO_MAX_PAIRS], split_ratio[RATIO_MAX_PAIRS];
-  double best[2] = {HUGE_VAL, HUGE_VAL};
+  static double ratio[RATIO_MAX_ROUNDS];
   int np = 0;
-  twin w;
-  r->paired = r->warm = r->best = r->twin = r->hw = r->split = NAN;
   int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
-    vxc_status st = vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL);
-    ok = ran(st);
+    ok = ran(vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL)) && !m[k].capped;
   }
-  ok = ok && !m[0].capped; /* a capped query gets no ratio: do not time it */
-  int twin_ok = ok && twin_start(&w, a, pa, b, pb, &o[0]) == 0;
-  ok = ok && twin_ok;
-  long n = ok ? spin_iterations(t1_ms) : 0;
   double start = now_ms();
-  while (ok && np < RATIO_MAX_PAIRS && (np < min_rounds || now_ms() - start < budget_ms)) {
-    double t[2][RUN_LEN]; /* [threads - 1][position in the run] */
+  while (ok && np < RATIO_MAX_ROUNDS && (np < min_rounds || now_ms() - start < budget_ms)) {
+    double t[2] = {0, 0}; /* the last of each run */
     for (int k = 0; k < 2 * RUN_LEN && ok; k++) {
-      int nt = k / RUN_LEN, j = k % RUN_LEN;
+      int nt = k / RUN_LEN;
       double t0 = now_ms();
-      vxc_status st = vxc_query_pair(q[nt], a, 0, pa, b, 0, pb, &o[nt], 0, &m[nt], NULL);
-      t[nt][j] = now_ms() - t0;
-      ok = ran(st);
-      best[nt] = fmin(best[nt], t[nt][j]);
+      ok = ran(vxc_query_pair(q[nt], a, 0, pa, b, 0, pb, &o[nt], 0, &m[nt], NULL));
+      t[nt] = now_ms() - t0;
     }
-    double tw = ok ? twin_time(&w, q[0]) : NAN;
-    double s1 = spin_time(n, 0), s2 = spin_time(n, 1);
-    if (!(t[1][0] > 0 && t[1][RUN_LEN - 1] > 0 && tw > 0 && s2 > 0)) {
-      ok = 0;
-      break;
+    ok = ok && t[1] > 0;
+    if (ok) {
+      ratio[np++] = t[0] / t[1];
     }
-    pair_ratio[np] = t[0][0] / t[1][0];
-    warm_ratio[np] = t[0][RUN_LEN - 1] / t[1][RUN_LEN - 1];
-    twin_ratio[np] = 2 * t[0][RUN_LEN - 1] / tw;
-    split_ratio[np] = tw / t[1][RUN_LEN - 1];
-    spin_ratio[np++] = s1 / s2;
   }
-  if (twin_ok) {
-    twin_stop(&w);
-  }
-  if (ok && np > 0 && !m[0].capped && !m[1].capped &&
-      memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 && m[0].volume_lo == m[1].volume_lo &&
-      m[0].volume_hi == m[1].volume_hi) {
-    r->paired = median_of(pair_ratio, np);
-    r->warm = median_of(warm_ratio, np);
-    r->best = best[0] / best[1];
-    r->twin = median_of(twin_ratio, np);
-    r->hw = median_of(spin_ratio, np);
-    r->split = median_of(split_ratio, np);
-  }
+  int same = ok && np > 0 && memcmp(&m[0].geom, &m[1].geom, sizeof m[0].geom) == 0 &&
+             m[0].volume_lo == m[1].volume_lo && m[0].volume_hi == m[1].volume_hi;
   vxc_query_free(q[0]);
   vxc_query_free(q[1]);
+  return same ? median_of(ratio, np) : NAN;
 }
 
 
@@ -615,8 +391,7 @@ static void errors(const vxc_pair_metrics *m, const exact *e, double *ev, double
 static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb,
                    const char *setting, const vxc_query_options *o1, double budget, int quick) {
   vxc_pair_metrics m, g;
-  double t1;
-  ratios r = {NAN, NAN, NAN, NAN, NAN, NAN};
+  double t1, speedup = NAN;
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
   if (vxc_query_create(NULL, &q) != VXC_OK ||
@@ -627,8 +402,8 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   double mib = (double)m.workspace_bytes / (1 << 20);
   if (t1 > 1 || !quick) {
-    thread_ratio(sa, &b->pose_a, sb, &b->pose_b, o1, t1, quick ? budget : 20 * budget,
-                 quick ? 8 : 25, &r);
+    speedup = thread_speedup(sa, &b->pose_a, sb, &b->pose_b, o1, quick ? budget : 20 * budget,
+                             quick ? 8 : 25);
   }
   double ev, ec, ej;
   errors(&m, &b->ex, &ev, &ec, &ej);
@@ -658,11 +433,9 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   }
   char eq[32];
   snprintf(eq, sizeof eq, "%s%.3g", reached || isnan(teq) ? "" : ">", teq / t1);
-  printf(
-      "%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %6.2f %5.2f %5.2f %5.2f "
-      "%5.2f %5.2f %9.2e %9.3g %9s\n",
-      b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
-      m.boxes, mib, r.paired, r.warm, r.best, r.twin, r.hw, r.split, gerr, tg / t1, eq);
+  printf("%-14s %-12s %9.4g %9.2e %9.2e %9.2e %9.2e %8.2g %9lld %6.2f %5.2f %9.2e %9.3g %9s\n",
+         b->name, setting, t1, ev, ec, ej, (m.volume_hi - m.volume_lo) / m.geom.volume, m.leaf_min,
+         m.boxes, mib, speedup, gerr, tg / t1, eq);
   fflush(stdout);
   vxc_query_free(q);
 }
@@ -713,7 +486,7 @@ static int bench_run(int argc, char **argv) {
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else {
-      return cli_usage_error("bench", "unknown argument '%s'", argv[i]);
+      return cli_usage_error("bench", "unknown option '%s'", argv[i]);
     }
   }
   double budget = quick ? 20 : 300; /* ms of repeats per measurement */
@@ -726,35 +499,11 @@ static int bench_run(int argc, char **argv) {
     return cli_lib_error(NULL, VXC_ERR_NOMEM);
   }
   printf(
-      "vxc bench: median wall time per query (ms) of repeated runs, one thread. Settings:\n"
-      "'h=H' is a fixed leaf edge H (m), the largest of a halving sweep whose volume error\n"
-      "met the target named in brackets; 'rtol=R' is the certified rule (refine until the\n"
-      "volume bracket is within R V). Errors are relative to the closed form (p_c: distance\n"
-      "over V^(1/3); J: Frobenius norm); 'bracket' = relative width of the certified bracket;\n"
-      "'leaf' = smallest leaf edge integrated (m; below h when the contact was too small for\n"
-      "h); 'MiB' = the workspace's peak for that setting; '1t/2t' = one- and two-thread\n"
-      "queries alternate, each in its own workspace and four times in a row, for about 6 s:\n"
-      "the median over adjacent runs of the first one-thread time over the first two-thread\n"
-      "time (cold: the second thread slept since the last two-thread query, as for an\n"
-      "isolated query); 'warm' = the same for the last of each (as the consecutive queries\n"
-      "of a task run); 'best' = the fastest one-thread time over the fastest two-thread time\n"
-      "(nan: a work or memory cap was reached, or the results differ); 'twin' = the same\n"
-      "median of twice the last one-thread time over the time of two one-thread\n"
-      "queries run at once on two threads, each in its own workspace: what the machine's two\n"
-      "cores, with their shared caches and memory, gave two copies of this work at that\n"
-      "moment; 'hw' = the same median for a compute loop that touches no memory, as long as\n"
-      "the query, split in two halves on two threads: the cores alone; 'split' = the same\n"
-      "median of the twin time over the last two-thread time (2: the query splits its work\n"
-      "on what the cores give as well as two copies use them); 'grid err' = volume error\n"
-      "of the uniform-grid baseline (cubes of the octree's smallest leaf classified by their\n"
-      "centres); 'x grid@h' = its time over the octree's; 'x grid@e' = the same with the\n"
-      "grid refined to the octree's error ('>': 3e8 cubes, 2e6 for meshes, did not reach it;\n"
-      "the ratio is then that of the finest grid tried, a lower bound). Mesh cases are\n"
-      "tessellated spheres: their errors are against the exact region of the polyhedra (the\n"
-      "smooth spheres' volume is printed below them).\n\n");
-  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %6s %5s %5s %5s %5s %5s %9s %9s %9s\n",
-         "case", "setting", "ms", "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB",
-         "1t/2t", "warm", "best", "twin", "hw", "split", "grid err", "x grid@h", "x grid@e");
+      "vxc bench: median ms per query on one thread, errors against closed forms "
+      "('vxc bench --help' explains the columns)\n\n");
+  printf("%-14s %-12s %9s %9s %9s %9s %9s %8s %9s %6s %5s %9s %9s %9s\n", "case", "setting", "ms",
+         "err V", "err p_c", "err J", "bracket", "leaf", "boxes", "MiB", "x2t", "grid err",
+         "x grid@h", "x grid@e");
   int rc = CLI_OK;
   for (int c = 0; c < ncase && rc == CLI_OK; c++) {
     bench_case *b = &cases[c];
@@ -814,16 +563,26 @@ static int bench_run(int argc, char **argv) {
 const cli_command cli_cmd_bench = {
     "bench", "speed and accuracy of the voxel engine on cases with exact answers",
     "usage: vxc bench [--quick] [--only TEXT]\n\n"
-    "Runs a fixed suite (a sphere 1 mm and 25 um into a plane, a sphere-sphere lens, a\n"
-    "cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a plane, equator down\n"
-    "and pole down, and two 20,000-triangle spheres overlapping by 3 mm, built in memory)\n"
-    "with the leaf sizes that reach 1e-3 and 1e-5 relative volume error (found by a\n"
-    "halving sweep; 1e-3 only for meshes) and with the certified rule (not for meshes),\n"
-    "and prints per setting: median time per query, relative errors of V, p_c and J\n"
-    "against the closed forms (for meshes: the exact polyhedral regions), the\n"
-    "certified bracket's relative width, boxes classified, the workspace's peak memory,\n"
-    "the speed-up of two threads over one, and a uniform-grid baseline at the octree's\n"
-    "smallest leaf size (its volume error, its time, and its time over the octree's).\n"
-    "--quick runs fewer repeats and skips the slow settings and the baseline; --only runs\n"
-    "the cases whose name contains TEXT (e.g. --only mesh).\n",
+    "Runs a fixed suite with exact answers (a sphere 1 mm and 25 um into a plane, a\n"
+    "sphere-sphere lens, a cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a\n"
+    "plane, equator down and pole down, and two 20,000-triangle spheres overlapping by\n"
+    "3 mm, built in memory) at the leaf sizes that reach 1e-3 and 1e-5 relative volume\n"
+    "error (a halving sweep; 1e-3 only for meshes) and with the certified rule (not for\n"
+    "meshes). --quick runs fewer repeats and skips the slow settings and the baseline;\n"
+    "--only runs the cases whose name contains TEXT (e.g. --only mesh). Columns:\n"
+    "  setting   h=H: a fixed leaf edge H (m), the largest whose volume error met the\n"
+    "            target in brackets; rtol=R: refine until the bracket is within R V\n"
+    "  ms        median wall time per query, one thread\n"
+    "  err       relative errors of V, p_c (distance over V^(1/3)) and J (Frobenius\n"
+    "            norm) against the closed form; for meshes, the exact polyhedral region\n"
+    "            (the smooth spheres' volume is printed below them)\n"
+    "  bracket   relative width of the certified volume bracket\n"
+    "  leaf      smallest leaf edge integrated (m)\n"
+    "  boxes     boxes classified; MiB: the workspace's peak for that setting\n"
+    "  x2t       speed-up of two threads over one: median over alternating runs of the\n"
+    "            one-thread time over the two-thread time (nan: capped, or results differ)\n"
+    "  grid err  volume error of a uniform grid of cubes of the octree's smallest leaf,\n"
+    "            classified by their centres; x grid@h: its time over the octree's;\n"
+    "            x grid@e: the same with the grid refined to the octree's error ('>': it\n"
+    "            did not get there within 3e8 cubes, 2e6 for meshes: a lower bound)\n",
     bench_run};
