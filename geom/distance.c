@@ -14,30 +14,12 @@
 #include <string.h>
 
 #include "geom.h"
+#include "geom/vec3.h"
 
 typedef struct {
   double w[3]; /* point of C = A - B */
   double a[3]; /* the point of A it came from */
 } vertex;
-
-
-static double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-
-static void sub(const double a[3], const double b[3], double o[3]) {
-  o[0] = a[0] - b[0];
-  o[1] = a[1] - b[1];
-  o[2] = a[2] - b[2];
-}
-
-
-static void cross(const double a[3], const double b[3], double o[3]) {
-  o[0] = a[1] * b[2] - a[2] * b[1];
-  o[1] = a[2] * b[0] - a[0] * b[2];
-  o[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 
 /* Support of a posed hull in direction d (query frame). */
@@ -53,8 +35,8 @@ static void support(const vxg_cell *c, const vxg_xform *to, const double d[3], d
  * holds it and returns its barycentric weights in lam. */
 static int closest_segment(vertex *s, double lam[4]) {
   double ab[3];
-  sub(s[1].w, s[0].w, ab);
-  double t = -dot(s[0].w, ab), den = dot(ab, ab);
+  vxg_sub(s[1].w, s[0].w, ab);
+  double t = -vxg_dot(s[0].w, ab), den = vxg_dot(ab, ab);
   if (t <= 0 || den <= 0) {
     lam[0] = 1;
     return 1;
@@ -74,15 +56,15 @@ static int closest_segment(vertex *s, double lam[4]) {
 static int closest_triangle(vertex *s, double lam[4]) {
   const double *a = s[0].w, *b = s[1].w, *c = s[2].w;
   double ab[3], ac[3], ap[3] = {-a[0], -a[1], -a[2]};
-  sub(b, a, ab);
-  sub(c, a, ac);
-  double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  vxg_sub(b, a, ab);
+  vxg_sub(c, a, ac);
+  double d1 = vxg_dot(ab, ap), d2 = vxg_dot(ac, ap);
   if (d1 <= 0 && d2 <= 0) {
     lam[0] = 1;
     return 1;
   }
   double bp[3] = {-b[0], -b[1], -b[2]};
-  double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  double d3 = vxg_dot(ab, bp), d4 = vxg_dot(ac, bp);
   if (d3 >= 0 && d4 <= d3) {
     s[0] = s[1];
     lam[0] = 1;
@@ -96,7 +78,7 @@ static int closest_triangle(vertex *s, double lam[4]) {
     return 2;
   }
   double cp[3] = {-c[0], -c[1], -c[2]};
-  double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  double d5 = vxg_dot(ab, cp), d6 = vxg_dot(ac, cp);
   if (d6 >= 0 && d5 <= d6) {
     s[0] = s[2];
     lam[0] = 1;
@@ -141,11 +123,11 @@ static int closest_tetra(vertex *s, double lam[4]) {
   for (int f = 0; f < 4; f++) {
     const double *a = s[face[f][0]].w, *b = s[face[f][1]].w, *c = s[face[f][2]].w;
     double ab[3], ac[3], n[3], ad[3];
-    sub(b, a, ab);
-    sub(c, a, ac);
-    cross(ab, ac, n);
-    sub(s[opposite[f]].w, a, ad);
-    double side_o = -dot(n, a), side_d = dot(n, ad);
+    vxg_sub(b, a, ab);
+    vxg_sub(c, a, ac);
+    vxg_cross(ab, ac, n);
+    vxg_sub(s[opposite[f]].w, a, ad);
+    double side_o = -vxg_dot(n, a), side_d = vxg_dot(n, ad);
     /* the origin is outside this face when it lies across the face's plane from the
        opposite vertex */
     if (side_o * side_d >= 0 && side_d != 0) {
@@ -161,7 +143,7 @@ static int closest_tetra(vertex *s, double lam[4]) {
         p[k] += l[i] * t[i].w[k];
       }
     }
-    double d2 = dot(p, p);
+    double d2 = vxg_dot(p, p);
     if (d2 < best) {
       best = d2;
       keep_n = m;
@@ -197,7 +179,7 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
   nd[1] = -d0[1];
   nd[2] = -d0[2];
   support(b, to_b, nd, sb);
-  sub(sa, sb, s[0].w);
+  vxg_sub(sa, sb, s[0].w);
   memcpy(s[0].a, sa, sizeof sa);
   double lam[4] = {1, 0, 0, 0};
   double v[3];
@@ -205,7 +187,7 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
   vxc_status st = VXC_ERR_NUMERIC;
   double lower = 0;
   for (int it = 0; it < 128; it++) {
-    double vv = dot(v, v);
+    double vv = vxg_dot(v, v);
     if (vv <= eps * eps) {
       st = VXC_OK; /* the origin is (within tolerance) in C: the hulls touch or overlap */
       v[0] = v[1] = v[2] = 0;
@@ -215,9 +197,9 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
     support(a, to_a, dneg, sa);
     support(b, to_b, v, sb);
     double w[3];
-    sub(sa, sb, w);
+    vxg_sub(sa, sb, w);
     /* the true distance lies in [v.w / |v|, |v|] */
-    double vw = dot(v, w);
+    double vw = vxg_dot(v, w);
     lower = fmax(lower, vw / sqrt(vv));
     if (vv - vw <= 2 * eps * sqrt(vv)) {
       st = VXC_OK;
@@ -249,13 +231,13 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
         nv[k] += lam[i] * s[i].w[k];
       }
     }
-    if (dot(nv, nv) >= vv) {
+    if (vxg_dot(nv, nv) >= vv) {
       st = VXC_OK; /* no progress: v is the closest point to rounding */
       break;
     }
     memcpy(v, nv, sizeof v);
   }
-  double d = sqrt(dot(v, v));
+  double d = sqrt(vxg_dot(v, v));
   *dist = st == VXC_OK ? d : lower;
   if (pa || pb) {
     double p[3] = {0, 0, 0};

@@ -31,6 +31,7 @@
 
 #include "input.h"
 #include "mesh.h"
+#include "geom/vec3.h"
 
 /* A box is decided by one closest-point search when its bound is at most this many
  * triangle sizes; beyond, a nearest-triangle test and ray parity are cheaper (measured on
@@ -114,20 +115,8 @@ static inline void sub3(const double a[3], const double b[3], double o[3]) {
 }
 
 
-static inline double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-
-static inline void cross3(const double a[3], const double b[3], double o[3]) {
-  o[0] = a[1] * b[2] - a[2] * b[1];
-  o[1] = a[2] * b[0] - a[0] * b[2];
-  o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-
 static inline double norm3(const double a[3]) {
-  return sqrt(dot3(a, a));
+  return sqrt(vxg_dot(a, a));
 }
 
 
@@ -141,14 +130,14 @@ double vxg_tri_closest(const double p[3], const double a[3], const double b[3], 
   sub3(b, a, ab);
   sub3(c, a, ac);
   sub3(p, a, ap);
-  double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+  double d1 = vxg_dot(ab, ap), d2 = vxg_dot(ac, ap);
   if (d1 <= 0 && d2 <= 0) {
     memcpy(cp, a, 3 * sizeof *cp);
     *feat = 1;
     goto out;
   }
   sub3(p, b, bp);
-  double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+  double d3 = vxg_dot(ab, bp), d4 = vxg_dot(ac, bp);
   if (d3 >= 0 && d4 <= d3) {
     memcpy(cp, b, 3 * sizeof *cp);
     *feat = 2;
@@ -164,7 +153,7 @@ double vxg_tri_closest(const double p[3], const double a[3], const double b[3], 
     goto out;
   }
   sub3(p, c, cpv);
-  double d5 = dot3(ab, cpv), d6 = dot3(ac, cpv);
+  double d5 = vxg_dot(ab, cpv), d6 = vxg_dot(ac, cpv);
   if (d6 >= 0 && d5 <= d6) {
     memcpy(cp, c, 3 * sizeof *cp);
     *feat = 3;
@@ -198,7 +187,7 @@ double vxg_tri_closest(const double p[3], const double a[3], const double b[3], 
   }
 out:
   sub3(p, cp, d);
-  return dot3(d, d);
+  return vxg_dot(d, d);
 }
 
 
@@ -287,7 +276,7 @@ static int weld(build *b, const double lo[3], double tol, int *map) {
         if (ce[0] == q[0] && ce[1] == q[1] && ce[2] == q[2]) {
           double dd[3];
           sub3(p, m->v + 3 * e, dd);
-          if (dot3(dd, dd) <= tol2) {
+          if (vxg_dot(dd, dd) <= tol2) {
             found = e;
             break;
           }
@@ -421,13 +410,13 @@ static int shell_encloses(const vxg_mesh *m, const int *q, int n, const signed c
       x[k] = m->v[3 * ti[1] + k] - v0[k];
     }
     double bc[3], e1[3], e2[3], nrm[3];
-    cross3(x, c, bc);
-    vol6 += o[q[i]] * dot3(a, bc);
+    vxg_cross(x, c, bc);
+    vol6 += o[q[i]] * vxg_dot(a, bc);
     for (int k = 0; k < 3; k++) {
       e1[k] = x[k] - a[k];
       e2[k] = c[k] - a[k];
     }
-    cross3(e1, e2, nrm);
+    vxg_cross(e1, e2, nrm);
     area2 += norm3(nrm);
   }
   return fabs(vol6) / 6 >= 0.1 * (area2 / 2) * VXG_MESH_WELD_REL * m->size;
@@ -571,14 +560,14 @@ static void derive(build *b) {
     double e1[3], e2[3], n[3], bc[3];
     sub3(bb, a, e1);
     sub3(c, a, e2);
-    cross3(e1, e2, n);
+    vxg_cross(e1, e2, n);
     double ln = norm3(n);
     area2 += ln;
     for (int i = 0; i < 3; i++) {
       m->fn[3 * t + i] = n[i] / ln;
     }
-    cross3(bb, c, bc);
-    double v6 = dot3(a, bc);
+    vxg_cross(bb, c, bc);
+    double v6 = vxg_dot(a, bc);
     vol6 += v6;
     for (int i = 0; i < 3; i++) {
       cen[i] += v6 * (a[i] + bb[i] + c[i]);
@@ -590,8 +579,8 @@ static void derive(build *b) {
       double u[3], w[3], x[3];
       sub3(q, p, u);
       sub3(r, p, w);
-      cross3(u, w, x);
-      double ang = atan2(norm3(x), dot3(u, w));
+      vxg_cross(u, w, x);
+      double ang = atan2(norm3(x), vxg_dot(u, w));
       for (int i = 0; i < 3; i++) {
         m->vn[3 * ti[k] + i] += ang * m->fn[3 * t + i];
       }
@@ -618,7 +607,7 @@ static void derive(build *b) {
     int u = tw / 3, opp = m->tri[3 * u + (tw % 3 + 2) % 3];
     double d[3];
     sub3(m->v + 3 * opp, m->v + 3 * m->tri[3 * t], d);
-    convex = dot3(m->fn + 3 * t, d) <= tol;
+    convex = vxg_dot(m->fn + 3 * t, d) <= tol;
   }
   m->info.convex = convex;
   /* planes: coplanar neighbours joined (union-find, the lowest triangle as the root) */
@@ -630,8 +619,8 @@ static void derive(build *b) {
     int u = tw / 3, opp = m->tri[3 * u + (tw % 3 + 2) % 3];
     double d[3];
     sub3(m->v + 3 * opp, m->v + 3 * m->tri[3 * t], d);
-    if (u <= t || dot3(m->fn + 3 * t, m->fn + 3 * u) < 1 - 1e-12 ||
-        fabs(dot3(m->fn + 3 * t, d)) > 1e-12 * m->size) {
+    if (u <= t || vxg_dot(m->fn + 3 * t, m->fn + 3 * u) < 1 - 1e-12 ||
+        fabs(vxg_dot(m->fn + 3 * t, d)) > 1e-12 * m->size) {
       continue;
     }
     int rt = t, ru = u;
@@ -716,8 +705,8 @@ static vxc_status finish(build *b) {
   for (int t = 0; t < m->ntri; t++) {
     const int *ti = m->tri + 3 * t;
     double bc[3];
-    cross3(m->v + 3 * ti[1], m->v + 3 * ti[2], bc);
-    vol6 += dot3(m->v + 3 * ti[0], bc);
+    vxg_cross(m->v + 3 * ti[1], m->v + 3 * ti[2], bc);
+    vol6 += vxg_dot(m->v + 3 * ti[0], bc);
   }
   if (!(vol6 != 0) || !isfinite(vol6)) {
     return geom_error(b, b->src[0], NULL, "mesh encloses no volume");
@@ -833,7 +822,7 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
     double e1[3], e2[3], n[3];
     sub3(m->v + 3 * c1, m->v + 3 * a, e1);
     sub3(m->v + 3 * c2, m->v + 3 * a, e2);
-    cross3(e1, e2, n);
+    vxg_cross(e1, e2, n);
     if (!(norm3(n) > amin)) {
       m->info.ndegenerate++;
       continue;
@@ -1058,7 +1047,7 @@ double vxg_mesh_distance_bounded(const vxg_mesh *m, const double p[3], double bo
   }
   sub3(p, cp, d);
   double dist = sqrt(d2);
-  double sign = dot3(d, n) < 0 ? -1.0 : 1.0;
+  double sign = vxg_dot(d, n) < 0 ? -1.0 : 1.0;
   if (grad) {
     if (dist > 1e-12 * m->size) {
       for (int i = 0; i < 3; i++) {
@@ -1141,7 +1130,7 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
   for (int i = 0; i < n; i++) {
     const double *fn = m->fn + 3 * pid[i];
     memcpy(planes + 4 * i, fn, 3 * sizeof *planes);
-    planes[4 * i + 3] = dot3(fn, m->v + 3 * m->tri[3 * pid[i]]);
+    planes[4 * i + 3] = vxg_dot(fn, m->v + 3 * m->tri[3 * pid[i]]);
   }
   return n;
 }

@@ -10,8 +10,7 @@
 #include <string.h>
 
 #include "geom/mesh.h"
-
-static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
+#include "geom/vec3.h"
 
 void vxg_mesh_moments(const struct vxg_mesh *m, const vxg_xform *to_frame, vxg_moments *mom,
                       double area_vec[3]) {
@@ -32,7 +31,7 @@ void vxg_mesh_moments(const struct vxg_mesh *m, const vxg_xform *to_frame, vxg_m
       mom->m1[k] += d * s[k] / 24;
     }
     for (int k = 0; k < 6; k++) {
-      int i = IA[k], j = IB[k];
+      int i = VXG_SYM_ROW[k], j = VXG_SYM_COL[k];
       mom->m2[k] += d * (a[i] * a[j] + b[i] * b[j] + c[i] * c[j] + s[i] * s[j]) / 120;
     }
     double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "geom/vec3.h"
 
 void vxg_poly_box(vxg_poly *p, const double c[3], const double e[3]) {
   /* vertex k has bit 0: +x, bit 1: +y, bit 2: +z */
@@ -383,9 +384,8 @@ void vxg_poly_moments(const vxg_poly *p, vxg_moments *m) {
         s1[c] += d * s[c];
       }
       /* (xx, yy, zz, xy, yz, xz) of a a^T + b b^T + c c^T + s s^T */
-      static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
       for (int k = 0; k < 6; k++) {
-        int u = ia[k], w = ib[k];
+        int u = VXG_SYM_ROW[k], w = VXG_SYM_COL[k];
         s2[k] += d * (a[u] * a[w] + b[u] * b[w] + c3[u] * c3[w] + s[u] * s[w]);
       }
     }
@@ -396,9 +396,8 @@ void vxg_poly_moments(const vxg_poly *p, vxg_moments *m) {
   for (int a = 0; a < 3; a++) {
     m->m1[a] = l1[a] + m0 * o[a];
   }
-  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
   for (int k = 0; k < 6; k++) {
-    int u = ia[k], w = ib[k];
+    int u = VXG_SYM_ROW[k], w = VXG_SYM_COL[k];
     m->m2[k] = s2[k] / 120 + o[u] * l1[w] + l1[u] * o[w] + m0 * o[u] * o[w];
   }
 }

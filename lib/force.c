@@ -12,23 +12,12 @@
 #include <string.h>
 
 #include "lib/force_internal.h"
+#include "geom/vec3.h"
 
 /* How far |n| may be from 1 before a normal is refused: the metrics give n to rounding; a
  * caller's hand-built normal may carry a few digits less. Accepted normals are
  * renormalised. */
 #define VXC_UNIT_TOL 1e-6
-
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-
-static void cross3(const double a[3], const double b[3], double o[3]) {
-  o[0] = a[1] * b[2] - a[2] * b[1];
-  o[1] = a[2] * b[0] - a[0] * b[2];
-  o[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 
 static int finite_n(const double *x, int n) {
   for (int i = 0; i < n; i++) {
@@ -51,7 +40,7 @@ static vxc_status unit_normal(const double in[3], double n[3]) {
   if (!finite_n(in, 3)) {
     return VXC_ERR_NUMERIC;
   }
-  double l = sqrt(dot3(in, in));
+  double l = sqrt(vxg_dot(in, in));
   if (!(fabs(l - 1.0) <= VXC_UNIT_TOL)) {
     return VXC_ERR_ARG;
   }
@@ -70,8 +59,8 @@ static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b
     ra[i] = x[i] - a->r[i];
     rb[i] = x[i] - b->r[i];
   }
-  cross3(a->w, ra, wa);
-  cross3(b->w, rb, wb);
+  vxg_cross(a->w, ra, wa);
+  vxg_cross(b->w, rb, wb);
   for (int i = 0; i < 3; i++) {
     v_c[i] = (a->v[i] + wa[i]) - (b->v[i] + wb[i]);
   }
@@ -121,7 +110,7 @@ vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *ge
   }
   double v_c[3];
   relative_velocity(a, b, geom->centroid, v_c);
-  start_state(p, dot3(n, v_c), geom->volume, n, state);
+  start_state(p, vxg_dot(n, v_c), geom->volume, n, state);
   return VXC_OK;
 }
 
@@ -142,7 +131,7 @@ vxc_status vxc_point_start(const vxc_params *p, double depth, const double point
   }
   double v_c[3];
   relative_velocity(a, b, point, v_c);
-  start_state(p, dot3(n, v_c), depth > 0 ? depth : 0.0, n, state);
+  start_state(p, vxg_dot(n, v_c), depth > 0 ? depth : 0.0, n, state);
   return VXC_OK;
 }
 
@@ -158,12 +147,12 @@ void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]) {
   if (!state || !normal || !finite_n(normal, 3)) {
     return;
   }
-  double l = sqrt(dot3(normal, normal));
+  double l = sqrt(vxg_dot(normal, normal));
   if (!(l > 0)) {
     return;
   }
   double n[3] = {normal[0] / l, normal[1] / l, normal[2] / l};
-  double zn = dot3(state + VXC_STATE_Z, n);
+  double zn = vxg_dot(state + VXC_STATE_Z, n);
   for (int i = 0; i < 3; i++) {
     state[VXC_STATE_Z + i] -= zn * n[i];
     state[VXC_STATE_NPREV + i] = n[i];
@@ -180,7 +169,7 @@ double vxc_gyration_radius(const vxc_contact_geometry *geom) {
   for (int i = 0; i < 3; i++) {
     lam += n[i] * (J[3 * i] * n[0] + J[3 * i + 1] * n[1] + J[3 * i + 2] * n[2]);
   }
-  double nn = dot3(n, n);
+  double nn = vxg_dot(n, n);
   if (!(lam > 0) || !(nn > 0)) {
     return 0.0;
   }
@@ -207,14 +196,14 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
                            const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
                            vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
   const double *n = c->n;
-  double v_cn = dot3(n, c->v_c);
-  double w_n = dot3(n, c->w_r);
+  double v_cn = vxg_dot(n, c->v_c);
+  double w_n = vxg_dot(n, c->w_r);
 
   /* friction on the bristle deflection projected on the current contact plane, so a
    * z left slightly out of plane by a normal change does not leak into the force */
   vxci_friction_in fi;
   const double *z = state + VXC_STATE_Z;
-  double zn = dot3(z, n);
+  double zn = vxg_dot(z, n);
   for (int i = 0; i < 3; i++) {
     fi.v_t[i] = c->v_c[i] - v_cn * n[i];
     fi.z[i] = z[i] - zn * n[i];
@@ -242,8 +231,8 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
     ra[i] = c->x[i] - a->r[i];
     rb[i] = c->x[i] - b->r[i];
   }
-  cross3(ra, w.force_a, ta);
-  cross3(rb, w.force_b, tb);
+  vxg_cross(ra, w.force_a, ta);
+  vxg_cross(rb, w.force_b, tb);
   double power_t = 0.0;
   for (int i = 0; i < 3; i++) {
     double tc = w.torque_rolling[i] + w.torque_spinning[i];
@@ -254,7 +243,7 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   w.stick = fo.s;
   /* power on the pair: the force acts on A at x with A's velocity there, and on B
    * reversed, so the forces' power is F_a . v_c; the pure torques' is tau . (w_a - w_b) */
-  w.power = dot3(w.force_a, c->v_c) + power_t;
+  w.power = vxg_dot(w.force_a, c->v_c) + power_t;
 
   double ds[VXC_STATE_SIZE] = {0};
   for (int i = 0; i < 3; i++) {
@@ -323,14 +312,14 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
     v_r = 0;
   }
   double a_d = damping_factor(p, state);
-  double f_n = p->k_v * v_r * (1.0 + a_d * dot3(n, c.v_c));
+  double f_n = p->k_v * v_r * (1.0 + a_d * vxg_dot(n, c.v_c));
   c.f_n = f_n > 0 ? f_n : 0.0;
   c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;
 
   /* rolling resistance -k_v a J w_t (4.67), with T J w_t: identical when n is an
    * eigenvector of J (J then maps the plane to itself), and still a pure damping torque
    * (w_t . T J w_t >= 0) when the metrics' n is one only to within theta_c */
-  double w_n = dot3(n, c.w_r), w_t[3], jw[3];
+  double w_n = vxg_dot(n, c.w_r), w_t[3], jw[3];
   for (int i = 0; i < 3; i++) {
     w_t[i] = c.w_r[i] - w_n * n[i];
   }
@@ -338,7 +327,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
   for (int i = 0; i < 3; i++) {
     jw[i] = J[3 * i] * w_t[0] + J[3 * i + 1] * w_t[1] + J[3 * i + 2] * w_t[2];
   }
-  double jn = dot3(jw, n);
+  double jn = vxg_dot(jw, n);
   for (int i = 0; i < 3; i++) {
     c.tau_roll[i] = -p->k_v * a_d * (jw[i] - jn * n[i]);
   }
@@ -381,7 +370,7 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
   double x_r = depth - xro;
   double f_n = 0.0;
   if (x_r > 0) {
-    f_n = p->k_p * pow(x_r, p->p_exp) * (1.0 + damping_factor(p, state) * dot3(c.n, c.v_c));
+    f_n = p->k_p * pow(x_r, p->p_exp) * (1.0 + damping_factor(p, state) * vxg_dot(c.n, c.v_c));
   }
   c.f_n = f_n > 0 ? f_n : 0.0;
   c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;

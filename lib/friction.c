@@ -14,11 +14,7 @@
 #include <math.h>
 
 #include "lib/force_internal.h"
-
-static double dot3(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
+#include "geom/vec3.h"
 
 /* Relaxed sign of a scalar u with tolerance u_e > 0 (the scalar form of 3.33): sgn(u) when
  * |u| > u_e, else a cubic that is 0 at 0, has slope 3 / (2 u_e) there and meets +-1 with
@@ -35,7 +31,7 @@ static double sgn_e(double u, double u_e) {
 /* Relaxed direction of a vector (3.33): u / |u| when |u| > u_e, else the same cubic
  * blend, so it is continuous and vanishes at u = 0. */
 static void dir_e(const double u[3], double u_e, double out[3]) {
-  double m = sqrt(dot3(u, u));
+  double m = sqrt(vxg_dot(u, u));
   double f;
   if (m > u_e) {
     f = 1.0 / m;
@@ -54,7 +50,7 @@ void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_fr
   const double r = in->r_gyr > 0 ? in->r_gyr : 0.0;
 
   /* average surface velocity and stick indicator (4.212, 4.221; 3.30 without spin) */
-  double vt2 = dot3(in->v_t, in->v_t);
+  double vt2 = vxg_dot(in->v_t, in->v_t);
   double vt = sqrt(vt2);
   double rw = r * in->w_n;
   double v_avg = sqrt(vt2 + rw * rw);
@@ -85,7 +81,7 @@ void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_fr
     b[i] = s0 * in->z[i] + s1 * dz[i];
   }
   double f_max = mu_max * c_vs;
-  double bm = sqrt(dot3(b, b));
+  double bm = sqrt(vxg_dot(b, b));
   if (bm > f_max) {
     /* saturated: the bristle force is scaled to f_max and the rate recomputed from it */
     double k = f_max / bm;

@@ -24,6 +24,7 @@
 
 #include "geom/geom.h"
 #include "task_internal.h"
+#include "geom/vec3.h"
 
 #define NE 6 /* energy integrals */
 enum { E_EL = 0, E_DN, E_DT, E_DR, E_DS, E_WIN };
@@ -61,17 +62,6 @@ typedef struct sim {
 } sim;
 
 /* ---- small vector algebra ----------------------------------------------------------- */
-
-static void cross(const double a[3], const double b[3], double o[3]) {
-  double r[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  memcpy(o, r, sizeof r);
-}
-
-
-static double dot(const double a[3], const double b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
 
 static void mat_vec(const double m[9], const double v[3], double o[3]) {
   double r[3];
@@ -146,7 +136,7 @@ static void quat_log(const double q0[4], double v[3]) {
 
 
 static void quat_exp(const double v[3], double q[4]) {
-  double a = sqrt(dot(v, v));
+  double a = sqrt(vxg_dot(v, v));
   double f = a > 1e-300 ? sin(0.5 * a) / a : 0.5;
   q[0] = cos(0.5 * a);
   for (int i = 0; i < 3; i++) {
@@ -263,7 +253,7 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
     memcpy(k->pose.q, q, sizeof q);
     rot_vec(k->R, x + 10, k->m.w);
     double wx[3];
-    cross(k->m.w, rc, wx);
+    vxg_cross(k->m.w, rc, wx);
     for (int j = 0; j < 3; j++) {
       k->origin_v[j] = k->m.v[j] - wx[j];
     }
@@ -332,7 +322,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
       trajectory(b, t, &hp, hv);
       quat_rot(hp.q, hR);
       rot_vec(hR, b->com, hc);
-      cross(hv + 3, hc, wx);
+      vxg_cross(hv + 3, hc, wx);
       double qc[4] = {K[i].pose.q[0], -K[i].pose.q[1], -K[i].pose.q[2], -K[i].pose.q[3]}, qe[4],
              rv[3];
       quat_mul(hp.q, qc, qe);
@@ -344,7 +334,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
         Fb[3 * i + j] += fg[j];
         Tb[3 * i + j] += tg[j];
       }
-      de[E_WIN] += dot(fg, K[i].m.v) + dot(tg, K[i].m.w);
+      de[E_WIN] += vxg_dot(fg, K[i].m.v) + vxg_dot(tg, K[i].m.w);
     }
   }
   for (int ci = 0; ci < T->ncontact && st == VXC_OK; ci++) {
@@ -422,36 +412,36 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
         da[j] = pm->geom.centroid[j] - K[tc->a].m.r[j];
         db[j] = pm->geom.centroid[j] - K[tc->b].m.r[j];
       }
-      cross(K[tc->a].m.w, da, va);
-      cross(K[tc->b].m.w, db, vb);
+      vxg_cross(K[tc->a].m.w, da, va);
+      vxg_cross(K[tc->b].m.w, db, vb);
       for (int j = 0; j < 3; j++) {
         vc[j] = K[tc->a].m.v[j] + va[j] - K[tc->b].m.v[j] - vb[j];
         wr[j] = K[tc->a].m.w[j] - K[tc->b].m.w[j];
       }
-      double vcn = dot(pm->geom.normal, vc);
+      double vcn = vxg_dot(pm->geom.normal, vc);
       double vr = pm->geom.volume - (tc->params.tau_r > 0 ? sy[VXC_STATE_VRO] : 0);
       double fe = tc->params.k_v * vr;
       de[E_EL] += fe * vcn;
       de[E_DN] += (w.f_n - fe) * vcn;
-      de[E_DT] -= dot(w.force_friction, vc);
-      de[E_DR] -= dot(w.torque_rolling, wr);
-      de[E_DS] -= dot(w.torque_spinning, wr);
+      de[E_DT] -= vxg_dot(w.force_friction, vc);
+      de[E_DR] -= vxg_dot(w.torque_rolling, wr);
+      de[E_DS] -= vxg_dot(w.torque_spinning, wr);
       /* driven bodies (not integrated) do work on the system */
       for (int k = 0; k < 2; k++) {
         int bi = k ? tc->b : tc->a;
         if (s->b[bi].off < 0) {
           const double *f = k ? w.force_b : w.force_a, *tq = k ? w.torque_b : w.torque_a;
-          de[E_WIN] -= dot(f, K[bi].m.v) + dot(tq, K[bi].m.w);
+          de[E_WIN] -= vxg_dot(f, K[bi].m.v) + vxg_dot(tq, K[bi].m.w);
         }
       }
     }
     if (st != VXC_OK) {
       break;
     }
-    cs->f_n = sqrt(dot(fn, fn));
-    cs->f_t = sqrt(dot(ft, ft));
-    cs->t_roll = sqrt(dot(tr, tr));
-    cs->t_spin = sqrt(dot(ts, ts));
+    cs->f_n = sqrt(vxg_dot(fn, fn));
+    cs->f_t = sqrt(vxg_dot(ft, ft));
+    cs->t_roll = sqrt(vxg_dot(tr, tr));
+    cs->t_spin = sqrt(vxg_dot(ts, ts));
   }
   if (st == VXC_OK) {
     /* Newton-Euler for the dynamic bodies */
@@ -468,7 +458,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
       double tb[3], Iw[3], gyro[3], rhs[3];
       rot_vec_t(K[i].R, Tb + 3 * i, tb);
       mat_vec(b->inertia, x + 10, Iw);
-      cross(x + 10, Iw, gyro);
+      vxg_cross(x + 10, Iw, gyro);
       for (int j = 0; j < 3; j++) {
         dx[j] = x[7 + j];
         dx[7 + j] = Fb[3 * i + j] / b->mass;
@@ -503,8 +493,8 @@ static void energy(const sim *s, const double *y, vxc_task_energy *e) {
     const double *x = y + br->off;
     double Iw[3];
     mat_vec(b->inertia, x + 10, Iw);
-    e->kinetic += 0.5 * b->mass * dot(x + 7, x + 7) + 0.5 * dot(x + 10, Iw);
-    e->potential -= b->mass * dot(T->gravity, x);
+    e->kinetic += 0.5 * b->mass * vxg_dot(x + 7, x + 7) + 0.5 * vxg_dot(x + 10, Iw);
+    e->potential -= b->mass * vxg_dot(T->gravity, x);
   }
   const double *q = y + s->eoff;
   e->elastic = q[E_EL];
@@ -632,8 +622,8 @@ static int all_finite(const sim *s, const double *y, int n) {
   }
   for (int i = 0; i < s->t->nbody; i++) {
     const double *x = y + s->b[i].off;
-    if (s->b[i].off >= 0 && (sqrt(dot(x, x)) > 1e5 || sqrt(dot(x + 7, x + 7)) > 1e5 ||
-                             sqrt(dot(x + 10, x + 10)) > 1e8)) {
+    if (s->b[i].off >= 0 && (sqrt(vxg_dot(x, x)) > 1e5 || sqrt(vxg_dot(x + 7, x + 7)) > 1e5 ||
+                             sqrt(vxg_dot(x + 10, x + 10)) > 1e8)) {
       return 0;
     }
   }
@@ -888,7 +878,7 @@ static vxc_status setup(sim *s, vxc_task *T) {
     }
     quat_rot(p0.q, R);
     rot_vec(R, b->com, rc);
-    cross(v0 + 3, rc, wx);
+    vxg_cross(v0 + 3, rc, wx);
     for (int j = 0; j < 3; j++) {
       x[j] = p0.p[j] + rc[j];
       x[7 + j] = v0[j] + wx[j];

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "voxel/internal.h"
+#include "geom/vec3.h"
 
 void vxv_cp_box(vxv_cpoly *p, double e) {
   static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
@@ -137,9 +138,6 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
   return 0;
 }
 
-
-static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
-
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face) {
   unsigned char mark[VXV_CP_MAX][3];
   double r[VXV_CP_MAX][3];
@@ -200,7 +198,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
               s1[i] += det * sm[i];
             }
             for (int q = 0; q < 6; q++) {
-              int i = IA[q], j = IB[q];
+              int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
               s2[q] += det * (a0[i] * a0[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
             }
           }
@@ -218,7 +216,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
             fvec[i] += x[i];
           }
           for (int q = 0; q < 6; q++) {
-            int i = IA[q], j = IB[q];
+            int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
             fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
           }
         }
@@ -254,7 +252,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       m[1 + i] = l1[i] + m0 * o[i];
     }
     for (int q = 0; q < 6; q++) {
-      int i = IA[q], j = IB[q];
+      int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
       m[4 + q] = s2[q] / 120 + o[i] * l1[j] + l1[i] * o[j] + m0 * o[i] * o[j];
     }
   }

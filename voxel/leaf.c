@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "voxel/internal.h"
+#include "geom/vec3.h"
 
 void vxv_acc_zero(vxv_acc *a) {
   memset(a, 0, sizeof *a);
@@ -96,8 +97,6 @@ void vxv_acc_box(vxv_acc *a, const vxv_box *b) {
  * than its leaf-to-leaf scatter: one is kept). */
 #define RECENTRE_ITERS 1
 
-static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
-
 void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
   /* shift about the origin: m1 = m1' + m0 c, m2 = m2' + c m1'^T + m1' c^T + m0 c c^T */
   const double *c = l->b.c, *m = l->m;
@@ -106,7 +105,7 @@ void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
     vxv_acc_add(a, VXV_ACC_M1 + k, m[1 + k] + m[0] * c[k]);
   }
   for (int k = 0; k < 6; k++) {
-    int i = IA[k], j = IB[k];
+    int i = VXG_SYM_ROW[k], j = VXG_SYM_COL[k];
     vxv_acc_add(a, VXV_ACC_M2 + k,
                 m[4 + k] + c[i] * m[1 + j] + m[1 + i] * c[j] + m[0] * c[i] * c[j]);
   }
@@ -197,8 +196,7 @@ static float float_up(double x) {
 
 /* Classifies atom i of cell k over b: the mesh atom mslot by a search bounded by the bound
  * the box carries from its parent (whose centre is sqrt(3) h away), keeping the new one. */
-static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b,
-                               const double e[3]) {
+static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, const double e[3]) {
   const vxg_atom *a = &qc->pc->atom[i];
   if (i != qc->mslot) {
     return vxg_atom_classify(a, b->c, e);
@@ -410,7 +408,7 @@ static int torus_hessian(const vxg_atom *a, const double c[3], double q6[6]) {
   double kt = 0.5 / dist, kf = 0.5 * u / (dist * rho);
   double m[6];
   for (int k = 0; k < 6; k++) {
-    int i = IA[k], j = IB[k];
+    int i = VXG_SYM_ROW[k], j = VXG_SYM_COL[k];
     m[k] = kt * t[i] * t[j] + kf * f[i] * f[j];
   }
   q6[0] = m[0];
@@ -513,7 +511,7 @@ static int poly_face_on(const vxg_poly *p, const vxv_hs *h, double d, double e, 
         avec[k] += x[k];
       }
       for (int k = 0; k < 6; k++) {
-        int i = IA[k], l = IB[k];
+        int i = VXG_SYM_ROW[k], l = VXG_SYM_COL[k];
         m2[k] += at / 12 * (a[i] * a[l] + bb[i] * bb[l] + c[i] * c[l] + sm[i] * sm[l]);
       }
     }

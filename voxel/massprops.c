@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "voxel/internal.h"
-
-static const int IA[6] = {0, 1, 2, 0, 1, 0}, IB[6] = {0, 1, 2, 1, 2, 2};
+#include "geom/vec3.h"
 
 /* Adds the moments of r (about r->ref) to acc, shifted to ref0; also lo, hi, area. */
 static void acc_result(vxv_acc *acc, const vxv_result *r, const double ref0[3]) {
@@ -26,7 +25,7 @@ static void acc_result(vxv_acc *acc, const vxv_result *r, const double ref0[3]) 
     vxv_acc_add(acc, VXV_ACC_M1 + k, m->m1[k] + m->m0 * d[k]);
   }
   for (int k = 0; k < 6; k++) {
-    int i = IA[k], j = IB[k];
+    int i = VXG_SYM_ROW[k], j = VXG_SYM_COL[k];
     vxv_acc_add(acc, VXV_ACC_M2 + k,
                 m->m2[k] + d[i] * m->m1[j] + m->m1[i] * d[j] + m->m0 * d[i] * d[j]);
   }

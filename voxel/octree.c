@@ -73,6 +73,7 @@
 #include <string.h>
 
 #include "voxel/internal.h"
+#include "geom/vec3.h"
 
 /* Fraction of a root cube by which the grid is shifted (irrational: never dyadic). */
 #define GRID_SHIFT 0.1180339887498949
@@ -587,9 +588,8 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
     }
     /* central second moments C, then J = tr(C) I - C */
     double c[6];
-    static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
     for (int k = 0; k < 6; k++) {
-      c[k] = s2[k] - s1[ia[k]] * p[ib[k]];
+      c[k] = s2[k] - s1[VXG_SYM_ROW[k]] * p[VXG_SYM_COL[k]];
     }
     double tr = c[0] + c[1] + c[2];
     double *j = res->inertia;

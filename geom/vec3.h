@@ -1,0 +1,31 @@
+/* vec3.h: the small vector and symmetric-tensor helpers every layer of the library uses
+ * (internal, as MuJoCo's mju_ family): 3-vectors as double[3], symmetric 3x3 tensors as
+ * their six distinct entries in the order xx yy zz xy yz xz. */
+#ifndef VXG_VEC3_H
+#define VXG_VEC3_H
+
+/* Row and column of the six distinct entries of a symmetric 3x3 tensor, in order
+ * (compound literals: no unused-variable warning where a file does not use them). */
+#define VXG_SYM_ROW ((const int[6]){0, 1, 2, 0, 1, 0})
+#define VXG_SYM_COL ((const int[6]){0, 1, 2, 1, 2, 2})
+
+static inline double vxg_dot(const double a[3], const double b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* o = a - b (o may alias either). */
+static inline void vxg_sub(const double a[3], const double b[3], double o[3]) {
+  o[0] = a[0] - b[0];
+  o[1] = a[1] - b[1];
+  o[2] = a[2] - b[2];
+}
+
+/* o = a x b (o may alias either). */
+static inline void vxg_cross(const double a[3], const double b[3], double o[3]) {
+  double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2];
+  o[2] = a[0] * b[1] - a[1] * b[0];
+  o[0] = x;
+  o[1] = y;
+}
+
+#endif /* VXG_VEC3_H */
