@@ -146,7 +146,11 @@ static void find_contact_cells(void) {
   vxc_query_free(q);
 }
 
-static vxc_status query_run(const vxc_allocator *al, vxc_error *err) {
+/* Creates a query with `al`, runs `fn` on it and frees it; a failed creation is recorded in
+ * err as the other functions would. */
+static vxc_status with_query(const vxc_allocator *al, vxc_error *err,
+                             vxc_status (*fn)(vxc_query *q, const vxc_query_options *o,
+                                              vxc_error *err)) {
   vxc_query *q = NULL;
   vxc_status st = vxc_query_create(al, &q);
   if (st != VXC_OK) {
@@ -155,48 +159,50 @@ static vxc_status query_run(const vxc_allocator *al, vxc_error *err) {
   }
   vxc_query_options o;
   vxc_query_options_default(&o);
-  vxc_metrics m;
-  st = vxc_query_run(q, pair_a, &pairs[pair_index].pose_a, pair_b, NULL, &o, NULL, NULL, &m, err);
-  if (st == VXC_OK && !m.contact) {
-    st = VXC_ERR_GEOMETRY; /* the scenario must reach the octree */
-  }
+  st = fn(q, &o, err);
   vxc_query_free(q);
   return st;
+}
+
+static vxc_status run_metrics(vxc_query *q, const vxc_query_options *o, vxc_error *err) {
+  vxc_metrics m;
+  vxc_status st =
+      vxc_query_run(q, pair_a, &pairs[pair_index].pose_a, pair_b, NULL, o, NULL, NULL, &m, err);
+  if (st == VXC_OK && !m.contact) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_query_run: no contact"); /* they overlap */
+    st = VXC_ERR_GEOMETRY;
+  }
+  return st;
+}
+
+static vxc_status run_pair(vxc_query *q, const vxc_query_options *o, vxc_error *err) {
+  vxc_pair_metrics m;
+  vxc_status st = vxc_query_pair(q, pair_a, pair_cells[0], &pairs[pair_index].pose_a, pair_b,
+                                 pair_cells[1], NULL, o, 0, &m, err);
+  if (st == VXC_NO_CONTACT) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_query_pair: no contact"); /* they overlap */
+    st = VXC_ERR_GEOMETRY;
+  }
+  return st;
+}
+
+static vxc_status run_mass(vxc_query *q, const vxc_query_options *o, vxc_error *err) {
+  vxc_mass_props mp;
+  return vxc_solid_mass(q, pair_a, -1, 0, o, &mp, err);
+}
+
+static vxc_status query_run(const vxc_allocator *al, vxc_error *err) {
+  return with_query(al, err, run_metrics);
 }
 
 static vxc_status query_pair(const vxc_allocator *al, vxc_error *err) {
-  vxc_query *q = NULL;
-  vxc_status st = vxc_query_create(al, &q);
-  if (st != VXC_OK) {
-    set_error(err, st, "vxc_query_create");
-    return st;
-  }
-  vxc_query_options o;
-  vxc_query_options_default(&o);
-  vxc_pair_metrics m;
-  st = vxc_query_pair(q, pair_a, pair_cells[0], &pairs[pair_index].pose_a, pair_b, pair_cells[1],
-                      NULL, &o, 0, &m, err);
-  if (st == VXC_NO_CONTACT) {
-    set_error(err, VXC_ERR_GEOMETRY, "vxc_query_pair: no contact"); /* they overlap */
-  }
-  vxc_query_free(q);
-  return st;
+  return with_query(al, err, run_pair);
 }
 
 static vxc_status solid_mass(const vxc_allocator *al, vxc_error *err) {
-  vxc_query *q = NULL;
-  vxc_status st = vxc_query_create(al, &q);
-  if (st != VXC_OK) {
-    set_error(err, st, "vxc_query_create");
-    return st;
-  }
-  vxc_query_options o;
-  vxc_query_options_default(&o);
-  vxc_mass_props mp;
-  st = vxc_solid_mass(q, pair_a, -1, 0, &o, &mp, err);
-  vxc_query_free(q);
-  return st;
+  return with_query(al, err, run_mass);
 }
+
 
 // vxc_query_create, vxc_query_run, vxc_query_pair and vxc_solid_mass fail cleanly at every
 // allocation, on quadric cells and on meshes
