@@ -1,4 +1,5 @@
-/* task_internal.h: the task object shared by lib/task.c (parsing) and lib/sim.c (running).
+/* task_internal.h: the task object shared by lib/task_read.c (reading) and lib/task_run.c
+ * (running).
  *
  * Data: a task owns its bodies (each with its loaded solid), its contacts (body pairs with
  * prepared parameters and query options) and the result arrays that records and the
@@ -15,7 +16,7 @@
 
 enum { TASK_FIXED = 0, TASK_FREE = 1, TASK_DRIVEN = 2 };
 enum { TASK_RK4 = 0, TASK_ADAPTIVE = 1 };
-/* the adaptive integrator's embedded pair (sim.c, PAIRS) */
+/* the adaptive integrator's embedded pair (task_run.c, PAIRS) */
 enum { TASK_DP5 = 0, TASK_BS3 = 1 };
 
 typedef struct task_keyframe {
@@ -65,16 +66,16 @@ struct vxc_task {
   int method;     /* adaptive: TASK_DP5 or TASK_BS3 */
   double step;    /* rk4: the step; adaptive: the first step, s */
   double rtol, atol, max_step;
-  double every; /* record interval, s (0: every step) */
-  int allow_overlap;  /* (initial-overlap allow): bodies may overlap at t = 0 */
+  double every;                     /* record interval, s (0: every step) */
+  int allow_overlap;                /* (initial-overlap allow): bodies may overlap at t = 0 */
   long long max_steps, max_records; /* run bounds (vxc_task_set_limits) */
-  vxc_task_poll_fn poll;             /* stop request, after every step (vxc_task_set_poll) */
+  vxc_task_poll_fn poll;            /* stop request, after every step (vxc_task_set_poll) */
   void *poll_ud;
-  double energy_tol;  /* (energy-tolerance R): largest |energy error| / energy scale */
+  double energy_tol; /* (energy-tolerance R): largest |energy error| / energy scale */
   int nbody, ncontact;
   task_body *body;
   task_contact *contact;
-  /* results (sim.c) */
+  /* results (task_run.c) */
   vxc_task_body_state *rec_body;
   vxc_task_contact_state *rec_contact;
   vxc_task_contact_summary *sum_contact;

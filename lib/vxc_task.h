@@ -4,7 +4,7 @@
  * prescribed trajectory, optionally through a compliant gripper), gravity, the contact
  * parameters per body pair, the integrator, the duration and the record interval. The
  * grammar (its fixed core and the added forms) is in README.md and
- * in lib/task.c.
+ * in lib/task_read.c.
  *
  * Running a task integrates the free bodies' Newton-Euler equations (quaternions) together
  * with every contact state and the energy integrals, with fixed-step RK4 or an adaptive

@@ -1,4 +1,4 @@
-/* task.c: the task-file (.vxt) reader and the task object's accessors.
+/* task_read.c: the task-file (.vxt) reader and the task object's accessors.
  *
  * Data: the reader walks the S-expression tree of geom/sexp.h and fills a vxc_task
  * (task_internal.h); every error names the task file, line and column of the offending

@@ -1,4 +1,4 @@
-/* sim.c: running a task: rigid-body dynamics, contacts, integrators, energy bookkeeping.
+/* task_run.c: running a task: rigid-body dynamics, contacts, integrators, energy bookkeeping.
  *
  * Data: one state vector y holds, in order,
  *   per dynamic body (free, or driven through a gripper), 13 doubles: centre of mass x_c
