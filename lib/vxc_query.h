@@ -1,0 +1,142 @@
+/* vxc_query.h: queries on solids: the volume of interference and the contact metrics of
+ * two solids or of one cell pair, and mass properties. Conventions of vxc.h apply (SI
+ * units, statuses, ownership). */
+#ifndef VXC_QUERY_H
+#define VXC_QUERY_H
+
+#include "vxc_force.h"
+#include "vxc_normal.h"
+#include "vxc_solid.h"
+#include "vxc_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- queries: volume of interference, contact metrics, mass properties ------------- */
+
+/* How finely a query integrates. Stopping rules (thesis section 4.5 and 6.3):
+ * - rtol > 0: refine where the certified volume bracket is widest until its width is
+ *   <= rtol * V (or the work cap); `voxel` > 0 is then a floor on the leaf edge;
+ * - rtol = 0, voxel > 0: refine every curved boundary box down to the leaf edge `voxel`
+ *   (the thesis's voxel size, e.g. h = (df / k_v)^(1/3) for a negligible force df). */
+typedef struct vxc_query_options {
+  double voxel;        /* leaf edge, m (0: none) */
+  double rtol;         /* relative volume tolerance (0: use voxel) */
+  double atol;         /* with rtol: a bracket of at most atol m^3 is enough too, so a
+                          grazing contact (V near 0) costs no more than a deep one (0) */
+  long long max_boxes; /* work cap per cell pair: boxes classified (0: 2e7) */
+  int threads;         /* threads per query, the caller's included (>= 1) */
+  double theta_c;      /* normal iteration: convergence angle, rad (1 degree) */
+  double r_n;          /* weight of the previous normal in the guess (0.95) */
+  int n_i;             /* most iterations (15) */
+} vxc_query_options;
+
+/* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15. */
+VXC_API void vxc_query_options_default(vxc_query_options *o);
+
+/* The contact of one cell pair. */
+typedef struct vxc_pair_metrics {
+  int cell_a, cell_b;          /* cell indices in solid A and solid B */
+  const char *name_a, *name_b; /* cell names (owned by the solids) */
+  vxc_contact_geometry geom;   /* V (m^3), centroid p_c (world, m), J about p_c (m^5),
+                                  normal n (unit, from A toward B) */
+  double volume_lo, volume_hi; /* certified bracket of the true V, m^3 */
+  double normal_geo[3];        /* the geometric estimate n started from (unit) */
+  int normal_from_mpr;         /* 0: n_geo is the area vector of A's surface inside B;
+                                  1: libccd's MPR direction (used only when there is no
+                                  area vector: A wholly inside B) */
+  int normal_flags;            /* VXC_NORMAL_* */
+  double r_gyr;                /* radius of gyration about n, m */
+  double depth;                /* penetration measure x = -V^(1/3), m */
+  double area;                 /* contact area estimate A_c (area vector length), m^2 */
+  long long boxes, leaves;     /* work: boxes classified, boundary leaves integrated */
+  int level;                   /* deepest octree level */
+  int capped;                  /* 1 when the work or memory cap stopped refinement before
+                                  the options' rtol or voxel was reached: the result is
+                                  less accurate than asked (the bracket still holds) */
+  double leaf_min;             /* edge of the smallest leaf integrated, m */
+  double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
+  double time_ms;              /* wall time of this pair, ms */
+} vxc_pair_metrics;
+
+/* The contacts of two solids. */
+typedef struct vxc_metrics {
+  int contact;                  /* 1 when at least one cell pair overlaps */
+  double distance;              /* when apart: distance between the closest cells, m
+                                   (exact for convex cells, else the distance between
+                                   their convex stand-ins, a lower bound); 0 in contact */
+  int distance_exact;           /* 1 when `distance` is exact */
+  int npair;                    /* overlapping cell pairs */
+  const vxc_pair_metrics *pair; /* owned by the query; valid until its next run or free */
+  double volume;                /* total V over the pairs, m^3 */
+  double centroid[3];           /* centroid of all pairs' volumes together, world, m */
+  int candidates;               /* cell pairs whose bounding boxes overlapped */
+  int capped;                   /* 1 when any pair is capped (see vxc_pair_metrics) */
+  double time_ms;               /* wall time of the query, ms */
+} vxc_metrics;
+
+/* A reusable query workspace (buffers, threads). One query at a time per workspace. */
+typedef struct vxc_query vxc_query;
+
+/* Creates a workspace. `al` may be NULL (malloc); it is copied. Returns VXC_OK,
+ * VXC_ERR_ARG (out NULL), VXC_ERR_NOMEM. */
+VXC_API vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out);
+
+/* Frees a workspace (and the metrics it returned); NULL is a no-op. */
+VXC_API void vxc_query_free(vxc_query *q);
+
+/* Previous normal of a cell pair, for the normal's guess (A.31): returns 1 and fills n
+ * (unit, world) when the pair had a normal at the previous step, else 0. */
+typedef int (*vxc_prev_normal_fn)(void *ud, int cell_a, int cell_b, double n[3]);
+
+/* Contact metrics of solid A at pose_a and solid B at pose_b (NULL: identity): a broad
+ * phase over the cells' bounding boxes, libccd MPR for two convex cells, the octree for
+ * the others, then V with its bracket, p_c, J, the normal (J's eigenvector nearest the
+ * geometric estimate: MPR's direction, or the area vector where MPR's disagrees with it
+ * by more than 30 degrees or the cells are not both convex) and the rest per overlapping
+ * pair (in the order of A's cells, then B's). `opt` NULL: defaults. `prev` may be NULL.
+ * Returns VXC_OK (contact), VXC_NO_CONTACT (apart: out->distance set), VXC_ERR_ARG (a
+ * NULL solid, a bad pose or option: the message names it), VXC_ERR_NOMEM,
+ * VXC_ERR_NUMERIC. *out is untouched on error. */
+VXC_API vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
+                                 const vxc_solid *b, const vxc_pose *pose_b,
+                                 const vxc_query_options *opt, vxc_prev_normal_fn prev,
+                                 void *prev_ud, vxc_metrics *out, vxc_error *err);
+
+/* The same for one cell pair (cell_a of A, cell_b of B), whatever the broad phase says.
+ * With grid_h > 0 the volume is instead counted on a uniform grid of cubes of edge grid_h
+ * classified by their centres (the benchmark's baseline: no bracket, no normal).
+ * Returns VXC_OK, VXC_NO_CONTACT (out filled with zero volume), errors as vxc_query_run. */
+VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
+                                  const vxc_pose *pose_a, const vxc_solid *b, int cell_b,
+                                  const vxc_pose *pose_b, const vxc_query_options *opt,
+                                  double grid_h, vxc_pair_metrics *out, vxc_error *err);
+
+/* Mass properties of a solid (or one cell). */
+typedef struct vxc_mass_props {
+  double volume;               /* m^3 */
+  double volume_lo, volume_hi; /* certified bracket, m^3 */
+  double centroid[3];          /* solid frame, m */
+  double inertia[9];           /* about the centroid, unit density, m^5, row-major */
+  double density;              /* kg/m^3 used for the mass (0: none) */
+  double mass;                 /* kg (0 without a density) */
+  double mass_inertia[9];      /* density * inertia, kg m^2 (0 without a density) */
+  long long boxes, leaves;
+  int capped; /* 1 when the work or memory cap stopped refinement before the
+                 options' rtol or voxel was reached (the bracket still holds) */
+  double time_ms;
+} vxc_mass_props;
+
+/* Mass properties of cell `cell` of s (cell = -1: the whole solid, its cells taken as
+ * disjoint), in the solid's frame. density > 0 overrides the solid's own; 0 uses it.
+ * Returns VXC_OK, VXC_ERR_ARG (bad cell index or options), VXC_ERR_NOMEM. */
+VXC_API vxc_status vxc_solid_mass(vxc_query *q, const vxc_solid *s, int cell, double density,
+                                  const vxc_query_options *opt, vxc_mass_props *out,
+                                  vxc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VXC_QUERY_H */
