@@ -117,5 +117,6 @@ extern const cli_command cli_cmd_metrics;
 extern const cli_command cli_cmd_force;
 extern const cli_command cli_cmd_task;
 extern const cli_command cli_cmd_bench;
+extern const cli_command cli_cmd_sweep;
 
 #endif /* VXC_CLI_H */
