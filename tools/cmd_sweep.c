@@ -128,11 +128,40 @@ static void stop(worker *w) {
 }
 
 
+/* --show-case I: the task text of case I, as vxc_task_parse reads it */
+static int show_case(const sweep_opts *o) {
+  vxc_sweep *sw = NULL;
+  vxc_error err;
+  vxc_status st = vxc_sweep_load(o->file, NULL, &sw, &err);
+  if (st != VXC_OK) {
+    return cli_lib_error(&err, st);
+  }
+  char *text = NULL;
+  size_t len = 0;
+  if (o->show_case >= vxc_sweep_case_count(sw)) {
+    fprintf(stderr, "vxc sweep: --show-case: the sweep has cases 0 to %lld\n",
+            vxc_sweep_case_count(sw) - 1);
+    vxc_sweep_free(sw);
+    return CLI_USAGE;
+  }
+  st = vxc_sweep_case_text(sw, o->show_case, &text, &len);
+  if (st == VXC_OK) {
+    fwrite(text, 1, len, stdout);
+  }
+  free(text);
+  vxc_sweep_free(sw);
+  return st == VXC_OK ? CLI_OK : cli_lib_error(NULL, st);
+}
+
+
 static int sweep_run(int argc, char **argv) {
   sweep_opts o;
   int rc = sweep_parse_args("vxc sweep", argc, argv, 1, &o);
   if (rc != 0) {
     return rc;
+  }
+  if (o.show_case >= 0) {
+    return show_case(&o);
   }
   sweep_out s;
   rc = sweep_out_open(&s, &o);
@@ -259,5 +288,6 @@ const cli_command cli_cmd_sweep = {
     "  --resume        keep the complete rows of an existing DIR/sweep.csv and run the rest\n"
     "  --plot          also DIR/OUTPUT.png per output through gnuplot: a heat map over the\n"
     "                  first two varied numbers (DIR/sweep.gp is written either way)\n"
-    "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n",
+    "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n"
+    "  --show-case I   print the task file of case I (from 0) and exit\n",
     sweep_run};

@@ -42,9 +42,11 @@ int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_op
   memset(o, 0, sizeof *o);
   o->dir = ".";
   o->jobs = 1;
+  o->show_case = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if ((jobs && !strcmp(a, "--jobs")) || !strcmp(a, "--out") || !strcmp(a, "--max-steps")) {
+    if ((jobs && !strcmp(a, "--jobs")) || !strcmp(a, "--out") || !strcmp(a, "--max-steps") ||
+        !strcmp(a, "--show-case")) {
       if (i + 1 >= argc) {
         return usage(prog, "option '%s' needs a value", a);
       }
@@ -57,6 +59,11 @@ int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_op
                        argv[i]);
         }
         o->jobs = (int)v;
+      } else if (!strcmp(a, "--show-case")) {
+        if (parse_count(argv[++i], 0, 1e7, &v) != 0) {
+          return usage(prog, "--show-case: expected a case index, got \"%s\"", argv[i]);
+        }
+        o->show_case = v;
       } else {
         if (parse_count(argv[++i], 1, 1e15, &v) != 0) {
           return usage(prog, "--max-steps: expected a number from 1 to 1e15, got \"%s\"", argv[i]);

@@ -19,6 +19,7 @@ typedef struct sweep_opts {
   const char *file, *dir;
   int jobs, resume, plot;
   long long max_steps;
+  long long show_case; /* --show-case I: print case I's task text (-1: no) */
 } sweep_opts;
 
 /* Parses argv (after the command name: argv[0] is the command's name). `jobs` says whether
