@@ -1128,12 +1128,6 @@ static int find_driven(loader *L) {
 }
 
 
-static const vxc_sweep *g_sort_sweep;
-static int site_cmp(const void *a, const void *b) {
-  return site_cmp_off(a, b, g_sort_sweep);
-}
-
-
 static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
   vxc_sweep *s = L->s;
   const vxg_sexp *top = doc->root->child;
@@ -1366,8 +1360,14 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
   for (int i = 0; i < s->nsite; i++) {
     s->order[i] = i;
   }
-  g_sort_sweep = s;
-  qsort(s->order, (size_t)s->nsite, sizeof *s->order, site_cmp);
+  /* sites by offset, ties in creation order (insertion sort: a few dozen sites) */
+  for (int i = 1; i < s->nsite; i++) {
+    int k = s->order[i], j = i;
+    for (; j > 0 && site_cmp_off(&s->order[j - 1], &k, s) > 0; j--) {
+      s->order[j] = s->order[j - 1];
+    }
+    s->order[j] = k;
+  }
   rc = 0;
 done:
   vxg_sexp_free(tdoc);
