@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h" /* exit statuses */
 
@@ -379,6 +380,7 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
   memset(s, 0, sizeof *s);
   s->o = o;
   s->t0 = sweep_now();
+  s->tty = isatty(2);
   vxc_error err;
   vxc_status st = vxc_sweep_load(o->file, NULL, &s->sw, &err);
   if (st != VXC_OK) {
@@ -452,8 +454,15 @@ static int record(sweep_out *s, long long i, char *row, double wall, int st, con
     fprintf(stderr, "vxc sweep: %s: write error\n", s->o->dir);
     rc = -1;
   }
+  if (s->tty) {
+    fprintf(stderr, "\r%60s\r", "");
+  }
   if (st != VXC_SWEEP_COMPLETED) {
     fprintf(stderr, "vxc sweep: case %lld: %s%s%s\n", i, status_name(st), msg[0] ? ": " : "", msg);
+  }
+  if (s->tty) {
+    fprintf(stderr, "[%lld of %lld cases done, %.0f s]", s->ndone, s->ncase, sweep_now() - s->t0);
+    s->bar_shown = 1;
   }
   return rc;
 }
@@ -567,6 +576,9 @@ int sweep_out_close(sweep_out *s, int jobs) {
     rc = CLI_FAIL;
   }
   s->csv = s->times = NULL;
+  if (s->bar_shown) {
+    fprintf(stderr, "\r%60s\r", "");
+  }
   if (s->sw && s->ndone == s->ncase && rewrite(s) != 0) {
     rc = CLI_FAIL;
   }

@@ -51,6 +51,7 @@ typedef struct sweep_out {
   double sum_wall;    /* of the cases run now */
   double t0;
   FILE *csv, *times;
+  int tty, bar_shown; /* a progress line on stderr when it is a terminal */
   char csv_path[4200], times_path[4200];
 } sweep_out;
 
