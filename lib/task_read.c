@@ -516,7 +516,7 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     if (!h) {
       return fail(rd, f, "(contact ...): expected a form like (params ...)", NULL, NULL);
     }
-    if (repeated(bn->next, f)) {
+    if (strcmp(h, "params") != 0 && repeated(bn->next, f)) { /* (params ...) forms add up */
       return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
     if (strcmp(h, "params") == 0) {

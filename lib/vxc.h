@@ -19,6 +19,7 @@
 #include "vxc_force.h"
 #include "vxc_metrics.h"
 #include "vxc_task.h"
+#include "vxc_sweep.h"
 
 #ifdef __cplusplus
 extern "C" {

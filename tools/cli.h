@@ -150,5 +150,6 @@ extern const cli_command cli_cmd_force;
 extern const cli_command cli_cmd_task;
 extern const cli_command cli_cmd_import;
 extern const cli_command cli_cmd_bench;
+extern const cli_command cli_cmd_sweep;
 
 #endif /* VXC_CLI_H */

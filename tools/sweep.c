@@ -1,0 +1,621 @@
+/* sweep.c: the core shared by `vxc sweep` and `vxc-sweep-mpi` (sweep.h). */
+#include "sweep.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h" /* exit statuses */
+
+double sweep_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+static int usage(const char *prog, const char *fmt, const char *arg) {
+  fprintf(stderr, "%s: ", prog);
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry '%s --help'.\n", prog);
+  return CLI_USAGE;
+}
+
+
+static int parse_count(const char *s, double lo, double hi, long long *out) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (!*s || *end || errno || !(v >= lo && v <= hi) || v != floor(v) ||
+      strspn(s, "0123456789+-.eE") != strlen(s)) {
+    return -1;
+  }
+  *out = (long long)v;
+  return 0;
+}
+
+
+int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->dir = ".";
+  o->jobs = 1;
+  o->show_case = -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if ((jobs && !strcmp(a, "--jobs")) || !strcmp(a, "--out") || !strcmp(a, "--max-steps") ||
+        !strcmp(a, "--show-case")) {
+      if (i + 1 >= argc) {
+        return usage(prog, "option '%s' needs a value", a);
+      }
+      long long v;
+      if (!strcmp(a, "--out")) {
+        o->dir = argv[++i];
+      } else if (!strcmp(a, "--jobs")) {
+        if (parse_count(argv[++i], 1, 1024, &v) != 0) {
+          return usage(prog, "--jobs: expected a number of processes from 1 to 1024, got \"%s\"",
+                       argv[i]);
+        }
+        o->jobs = (int)v;
+      } else if (!strcmp(a, "--show-case")) {
+        if (parse_count(argv[++i], 0, 1e7, &v) != 0) {
+          return usage(prog, "--show-case: expected a case index, got \"%s\"", argv[i]);
+        }
+        o->show_case = v;
+      } else {
+        if (parse_count(argv[++i], 1, 1e15, &v) != 0) {
+          return usage(prog, "--max-steps: expected a number from 1 to 1e15, got \"%s\"", argv[i]);
+        }
+        o->max_steps = v;
+      }
+    } else if (!strcmp(a, "--resume")) {
+      o->resume = 1;
+    } else if (!strcmp(a, "--plot")) {
+      o->plot = 1;
+    } else if (a[0] == '-' && a[1]) {
+      return usage(prog, "unknown option '%s'", a);
+    } else if (o->file) {
+      return usage(prog, "one sweep file only (got a second: '%s')", a);
+    } else {
+      o->file = a;
+    }
+  }
+  if (!o->file) {
+    return usage(prog, "missing the sweep file (.vxs)%s", "");
+  }
+  return 0;
+}
+
+
+/* %.17g, with one spelling for NaN */
+static int put_num(char *buf, size_t size, double x) {
+  if (isnan(x)) {
+    return snprintf(buf, size, "nan");
+  }
+  return snprintf(buf, size, "%.17g", x);
+}
+
+
+/* "INDEX,V...," of case i into buf; returns its length. */
+static size_t row_prefix(const vxc_sweep *sw, long long i, char *buf, size_t size) {
+  double v[256];
+  vxc_sweep_case_values(sw, i, v);
+  size_t n = (size_t)snprintf(buf, size, "%lld,", i);
+  for (int a = 0; a < vxc_sweep_axis_count(sw) && n < size; a++) {
+    n += (size_t)put_num(buf + n, size - n, v[a]);
+    n += (size_t)snprintf(buf + n, size - n, ",");
+  }
+  return n < size ? n : size - 1;
+}
+
+
+static const char *status_name(int st) {
+  return st == SWEEP_CRASHED ? "crashed" : vxc_sweep_status_name((vxc_sweep_status)st);
+}
+
+
+static size_t row_size(const vxc_sweep *sw) {
+  return (size_t)(vxc_sweep_axis_count(sw) + vxc_sweep_output_count(sw)) * 32 + 64;
+}
+
+
+/* the row of case i (without newline) with these outputs (NULL: all nan) */
+static char *make_row(const vxc_sweep *sw, long long i, const double *out, int st) {
+  size_t size = row_size(sw);
+  char *row = malloc(size);
+  if (!row) {
+    return NULL;
+  }
+  size_t n = row_prefix(sw, i, row, size);
+  for (int k = 0; k < vxc_sweep_output_count(sw); k++) {
+    n += (size_t)put_num(row + n, size - n, out ? out[k] : NAN);
+    n += (size_t)snprintf(row + n, size - n, ",");
+  }
+  snprintf(row + n, size - n, "%s", status_name(st));
+  return row;
+}
+
+
+int sweep_case_message(const vxc_sweep *sw, long long i, long long max_steps, char **out,
+                       size_t *len) {
+  double o[64];
+  vxc_sweep_result res;
+  vxc_status st = vxc_sweep_run_case(sw, i, max_steps, 0, o, &res);
+  if (st != VXC_OK) {
+    res.status = VXC_SWEEP_FAILED;
+    res.wall_s = 0;
+    snprintf(res.err.message, sizeof res.err.message, "%s", vxc_status_str(st));
+    for (int k = 0; k < 64; k++) {
+      o[k] = NAN;
+    }
+  }
+  char *row = make_row(sw, i, o, res.status);
+  const char *msg =
+      res.status == VXC_SWEEP_COMPLETED || res.status == VXC_SWEEP_CAPPED ? "" : res.err.message;
+  if (!row) {
+    return -1;
+  }
+  sweep_msg h;
+  memset(&h, 0, sizeof h);
+  h.index = i;
+  h.wall_s = res.wall_s;
+  h.status = res.status;
+  h.rowlen = (int)strlen(row);
+  h.msglen = (int)strlen(msg);
+  *len = sizeof h + (size_t)h.rowlen + (size_t)h.msglen;
+  *out = malloc(*len);
+  if (!*out) {
+    free(row);
+    return -1;
+  }
+  memcpy(*out, &h, sizeof h);
+  memcpy(*out + sizeof h, row, (size_t)h.rowlen);
+  memcpy(*out + sizeof h + h.rowlen, msg, (size_t)h.msglen);
+  free(row);
+  return 0;
+}
+
+
+/* mkdir -p */
+static int make_dirs(const char *dir) {
+  char buf[4096];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof buf) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(buf, dir, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] == '/' || buf[i] == '\0') {
+      char c = buf[i];
+      buf[i] = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+        return -1;
+      }
+      buf[i] = c;
+    }
+  }
+  return 0;
+}
+
+
+static void write_header(const vxc_sweep *sw, FILE *f) {
+  fprintf(f, "index");
+  for (int a = 0; a < vxc_sweep_axis_count(sw); a++) {
+    fprintf(f, ",%s", vxc_sweep_axis_name(sw, a));
+  }
+  for (int k = 0; k < vxc_sweep_output_count(sw); k++) {
+    fprintf(f, ",%s", vxc_sweep_output_name(sw, k));
+  }
+  fprintf(f, ",status\n");
+}
+
+
+static int status_of(const char *name) {
+  for (int k = 0; k <= VXC_SWEEP_INVALID; k++) {
+    if (!strcmp(name, vxc_sweep_status_name((vxc_sweep_status)k))) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+/* One line of the file (without its newline) into a malloc'd string; NULL at the end or
+ * for a line cut short (no newline: the run was killed while writing it). */
+static char *read_line(FILE *f, int *cut) {
+  size_t cap = 256, n = 0;
+  char *s = malloc(cap);
+  int c = EOF;
+  *cut = 0;
+  if (!s) {
+    return NULL;
+  }
+  while ((c = fgetc(f)) != EOF && c != '\n') {
+    if (n + 1 >= cap) {
+      char *ns = realloc(s, cap * 2);
+      if (!ns) {
+        break;
+      }
+      s = ns;
+      cap *= 2;
+    }
+    s[n++] = (char)c;
+  }
+  if (c == EOF) {
+    *cut = n > 0;
+    free(s);
+    return NULL;
+  }
+  s[n] = 0;
+  return s;
+}
+
+
+/* --resume: keeps the rows of sweep.csv that are complete, belong to this sweep and case
+ * (same values), and did not crash; their wall times from times.csv. */
+static int resume(sweep_out *s, const char *header) {
+  FILE *f = fopen(s->csv_path, "r");
+  if (!f) {
+    return 0; /* nothing to resume */
+  }
+  int cut = 0;
+  char *line = read_line(f, &cut);
+  if (line && strncmp(line, header, strlen(header) - 1) == 0 && !line[strlen(header) - 1]) {
+    free(line);
+    const vxc_sweep *sw = s->sw;
+    int nfield = 1 + vxc_sweep_axis_count(sw) + vxc_sweep_output_count(sw) + 1;
+    size_t psize = row_size(sw);
+    char *prefix = malloc(psize);
+    long long dropped = 0;
+    while (prefix && (line = read_line(f, &cut)) != NULL) {
+      int commas = 0;
+      for (const char *p = line; *p; p++) {
+        commas += *p == ',';
+      }
+      char *end = NULL;
+      long long i = strtoll(line, &end, 10);
+      const char *st = strrchr(line, ',');
+      int ok = commas == nfield - 1 && end != line && *end == ',' && i >= 0 && i < s->ncase &&
+               !s->row[i] && st && status_of(st + 1) >= 0;
+      if (ok) {
+        size_t pn = row_prefix(sw, i, prefix, psize);
+        ok = strncmp(line, prefix, pn) == 0;
+      }
+      if (!ok) {
+        dropped++;
+        free(line);
+        continue;
+      }
+      int code = status_of(st + 1);
+      size_t l = strlen(line);
+      char *nl = realloc(line, l + 2);
+      if (!nl) {
+        free(line);
+        break;
+      }
+      memcpy(nl + l, "\n", 2);
+      s->row[i] = nl;
+      s->count[code]++;
+      s->ndone++;
+      s->nresumed++;
+    }
+    free(prefix);
+    if (dropped || cut) {
+      fprintf(stderr,
+              "vxc sweep: --resume: %lld row%s of %s kept, %lld dropped (incomplete, "
+              "crashed or not this sweep's)\n",
+              s->nresumed, s->nresumed == 1 ? "" : "s", s->csv_path, dropped + cut);
+    }
+  } else {
+    free(line);
+    fclose(f);
+    fprintf(stderr,
+            "vxc sweep: %s has another header (another sweep's file?): remove it, or choose "
+            "another --out\n",
+            s->csv_path);
+    return CLI_FAIL;
+  }
+  fclose(f);
+  f = fopen(s->times_path, "r");
+  if (f) {
+    char *l = read_line(f, &cut);
+    free(l);
+    while ((l = read_line(f, &cut)) != NULL) {
+      long long i;
+      double w;
+      if (sscanf(l, "%lld,%lf", &i, &w) == 2 && i >= 0 && i < s->ncase && s->row[i] &&
+          isnan(s->wall[i])) {
+        s->wall[i] = w;
+      }
+      free(l);
+    }
+    fclose(f);
+  }
+  return 0;
+}
+
+
+static int write_times_row(FILE *f, long long i, double w) {
+  return fprintf(f, "%lld,%.6f\n", i, w) < 0 ? -1 : 0;
+}
+
+
+/* Writes both files whole, rows in index order (through a temporary file and a rename). */
+static int rewrite(sweep_out *s) {
+  const char *paths[2] = {s->csv_path, s->times_path};
+  for (int k = 0; k < 2; k++) {
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.tmp", paths[k]);
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+      fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", tmp, strerror(errno));
+      return -1;
+    }
+    if (k == 0) {
+      write_header(s->sw, f);
+    } else {
+      fprintf(f, "index,wall_s\n");
+    }
+    for (long long i = 0; i < s->ncase; i++) {
+      if (k == 0 && s->row[i]) {
+        fputs(s->row[i], f);
+      } else if (k == 1 && s->row[i] && !isnan(s->wall[i])) {
+        write_times_row(f, i, s->wall[i]);
+      }
+    }
+    if (fclose(f) != 0 || rename(tmp, paths[k]) != 0) {
+      fprintf(stderr, "vxc sweep: %s: write error\n", paths[k]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int sweep_out_open(sweep_out *s, const sweep_opts *o) {
+  memset(s, 0, sizeof *s);
+  s->o = o;
+  s->t0 = sweep_now();
+  s->tty = isatty(2);
+  vxc_error err;
+  vxc_status st = vxc_sweep_load(o->file, NULL, &s->sw, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "vxc: %s\n", err.message[0] ? err.message : vxc_status_str(st));
+    return CLI_FAIL;
+  }
+  s->ncase = vxc_sweep_case_count(s->sw);
+  s->row = calloc((size_t)s->ncase, sizeof *s->row);
+  s->wall = malloc(sizeof *s->wall * (size_t)s->ncase);
+  if (!s->row || !s->wall) {
+    fprintf(stderr, "vxc sweep: out of memory\n");
+    return CLI_FAIL;
+  }
+  for (long long i = 0; i < s->ncase; i++) {
+    s->wall[i] = NAN;
+  }
+  if (make_dirs(o->dir) != 0) {
+    fprintf(stderr, "vxc sweep: %s: cannot create the directory: %s\n", o->dir, strerror(errno));
+    return CLI_FAIL;
+  }
+  snprintf(s->csv_path, sizeof s->csv_path, "%s/sweep.csv", o->dir);
+  snprintf(s->times_path, sizeof s->times_path, "%s/times.csv", o->dir);
+  char *header = NULL;
+  size_t hlen = 0;
+  FILE *hf = open_memstream(&header, &hlen);
+  if (!hf) {
+    return CLI_FAIL;
+  }
+  write_header(s->sw, hf);
+  fclose(hf);
+  int rc = o->resume ? resume(s, header) : 0;
+  free(header);
+  if (rc != 0) {
+    return rc;
+  }
+  /* the kept rows, then the new ones appended as they come */
+  if (rewrite(s) != 0) {
+    return CLI_FAIL;
+  }
+  s->csv = fopen(s->csv_path, "a");
+  s->times = fopen(s->times_path, "a");
+  if (!s->csv || !s->times) {
+    fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", o->dir, strerror(errno));
+    return CLI_FAIL;
+  }
+  return 0;
+}
+
+
+long long sweep_out_next(sweep_out *s) {
+  while (s->next < s->ncase && s->row[s->next]) {
+    s->next++;
+  }
+  return s->next < s->ncase ? s->next++ : -1;
+}
+
+
+static int record(sweep_out *s, long long i, char *row, double wall, int st, const char *msg) {
+  if (i < 0 || i >= s->ncase || s->row[i]) {
+    free(row);
+    return 0;
+  }
+  s->row[i] = row;
+  s->wall[i] = wall;
+  s->ndone++;
+  s->count[st == SWEEP_CRASHED ? 7 : st]++;
+  s->sum_wall += wall;
+  int rc = 0;
+  if (fputs(row, s->csv) < 0 || fflush(s->csv) != 0 || write_times_row(s->times, i, wall) ||
+      fflush(s->times) != 0) {
+    fprintf(stderr, "vxc sweep: %s: write error\n", s->o->dir);
+    rc = -1;
+  }
+  if (s->tty) {
+    fprintf(stderr, "\r%60s\r", "");
+  }
+  if (st != VXC_SWEEP_COMPLETED) {
+    fprintf(stderr, "vxc sweep: case %lld: %s%s%s\n", i, status_name(st), msg[0] ? ": " : "", msg);
+  }
+  if (s->tty) {
+    fprintf(stderr, "[%lld of %lld cases done, %.0f s]", s->ndone, s->ncase, sweep_now() - s->t0);
+    s->bar_shown = 1;
+  }
+  return rc;
+}
+
+
+int sweep_out_take(sweep_out *s, const char *msg, size_t len) {
+  sweep_msg h;
+  if (len < sizeof h) {
+    return -1;
+  }
+  memcpy(&h, msg, sizeof h);
+  if (h.rowlen < 0 || h.msglen < 0 || len != sizeof h + (size_t)h.rowlen + (size_t)h.msglen) {
+    return -1;
+  }
+  char *row = malloc((size_t)h.rowlen + 2);
+  char *text = malloc((size_t)h.msglen + 1);
+  if (!row || !text) {
+    free(row);
+    free(text);
+    return -1;
+  }
+  memcpy(row, msg + sizeof h, (size_t)h.rowlen);
+  memcpy(row + h.rowlen, "\n", 2);
+  memcpy(text, msg + sizeof h + h.rowlen, (size_t)h.msglen);
+  text[h.msglen] = 0;
+  int rc = record(s, h.index, row, h.wall_s, h.status, text);
+  free(text);
+  return rc;
+}
+
+
+int sweep_out_crashed(sweep_out *s, long long i) {
+  char *row = make_row(s->sw, i, NULL, SWEEP_CRASHED);
+  if (!row) {
+    return -1;
+  }
+  size_t l = strlen(row);
+  char *r2 = realloc(row, l + 2);
+  if (!r2) {
+    free(row);
+    return -1;
+  }
+  memcpy(r2 + l, "\n", 2);
+  return record(s, i, r2, 0, SWEEP_CRASHED, "the process running it died");
+}
+
+
+/* DIR/sweep.gp: per output, a heat map over the first two varied axes (a line over the
+ * first when only one varies); gnuplot runs it when installed. */
+static int write_plots(sweep_out *s) {
+  const vxc_sweep *sw = s->sw;
+  const char *dir = s->o->dir;
+  char path[4200];
+  snprintf(path, sizeof path, "%s/sweep.gp", dir);
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", path, strerror(errno));
+    return -1;
+  }
+  int na = vxc_sweep_axis_count(sw);
+  const char *x = vxc_sweep_axis_name(sw, 0), *y = na > 1 ? vxc_sweep_axis_name(sw, 1) : NULL;
+  fprintf(f,
+          "# gnuplot script written by vxc sweep: plots of %s/sweep.csv\n"
+          "set datafile separator ','\nset terminal png size 900,700 noenhanced\n"
+          "set xlabel '%s'\n",
+          dir, x);
+  if (y) {
+    fprintf(f, "set ylabel '%s'\nset view map\nset palette rgbformulae 33,13,10\n", y);
+  }
+  for (int k = 0; k < vxc_sweep_output_count(sw); k++) {
+    const char *out = vxc_sweep_output_name(sw, k);
+    fprintf(f, "set output '%s/%s.png'\nset title '%s: %s'\n", dir, out, vxc_sweep_name(sw), out);
+    if (!y) {
+      fprintf(f,
+              "set ylabel '%s'\nplot '%s/sweep.csv' using (column('%s')):(column('%s')) "
+              "with linespoints notitle\n",
+              out, dir, x, out);
+    } else if (vxc_sweep_is_grid(sw) && na == 2) {
+      fprintf(f,
+              "plot '%s/sweep.csv' using (column('%s')):(column('%s')):(column('%s')) "
+              "with image notitle\n",
+              dir, x, y, out);
+    } else {
+      fprintf(f,
+              "plot '%s/sweep.csv' using (column('%s')):(column('%s')):(column('%s')) "
+              "with points pointtype 5 pointsize 2 palette notitle\n",
+              dir, x, y, out);
+    }
+  }
+  fclose(f);
+  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    fprintf(stderr, "vxc sweep: gnuplot not found: wrote %s only\n", path);
+    return 0;
+  }
+  char cmd[4300];
+  snprintf(cmd, sizeof cmd, "gnuplot '%s'", path);
+  if (system(cmd) != 0) {
+    fprintf(stderr, "vxc sweep: gnuplot failed on %s\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+
+int sweep_out_close(sweep_out *s, int jobs) {
+  int rc = CLI_OK;
+  if (s->csv && fclose(s->csv) != 0) {
+    rc = CLI_FAIL;
+  }
+  if (s->times && fclose(s->times) != 0) {
+    rc = CLI_FAIL;
+  }
+  s->csv = s->times = NULL;
+  if (s->bar_shown) {
+    fprintf(stderr, "\r%60s\r", "");
+  }
+  if (s->sw && s->ndone == s->ncase && rewrite(s) != 0) {
+    rc = CLI_FAIL;
+  }
+  if (s->sw && s->o->plot && write_plots(s) != 0) {
+    rc = CLI_FAIL;
+  }
+  if (s->sw) {
+    double wall = sweep_now() - s->t0;
+    long long nrun = s->ndone - s->nresumed;
+    printf("sweep %s: %lld of %lld cases in %s (%lld run now, %lld resumed):",
+           vxc_sweep_name(s->sw), s->ndone, s->ncase, s->csv_path, nrun, s->nresumed);
+    for (int k = 0; k < 8; k++) {
+      if (s->count[k]) {
+        printf(" %lld %s", s->count[k], k == 7 ? "crashed" : vxc_sweep_status_name(k));
+      }
+    }
+    printf(
+        "\n  wall time %.3f s; the cases run now took %.3f s in all, %.3f s per job on %d "
+        "job%s (%.0f%% of the wall time)\n",
+        wall, s->sum_wall, s->sum_wall / jobs, jobs, jobs == 1 ? "" : "s",
+        wall > 0 ? 100 * s->sum_wall / jobs / wall : 0.0);
+  }
+  long long bad = s->count[VXC_SWEEP_FAILED] + s->count[VXC_SWEEP_INVALID] +
+                  s->count[VXC_SWEEP_LIMIT] + s->count[VXC_SWEEP_OVERLAP] + s->count[7];
+  if (rc == CLI_OK) {
+    rc = bad                          ? CLI_FAIL
+         : s->count[VXC_SWEEP_ENERGY] ? CLI_ENERGY
+         : s->count[VXC_SWEEP_CAPPED] ? CLI_CAPPED
+         : s->ndone < s->ncase        ? CLI_FAIL
+                                      : CLI_OK;
+  }
+  for (long long i = 0; s->row && i < s->ncase; i++) {
+    free(s->row[i]);
+  }
+  free(s->row);
+  free(s->wall);
+  vxc_sweep_free(s->sw);
+  memset(s, 0, sizeof *s);
+  return rc;
+}
