@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dirs.h"
 
 typedef struct task_out {
   FILE *csv;
@@ -434,29 +435,6 @@ static int write_plots(const char *dir, vxc_task *t) {
 }
 
 
-/* mkdir -p: creates dir and its missing parents. Returns 0, or -1 with errno set. */
-static int make_dirs(const char *dir) {
-  char buf[4096];
-  size_t n = strlen(dir);
-  if (n == 0 || n >= sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  memcpy(buf, dir, n + 1);
-  for (size_t i = 1; i <= n; i++) {
-    if (buf[i] == '/' || buf[i] == '\0') {
-      char c = buf[i];
-      buf[i] = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        return -1;
-      }
-      buf[i] = c;
-    }
-  }
-  return 0;
-}
-
-
 typedef struct task_args {
   const char *file, *dir;
   int plot;
@@ -592,7 +570,7 @@ static int task_execute(vxc_task *t, const task_args *a) {
   task_out o = {NULL, t, isatty(2), 0, 0, 0, "", a->max_wall, mono_s(), 0, 0};
   o.last_line = o.wall0;
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
-  if (make_dirs(a->dir) != 0) {
+  if (tools_make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
     return CLI_FAIL;
   }

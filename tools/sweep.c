@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h" /* exit statuses */
+#include "dirs.h"
 
 double sweep_now(void) {
   struct timespec ts;
@@ -175,29 +176,6 @@ int sweep_case_message(const vxc_sweep *sw, long long i, long long max_steps, ch
   memcpy(*out + sizeof h, row, (size_t)h.rowlen);
   memcpy(*out + sizeof h + h.rowlen, msg, (size_t)h.msglen);
   free(row);
-  return 0;
-}
-
-
-/* mkdir -p */
-static int make_dirs(const char *dir) {
-  char buf[4096];
-  size_t n = strlen(dir);
-  if (n == 0 || n >= sizeof buf) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  memcpy(buf, dir, n + 1);
-  for (size_t i = 1; i <= n; i++) {
-    if (buf[i] == '/' || buf[i] == '\0') {
-      char c = buf[i];
-      buf[i] = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-        return -1;
-      }
-      buf[i] = c;
-    }
-  }
   return 0;
 }
 
@@ -397,7 +375,7 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
   for (long long i = 0; i < s->ncase; i++) {
     s->wall[i] = NAN;
   }
-  if (make_dirs(o->dir) != 0) {
+  if (tools_make_dirs(o->dir) != 0) {
     fprintf(stderr, "vxc sweep: %s: cannot create the directory: %s\n", o->dir, strerror(errno));
     return CLI_FAIL;
   }
