@@ -303,11 +303,69 @@ static void test_alloc_task_run(void **state) {
 }
 
 
+/* ---- sweeps ------------------------------------------------------------------------- */
+
+static char sweep_path[4096];
+
+/* Writes a small sweep (a ball dropped on the table from three heights) and its task into
+ * a new temporary folder; sweep_path names the sweep file. */
+static void write_sweep(void) {
+  char dir[] = "/tmp/vxc-alloc-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[4200], ball[4096], table[4096];
+  snprintf(ball, sizeof ball, "%s", vxc_test_data("ball.vxm"));
+  snprintf(table, sizeof table, "%s", vxc_test_data("table.vxm"));
+  snprintf(path, sizeof path, "%s/drop.vxt", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "(task drop (gravity 0 0 -9.81) (duration 0.01)\n"
+          "  (body table (model \"%s\") (fixed) (pose 0 0 0))\n"
+          "  (body ball (model \"%s\") (free (mass 2) (inertia 0.008 0.008 0.008)\n"
+          "    (com 0 0 0)) (pose 0 0 0.2))\n"
+          "  (contact table ball (params (k_v 1e7))))\n",
+          table, ball);
+  fclose(f);
+  snprintf(sweep_path, sizeof sweep_path, "%s/drop.vxs", dir);
+  f = fopen(sweep_path, "w");
+  assert_non_null(f);
+  fprintf(f,
+          "(sweep heights (task \"drop.vxt\") (vary (body ball pose z 0.11 0.2 3))\n"
+          "  (outputs peak_fn first_contact))\n");
+  fclose(f);
+}
+
+static vxc_status sweep_load(const vxc_allocator *al, vxc_error *err) {
+  vxc_sweep *sw = NULL;
+  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+  if (st == VXC_OK && vxc_sweep_case_count(sw) != 3) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_load: not 3 cases");
+    st = VXC_ERR_GEOMETRY;
+  }
+  vxc_sweep_free(sw);
+  return st;
+}
+
+// vxc_sweep_load fails cleanly at every allocation
+static void test_alloc_sweep_load(void **state) {
+  (void)state;
+  write_sweep();
+  assert_true(inject_every_failure(sweep_load) > 10);
+  char task[4200];
+  snprintf(task, sizeof task, "%s", sweep_path);
+  strcpy(strrchr(task, '.'), ".vxt");
+  remove(task);
+  remove(sweep_path);
+  *strrchr(sweep_path, '/') = '\0';
+  remove(sweep_path); /* the folder, empty now */
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alloc_solids),   cmocka_unit_test(test_alloc_queries),
       cmocka_unit_test(test_alloc_tracker),  cmocka_unit_test(test_alloc_task_readers),
-      cmocka_unit_test(test_alloc_task_run),
+      cmocka_unit_test(test_alloc_task_run), cmocka_unit_test(test_alloc_sweep_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
