@@ -50,11 +50,14 @@ ok "4 workers give the same sweep.csv as 1 (rows sorted)" 0 '^same$' -- \
 ok "... and the finished file is already in index order" 0 '^same$' -- \
   sh -c "cmp '$tmp/j1/sweep.csv' '$tmp/j4/sweep.csv' && echo same"
 
-# MPI ranks: the same bytes
+# MPI ranks: the same bytes. Under the sanitizers (tools/setup check-asan) Open MPI's
+# plugins leave blocks at exit that LeakSanitizer cannot name (their modules are unloaded),
+# so leaks are not checked in these runs; the local runs check the same sweep core.
+mpi_env="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 for np in 1 2 4; do
   if command -v mpirun >/dev/null 2>&1 && [ -x "$mpi" ]; then
     ok "vxc-sweep-mpi on $np rank(s) gives the same sweep.csv" 0 '^same$' -- \
-      sh -c "mpirun --oversubscribe --allow-run-as-root -n $np '$mpi' '$tmp/drop.vxs' --out '$tmp/m$np' >'$tmp/m$np.log' 2>&1 &&
+      sh -c "env '$mpi_env' mpirun --oversubscribe --allow-run-as-root -n $np '$mpi' '$tmp/drop.vxs' --out '$tmp/m$np' >'$tmp/m$np.log' 2>&1 &&
              sort '$tmp/m$np/sweep.csv' | cmp - '$tmp/a' && echo same"
   else
     n=$((n + 1))
