@@ -28,4 +28,18 @@ static inline void vxg_cross(const double a[3], const double b[3], double o[3]) 
   o[1] = y;
 }
 
+/* R (row-major) = the rotation of the unit quaternion q = (w, x, y, z). */
+static inline void vxg_quat_to_mat(const double q[4], double R[9]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  R[0] = 1 - 2 * (y * y + z * z);
+  R[1] = 2 * (x * y - w * z);
+  R[2] = 2 * (x * z + w * y);
+  R[3] = 2 * (x * y + w * z);
+  R[4] = 1 - 2 * (x * x + z * z);
+  R[5] = 2 * (y * z - w * x);
+  R[6] = 2 * (x * z - w * y);
+  R[7] = 2 * (y * z + w * x);
+  R[8] = 1 - 2 * (x * x + y * y);
+}
+
 #endif /* VXG_VEC3_H */

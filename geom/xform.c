@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "geom.h"
+#include "geom/vec3.h"
 
 void vxg_xform_identity(vxg_xform *x) {
   memset(x, 0, sizeof *x);
@@ -38,16 +39,8 @@ int vxg_xform_quat(vxg_xform *x, double w, double a, double b, double c) {
   b /= n;
   c /= n;
   vxg_xform_identity(x);
-  double *r = x->r;
-  r[0] = 1 - 2 * (b * b + c * c);
-  r[1] = 2 * (a * b - w * c);
-  r[2] = 2 * (a * c + w * b);
-  r[3] = 2 * (a * b + w * c);
-  r[4] = 1 - 2 * (a * a + c * c);
-  r[5] = 2 * (b * c - w * a);
-  r[6] = 2 * (a * c - w * b);
-  r[7] = 2 * (b * c + w * a);
-  r[8] = 1 - 2 * (a * a + b * b);
+  const double q[4] = {w, a, b, c};
+  vxg_quat_to_mat(q, x->r);
   return 0;
 }
 

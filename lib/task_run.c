@@ -72,20 +72,6 @@ static void mat_vec(const double m[9], const double v[3], double o[3]) {
 }
 
 
-static void quat_rot(const double q[4], double R[9]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  R[0] = 1 - 2 * (y * y + z * z);
-  R[1] = 2 * (x * y - w * z);
-  R[2] = 2 * (x * z + w * y);
-  R[3] = 2 * (x * y + w * z);
-  R[4] = 1 - 2 * (x * x + z * z);
-  R[5] = 2 * (y * z - w * x);
-  R[6] = 2 * (x * z - w * y);
-  R[7] = 2 * (y * z + w * x);
-  R[8] = 1 - 2 * (x * x + y * y);
-}
-
-
 static void rot_vec(const double R[9], const double v[3], double o[3]) {
   mat_vec(R, v, o);
 }
@@ -243,7 +229,7 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
     const double *x = y + br->off;
     double q[4] = {x[3], x[4], x[5], x[6]}, rc[3];
     quat_normalize(q);
-    quat_rot(q, k->R);
+    vxg_quat_to_mat(q, k->R);
     rot_vec(k->R, b->com, rc);
     for (int j = 0; j < 3; j++) {
       k->pose.p[j] = x[j] - rc[j];
@@ -265,7 +251,7 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
   } else {
     k->pose = b->pose0;
   }
-  quat_rot(k->pose.q, k->R);
+  vxg_quat_to_mat(k->pose.q, k->R);
   memcpy(k->m.r, k->pose.p, sizeof k->m.r);
   memcpy(k->m.v, v, 3 * sizeof *v);
   memcpy(k->m.w, v + 3, 3 * sizeof *v);
@@ -320,7 +306,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
       vxc_pose hp;
       double hv[6], hc[3], hR[9], hvc[3], wx[3], fg[3], tg[3];
       trajectory(b, t, &hp, hv);
-      quat_rot(hp.q, hR);
+      vxg_quat_to_mat(hp.q, hR);
       rot_vec(hR, b->com, hc);
       vxg_cross(hv + 3, hc, wx);
       double qc[4] = {K[i].pose.q[0], -K[i].pose.q[1], -K[i].pose.q[2], -K[i].pose.q[3]}, qe[4],
@@ -876,7 +862,7 @@ static vxc_status setup(sim *s, vxc_task *T) {
     if (b->kind == TASK_DRIVEN) {
       trajectory(b, 0, &p0, v0);
     }
-    quat_rot(p0.q, R);
+    vxg_quat_to_mat(p0.q, R);
     rot_vec(R, b->com, rc);
     vxg_cross(v0 + 3, rc, wx);
     for (int j = 0; j < 3; j++) {

@@ -421,17 +421,7 @@ static int write_plots(const char *dir, vxc_task *t) {
   if (cli_close(f, path) != 0) {
     return -1;
   }
-  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    fprintf(stderr, "vxc task: gnuplot not found: wrote %s only\n", path);
-    return 0;
-  }
-  char cmd[8600];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s'", path);
-  if (system(cmd) != 0) {
-    fprintf(stderr, "vxc task: gnuplot failed on %s\n", path);
-    return -1;
-  }
-  return 0;
+  return tools_gnuplot("vxc task", path);
 }
 
 

@@ -1,5 +1,7 @@
-/* dirs.c: output folders of the tools (dirs.h). */
+/* dirs.c: output folders and plots of the tools (dirs.h). */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -22,6 +24,21 @@ int tools_make_dirs(const char *dir) {
       }
       buf[i] = c;
     }
+  }
+  return 0;
+}
+
+
+int tools_gnuplot(const char *who, const char *path) {
+  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    fprintf(stderr, "%s: gnuplot not found: wrote %s only\n", who, path);
+    return 0;
+  }
+  char cmd[4400]; /* a path of up to 4200 bytes, quoted */
+  snprintf(cmd, sizeof cmd, "gnuplot '%s'", path);
+  if (system(cmd) != 0) {
+    fprintf(stderr, "%s: gnuplot failed on %s\n", who, path);
+    return -1;
   }
   return 0;
 }

@@ -531,17 +531,7 @@ static int write_plots(sweep_out *s) {
     }
   }
   fclose(f);
-  if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    fprintf(stderr, "vxc sweep: gnuplot not found: wrote %s only\n", path);
-    return 0;
-  }
-  char cmd[4300];
-  snprintf(cmd, sizeof cmd, "gnuplot '%s'", path);
-  if (system(cmd) != 0) {
-    fprintf(stderr, "vxc sweep: gnuplot failed on %s\n", path);
-    return -1;
-  }
-  return 0;
+  return tools_gnuplot("vxc sweep", path);
 }
 
 
