@@ -139,6 +139,7 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   v->h_min = o->voxel;
   v->rtol = o->rtol;
   v->atol = o->atol;
+  v->certified = o->certified != 0;
   v->max_boxes = o->max_boxes;
   v->threads = o->threads;
   return VXC_OK;
@@ -226,6 +227,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   pm->geom.volume = r.volume;
   pm->volume_lo = r.volume_lo;
   pm->volume_hi = r.volume_hi;
+  pm->error_estimate = r.error_estimate;
   memcpy(pm->geom.centroid, r.centroid, sizeof r.centroid);
   memcpy(pm->geom.inertia, r.inertia, sizeof r.inertia);
   pm->area = r.contact_area;
@@ -462,6 +464,7 @@ vxc_status vxc_solid_mass(vxc_query *q, const vxc_solid *s, int cell, double den
   m.volume = r.volume;
   m.volume_lo = r.volume_lo;
   m.volume_hi = r.volume_hi;
+  m.error_estimate = r.error_estimate;
   memcpy(m.centroid, r.centroid, sizeof m.centroid);
   memcpy(m.inertia, r.inertia, sizeof m.inertia);
   m.density = density > 0 ? density : s->geom->density;

@@ -12,7 +12,7 @@
  *         | (body NAME (model "FILE.vxm") motion (pose X Y Z [QW QX QY QZ])
  *                [(velocity VX VY VZ WX WY WZ)])
  *         | (contact A B [(params (NAME VALUE)...)] [(voxel H) | (rtol R)]
- *                [+(atol A)] [+(slots N)] [+(event-force F)])
+ *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
  *                   [+(com X Y Z)])
@@ -26,7 +26,8 @@
  * the first and after the last) or moves at a constant velocity from its pose; with a
  * gripper it is a free payload pulled toward that trajectory by a linear spring-damper
  * (translation K, C; rotation KR, CR). A contact's (voxel H) alone gives the thesis's
- * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3). */
+ * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3), stopped on the
+ * error estimate or, with (certified), on the certified bracket. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,6 +541,11 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
       have_rtol = 1;
+    } else if (strcmp(h, "certified") == 0) {
+      if (f->nchild != 1) {
+        return fail(rd, f, "(certified) takes no value", NULL, NULL);
+      }
+      c->query.certified = 1;
     } else if (strcmp(h, "atol") == 0) {
       if (one_number(rd, f, &c->query.atol, 0) < 0) {
         return -1;

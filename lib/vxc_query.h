@@ -16,8 +16,10 @@ extern "C" {
 /* ---- queries: volume of interference, contact metrics, mass properties ------------- */
 
 /* How finely a query integrates. Stopping rules (thesis section 4.5 and 6.3):
- * - rtol > 0: refine where the certified volume bracket is widest until its width is
- *   <= rtol * V (or the work cap); `voxel` > 0 is then a floor on the leaf edge;
+ * - rtol > 0: refine where the leaves' error estimates are largest until their sum
+ *   (error_estimate) is <= max(rtol * V, atol), or, with `certified`, where the certified
+ *   volume bracket is widest until its width is (or a cap stops it); `voxel` > 0 is then a
+ *   floor on the leaf edge;
  * - rtol = 0, voxel > 0: refine every curved boundary box down to the leaf edge `voxel`
  *   (the thesis's voxel size, e.g. h = (df / k_v)^(1/3) for a negligible force df). */
 typedef struct vxc_query_options {
@@ -25,6 +27,8 @@ typedef struct vxc_query_options {
   double rtol;         /* relative volume tolerance (0: use voxel) */
   double atol;         /* with rtol: a bracket of at most atol m^3 is enough too, so a
                           grazing contact (V near 0) costs no more than a deep one (0) */
+  int certified;       /* with rtol: 1 stops on the certified bracket's width (a guarantee,
+                          at a higher cost), 0 on the error estimate (0) */
   long long max_boxes; /* work cap per cell pair: boxes classified (0: 2e7) */
   int threads;         /* threads per query, the caller's included (>= 1) */
   double theta_c;      /* normal iteration: convergence angle, rad (1 degree) */
@@ -42,6 +46,9 @@ typedef struct vxc_pair_metrics {
   vxc_contact_geometry geom;   /* V (m^3), centroid p_c (world, m), J about p_c (m^5),
                                   normal n (unit, from A toward B) */
   double volume_lo, volume_hi; /* certified bracket of the true V, m^3 */
+  double error_estimate;       /* estimate of |V - true V|, m^3: the octree leaves' coarse
+                                  against fine differences (the bracket's width where no
+                                  finer level ran, as with a fixed voxel; 0 when exact) */
   double normal_geo[3];        /* the geometric estimate n started from (unit) */
   int normal_from_mpr;         /* 0: n_geo is the area vector of A's surface inside B;
                                   1: libccd's MPR direction (used only when there is no
@@ -117,6 +124,7 @@ VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
 typedef struct vxc_mass_props {
   double volume;               /* m^3 */
   double volume_lo, volume_hi; /* certified bracket, m^3 */
+  double error_estimate;       /* estimate of |V - true V|, m^3 (0 when exact) */
   double centroid[3];          /* solid frame, m */
   double inertia[9];           /* about the centroid, unit density, m^5, row-major */
   double density;              /* kg/m^3 used for the mass (0: none) */

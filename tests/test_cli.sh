@@ -33,13 +33,13 @@ gzip -c "$data/ball.vxm" >"$tmp/ball.vxm.gz"
 ok "a gzip-compressed model loads" 0 "solid 'ball'" -- "$vxc" info "$tmp/ball.vxm.gz"
 
 # mass: the 2 kg ball (its density is 2 kg over 4/3 pi 0.1^3 m^3)
-ok "mass of the ball is 2 kg" 0 '"mass": (1\.99999|2\.00000)' -- "$vxc" mass "$data/ball.vxm" --json
-ok "mass with --density" 0 'mass 0\.0418879' -- sh -c "'$vxc' mass '$data/ball.vxm' --density 10 | tr '\n' ' '"
+ok "mass of the ball is 2 kg (to rtol 1e-3)" 0 '"mass": (1\.99[89]|2\.00[01])' -- "$vxc" mass "$data/ball.vxm" --json
+ok "mass with --density" 0 'mass 0\.041(8[4-9]|9[0-2])' -- sh -c "'$vxc' mass '$data/ball.vxm' --density 10 | tr '\n' ' '"
 ok "mass rejects a bad density" 2 "density" -- "$vxc" mass "$data/ball.vxm" --density -1
 ok "mass takes one file" 2 "one model file" -- "$vxc" mass "$data/ball.vxm" "$data/table.vxm"
 
 # metrics: the ball 1 mm into the table: cap volume pi h^2 (R - h/3) = 3.13112e-07 m^3
-ok "metrics of the ball on the table" 0 '"contact": true.*"volume": 3\.131[01]' -- \
+ok "metrics of the ball on the table" 0 '"contact": true.*"volume": 3\.1(2[89]|3[0-4])' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
 ok "metrics apart gives the distance" 0 '"contact": false, "distance": 0\.0(09999|1)' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.11" --json
@@ -53,9 +53,9 @@ ok "metrics needs two files" 2 "two model files" -- "$vxc" metrics "$data/ball.v
 
 # force: at rest 1 mm deep, f_n = k_v V = 1e11 N/m^3 * 3.13112e-07 m^3 = 31311 N (no damping
 # without approach speed, no friction without sliding)
-ok "force at rest is k_v V" 0 '"f_n": 3131[01]' -- \
+ok "force at rest is k_v V" 0 '"f_n": 31(2[89]|3[0-4])[0-9]\.' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
-ok "force takes --param" 0 '"f_n": 313\.1[01]' -- \
+ok "force takes --param" 0 '"f_n": 31(2\.[89]|3\.[0-4])' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --param k_v=1e9 --json
 ok "force names a bad parameter" 2 "e_eff" -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --param e_eff=1.5

@@ -196,6 +196,7 @@ static void test_query_capped_is_flagged(void **state) {
     vxc_query_options o;
     vxc_query_options_default(&o);
     o.rtol = 1e-4;
+    o.certified = 1; /* capped: the bracket missed the tolerance */
     o.max_boxes = k == 0 ? 200 : 0;
     vxc_metrics m;
     assert_int_equal(vxc_query_run(q, a, &pa, b, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
@@ -205,10 +206,12 @@ static void test_query_capped_is_flagged(void **state) {
     assert_true(p->volume_lo <= V && V <= p->volume_hi);
     assert_true((p->volume_hi - p->volume_lo > 1e-4 * p->geom.volume) == (k == 0));
     vxc_mass_props mp;
+    o.certified = 0; /* and the default rule: the error estimate missed the tolerance */
     assert_int_equal(vxc_solid_mass(q, a, -1, 0, &o, &mp, NULL), VXC_OK);
     assert_int_equal(mp.capped, k == 0);
     double vs = 4.0 / 3 * M_PI * r1 * r1 * r1;
     assert_true(mp.volume_lo <= vs && vs <= mp.volume_hi);
+    assert_true((mp.error_estimate > 1e-4 * mp.volume) == (k == 0));
   }
   vxc_query_free(q);
   vxc_solid_free(a);
@@ -217,9 +220,9 @@ static void test_query_capped_is_flagged(void **state) {
 
 
 // a grazing contact (a ball 1 um into the ground, V = pi h^2 (3 R - h) / 3 = 3.1e-13 m^3):
-// at rtol 1e-3 alone it needs a bracket of 3e-16 m^3; with atol 3e-14 m^3 (a tenth of V)
-// a bracket of that width is enough: not capped, the bracket at most atol wide and holding
-// the closed form, with fewer leaves
+// at rtol 1e-3 alone it needs an error of 3e-16 m^3; with atol 3e-14 m^3 (a tenth of V) an
+// error of that size is enough: not capped, the error estimate (with `certified`, the
+// bracket) at most the tolerance, the actual error within the estimate, fewer leaves
 static void test_query_atol_floor(void **state) {
   (void)state;
   vxc_solid *a = load_text(BALL);
@@ -229,20 +232,29 @@ static void test_query_atol_floor(void **state) {
   const double R = 0.1, h = 1e-6, V = M_PI * h * h * (3 * R - h) / 3;
   vxc_pose pa = vxc_pose_identity(), pg = vxc_pose_identity();
   pa.p[2] = R - h;
-  long long leaves[2];
-  for (int k = 0; k < 2; k++) {
-    vxc_query_options o;
-    vxc_query_options_default(&o);
-    o.atol = k ? 3e-14 : 0;
-    vxc_metrics m;
-    assert_int_equal(vxc_query_run(q, a, &pa, g, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
-    const vxc_pair_metrics *p = &m.pair[0];
-    assert_int_equal(p->capped, 0);
-    assert_true(p->volume_lo <= V && V <= p->volume_hi);
-    assert_true(p->volume_hi - p->volume_lo <= (k ? 3e-14 : 1e-3 * p->geom.volume));
-    leaves[k] = p->leaves;
+  for (int cert = 0; cert < 2; cert++) {
+    long long leaves[2];
+    for (int k = 0; k < 2; k++) {
+      vxc_query_options o;
+      vxc_query_options_default(&o);
+      o.atol = k ? 3e-14 : 0;
+      o.certified = cert;
+      vxc_metrics m;
+      assert_int_equal(vxc_query_run(q, a, &pa, g, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+      const vxc_pair_metrics *p = &m.pair[0];
+      double tol = k ? 3e-14 : 1e-3 * p->geom.volume;
+      assert_int_equal(p->capped, 0);
+      assert_true(p->volume_lo <= V && V <= p->volume_hi);
+      if (cert) {
+        assert_true(p->volume_hi - p->volume_lo <= tol);
+      } else {
+        assert_true(p->error_estimate <= tol);
+        assert_true(fabs(p->geom.volume - V) <= p->error_estimate);
+      }
+      leaves[k] = p->leaves;
+    }
+    assert_true(leaves[1] < leaves[0]);
   }
-  assert_true(leaves[1] < leaves[0]);
   vxc_query_free(q);
   vxc_solid_free(a);
   vxc_solid_free(g);
@@ -384,6 +396,7 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
     vxc_query_options o;
     vxc_query_options_default(&o);
     o.rtol = rtol[k];
+    o.certified = 1; /* the bracket-driven rule, whose moments these bounds were set for */
     vxc_metrics m;
     assert_int_equal(vxc_query_run(q, ball, &pb, block, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
     assert_int_equal(m.npair, 1);
@@ -434,6 +447,7 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 1e-3;
+  o.certified = 1; /* mirrored normals to 1e-6: the bracket-driven rule's moments */
   vxc_pose pp = {{0.0006, 0, -0.04}, {1, 0, 0, 0}}, ph = vxc_pose_identity();
   vxc_metrics m;
   assert_int_equal(vxc_query_run(q, peg, &pp, hole, &ph, &o, NULL, NULL, &m, NULL), VXC_OK);

@@ -8,7 +8,12 @@
  *    rounding); an icosphere against its
  *    polyhedral volume summed here as pyramids (face area times the face plane's distance
  *    from the centre, over 3) and against the octree's certified bracket on the same
- *    mesh cut by a slab that holds it whole. */
+ *    mesh cut by a slab that holds it whole.
+ *  - An absolute tolerance (atol) stops a grazing contact (a ball 10 um into a table, the
+ *    closed-form spherical cap) once the bracket is narrower than it.
+ *  - The error estimate that drives rtol queries by default bounds the actual error on
+ *    closed forms: spherical caps 0.1 to 10 mm deep, the finite cylinder lying on a table
+ *    (axis along x, then turned about z and tilted), at rtol 1e-2 to 1e-5. */
 #include "vxc_test.h"
 
 #include "geom/geom.h"
@@ -97,6 +102,182 @@ static void test_capped_rtol_query_keeps_a_certified_bracket(void **state) {
     assert_true(r.volume_lo <= V && V <= r.volume_hi);
     /* a complete round's estimate is within its bracket's width of the exact volume */
     assert_true(fabs(r.volume - V) <= r.volume_hi - r.volume_lo);
+  }
+}
+
+
+/* a ball of radius 0.1 m sunk d into a level table: *V gets the spherical cap's volume */
+static vxc_status ball_case(fixture *f, double d, const vxv_options *o, vxv_result *r, double *V) {
+  static int n = 0;
+  char name[32];
+  vx_prim_spec sp = {VXG_SPHERE, {0.1}, 1, 0, NULL}, box = {VXG_BOX, {1, 1, 0.1}, 3, 0, NULL};
+  snprintf(name, sizeof name, "ball%d", n);
+  vxg_cell *ball = vx_cell(f->s, name, &sp, 1);
+  snprintf(name, sizeof name, "flat%d", n++);
+  vxg_cell *table = vx_cell(f->s, name, &box, 1);
+  assert_non_null(ball);
+  assert_non_null(table);
+  vxg_xform xb, xt;
+  vxg_xform_translation(&xb, 0.0123, -0.0071, 0.1 - d);
+  vxg_xform_translation(&xt, 0.02, 0.01, -0.05);
+  *V = M_PI * d * d * (0.1 - d / 3);
+  return vxv_intersect(f->ws, ball, &xb, table, &xt, o, r);
+}
+
+
+// a grazing cap with a relative tolerance far below reach stops on the absolute floor: the
+// error estimate (and the actual error) is at most atol, or with `certified` the bracket,
+// which holds the exact cap, no cap reached; without the floor the same query runs into
+// the work cap
+static void test_atol_stops_a_grazing_contact(void **state) {
+  fixture *f = *state;
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = 1e-12;
+  o.atol = 1e-14;
+  o.max_boxes = 200000;
+  vxv_result r, u;
+  double V;
+  assert_int_equal(ball_case(f, 1e-5, &o, &r, &V), VXC_OK);
+  assert_false(r.capped);
+  assert_true(r.error_estimate <= o.atol);
+  assert_true(fabs(r.volume - V) <= o.atol);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  o.certified = 1;
+  assert_int_equal(ball_case(f, 1e-5, &o, &r, &V), VXC_OK);
+  assert_false(r.capped);
+  assert_true(r.volume_hi - r.volume_lo <= o.atol);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  o.atol = 0;
+  assert_int_equal(ball_case(f, 1e-5, &o, &u, &V), VXC_OK);
+  assert_true(u.capped);
+  assert_true(u.boxes > r.boxes);
+  o.certified = 0;
+  /* negative or non-finite atol is refused */
+  o.atol = -1e-14;
+  assert_int_equal(ball_case(f, 1e-5, &o, &u, &V), VXC_ERR_ARG);
+  o.atol = NAN;
+  assert_int_equal(ball_case(f, 1e-5, &o, &u, &V), VXC_ERR_ARG);
+}
+
+
+/* the finite cylinder R 0.05 m, L 0.2 m placed by `x` (its axis along x before), against a
+ * level table whose top is z = 0 */
+static vxc_status roller_posed(fixture *f, const vxg_xform *x, const vxv_options *o,
+                               vxv_result *r) {
+  static int n = 0;
+  char name[32];
+  vx_prim_spec cyl[2] = {{VXG_CYLINDER, {0.05}, 1, 0, NULL},
+                         {VXG_SLAB, {2, -0.1, 0.1}, 3, 0, NULL}};
+  vx_prim_spec box = {VXG_BOX, {1, 1, 0.1}, 3, 0, NULL};
+  snprintf(name, sizeof name, "rp%d", n);
+  vxg_cell *c = vx_cell(f->s, name, cyl, 2);
+  snprintf(name, sizeof name, "tp%d", n++);
+  vxg_cell *table = vx_cell(f->s, name, &box, 1);
+  assert_non_null(c);
+  assert_non_null(table);
+  vxg_xform rot, xc, xt;
+  const double y[3] = {0, 1, 0};
+  vxg_xform_axis_angle(&rot, y, M_PI / 2);
+  vxg_xform_compose(&xc, x, &rot);
+  vxg_xform_translation(&xt, 0, 0, -0.05);
+  return vxv_intersect(f->ws, c, &xc, table, &xt, o, r);
+}
+
+
+/* fails unless the query met rtol by its estimate, uncapped, and its actual error is at most
+ * its estimate and rtol V */
+static void check_estimate(const vxv_result *r, double V, double rtol, const char *what) {
+  double err = fabs(r->volume - V);
+  fprintf(stderr, "# %s rtol %g: error %.2e V, estimate %.2e V, ratio %.3g, %lld boxes\n", what,
+          rtol, err / V, r->error_estimate / V, err / r->error_estimate, r->boxes);
+  assert_false(r->capped);
+  assert_true(r->error_estimate <= rtol * r->volume);
+  assert_true(err <= r->error_estimate);
+  assert_true(r->volume_lo <= V && V <= r->volume_hi);
+}
+
+
+// the error estimate bounds the actual error of spherical caps 0.1 to 10 mm deep
+static void test_estimate_bounds_cap_error(void **state) {
+  fixture *f = *state;
+  const double depths[3] = {1e-4, 1e-3, 1e-2}, rtols[4] = {1e-2, 1e-3, 1e-4, 1e-5};
+  for (int i = 0; i < 3; i++) {
+    for (int k = 0; k < 4; k++) {
+      vxv_options o;
+      vxv_options_default(&o);
+      o.rtol = rtols[k];
+      vxv_result r;
+      double V;
+      assert_int_equal(ball_case(f, depths[i], &o, &r, &V), VXC_OK);
+      check_estimate(&r, V, o.rtol, "cap");
+    }
+  }
+}
+
+
+// the finite cylinder 1 mm deep, axis along x (it used to run into the work cap), then
+// turned 0.3 rad about z, then tilted 0.01 rad about y (a wedge: one end 1 mm deep, the
+// other clear; its volume from vertical sections summed by Simpson's rule)
+static void test_estimate_bounds_cylinder_error(void **state) {
+  fixture *f = *state;
+  const double R = 0.05, L = 0.2, d = 1e-3, rtols[4] = {1e-2, 1e-3, 1e-4, 1e-5};
+  double seg[4];
+  vx_segment(R, d, seg);
+  for (int k = 0; k < 4; k++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = rtols[k];
+    vxv_result r;
+    vxg_xform x, rz, tr;
+    vxg_xform_translation(&x, 0, 0, R - d);
+    assert_int_equal(roller_posed(f, &x, &o, &r), VXC_OK);
+    check_estimate(&r, seg[0] * L, o.rtol, "cylinder along x");
+    assert_true(r.boxes < 1000000);
+    const double z[3] = {0, 0, 1};
+    vxg_xform_axis_angle(&rz, z, 0.3);
+    vxg_xform_compose(&tr, &x, &rz);
+    assert_int_equal(roller_posed(f, &tr, &o, &r), VXC_OK);
+    check_estimate(&r, seg[0] * L, o.rtol, "cylinder turned");
+  }
+  /* tilted by a about y, the +x end down, its lowest point d deep. The vertical section at
+     world x (from the centre) is an ellipse of semi-axes R (y) and R / cos(a) (z) whose
+     bottom is at z_b = -x tan(a) - R / cos(a) (from the centre, at height zc): the table
+     cuts it h = -zc - z_b above its bottom, and the +x end face (u . p <= L / 2, u the
+     axis) removes what lies below z0 = (x cos(a) - L / 2) / sin(a). The area between the two
+     heights is the difference of the ellipse's segments (a circle's, stretched by
+     1 / cos(a)); Simpson's rule over x sums the sections. */
+  const double a = 0.01, ca = cos(a), sa = sin(a), zc = R / ca + (L / 2) * sa - d;
+  const int np = 20000;
+  const double x0 = -L * ca / 2 - R * sa, x1 = L * ca / 2 + R * sa;
+  double V = 0;
+  for (int i = 0; i <= np; i++) {
+    double x = x0 + (x1 - x0) * i / np, zb = -x * sa / ca - R / ca, h = -zc - zb;
+    double t0 = (x * ca - L / 2) / sa - zb, area = 0;
+    t0 = t0 < 0 ? 0 : t0;
+    if (h > t0) {
+      double s1[4], s0[4] = {0, 0, 0, 0};
+      vx_segment(R, h * ca, s1);
+      if (t0 > 0) {
+        vx_segment(R, t0 * ca, s0);
+      }
+      area = (s1[0] - s0[0]) / ca;
+    }
+    V += area * (i == 0 || i == np ? 1 : (i % 2 ? 4 : 2));
+  }
+  V *= (x1 - x0) / np / 3;
+  for (int k = 0; k < 3; k++) {
+    vxv_options o;
+    vxv_options_default(&o);
+    o.rtol = rtols[k];
+    vxv_result r;
+    vxg_xform x, ry, tr;
+    const double yax[3] = {0, 1, 0};
+    vxg_xform_axis_angle(&ry, yax, a);
+    vxg_xform_translation(&x, 0, 0, zc);
+    vxg_xform_compose(&tr, &x, &ry);
+    assert_int_equal(roller_posed(f, &tr, &o, &r), VXC_OK);
+    check_estimate(&r, V, o.rtol, "cylinder tilted");
   }
 }
 
@@ -246,6 +427,9 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(test_mesh_alone_icosphere_matches_pyramids_and_octree, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_atol_stops_a_grazing_contact, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_estimate_bounds_cap_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_estimate_bounds_cylinder_error, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,7 @@ static void test_voxel_sphere_cap_matches_closed_form_at_four_depths(void **stat
 }
 
 
-// under the rtol rule the certified bracket is narrower than rtol V and contains the truth
+// under the certified rtol rule the bracket is narrower than rtol V and contains the truth
 static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
   fixture *f = *state;
   const double depths[2] = {1e-4, 1e-3};
@@ -102,6 +102,7 @@ static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
     vxv_options o;
     vxv_options_default(&o);
     o.rtol = 1e-2;
+    o.certified = 1;
     vxv_result r;
     double V, c[3], J[9];
     cap_case(f, depths[i], &o, &r, &V, c, J);
@@ -650,6 +651,7 @@ static void test_voxel_memory_cap_is_reported_not_exceeded(void **state) {
   vxv_options o;
   vxv_options_default(&o);
   o.rtol = 1e-4;
+  o.certified = 1; /* the bracket-driven rule: it needs the leaves the cap refuses */
   o.max_bytes = 1 << 20;
   vxv_result r;
   double V, c[3], J[9];
@@ -660,6 +662,7 @@ static void test_voxel_memory_cap_is_reported_not_exceeded(void **state) {
   /* the work cap likewise */
   vxv_options_default(&o);
   o.rtol = 1e-4;
+  o.certified = 1;
   o.max_boxes = 2000;
   cap_case(f, 1e-3, &o, &r, &V, c, J);
   assert_true(r.capped);

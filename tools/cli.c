@@ -191,6 +191,10 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
     o->json = 1;
     return 1;
   }
+  if (strcmp(arg, "--certified") == 0) {
+    o->query.certified = 1;
+    return 1;
+  }
   int is_pose = strcmp(arg, "--pose-a") == 0 || strcmp(arg, "--pose-b") == 0;
   int known = (allow_pose && is_pose) || strcmp(arg, "--voxel") == 0 ||
               strcmp(arg, "--rtol") == 0 || strcmp(arg, "--threads") == 0 ||

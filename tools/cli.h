@@ -79,7 +79,7 @@ int cli_check_options(const cli_command *cmd, int argc, char **argv);
 
 /* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
 typedef struct cli_geom_opts {
-  vxc_query_options query; /* --voxel, --rtol, --threads, --max-boxes */
+  vxc_query_options query; /* --voxel, --rtol, --atol, --certified, --threads, --max-boxes */
   vxc_pose pose_a, pose_b; /* --pose-a, --pose-b */
   int json;                /* --json */
   int have_voxel, have_rtol;
@@ -105,7 +105,9 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
 
 /* Help text of --max-boxes, shared by mass, metrics and force. */
 #define CLI_CAP_HELP                                                                        \
-  "  --atol A     with --rtol: a volume bracket of A m^3 is enough too (default 0)\n"       \
+  "  --atol A     with --rtol: an error of A m^3 is enough too (default 0)\n"               \
+  "  --certified  stop on the certified bracket (V_hi - V_lo <= max(R V, A)), not on the\n" \
+  "               error estimate: a guarantee, at a higher cost\n"                          \
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
   "               tolerance says \"capped\": true, warns, and the exit status is 3\n"
 

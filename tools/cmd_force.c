@@ -169,6 +169,8 @@ static int force_run(int argc, char **argv) {
       }
       printf(", \"volume\": ");
       cli_json_num(stdout, pm->geom.volume);
+      printf(", \"error_estimate\": ");
+      cli_json_num(stdout, pm->error_estimate);
       printf(", \"stick\": ");
       cli_json_num(stdout, w.stick);
       printf(", \"state_derivative\": ");

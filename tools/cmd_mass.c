@@ -23,6 +23,8 @@ static void json_props(const vxc_mass_props *m) {
   cli_json_num(stdout, m->volume_lo);
   printf(", \"volume_hi\": ");
   cli_json_num(stdout, m->volume_hi);
+  printf(", \"error_estimate\": ");
+  cli_json_num(stdout, m->error_estimate);
   printf(", \"centroid\": ");
   cli_json_vec(stdout, m->centroid, 3);
   printf(", \"inertia\": ");
@@ -167,11 +169,11 @@ const cli_command cli_cmd_mass = {
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"
     "density (m^5). With a density (--density, kg/m^3, or the model's own) also the mass\n"
     "(kg) and the mass inertia (kg m^2).\n\n"
-    "  --rtol R     refine until (V_hi - V_lo) <= R V (default 1e-3)\n"
+    "  --rtol R     refine until the error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one JSON object: {\"cells\": [{\"name\", \"volume\", \"volume_lo\",\n"
-    "               \"volume_hi\", \"centroid\", \"inertia\", \"capped\"}...], \"total\": {the "
-    "same,\n"
-    "               \"mass\" and \"mass_inertia\" with a density, \"time_ms\"}}\n",
+    "               \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\",\n"
+    "               \"capped\"}...], \"total\": {the same, \"mass\" and \"mass_inertia\"\n"
+    "               with a density, \"time_ms\"}}\n",
     mass_run};

@@ -63,6 +63,8 @@ static void json_pair(const vxc_pair_metrics *p) {
   cli_json_num(stdout, p->volume_lo);
   printf(", \"volume_hi\": ");
   cli_json_num(stdout, p->volume_hi);
+  printf(", \"error_estimate\": ");
+  cli_json_num(stdout, p->error_estimate);
   printf(", \"centroid\": ");
   cli_json_vec(stdout, p->geom.centroid, 3);
   printf(", \"inertia\": ");
@@ -171,11 +173,12 @@ const cli_command cli_cmd_metrics = {
     "eigenvector of J nearest the geometric estimate, from A toward B), penetration\n"
     "measure x = -V^(1/3), radius of gyration about the normal and contact area. When the\n"
     "solids are apart it reports the distance between their closest cells.\n\n"
-    "  --rtol R     refine until each pair's volume bracket is within R V (default 1e-3)\n"
+    "  --rtol R     refine until each pair's error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one object: {\"contact\", \"distance\" (apart only), \"pairs\": [{\"cell_a\",\n"
-    "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"centroid\", "
+    "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\",\n"
+    "               \"centroid\", "
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
     "               \"leaves\", \"time_ms\", \"capped\"}], \"total\": {\"capped\", \"volume\",\n"

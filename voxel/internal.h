@@ -27,14 +27,16 @@
 
 #include "voxel/voxel.h"
 
-/* Figures summed per query: m0, m1[3], m2[6] (about the query origin), lo, hi, area[3]. */
+/* Figures summed per query: m0, m1[3], m2[6] (about the query origin), lo, hi, area[3],
+ * est. */
 #define VXV_ACC_M0 0
 #define VXV_ACC_M1 1
 #define VXV_ACC_M2 4
 #define VXV_ACC_LO 10
 #define VXV_ACC_HI 11
 #define VXV_ACC_AREA 12
-#define VXV_ACC_N 15
+#define VXV_ACC_EST 15 /* the leaves' error estimates, summed in absolute value */
+#define VXV_ACC_N 16
 
 /* Deepest level a box may reach below the root grid, and the DFS stack that needs. */
 #define VXV_MAX_LEVEL 40
@@ -78,6 +80,9 @@ typedef struct vxv_leaf {
   double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
   double lo, hi;  /* certified volumes of the leaf */
   double area[3]; /* area vector of A's facets */
+  double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
+                     gap hi - lo until the leaf's parent is known, then its share of
+                     |V_parent - sum of V_children| (octree.c) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
 } vxv_leaf;
 
@@ -89,8 +94,9 @@ typedef struct vxv_query {
   vxv_qcell cell[2];
   int rtol_rule; /* 1: rtol rounds, 0: h_min rule */
   double h_min;  /* leaf edge floor (0: none) */
-  double tau;    /* rtol rule: a leaf whose gap exceeds tau is split */
+  double tau;    /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
+  int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   vxv_plane plane;
 } vxv_query;
 
@@ -278,6 +284,10 @@ void vxv_acc_box(vxv_acc *a, const vxv_box *b);
 /* Adds a leaf (its moments shifted from its centre to the query origin). */
 void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l);
 
+/* What drives a leaf's refinement: its gap hi - lo (certified), or its error estimate. */
+static inline double vxv_leaf_weight(const vxv_query *q, const vxv_leaf *l) {
+  return q->certified ? l->hi - l->lo : l->est;
+}
 /* Prepares a posed cell for a query. */
 void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc);
 /* Starts a box: every atom MIXED, none OUTSIDE. */
@@ -317,8 +327,8 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);
 /* Fills res with the exact mass properties of such a cell placed by to_world: volume,
- * moments, centroid and J from the triangles (vxg_mesh_moments), a zero-width bracket, no
- * boxes; ref is the centre of its world bounding box. */
+ * moments, centroid and J from the triangles (vxg_mesh_moments), a bracket of the rounding's
+ * width, no boxes; ref is the centre of its world bounding box. */
 void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result *res);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums

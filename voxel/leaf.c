@@ -114,6 +114,7 @@ void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(a, VXV_ACC_AREA + k, l->area[k]);
   }
+  vxv_acc_add(a, VXV_ACC_EST, l->est);
 }
 
 
@@ -1050,5 +1051,6 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   l->lo = lo > 0 ? lo : 0;
   l->hi = hi < boxvol ? hi : boxvol;
   l->exact = exact;
+  l->est = exact ? 0 : l->hi - l->lo;
   return exact;
 }

@@ -66,6 +66,9 @@ typedef struct vxv_options {
   size_t max_bytes;    /* workspace memory cap, bytes (0: VXV_DEFAULT_MAX_BYTES) */
   int threads;         /* threads, the caller's included (<= 1: the caller only) */
   vxv_plane plane;     /* leaf linearisation */
+  int certified;       /* tolerance rule: 1 refines by the certified bracket until its width
+                          meets the target; 0 (default) by the leaves' error estimates until
+                          their sum (res->error_estimate) meets it */
   int hull_test;       /* two cells: first test their convex hulls' overlap by MPR (res->mpr);
                           VXC_NO_CONTACT at once when they do not overlap. With several
                           threads the test runs beside the root grid's classification */
@@ -84,6 +87,10 @@ typedef struct vxv_result {
   double area_vector[3]; /* int of n_A dA over A's surface inside B, m^2 (two cells);
                             over the whole surface for one cell (about zero) */
   double contact_area;   /* |area_vector|, m^2 */
+  double error_estimate; /* estimate of |V - true volume|, m^3: the sum over the leaves of
+                            |V_parent - sum of V_children| shared among the children (the
+                            bracket's width for a leaf whose parent was not integrated, as
+                            under the h_min rule); 0 for an exact result */
   double ref[3];         /* the query frame's origin, world, m */
   vxg_moments mom;       /* volume, first and second moments about ref (world axes) */
   long long boxes;       /* boxes classified */
