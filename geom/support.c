@@ -11,6 +11,7 @@
  * configure checks. This is the only file that includes libccd. */
 #include <float.h>
 #include <math.h>
+#include <setjmp.h>
 #include <string.h>
 
 #include <ccd/ccd.h>
@@ -234,16 +235,27 @@ static double hull_reach(const vxg_hull *h) {
 /* ---------------------------------------------------------------------------------------
  * MPR */
 
+/* Support calls one MPR run may make per hull. libccd's portal loops have no iteration
+ * bound of their own (an ellipsoid against a ball 1.2 um deep ran for ever): past the
+ * budget the support function jumps out of libccd (MPR allocates nothing), and the run
+ * counts as failed, so that the caller falls back on the octree and the area vector. */
+#define MPR_MAX_SUPPORTS 4096
+
 typedef struct mpr_obj {
   const vxg_hull *hull;
   vxg_xform to_query; /* hull frame -> query frame */
   int fixed_centre;   /* 1: report `centre` (query frame) instead of the hull's own */
   double centre[3];
+  long *calls;    /* support calls of the current run */
+  jmp_buf *abort; /* where a run over budget jumps to */
 } mpr_obj;
 
 
 static void mpr_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *vec) {
   const mpr_obj *o = obj;
+  if (++*o->calls > 2 * MPR_MAX_SUPPORTS) {
+    longjmp(*o->abort, 1);
+  }
   double d[3] = {ccdVec3X(dir), ccdVec3Y(dir), ccdVec3Z(dir)}, dl[3], sl[3], s[3];
   vxg_xform_vector_inv(&o->to_query, d, dl);
   support_local(o->hull, dl, sl);
@@ -285,12 +297,19 @@ static double overlap_along(const mpr_obj *a, const mpr_obj *b, const double n[3
 
 
 /* One MPR run; returns 1 with depth and unit direction on overlap, 0 apart, -1 on failure. */
-static int mpr_run(const mpr_obj *a, const mpr_obj *b, const ccd_t *ccd, double *depth,
-                   double dir[3], double pos[3]) {
+static int mpr_run(mpr_obj *a, mpr_obj *b, const ccd_t *ccd, double *depth, double dir[3],
+                   double pos[3]) {
   ccd_real_t dp = 0;
   ccd_vec3_t d, p;
   ccdVec3Set(&d, 0, 0, 0);
   ccdVec3Set(&p, 0, 0, 0);
+  long calls = 0;
+  jmp_buf abort_run;
+  a->calls = b->calls = &calls;
+  a->abort = b->abort = &abort_run;
+  if (setjmp(abort_run) != 0) {
+    return -1; /* over budget */
+  }
   if (ccdMPRPenetration(a, b, ccd, &dp, &d, &p) != 0) {
     return 0;
   }

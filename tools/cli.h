@@ -140,6 +140,9 @@ int cli_close(FILE *f, const char *path);
  * error when a write to stdout failed (a full disk, a closed pipe). */
 int cli_finish_stdout(int rc);
 
+/* `vxc bench --corpus N --seed S` (bench_corpus.c): returns a CLI_ exit status. */
+int bench_corpus(int n, unsigned long long seed);
+
 /* The command table, NULL-terminated (tools/vxc.c). */
 extern const cli_command *const cli_commands[];
 

@@ -478,16 +478,35 @@ static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **ou
 
 
 static int bench_run(int argc, char **argv) {
-  int quick = 0;
+  int quick = 0, corpus = 0;
+  double seed = 1;
   const char *only = NULL;
   for (int i = 1; i < argc; i++) {
+    double x;
     if (strcmp(argv[i], "--quick") == 0) {
       quick = 1;
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
+    } else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
+      if (cli_parse_double(argv[++i], &x) != 0 || x < 1 || x > 1e6 || x != floor(x)) {
+        return cli_usage_error("bench",
+                               "--corpus: expected a whole number of cases from 1 to "
+                               "1e6, got '%s'",
+                               argv[i]);
+      }
+      corpus = (int)x;
+    } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+      if (cli_parse_double(argv[++i], &seed) != 0 || seed < 0 || seed > 1e15 ||
+          seed != floor(seed)) {
+        return cli_usage_error("bench", "--seed: expected a whole number from 0 to 1e15, got '%s'",
+                               argv[i]);
+      }
     } else {
       return cli_usage_error("bench", "unknown option '%s'", argv[i]);
     }
+  }
+  if (corpus) {
+    return bench_corpus(corpus, (unsigned long long)seed);
   }
   double budget = quick ? 20 : 300; /* ms of repeats per measurement */
   bench_case cases[10];
@@ -562,7 +581,8 @@ static int bench_run(int argc, char **argv) {
 
 const cli_command cli_cmd_bench = {
     "bench", "speed and accuracy of the voxel engine on cases with exact answers",
-    "usage: vxc bench [--quick] [--only TEXT]\n\n"
+    "usage: vxc bench [--quick] [--only TEXT]\n"
+    "       vxc bench --corpus N [--seed S]\n\n"
     "Runs a fixed suite with exact answers (a sphere 1 mm and 25 um into a plane, a\n"
     "sphere-sphere lens, a cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a\n"
     "plane, equator down and pole down, and two 20,000-triangle spheres overlapping by\n"

@@ -1,0 +1,109 @@
+/* test_corpus.c: the fast subset of the validation corpus (tools/corpus.h; `vxc bench
+ * --corpus` runs the whole): seeded random contacts of every family, axis-aligned and
+ * generic, 1 cm to 1 m, 1e-5 to 1e-1 deep, against independent references.
+ *  - The references are checked first: the chord quadrature against the closed forms
+ *    (spherical caps, lenses) and Monte Carlo against the references (within 5 standard
+ *    errors).
+ *  - The default rule at rtol 1e-3 and 1e-4 (the error estimate): every error within
+ *    3 rtol, at most one case in twenty beyond rtol, every certified bracket holding the
+ *    reference, nothing capped. */
+#include "vxc_test.h"
+
+#include "tools/corpus.h"
+#include "vxc.h"
+
+#define SEED 2026
+#define NCASE (4 * CX_FAMILIES)
+
+static int setup(void **state) {
+  (void)state;
+  return cx_mesh_init();
+}
+
+static int teardown(void **state) {
+  (void)state;
+  cx_mesh_free();
+  return 0;
+}
+
+// the chord quadrature (the reference of the families without a closed form) meets the
+// closed forms of the caps and lenses to 1e-6, and Monte Carlo meets it
+static void test_corpus_references_agree(void **state) {
+  (void)state;
+  int checked = 0;
+  for (int i = 0; i < NCASE; i++) {
+    cx_case c;
+    cx_make(SEED, i, &c);
+    if (c.family != 0 && c.family != 5) {
+      continue;
+    }
+    double box[6], V = cx_reference(&c, 1e-7, box), cf = cx_closed_form(&c), sigma;
+    assert_true(cf > 0);
+    assert_true(fabs(V - cf) <= 1e-6 * cf);
+    double mc = cx_monte_carlo(&c, box, 200000, 7 + (uint64_t)i, &sigma);
+    assert_true(fabs(mc - V) <= 5 * sigma);
+    checked++;
+  }
+  assert_true(checked >= 6);
+}
+
+static void run_rule(double rtol) {
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  int beyond = 0;
+  for (int i = 0; i < NCASE; i++) {
+    cx_case c;
+    cx_make(SEED, i, &c);
+    double V = cx_closed_form(&c), slack = 1e-9;
+    if (isnan(V)) {
+      V = cx_reference(&c, 1e-7, NULL);
+      slack = 1e-6;
+    }
+    assert_true(V > 0);
+    vxc_solid *a, *b;
+    assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = rtol;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, a, &c.s[0].pose, b, &c.s[1].pose, &o, NULL, NULL, &m, NULL),
+                     VXC_OK);
+    double err = fabs(m.volume - V) / V, lo = 0, hi = 0;
+    for (int k = 0; k < m.npair; k++) {
+      lo += m.pair[k].volume_lo;
+      hi += m.pair[k].volume_hi;
+    }
+    if (err > rtol) {
+      fprintf(stderr, "# case %d %s: error %.2e at rtol %g\n", i, c.name, err, rtol);
+    }
+    beyond += err > rtol;
+    assert_true(err <= 3 * rtol);
+    assert_true(lo <= V * (1 + slack) && V * (1 - slack) <= hi);
+    assert_false(m.capped);
+    vxc_solid_free(a);
+    vxc_solid_free(b);
+  }
+  assert_true(beyond * 20 <= NCASE);
+  vxc_query_free(q);
+}
+
+// the default rule at rtol 1e-3 on 36 seeded contacts of the nine families
+static void test_corpus_rtol_1e3(void **state) {
+  (void)state;
+  run_rule(1e-3);
+}
+
+// and at rtol 1e-4
+static void test_corpus_rtol_1e4(void **state) {
+  (void)state;
+  run_rule(1e-4);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_corpus_references_agree),
+      cmocka_unit_test(test_corpus_rtol_1e3),
+      cmocka_unit_test(test_corpus_rtol_1e4),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

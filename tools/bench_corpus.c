@@ -1,0 +1,224 @@
+/* bench_corpus.c: `vxc bench --corpus N`: the query rules on the seeded validation corpus
+ * (corpus.h) against reference volumes, and their cost against the oracle: the fastest
+ * fixed leaf that reaches the same actual error, found by halving the leaf. Costs are
+ * thread CPU times (the best of 3 runs), so that a shared machine's other loads weigh
+ * less; the ratios compare queries timed in the same process. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "corpus.h"
+
+static double cpu_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* One run of a rule on a case: its relative error, whether its bracket holds the
+ * reference, capped, and its best CPU time of 3 (ms). */
+typedef struct run {
+  int ok;
+  double err, ms;
+  int holds, capped;
+} run;
+
+static run measure(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc_solid *b,
+                   const vxc_query_options *o, double V, double ref_slack) {
+  run r = {0};
+  r.ms = HUGE_VAL;
+  for (int k = 0; k < 3; k++) {
+    vxc_metrics m;
+    double t0 = cpu_ms();
+    vxc_status st = vxc_query_run(q, a, &c->s[0].pose, b, &c->s[1].pose, o, NULL, NULL, &m, NULL);
+    double t = cpu_ms() - t0;
+    if (st != VXC_OK && st != VXC_NO_CONTACT) {
+      return r;
+    }
+    r.ms = fmin(r.ms, t);
+    double lo = 0, hi = 0;
+    for (int i = 0; i < m.npair; i++) {
+      lo += m.pair[i].volume_lo;
+      hi += m.pair[i].volume_hi;
+    }
+    r.err = fabs(m.volume - V) / V;
+    r.holds = lo <= V * (1 + ref_slack) && V * (1 - ref_slack) <= hi;
+    r.capped = m.capped;
+    if (t > 50) {
+      break; /* a slow query: one run is enough */
+    }
+  }
+  r.ok = 1;
+  return r;
+}
+
+/* The oracle: the fixed leaf, halved from the smaller solid's radius, until its error is at
+ * most `target`; its CPU time, or a lower bound (*reached 0) when the leaves got slower
+ * than `budget` ms first. */
+static double oracle(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc_solid *b,
+                     double V, double target, double budget, int *reached) {
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 0;
+  double h = fmin(c->s[0].radius, c->s[1].radius), ms = 0;
+  *reached = 0;
+  for (int k = 0; k < 40; k++, h /= 2) {
+    o.voxel = h;
+    run r = measure(q, c, a, b, &o, V, 0);
+    if (!r.ok) {
+      return ms;
+    }
+    ms = r.ms;
+    if (r.err <= target && !r.capped) {
+      *reached = 1;
+      return ms;
+    }
+    if (ms > budget) {
+      return ms;
+    }
+  }
+  return ms;
+}
+
+#define NRULE 3 /* rtol 1e-3, rtol 1e-4 (error estimate), certified 1e-3 */
+
+typedef struct tally {
+  int n, within, within3, holds, capped;
+  double worst;
+  double *ratio, *ms; /* per case */
+} tally;
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double quantile(double *x, int n, double p) {
+  if (n == 0) {
+    return NAN;
+  }
+  qsort(x, (size_t)n, sizeof x[0], cmp_d);
+  return x[(int)floor(p * (n - 1) + 0.5)];
+}
+
+static void tally_add(tally *t, const run *r, double rtol, double ratio) {
+  t->within += r->err <= rtol;
+  t->within3 += r->err <= 3 * rtol;
+  t->holds += r->holds;
+  t->capped += r->capped;
+  t->worst = fmax(t->worst, r->err);
+  t->ratio[t->n] = ratio;
+  t->ms[t->n++] = r->ms;
+}
+
+static void tally_print(const char *family, const char *rule, tally *t) {
+  if (t->n == 0) {
+    return;
+  }
+  printf("%-16s %-14s %5d %7.1f %7.1f %9.2e %7.1f %6d %7.2f %7.2f %8.3f %8.2f\n", family, rule,
+         t->n, 100.0 * t->within / t->n, 100.0 * t->within3 / t->n, t->worst,
+         100.0 * t->holds / t->n, t->capped, quantile(t->ratio, t->n, 0.5),
+         quantile(t->ratio, t->n, 0.95), quantile(t->ms, t->n, 0.5), quantile(t->ms, t->n, 1));
+}
+
+/* The reference of a case: its closed form, else the chord quadrature; *slack its relative
+ * accuracy (for the bracket check). */
+static double reference(const cx_case *c, double *slack) {
+  double V = cx_closed_form(c);
+  *slack = 1e-9;
+  if (isnan(V)) {
+    V = cx_reference(c, 1e-7, NULL);
+    *slack = 1e-6;
+  }
+  return V;
+}
+
+static const double rule_rtol[NRULE] = {1e-3, 1e-4, 1e-3};
+static const char *const rule_name[NRULE] = {"rtol 1e-3", "rtol 1e-4", "certified 1e-3"};
+
+/* Runs case i into the tallies of its family and of the whole corpus. Returns 0, 1 when
+ * it has no reference, -1 on failure. */
+static int corpus_case(vxc_query *q, uint64_t seed, int i, tally (*fam)[NRULE], tally *all) {
+  cx_case c;
+  cx_make(seed, i, &c);
+  double slack, V = reference(&c, &slack);
+  if (!(V > 0)) {
+    return 1;
+  }
+  vxc_solid *a, *b;
+  if (cx_solids(&c, &a, &b, NULL) != VXC_OK) {
+    return -1;
+  }
+  for (int k = 0; k < NRULE; k++) {
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = rule_rtol[k];
+    o.certified = k == 2;
+    run r = measure(q, &c, a, b, &o, V, slack);
+    if (!r.ok) {
+      vxc_solid_free(a);
+      vxc_solid_free(b);
+      return -1;
+    }
+    int reached;
+    double om = k == 2 ? r.ms : oracle(q, &c, a, b, V, fmax(r.err, 1e-12), 20 * r.ms, &reached);
+    double ratio = k == 2 ? NAN : r.ms / om;
+    tally_add(&fam[c.family][k], &r, rule_rtol[k], ratio);
+    tally_add(&all[k], &r, rule_rtol[k], ratio);
+  }
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+  return 0;
+}
+
+int bench_corpus(int n, unsigned long long seed) {
+  tally fam[CX_FAMILIES][NRULE], all[NRULE];
+  memset(fam, 0, sizeof fam);
+  memset(all, 0, sizeof all);
+  double *store = calloc((size_t)4 * NRULE * (size_t)n, sizeof(double));
+  vxc_query *q = NULL;
+  if (!store || cx_mesh_init() != 0 || vxc_query_create(NULL, &q) != VXC_OK) {
+    free(store);
+    cx_mesh_free();
+    return cli_lib_error(NULL, VXC_ERR_NOMEM);
+  }
+  for (int k = 0; k < NRULE; k++) { /* a family's cases are a subset: they share `all`'s size */
+    all[k].ratio = store + (size_t)(4 * k) * (size_t)n;
+    all[k].ms = store + (size_t)(4 * k + 1) * (size_t)n;
+    for (int f = 0; f < CX_FAMILIES; f++) {
+      fam[f][k].ratio =
+          store + (size_t)(4 * k + 2) * (size_t)n + (size_t)f * (size_t)(n / CX_FAMILIES + 1);
+      fam[f][k].ms =
+          store + (size_t)(4 * k + 3) * (size_t)n + (size_t)f * (size_t)(n / CX_FAMILIES + 1);
+    }
+  }
+  int missing = 0, rc = CLI_OK;
+  for (int i = 0; i < n && rc == CLI_OK; i++) {
+    int r = corpus_case(q, seed, i, fam, all);
+    missing += r == 1;
+    rc = r < 0 ? cli_lib_error(NULL, VXC_ERR_NOMEM) : CLI_OK;
+  }
+  printf(
+      "vxc bench --corpus: %d cases (seed %llu), %d without a reference; errors relative to "
+      "the reference V; cost = CPU time over the oracle's (the fastest fixed leaf reaching "
+      "the same error)\n\n",
+      n, (unsigned long long)seed, missing);
+  printf("%-16s %-14s %5s %7s %7s %9s %7s %6s %7s %7s %8s %8s\n", "family", "rule", "cases",
+         "%<=tol", "%<=3tol", "worst", "%holds", "capped", "cost50", "cost95", "ms50", "ms max");
+  for (int f = 0; f < CX_FAMILIES; f++) {
+    cx_case c;
+    cx_make(seed, f, &c);
+    for (int k = 0; k < NRULE; k++) {
+      tally_print(c.name, rule_name[k], &fam[f][k]);
+    }
+  }
+  for (int k = 0; k < NRULE; k++) {
+    tally_print("all", rule_name[k], &all[k]);
+  }
+  vxc_query_free(q);
+  cx_mesh_free();
+  free(store);
+  return rc;
+}

@@ -1,0 +1,87 @@
+/* corpus.h: the validation corpus of `vxc bench --corpus` and tests/test_corpus.c: seeded
+ * random contacts over every family of shapes (spheres, ellipsoids, boxes, finite cylinders,
+ * capped cones, a block with a cylindrical hole, a convex mesh), posed axis-aligned or
+ * generic, sized from 1 cm to 1 m and sunk 1e-5 to 1e-1 of their size, with reference
+ * volumes computed here by an independent method (corpus.c): the overlap's chord along
+ * parallel rays, each the exact length of the ray's interval inside both solids (roots of
+ * the primitives' quadrics), integrated over the rays' plane by nested adaptive
+ * Gauss-Kronrod quadrature; and a Monte Carlo estimate (points classified one by one) to
+ * cross-check that reference. Plain C and the public API only. */
+#ifndef VXC_CORPUS_H
+#define VXC_CORPUS_H
+
+#include <stdint.h>
+
+#include "vxc.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_SQRT1_2
+#define M_SQRT1_2 0.70710678118654752440
+#endif
+
+enum { CX_SPHERE, CX_ELLIPSOID, CX_BOX, CX_CYLINDER, CX_CONE, CX_SLAB_Z, CX_POLY };
+
+/* A primitive in its solid's frame: a (move (translate off)) shape; a[] as in the model
+ * file (box: full edges; cone: half-angle in degrees; slab: lo, hi); CX_POLY: the convex
+ * mesh given by `np` face planes n . x <= d (4 doubles each). */
+typedef struct cx_prim {
+  int kind;
+  int complement;
+  double a[3];
+  double off[3];
+  const double *plane;
+  int np;
+} cx_prim;
+
+/* A solid of one cell: up to 3 primitives intersected, placed by `pose`. */
+typedef struct cx_solid {
+  int nprim;
+  cx_prim prim[3];
+  vxc_pose pose;
+  double radius; /* a bound on |x - pose.p| over the solid, m */
+} cx_solid;
+
+#define CX_FAMILIES 9
+
+/* One contact of the corpus. */
+typedef struct cx_case {
+  int family;         /* 0 .. CX_FAMILIES - 1 */
+  const char *name;   /* the family's name */
+  int aligned;        /* 1: every rotation a multiple of 90 degrees about the axes */
+  double size, depth; /* the first solid's size and how deep the contact is, m */
+  cx_solid s[2];
+  double p_star[3]; /* the deepest point of the contact (world), where rays gather */
+  double dir[3];    /* the rays' direction (unit, world) */
+} cx_case;
+
+/* The corpus's shared convex mesh (an icosphere of unit radius, level 2): vertices and
+ * triangles as vxc_solid_from_mesh takes them, and its face planes. Built once; 0 on
+ * success, -1 when out of memory. */
+int cx_mesh_init(void);
+void cx_mesh_free(void);
+
+/* Case `index` of the corpus drawn from `seed` (the same pair always gives the same
+ * case). */
+void cx_make(uint64_t seed, int index, cx_case *c);
+
+/* The case's two solids, for the library (the caller frees them). */
+vxc_status cx_solids(const cx_case *c, vxc_solid **a, vxc_solid **b, vxc_error *err);
+
+/* The reference volume of the overlap (m^3), to about `rtol` of itself, by the chord
+ * quadrature; NAN when it ran out of its budget (2e8 chords, some seconds). box (nullable) gets the
+ * box, in the rays' frame, where chords were found (for cx_monte_carlo). */
+double cx_reference(const cx_case *c, double rtol, double box[6]);
+
+/* The overlap's volume in closed form (m^3) where the family has one: the spherical cap,
+ * the lens, the finite cylinder and the capped cone (their axial sections, circular
+ * segments, summed by Gauss-Legendre between the kinks), the box and the mesh (their
+ * triangles cut by the table's plane, exactly); NAN for the others. */
+double cx_closed_form(const cx_case *c);
+
+/* A Monte Carlo estimate of the overlap's volume from n points drawn from `seed` in `box`
+ * (from cx_reference) grown by 5% a side; *sigma gets its standard error (m^3). */
+double cx_monte_carlo(const cx_case *c, const double box[6], long n, uint64_t seed, double *sigma);
+
+#endif /* VXC_CORPUS_H */
