@@ -98,19 +98,22 @@ int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char 
     return -1;
   }
   vxc_error err;
-  br->ncontact++; /* from here bridge_free frees what the contact holds */
-  for (int k = 0; k < 2; k++) {
-    if (vxc_solid_load(files[k], NULL, &c->solid[k], &err) != VXC_OK) {
-      snprintf(msg, size, "%s", err.message);
-      return -1;
-    }
+  vxc_status st = VXC_OK;
+  for (int k = 0; k < 2 && st == VXC_OK; k++) {
+    st = vxc_solid_load(files[k], NULL, &c->solid[k], &err);
   }
-  if (vxc_pair_create(c->solid[0], c->solid[1], p, o, slots, NULL, &c->pair, &err) != VXC_OK) {
+  if (st == VXC_OK) {
+    st = vxc_pair_create(c->solid[0], c->solid[1], p, o, slots, NULL, &c->pair, &err);
+  }
+  if (st != VXC_OK) {
     snprintf(msg, size, "%s", err.message);
-    return -1;
+    vxc_solid_free(c->solid[0]);
+    vxc_solid_free(c->solid[1]);
+    memset(c, 0, sizeof *c);
+    return -2;
   }
   c->sum.first = c->sum.last = -1;
-  int i = br->ncontact - 1;
+  int i = br->ncontact++;
   br->pair_index[2 * i] = record_body(br, c->body[0]);
   br->pair_index[2 * i + 1] = record_body(br, c->body[1]);
   return 0;

@@ -45,7 +45,8 @@ typedef struct bridge {
 int bridge_load(bridge *br, const char *xml, int native, char *msg, size_t size);
 
 /* Adds a contact between bodies `a` and `b` (names) with models a_vxm, b_vxm, parameters p
- * and query options o. 0, or -1 with a message. */
+ * and query options o. 0; -1 with a message when the names are wrong (no such body, the
+ * same twice, too many contacts); -2 with a message when a model file or the pair fails. */
 int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char *b,
                        const char *b_vxm, const vxc_params *p, const vxc_query_options *o,
                        int slots, char *msg, size_t size);

@@ -273,9 +273,10 @@ static int run(const args *a, bridge *br, FILE *csv, char *msg, size_t size) {
     o.rtol = a->rtol;
   }
   for (int i = 0; i < a->ncontact; i++) {
-    if (bridge_add_contact(br, a->cbody[2 * i], a->cfile[2 * i], a->cbody[2 * i + 1],
-                           a->cfile[2 * i + 1], &a->p, &o, a->slots, msg, size) != 0) {
-      return CLI_USAGE;
+    int rc = bridge_add_contact(br, a->cbody[2 * i], a->cfile[2 * i], a->cbody[2 * i + 1],
+                                a->cfile[2 * i + 1], &a->p, &o, a->slots, msg, size);
+    if (rc != 0) {
+      return rc == -1 ? CLI_USAGE : CLI_FAIL;
     }
   }
   if (bridge_reset(br, a->key, msg, size) != 0) {
