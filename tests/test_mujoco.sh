@@ -43,7 +43,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..11"
+echo "1..13"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named" 2 "no body named 'bal'" -- \
@@ -114,4 +114,11 @@ col 'table~ball.fn' "$tmp/native/series.csv" | tail -n 1 |
   awk '{ print "fn", $2; r = $2 / ('$M' * '$G') - 1; print (r < 0.01 && r > -0.01) ? "ok" : "off" }' \
   >"$tmp/r9"
 figured "native MuJoCo contact holds the ball with m g, read from its contact forces (1%)" "$tmp/r9"
+ok "series.csv starts with vxc task's columns" 0 \
+  '^t,table\.x,table\.y,table\.z,table\.qw,.*,ball\.wz,table~ball\.V,table~ball\.fn,table~ball\.ft' -- \
+  head -n 1 "$tmp/native/series.csv"
+"$mj" "$scene" --contact table="$data/table.vxm" ball="$data/ball.vxm" --native --key drop \
+  --duration 0.01 --out "$tmp/plot" --plot >/dev/null 2>&1
+ok "--plot writes the gnuplot script of heights and contact forces" 0 \
+  "height\.png.*ball\.z.*forces\.png.*table~ball\.fn" -- sh -c "tr '\\n' ' ' <'$tmp/plot/plots.gp'"
 [ "$failed" -eq 0 ]
