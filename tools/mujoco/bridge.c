@@ -43,10 +43,37 @@ static int contact_filter(const mjModel *m, mjData *d, int g1, int g2) {
   return parent && (p1 == w2 || p2 == w1);
 }
 
+/* ---- MuJoCo's warnings ------------------------------------------------------------------ */
+
+static char warned[512]; /* MuJoCo's last warning (its default handler writes a log file) */
+
+static void on_warning(const char *msg) {
+  snprintf(warned, sizeof warned, "%s", msg);
+}
+
+
+/* 0, or -1 with a message when MuJoCo met a non-finite state or ran out of contact or
+ * constraint room at the last step (it then resets the state or drops contacts). */
+static int mujoco_trouble(const bridge *br, char *msg, size_t size) {
+  static const int bad[] = {mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC, mjWARN_CONTACTFULL,
+                            mjWARN_CNSTRFULL};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (br->d->warning[bad[i]].number > 0) {
+      snprintf(msg, size,
+               "t = %.9g s: MuJoCo: %s (the run diverged or the model is too "
+               "small for its contacts)",
+               br->d->time, warned[0] ? warned : "a warning");
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* ---- loading -------------------------------------------------------------------------- */
 
 int bridge_load(bridge *br, const char *xml, int native, char *msg, size_t size) {
   memset(br, 0, sizeof *br);
+  mju_user_warning = on_warning;
   char err[1000] = "";
   br->m = mj_loadXML(xml, NULL, err, sizeof err);
   if (!br->m) {
@@ -59,6 +86,10 @@ int bridge_load(bridge *br, const char *xml, int native, char *msg, size_t size)
     return -1;
   }
   br->native = native;
+  if (!(br->m->opt.timestep > 0)) {
+    snprintf(msg, size, "%s: the time step is not positive", xml);
+    return -1;
+  }
   return 0;
 }
 
@@ -317,6 +348,9 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     mj_step2(br->m, br->d);
     br->steps++;
     br->wall_step += mono_s() - t0;
+    if (mujoco_trouble(br, msg, size) != 0) {
+      return -1;
+    }
   } else if (br->native) {
     mj_forward(br->m, br->d); /* the constraint forces of this state, nothing integrated */
   }
@@ -341,5 +375,6 @@ void bridge_free(bridge *br) {
     mj_deleteModel(br->m);
   }
   mjcb_contactfilter = NULL;
+  mju_user_warning = NULL;
   memset(br, 0, sizeof *br);
 }
