@@ -43,7 +43,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..13"
+echo "1..14"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named" 2 "no body named 'bal'" -- \
@@ -121,4 +121,15 @@ ok "series.csv starts with vxc task's columns" 0 \
   --duration 0.01 --out "$tmp/plot" --plot >/dev/null 2>&1
 ok "--plot writes the gnuplot script of heights and contact forces" 0 \
   "height\.png.*ball\.z.*forces\.png.*table~ball\.fn" -- sh -c "tr '\\n' ' ' <'$tmp/plot/plots.gp'"
+# a spring far too stiff for the step: MuJoCo finds the state non-finite and would reset it
+cat >"$tmp/diverge.xml" <<'EOT'
+<mujoco><option timestep="0.01"/>
+  <worldbody><body name="a"/>
+    <body name="b" pos="0 0 1"><joint type="slide" axis="0 0 1" stiffness="1e9"/>
+      <geom type="sphere" size="0.1" mass="1" contype="0" conaffinity="0"/></body></worldbody>
+  <keyframe><key name="k" qpos="0.1"/></keyframe></mujoco>
+EOT
+ok "a run MuJoCo finds unstable stops with its warning and exit 1" 1 'MuJoCo: .*unstable' -- \
+  "$mj" "$tmp/diverge.xml" --key k --native --contact a="$data/table.vxm" b="$data/ball.vxm" \
+  --out "$tmp/diverge"
 [ "$failed" -eq 0 ]
