@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "geom/geom.h"
+#include "pair_internal.h"
 #include "task_internal.h"
 #include "geom/vec3.h"
 
@@ -35,13 +36,9 @@ typedef struct body_rt {
 } body_rt;
 
 typedef struct contact_rt {
-  int off; /* offset of slot 0's state block */
-  vxc_query *query;
-  vxc_tracker *tracker;
-  vxc_metrics m;            /* the last query's result */
-  vxc_cell_pair *slot_pair; /* slot -> pair, a = -1 when free */
-  vxc_cell_pair *pairs;     /* scratch for the tracker */
-  double deep;              /* largest k_v V of an overlapping untracked pair at the last eval */
+  int off;        /* offset of slot 0's state block */
+  vxc_pair *pair; /* query, tracker, slot map, the last metrics, wrenches and `deep` (largest
+                     k_v V of an overlapping untracked pair at the last eval) */
 } contact_rt;
 
 typedef struct sim {
@@ -192,27 +189,6 @@ static void trajectory(const task_body *b, double t, vxc_pose *p, double v[6]) {
 
 /* ---- the right-hand side ------------------------------------------------------------ */
 
-typedef struct prev_ctx {
-  const contact_rt *c;
-  const double *y;
-  int slots;
-} prev_ctx;
-
-static int prev_normal(void *ud, int ca, int cb, double n[3]) {
-  const prev_ctx *p = ud;
-  for (int s = 0; s < p->slots; s++) {
-    if (p->c->slot_pair[s].a == ca && p->c->slot_pair[s].b == cb) {
-      const double *st = p->y + p->c->off + s * VXC_STATE_SIZE;
-      if (st[VXC_STATE_ACTIVE] > 0.5) {
-        memcpy(n, st + VXC_STATE_NPREV, 3 * sizeof *n);
-        return 1;
-      }
-    }
-  }
-  return 0;
-}
-
-
 /* Kinematics of body i in state y at time t: world pose of the origin, its body_motion
  * with r at the centre of mass (dynamic) or the origin, rotation matrix. */
 typedef struct kin {
@@ -256,6 +232,40 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
   memcpy(k->m.v, v, 3 * sizeof *v);
   memcpy(k->m.w, v + 3, 3 * sizeof *v);
   memcpy(k->origin_v, v, 3 * sizeof *v);
+}
+
+
+/* The energy integrals' rates from one pair's wrench w (state sy): the powers on the relative
+ * motion at p_c, and the work of driven bodies (not integrated) on the system. */
+static void pair_power(const sim *s, const task_contact *tc, const kin *K,
+                       const vxc_contact_geometry *g, const vxc_wrench *w, const double *sy,
+                       double *de) {
+  double va[3], vb[3], vc[3], wr[3], da[3], db[3];
+  for (int j = 0; j < 3; j++) {
+    da[j] = g->centroid[j] - K[tc->a].m.r[j];
+    db[j] = g->centroid[j] - K[tc->b].m.r[j];
+  }
+  vxg_cross(K[tc->a].m.w, da, va);
+  vxg_cross(K[tc->b].m.w, db, vb);
+  for (int j = 0; j < 3; j++) {
+    vc[j] = K[tc->a].m.v[j] + va[j] - K[tc->b].m.v[j] - vb[j];
+    wr[j] = K[tc->a].m.w[j] - K[tc->b].m.w[j];
+  }
+  double vcn = vxg_dot(g->normal, vc);
+  double vr = g->volume - (tc->params.tau_r > 0 ? sy[VXC_STATE_VRO] : 0);
+  double fe = tc->params.k_v * vr;
+  de[E_EL] += fe * vcn;
+  de[E_DN] += (w->f_n - fe) * vcn;
+  de[E_DT] -= vxg_dot(w->force_friction, vc);
+  de[E_DR] -= vxg_dot(w->torque_rolling, wr);
+  de[E_DS] -= vxg_dot(w->torque_spinning, wr);
+  for (int k = 0; k < 2; k++) {
+    int bi = k ? tc->b : tc->a;
+    if (s->b[bi].off < 0) {
+      const double *f = k ? w->force_b : w->force_a, *tq = k ? w->torque_b : w->torque_a;
+      de[E_WIN] -= vxg_dot(f, K[bi].m.v) + vxg_dot(tq, K[bi].m.w);
+    }
+  }
 }
 
 
@@ -328,7 +338,6 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
     contact_rt *c = &s->c[ci];
     vxc_task_contact_state *cs = &s->cs[ci];
     memset(cs, 0, sizeof *cs);
-    prev_ctx pc = {c, y, tc->slots};
     if (!in_workspace(&K[tc->a].pose) || !in_workspace(&K[tc->b].pose)) {
       st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
                          "a body left the %g m workspace at t = %.9g s: the run diverged (a "
@@ -336,98 +345,43 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
                          VXG_MAX_LENGTH, t);
       break;
     }
-    st = vxc_query_run(c->query, T->body[tc->a].solid, &K[tc->a].pose, T->body[tc->b].solid,
-                       &K[tc->b].pose, &tc->query, prev_normal, &pc, &c->m, s->err);
+    vxc_pair *pr = c->pair;
+    st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
     s->queries++;
-    s->capped_queries += st == VXC_OK && c->m.capped;
-    if (st == VXC_NO_CONTACT) {
-      st = VXC_OK;
-      c->m.npair = 0;
-    }
+    s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
     if (st != VXC_OK) {
       break;
     }
-    c->deep = 0;
-    double fn[3] = {0}, ft[3] = {0}, tr[3] = {0}, ts[3] = {0}, vmax = -1;
-    for (int pi = 0; pi < c->m.npair; pi++) {
-      const vxc_pair_metrics *pm = &c->m.pair[pi];
-      int slot = -1;
-      for (int k = 0; k < tc->slots; k++) {
-        if (c->slot_pair[k].a == pm->cell_a && c->slot_pair[k].b == pm->cell_b) {
-          slot = k;
-          break;
-        }
-      }
+    vxc_pair_wrench sw;
+    st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw);
+    if (st != VXC_OK) {
+      vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: force model failed",
+                    T->body[tc->a].name, T->body[tc->b].name, t);
+      break;
+    }
+    for (int pi = 0; pi < pr->m.npair; pi++) {
+      int slot = pairi_slot(pr, pi);
       if (slot < 0) {
-        double f = tc->params.k_v * pm->geom.volume;
-        if (f > c->deep) {
-          c->deep = f;
-        }
         continue;
       }
-      const double *sy = y + c->off + slot * VXC_STATE_SIZE;
-      double *sd = dy + c->off + slot * VXC_STATE_SIZE;
-      vxc_wrench w;
-      st = vxc_contact_eval(&tc->params, &pm->geom, &K[tc->a].m, &K[tc->b].m, sy, &w, sd);
-      if (st != VXC_OK) {
-        vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: force model failed",
-                      T->body[tc->a].name, T->body[tc->b].name, t);
-        break;
-      }
-      cs->npairs++;
-      cs->volume += pm->geom.volume;
+      const vxc_wrench *w = &pr->w[slot];
       for (int j = 0; j < 3; j++) {
-        Fb[3 * tc->a + j] += w.force_a[j];
-        Tb[3 * tc->a + j] += w.torque_a[j];
-        Fb[3 * tc->b + j] += w.force_b[j];
-        Tb[3 * tc->b + j] += w.torque_b[j];
-        fn[j] += w.force_normal[j];
-        ft[j] += w.force_friction[j];
-        tr[j] += w.torque_rolling[j];
-        ts[j] += w.torque_spinning[j];
+        Fb[3 * tc->a + j] += w->force_a[j];
+        Tb[3 * tc->a + j] += w->torque_a[j];
+        Fb[3 * tc->b + j] += w->force_b[j];
+        Tb[3 * tc->b + j] += w->torque_b[j];
       }
-      if (pm->geom.volume > vmax) {
-        vmax = pm->geom.volume;
-        memcpy(cs->normal, pm->geom.normal, sizeof cs->normal);
-        cs->stick = w.stick;
-        cs->sdw = sy[VXC_STATE_SDW];
-      }
-      /* energy: powers on the relative motion at p_c */
-      double va[3], vb[3], vc[3], wr[3], da[3], db[3];
-      for (int j = 0; j < 3; j++) {
-        da[j] = pm->geom.centroid[j] - K[tc->a].m.r[j];
-        db[j] = pm->geom.centroid[j] - K[tc->b].m.r[j];
-      }
-      vxg_cross(K[tc->a].m.w, da, va);
-      vxg_cross(K[tc->b].m.w, db, vb);
-      for (int j = 0; j < 3; j++) {
-        vc[j] = K[tc->a].m.v[j] + va[j] - K[tc->b].m.v[j] - vb[j];
-        wr[j] = K[tc->a].m.w[j] - K[tc->b].m.w[j];
-      }
-      double vcn = vxg_dot(pm->geom.normal, vc);
-      double vr = pm->geom.volume - (tc->params.tau_r > 0 ? sy[VXC_STATE_VRO] : 0);
-      double fe = tc->params.k_v * vr;
-      de[E_EL] += fe * vcn;
-      de[E_DN] += (w.f_n - fe) * vcn;
-      de[E_DT] -= vxg_dot(w.force_friction, vc);
-      de[E_DR] -= vxg_dot(w.torque_rolling, wr);
-      de[E_DS] -= vxg_dot(w.torque_spinning, wr);
-      /* driven bodies (not integrated) do work on the system */
-      for (int k = 0; k < 2; k++) {
-        int bi = k ? tc->b : tc->a;
-        if (s->b[bi].off < 0) {
-          const double *f = k ? w.force_b : w.force_a, *tq = k ? w.torque_b : w.torque_a;
-          de[E_WIN] -= vxg_dot(f, K[bi].m.v) + vxg_dot(tq, K[bi].m.w);
-        }
-      }
+      pair_power(s, tc, K, &pr->m.pair[pi].geom, w, y + c->off + slot * VXC_STATE_SIZE, de);
     }
-    if (st != VXC_OK) {
-      break;
-    }
-    cs->f_n = sqrt(vxg_dot(fn, fn));
-    cs->f_t = sqrt(vxg_dot(ft, ft));
-    cs->t_roll = sqrt(vxg_dot(tr, tr));
-    cs->t_spin = sqrt(vxg_dot(ts, ts));
+    cs->npairs = sw.npairs;
+    cs->volume = sw.volume;
+    memcpy(cs->normal, sw.normal, sizeof cs->normal);
+    cs->stick = sw.stick;
+    cs->sdw = sw.sdw;
+    cs->f_n = sw.f_n;
+    cs->f_t = sw.f_t;
+    cs->t_roll = sw.t_roll;
+    cs->t_spin = sw.t_spin;
   }
   if (st == VXC_OK) {
     /* Newton-Euler for the dynamic bodies */
@@ -626,51 +580,25 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
   for (int ci = 0; ci < T->ncontact; ci++) {
     task_contact *tc = &T->contact[ci];
     contact_rt *c = &s->c[ci];
-    int np = c->m.npair;
-    if (np > tc->slots) {
+    kin ka, kb;
+    body_kin(s, tc->a, t, s->y, &ka);
+    body_kin(s, tc->b, t, s->y, &kb);
+    int started, lost;
+    vxc_status st = pairi_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost);
+    if (st == VXC_ERR_LIMIT) {
       return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
                            "contact %s~%s at t = %.9g s: %d cell pairs in contact, %d slots "
                            "(raise (slots N))",
-                           T->body[tc->a].name, T->body[tc->b].name, t, np, tc->slots);
+                           T->body[tc->a].name, T->body[tc->b].name, t, c->pair->m.npair,
+                           tc->slots);
     }
-    for (int p = 0; p < np; p++) {
-      c->pairs[p].a = c->m.pair[p].cell_a;
-      c->pairs[p].b = c->m.pair[p].cell_b;
-    }
-    vxc_tracker_step ts;
-    vxc_status st = vxc_tracker_update(c->tracker, c->pairs, np, &ts);
     if (st != VXC_OK) {
-      return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s: tracker update failed",
-                           T->body[tc->a].name, T->body[tc->b].name);
+      return vxg_error_set(s->err, st, NULL, 0, 0,
+                           "contact %s~%s at t = %.9g s: tracking or start failed",
+                           T->body[tc->a].name, T->body[tc->b].name, t);
     }
-    for (int k = 0; k < ts.nlost; k++) {
-      int sl = ts.lost_slots[k];
-      vxc_contact_reset(s->y + c->off + sl * VXC_STATE_SIZE);
-      c->slot_pair[sl].a = c->slot_pair[sl].b = -1;
-      *changed = 1;
-    }
-    kin ka, kb;
-    if (ts.nnew || ts.nfound) {
-      body_kin(s, tc->a, t, s->y, &ka);
-      body_kin(s, tc->b, t, s->y, &kb);
-    }
-    for (int p = 0; p < np; p++) {
-      int sl = ts.current_slots[p];
-      double *sy = s->y + c->off + sl * VXC_STATE_SIZE;
-      const vxc_pair_metrics *pm = &c->m.pair[p];
-      if (c->slot_pair[sl].a < 0) {
-        c->slot_pair[sl] = c->pairs[p];
-        st = vxc_contact_start(&tc->params, &pm->geom, &ka.m, &kb.m, sy);
-        if (st != VXC_OK) {
-          return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: start failed",
-                               T->body[tc->a].name, T->body[tc->b].name, t);
-        }
-        s->t->sum_contact[ci].impacts++;
-        *changed = 1;
-      } else {
-        vxc_contact_project(sy, pm->geom.normal);
-      }
-    }
+    s->t->sum_contact[ci].impacts += started;
+    *changed = *changed || started || lost;
   }
   return VXC_OK;
 }
@@ -754,8 +682,6 @@ static vxc_status contact_wrench_a(sim *s, double t) {
     task_contact *tc = &T->contact[ci];
     contact_rt *c = &s->c[ci];
     vxc_task_contact_state *cs = &s->cs[ci];
-    memset(cs->force_a, 0, sizeof cs->force_a);
-    memset(cs->torque_a, 0, sizeof cs->torque_a);
     kin ka, kb;
     body_kin(s, tc->a, t, s->y, &ka);
     body_kin(s, tc->b, t, s->y, &kb);
@@ -763,24 +689,13 @@ static vxc_status contact_wrench_a(sim *s, double t) {
     ka.m.r[1] = ka.pose.p[1];
     ka.m.r[2] = ka.pose.p[2];
     memcpy(ka.m.v, ka.origin_v, sizeof ka.m.v);
-    for (int pi = 0; pi < c->m.npair; pi++) {
-      const vxc_pair_metrics *pm = &c->m.pair[pi];
-      for (int k = 0; k < tc->slots; k++) {
-        if (c->slot_pair[k].a == pm->cell_a && c->slot_pair[k].b == pm->cell_b) {
-          vxc_wrench w;
-          vxc_status st = vxc_contact_eval(&tc->params, &pm->geom, &ka.m, &kb.m,
-                                           s->y + c->off + k * VXC_STATE_SIZE, &w, NULL);
-          if (st != VXC_OK) {
-            return st;
-          }
-          for (int j = 0; j < 3; j++) {
-            cs->force_a[j] += w.force_a[j];
-            cs->torque_a[j] += w.torque_a[j];
-          }
-          break;
-        }
-      }
+    vxc_pair_wrench sw;
+    vxc_status st = pairi_forces(c->pair, &ka.m, &kb.m, s->y + c->off, NULL, &sw);
+    if (st != VXC_OK) {
+      return st;
     }
+    memcpy(cs->force_a, sw.force_a, sizeof cs->force_a);
+    memcpy(cs->torque_a, sw.torque_a, sizeof cs->torque_a);
   }
   return VXC_OK;
 }
@@ -808,18 +723,9 @@ static vxc_status setup(sim *s, vxc_task *T) {
     int slots = T->contact[ci].slots;
     c->off = n;
     n += slots * VXC_STATE_SIZE;
-    c->slot_pair = task_alloc(T, sizeof *c->slot_pair * slots);
-    c->pairs = task_alloc(T, sizeof *c->pairs * (slots + 1));
-    if (!c->slot_pair || !c->pairs) {
-      return VXC_ERR_NOMEM;
-    }
-    for (int k = 0; k < slots; k++) {
-      c->slot_pair[k].a = c->slot_pair[k].b = -1;
-    }
-    vxc_status st = vxc_query_create(&T->al, &c->query);
-    if (st == VXC_OK) {
-      st = vxc_tracker_create(slots, &T->al, &c->tracker);
-    }
+    const task_contact *tc = &T->contact[ci];
+    vxc_status st = vxc_pair_create(T->body[tc->a].solid, T->body[tc->b].solid, &tc->params,
+                                    &tc->query, slots, &T->al, &c->pair, NULL);
     if (st != VXC_OK) {
       return st;
     }
@@ -880,10 +786,7 @@ static void teardown(sim *s) {
   vxc_task *T = s->t;
   if (s->c) {
     for (int ci = 0; ci < T->ncontact; ci++) {
-      vxc_query_free(s->c[ci].query);
-      vxc_tracker_free(s->c[ci].tracker);
-      task_free_mem(T, s->c[ci].slot_pair);
-      task_free_mem(T, s->c[ci].pairs);
+      vxc_pair_free(s->c[ci].pair);
     }
   }
   double *v[] = {s->y,    s->y1,   s->ytmp, s->yerr, s->k[0], s->k[1],
@@ -1039,7 +942,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     }
     int deep = 0;
     for (int ci = 0; ci < T->ncontact; ci++) {
-      if (s->c[ci].deep > T->contact[ci].event_force) {
+      if (s->c[ci].pair->deep > T->contact[ci].event_force) {
         deep = 1;
       }
     }

@@ -361,11 +361,48 @@ static void test_alloc_sweep_load(void **state) {
 }
 
 
+/* ---- a contact pair (vxc_pair.h) ---------------------------------------------------- */
+
+static vxc_status pair_scenario(const vxc_allocator *al, vxc_error *err) {
+  vxc_pair *pr = NULL;
+  vxc_params p;
+  vxc_params_default(&p);
+  vxc_status st = vxc_pair_create(pair_b, pair_a, &p, NULL, 4, al, &pr, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  vxc_pose pt = vxc_pose_identity();
+  static const double zero[3] = {0, 0, 0};
+  vxc_body_motion mt, mb;
+  vxc_body_motion_from_pose(&pt, NULL, NULL, zero, zero, &mt);
+  vxc_body_motion_from_pose(&pairs[0].pose_a, NULL, NULL, zero, zero, &mb);
+  vxc_pair_wrench w;
+  st = vxc_pair_step(pr, &pt, &mt, &pairs[0].pose_a, &mb, 1e-4, &w, err);
+  if (st == VXC_OK && w.npairs != 1) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_pair_step: no contact"); /* they overlap */
+    st = VXC_ERR_GEOMETRY;
+  }
+  vxc_pair_free(pr);
+  return st;
+}
+
+// vxc_pair_create and vxc_pair_step fail cleanly at every allocation (the ball on the table)
+static void test_alloc_pair(void **state) {
+  (void)state;
+  pair_a = solid(pairs[0].a);
+  pair_b = solid(pairs[0].b);
+  assert_true(inject_every_failure(pair_scenario) > 5);
+  vxc_solid_free(pair_a);
+  vxc_solid_free(pair_b);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alloc_solids),   cmocka_unit_test(test_alloc_queries),
       cmocka_unit_test(test_alloc_tracker),  cmocka_unit_test(test_alloc_task_readers),
       cmocka_unit_test(test_alloc_task_run), cmocka_unit_test(test_alloc_sweep_load),
+      cmocka_unit_test(test_alloc_pair),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "dirs.h"
+#include "series.h"
 
 typedef struct task_out {
   FILE *csv;
@@ -31,6 +32,9 @@ typedef struct task_out {
   double wall0;        /* monotonic clock at the start, s */
   int wall_hit;        /* the run stopped at --max-wall */
   double last_line;    /* monotonic time of the last progress line (not a terminal), s */
+  series_layout lay;   /* series.csv's columns */
+  const char **names;  /* body names, for lay */
+  int *pairs;          /* contact bodies, for lay */
 } task_out;
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
@@ -59,61 +63,31 @@ static void catch_signals(void) {
 }
 
 
-static void csv_header(task_out *o) {
-  FILE *f = o->csv;
+/* Writes series.csv's header; fills o->lay (names and pairs owned by o). Returns 0, or -1
+ * when out of memory. */
+static int csv_header(task_out *o) {
   vxc_task *t = o->task;
-  static const char *bcol[] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",
-                               "vx", "vy", "vz", "wx", "wy", "wz"};
-  static const char *ccol[] = {"V", "fn", "ft", "troll", "tspin"};
-  static const char *xcol[] = {"nx", "ny", "nz", "Fx",    "Fy",  "Fz",
-                               "Tx", "Ty", "Tz", "stick", "sdw", "npairs"};
-  fprintf(f, "t");
-  for (int i = 0; i < vxc_task_body_count(t); i++) {
-    for (int j = 0; j < 13; j++) {
-      fprintf(f, ",%s.%s", vxc_task_body_name(t, i), bcol[j]);
-    }
+  int nb = vxc_task_body_count(t), nc = vxc_task_contact_count(t);
+  o->names = malloc(sizeof *o->names * (nb + 1));
+  o->pairs = malloc(sizeof *o->pairs * (2 * nc + 1));
+  if (!o->names || !o->pairs) {
+    return -1;
   }
-  for (int pass = 0; pass < 2; pass++) {
-    for (int i = 0; i < vxc_task_contact_count(t); i++) {
-      int a, b;
-      vxc_task_contact_bodies(t, i, &a, &b);
-      int n = pass ? 12 : 5;
-      for (int j = 0; j < n; j++) {
-        fprintf(f, ",%s~%s.%s", vxc_task_body_name(t, a), vxc_task_body_name(t, b),
-                pass ? xcol[j] : ccol[j]);
-      }
-    }
+  for (int i = 0; i < nb; i++) {
+    o->names[i] = vxc_task_body_name(t, i);
   }
-  fprintf(f, ",E.kinetic,E.potential,E.elastic,E.dissipated,E.work_in,E.error\n");
+  for (int i = 0; i < nc; i++) {
+    vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1]);
+  }
+  o->lay = (series_layout){nb, o->names, nc, o->pairs, 1};
+  series_header(o->csv, &o->lay);
+  return 0;
 }
 
 
 static int on_record(void *ud, const vxc_task_record *r) {
   task_out *o = ud;
-  FILE *f = o->csv;
-  fprintf(f, "%.9g", r->t);
-  for (int i = 0; i < r->nbody; i++) {
-    for (int j = 0; j < 7; j++) {
-      fprintf(f, ",%.10g", r->body[i].pose[j]);
-    }
-    for (int j = 0; j < 6; j++) {
-      fprintf(f, ",%.10g", r->body[i].velocity[j]);
-    }
-  }
-  for (int i = 0; i < r->ncontact; i++) {
-    const vxc_task_contact_state *c = &r->contact[i];
-    fprintf(f, ",%.8g,%.8g,%.8g,%.8g,%.8g", c->volume, c->f_n, c->f_t, c->t_roll, c->t_spin);
-  }
-  for (int i = 0; i < r->ncontact; i++) {
-    const vxc_task_contact_state *c = &r->contact[i];
-    fprintf(f, ",%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.6g,%.6g,%d", c->normal[0],
-            c->normal[1], c->normal[2], c->force_a[0], c->force_a[1], c->force_a[2], c->torque_a[0],
-            c->torque_a[1], c->torque_a[2], c->stick, c->sdw, c->npairs);
-  }
-  const vxc_task_energy *e = &r->energy;
-  fprintf(f, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.6g\n", e->kinetic, e->potential, e->elastic,
-          e->dissipated, e->work_in, e->error);
-  if (fflush(f) != 0 || ferror(f)) {
+  if (series_row(o->csv, &o->lay, r) != 0) {
     o->werr = errno ? errno : EIO;
     return 1; /* stop at the first failed write */
   }
@@ -226,46 +200,21 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
 
 /* Writes DIR/summary.json with the run's status and message. Returns 0, or -1 after
  * printing why. */
-static int write_summary(const char *path, vxc_task *t, const vxc_task_summary *s,
-                         const char *status, const char *message) {
+static int write_summary(const char *path, vxc_task *t, const series_layout *lay,
+                         const vxc_task_summary *s, const char *status, const char *message) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
     return -1;
   }
-  fprintf(f, "{\"bodies\": {");
-  for (int i = 0; i < s->nbody; i++) {
-    fprintf(f, "%s", i ? ", " : "");
-    cli_json_str(f, vxc_task_body_name(t, i));
-    fprintf(f, ": {\"pose\": ");
-    cli_json_vec(f, s->body[i].pose, 7);
-    fprintf(f, ", \"velocity\": ");
-    cli_json_vec(f, s->body[i].velocity, 6);
-    fprintf(f, "}");
-  }
-  fprintf(f, "},\n \"contacts\": {");
+  fprintf(f, "{");
+  series_json_bodies(f, lay, s->body);
+  fprintf(f, ",\n \"contacts\": {");
   for (int i = 0; i < s->ncontact; i++) {
-    int a, b;
-    vxc_task_contact_bodies(t, i, &a, &b);
     const vxc_task_contact_summary *c = &s->contact[i];
-    fprintf(f, "%s\"%s~%s\": {\"first\": ", i ? ", " : "", vxc_task_body_name(t, a),
-            vxc_task_body_name(t, b));
-    if (c->first >= 0) {
-      cli_json_num(f, c->first);
-      fprintf(f, ", \"last\": ");
-      cli_json_num(f, c->last);
-    } else {
-      fprintf(f, "null, \"last\": null");
-    }
-    fprintf(f, ", \"peak_fn\": ");
-    cli_json_num(f, c->peak_fn);
-    fprintf(f, ", \"peak_ft\": ");
-    cli_json_num(f, c->peak_ft);
-    fprintf(f, ", \"peak_troll\": ");
-    cli_json_num(f, c->peak_troll);
-    fprintf(f, ", \"peak_tspin\": ");
-    cli_json_num(f, c->peak_tspin);
-    fprintf(f, ", \"impacts\": %d, \"initial_volume\": ", c->impacts);
+    fprintf(f, "%s", i ? ", " : "");
+    series_json_contact(f, lay, i, c);
+    fprintf(f, ", \"initial_volume\": ");
     cli_json_num(f, c->initial_volume);
     fprintf(f, ", \"initial_fn\": ");
     cli_json_num(f, c->initial_fn);
@@ -557,7 +506,12 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
 
 /* Runs the loaded task into dir; returns the exit status. */
 static int task_execute(vxc_task *t, const task_args *a) {
-  task_out o = {NULL, t, isatty(2), 0, 0, 0, "", a->max_wall, mono_s(), 0, 0};
+  task_out o;
+  memset(&o, 0, sizeof o);
+  o.task = t;
+  o.tty = isatty(2);
+  o.max_wall = a->max_wall;
+  o.wall0 = mono_s();
   o.last_line = o.wall0;
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
   if (tools_make_dirs(a->dir) != 0) {
@@ -568,7 +522,13 @@ static int task_execute(vxc_task *t, const task_args *a) {
     fprintf(stderr, "vxc: %s: cannot write: %s\n", o.csv_path, strerror(errno));
     return CLI_FAIL;
   }
-  csv_header(&o);
+  if (csv_header(&o) != 0) {
+    fclose(o.csv);
+    free(o.names);
+    free(o.pairs);
+    fprintf(stderr, "vxc: out of memory\n");
+    return CLI_FAIL;
+  }
   vxc_task_summary s;
   vxc_error err;
   catch_signals();
@@ -586,7 +546,7 @@ static int task_execute(vxc_task *t, const task_args *a) {
   char msg[sizeof err.message + 4300], path[4200];
   run_message(&o, &s, st, &err, msg, sizeof msg);
   snprintf(path, sizeof path, "%s/summary.json", a->dir);
-  int out_rc = write_summary(path, t, &s, status, msg) != 0 ? CLI_FAIL : CLI_OK;
+  int out_rc = write_summary(path, t, &o.lay, &s, status, msg) != 0 ? CLI_FAIL : CLI_OK;
   print_summary(t, &s, st == VXC_OK && !o.werr ? status : "FAILED", &o, a->dir);
   if (a->plot && write_plots(a->dir, t) != 0) {
     out_rc = CLI_FAIL;
@@ -600,6 +560,8 @@ static int task_execute(vxc_task *t, const task_args *a) {
             s.capped_queries, s.queries);
     rc = CLI_CAPPED;
   }
+  free(o.names);
+  free(o.pairs);
   return rc != CLI_OK ? rc : out_rc;
 }
 

@@ -1,0 +1,352 @@
+/* pair.c: the contact of two solids, step by step (vxc_pair.h): the query, the cell-pair
+ * tracker, the force model on each tracked pair and the summed wrench. The task runner
+ * (task_run.c) drives the same parts one by one (pair_internal.h); vxc_pair_step chains them
+ * for a simulator with the states the pair owns.
+ *
+ * Data and invariants: pair_internal.h. */
+#include <math.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "geom/vec3.h"
+#include "lib/pair_internal.h"
+
+static int finite3(const double v[3]) {
+  return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+
+vxc_status vxc_body_motion_from_pose(const vxc_pose *pose, const double ref[3], const double at[3],
+                                     const double v_at[3], const double w[3],
+                                     vxc_body_motion *out) {
+  static const double origin[3] = {0, 0, 0};
+  if (!pose || !v_at || !w || !out) {
+    return VXC_ERR_ARG;
+  }
+  ref = ref ? ref : origin;
+  at = at ? at : origin;
+  const double *q = pose->q;
+  if (!finite3(pose->p) || !finite3(q + 1) || !isfinite(q[0]) || !finite3(ref) || !finite3(at) ||
+      !finite3(v_at) || !finite3(w)) {
+    return VXC_ERR_NUMERIC;
+  }
+  double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(l > 0)) {
+    return VXC_ERR_ARG;
+  }
+  double qn[4] = {q[0] / l, q[1] / l, q[2] / l, q[3] / l}, R[9], d[3], rd[3], wx[3], rr[3];
+  vxg_quat_to_mat(qn, R);
+  for (int i = 0; i < 3; i++) {
+    d[i] = ref[i] - at[i];
+  }
+  for (int i = 0; i < 3; i++) {
+    rd[i] = R[3 * i] * d[0] + R[3 * i + 1] * d[1] + R[3 * i + 2] * d[2];
+    rr[i] = R[3 * i] * ref[0] + R[3 * i + 1] * ref[1] + R[3 * i + 2] * ref[2];
+  }
+  vxg_cross(w, rd, wx);
+  for (int i = 0; i < 3; i++) {
+    out->r[i] = pose->p[i] + rr[i];
+    out->v[i] = v_at[i] + wx[i];
+    out->w[i] = w[i];
+  }
+  return VXC_OK;
+}
+
+/* ---- the parts (pair_internal.h) ----------------------------------------------------- */
+
+typedef struct prev_ctx {
+  const vxc_pair *pr;
+  const double *states;
+} prev_ctx;
+
+/* A tracked pair's previous normal, from its state (vxc_prev_normal_fn). */
+static int prev_normal(void *ud, int ca, int cb, double n[3]) {
+  const prev_ctx *p = ud;
+  for (int s = 0; s < p->pr->slots; s++) {
+    if (p->pr->slot_pair[s].a == ca && p->pr->slot_pair[s].b == cb) {
+      const double *st = p->states + s * VXC_STATE_SIZE;
+      if (st[VXC_STATE_ACTIVE] > 0.5) {
+        memcpy(n, st + VXC_STATE_NPREV, 3 * sizeof *n);
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
+                       vxc_error *err) {
+  prev_ctx pc = {pr, states};
+  vxc_status st =
+      vxc_query_run(pr->query, pr->a, pa, pr->b, pb, &pr->opt, prev_normal, &pc, &pr->m, err);
+  if (st == VXC_NO_CONTACT) {
+    pr->m.npair = 0;
+    st = VXC_OK;
+  }
+  return st;
+}
+
+
+int pairi_slot(const vxc_pair *pr, int pi) {
+  const vxc_pair_metrics *pm = &pr->m.pair[pi];
+  for (int k = 0; k < pr->slots; k++) {
+    if (pr->slot_pair[k].a == pm->cell_a && pr->slot_pair[k].b == pm->cell_b) {
+      return k;
+    }
+  }
+  return -1;
+}
+
+
+vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+                        const double *states, double *dstates, vxc_pair_wrench *sum) {
+  memset(sum, 0, sizeof *sum);
+  pr->deep = 0;
+  double fn[3] = {0}, ft[3] = {0}, tr[3] = {0}, ts[3] = {0}, vmax = -1;
+  for (int pi = 0; pi < pr->m.npair; pi++) {
+    const vxc_pair_metrics *pm = &pr->m.pair[pi];
+    int slot = pairi_slot(pr, pi);
+    if (slot < 0) {
+      pr->deep = fmax(pr->deep, pr->params.k_v * pm->geom.volume);
+      continue;
+    }
+    const double *sy = states + slot * VXC_STATE_SIZE;
+    vxc_wrench *w = &pr->w[slot];
+    vxc_status st = vxc_contact_eval(&pr->params, &pm->geom, ma, mb, sy, w,
+                                     dstates ? dstates + slot * VXC_STATE_SIZE : NULL);
+    if (st != VXC_OK) {
+      return st;
+    }
+    sum->npairs++;
+    sum->volume += pm->geom.volume;
+    for (int j = 0; j < 3; j++) {
+      sum->force_a[j] += w->force_a[j];
+      sum->torque_a[j] += w->torque_a[j];
+      sum->force_b[j] += w->force_b[j];
+      sum->torque_b[j] += w->torque_b[j];
+      fn[j] += w->force_normal[j];
+      ft[j] += w->force_friction[j];
+      tr[j] += w->torque_rolling[j];
+      ts[j] += w->torque_spinning[j];
+    }
+    if (pm->geom.volume > vmax) {
+      vmax = pm->geom.volume;
+      memcpy(sum->normal, pm->geom.normal, sizeof sum->normal);
+      sum->stick = w->stick;
+      sum->sdw = sy[VXC_STATE_SDW];
+    }
+  }
+  sum->f_n = sqrt(vxg_dot(fn, fn));
+  sum->f_t = sqrt(vxg_dot(ft, ft));
+  sum->t_roll = sqrt(vxg_dot(tr, tr));
+  sum->t_spin = sqrt(vxg_dot(ts, ts));
+  return VXC_OK;
+}
+
+
+vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+                       double *states, int *started, int *lost) {
+  int np = pr->m.npair;
+  *started = *lost = 0;
+  if (np > pr->slots) {
+    return VXC_ERR_LIMIT;
+  }
+  for (int p = 0; p < np; p++) {
+    pr->pairs[p].a = pr->m.pair[p].cell_a;
+    pr->pairs[p].b = pr->m.pair[p].cell_b;
+  }
+  vxc_tracker_step ts;
+  vxc_status st = vxc_tracker_update(pr->tracker, pr->pairs, np, &ts);
+  if (st != VXC_OK) {
+    return st;
+  }
+  for (int k = 0; k < ts.nlost; k++) {
+    int sl = ts.lost_slots[k];
+    vxc_contact_reset(states + sl * VXC_STATE_SIZE);
+    pr->slot_pair[sl].a = pr->slot_pair[sl].b = -1;
+    (*lost)++;
+  }
+  for (int p = 0; p < np; p++) {
+    int sl = ts.current_slots[p];
+    double *sy = states + sl * VXC_STATE_SIZE;
+    const vxc_pair_metrics *pm = &pr->m.pair[p];
+    if (pr->slot_pair[sl].a < 0) {
+      pr->slot_pair[sl] = pr->pairs[p];
+      st = vxc_contact_start(&pr->params, &pm->geom, ma, mb, sy);
+      if (st != VXC_OK) {
+        return st;
+      }
+      (*started)++;
+    } else {
+      vxc_contact_project(sy, pm->geom.normal);
+    }
+  }
+  return VXC_OK;
+}
+
+/* ---- the public pair ----------------------------------------------------------------- */
+
+static void *pair_alloc(const vxc_pair *pr, size_t n) {
+  return vxg_realloc(&pr->al, NULL, n);
+}
+
+
+void vxc_pair_free(vxc_pair *pr) {
+  if (!pr) {
+    return;
+  }
+  vxc_query_free(pr->query);
+  vxc_tracker_free(pr->tracker);
+  void *v[] = {pr->slot_pair, pr->pairs, pr->w, pr->state, pr->dstate};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    vxg_free(&pr->al, v[i]);
+  }
+  vxc_allocator al = pr->al;
+  vxg_free(&al, pr);
+}
+
+
+vxc_status vxc_pair_create(const vxc_solid *a, const vxc_solid *b, const vxc_params *p,
+                           const vxc_query_options *opt, int slots, const vxc_allocator *al,
+                           vxc_pair **out, vxc_error *err) {
+  if (!a || !b || !p || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_create: a NULL %s",
+                         !a || !b ? "solid"
+                         : !p     ? "parameter set"
+                                  : "out");
+  }
+  if (slots < 1 || slots > (1 << 24)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_pair_create: slots %d is not in [1, 2^24]", slots);
+  }
+  vxc_params params = *p;
+  vxc_status st = params.prepared ? VXC_OK : vxc_params_prepare(&params, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  vxc_allocator a0 = {NULL, NULL};
+  const vxc_allocator *use = al && al->realloc ? al : &a0;
+  vxc_pair *pr = vxg_realloc(use->realloc ? use : NULL, NULL, sizeof *pr);
+  if (!pr) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+  memset(pr, 0, sizeof *pr);
+  pr->al = *use;
+  pr->a = a;
+  pr->b = b;
+  pr->params = params;
+  if (opt) {
+    pr->opt = *opt;
+  } else {
+    vxc_query_options_default(&pr->opt);
+  }
+  pr->slots = slots;
+  size_t n = (size_t)slots, ns = n * VXC_STATE_SIZE * sizeof(double);
+  pr->slot_pair = pair_alloc(pr, n * sizeof *pr->slot_pair);
+  pr->pairs = pair_alloc(pr, (n + 1) * sizeof *pr->pairs);
+  pr->w = pair_alloc(pr, n * sizeof *pr->w);
+  pr->state = pair_alloc(pr, ns);
+  pr->dstate = pair_alloc(pr, ns);
+  st = pr->slot_pair && pr->pairs && pr->w && pr->state && pr->dstate ? VXC_OK : VXC_ERR_NOMEM;
+  if (st == VXC_OK) {
+    st = vxc_query_create(&pr->al, &pr->query);
+  }
+  if (st == VXC_OK) {
+    st = vxc_tracker_create(slots, &pr->al, &pr->tracker);
+  }
+  if (st != VXC_OK) {
+    vxc_pair_free(pr);
+    return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_create: %s", vxc_status_str(st));
+  }
+  for (int k = 0; k < slots; k++) {
+    pr->slot_pair[k].a = pr->slot_pair[k].b = -1;
+  }
+  memset(pr->state, 0, ns);
+  *out = pr;
+  return VXC_OK;
+}
+
+
+static int motion_ok(const vxc_body_motion *m) {
+  return finite3(m->r) && finite3(m->v) && finite3(m->w);
+}
+
+
+/* state += dt * dstate on the held slots; 0 (nothing written) when a result is not finite */
+static int advance(vxc_pair *pr, double dt) {
+  int n = pr->slots * VXC_STATE_SIZE;
+  for (int i = 0; i < n; i++) {
+    if (pr->slot_pair[i / VXC_STATE_SIZE].a >= 0 && !isfinite(pr->state[i] + dt * pr->dstate[i])) {
+      return 0;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (pr->slot_pair[i / VXC_STATE_SIZE].a >= 0) {
+      pr->state[i] += dt * pr->dstate[i];
+    }
+  }
+  return 1;
+}
+
+
+vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_motion *motion_a,
+                         const vxc_pose *pose_b, const vxc_body_motion *motion_b, double dt,
+                         vxc_pair_wrench *out, vxc_error *err) {
+  if (!pr || !pose_a || !motion_a || !pose_b || !motion_b || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_step: a NULL argument");
+  }
+  if (!(dt >= 0) || !isfinite(dt)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_pair_step: dt = %g s is negative or not finite", dt);
+  }
+  if (!motion_ok(motion_a) || !motion_ok(motion_b)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "vxc_pair_step: the motion of body %s is not finite",
+                         motion_ok(motion_a) ? "B" : "A");
+  }
+  vxc_status st = pairi_query(pr, pose_a, pose_b, pr->state, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  int started, lost;
+  st = pairi_track(pr, motion_a, motion_b, pr->state, &started, &lost);
+  if (st == VXC_ERR_LIMIT) {
+    return vxg_error_set(err, st, NULL, 0, 0,
+                         "vxc_pair_step: %d cell pairs in contact, %d slots (create the pair "
+                         "with more)",
+                         pr->m.npair, pr->slots);
+  }
+  vxc_pair_wrench sum;
+  if (st == VXC_OK) {
+    st = pairi_forces(pr, motion_a, motion_b, pr->state, pr->dstate, &sum);
+  }
+  if (st != VXC_OK) {
+    return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_step: the force model failed: %s",
+                         vxc_status_str(st));
+  }
+  if (dt > 0 && !advance(pr, dt)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "vxc_pair_step: a contact state became non-finite (dt = %g s too "
+                         "long for the bristle time constant sigma1 / sigma0?)",
+                         dt);
+  }
+  sum.started = started;
+  sum.lost = lost;
+  sum.capped = pr->m.npair > 0 && pr->m.capped;
+  *out = sum;
+  return VXC_OK;
+}
+
+
+const vxc_metrics *vxc_pair_last_metrics(const vxc_pair *pr) {
+  return pr ? &pr->m : NULL;
+}
+
+
+const double *vxc_pair_state(const vxc_pair *pr, int slot) {
+  if (!pr || slot < 0 || slot >= pr->slots) {
+    return NULL;
+  }
+  return pr->state + slot * VXC_STATE_SIZE;
+}

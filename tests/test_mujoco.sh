@@ -1,0 +1,161 @@
+#!/bin/sh
+# test_mujoco.sh: vxc-mujoco, vxc's volumetric contact inside MuJoCo, on the bundled scenes
+# data/ball-on-table.xml and data/peg-in-hole.xml (TAP output for Automake's driver),
+# against closed forms and the task runner:
+# - a ball dropped 1 cm settles where k_v V = m g, V the spherical cap pi h^2 (R - h / 3)
+#   (within 1e-6 m);
+# - a ball spinning in place on that cap slows down at mu_c r_gyr m g / I (thesis 4.237),
+#   r_gyr^2 = J_n / V with the cap's polar moment J_n = pi h^3 (20 R^2 - 15 R h + 3 h^2) / 30
+#   (within 2%);
+# - a ball dropped with e_eff = 0.5 and no friction rises to e_eff^2 of its drop height
+#   (within 2%; k_v = 1e11, so the 0.6 mm deep impact lasts under a millisecond and gravity
+#   hardly acts during it);
+# - the thesis's run agrees with `vxc task data/ball-on-table.vxt` over its first second
+#   (within 1% of each quantity's span);
+# - MuJoCo's native contact, for comparison, holds the resting ball up with m g;
+# - a peg enters the hole of a non-convex mesh block untouched on its free motion with vxc,
+#   and stops at the mouth on MuJoCo's convex hull;
+# - usage errors, missing files and a run MuJoCo finds unstable are reported.
+set -u
+. "$(dirname "$0")/tap.sh"
+mj="$(dirname "$vxc")/vxc-mujoco"
+if [ ! -x "$mj" ]; then
+  echo "1..0 # SKIP vxc-mujoco not built (MuJoCo not found by configure)"
+  exit 0
+fi
+scene="$data/ball-on-table.xml"
+contact="--contact table=$data/table.vxm ball=$data/ball.vxm --params $data/ball-on-table.params"
+R=0.1 M=2 G=9.81 I=0.008 KV=1e7 MU=0.05
+
+# column COL of FILE (series.csv) as "t value" lines
+col() {
+  awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+                     { print $1, $k }' "$2"
+}
+
+# figured NAME FILE: FILE's lines go to the log as comments; the case passes when its last
+# line is "ok"
+figured() {
+  sed 's/^/# /' "$2"
+  ok "$1" 0 '^ok$' -- tail -n 1 "$2"
+}
+
+# the depth h where k_v pi h^2 (R - h / 3) = m g (bisection)
+heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
+  for (i = 0; i < 200; i++) { h = (lo + hi) / 2
+    if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
+  printf "%.15g", lo }')
+
+echo "1..16"
+ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
+ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
+ok "an unknown body is named" 2 "no body named 'bal'" -- \
+  "$mj" "$scene" --contact table="$data/table.vxm" bal="$data/ball.vxm" --out "$tmp/e1"
+ok "an unknown keyframe is named" 2 "no keyframe 'nope'" -- \
+  "$mj" "$scene" $contact --key nope --out "$tmp/e2"
+ok "a missing model file is named" 1 'nope\.vxm' -- \
+  "$mj" "$scene" --contact table="$data/table.vxm" ball="$tmp/nope.vxm" --out "$tmp/e3"
+ok "a missing MJCF file is named" 1 'nope\.xml' -- \
+  "$mj" "$tmp/nope.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --out "$tmp/e4"
+
+# settling: the final height against R - h
+"$mj" "$scene" $contact --voxel 2e-3 --key settle --duration 2 --every 0.01 --out "$tmp/settle" \
+  >"$tmp/settle.log" 2>&1
+col ball.z "$tmp/settle/series.csv" | tail -n 1 | awk -v z0="$(awk "BEGIN { printf \"%.15g\", $R - $heq }")" '
+  { d = $2 - z0; printf "resting height %.10g m, closed form %.10g m\n", $2, z0
+    print (d < 1e-6 && d > -1e-6) ? "ok" : "off" }' >"$tmp/r5"
+figured "a dropped ball settles at the depth of k_v V = m g (1e-6 m)" "$tmp/r5"
+
+# spin decay: the slope of wz between 0.2 s and 1 s
+"$mj" "$scene" $contact --voxel 2e-3 --key spin --duration 1 --every 0.01 --out "$tmp/spin" \
+  >"$tmp/spin.log" 2>&1
+col ball.wz "$tmp/spin/series.csv" >"$tmp/wz"
+awk -v h=$heq -v R=$R -v m=$M -v g=$G -v I=$I -v mu=$MU '
+    $1 == 0.2 { w0 = $2 } $1 == 1 { w1 = $2 }
+    END { pi = 3.141592653589793
+      jn = pi * h^3 * (20 * R * R - 15 * R * h + 3 * h * h) / 30; v = pi * h * h * (R - h / 3)
+      want = mu * sqrt(jn / v) * m * g / I; got = (w0 - w1) / 0.8
+      print "deceleration", got, "closed form", want
+      r = got / want - 1; print (r < 0.02 && r > -0.02) ? "ok" : "off" }' "$tmp/wz" >"$tmp/r6"
+figured "spin decays at mu_c r_gyr m g / I (2%)" "$tmp/r6"
+
+# rebound: the highest point after the first impact, from a drop of 0.1 m
+"$mj" "$scene" $contact --key drop --param mu_s=0 --param mu_c=0 --param k_v=1e11 --voxel 2e-4 \
+  --timestep 1e-5 --duration 0.3 --every 1e-4 --out "$tmp/drop" >"$tmp/drop.log" 2>&1
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
+                                               if ($i == "table~ball.npairs") p = i }; next }
+           $p > 0 { hit = 1 } hit && $p == 0 && $z > top { top = $z }
+           END { r = (top - 0.1) / 0.1; print "rebound", r, "of the drop, e^2 = 0.25"
+                 print (r / 0.25 - 1 < 0.02 && r / 0.25 - 1 > -0.02) ? "ok" : "off" }' \
+  "$tmp/drop/series.csv" >"$tmp/r7"
+figured "a ball dropped with e_eff = 0.5 rebounds to e^2 of its height (2%)" "$tmp/r7"
+
+# the thesis's run, MuJoCo against vxc task, at the task's record times
+"$mj" "$scene" $contact --voxel 2e-3 --key thesis --duration 1 --every 0.005 --out "$tmp/thesis" \
+  >"$tmp/thesis.log" 2>&1
+"$vxc" task "$data/ball-on-table.vxt" --duration 1 --out "$tmp/task" >/dev/null 2>&1
+for c in ball.z ball.y ball.wz; do
+  col $c "$tmp/thesis/series.csv" >"$tmp/a.$c"
+  col $c "$tmp/task/series.csv" >"$tmp/b.$c"
+done
+for c in ball.z ball.y ball.wz; do
+  paste -d ' ' "$tmp/a.$c" "$tmp/b.$c" | awk -v c=$c '
+    $1 != $3 { bad = 1 } NR == 1 { lo = hi = $4 }
+    { lo = $4 < lo ? $4 : lo; hi = $4 > hi ? $4 : hi
+      d = $2 - $4; d = d < 0 ? -d : d; dm = d > dm ? d : dm }
+    END { print c, "largest difference", dm, "span", hi - lo, "rows", NR
+          print (!bad && NR == 201 && dm <= 0.01 * (hi - lo)) ? "ok" : "off" }'
+done >"$tmp/r8"
+grep -c '^ok$' "$tmp/r8" | sed 's/^3$/ok/' >>"$tmp/r8"
+figured "MuJoCo agrees with vxc task over the first second (z, y, wz within 1% of their spans)" \
+  "$tmp/r8"
+
+# MuJoCo's own contact: the resting ball's normal force is m g
+"$mj" "$scene" --contact table="$data/table.vxm" ball="$data/ball.vxm" --native --key settle \
+  --duration 1 --every 0.01 --out "$tmp/native" >"$tmp/native.log" 2>&1
+col 'table~ball.fn' "$tmp/native/series.csv" | tail -n 1 |
+  awk '{ print "fn", $2; r = $2 / ('$M' * '$G') - 1; print (r < 0.01 && r > -0.01) ? "ok" : "off" }' \
+  >"$tmp/r9"
+figured "native MuJoCo contact holds the ball with m g, read from its contact forces (1%)" "$tmp/r9"
+ok "series.csv starts with vxc task's columns" 0 \
+  '^t,table\.x,table\.y,table\.z,table\.qw,.*,ball\.wz,table~ball\.V,table~ball\.fn,table~ball\.ft' -- \
+  head -n 1 "$tmp/native/series.csv"
+"$mj" "$scene" --contact table="$data/table.vxm" ball="$data/ball.vxm" --native --key drop \
+  --duration 0.01 --out "$tmp/plot" --plot >/dev/null 2>&1
+ok "--plot writes the gnuplot script of heights and contact forces" 0 \
+  "height\.png.*ball\.z.*forces\.png.*table~ball\.fn" -- sh -c "tr '\\n' ' ' <'$tmp/plot/plots.gp'"
+# the peg scene's first 0.3 s: the carriage (0.5 kg) and the peg (0.1884 kg) on the position
+# actuator (1000 N/m toward 40 mm down) and the joint's damping (500 N s/m) follow
+# m z'' + c z' + k (z - z_target) = 0, whose slow root -(c - sqrt(c^2 - 4 m k)) / (2 m) sets
+# the motion once the fast one (1.4 ms) has died; the peg, 1.5 mm off the axis and tilted
+# 2 degrees, clears the 24 mm hole's mouth down to 8 mm (its side reaches x = 11.78 mm of
+# 12 mm), so with vxc nothing touches while MuJoCo's convex hull of the block stops it
+peg="--contact peg=$data/mesh-peg.vxm block=$data/mesh-hole-block.vxm --params $data/peg-in-hole.params"
+"$mj" "$data/peg-in-hole.xml" $peg --voxel 5e-4 --key insert --duration 0.3 --every 0.01 \
+  --out "$tmp/peg" >"$tmp/peg.log" 2>&1
+col 'peg~block.npairs' "$tmp/peg/series.csv" | awk '$2 != 0 { n++ } END { print n + 0 }' \
+  >"$tmp/touching"
+col peg.z "$tmp/peg/series.csv" | tail -n 1 | awk -v n="$(cat "$tmp/touching")" '{ m = 0.6884
+  c = 500; k = 1000; s = (c - sqrt(c * c - 4 * m * k)) / (2 * m)
+  want = 0.01 - 0.04 * (1 - exp(-s * 0.3)); d = $2 - want
+  printf "peg tip at 0.3 s %.6f m, free motion %.6f m; %d records in contact\n", $2, want, n
+  print (d < 2e-4 && d > -2e-4 && n == 0) ? "ok" : "off" }' >"$tmp/r15"
+figured "with vxc the peg enters the non-convex block's hole untouched, on its free motion" "$tmp/r15"
+"$mj" "$data/peg-in-hole.xml" $peg --native --key insert --duration 0.3 --every 0.01 \
+  --out "$tmp/pegn" >"$tmp/pegn.log" 2>&1
+col peg.z "$tmp/pegn/series.csv" | tail -n 1 |
+  awk '{ print "native peg tip at 0.3 s", $2, "m"; print ($2 > -2e-4) ? "ok" : "off" }' >"$tmp/r16"
+figured "MuJoCo's convex hull of the block stops the peg at the mouth" "$tmp/r16"
+
+# a spring far too stiff for the step: MuJoCo finds the state non-finite and would reset it
+cat >"$tmp/diverge.xml" <<'EOT'
+<mujoco><option timestep="0.01"/>
+  <worldbody><body name="a"/>
+    <body name="b" pos="0 0 1"><joint type="slide" axis="0 0 1" stiffness="1e9"/>
+      <geom type="sphere" size="0.1" mass="1" contype="0" conaffinity="0"/></body></worldbody>
+  <keyframe><key name="k" qpos="0.1"/></keyframe></mujoco>
+EOT
+ok "a run MuJoCo finds unstable stops with its warning and exit 1" 1 'MuJoCo: .*unstable' -- \
+  "$mj" "$tmp/diverge.xml" --key k --native --contact a="$data/table.vxm" b="$data/ball.vxm" \
+  --out "$tmp/diverge"
+[ "$failed" -eq 0 ]

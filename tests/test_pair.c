@@ -1,0 +1,216 @@
+/* test_pair.c: one contact of two solids driven step by step through the public API
+ * (vxc_pair.h), against closed forms: a ball of radius R resting h deep on a table overlaps
+ * it by the spherical cap V = pi h^2 (R - h / 3), whose polar moment about its axis (unit
+ * density) is J_n = pi h^3 (20 R^2 - 15 R h + 3 h^2) / 30, so r_gyr = sqrt(J_n / V). */
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+#define R 0.1    /* ball.vxm's radius, m */
+#define H 2.5e-3 /* depth of the resting ball, m */
+
+static double cap_volume(double h) {
+  return M_PI * h * h * (R - h / 3);
+}
+
+
+static double cap_rgyr(double h) {
+  double jn = M_PI * pow(h, 3) * (20 * R * R - 15 * R * h + 3 * h * h) / 30;
+  return sqrt(jn / cap_volume(h));
+}
+
+typedef struct fixture {
+  vxc_solid *table, *ball;
+  vxc_params p;
+  vxc_pair *pair;
+  vxc_pose pt, pb; /* table (A), ball (B) */
+  vxc_body_motion mt, mb;
+} fixture;
+
+static fixture F;
+
+static int setup(void **state) {
+  (void)state;
+  memset(&F, 0, sizeof F);
+  assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &F.table, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &F.ball, NULL), VXC_OK);
+  vxc_params_default(&F.p);
+  F.p.k_v = 1e7;
+  F.p.sigma0 = 1e5;
+  F.p.sigma1 = sqrt(1e5);
+  F.p.prepared = 0; /* vxc_pair_create prepares */
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-5;
+  assert_int_equal(vxc_pair_create(F.table, F.ball, &F.p, &o, 4, NULL, &F.pair, NULL), VXC_OK);
+  F.pt = vxc_pose_identity();
+  F.pb = vxc_pose_identity();
+  F.pb.p[2] = R - H;
+  static const double zero[3] = {0, 0, 0};
+  assert_int_equal(vxc_body_motion_from_pose(&F.pt, NULL, NULL, zero, zero, &F.mt), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&F.pb, NULL, NULL, zero, zero, &F.mb), VXC_OK);
+  return 0;
+}
+
+
+static int teardown(void **state) {
+  (void)state;
+  vxc_pair_free(F.pair);
+  vxc_solid_free(F.ball);
+  vxc_solid_free(F.table);
+  return 0;
+}
+
+
+/* A body turned 90 degrees about z, its reference point 0.1 m along its own x (world +y),
+ * its origin moving at 1 m/s along x and spinning at 2 rad/s about z: the reference point
+ * moves at v + w x (0, 0.1, 0) = (1 - 0.2, 0, 0). */
+static void test_motion_from_pose(void **state) {
+  (void)state;
+  double c = sqrt(0.5);
+  vxc_pose p = {{1, 2, 3}, {2 * c, 0, 0, 2 * c}}; /* not unit: normalised */
+  double ref[3] = {0.1, 0, 0}, v[3] = {1, 0, 0}, w[3] = {0, 0, 2};
+  vxc_body_motion m;
+  assert_int_equal(vxc_body_motion_from_pose(&p, ref, NULL, v, w, &m), VXC_OK);
+  assert_double_near(m.r[0], 1, 1e-15);
+  assert_double_near(m.r[1], 2.1, 1e-15);
+  assert_double_near(m.r[2], 3, 1e-15);
+  assert_double_near(m.v[0], 0.8, 1e-15);
+  assert_double_near(m.v[1], 0, 1e-15);
+  assert_double_near(m.w[2], 2, 0);
+  /* the velocity given at the reference point itself comes back unchanged */
+  vxc_body_motion m2;
+  assert_int_equal(vxc_body_motion_from_pose(&p, ref, ref, v, w, &m2), VXC_OK);
+  assert_double_near(m2.v[0], 1, 0);
+  vxc_pose z = {{0, 0, 0}, {0, 0, 0, 0}};
+  assert_int_equal(vxc_body_motion_from_pose(&z, NULL, NULL, v, w, &m), VXC_ERR_ARG);
+  assert_int_equal(vxc_body_motion_from_pose(NULL, NULL, NULL, v, w, &m), VXC_ERR_ARG);
+  v[1] = NAN;
+  assert_int_equal(vxc_body_motion_from_pose(&p, NULL, NULL, v, w, &m), VXC_ERR_NUMERIC);
+}
+
+
+/* At rest H deep: f_n = k_v V of the cap, straight up through the ball's centre. */
+static void test_resting_force(void **state) {
+  (void)state;
+  vxc_pair_wrench w;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
+  double f = F.p.k_v * cap_volume(H);
+  assert_int_equal(w.npairs, 1);
+  assert_int_equal(w.started, 1);
+  assert_double_rel(w.volume, cap_volume(H), 1e-5);
+  assert_double_rel(w.f_n, f, 1e-5);
+  assert_double_rel(w.force_b[2], f, 1e-5);
+  assert_double_near(w.force_a[2], -w.force_b[2], 0);
+  for (int i = 0; i < 3; i++) {
+    assert_double_near(w.torque_b[i], 0, 1e-9 * f * R);
+  }
+  assert_double_near(w.normal[2], 1, 1e-9);
+  const double *s = vxc_pair_state(F.pair, 0);
+  assert_non_null(s);
+  assert_double_near(s[VXC_STATE_ACTIVE], 1, 0);
+  assert_null(vxc_pair_state(F.pair, 4));
+  assert_int_equal(vxc_pair_last_metrics(F.pair)->npair, 1);
+  /* the same step again: the pair goes on, nothing starts */
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
+  assert_int_equal(w.started, 0);
+  assert_int_equal(w.lost, 0);
+}
+
+
+/* Spinning in place at 10 rad/s (r_gyr w_n = 0.16 m/s, far above v_s: sliding), from a
+ * fresh state (theta = 0, s_dw = 1): the spin bristle's rate is mu_c / (r_gyr sigma1) and
+ * its torque the sliding limit mu_c r_gyr f_n (thesis 4.237); after dt the state holds
+ * theta = -dt mu_c / (r_gyr sigma1) (negative: theta follows w_n = n.(w_a - w_b), the
+ * table's spin relative to the ball's). */
+static void test_spin_torque_and_state(void **state) {
+  (void)state;
+  vxc_pair_wrench w;
+  F.mb.w[2] = 10;
+  double dt = 1e-4;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, dt, &w, NULL), VXC_OK);
+  double r = cap_rgyr(H), f = F.p.k_v * cap_volume(H);
+  assert_double_rel(w.t_spin, F.p.mu_c * r * f, 1e-4);
+  assert_double_rel(-w.torque_b[2], F.p.mu_c * r * f, 1e-4);
+  const double *s = vxc_pair_state(F.pair, 0);
+  assert_double_rel(s[VXC_STATE_THETA], -dt * F.p.mu_c / (r * F.p.sigma1), 1e-4);
+}
+
+
+/* Lifted clear of the table: no force, the contact lost and its state reset. */
+static void test_apart(void **state) {
+  (void)state;
+  vxc_pair_wrench w;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
+  F.pb.p[2] = R + 0.01;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 1e-4, &w, NULL), VXC_OK);
+  assert_int_equal(w.npairs, 0);
+  assert_int_equal(w.lost, 1);
+  assert_double_near(w.force_b[2], 0, 0);
+  const double *s = vxc_pair_state(F.pair, 0);
+  for (int i = 0; i < VXC_STATE_SIZE; i++) {
+    assert_double_near(s[i], 0, 0);
+  }
+}
+
+
+/* Bad arguments: refused with a message, nothing changed. */
+static void test_errors(void **state) {
+  (void)state;
+  vxc_pair_wrench w;
+  vxc_error err;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, -1, &w, &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "dt"));
+  assert_int_equal(vxc_pair_step(F.pair, NULL, &F.mt, &F.pb, &F.mb, 0, &w, &err), VXC_ERR_ARG);
+  F.mb.v[0] = INFINITY;
+  assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, &err), VXC_ERR_NUMERIC);
+  assert_non_null(strstr(err.message, "body B"));
+  vxc_pair *p = NULL;
+  assert_int_equal(vxc_pair_create(F.table, F.ball, &F.p, NULL, 0, NULL, &p, &err), VXC_ERR_ARG);
+  vxc_params bad = F.p;
+  bad.prepared = 0;
+  bad.e_eff = 2;
+  assert_int_equal(vxc_pair_create(F.table, F.ball, &bad, NULL, 1, NULL, &p, &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "e_eff"));
+  assert_null(p);
+  vxc_pair_free(NULL);
+}
+
+
+/* Two balls side by side, both resting on the table, through a pair with one slot:
+ * VXC_ERR_LIMIT, and with two slots both tracked. */
+static void test_slots(void **state) {
+  (void)state;
+  static const char text[] =
+      "(solid two (cell a (sphere 0.1)) "
+      "(cell b (sphere 0.1) (pose (translate 0.3 0 0))))";
+  vxc_solid *two = NULL;
+  assert_int_equal(vxc_solid_parse(text, sizeof text - 1, "two", NULL, &two, NULL), VXC_OK);
+  vxc_pair *p1 = NULL, *p2 = NULL;
+  assert_int_equal(vxc_pair_create(F.table, two, &F.p, NULL, 1, NULL, &p1, NULL), VXC_OK);
+  assert_int_equal(vxc_pair_create(F.table, two, &F.p, NULL, 2, NULL, &p2, NULL), VXC_OK);
+  vxc_pair_wrench w;
+  vxc_error err;
+  F.pb.p[0] = -0.15;
+  assert_int_equal(vxc_pair_step(p1, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, &err), VXC_ERR_LIMIT);
+  assert_non_null(strstr(err.message, "slots"));
+  assert_int_equal(vxc_pair_step(p2, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, &err), VXC_OK);
+  assert_int_equal(w.npairs, 2);
+  assert_double_rel(w.f_n, 2 * F.p.k_v * cap_volume(H), 2e-3);
+  vxc_pair_free(p1);
+  vxc_pair_free(p2);
+  vxc_solid_free(two);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_motion_from_pose),
+      cmocka_unit_test_setup_teardown(test_resting_force, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_spin_torque_and_state, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_apart, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_slots, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,380 @@
+/* bridge.c: vxc contact inside MuJoCo, step by step (bridge.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bridge.h"
+
+static double mono_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* ---- MuJoCo's collisions without the vxc pairs' ---------------------------------------- */
+
+static const bridge *filtered; /* the bridge whose pairs the filter excludes */
+
+/* mjcb_contactfilter: 1 discards the geom pair. Installing a filter replaces MuJoCo's own, so
+ * its documented rules come back here: a vxc pair's geoms never touch in MuJoCo; others
+ * touch when one's contype meets the other's conaffinity, unless they are welded together
+ * or, with the parent filter on, one's weld is the other's parent (the world excepted). */
+static int contact_filter(const mjModel *m, mjData *d, int g1, int g2) {
+  (void)d;
+  int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
+  for (int i = 0; i < filtered->ncontact; i++) {
+    const int *b = filtered->c[i].body;
+    if ((b[0] == b1 && b[1] == b2) || (b[0] == b2 && b[1] == b1)) {
+      return 1;
+    }
+  }
+  if (!(m->geom_contype[g1] & m->geom_conaffinity[g2]) &&
+      !(m->geom_contype[g2] & m->geom_conaffinity[g1])) {
+    return 1;
+  }
+  int w1 = m->body_weldid[b1], w2 = m->body_weldid[b2];
+  if (w1 == w2) {
+    return 1;
+  }
+  int p1 = m->body_weldid[m->body_parentid[w1]], p2 = m->body_weldid[m->body_parentid[w2]];
+  int parent = !(m->opt.disableflags & mjDSBL_FILTERPARENT) && w1 && w2;
+  return parent && (p1 == w2 || p2 == w1);
+}
+
+/* ---- MuJoCo's warnings ------------------------------------------------------------------ */
+
+static char warned[512]; /* MuJoCo's last warning (its default handler writes a log file) */
+
+static void on_warning(const char *msg) {
+  snprintf(warned, sizeof warned, "%s", msg);
+}
+
+
+/* 0, or -1 with a message when MuJoCo met a non-finite state or ran out of contact or
+ * constraint room at the last step (it then resets the state or drops contacts). */
+static int mujoco_trouble(const bridge *br, char *msg, size_t size) {
+  static const int bad[] = {mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC, mjWARN_CONTACTFULL,
+                            mjWARN_CNSTRFULL};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    if (br->d->warning[bad[i]].number > 0) {
+      snprintf(msg, size,
+               "t = %.9g s: MuJoCo: %s (the run diverged or the model is too "
+               "small for its contacts)",
+               br->d->time, warned[0] ? warned : "a warning");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- loading -------------------------------------------------------------------------- */
+
+int bridge_load(bridge *br, const char *xml, int native, char *msg, size_t size) {
+  memset(br, 0, sizeof *br);
+  mju_user_warning = on_warning;
+  char err[1000] = "";
+  br->m = mj_loadXML(xml, NULL, err, sizeof err);
+  if (!br->m) {
+    snprintf(msg, size, "%s: %s", xml, err[0] ? err : "cannot load the model");
+    return -1;
+  }
+  br->d = mj_makeData(br->m);
+  if (!br->d) {
+    snprintf(msg, size, "%s: out of memory", xml);
+    return -1;
+  }
+  br->native = native;
+  if (!(br->m->opt.timestep > 0)) {
+    snprintf(msg, size, "%s: the time step is not positive", xml);
+    return -1;
+  }
+  return 0;
+}
+
+
+/* The records' index of body `id`, added when new. */
+static int record_body(bridge *br, int id) {
+  for (int i = 0; i < br->nbody; i++) {
+    if (br->body[i] == id) {
+      return i;
+    }
+  }
+  br->body[br->nbody] = id;
+  br->name[br->nbody] = mj_id2name(br->m, mjOBJ_BODY, id);
+  return br->nbody++;
+}
+
+
+int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char *b,
+                       const char *b_vxm, const vxc_params *p, const vxc_query_options *o,
+                       int slots, char *msg, size_t size) {
+  if (br->ncontact == BRIDGE_MAX_CONTACTS) {
+    snprintf(msg, size, "more than %d contacts", BRIDGE_MAX_CONTACTS);
+    return -1;
+  }
+  bridge_contact *c = &br->c[br->ncontact];
+  memset(c, 0, sizeof *c);
+  const char *names[2] = {a, b}, *files[2] = {a_vxm, b_vxm};
+  for (int k = 0; k < 2; k++) {
+    c->body[k] = mj_name2id(br->m, mjOBJ_BODY, names[k]);
+    if (c->body[k] < 0) {
+      snprintf(msg, size, "--contact: the model has no body named '%s'", names[k]);
+      return -1;
+    }
+  }
+  if (c->body[0] == c->body[1]) {
+    snprintf(msg, size, "--contact: body '%s' twice", a);
+    return -1;
+  }
+  vxc_error err;
+  vxc_status st = VXC_OK;
+  for (int k = 0; k < 2 && st == VXC_OK; k++) {
+    st = vxc_solid_load(files[k], NULL, &c->solid[k], &err);
+  }
+  if (st == VXC_OK) {
+    st = vxc_pair_create(c->solid[0], c->solid[1], p, o, slots, NULL, &c->pair, &err);
+  }
+  if (st != VXC_OK) {
+    snprintf(msg, size, "%s", err.message);
+    vxc_solid_free(c->solid[0]);
+    vxc_solid_free(c->solid[1]);
+    memset(c, 0, sizeof *c);
+    return -2;
+  }
+  c->sum.first = c->sum.last = -1;
+  int i = br->ncontact++;
+  br->pair_index[2 * i] = record_body(br, c->body[0]);
+  br->pair_index[2 * i + 1] = record_body(br, c->body[1]);
+  return 0;
+}
+
+
+int bridge_reset(bridge *br, const char *key, char *msg, size_t size) {
+  if (!key) {
+    mj_resetData(br->m, br->d);
+  } else {
+    int k = mj_name2id(br->m, mjOBJ_KEY, key);
+    char *end;
+    long n = strtol(key, &end, 10);
+    if (k < 0 && *end == '\0' && end != key && n >= 0 && n < br->m->nkey) {
+      k = (int)n;
+    }
+    if (k < 0) {
+      snprintf(msg, size, "--key: the model has no keyframe '%s' (%d keyframes)", key, br->m->nkey);
+      return -1;
+    }
+    mj_resetDataKeyframe(br->m, br->d, k);
+  }
+  if (!br->native) {
+    filtered = br;
+    mjcb_contactfilter = contact_filter;
+  }
+  return 0;
+}
+
+/* ---- one step ------------------------------------------------------------------------- */
+
+/* Body `id`'s pose, and its motion with the centre of mass as reference point (xfrc_applied's
+ * point of application). */
+static void body_motion(const bridge *br, int id, vxc_pose *pose, vxc_body_motion *mo) {
+  const mjModel *m = br->m;
+  const mjData *d = br->d;
+  mjtNum v[6];
+  mj_objectVelocity(m, d, mjOBJ_BODY, id, v, 0); /* at the centre of mass, world axes */
+  for (int i = 0; i < 3; i++) {
+    pose->p[i] = d->xpos[3 * id + i];
+  }
+  for (int i = 0; i < 4; i++) {
+    pose->q[i] = d->xquat[4 * id + i];
+  }
+  double ipos[3] = {m->body_ipos[3 * id], m->body_ipos[3 * id + 1], m->body_ipos[3 * id + 2]};
+  double lin[3] = {v[3], v[4], v[5]}, ang[3] = {v[0], v[1], v[2]};
+  vxc_body_motion_from_pose(pose, ipos, ipos, lin, ang, mo);
+}
+
+
+/* The records' body states: the body frame's pose and velocity. */
+static void record_bodies(bridge *br) {
+  for (int i = 0; i < br->nbody; i++) {
+    int id = br->body[i];
+    mjtNum v[6];
+    mj_objectVelocity(br->m, br->d, mjOBJ_XBODY, id, v, 0);
+    vxc_task_body_state *s = &br->bs[i];
+    for (int j = 0; j < 3; j++) {
+      s->pose[j] = br->d->xpos[3 * id + j];
+      s->velocity[j] = v[3 + j];
+      s->velocity[3 + j] = v[j];
+    }
+    for (int j = 0; j < 4; j++) {
+      s->pose[3 + j] = br->d->xquat[4 * id + j];
+    }
+  }
+}
+
+
+static void summarize(bridge_contact *c, double t) {
+  const vxc_task_contact_state *s = &c->state;
+  c->sum.impacts += c->w.started;
+  if (s->npairs > 0 || s->f_n > 0) {
+    if (c->sum.first < 0) {
+      c->sum.first = t;
+    }
+    c->sum.last = t;
+    c->sum.peak_fn = fmax(c->sum.peak_fn, s->f_n);
+    c->sum.peak_ft = fmax(c->sum.peak_ft, s->f_t);
+    c->sum.peak_troll = fmax(c->sum.peak_troll, s->t_roll);
+    c->sum.peak_tspin = fmax(c->sum.peak_tspin, s->t_spin);
+  }
+}
+
+
+/* vxc's contact c: its wrench into xfrc_applied, its record. */
+static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, size_t size) {
+  vxc_pose pose[2];
+  vxc_body_motion mo[2];
+  for (int k = 0; k < 2; k++) {
+    body_motion(br, c->body[k], &pose[k], &mo[k]);
+  }
+  vxc_error err;
+  double t0 = mono_s();
+  vxc_status st =
+      vxc_pair_step(c->pair, &pose[0], &mo[0], &pose[1], &mo[1], br->m->opt.timestep, &c->w, &err);
+  br->wall_vxc += mono_s() - t0;
+  if (st != VXC_OK) {
+    snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
+    return -1;
+  }
+  const vxc_metrics *mt = vxc_pair_last_metrics(c->pair);
+  br->queries++;
+  br->capped += c->w.capped;
+  br->wall_query += advance ? 1e-3 * mt->time_ms : 0;
+  const vxc_pair_wrench *w = &c->w;
+  for (int k = 0; k < 2; k++) {
+    mjtNum *x = br->d->xfrc_applied + 6 * c->body[k];
+    for (int j = 0; j < 3; j++) {
+      x[j] += k ? w->force_b[j] : w->force_a[j];
+      x[3 + j] += k ? w->torque_b[j] : w->torque_a[j];
+    }
+  }
+  vxc_task_contact_state *s = &c->state;
+  memset(s, 0, sizeof *s);
+  s->npairs = w->npairs;
+  s->volume = w->volume;
+  memcpy(s->normal, w->normal, sizeof s->normal);
+  s->f_n = w->f_n;
+  s->f_t = w->f_t;
+  s->t_roll = w->t_roll;
+  s->t_spin = w->t_spin;
+  s->stick = w->stick;
+  s->sdw = w->sdw;
+  double arm[3], cr[3]; /* torque on A about its origin = about its centre + arm x F */
+  for (int j = 0; j < 3; j++) {
+    arm[j] = mo[0].r[j] - pose[0].p[j];
+  }
+  cr[0] = arm[1] * w->force_a[2] - arm[2] * w->force_a[1];
+  cr[1] = arm[2] * w->force_a[0] - arm[0] * w->force_a[2];
+  cr[2] = arm[0] * w->force_a[1] - arm[1] * w->force_a[0];
+  for (int j = 0; j < 3; j++) {
+    s->force_a[j] = w->force_a[j];
+    s->torque_a[j] = w->torque_a[j] + cr[j];
+  }
+  return 0;
+}
+
+
+/* MuJoCo's own contact between c's bodies, as a record: the contact forces of every MuJoCo
+ * contact between their geoms, on A. */
+static void native_contact(bridge *br, bridge_contact *c) {
+  const mjModel *m = br->m;
+  const mjData *d = br->d;
+  vxc_task_contact_state *s = &c->state;
+  memset(s, 0, sizeof *s);
+  double ft[3] = {0}, tr[3] = {0}, ts[3] = {0};
+  const mjtNum *pa = d->xpos + 3 * c->body[0];
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact *k = &d->contact[i];
+    int b1 = m->geom_bodyid[k->geom1], b2 = m->geom_bodyid[k->geom2];
+    double sign = b1 == c->body[0] && b2 == c->body[1] ? -1 : 1; /* the force is on geom2 */
+    if (!(sign < 0) && !(b1 == c->body[1] && b2 == c->body[0])) {
+      continue;
+    }
+    mjtNum f[6];
+    mj_contactForce(m, d, i, f);
+    const mjtNum *n = k->frame, *t1 = k->frame + 3, *t2 = k->frame + 6;
+    double fa[3], arm[3], tq[3];
+    for (int j = 0; j < 3; j++) {
+      fa[j] = sign * (f[0] * n[j] + f[1] * t1[j] + f[2] * t2[j]);
+      ft[j] += sign * (f[1] * t1[j] + f[2] * t2[j]);
+      ts[j] += sign * f[3] * n[j];
+      tr[j] += sign * (f[4] * t1[j] + f[5] * t2[j]);
+      arm[j] = k->pos[j] - pa[j];
+      s->normal[j] = -sign * n[j]; /* A toward B */
+    }
+    tq[0] = arm[1] * fa[2] - arm[2] * fa[1];
+    tq[1] = arm[2] * fa[0] - arm[0] * fa[2];
+    tq[2] = arm[0] * fa[1] - arm[1] * fa[0];
+    for (int j = 0; j < 3; j++) {
+      s->force_a[j] += fa[j];
+      s->torque_a[j] += tq[j] + sign * (f[3] * n[j] + f[4] * t1[j] + f[5] * t2[j]);
+    }
+    s->f_n += f[0];
+    s->npairs++;
+  }
+  s->f_t = sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]);
+  s->t_roll = sqrt(tr[0] * tr[0] + tr[1] * tr[1] + tr[2] * tr[2]);
+  s->t_spin = sqrt(ts[0] * ts[0] + ts[1] * ts[1] + ts[2] * ts[2]);
+}
+
+
+int bridge_step(bridge *br, int advance, char *msg, size_t size) {
+  double t0 = mono_s();
+  mj_step1(br->m, br->d);
+  record_bodies(br);
+  for (int i = 0; i < br->ncontact; i++) {
+    int a = br->c[i].body[0], b = br->c[i].body[1];
+    memset(br->d->xfrc_applied + 6 * a, 0, 6 * sizeof(mjtNum));
+    memset(br->d->xfrc_applied + 6 * b, 0, 6 * sizeof(mjtNum));
+  }
+  double t = br->d->time;
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    if (vxc_contact(br, &br->c[i], advance, msg, size) != 0) {
+      return -1;
+    }
+    summarize(&br->c[i], t);
+  }
+  if (advance) {
+    mj_step2(br->m, br->d);
+    br->steps++;
+    br->wall_step += mono_s() - t0;
+    if (mujoco_trouble(br, msg, size) != 0) {
+      return -1;
+    }
+  } else if (br->native) {
+    mj_forward(br->m, br->d); /* the constraint forces of this state, nothing integrated */
+  }
+  for (int i = 0; i < br->ncontact && br->native; i++) {
+    native_contact(br, &br->c[i]); /* the constraint forces of this step's start */
+    summarize(&br->c[i], t);
+  }
+  return 0;
+}
+
+
+void bridge_free(bridge *br) {
+  for (int i = 0; i < br->ncontact; i++) {
+    vxc_pair_free(br->c[i].pair);
+    vxc_solid_free(br->c[i].solid[0]);
+    vxc_solid_free(br->c[i].solid[1]);
+  }
+  if (br->d) {
+    mj_deleteData(br->d);
+  }
+  if (br->m) {
+    mj_deleteModel(br->m);
+  }
+  mjcb_contactfilter = NULL;
+  mju_user_warning = NULL;
+  memset(br, 0, sizeof *br);
+}
