@@ -102,8 +102,10 @@ static void test_resting_force(void **state) {
   assert_double_rel(w.f_n, f, 1e-5);
   assert_double_rel(w.force_b[2], f, 1e-5);
   assert_double_near(w.force_a[2], -w.force_b[2], 0);
+  /* zero by symmetry; the centroid may stray off the axis by rtol times the cap's radius */
+  double a = sqrt(H * (2 * R - H));
   for (int i = 0; i < 3; i++) {
-    assert_double_near(w.torque_b[i], 0, 1e-9 * f * R);
+    assert_double_near(w.torque_b[i], 0, 1e-5 * a * f);
   }
   assert_double_near(w.normal[2], 1, 1e-9);
   const double *s = vxc_pair_state(F.pair, 0);
