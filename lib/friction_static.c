@@ -12,7 +12,7 @@
 #include "lib/friction_internal.h"
 
 double vxci_sgn3(const double v[3], double out[3]) {
-  double m = sqrt(vxg_dot(v, v));
+  double m = hypot(hypot(v[0], v[1]), v[2]); /* no underflow: a tiny v keeps its direction */
   for (int i = 0; i < 3; i++) {
     out[i] = m > 0 ? v[i] / m : 0.0;
   }
