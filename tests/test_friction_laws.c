@@ -185,9 +185,9 @@ static double drive(vxc_friction_law law, double vx, double T, double h, double 
 
 
 /* Pre-sliding: from rest, a slow steady displacement (1e-6 m/s, far below the Stribeck
- * velocity, where Gonthier's stick indicator s is 1 - 1e-6) raises each dynamic law's force by its stiffness times the displacement: the
- * slope between 1e-8 m and 2e-8 m (the damping terms, constant at constant speed, cancel
- * in the difference). */
+ * velocity, where Gonthier's stick indicator s is 1 - 1e-6) raises each dynamic law's force by its
+ * stiffness times the displacement: the slope between 1e-8 m and 2e-8 m (the damping terms,
+ * constant at constant speed, cancel in the difference). */
 static void test_presliding_slope(void **state) {
   (void)state;
   const vxc_friction_params p = defaults();
@@ -275,6 +275,97 @@ static void test_errors(void **state) {
 }
 
 
+/* The point contact model of a block sliding along +x on a plane (normal +z, A the plane
+ * below, B the block): depth 1e-5 m, the block's velocity vb, the contact state st.
+ * Returns the friction force on A and the state derivative. */
+static void point_slide(const vxc_params *p, double vb, const double *st, double f[3],
+                        double ds[VXC_STATE_SIZE]) {
+  const double n[3] = {0, 0, 1}, pt[3] = {0, 0, 0};
+  vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  vxc_body_motion b = {{0, 0, 0.1}, {vb, 0, 0}, {0, 0, 0}};
+  vxc_wrench w;
+  assert_int_equal(vxc_point_eval(p, 1e-5, pt, n, &a, &b, st, &w, ds), VXC_OK);
+  memcpy(f, w.force_friction, sizeof w.force_friction);
+  assert_true(w.f_n > 0);
+}
+
+
+/* (friction-law gonthier) is the model's own kernel again: the same force and, with its
+ * deflection stored reversed (the library's z follows B relative to A), the same
+ * derivative; (friction-law coulomb) slides at mu_c f_n against the slip; (friction-law
+ * lugre) holds with the stiffness sigma0 f_n (the model's per-unit sigma0 scaled). */
+static void test_contact_law(void **state) {
+  (void)state;
+  vxc_params p, q;
+  vxc_params_default(&p);
+  q = p;
+  vxc_error err;
+  assert_int_equal(vxc_params_set_law(&q, "gonthier", &err), VXC_OK);
+  assert_int_equal(vxc_params_prepare(&q, &err), VXC_OK);
+  double sk[VXC_STATE_SIZE] = {0}, sl[VXC_STATE_SIZE] = {0};
+  sk[VXC_STATE_Z] = 2e-5, sk[VXC_STATE_SDW] = 0.5, sk[VXC_STATE_U] = 1e-3;
+  sk[VXC_STATE_ACTIVE] = 1;
+  memcpy(sl, sk, sizeof sk);
+  sl[VXC_STATE_Z] = -2e-5;
+  double fk[3], fl[3], dk[VXC_STATE_SIZE], dl[VXC_STATE_SIZE];
+  for (double vb = -3e-3; vb <= 3e-3; vb += 1.5e-3) {
+    point_slide(&p, vb, sk, fk, dk);
+    point_slide(&q, vb, sl, fl, dl);
+    assert_double_near(fl[0], fk[0], 1e-12 * fabs(fk[0]) + 1e-15);
+    assert_double_near(dl[VXC_STATE_Z], -dk[VXC_STATE_Z], 1e-12 * fabs(dk[VXC_STATE_Z]) + 1e-18);
+    assert_double_near(dl[VXC_STATE_SDW], dk[VXC_STATE_SDW], 1e-12);
+  }
+  /* Coulomb: the plane (A) is dragged along the block's slip, at mu_c f_n */
+  q = p;
+  assert_int_equal(vxc_params_set_law(&q, "coulomb", &err), VXC_OK);
+  assert_int_equal(vxc_params_prepare(&q, &err), VXC_OK);
+  vxc_wrench w;
+  const double n[3] = {0, 0, 1}, pt[3] = {0, 0, 0};
+  vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  vxc_body_motion b = {{0, 0, 0.1}, {0.2, 0, 0}, {0, 0, 0}};
+  double st0[VXC_STATE_SIZE] = {0};
+  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl), VXC_OK);
+  assert_double_rel(w.force_friction[0], q.mu_c * w.f_n, 1e-12);
+  /* LuGre at rest with a deflection: F = sigma0 f_n z */
+  q = p;
+  assert_int_equal(vxc_params_set_law(&q, "lugre", &err), VXC_OK);
+  assert_int_equal(vxc_params_prepare(&q, &err), VXC_OK);
+  b.v[0] = 0;
+  st0[VXC_STATE_Z] = 1e-6;
+  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl), VXC_OK);
+  assert_double_rel(w.force_friction[0], q.sigma0 * w.f_n * 1e-6, 1e-12);
+  assert_int_equal(vxc_params_set_law(&q, "lu-gre", &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "lu-gre"));
+}
+
+
+/* A task file selects a law with (params (friction-law NAME)); a wrong name is named
+ * with its line and column. */
+static void test_task_law(void **state) {
+  (void)state;
+  const char *fmt =
+      "(task t (duration 0.1)\n"
+      "  (body table (model \"table.vxm\") (fixed) (pose 0 0 0))\n"
+      "  (body ball (model \"ball.vxm\") (free (mass 2)) (pose 0 0 0.2))\n"
+      "  (contact table ball (params (mu_c 0.05) (friction-law %s)) (voxel 1e-3)))\n";
+  char text[1024];
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", vxc_test_data(""));
+  vxc_task *t = NULL;
+  vxc_error err;
+  snprintf(text, sizeof text, fmt, "lugre");
+  assert_int_equal(vxc_task_parse(text, strlen(text), "t.vxt", dir, NULL, &t, &err), VXC_OK);
+  vxc_task_free(t);
+  t = NULL;
+  snprintf(text, sizeof text, fmt, "nope");
+  assert_int_equal(vxc_task_parse(text, strlen(text), "t.vxt", dir, NULL, &t, &err),
+                   VXC_ERR_FORMAT);
+  assert_null(t);
+  assert_non_null(strstr(err.message, "t.vxt:4:"));
+  assert_non_null(strstr(err.message, "nope"));
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_names),
@@ -287,6 +378,8 @@ int main(void) {
       cmocka_unit_test(test_saturation),
       cmocka_unit_test(test_reframe),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_contact_law),
+      cmocka_unit_test(test_task_law),
   };
   return cmocka_run_group_tests_name("friction_laws", tests, NULL, NULL);
 }
