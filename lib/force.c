@@ -216,6 +216,9 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   fi.s_dw = state[VXC_STATE_SDW];
   vxci_friction_out fo;
   vxci_friction_eval(p, &fi, &fo);
+  if (p->friction_law > 0) {
+    vxci_friction_law_sliding(p, &fi, &fo);
+  }
 
   vxc_wrench w;
   memset(&w, 0, sizeof w);

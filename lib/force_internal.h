@@ -38,4 +38,10 @@ typedef struct vxci_friction_out {
  * 4.219-4.243. */
 void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out);
 
+/* The sliding part through the friction library's law p->friction_law (> 0): replaces
+ * out->f_t and out->dz (and, for gonthier, out->ds_dw) with the law's, from the same
+ * inputs (friction_contact.c). A failed law leaves NaN forces for the caller to refuse. */
+void vxci_friction_law_sliding(const vxc_params *p, const vxci_friction_in *in,
+                               vxci_friction_out *out);
+
 #endif

@@ -47,6 +47,7 @@ void vxc_params_default(vxc_params *p) {
   /* point model: Hertz exponent, thesis sec. 5.1.3 ball on a plane */
   p->k_p = 1e6;
   p->p_exp = 1.5;
+  p->friction_law = 0;
   p->d = vxc_damping_root(p->e_eff);
   p->prepared = 1;
 }
@@ -109,6 +110,24 @@ vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_err
 }
 
 
+vxc_status vxc_params_set_law(vxc_params *p, const char *law, vxc_error *err) {
+  if (!p || !law) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_params_set_law: %s is NULL",
+                         p ? "law" : "params");
+  }
+  vxc_friction_law l = VXC_LAW_GONTHIER;
+  if (strcmp(law, "default") != 0) {
+    vxc_status st = vxc_friction_law_find(law, &l, err);
+    if (st != VXC_OK) {
+      return st;
+    }
+  }
+  p->friction_law = strcmp(law, "default") == 0 ? 0 : 1 + (int)l;
+  p->prepared = 0;
+  return VXC_OK;
+}
+
+
 /* One rule of vxc_params_prepare: `ok` false rejects the parameter called `name`. */
 static vxc_status check(int ok, const char *name, double value, const char *rule, vxc_error *err) {
   if (ok) {
@@ -148,6 +167,8 @@ vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err) {
       {p->n_i >= 1, "n_i", (double)p->n_i, "must be >= 1"},
       {p->k_p > 0 && isfinite(p->k_p), "k_p", p->k_p, "must be finite and > 0"},
       {p->p_exp > 0 && isfinite(p->p_exp), "p_exp", p->p_exp, "must be finite and > 0"},
+      {p->friction_law >= 0 && p->friction_law <= VXC_LAW_COUNT, "friction_law",
+       (double)p->friction_law, "must be 0 or 1 + a vxc_friction_law"},
   };
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
     vxc_status st = check(rules[i].ok, rules[i].name, rules[i].value, rules[i].rule, err);

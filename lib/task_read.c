@@ -11,7 +11,7 @@
  *         | (integrator adaptive (rtol R) (max-step H) [+(atol A)] [+(step H0)])
  *         | (body NAME (model "FILE.vxm") motion (pose X Y Z [QW QX QY QZ])
  *                [(velocity VX VY VZ WX WY WZ)])
- *         | (contact A B [(params (NAME VALUE)...)] [(voxel H) | (rtol R)]
+ *         | (contact A B [(params (NAME VALUE)... [(friction-law NAME)])] [(voxel H) | (rtol R)]
  *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
@@ -523,10 +523,18 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     if (strcmp(h, "params") == 0) {
       for (const vxg_sexp *p = f->child->next; p; p = p->next) {
         const char *pn = head(p);
-        if (!pn || p->nchild != 2 || p->child->next->kind != VXG_SEXP_NUMBER) {
-          return fail(rd, p, "(params ...): expected (NAME VALUE)", NULL, NULL);
-        }
         vxc_error e2;
+        if (pn && strcmp(pn, "friction-law") == 0 && p->nchild == 2 &&
+            p->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
+          if (vxc_params_set_law(&c->params, p->child->next->text, &e2) != VXC_OK) {
+            return fail(rd, p->child->next, "%.300s", e2.message, NULL);
+          }
+          continue;
+        }
+        if (!pn || p->nchild != 2 || p->child->next->kind != VXG_SEXP_NUMBER) {
+          return fail(rd, p, "(params ...): expected (NAME VALUE) or (friction-law NAME)", NULL,
+                      NULL);
+        }
         if (vxc_params_set(&c->params, pn, p->child->next->num, &e2) != VXC_OK) {
           return fail(rd, p, "%.300s", e2.message, NULL);
         }

@@ -50,6 +50,9 @@ typedef struct vxc_params {
   /* point contact model f = k_p x^p_exp (1 + a xdot)  (chapter 3) */
   double k_p;      /* point stiffness, N/m^p_exp, > 0 */
   double p_exp;    /* exponent, > 0 (3/2 for Hertz) */
+  /* the sliding friction law (vxc_friction.h): 0, the model's own bristle kernel
+     (default); else 1 + a vxc_friction_law, set with vxc_params_set_law */
+  int friction_law;
   /* derived by vxc_params_prepare; do not set */
   double d;        /* root of the impact equation for e_eff (3.22-3.23), in [0, 1) */
   int prepared;    /* 1 once vxc_params_prepare succeeded on these values */
@@ -80,6 +83,21 @@ VXC_API void vxc_params_default(vxc_params *p);
  * bad n_i, or a NULL p or name); p untouched on error. */
 VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
                                   vxc_error *err);
+
+/* Selects the law of the friction library (vxc_friction.h) called `law` ("lugre", ...)
+ * for the sliding part of both contact models: the tangential force and the deflection's
+ * derivative come from the law (its state is the z slot, and for "gonthier" also the
+ * dwell slot), the spinning torque stays the model's own (without the Contensou coupling
+ * to the law's sliding). The law's parameters come from p, scaled by the normal force
+ * (the model's are per unit normal force, the library's absolute): mu_s, mu_k = mu_c,
+ * sigma0 f_n, sigma1 f_n, sigma2 f_n (also F_v), v_s, tau_dw, v_e, Liang's k_b = sigma0
+ * f_n and c_b = sigma1 f_n; the rest are Marques's table 3.2. The library's z follows
+ * the velocity of B relative to A (the model's own z the reverse). A static law gets no
+ * sticking force (the contact knows none) and its deflection stays 0; the reset
+ * integrator's and Liang's clamps act on the deflection as it is read. "default" returns
+ * to the model's own kernel. Marks p unprepared. Returns VXC_OK or VXC_ERR_ARG naming
+ * the unknown law (or a NULL p or law); p untouched on error. */
+VXC_API vxc_status vxc_params_set_law(vxc_params *p, const char *law, vxc_error *err);
 
 /* Validates p and computes its derived values (the damping root d). Rejects impossible
  * values with VXC_ERR_ARG and a message naming the parameter: non-positive stiffness,

@@ -76,6 +76,9 @@ char **cli_split_equals(int argc, char **argv, int *argc_out);
  * text names; prints "unknown option" with the nearest one and returns CLI_USAGE, else
  * CLI_OK. A command without a usage text (its own program helps) is not checked. */
 int cli_check_options(const cli_command *cmd, int argc, char **argv);
+/* Splits a `--param` value "NAME=VALUE" into name (at most size - 1 characters) and a
+ * finite number. Returns 0, or -1 (outputs unspecified) when it is not of that form. */
+int cli_split_param(const char *arg, char *name, size_t size, double *value);
 
 /* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
 typedef struct cli_geom_opts {
@@ -156,5 +159,6 @@ extern const cli_command cli_cmd_task;
 extern const cli_command cli_cmd_import;
 extern const cli_command cli_cmd_bench;
 extern const cli_command cli_cmd_sweep;
+extern const cli_command cli_cmd_belt;
 
 #endif /* VXC_CLI_H */

@@ -82,3 +82,14 @@ int cli_check_options(const cli_command *cmd, int argc, char **argv) {
   }
   return CLI_OK;
 }
+
+
+int cli_split_param(const char *arg, char *name, size_t size, double *value) {
+  const char *eq = strchr(arg, '=');
+  if (!eq || eq == arg || (size_t)(eq - arg) >= size || cli_parse_double(eq + 1, value) != 0) {
+    return -1;
+  }
+  memcpy(name, arg, (size_t)(eq - arg));
+  name[eq - arg] = '\0';
+  return 0;
+}

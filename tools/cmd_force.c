@@ -86,15 +86,11 @@ static int force_run(int argc, char **argv) {
   }
   for (int i = 0; i < f.nset; i++) {
     char name[64];
-    const char *eq = strchr(f.set[i], '=');
     double x;
-    if (!eq || eq == f.set[i] || (size_t)(eq - f.set[i]) >= sizeof name ||
-        cli_parse_double(eq + 1, &x) != 0) {
+    if (cli_split_param(f.set[i], name, sizeof name, &x) != 0) {
       rc = cli_usage_error("force", "--param: expected NAME=VALUE, got '%s'", f.set[i]);
       goto out;
     }
-    memcpy(name, f.set[i], (size_t)(eq - f.set[i]));
-    name[eq - f.set[i]] = '\0';
     if (vxc_params_set(&p, name, x, &err) != VXC_OK) {
       rc = cli_usage_error("force", "--param: %s", err.message);
       goto out;

@@ -6,8 +6,9 @@
 #include "cli.h"
 
 const cli_command *const cli_commands[] = {
-    &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass,   &cli_cmd_metrics, &cli_cmd_force,
-    &cli_cmd_bench, &cli_cmd_task,  &cli_cmd_import, &cli_cmd_sweep,   NULL};
+    &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass, &cli_cmd_metrics,
+    &cli_cmd_force, &cli_cmd_bench, &cli_cmd_task, &cli_cmd_import,
+    &cli_cmd_sweep, &cli_cmd_belt,  NULL};
 
 static void print_help(void) {
   printf(
