@@ -21,7 +21,7 @@ static double cpu_ms(void) {
  * reference, capped, and its best CPU time of 3 (ms). */
 typedef struct run {
   int ok;
-  double err, ms;
+  double err, ms, bracket, h; /* bracket: (hi - lo) / V */
   int holds, capped;
 } run;
 
@@ -44,6 +44,7 @@ static run measure(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc
       hi += m.pair[i].volume_hi;
     }
     r.err = fabs(m.volume - V) / V;
+    r.bracket = (hi - lo) / V;
     r.holds = lo <= V * (1 + ref_slack) && V * (1 - ref_slack) <= hi;
     r.capped = m.capped;
     if (t > 50) {
@@ -58,7 +59,7 @@ static run measure(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc
  * most `target`; its CPU time, or a lower bound (*reached 0) when the leaves got slower
  * than `budget` ms first. */
 static double oracle(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc_solid *b,
-                     double V, double target, double budget, int *reached) {
+                     double V, double target, double budget, int *reached, run *best) {
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 0;
@@ -67,10 +68,14 @@ static double oracle(vxc_query *q, const cx_case *c, const vxc_solid *a, const v
   for (int k = 0; k < 40; k++, h /= 2) {
     o.voxel = h;
     run r = measure(q, c, a, b, &o, V, 0);
+    r.h = h;
     if (!r.ok) {
       return ms;
     }
     ms = r.ms;
+    if (best) {
+      *best = r;
+    }
     if (r.err <= target && !r.capped) {
       *reached = 1;
       return ms;
@@ -172,7 +177,7 @@ static int corpus_case(vxc_query *q, uint64_t seed, int i, tally (*fam)[NRULE], 
     /* the certified rule's actual error is far below its bracket: its oracle reaches rtol */
     double target = o.certified ? o.rtol : fmax(r.err, 1e-12);
     int reached;
-    double ratio = r.ms / oracle(q, &c, a, b, V, target, 20 * r.ms, &reached);
+    double ratio = r.ms / oracle(q, &c, a, b, V, target, 20 * r.ms, &reached, NULL);
     tally_add(&fam[c.family][k], &r, rule_rtol[k], ratio);
     tally_add(&all[k], &r, rule_rtol[k], ratio);
   }
@@ -226,5 +231,60 @@ int bench_corpus(int n, unsigned long long seed) {
   vxc_query_free(q);
   cx_mesh_free();
   free(store);
+  return rc;
+}
+
+/* ---- the peer set ------------------------------------------------------------------------ */
+
+static void peer_row(const char *name, const char *rule, const run *r, double oracle_ms) {
+  printf("%-34s %-15s %9.3f %9.2e %9.2e %6d %7.2f\n", name, rule, r->ms, r->err, r->bracket,
+         r->capped, r->ms / oracle_ms);
+}
+
+/* One peer case: the oracle's fixed leaf for rtol 1e-3, then the two rules. */
+static int peer_case(vxc_query *q, int i) {
+  cx_case c;
+  cx_peer(i, &c);
+  double V = cx_closed_form(&c);
+  vxc_solid *a, *b;
+  if (!(V > 0) || cx_solids(&c, &a, &b, NULL) != VXC_OK) {
+    return -1;
+  }
+  run fixed = {0};
+  int reached;
+  double om = oracle(q, &c, a, b, V, 1e-3, 1e3, &reached, &fixed);
+  char rule[32];
+  snprintf(rule, sizeof rule, "%sleaf %.3g mm", reached ? "" : "~", 1e3 * fixed.h);
+  peer_row(c.name, rule, &fixed, om);
+  for (int k = 0; k < 2; k++) {
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = 1e-3;
+    o.certified = k;
+    run r = measure(q, &c, a, b, &o, V, 1e-9);
+    peer_row(c.name, k ? "certified 1e-3" : "rtol 1e-3", &r, om);
+  }
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+  return 0;
+}
+
+int bench_peer(void) {
+  vxc_query *q = NULL;
+  if (cx_mesh_init() != 0 || vxc_query_create(NULL, &q) != VXC_OK) {
+    cx_mesh_free();
+    return cli_lib_error(NULL, VXC_ERR_NOMEM);
+  }
+  printf(
+      "vxc bench --peer: one thread, CPU ms (best of 3); error and bracket relative to the "
+      "closed form; cost over the largest fixed leaf reaching 1e-3\n\n");
+  printf("%-34s %-15s %9s %9s %9s %6s %7s\n", "case", "rule", "ms", "error", "bracket", "capped",
+         "cost");
+  int rc = CLI_OK;
+  for (int i = 0; i < CX_PEERS && rc == CLI_OK; i++) {
+    rc = peer_case(q, i) == 0 ? CLI_OK : cli_lib_error(NULL, VXC_ERR_NOMEM);
+  }
+  vxc_query_free(q);
+  cx_mesh_free();
   return rc;
 }

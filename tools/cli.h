@@ -145,6 +145,8 @@ int cli_finish_stdout(int rc);
 
 /* `vxc bench --corpus N --seed S` (bench_corpus.c): returns a CLI_ exit status. */
 int bench_corpus(int n, unsigned long long seed);
+/* `vxc bench --peer` (bench_corpus.c): the peer set (corpus.h); a CLI_ exit status. */
+int bench_peer(void);
 
 /* The command table, NULL-terminated (tools/vxc.c). */
 extern const cli_command *const cli_commands[];

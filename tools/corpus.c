@@ -256,7 +256,22 @@ static void against_table(cx_case *c) {
   memcpy(c->dir, down, sizeof down);
 }
 
-/* B moved until it overlaps A by `depth` along a direction n, under A's support point. */
+/* B moved until it overlaps A by `depth` along the unit direction n, under A's support
+ * point. */
+static void place_along(cx_case *c, const double n[3]) {
+  double xa[3], xb[3], m[3] = {-n[0], -n[1], -n[2]};
+  support(&c->s[0], n, xa);
+  support(&c->s[1], m, xb);
+  /* B's support point along -n goes to xa - depth n: below A's support point, so the
+     segment between them lies in both */
+  for (int k = 0; k < 3; k++) {
+    c->s[1].pose.p[k] += xa[k] - c->depth * n[k] - xb[k];
+  }
+  memcpy(c->p_star, xa, sizeof xa);
+  memcpy(c->dir, n, 3 * sizeof n[0]);
+}
+
+/* B against A along a random direction (an axis when the case is aligned). */
 static void against_shape(uint64_t *r, cx_case *c) {
   double n[3];
   if (c->aligned) {
@@ -268,16 +283,7 @@ static void against_shape(uint64_t *r, cx_case *c) {
     n[1] = sqrt(1 - z * z) * sin(ph);
     n[2] = z;
   }
-  double xa[3], xb[3], m[3] = {-n[0], -n[1], -n[2]};
-  support(&c->s[0], n, xa);
-  support(&c->s[1], m, xb);
-  /* B's support point along -n goes to xa - depth n: below A's support point, so the
-     segment between them lies in both */
-  for (int k = 0; k < 3; k++) {
-    c->s[1].pose.p[k] += xa[k] - c->depth * n[k] - xb[k];
-  }
-  memcpy(c->p_star, xa, sizeof xa);
-  memcpy(c->dir, n, sizeof n);
+  place_along(c, n);
 }
 
 /* A ball of radius r inside a block's cylindrical hole of radius R, pressed `depth` into
@@ -1068,4 +1074,53 @@ double cx_closed_form(const cx_case *c) {
     default:
       return NAN;
   }
+}
+
+/* ---- the peer set ------------------------------------------------------------------------ */
+
+static const char *const peer_name[CX_PEERS] = {
+    "sphere 0.1 m, 0.1 mm into a plane", "sphere 0.1 m, 1 mm into a plane",
+    "sphere 0.1 m, 10 mm into a plane",  "two spheres 0.05 m, 2 mm",
+    "cylinder 0.05 x 0.2 m, 1 mm",       "cube 0.2 m tilted 10 deg, 1 mm"};
+
+void cx_peer(int index, cx_case *c) {
+  static const int family[CX_PEERS] = {0, 0, 0, 5, 2, 4};
+  static const double depth[CX_PEERS] = {1e-4, 1e-3, 1e-2, 2e-3, 1e-3, 1e-3};
+  memset(c, 0, sizeof *c);
+  c->family = family[index];
+  c->name = peer_name[index];
+  c->depth = depth[index];
+  cx_solid *a = &c->s[0];
+  a->nprim = 1;
+  a->pose.q[0] = 1;
+  switch (index) {
+    case 3: /* the second ball meets the first along x */
+      c->size = 0.05;
+      set_prim(&a->prim[0], CX_SPHERE, 0.05, 0, 0);
+      a->radius = 0.05;
+      c->s[1] = *a;
+      place_along(c, (const double[3]){1, 0, 0});
+      return;
+    case 4: /* its axis along x: turned 90 degrees about y */
+      c->size = 0.05;
+      set_prim(&a->prim[0], CX_CYLINDER, 0.05, 0, 0);
+      set_prim(&a->prim[1], CX_SLAB_Z, -0.1, 0.1, 0);
+      a->nprim = 2;
+      a->radius = sqrt(0.05 * 0.05 + 0.1 * 0.1);
+      a->pose.q[0] = a->pose.q[2] = M_SQRT1_2;
+      break;
+    case 5: /* tilted 10 degrees about x */
+      c->size = 0.2;
+      set_prim(&a->prim[0], CX_BOX, 0.2, 0.2, 0.2);
+      a->radius = 0.1 * sqrt(3);
+      a->pose.q[0] = cos(5 * M_PI / 180);
+      a->pose.q[1] = sin(5 * M_PI / 180);
+      break;
+    default:
+      c->size = 0.1;
+      set_prim(&a->prim[0], CX_SPHERE, 0.1, 0, 0);
+      a->radius = 0.1;
+  }
+  c->aligned = index != 5;
+  against_table(c);
 }

@@ -66,6 +66,14 @@ void cx_mesh_free(void);
  * case). */
 void cx_make(uint64_t seed, int index, cx_case *c);
 
+#define CX_PEERS 6
+
+/* Case `index` (0 .. CX_PEERS - 1) of the peer set, the contacts other tools are timed on:
+ * a sphere of radius 0.1 m 0.1, 1 and 10 mm into a plane; two spheres of radius 0.05 m
+ * overlapping 2 mm; a finite cylinder (radius 0.05 m, length 0.2 m) lying 1 mm deep along
+ * x; a 0.2 m cube tilted 10 degrees about x, 1 mm deep. The plane is the corpus's table. */
+void cx_peer(int index, cx_case *c);
+
 /* The case's two solids, for the library (the caller frees them). */
 vxc_status cx_solids(const cx_case *c, vxc_solid **a, vxc_solid **b, vxc_error *err);
 
