@@ -6,7 +6,11 @@
  *    errors).
  *  - The default rule at rtol 1e-3 and 1e-4 (the error estimate): every error within
  *    3 rtol, at most one case in twenty beyond rtol, every certified bracket holding the
- *    reference, nothing capped. */
+ *    reference, nothing capped.
+ *  - The peer set (cx_peer) by both rules at rtol 1e-3: within rtol, the bracket holding
+ *    the closed form and, certified, at most rtol V wide, in under a million boxes (the
+ *    finite cylinder lying along x took 2e7 and stopped 5% wide when a threshold below
+ *    the leaves' gaps sent the first subtrees to the deepest level). */
 #include "vxc_test.h"
 
 #include "tools/corpus.h"
@@ -99,11 +103,45 @@ static void test_corpus_rtol_1e4(void **state) {
   run_rule(1e-4);
 }
 
+// the peer set by the error estimate and certified, at rtol 1e-3
+static void test_corpus_peer(void **state) {
+  (void)state;
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  for (int i = 0; i < CX_PEERS; i++) {
+    cx_case c;
+    cx_peer(i, &c);
+    double V = cx_closed_form(&c);
+    vxc_solid *a, *b;
+    assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
+    for (int certified = 0; certified < 2; certified++) {
+      vxc_query_options o;
+      vxc_query_options_default(&o);
+      o.rtol = 1e-3;
+      o.certified = certified;
+      vxc_metrics m;
+      assert_int_equal(vxc_query_run(q, a, &c.s[0].pose, b, &c.s[1].pose, &o, NULL, NULL, &m, NULL),
+                       VXC_OK);
+      assert_int_equal(m.npair, 1);
+      const vxc_pair_metrics *p = &m.pair[0];
+      assert_true(fabs(m.volume - V) <= 1e-3 * V);
+      assert_true(p->volume_lo <= V * (1 + 1e-9) && V * (1 - 1e-9) <= p->volume_hi);
+      assert_true(!certified || p->volume_hi - p->volume_lo <= 1e-3 * V);
+      assert_false(m.capped);
+      assert_true(p->boxes < 1000000);
+    }
+    vxc_solid_free(a);
+    vxc_solid_free(b);
+  }
+  vxc_query_free(q);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_corpus_references_agree),
       cmocka_unit_test(test_corpus_rtol_1e3),
       cmocka_unit_test(test_corpus_rtol_1e4),
+      cmocka_unit_test(test_corpus_peer),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -536,6 +536,31 @@ static void sort_desc(double *a, double *tmp, size_t m) {
 }
 
 
+/* The certified rule's threshold between two consecutive gaps, lo (predicted to meet the
+ * target) and hi (not): its splits go on down to tau, so a tau below the leaves' gaps that
+ * is smaller than needed sends the first subtrees to the deepest level (85 leaves of the
+ * finite cylinder with gaps near 1e-7 and one of 2e-18 made that the threshold). The
+ * largest tau in [lo, hi) predicted to meet the target, by bisection in log scale. */
+static double certified_tau(const vxv_workspace *ws, size_t m, double fixed, double target,
+                            double lo, double hi) {
+  if (!(lo > 0)) {
+    lo = 1e-12 * hi;
+  }
+  for (int it = 0; it < 40 && hi > lo * (1 + 1e-3); it++) {
+    double t = sqrt(lo * hi), pred = fixed;
+    for (size_t i = 0; i < m; i++) {
+      pred += predicted(&ws->q, ws->gaps[i], t);
+    }
+    if (pred <= target) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+  }
+  return lo;
+}
+
+
 /* The threshold for the next round: the largest gap of a stored leaf such that splitting
  * every leaf above it is predicted to bring the total gap to `target` (`fixed`: the gaps no
  * round can reduce). Returns 0 with *tau set, -1 when no stored leaf can be split, or -2
@@ -593,6 +618,9 @@ static int choose_tau(vxv_workspace *ws, double target, double fixed, double *ta
     }
   }
   *tau = lo < m ? ws->gaps[lo] : 0;
+  if (ws->q.certified) {
+    *tau = certified_tau(ws, m, fixed, target, *tau, ws->gaps[lo - 1]);
+  }
   return 0;
 }
 
