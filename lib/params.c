@@ -88,7 +88,7 @@ vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_err
   } else if (strcmp(name, "v_e") == 0) {
     q.v_e = value;
   } else if (strcmp(name, "theta_c") == 0) {
-    q.theta_c = value * (M_PI / 180.0);
+    q.theta_c = value;
   } else if (strcmp(name, "r_n") == 0) {
     q.r_n = value;
   } else if (strcmp(name, "n_i") == 0) {
@@ -161,8 +161,7 @@ vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err) {
       {p->v_s > 0 && isfinite(p->v_s), "v_s", p->v_s, "must be finite and > 0"},
       {p->tau_dw > 0 && isfinite(p->tau_dw), "tau_dw", p->tau_dw, "must be finite and > 0"},
       {p->v_e > 0 && isfinite(p->v_e), "v_e", p->v_e, "must be finite and > 0"},
-      {p->theta_c > 0 && p->theta_c < M_PI, "theta_c", p->theta_c * (180.0 / M_PI),
-       "must be in (0, 180) degrees"},
+      {p->theta_c > 0 && p->theta_c < M_PI, "theta_c", p->theta_c, "must be in (0, pi) rad"},
       {p->r_n >= 0 && p->r_n < 1, "r_n", p->r_n, "must be in [0, 1)"},
       {p->n_i >= 1, "n_i", (double)p->n_i, "must be >= 1"},
       {p->k_p > 0 && isfinite(p->k_p), "k_p", p->k_p, "must be finite and > 0"},

@@ -75,8 +75,8 @@ typedef struct vxc_params {
 VXC_API void vxc_params_default(vxc_params *p);
 
 /* Sets the parameter called `name` (a symbol of lib/README.md: k_v, e_eff, v_small, tau_r, mu_s,
- * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (degrees here, as on the
- * command line), r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
+ * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (rad, as in the struct),
+ * r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
  * also sets v_e = v_s / 100 while v_e still equals the old v_s / 100 (so a v_e set apart
  * stays). Values are checked by vxc_params_prepare, except n_i, which must be an integer
  * in [1, 1e6] here. Returns VXC_OK, or VXC_ERR_ARG naming the unknown parameter (or the

@@ -232,7 +232,7 @@ const cli_command cli_cmd_force = {
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
     "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, "
     "sigma1,\n"
-    "sigma2, v_s, tau_dw, v_e, theta_c (degrees), r_n, n_i, k_p, p_exp. --params FILE reads\n"
+    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp. --params FILE reads\n"
     "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
