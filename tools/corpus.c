@@ -911,8 +911,21 @@ static double segment(double R, double delta) {
   if (delta >= 2 * R) {
     return M_PI * R * R;
   }
-  double c = R - delta;
-  return R * R * acos(c / R) - c * sqrt(fmax(0, 2 * R * delta - delta * delta));
+  /* R^2 (phi - sin phi) / 2 with phi = 2 acos(1 - delta / R), without the cancellation of
+     R^2 acos(c / R) - c sqrt(...) for a shallow segment (5e-7 of the area at delta / R =
+     1e-5): phi from an asin, phi - sin phi by its series when phi is small */
+  double phi = 4 * asin(sqrt(0.5 * delta / R)), f;
+  if (phi < 0.5) {
+    double p2 = phi * phi, term = phi * p2 / 6;
+    f = 0;
+    for (int k = 1; k <= 8; k++) {
+      f += term;
+      term *= -p2 / ((2 * k + 2) * (2 * k + 3));
+    }
+  } else {
+    f = phi - sin(phi);
+  }
+  return 0.5 * R * R * f;
 }
 
 /* A finite cylinder or capped cone against the table: sections across the axis at a from
@@ -963,14 +976,19 @@ static double axial_volume(const axial *x, double a0, double a1) {
     br[nb++] = (x->top - x->q[2]) / x->u[2];
   }
   qsort(br, (size_t)nb, sizeof br[0], cmp_dbl);
+  /* at a breakpoint the area goes as |a - a_b|^(3/2); a = mid + half (3 s - s^3) / 2 over
+     s in [-1, 1] makes it smooth in s (64 panels of s; with 64 panels of a, a cone's rim
+     0.25 um into the table came out 1.6e-8 low) */
   double V = 0;
   for (int b = 0; b + 1 < nb; b++) {
+    double mid = 0.5 * (br[b] + br[b + 1]), half = 0.5 * (br[b + 1] - br[b]);
     for (int p = 0; p < 64; p++) {
-      double lo = br[b] + (br[b + 1] - br[b]) * p / 64,
-             hi = br[b] + (br[b + 1] - br[b]) * (p + 1) / 64;
-      double m = 0.5 * (lo + hi), h = 0.5 * (hi - lo);
+      double m = -1 + (2 * p + 1) / 64.0, h = 1 / 64.0;
       for (int i = 0; i < 10; i++) {
-        V += h * gw[i] * (axial_area(x, m - h * gx[i]) + axial_area(x, m + h * gx[i]));
+        for (int sg = -1; sg <= 1; sg += 2) {
+          double t = m + sg * h * gx[i], a = mid + half * (3 * t - t * t * t) / 2;
+          V += h * gw[i] * 1.5 * half * (1 - t * t) * axial_area(x, a);
+        }
       }
     }
   }
