@@ -720,7 +720,249 @@ static int bounded_atoms(const vxg_cell *c) {
 }
 
 
-/* Runs a query on ncell (1 or 2) cells. */
+/* The intersection of the cells' bounding boxes [lo, hi], its centre ref (the query frame's
+ * origin) and longest side *ext; *empty when it has no volume. VXC_ERR_ARG when a cell is
+ * unbounded. */
+static vxc_status query_region(int ncell, const vxg_cell *const *cells,
+                               const vxg_xform *const *to_world, double lo[3], double hi[3],
+                               double ref[3], double *ext, int *empty) {
+  for (int a = 0; a < 3; a++) {
+    lo[a] = -HUGE_VAL;
+    hi[a] = HUGE_VAL;
+  }
+  for (int k = 0; k < ncell; k++) {
+    double bb[6];
+    vxg_cell_aabb(cells[k], to_world[k], bb);
+    for (int a = 0; a < 3; a++) {
+      lo[a] = fmax(lo[a], bb[a]);
+      hi[a] = fmin(hi[a], bb[3 + a]);
+    }
+  }
+  *ext = 0;
+  *empty = 0;
+  for (int a = 0; a < 3; a++) {
+    if (!isfinite(lo[a]) || !isfinite(hi[a])) {
+      return VXC_ERR_ARG; /* an unbounded cell cannot be integrated */
+    }
+    *empty |= !(hi[a] > lo[a]);
+    ref[a] = 0.5 * (lo[a] + hi[a]);
+    *ext = fmax(*ext, hi[a] - lo[a]);
+  }
+  return VXC_OK;
+}
+
+
+/* An empty result at ref: VXC_NO_CONTACT. */
+static vxc_status no_contact(const vxv_workspace *ws, const double ref[3], vxv_result *r,
+                             vxv_result *res) {
+  vxv_acc z;
+  vxv_acc_zero(&z);
+  vxv_finish_result(ref, &z, r);
+  r->peak_bytes = ws->peak;
+  *res = *r;
+  return VXC_NO_CONTACT;
+}
+
+
+/* The query's cells posed in the query frame (the world translated by -ref), and its rule. */
+static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
+                       const vxg_xform *const *to_world, const double ref[3],
+                       const vxv_options *opt, double ext) {
+  vxv_query *q = &ws->q;
+  memset(q, 0, sizeof *q);
+  q->ncell = ncell;
+  for (int k = 0; k < ncell; k++) {
+    vxg_xform shift, to_frame;
+    vxg_xform_translation(&shift, -ref[0], -ref[1], -ref[2]);
+    vxg_xform_compose(&to_frame, &shift, to_world[k]);
+    vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
+    vxv_qcell_init(&q->cell[k], &ws->pc[k]);
+  }
+  ws->mpr_todo = opt->hull_test && ncell == 2;
+  ws->mpr_done = 0;
+  ws->top_mesh = 0;
+  for (int k = 0; k < ncell; k++) {
+    ws->mpr_cell[k] = cells[k];
+    ws->mpr_pose[k] = to_world[k];
+    ws->top_mesh |= !bounded_atoms(cells[k]);
+  }
+  q->rtol_rule = opt->rtol > 0;
+  q->certified = opt->certified;
+  /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
+     region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
+  q->h_min = fmin(opt->h_min, ext / 4);
+  q->plane = opt->plane;
+  q->tau = HUGE_VAL;
+}
+
+
+/* The root grid over [lo, hi] into ws->list[0]: cubes of about a quarter of the region's
+ * longest side; with a leaf edge h_min, h_min times a power of two, so that the finest leaves
+ * have exactly that edge. *nroot gets their count, *size their edge. -1 when out of memory. */
+static int root_grid(vxv_workspace *ws, const double lo[3], const double hi[3], const double ref[3],
+                     double ext, int *nroot, double *size) {
+  const vxv_query *q = &ws->q;
+  double s0 = ext / 4, g0[3];
+  if (q->h_min > 0) {
+    s0 = q->h_min;
+    for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
+      s0 *= 2;
+    }
+    if (s0 < ext / 4) {
+      s0 = ext / 4; /* h_min below the deepest level: the level cap decides */
+    }
+  }
+  int n[3];
+  for (int a = 0; a < 3; a++) {
+    g0[a] = (lo[a] - ref[a]) - GRID_SHIFT * s0;
+    n[a] = (int)ceil((hi[a] - lo[a] + GRID_SHIFT * s0) / s0 * (1 + 1e-12));
+    n[a] = n[a] < 1 ? 1 : n[a];
+  }
+  *size = s0;
+  *nroot = n[0] * n[1] * n[2];
+  if (vxv_ws_grow(ws, (void **)&ws->list[0], &ws->capl[0], (size_t)*nroot, sizeof(vxv_box)) != 0 ||
+      vxv_ws_grow(ws, (void **)&ws->cls, &ws->capcls, (size_t)*nroot, 1) != 0) {
+    return -1;
+  }
+  int i = 0;
+  for (int z = 0; z < n[2]; z++) {
+    for (int y = 0; y < n[1]; y++) {
+      for (int x = 0; x < n[0]; x++) {
+        double c[3] = {g0[0] + (x + 0.5) * s0, g0[1] + (y + 0.5) * s0, g0[2] + (z + 0.5) * s0};
+        ws->cls[i] = TOP_TODO;
+        vxv_box_root(q, &ws->list[0][i++], c, 0.5 * s0);
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* Each subtree's share of the remaining boxes for this round: equal in the first round (and
+ * every round of a fixed leaf), else in proportion to the leaves it has to split, the
+ * subtrees with the most first in claim order (one claimed last is then small, and the
+ * threads end together). */
+static void share_budget(vxv_workspace *ws, int nt, long long remaining) {
+  const vxv_query *q = &ws->q;
+  int par = q->round & 1;
+  for (int s = 0; s < ws->nsub; s++) {
+    vxv_subtree *st = &ws->sub[s];
+    st->capped = 0;
+    if (q->round == 0 || !q->rtol_rule) {
+      st->budget = remaining > 0 ? remaining / ws->nsub : 0;
+    }
+    ws->order[s].sub = s;
+    ws->order[s].cost = 0;
+  }
+  if (q->round == 0) {
+    return;
+  }
+  long long total = 0;
+  for (int s = 0; s < ws->nsub; s++) {
+    vxv_subtree *st = &ws->sub[s];
+    const vxv_leaf *l = ws->th[st->owner]->buf[par ^ 1] + st->off;
+    long long c = 0;
+    for (size_t i = 0; i < st->n; i++) {
+      c += vxv_leaf_weight(q, &l[i]) > q->tau;
+    }
+    ws->order[s].cost = c;
+    total += c;
+  }
+  for (int s = 0; s < ws->nsub; s++) {
+    ws->sub[s].budget =
+        total > 0 && remaining > 0 ? (long long)((double)remaining * ws->order[s].cost / total) : 0;
+  }
+  if (nt > 1) {
+    qsort(ws->order, (size_t)ws->nsub, sizeof *ws->order, cmp_claim);
+  }
+}
+
+
+/* The rounds over the subtrees cut_top made: one for a fixed leaf; under the rtol rule until
+ * the summed weight meets max(rtol V, atol), a cap, the round limit or nothing left to split.
+ * *tot gets the figures (pre: the top's), *boxes and *rounds grow, *capped is set. A round
+ * cut by the cap is kept: the leaves it did not split are the previous round's, integrated
+ * whole, so its bracket is never wider than the last complete round's (the finite cylinder
+ * at rtol 1e-5: 1.25e-9 m^3 kept, 1.6e-8 reverted). */
+static void run_rounds(vxv_workspace *ws, int nt, const vxv_options *opt, long long max_boxes,
+                       const vxv_acc *pre, vxv_acc *tot, long long *boxes, int *rounds,
+                       int *capped) {
+  vxv_query *q = &ws->q;
+  for (q->round = 0; ws->nsub > 0; q->round++) {
+    int par = q->round & 1;
+    for (int t = 0; t < ws->nth; t++) {
+      ws->th[t]->n[par] = 0; /* every scratch area: any worker of the pool may take a seat */
+    }
+    share_budget(ws, nt, max_boxes - *boxes);
+    vxv_ws_run(ws, nt, ws->nsub, q->round == 0, round_job);
+    (*rounds)++;
+
+    /* reduce in subtree order */
+    *tot = *pre;
+    long long nsplit = 0;
+    for (int s = 0; s < ws->nsub; s++) {
+      vxv_acc_merge(tot, &ws->sub[s].full);
+      if (ws->sub[s].n > 0) {
+        vxv_acc_merge(tot, &ws->sub[s].leafsum);
+      }
+      *capped |= ws->sub[s].capped;
+      nsplit += ws->sub[s].nsplit;
+      *boxes += ws->sub[s].rboxes;
+    }
+    if (!q->rtol_rule) {
+      return;
+    }
+    double target = fmax(opt->rtol * vxv_acc_get(tot, VXV_ACC_M0), opt->atol);
+    if (acc_weight(q, tot) <= target || *capped || ws->mem_failed || *boxes >= max_boxes ||
+        q->round + 1 >= MAX_ROUNDS || (q->round > 0 && nsplit == 0)) {
+      return;
+    }
+    /* weights that rounds cannot reduce: retired leaves */
+    double fixed = 0;
+    for (int s = 0; s < ws->nsub; s++) {
+      fixed += acc_weight(q, &ws->sub[s].full);
+    }
+    fixed += q->certified ? acc_gap(pre) : 0;
+    int rc = choose_tau(ws, 0.8 * target, fixed, &q->tau);
+    if (rc != 0) {
+      *capped |= rc == -2;
+      return;
+    }
+  }
+}
+
+
+/* The result from the rounds' figures: leaves, depth and smallest leaf from the subtrees.
+ * Under the rtol rule, capped means less accurate than asked: whatever ended the rounds (a
+ * cap, the round limit, nothing left to split), an error estimate (or with `certified` a
+ * bracket) wider than asked, and only that (a subtree out of budget while the total met the
+ * tolerance is not). */
+static void finish_query(const vxv_workspace *ws, const vxv_options *opt, const double ref[3],
+                         const vxv_acc *tot, int capped, vxv_result *r) {
+  const vxv_query *q = &ws->q;
+  capped = capped || ws->mem_failed;
+  if (q->rtol_rule) {
+    double v = vxv_acc_get(tot, VXV_ACC_M0);
+    capped = !(acc_weight(q, tot) <= fmax(opt->rtol * v, opt->atol));
+  }
+  vxv_finish_result(ref, tot, r);
+  r->capped = capped;
+  double hmin = 0;
+  for (int s = 0; s < ws->nsub; s++) {
+    const vxv_subtree *st = &ws->sub[s];
+    r->leaves += st->leaves + (long long)st->n;
+    r->depth = st->depth > r->depth ? st->depth : r->depth;
+    if (st->hmin_leaf > 0 && (hmin == 0 || st->hmin_leaf < hmin)) {
+      hmin = st->hmin_leaf;
+    }
+  }
+  r->leaf_size_min = 2 * hmin;
+  r->peak_bytes = ws->peak;
+}
+
+
+/* Runs a query on ncell (1 or 2) cells: the region, the cells posed, the root grid, the top
+ * of the tree (with the hulls' test), the rounds, the result. */
 static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
                              const vxg_xform *const *to_world, const vxv_options *opt_in,
                              vxv_result *res) {
@@ -745,26 +987,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
 
   vxv_result r;
   memset(&r, 0, sizeof r);
-
-  /* the bounding-box intersection and the reference point */
-  double lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, hi[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
-  for (int k = 0; k < ncell; k++) {
-    double bb[6];
-    vxg_cell_aabb(cells[k], to_world[k], bb);
-    for (int a = 0; a < 3; a++) {
-      lo[a] = fmax(lo[a], bb[a]);
-      hi[a] = fmin(hi[a], bb[3 + a]);
-    }
-  }
-  double ref[3], ext = 0;
-  int empty = 0;
-  for (int a = 0; a < 3; a++) {
-    if (!isfinite(lo[a]) || !isfinite(hi[a])) {
-      return VXC_ERR_ARG; /* an unbounded cell cannot be integrated */
-    }
-    empty |= !(hi[a] > lo[a]);
-    ref[a] = 0.5 * (lo[a] + hi[a]);
-    ext = fmax(ext, hi[a] - lo[a]);
+  double lo[3], hi[3], ref[3], ext;
+  int empty;
+  if (query_region(ncell, cells, to_world, lo, hi, ref, &ext, &empty) != VXC_OK) {
+    return VXC_ERR_ARG;
   }
   int nt = vxv_ws_threads(ws, opt.threads > 1 ? opt.threads : 1);
   if (nt < 1) {
@@ -772,209 +998,38 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   }
   r.threads = nt;
   if (empty) {
-    vxv_acc z;
-    vxv_acc_zero(&z);
-    vxv_finish_result(ref, &z, &r);
-    r.peak_bytes = ws->peak;
-    *res = r;
-    return VXC_NO_CONTACT;
+    return no_contact(ws, ref, &r, res);
   }
   vxv_ws_alert(ws, nt);
+  pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
 
-  /* pose the cells in the query frame (the world translated by -ref) */
-  vxv_query *q = &ws->q;
-  memset(q, 0, sizeof *q);
-  q->ncell = ncell;
-  for (int k = 0; k < ncell; k++) {
-    vxg_xform shift, to_frame;
-    vxg_xform_translation(&shift, -ref[0], -ref[1], -ref[2]);
-    vxg_xform_compose(&to_frame, &shift, to_world[k]);
-    vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
-    vxv_qcell_init(&q->cell[k], &ws->pc[k]);
-  }
-  ws->mpr_todo = opt.hull_test && ncell == 2;
-  ws->mpr_done = 0;
-  ws->top_mesh = 0;
-  for (int k = 0; k < ncell; k++) {
-    ws->mpr_cell[k] = cells[k];
-    ws->mpr_pose[k] = to_world[k];
-    ws->top_mesh |= !bounded_atoms(cells[k]);
-  }
-  q->rtol_rule = opt.rtol > 0;
-  q->certified = opt.certified;
-  /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
-     region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
-  q->h_min = fmin(opt.h_min, ext / 4);
-  q->plane = opt.plane;
-  q->tau = HUGE_VAL;
-
-  /* the root grid: cubes of about a quarter of the box's longest side; with a leaf edge
-   * h_min, h_min times a power of two, so that the finest leaves have exactly that edge */
-  double s0 = ext / 4, g0[3];
-  if (q->h_min > 0) {
-    s0 = q->h_min;
-    for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
-      s0 *= 2;
-    }
-    if (s0 < ext / 4) {
-      s0 = ext / 4; /* h_min below the deepest level: the level cap decides */
-    }
-  }
-  int n[3];
-  for (int a = 0; a < 3; a++) {
-    g0[a] = (lo[a] - ref[a]) - GRID_SHIFT * s0;
-    n[a] = (int)ceil((hi[a] - lo[a] + GRID_SHIFT * s0) / s0 * (1 + 1e-12));
-    n[a] = n[a] < 1 ? 1 : n[a];
-  }
-  r.root_size = s0;
-  int nroot = n[0] * n[1] * n[2];
-  if (vxv_ws_grow(ws, (void **)&ws->list[0], &ws->capl[0], (size_t)nroot, sizeof(vxv_box)) != 0 ||
-      vxv_ws_grow(ws, (void **)&ws->cls, &ws->capcls, (size_t)nroot, 1) != 0) {
+  int nroot;
+  if (root_grid(ws, lo, hi, ref, ext, &nroot, &r.root_size) != 0) {
     return VXC_ERR_NOMEM;
   }
   vxv_acc pre;
   vxv_acc_zero(&pre);
-  long long boxes = 0;
-  int depth = 0, nmixed = 0;
-  for (int k = 0; k < n[2]; k++) {
-    for (int j = 0; j < n[1]; j++) {
-      for (int i = 0; i < n[0]; i++) {
-        double c[3] = {g0[0] + (i + 0.5) * s0, g0[1] + (j + 0.5) * s0, g0[2] + (k + 0.5) * s0};
-        ws->cls[boxes] = TOP_TODO;
-        vxv_box_root(q, &ws->list[0][boxes++], c, 0.5 * s0);
-      }
-    }
-  }
-  nmixed = top_level(ws, nt, ws->list[0], nroot, nroot, &pre, &depth);
+  long long boxes = nroot;
+  int depth = 0;
+  int nmixed = top_level(ws, nt, ws->list[0], nroot, nroot, &pre, &depth);
   r.hull_tested = ws->mpr_done;
   r.mpr_status = ws->mpr_status;
   r.mpr = ws->mpr;
   if (hulls_disjoint(ws)) {
     /* disjoint hulls: nothing counted, whatever the threads classified meanwhile */
-    vxv_acc z;
-    vxv_acc_zero(&z);
-    vxv_finish_result(ref, &z, &r);
-    r.peak_bytes = ws->peak;
-    *res = r;
-    return VXC_NO_CONTACT;
+    return no_contact(ws, ref, &r, res);
   }
   if (cut_top(ws, nt, &pre, &boxes, &depth, nmixed) != 0) {
     return VXC_ERR_NOMEM;
   }
 
-  /* rounds */
-  vxv_acc tot;
+  vxv_acc tot = pre;
   int rounds = 0, capped = 0;
-  for (q->round = 0; ws->nsub > 0; q->round++) {
-    int par = q->round & 1;
-    for (int t = 0; t < ws->nth; t++) {
-      ws->th[t]->n[par] = 0; /* every scratch area: any worker of the pool may take a seat */
-    }
-    long long remaining = max_boxes - boxes;
-    for (int s = 0; s < ws->nsub; s++) {
-      vxv_subtree *st = &ws->sub[s];
-      st->capped = 0;
-      if (q->round == 0 || !q->rtol_rule) {
-        st->budget = remaining > 0 ? remaining / ws->nsub : 0;
-      }
-    }
-    for (int s = 0; s < ws->nsub; s++) {
-      ws->order[s].sub = s;
-      ws->order[s].cost = 0;
-    }
-    if (q->round > 0) {
-      /* share the budget in proportion to the leaves each subtree has to split */
-      long long total = 0;
-      for (int s = 0; s < ws->nsub; s++) {
-        vxv_subtree *st = &ws->sub[s];
-        const vxv_leaf *l = ws->th[st->owner]->buf[par ^ 1] + st->off;
-        long long c = 0;
-        for (size_t i = 0; i < st->n; i++) {
-          c += vxv_leaf_weight(q, &l[i]) > q->tau;
-        }
-        ws->order[s].cost = c;
-        total += c;
-      }
-      for (int s = 0; s < ws->nsub; s++) {
-        vxv_subtree *st = &ws->sub[s];
-        st->budget = total > 0 && remaining > 0
-                         ? (long long)((double)remaining * ws->order[s].cost / total)
-                         : 0;
-      }
-      /* the subtrees with the most leaves to split first: one claimed last is then small,
-         and the threads end together */
-      if (nt > 1) {
-        qsort(ws->order, (size_t)ws->nsub, sizeof *ws->order, cmp_claim);
-      }
-    }
-    vxv_ws_run(ws, nt, ws->nsub, q->round == 0, round_job);
-    rounds++;
-
-    /* reduce in subtree order */
-    tot = pre;
-    long long nsplit = 0;
-    for (int s = 0; s < ws->nsub; s++) {
-      vxv_acc_merge(&tot, &ws->sub[s].full);
-      if (ws->sub[s].n > 0) {
-        vxv_acc_merge(&tot, &ws->sub[s].leafsum);
-      }
-      capped |= ws->sub[s].capped;
-      nsplit += ws->sub[s].nsplit;
-      boxes += ws->sub[s].rboxes;
-    }
-    if (!q->rtol_rule) {
-      break;
-    }
-    /* a round cut by the cap is kept: the leaves it did not split are the previous round's,
-       integrated whole, so its bracket is never wider than the last complete round's (the
-       finite cylinder at rtol 1e-5: 1.25e-9 m^3 kept, 1.6e-8 reverted) */
-    double v = vxv_acc_get(&tot, VXV_ACC_M0);
-    double target = fmax(opt.rtol * v, opt.atol);
-    if (acc_weight(q, &tot) <= target || capped || ws->mem_failed || boxes >= max_boxes ||
-        q->round + 1 >= MAX_ROUNDS || (q->round > 0 && nsplit == 0)) {
-      break;
-    }
-    /* weights that rounds cannot reduce: retired leaves */
-    double fixed = 0;
-    for (int s = 0; s < ws->nsub; s++) {
-      fixed += acc_weight(q, &ws->sub[s].full);
-    }
-    fixed += q->certified ? acc_gap(&pre) : 0;
-    int rc = choose_tau(ws, 0.8 * target, fixed, &q->tau);
-    if (rc != 0) {
-      capped |= rc == -2;
-      break;
-    }
-  }
-  if (ws->nsub == 0) {
-    tot = pre;
-  }
-  capped = capped || ws->mem_failed;
-  if (q->rtol_rule) {
-    /* capped means less accurate than asked: under the rtol rule, whatever ended the rounds
-       (a cap, the round limit, nothing left to split), an error estimate (or with
-       `certified` a bracket) wider than asked, and only that (a subtree out of budget while
-       the total met the tolerance is not) */
-    double v = vxv_acc_get(&tot, VXV_ACC_M0);
-    capped = !(acc_weight(q, &tot) <= fmax(opt.rtol * v, opt.atol));
-  }
-
-  vxv_finish_result(ref, &tot, &r);
+  run_rounds(ws, nt, &opt, max_boxes, &pre, &tot, &boxes, &rounds, &capped);
   r.boxes = boxes;
   r.rounds = rounds;
   r.depth = depth;
-  r.capped = capped;
-  double hmin = 0;
-  for (int s = 0; s < ws->nsub; s++) {
-    const vxv_subtree *st = &ws->sub[s];
-    r.leaves += st->leaves + (long long)st->n;
-    r.depth = st->depth > r.depth ? st->depth : r.depth;
-    if (st->hmin_leaf > 0 && (hmin == 0 || st->hmin_leaf < hmin)) {
-      hmin = st->hmin_leaf;
-    }
-  }
-  r.leaf_size_min = 2 * hmin;
-  r.peak_bytes = ws->peak;
+  finish_query(ws, &opt, ref, &tot, capped, &r);
   if (ws->alloc_failed) {
     return VXC_ERR_NOMEM; /* the caller's allocator refused: not a cap */
   }
