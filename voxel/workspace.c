@@ -22,20 +22,8 @@
 
 #include "voxel/internal.h"
 
-static void *ws_realloc(const vxc_allocator *al, void *p, size_t size) {
-  if (al && al->realloc) {
-    return al->realloc(al->ud, p, size);
-  }
-  if (size == 0) {
-    free(p);
-    return NULL;
-  }
-  return realloc(p, size);
-}
-
-
 void *vxv_ws_alloc(vxv_workspace *ws, size_t size) {
-  void *p = ws_realloc(ws->al, NULL, size);
+  void *p = vxg_realloc(ws->al, NULL, size);
   ws->alloc_failed |= !p;
   if (p) {
     ws->bytes += size;
@@ -49,7 +37,7 @@ void *vxv_ws_alloc(vxv_workspace *ws, size_t size) {
 
 void vxv_ws_free(vxv_workspace *ws, void *p, size_t size) {
   if (p) {
-    ws_realloc(ws->al, p, 0);
+    vxg_realloc(ws->al, p, 0);
     ws->bytes -= size;
   }
 }
@@ -70,7 +58,7 @@ int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t el
   pthread_mutex_lock(&ws->mem_mu);
   size_t add = (ncap - *cap) * elem;
   if (ws->bytes + add <= ws->max_bytes) {
-    void *q = ws_realloc(ws->al, *p, ncap * elem);
+    void *q = vxg_realloc(ws->al, *p, ncap * elem);
     ws->alloc_failed |= !q;
     if (q) {
       *p = q;
@@ -96,7 +84,7 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
   if (!out) {
     return VXC_ERR_ARG;
   }
-  vxv_workspace *ws = ws_realloc(al, NULL, sizeof *ws);
+  vxv_workspace *ws = vxg_realloc(al, NULL, sizeof *ws);
   if (!ws) {
     return VXC_ERR_NOMEM;
   }
@@ -115,7 +103,7 @@ vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
   ws->bytes = ws->peak = sizeof *ws;
   ws->max_bytes = VXV_DEFAULT_MAX_BYTES;
   if (pthread_mutex_init(&ws->mem_mu, NULL) != 0) {
-    ws_realloc(al, ws, 0);
+    vxg_realloc(al, ws, 0);
     return VXC_ERR_NOMEM;
   }
   if (pthread_mutex_init(&ws->mu, NULL) == 0) {
@@ -171,7 +159,7 @@ void vxv_workspace_free(vxv_workspace *ws) {
     vxv_ws_free(ws, ws->list[k], ws->capl[k] * sizeof(vxv_box));
   }
   pthread_mutex_destroy(&ws->mem_mu);
-  ws_realloc(ws->al, ws, 0);
+  vxg_realloc(ws->al, ws, 0);
 }
 
 
