@@ -504,6 +504,21 @@ static void test_tippe_top(void **state) {
     fprintf(stderr, "# falls back at %.3f s, on both spheres at %.2f degrees, final tilt %.1f\n",
             t_fall, th2 * 180 / M_PI, tilt(&S.b[S.n - 1][1]) * 180 / M_PI);
     assert_true(t_fall > 4.0);
+    /* it falls back when its spin has decayed to the inverted top's stability limit: a top
+       spinning at w on a round tip whose centre lies a2 = 16 mm below the centre of mass
+       stays up while C w > 2 sqrt(A m g a2) (the sleeping top's condition, A and C at the
+       centre of mass: a linearised tilt grows as exp(s t) with real s once C^2 w^2 < 4 A m
+       g a2); the tilt leaves its plateau (the last record above 177 degrees before it
+       falls back) within 10% of that spin */
+    const double A = 8e-7, a2 = 0.016, w_c = 2 * sqrt(A * m * g * a2) / C;
+    int i_off = index_at(&S, t_fall);
+    while (i_off > 0 && tilt(&S.b[i_off][1]) < 177 * M_PI / 180) {
+      i_off--;
+    }
+    double w_off = fabs(S.b[i_off][1].velocity[5]);
+    fprintf(stderr, "# leaves 177 degrees at %.3f s spinning at %.2f rad/s (limit %.2f)\n",
+            S.t[i_off], w_off, w_c);
+    assert_double_rel(w_off, w_c, 0.1);
     assert_true(th2 > 0);
     assert_true(tilt(&S.b[S.n - 1][1]) < acos(-(0.015 - r2) / d) - 0.1);
     /* the centre of mass rose by about 9 mm (r1 - a1 = 12 mm to r2 + a2 = 21 mm above the
