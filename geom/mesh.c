@@ -746,42 +746,20 @@ static void mesh_release(vxg_mesh *m) {
 }
 
 
-vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *err) {
-  const char *name = s->name ? s->name : "";
-  if (!(scale > 0) || !isfinite(scale)) {
-    return vxg_error_set(err, VXC_ERR_ARG, name, 0, 0, "mesh scale must be positive (got %g)",
-                         scale);
-  }
-  if (s->nt == 0) {
-    return vxg_error_set(err, VXC_ERR_GEOMETRY, name, 0, 0, "mesh has no triangles");
-  }
-  const vxc_allocator *al = s->al;
-  vxg_mesh *m = vxg_alloc(al, sizeof *m);
-  if (!m) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-  }
-  memset(m, 0, sizeof *m);
-  m->al = al;
-  m->info.format = s->format ? s->format : "arrays";
-  m->info.gzip = s->gzip;
-  build b = {s, m, err, NULL, NULL, NULL};
-  int *map = NULL;
-  vxc_status st = VXC_OK;
-  m->name = vxg_strdup(al, name);
-  if (!m->name) {
-    goto nomem;
-  }
-
-  /* 1. scale and bounding box */
-  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+/* Step 1: scales the soup's vertices to metres, checking each, and sets lo (the bounding box's
+ * low corner) and m->size (its diagonal D). VXC_OK or VXC_ERR_GEOMETRY (error set). */
+static vxc_status build_scale(build *b, double scale, double lo[3]) {
+  vxg_soup *s = b->s;
+  const char *name = b->m->name;
+  double hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  lo[0] = lo[1] = lo[2] = HUGE_VAL;
   for (size_t i = 0; i < 3 * s->nv; i++) {
     s->v[i] *= scale;
     if (!(fabs(s->v[i]) <= VXG_MAX_LENGTH)) {
-      st = vxg_error_set(err, VXC_ERR_GEOMETRY, name, 0, 0,
-                         "vertex %zu (0-based): coordinate %g m (after scaling by %g) is not "
-                         "finite or beyond %g m (a unit mistake? use (scale S))",
-                         i / 3, s->v[i], scale, VXG_MAX_LENGTH);
-      goto fail;
+      return vxg_error_set(b->err, VXC_ERR_GEOMETRY, name, 0, 0,
+                           "vertex %zu (0-based): coordinate %g m (after scaling by %g) is not "
+                           "finite or beyond %g m (a unit mistake? use (scale S))",
+                           i / 3, s->v[i], scale, VXG_MAX_LENGTH);
     }
   }
   for (size_t t = 0; t < 3 * s->nt; t++) {
@@ -792,24 +770,25 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
     }
   }
   double diag[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
-  m->size = norm3(diag);
-  if (!(m->size > 0)) {
-    st = vxg_error_set(err, VXC_ERR_GEOMETRY, name, 0, 0,
-                       "mesh has no extent: every vertex is at the same point");
-    goto fail;
+  b->m->size = norm3(diag);
+  if (!(b->m->size > 0)) {
+    return vxg_error_set(b->err, VXC_ERR_GEOMETRY, name, 0, 0,
+                         "mesh has no extent: every vertex is at the same point");
   }
+  return VXC_OK;
+}
 
-  /* 2. weld */
-  map = vxg_alloc(al, s->nv * sizeof *map);
-  if (!map || weld(&b, lo, VXG_MESH_WELD_REL * m->size, map) != 0) {
-    goto nomem;
-  }
 
-  /* 3. drop degenerate triangles, renumber used vertices */
-  m->tri = vxg_alloc(al, 3 * s->nt * sizeof *m->tri);
-  b.src = vxg_alloc(al, s->nt * sizeof *b.src);
-  if (!m->tri || !b.src) {
-    goto nomem;
+/* Step 3, first half: the soup's triangles in welded numbering (map), without those with a
+ * repeated vertex or a doubled area below VXG_MESH_DEGEN_REL D^2, into m->tri and b->src.
+ * VXC_OK, VXC_ERR_NOMEM (error not set) or VXC_ERR_GEOMETRY (none left; error set). */
+static vxc_status build_drop_degenerate(build *b, const int *map) {
+  const vxg_soup *s = b->s;
+  vxg_mesh *m = b->m;
+  m->tri = vxg_alloc(m->al, 3 * s->nt * sizeof *m->tri);
+  b->src = vxg_alloc(m->al, s->nt * sizeof *b->src);
+  if (!m->tri || !b->src) {
+    return VXC_ERR_NOMEM;
   }
   double amin = VXG_MESH_DEGEN_REL * m->size * m->size;
   int nt = 0;
@@ -830,37 +809,38 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
     m->tri[3 * nt] = a;
     m->tri[3 * nt + 1] = c1;
     m->tri[3 * nt + 2] = c2;
-    b.src[nt++] = (int)t;
+    b->src[nt++] = (int)t;
   }
   m->ntri = nt;
   if (nt == 0) {
-    st = vxg_error_set(err, VXC_ERR_GEOMETRY, name, 0, 0,
-                       "mesh has no triangles left after dropping %d degenerate ones",
-                       m->info.ndegenerate);
-    goto fail;
+    return vxg_error_set(b->err, VXC_ERR_GEOMETRY, m->name, 0, 0,
+                         "mesh has no triangles left after dropping %d degenerate ones",
+                         m->info.ndegenerate);
   }
-  {
-    /* keep the used vertices, in their order (map is reused as old -> new) */
-    for (int i = 0; i < m->nvert; i++) {
-      map[i] = 0;
-    }
-    for (int i = 0; i < 3 * nt; i++) {
-      map[m->tri[i]] = 1;
-    }
-    int k = 0;
-    for (int i = 0; i < m->nvert; i++) {
-      if (map[i]) {
-        memmove(m->v + 3 * k, m->v + 3 * i, 3 * sizeof *m->v);
-        map[i] = k++;
-      }
-    }
-    for (int i = 0; i < 3 * nt; i++) {
-      m->tri[i] = map[m->tri[i]];
-    }
-    m->nvert = k;
+  return VXC_OK;
+}
+
+
+/* Step 3, second half: keeps the vertices the triangles use, in their order (map, of at least
+ * m->nvert entries, is scratch), and fills the info's counts and bounding box. */
+static void build_compact(vxg_mesh *m, int *map) {
+  for (int i = 0; i < m->nvert; i++) {
+    map[i] = 0;
   }
-  vxg_free(al, map);
-  map = NULL;
+  for (int i = 0; i < 3 * m->ntri; i++) {
+    map[m->tri[i]] = 1;
+  }
+  int k = 0;
+  for (int i = 0; i < m->nvert; i++) {
+    if (map[i]) {
+      memmove(m->v + 3 * k, m->v + 3 * i, 3 * sizeof *m->v);
+      map[i] = k++;
+    }
+  }
+  for (int i = 0; i < 3 * m->ntri; i++) {
+    m->tri[i] = map[m->tri[i]];
+  }
+  m->nvert = k;
   m->info.ntri = m->ntri;
   m->info.nvert = m->nvert;
   for (int a = 0; a < 3; a++) {
@@ -873,46 +853,93 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
       m->info.aabb[3 + a] = fmax(m->info.aabb[3 + a], m->v[3 * i + a]);
     }
   }
+}
 
-  /* 4-8. topology, orientation, derived data */
-  size_t nh = 3 * (size_t)nt;
-  b.twin = vxg_alloc(al, nh * sizeof *b.twin);
-  b.same = vxg_alloc(al, nh * sizeof *b.same);
+
+/* Steps 4-8's arrays. 0, or -1 when one could not be allocated. */
+static int build_alloc_derived(build *b) {
+  vxg_mesh *m = b->m;
+  const vxc_allocator *al = m->al;
+  size_t nh = 3 * (size_t)m->ntri;
+  b->twin = vxg_alloc(al, nh * sizeof *b->twin);
+  b->same = vxg_alloc(al, nh * sizeof *b->same);
   m->fn = vxg_alloc(al, nh * sizeof *m->fn);
   m->en = vxg_alloc(al, 3 * nh * sizeof *m->en);
   m->vn = vxg_alloc(al, 3 * (size_t)m->nvert * sizeof *m->vn);
   m->adj_off = vxg_alloc(al, ((size_t)m->nvert + 1) * sizeof *m->adj_off);
   m->adj = vxg_alloc(al, nh * sizeof *m->adj);
-  m->pid = vxg_alloc(al, (size_t)nt * sizeof *m->pid);
-  if (!b.twin || !b.same || !m->fn || !m->en || !m->vn || !m->adj_off || !m->adj || !m->pid) {
-    goto nomem;
-  }
-  st = finish(&b);
-  if (st == VXC_ERR_NOMEM) {
-    goto nomem;
-  }
-  if (st != VXC_OK) {
-    goto fail;
-  }
-  st = vxg_mesh_bvh_build(m, err);
-  if (st != VXC_OK) {
-    goto fail;
-  }
-  vxg_free(al, b.src);
-  vxg_free(al, b.twin);
-  vxg_free(al, b.same);
-  *out = m;
-  return VXC_OK;
+  m->pid = vxg_alloc(al, (size_t)m->ntri * sizeof *m->pid);
+  return b->twin && b->same && m->fn && m->en && m->vn && m->adj_off && m->adj && m->pid ? 0 : -1;
+}
 
-nomem:
-  st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
-fail:
+
+/* Steps 1-8 up to the BVH once m is allocated and named; *map (the weld's, s->nv entries) is
+ * freed here or, on failure, by the caller. VXC_ERR_NOMEM with the error not set, or as finish().
+ */
+static vxc_status build_steps(build *b, double scale, int **map) {
+  vxg_mesh *m = b->m;
+  double lo[3];
+  vxc_status st = build_scale(b, scale, lo);
+  if (st != VXC_OK) {
+    return st;
+  }
+  *map = vxg_alloc(m->al, b->s->nv * sizeof **map);
+  if (!*map || weld(b, lo, VXG_MESH_WELD_REL * m->size, *map) != 0) {
+    return VXC_ERR_NOMEM;
+  }
+  if ((st = build_drop_degenerate(b, *map)) != VXC_OK) {
+    return st;
+  }
+  build_compact(m, *map);
+  vxg_free(m->al, *map);
+  *map = NULL;
+  if (build_alloc_derived(b) != 0) {
+    return VXC_ERR_NOMEM;
+  }
+  return finish(b);
+}
+
+
+vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *err) {
+  const char *name = s->name ? s->name : "";
+  if (!(scale > 0) || !isfinite(scale)) {
+    return vxg_error_set(err, VXC_ERR_ARG, name, 0, 0, "mesh scale must be positive (got %g)",
+                         scale);
+  }
+  if (s->nt == 0) {
+    return vxg_error_set(err, VXC_ERR_GEOMETRY, name, 0, 0, "mesh has no triangles");
+  }
+  const vxc_allocator *al = s->al;
+  vxg_mesh *m = vxg_alloc(al, sizeof *m);
+  if (!m) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
+  }
+  memset(m, 0, sizeof *m);
+  m->al = al;
+  m->info.format = s->format ? s->format : "arrays";
+  m->info.gzip = s->gzip;
+  build b = {s, m, err, NULL, NULL, NULL};
+  int *map = NULL;
+  vxc_status st = VXC_ERR_NOMEM;
+  m->name = vxg_strdup(al, name);
+  if (m->name) {
+    st = build_steps(&b, scale, &map);
+  }
+  if (st == VXC_ERR_NOMEM) {
+    st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
+  } else if (st == VXC_OK) {
+    st = vxg_mesh_bvh_build(m, err);
+  }
   vxg_free(al, map);
   vxg_free(al, b.src);
   vxg_free(al, b.twin);
   vxg_free(al, b.same);
-  mesh_release(m);
-  return st;
+  if (st != VXC_OK) {
+    mesh_release(m);
+    return st;
+  }
+  *out = m;
+  return VXC_OK;
 }
 
 

@@ -457,11 +457,105 @@ static int ply_value(text *t, int binary, ptype ty, const char *elem, long index
 }
 
 
-static int parse_ply(text *t) {
+/* A PLY header as read: its elements in order, the data format, and which elements are the
+ * vertices (vi) and the faces (fi). */
+typedef struct ply_header {
   ply_elem el[PLY_MAX_ELEM];
-  int nel = 0, binary = -1, header_ok = 0;
-  next_line(t); /* "ply" */
-  while (!header_ok) {
+  int nel, binary, vi, fi;
+} ply_header;
+
+
+/* "format ascii|binary_little_endian VERSION" */
+static int ply_format_line(text *t, ply_header *h) {
+  if (next_token(t, 1, 0) != 1) {
+    return bad_line(t, VXC_ERR_FORMAT, "PLY format line without a format");
+  }
+  if (strcmp(t->tok, "ascii") == 0) {
+    h->binary = 0;
+  } else if (strcmp(t->tok, "binary_little_endian") == 0) {
+    h->binary = 1;
+  } else {
+    vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
+                  "unsupported PLY format '%s' (ascii and binary_little_endian are read)", t->tok);
+    return -1;
+  }
+  return 0;
+}
+
+
+/* "element NAME COUNT" */
+static int ply_element_line(text *t, ply_header *h) {
+  if (h->nel == PLY_MAX_ELEM) {
+    return bad_line(t, VXC_ERR_FORMAT, "too many PLY elements");
+  }
+  ply_elem *e = &h->el[h->nel];
+  memset(e, 0, sizeof *e);
+  double c;
+  if (next_token(t, 1, 0) != 1) {
+    return bad_line(t, VXC_ERR_FORMAT, "PLY element without a name");
+  }
+  memcpy(e->name, t->tok, sizeof e->name);
+  if (read_number(t, 1, "the element count", &c) != 0) {
+    return -1;
+  }
+  if (c < 0 || c != floor(c) || c > VXG_MESH_MAX_COUNT) {
+    vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
+                  "bad PLY element count %g (0 to %d)", c, VXG_MESH_MAX_COUNT);
+    return -1;
+  }
+  e->count = (long)c;
+  h->nel++;
+  return 0;
+}
+
+
+/* "property TYPE NAME" or "property list COUNT_TYPE ITEM_TYPE NAME", of the last element; the
+ * vertex's x y z and the face's vertex list get their roles. */
+static int ply_property_line(text *t, ply_header *h) {
+  if (h->nel == 0) {
+    return bad_line(t, VXC_ERR_FORMAT, "PLY property before any element");
+  }
+  ply_elem *e = &h->el[h->nel - 1];
+  if (e->nprop == PLY_MAX_PROP) {
+    return bad_line(t, VXC_ERR_FORMAT, "too many PLY properties in one element");
+  }
+  ply_prop *pp = &e->prop[e->nprop];
+  memset(pp, 0, sizeof *pp);
+  if (next_token(t, 1, 0) != 1) {
+    return bad_line(t, VXC_ERR_FORMAT, "PLY property without a type");
+  }
+  if (strcmp(t->tok, "list") == 0) {
+    if (next_token(t, 1, 0) != 1 || (pp->count_type = ptype_parse(t->tok)) == P_NONE ||
+        pp->count_type == P_F32 || pp->count_type == P_F64 || next_token(t, 1, 0) != 1 ||
+        (pp->type = ptype_parse(t->tok)) == P_NONE) {
+      return bad_line(t, VXC_ERR_FORMAT,
+                      "bad PLY list property (expected 'property list COUNT_TYPE "
+                      "ITEM_TYPE NAME' with an integer count type)");
+    }
+  } else if ((pp->type = ptype_parse(t->tok)) == P_NONE) {
+    vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
+                  "unknown PLY property type '%s'", t->tok);
+    return -1;
+  }
+  if (next_token(t, 1, 0) != 1) {
+    return bad_line(t, VXC_ERR_FORMAT, "PLY property without a name");
+  }
+  int vert = strcmp(e->name, "vertex") == 0, face = strcmp(e->name, "face") == 0;
+  if (vert && !pp->count_type && strlen(t->tok) == 1 && t->tok[0] >= 'x' && t->tok[0] <= 'z') {
+    pp->role = 1 + t->tok[0] - 'x';
+  }
+  if (face && pp->count_type &&
+      (strcmp(t->tok, "vertex_indices") == 0 || strcmp(t->tok, "vertex_index") == 0)) {
+    pp->role = 4;
+  }
+  e->nprop++;
+  return 0;
+}
+
+
+/* The header's lines after "ply", through "end_header". */
+static int ply_header_lines(text *t, ply_header *h) {
+  for (;;) {
     int r = next_token(t, 1, 0);
     if (r < 0) {
       return -1;
@@ -473,196 +567,164 @@ static int parse_ply(text *t) {
       next_line(t);
       continue;
     }
+    int end = strcmp(t->tok, "end_header") == 0;
     if (strcmp(t->tok, "format") == 0) {
-      if (next_token(t, 1, 0) != 1) {
-        return bad_line(t, VXC_ERR_FORMAT, "PLY format line without a format");
-      }
-      if (strcmp(t->tok, "ascii") == 0) {
-        binary = 0;
-      } else if (strcmp(t->tok, "binary_little_endian") == 0) {
-        binary = 1;
-      } else {
-        vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                      "unsupported PLY format '%s' (ascii and binary_little_endian are read)",
-                      t->tok);
-        return -1;
-      }
+      r = ply_format_line(t, h);
     } else if (strcmp(t->tok, "element") == 0) {
-      if (nel == PLY_MAX_ELEM) {
-        return bad_line(t, VXC_ERR_FORMAT, "too many PLY elements");
-      }
-      ply_elem *e = &el[nel];
-      memset(e, 0, sizeof *e);
-      double c;
-      if (next_token(t, 1, 0) != 1) {
-        return bad_line(t, VXC_ERR_FORMAT, "PLY element without a name");
-      }
-      memcpy(e->name, t->tok, sizeof e->name);
-      if (read_number(t, 1, "the element count", &c) != 0) {
-        return -1;
-      }
-      if (c < 0 || c != floor(c) || c > VXG_MESH_MAX_COUNT) {
-        vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                      "bad PLY element count %g (0 to %d)", c, VXG_MESH_MAX_COUNT);
-        return -1;
-      }
-      e->count = (long)c;
-      nel++;
+      r = ply_element_line(t, h);
     } else if (strcmp(t->tok, "property") == 0) {
-      if (nel == 0) {
-        return bad_line(t, VXC_ERR_FORMAT, "PLY property before any element");
-      }
-      ply_elem *e = &el[nel - 1];
-      if (e->nprop == PLY_MAX_PROP) {
-        return bad_line(t, VXC_ERR_FORMAT, "too many PLY properties in one element");
-      }
-      ply_prop *pp = &e->prop[e->nprop];
-      memset(pp, 0, sizeof *pp);
-      if (next_token(t, 1, 0) != 1) {
-        return bad_line(t, VXC_ERR_FORMAT, "PLY property without a type");
-      }
-      if (strcmp(t->tok, "list") == 0) {
-        if (next_token(t, 1, 0) != 1 || (pp->count_type = ptype_parse(t->tok)) == P_NONE ||
-            pp->count_type == P_F32 || pp->count_type == P_F64 || next_token(t, 1, 0) != 1 ||
-            (pp->type = ptype_parse(t->tok)) == P_NONE) {
-          return bad_line(t, VXC_ERR_FORMAT,
-                          "bad PLY list property (expected 'property list COUNT_TYPE "
-                          "ITEM_TYPE NAME' with an integer count type)");
-        }
-      } else if ((pp->type = ptype_parse(t->tok)) == P_NONE) {
-        vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                      "unknown PLY property type '%s'", t->tok);
-        return -1;
-      }
-      if (next_token(t, 1, 0) != 1) {
-        return bad_line(t, VXC_ERR_FORMAT, "PLY property without a name");
-      }
-      int vert = strcmp(e->name, "vertex") == 0, face = strcmp(e->name, "face") == 0;
-      if (vert && !pp->count_type && strlen(t->tok) == 1 && t->tok[0] >= 'x' && t->tok[0] <= 'z') {
-        pp->role = 1 + t->tok[0] - 'x';
-      }
-      if (face && pp->count_type &&
-          (strcmp(t->tok, "vertex_indices") == 0 || strcmp(t->tok, "vertex_index") == 0)) {
-        pp->role = 4;
-      }
-      e->nprop++;
-    } else if (strcmp(t->tok, "end_header") == 0) {
-      header_ok = 1;
-    } else if (strcmp(t->tok, "comment") != 0 && strcmp(t->tok, "obj_info") != 0) {
+      r = ply_property_line(t, h);
+    } else if (!end && strcmp(t->tok, "comment") != 0 && strcmp(t->tok, "obj_info") != 0) {
       vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
                     "unknown PLY header line '%s'", t->tok);
       return -1;
     }
+    if (r < 0) {
+      return -1;
+    }
     next_line(t);
-  }
-  if (binary < 0) {
-    return bad_line(t, VXC_ERR_FORMAT, "the PLY header has no format line");
-  }
-  t->s->binary = binary;
-  /* the vertex element must come before the faces and have x y z */
-  int vi = -1, fi = -1;
-  for (int i = 0; i < nel; i++) {
-    if (strcmp(el[i].name, "vertex") == 0 && vi < 0) {
-      vi = i;
-    } else if (strcmp(el[i].name, "face") == 0 && fi < 0) {
-      fi = i;
+    if (end) {
+      return 0;
     }
   }
-  if (vi < 0 || fi < 0 || fi < vi) {
+}
+
+
+/* Reads the header and checks it describes a mesh: a format, a 'vertex' element with x y z
+ * followed by a 'face' element with a vertex list. */
+static int ply_read_header(text *t, ply_header *h) {
+  h->nel = 0;
+  h->binary = -1;
+  next_line(t); /* "ply" */
+  if (ply_header_lines(t, h) != 0) {
+    return -1;
+  }
+  if (h->binary < 0) {
+    return bad_line(t, VXC_ERR_FORMAT, "the PLY header has no format line");
+  }
+  t->s->binary = h->binary;
+  h->vi = h->fi = -1;
+  for (int i = 0; i < h->nel; i++) {
+    if (strcmp(h->el[i].name, "vertex") == 0 && h->vi < 0) {
+      h->vi = i;
+    } else if (strcmp(h->el[i].name, "face") == 0 && h->fi < 0) {
+      h->fi = i;
+    }
+  }
+  if (h->vi < 0 || h->fi < 0 || h->fi < h->vi) {
     return bad_line(t, VXC_ERR_FORMAT,
                     "a PLY mesh needs a 'vertex' element followed by a 'face' element");
   }
   int have[5] = {0};
-  for (int k = 0; k < el[vi].nprop; k++) {
-    have[el[vi].prop[k].role]++;
+  for (int k = 0; k < h->el[h->vi].nprop; k++) {
+    have[h->el[h->vi].prop[k].role]++;
   }
-  for (int k = 0; k < el[fi].nprop; k++) {
-    have[el[fi].prop[k].role]++;
+  for (int k = 0; k < h->el[h->fi].nprop; k++) {
+    have[h->el[h->fi].prop[k].role]++;
   }
   if (have[1] != 1 || have[2] != 1 || have[3] != 1 || have[4] != 1) {
     return bad_line(t, VXC_ERR_FORMAT,
                     "the PLY header needs vertex properties x, y, z and a face list "
                     "'vertex_indices'");
   }
-  size_t vbase = t->s->nv;
-  for (int i = 0; i < nel; i++) {
-    ply_elem *e = &el[i];
-    for (long j = 0; j < e->count; j++) {
-      double xyz[3] = {0, 0, 0};
-      long start = binary ? (long)t->pos : t->line;
-      for (int k = 0; k < e->nprop; k++) {
-        const ply_prop *pp = &e->prop[k];
-        double v;
-        if (!pp->count_type) {
-          if (ply_value(t, binary, pp->type, e->name, j, &v) != 0) {
-            return -1;
-          }
-          if (pp->role >= 1 && pp->role <= 3) {
-            xyz[pp->role - 1] = v;
-          }
-          continue;
-        }
-        double cnt;
-        if (ply_value(t, binary, pp->count_type, e->name, j, &cnt) != 0) {
-          return -1;
-        }
-        if (cnt < 0) {
-          if (binary) {
-            vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
-                          "%s %ld (byte offset %ld): negative list length", e->name, j, start);
-          } else {
-            bad_line(t, VXC_ERR_FORMAT, "negative list length");
-          }
-          return -1;
-        }
-        if (pp->role == 4 && cnt < 3) {
-          if (binary) {
-            vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
-                          "face %ld (byte offset %ld): a face needs at least 3 vertices, got "
-                          "%.0f",
-                          j, start, cnt);
-          } else {
-            vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                          "face %ld: a face needs at least 3 vertices, got %.0f", j, cnt);
-          }
-          return -1;
-        }
-        long first = -1, prev = -1;
-        for (long c = 0; c < (long)cnt; c++) {
-          if (ply_value(t, binary, pp->type, e->name, j, &v) != 0) {
-            return -1;
-          }
-          if (pp->role != 4) {
-            continue;
-          }
-          if (v < 0 || v != floor(v) || v >= (double)el[vi].count) {
-            if (binary) {
-              vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
-                            "face %ld (byte offset %ld): vertex index %g out of range (%ld "
-                            "vertices)",
-                            j, start, v, el[vi].count);
-            } else {
-              vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
-                            "face %ld: vertex index %g out of range (%ld vertices)", j, v,
-                            el[vi].count);
-            }
-            return -1;
-          }
-          long k2 = (long)vbase + (long)v;
-          if (c == 0) {
-            first = k2;
-          } else if (c >= 2 &&
-                     vxg_soup_tri(t->s, (int)first, (int)prev, (int)k2, binary ? start : t->line)) {
-            return nomem(t);
-          }
-          prev = k2;
-        }
+  return 0;
+}
+
+
+/* Reads list property pp of item j of element e (starting at line or byte offset `start`); a
+ * face's vertex list (role 4) is fanned into triangles of the vertices from vbase on. */
+static int ply_list(text *t, const ply_header *h, const ply_elem *e, const ply_prop *pp, long j,
+                    long start, size_t vbase) {
+  int binary = h->binary;
+  long nvert = h->el[h->vi].count;
+  double cnt, v;
+  if (ply_value(t, binary, pp->count_type, e->name, j, &cnt) != 0) {
+    return -1;
+  }
+  if (cnt < 0) {
+    if (binary) {
+      vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
+                    "%s %ld (byte offset %ld): negative list length", e->name, j, start);
+    } else {
+      bad_line(t, VXC_ERR_FORMAT, "negative list length");
+    }
+    return -1;
+  }
+  if (pp->role == 4 && cnt < 3) {
+    if (binary) {
+      vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
+                    "face %ld (byte offset %ld): a face needs at least 3 vertices, got %.0f", j,
+                    start, cnt);
+    } else {
+      vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
+                    "face %ld: a face needs at least 3 vertices, got %.0f", j, cnt);
+    }
+    return -1;
+  }
+  long first = -1, prev = -1;
+  for (long c = 0; c < (long)cnt; c++) {
+    if (ply_value(t, binary, pp->type, e->name, j, &v) != 0) {
+      return -1;
+    }
+    if (pp->role != 4) {
+      continue;
+    }
+    if (v < 0 || v != floor(v) || v >= (double)nvert) {
+      if (binary) {
+        vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
+                      "face %ld (byte offset %ld): vertex index %g out of range (%ld vertices)", j,
+                      start, v, nvert);
+      } else {
+        vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, (int)t->line, 1,
+                      "face %ld: vertex index %g out of range (%ld vertices)", j, v, nvert);
       }
-      if (i == vi && vxg_soup_vertex(t->s, xyz[0], xyz[1], xyz[2]) != 0) {
-        return nomem(t);
+      return -1;
+    }
+    long k2 = (long)vbase + (long)v;
+    if (c == 0) {
+      first = k2;
+    } else if (c >= 2 &&
+               vxg_soup_tri(t->s, (int)first, (int)prev, (int)k2, binary ? start : t->line)) {
+      return nomem(t);
+    }
+    prev = k2;
+  }
+  return 0;
+}
+
+
+/* Reads every item of element i; the vertex element's items become vertices. */
+static int ply_element(text *t, const ply_header *h, int i, size_t vbase) {
+  const ply_elem *e = &h->el[i];
+  for (long j = 0; j < e->count; j++) {
+    double xyz[3] = {0, 0, 0};
+    long start = h->binary ? (long)t->pos : t->line;
+    for (int k = 0; k < e->nprop; k++) {
+      const ply_prop *pp = &e->prop[k];
+      double v;
+      if (pp->count_type) {
+        if (ply_list(t, h, e, pp, j, start, vbase) != 0) {
+          return -1;
+        }
+        continue;
+      }
+      if (ply_value(t, h->binary, pp->type, e->name, j, &v) != 0) {
+        return -1;
+      }
+      if (pp->role >= 1 && pp->role <= 3) {
+        xyz[pp->role - 1] = v;
       }
     }
+    if (i == h->vi && vxg_soup_vertex(t->s, xyz[0], xyz[1], xyz[2]) != 0) {
+      return nomem(t);
+    }
   }
+  return 0;
+}
+
+
+/* Nothing may follow the last element: the header's counts must match the data. */
+static int ply_check_end(text *t, int binary) {
   if (binary && t->pos != t->len) {
     vxg_error_set(t->err, VXC_ERR_FORMAT, t->s->name, 0, 0,
                   "%zu bytes after the last PLY element (byte offset %zu): the header's counts "
@@ -680,6 +742,21 @@ static int parse_ply(text *t) {
     }
   }
   return 0;
+}
+
+
+static int parse_ply(text *t) {
+  ply_header h;
+  if (ply_read_header(t, &h) != 0) {
+    return -1;
+  }
+  size_t vbase = t->s->nv;
+  for (int i = 0; i < h.nel; i++) {
+    if (ply_element(t, &h, i, vbase) != 0) {
+      return -1;
+    }
+  }
+  return ply_check_end(t, h.binary);
 }
 
 

@@ -118,18 +118,31 @@ static int cap_by_angle(const vxg_poly *q, const double n[3], int *cap, int m) {
 }
 
 
-int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
-  int nv = p->nvert;
-  if (nv == 0) {
-    return 0;
-  }
-  /* tolerance: relative to the polyhedron's size, and never below the rounding of s
-   * (ternaries, not fmin/fmax: this is the voxel engine's innermost loop) */
+/* The working state of one clip: p's vertices classified against the plane, the result q
+ * under construction (copied to p only on success, so that a capacity failure leaves p
+ * unchanged), the edges cut so far and the cap's edges chained from the faces. */
+typedef struct clip_work {
+  const vxg_poly *p;
+  double s[VXG_POLY_MAX_VERTS];        /* n.v - d of p's vertices */
+  signed char cls[VXG_POLY_MAX_VERTS]; /* +1 out, -1 in, 0 on the plane */
+  int map[VXG_POLY_MAX_VERTS];         /* p's vertex -> q's, or -1 (dropped) */
+  vxg_poly q;
+  /* cut edges: (lo, hi) original vertex pair -> new vertex */
+  int cut_a[VXG_POLY_MAX_VERTS], cut_b[VXG_POLY_MAX_VERTS], cut_v[VXG_POLY_MAX_VERTS], ncut;
+  /* cap edges, (from, to) in the new numbering */
+  int cap_from[VXG_POLY_MAX_FACES], cap_to[VXG_POLY_MAX_FACES], ncap;
+  int chain_ok;
+} clip_work;
+
+
+/* The classification tolerance: relative to the polyhedron's size, and never below the rounding
+ * of s (ternaries, not fmin/fmax: this is the voxel engine's innermost loop). */
+static double clip_tolerance(const vxg_poly *p, const double n[3], double d) {
   double lo[3], hi[3];
   for (int a = 0; a < 3; a++) {
     lo[a] = hi[a] = p->v[0][a];
   }
-  for (int i = 1; i < nv; i++) {
+  for (int i = 1; i < p->nvert; i++) {
     for (int a = 0; a < 3; a++) {
       double x = p->v[i][a];
       lo[a] = x < lo[a] ? x : lo[a];
@@ -143,17 +156,237 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
     nn += fabs(n[a]);
     amax += fabs(n[a]) * mag;
   }
-  double eps = 1e-13 * nn * size + 8 * DBL_EPSILON * amax;
+  return 1e-13 * nn * size + 8 * DBL_EPSILON * amax;
+}
 
-  double s[VXG_POLY_MAX_VERTS];
-  signed char cls[VXG_POLY_MAX_VERTS];
-  int nin = 0, nout = 0;
-  for (int i = 0; i < nv; i++) {
-    s[i] = n[0] * p->v[i][0] + n[1] * p->v[i][1] + n[2] * p->v[i][2] - d;
-    cls[i] = s[i] > eps ? 1 : (s[i] < -eps ? -1 : 0);
-    nin += cls[i] < 0;
-    nout += cls[i] > 0;
+
+/* Classifies p's vertices into w->s and w->cls; counts those strictly in and out. */
+static void clip_classify(clip_work *w, const double n[3], double d, int *nin, int *nout) {
+  const vxg_poly *p = w->p;
+  double eps = clip_tolerance(p, n, d);
+  *nin = *nout = 0;
+  for (int i = 0; i < p->nvert; i++) {
+    w->s[i] = n[0] * p->v[i][0] + n[1] * p->v[i][1] + n[2] * p->v[i][2] - d;
+    w->cls[i] = w->s[i] > eps ? 1 : (w->s[i] < -eps ? -1 : 0);
+    *nin += w->cls[i] < 0;
+    *nout += w->cls[i] > 0;
   }
+}
+
+
+/* Starts q with p's kept (in or on) vertices, in order, and no faces. */
+static void clip_keep_vertices(clip_work *w) {
+  w->q.nvert = w->q.nface = 0;
+  w->ncut = w->ncap = 0;
+  w->chain_ok = 1;
+  for (int i = 0; i < w->p->nvert; i++) {
+    w->map[i] = -1;
+    if (w->cls[i] <= 0) {
+      memcpy(w->q.v[w->q.nvert], w->p->v[i], sizeof w->q.v[0]);
+      w->map[i] = w->q.nvert++;
+    }
+  }
+}
+
+
+/* The new vertex where the plane cuts edge (a, b) between an in and an out vertex, made once
+ * per edge for the two faces that share it. Returns its index in q, or -1 at capacity. */
+static int clip_cut_vertex(clip_work *w, int a, int b) {
+  int ea = a < b ? a : b, eb = a < b ? b : a;
+  for (int c = 0; c < w->ncut; c++) {
+    if (w->cut_a[c] == ea && w->cut_b[c] == eb) {
+      return w->cut_v[c];
+    }
+  }
+  if (w->q.nvert >= VXG_POLY_MAX_VERTS) {
+    return -1;
+  }
+  /* interpolate from the inside vertex: t in (0, 1), well-conditioned */
+  const double *va = w->p->v[ea], *vb = w->p->v[eb];
+  double t = w->s[ea] / (w->s[ea] - w->s[eb]);
+  for (int c = 0; c < 3; c++) {
+    w->q.v[w->q.nvert][c] = va[c] + t * (vb[c] - va[c]);
+  }
+  w->cut_a[w->ncut] = ea;
+  w->cut_b[w->ncut] = eb;
+  w->cut_v[w->ncut++] = w->q.nvert;
+  return w->q.nvert++;
+}
+
+
+/* Appends a face of n vertices to q unless it has fewer than 3. Returns -1 at capacity. */
+static int clip_add_face(vxg_poly *q, const int *verts, int n) {
+  if (n < 3) {
+    return 0;
+  }
+  if (n > VXG_POLY_MAX_FACE_VERTS || q->nface >= VXG_POLY_MAX_FACES) {
+    return -1;
+  }
+  q->face_n[q->nface] = n;
+  memcpy(q->face[q->nface], verts, (size_t)n * sizeof verts[0]);
+  q->nface++;
+  return 0;
+}
+
+
+/* Clips face f of p into q and records its cap edge: the clipped face runs exit -> entry along
+ * the plane, so the cap runs entry -> exit. A face that does not leave and re-enter the kept
+ * side exactly once spoils the chain. Returns -1 at capacity. */
+static int clip_face(clip_work *w, int f) {
+  const signed char *cls = w->cls;
+  int k = w->p->face_n[f];
+  const int *fv = w->p->face[f];
+  int out[2 * VXG_POLY_MAX_FACE_VERTS], no = 0, has_out = 0, has_keep = 0;
+  int exit_v = -1, entry_v = -1, nexit = 0, nentry = 0;
+  for (int i = 0; i < k; i++) {
+    has_out |= cls[fv[i]] > 0;
+    has_keep |= cls[fv[i]] <= 0;
+  }
+  if (!has_keep) {
+    return 0; /* wholly outside */
+  }
+  for (int i = 0; i < k; i++) {
+    int a = fv[i], b = fv[(i + 1) % k];
+    if (cls[a] <= 0) {
+      out[no++] = w->map[a];
+    }
+    int cv = -1;
+    if ((cls[a] < 0 && cls[b] > 0) || (cls[a] > 0 && cls[b] < 0)) {
+      if ((cv = clip_cut_vertex(w, a, b)) < 0) {
+        return -1;
+      }
+      out[no++] = cv;
+    }
+    /* the face leaves the kept side after a (exit) or re-enters it at b (entry) */
+    if (cls[a] <= 0 && cls[b] > 0) {
+      exit_v = cls[a] < 0 ? cv : w->map[a];
+      nexit++;
+    } else if (cls[a] > 0 && cls[b] <= 0) {
+      entry_v = cls[b] < 0 ? cv : w->map[b];
+      nentry++;
+    }
+  }
+  if (has_out) {
+    if (nexit != 1 || nentry != 1) {
+      w->chain_ok = 0;
+    } else if (exit_v != entry_v) {
+      if (w->ncap >= VXG_POLY_MAX_FACES) {
+        return -1;
+      }
+      w->cap_from[w->ncap] = entry_v;
+      w->cap_to[w->ncap++] = exit_v;
+    }
+  }
+  return clip_add_face(&w->q, out, no);
+}
+
+
+/* Chains the cap edges into one loop in `cap`. Returns its length, or -1 if the edges do not
+ * form one closed loop. */
+static int clip_chain_cap(const clip_work *w, int *cap) {
+  if (!w->chain_ok || w->ncap < 3) {
+    return -1;
+  }
+  unsigned char used[VXG_POLY_MAX_FACES] = {0};
+  int cur = 0, ncv = 0;
+  for (int step = 0; step < w->ncap; step++) {
+    used[cur] = 1;
+    cap[ncv++] = w->cap_from[cur];
+    int next = -1;
+    for (int e = 0; e < w->ncap; e++) {
+      if (!used[e] && w->cap_from[e] == w->cap_to[cur]) {
+        next = e;
+        break;
+      }
+    }
+    if (next < 0) {
+      /* the loop must close on the first edge after using every edge */
+      if (step != w->ncap - 1 || w->cap_to[cur] != w->cap_from[0]) {
+        return -1;
+      }
+      break;
+    }
+    cur = next;
+  }
+  return ncv;
+}
+
+
+/* The cap face when chaining failed: every point of the new vertex list on the plane, sorted by
+ * angle. Returns its length. */
+static int clip_cap_fallback(const clip_work *w, const double n[3], int *cap) {
+  int ncv = 0;
+  for (int i = 0; i < w->p->nvert; i++) {
+    if (w->cls[i] == 0) {
+      cap[ncv++] = w->map[i];
+    }
+  }
+  for (int c = 0; c < w->ncut; c++) {
+    cap[ncv++] = w->cut_v[c];
+  }
+  double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  double un[3] = {n[0] / nl, n[1] / nl, n[2] / nl};
+  return cap_by_angle(&w->q, un, cap, ncv);
+}
+
+
+/* Drops vertices no face uses (an "on" vertex of faces that all collapsed), renumbering the
+ * faces; flat leftovers (fewer than 4 faces) have no volume and become empty. */
+static void clip_drop_unused(vxg_poly *q) {
+  int use[VXG_POLY_MAX_VERTS];
+  for (int i = 0; i < q->nvert; i++) {
+    use[i] = 0;
+  }
+  for (int f = 0; f < q->nface; f++) {
+    for (int i = 0; i < q->face_n[f]; i++) {
+      use[q->face[f][i]] = 1;
+    }
+  }
+  int m = 0;
+  for (int i = 0; i < q->nvert; i++) {
+    if (use[i]) {
+      if (m != i) {
+        memcpy(q->v[m], q->v[i], sizeof q->v[0]);
+      }
+      use[i] = m++;
+    } else {
+      use[i] = -1;
+    }
+  }
+  if (m != q->nvert) {
+    for (int f = 0; f < q->nface; f++) {
+      for (int i = 0; i < q->face_n[f]; i++) {
+        q->face[f][i] = use[q->face[f][i]];
+      }
+    }
+    q->nvert = m;
+  }
+  if (q->nface < 4) {
+    q->nvert = q->nface = 0;
+  }
+}
+
+
+/* Copies q's used part into p. */
+static void clip_copy(vxg_poly *p, const vxg_poly *q) {
+  p->nvert = q->nvert;
+  p->nface = q->nface;
+  memcpy(p->v, q->v, (size_t)q->nvert * sizeof q->v[0]);
+  memcpy(p->face_n, q->face_n, (size_t)q->nface * sizeof q->face_n[0]);
+  for (int f = 0; f < q->nface; f++) {
+    memcpy(p->face[f], q->face[f], (size_t)q->face_n[f] * sizeof q->face[0][0]);
+  }
+}
+
+
+int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
+  if (p->nvert == 0) {
+    return 0;
+  }
+  clip_work w;
+  int nin, nout;
+  w.p = p;
+  clip_classify(&w, n, d, &nin, &nout);
   if (nout == 0) {
     return 0; /* nothing outside: unchanged */
   }
@@ -161,188 +394,22 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d) {
     p->nvert = p->nface = 0; /* nothing strictly inside: empty (or flat) */
     return 0;
   }
-
-  /* the result is built in q, then copied, so that a capacity failure leaves p unchanged */
-  vxg_poly q;
-  int map[VXG_POLY_MAX_VERTS];
-  q.nvert = 0;
-  for (int i = 0; i < nv; i++) {
-    map[i] = -1;
-    if (cls[i] <= 0) {
-      memcpy(q.v[q.nvert], p->v[i], sizeof q.v[0]);
-      map[i] = q.nvert++;
-    }
-  }
-  /* cut edges: (lo, hi) original vertex pair -> new vertex */
-  int cut_a[VXG_POLY_MAX_VERTS], cut_b[VXG_POLY_MAX_VERTS], cut_v[VXG_POLY_MAX_VERTS];
-  int ncut = 0;
-  /* cap edges, (from, to) in the new numbering */
-  int cap_from[VXG_POLY_MAX_FACES], cap_to[VXG_POLY_MAX_FACES], ncap = 0;
-  int chain_ok = 1;
-  q.nface = 0;
+  clip_keep_vertices(&w);
   for (int f = 0; f < p->nface; f++) {
-    int k = p->face_n[f];
-    const int *fv = p->face[f];
-    int out[2 * VXG_POLY_MAX_FACE_VERTS], no = 0, has_out = 0, has_keep = 0;
-    int exit_v = -1, entry_v = -1, nexit = 0, nentry = 0;
-    for (int i = 0; i < k; i++) {
-      has_out |= cls[fv[i]] > 0;
-      has_keep |= cls[fv[i]] <= 0;
-    }
-    if (!has_keep) {
-      continue; /* wholly outside */
-    }
-    for (int i = 0; i < k; i++) {
-      int a = fv[i], b = fv[(i + 1) % k];
-      if (cls[a] <= 0) {
-        out[no++] = map[a];
-      }
-      int cv = -1;
-      if ((cls[a] < 0 && cls[b] > 0) || (cls[a] > 0 && cls[b] < 0)) {
-        int ea = a < b ? a : b, eb = a < b ? b : a;
-        for (int c = 0; c < ncut; c++) {
-          if (cut_a[c] == ea && cut_b[c] == eb) {
-            cv = cut_v[c];
-            break;
-          }
-        }
-        if (cv < 0) {
-          if (q.nvert >= VXG_POLY_MAX_VERTS) {
-            return -1;
-          }
-          /* interpolate from the inside vertex: t in (0, 1), well-conditioned */
-          double t = s[ea] / (s[ea] - s[eb]);
-          for (int c = 0; c < 3; c++) {
-            q.v[q.nvert][c] = p->v[ea][c] + t * (p->v[eb][c] - p->v[ea][c]);
-          }
-          cut_a[ncut] = ea;
-          cut_b[ncut] = eb;
-          cut_v[ncut++] = cv = q.nvert++;
-        }
-        out[no++] = cv;
-      }
-      /* the face leaves the kept side after a (exit) or re-enters it at b (entry) */
-      if (cls[a] <= 0 && cls[b] > 0) {
-        exit_v = cls[a] < 0 ? cv : map[a];
-        nexit++;
-      } else if (cls[a] > 0 && cls[b] <= 0) {
-        entry_v = cls[b] < 0 ? cv : map[b];
-        nentry++;
-      }
-    }
-    if (has_out) {
-      /* the clipped face runs exit -> entry along the plane: the cap runs entry -> exit */
-      if (nexit != 1 || nentry != 1) {
-        chain_ok = 0;
-      } else if (exit_v != entry_v) {
-        if (ncap >= VXG_POLY_MAX_FACES) {
-          return -1;
-        }
-        cap_from[ncap] = entry_v;
-        cap_to[ncap++] = exit_v;
-      }
-    }
-    if (no >= 3) {
-      if (no > VXG_POLY_MAX_FACE_VERTS || q.nface >= VXG_POLY_MAX_FACES) {
-        return -1;
-      }
-      q.face_n[q.nface] = no;
-      memcpy(q.face[q.nface], out, (size_t)no * sizeof out[0]);
-      q.nface++;
-    }
-  }
-
-  /* chain the cap edges into one loop */
-  int cap[2 * VXG_POLY_MAX_FACES + VXG_POLY_MAX_VERTS], ncv = 0;
-  if (chain_ok && ncap >= 3) {
-    unsigned char used[VXG_POLY_MAX_FACES] = {0};
-    int cur = 0;
-    for (int step = 0; step < ncap; step++) {
-      used[cur] = 1;
-      cap[ncv++] = cap_from[cur];
-      int next = -1;
-      for (int e = 0; e < ncap; e++) {
-        if (!used[e] && cap_from[e] == cap_to[cur]) {
-          next = e;
-          break;
-        }
-      }
-      if (next < 0) {
-        /* the loop must close on the first edge after using every edge */
-        if (step != ncap - 1 || cap_to[cur] != cap_from[0]) {
-          chain_ok = 0;
-        }
-        break;
-      }
-      cur = next;
-    }
-  } else {
-    chain_ok = 0;
-  }
-  if (!chain_ok) {
-    /* fallback: every point of the new vertex list on the plane, sorted by angle */
-    ncv = 0;
-    for (int i = 0; i < nv; i++) {
-      if (cls[i] == 0) {
-        cap[ncv++] = map[i];
-      }
-    }
-    for (int c = 0; c < ncut; c++) {
-      cap[ncv++] = cut_v[c];
-    }
-    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double un[3] = {n[0] / nl, n[1] / nl, n[2] / nl};
-    ncv = cap_by_angle(&q, un, cap, ncv);
-  }
-  if (ncv >= 3) {
-    if (ncv > VXG_POLY_MAX_FACE_VERTS || q.nface >= VXG_POLY_MAX_FACES) {
+    if (clip_face(&w, f) < 0) {
       return -1;
     }
-    q.face_n[q.nface] = ncv;
-    memcpy(q.face[q.nface], cap, (size_t)ncv * sizeof cap[0]);
-    q.nface++;
   }
-
-  /* drop vertices no face uses (an "on" vertex of faces that all collapsed) */
-  int use[VXG_POLY_MAX_VERTS];
-  for (int i = 0; i < q.nvert; i++) {
-    use[i] = 0;
+  int cap[2 * VXG_POLY_MAX_FACES + VXG_POLY_MAX_VERTS];
+  int ncv = clip_chain_cap(&w, cap);
+  if (ncv < 0) {
+    ncv = clip_cap_fallback(&w, n, cap);
   }
-  for (int f = 0; f < q.nface; f++) {
-    for (int i = 0; i < q.face_n[f]; i++) {
-      use[q.face[f][i]] = 1;
-    }
+  if (clip_add_face(&w.q, cap, ncv) < 0) {
+    return -1;
   }
-  int m = 0;
-  for (int i = 0; i < q.nvert; i++) {
-    if (use[i]) {
-      if (m != i) {
-        memcpy(q.v[m], q.v[i], sizeof q.v[0]);
-      }
-      use[i] = m++;
-    } else {
-      use[i] = -1;
-    }
-  }
-  if (m != q.nvert) {
-    for (int f = 0; f < q.nface; f++) {
-      for (int i = 0; i < q.face_n[f]; i++) {
-        q.face[f][i] = use[q.face[f][i]];
-      }
-    }
-    q.nvert = m;
-  }
-  if (q.nface < 4) {
-    q.nvert = q.nface = 0; /* flat leftovers have no volume */
-  }
-
-  p->nvert = q.nvert;
-  p->nface = q.nface;
-  memcpy(p->v, q.v, (size_t)q.nvert * sizeof q.v[0]);
-  memcpy(p->face_n, q.face_n, (size_t)q.nface * sizeof q.face_n[0]);
-  for (int f = 0; f < q.nface; f++) {
-    memcpy(p->face[f], q.face[f], (size_t)q.face_n[f] * sizeof q.face[0][0]);
-  }
+  clip_drop_unused(&w.q);
+  clip_copy(p, &w.q);
   return 0;
 }
 

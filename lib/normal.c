@@ -152,11 +152,152 @@ vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9]) {
 }
 
 
-vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], const double *n_prev,
-                                   double theta_c, double r_n, int n_i, double j_rel_err,
-                                   double n_out[3], int *flags, int *iterations) {
-  if (!J || !n_geo || !n_out || !(theta_c > 0) || !(r_n >= 0 && r_n < 1) || n_i < 1 ||
-      !(j_rel_err >= 0) || !isfinite(j_rel_err)) {
+/* Flips v when it points away from ref (a normal's sign is a convention). */
+static void align(double v[3], const double ref[3]) {
+  if (dot3(v, ref) < 0) {
+    for (int i = 0; i < 3; i++) {
+      v[i] = -v[i];
+    }
+  }
+}
+
+
+/* adj(J - mu I): multiplying by it is one step of inverse iteration shifted by mu. */
+static void shifted_adjugate(const double J[9], double mu, double adj[9]) {
+  double shifted[9];
+  memcpy(shifted, J, sizeof shifted);
+  shifted[0] -= mu;
+  shifted[4] -= mu;
+  shifted[8] -= mu;
+  adjugate_sym(shifted, adj);
+}
+
+
+/* The guess (A.31): mostly the previous normal, nudged toward the geometric estimate (unit);
+ * geo alone without a usable previous normal. */
+static void normal_guess(const double geo[3], const double *n_prev, double r_n, double guess[3]) {
+  memcpy(guess, geo, 3 * sizeof *guess);
+  if (!n_prev) {
+    return;
+  }
+  double prev[3] = {n_prev[0], n_prev[1], n_prev[2]};
+  if (normalise(prev) != 0) {
+    return;
+  }
+  align(prev, geo); /* align before mixing */
+  double g[3];
+  for (int i = 0; i < 3; i++) {
+    g[i] = (1 - r_n) * geo[i] + r_n * prev[i];
+  }
+  if (normalise(g) == 0) {
+    memcpy(guess, g, sizeof g);
+  }
+}
+
+
+/* Inverse iteration from the guess shifted by its Rayleigh quotient, into n, counting the
+ * iterations in *it. Returns VXC_NORMAL_CONVERGED, 0 (the iteration cap), or -1 when no
+ * single eigenvector is nearest the guess. */
+static int normal_iterate(const double J[9], const double guess[3], double theta_c, int n_i,
+                          double n[3], int *it) {
+  double jg[3], adj[9];
+  mat_vec(J, guess, jg);
+  shifted_adjugate(J, dot3(guess, jg), adj);
+  memcpy(n, guess, 3 * sizeof *n);
+  *it = 0;
+  if (!(fabs(J[0]) + fabs(J[4]) + fabs(J[8]) > 0)) {
+    return -1;
+  }
+  double cos_stop = 1 - 0.5 * theta_c * theta_c;
+  while (*it < n_i) {
+    double next[3];
+    mat_vec(adj, n, next);
+    ++*it;
+    if (normalise(next) != 0) {
+      /* adj (J - mu I) n = 0: mu is a multiple eigenvalue (or n is orthogonal to the
+         eigenvector), so no single eigenvector is nearest the guess */
+      return -1;
+    }
+    align(next, n);
+    double c = dot3(next, n);
+    memcpy(n, next, sizeof next);
+    if (c > cos_stop) {
+      return VXC_NORMAL_CONVERGED;
+    }
+  }
+  return 0;
+}
+
+
+/* Within theta_c of the target, two Rayleigh-quotient steps (shift updated to the current
+ * iterate's quotient) converge cubically, so n becomes exact to rounding instead of to about
+ * theta_c times the convergence ratio. */
+static void normal_polish(const double J[9], double n[3]) {
+  for (int k = 0; k < 2; k++) {
+    double jn[3], next[3], adj[9];
+    mat_vec(J, n, jn);
+    shifted_adjugate(J, dot3(n, jn), adj);
+    mat_vec(adj, n, next);
+    if (normalise(next) != 0) {
+      return; /* the quotient is already an eigenvalue to rounding: n is its eigenvector */
+    }
+    align(next, n);
+    memcpy(n, next, sizeof next);
+  }
+}
+
+
+/* The gap between n's eigenvalue and the other two, over the uncertainty of J: the eigenvalue
+ * must stand apart, or its eigenvector is arbitrary within a plane (or the whole space).
+ * Returns 0, or -1 when the eigen solver fails. */
+static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_err, double *ratio) {
+  double jn[3], ev[3], evec[9];
+  mat_vec(J, n, jn);
+  double lam = dot3(n, jn);
+  if (vxc_sym3_eigen(J, ev, evec) != VXC_OK) {
+    return -1;
+  }
+  double gap = INFINITY, spread = fmax(fabs(ev[0]), fabs(ev[2]));
+  int nearest = 0;
+  for (int k = 1; k < 3; k++) {
+    if (fabs(ev[k] - lam) < fabs(ev[nearest] - lam)) {
+      nearest = k;
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    if (k != nearest) {
+      gap = fmin(gap, fabs(ev[k] - ev[nearest]));
+    }
+  }
+  double rel = fmax(j_rel_err, VXC_NORMAL_MIN_REL_ERR);
+  *ratio = gap / (VXC_NORMAL_TRUST * rel * spread);
+  return 0;
+}
+
+
+/* Between distrust and trust, a blend whose weight grows linearly with the ratio, so that n
+ * moves continuously as the gap opens or closes (two eigenvalues crossing as a pose moves would
+ * otherwise flip n between eigenvectors, or between the eigenvector and the guess, and an
+ * adaptive integrator crawls through every such jump). Returns VXC_NORMAL_BLENDED or 0. */
+static int normal_blend(double n[3], const double guess[3], double ratio) {
+  double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1), b[3];
+  double sg = dot3(n, guess) < 0 ? -1 : 1;
+  for (int i = 0; i < 3; i++) {
+    b[i] = w * sg * n[i] + (1 - w) * guess[i];
+  }
+  if (normalise(b) != 0) {
+    return 0;
+  }
+  memcpy(n, b, sizeof b);
+  return VXC_NORMAL_BLENDED;
+}
+
+
+/* The arguments' checks of vxc_normal_solve; sets geo to the unit n_geo. */
+static vxc_status normal_check(const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, double geo[3]) {
+  if (!J || !n_geo || !o || !(o->theta_c > 0) || !(o->r_n >= 0 && o->r_n < 1) || o->n_i < 1 ||
+      !(o->j_rel_err >= 0) || !isfinite(o->j_rel_err)) {
     return VXC_ERR_ARG;
   }
   for (int i = 0; i < 9; i++) {
@@ -164,153 +305,73 @@ vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], con
       return VXC_ERR_ARG;
     }
   }
-  double geo[3] = {n_geo[0], n_geo[1], n_geo[2]};
-  if (normalise(geo) != 0) {
+  memcpy(geo, n_geo, 3 * sizeof *geo);
+  return normalise(geo) == 0 ? VXC_OK : VXC_ERR_ARG;
+}
+
+
+void vxc_normal_options_default(vxc_normal_options *o) {
+  o->n_prev = NULL;
+  o->theta_c = M_PI / 180;
+  o->r_n = 0.95;
+  o->n_i = 15;
+  o->j_rel_err = 0;
+}
+
+
+vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_normal_options *o,
+                            vxc_normal_result *out) {
+  double geo[3], guess[3], n[3], ratio;
+  if (!out || normal_check(J, n_geo, o, geo) != VXC_OK) {
     return VXC_ERR_ARG;
   }
-  /* the guess (A.31): mostly the previous normal, nudged toward the geometric estimate */
-  double guess[3];
-  memcpy(guess, geo, sizeof guess);
-  if (n_prev) {
-    double prev[3] = {n_prev[0], n_prev[1], n_prev[2]};
-    if (normalise(prev) == 0) {
-      if (dot3(prev, geo) < 0) { /* a normal's sign is a convention: align before mixing */
-        for (int i = 0; i < 3; i++) {
-          prev[i] = -prev[i];
-        }
-      }
-      double g[3];
-      for (int i = 0; i < 3; i++) {
-        g[i] = (1 - r_n) * geo[i] + r_n * prev[i];
-      }
-      if (normalise(g) == 0) {
-        memcpy(guess, g, sizeof g);
-      }
-    }
+  normal_guess(geo, o->n_prev, o->r_n, guess);
+  int it, fl = normal_iterate(J, guess, o->theta_c, o->n_i, n, &it);
+  if (fl == VXC_NORMAL_CONVERGED) {
+    normal_polish(J, n);
   }
-
-  double jg[3];
-  mat_vec(J, guess, jg);
-  double mu = dot3(guess, jg);
-  double scale = fabs(J[0]) + fabs(J[4]) + fabs(J[8]);
-  double shifted[9], adj[9];
-  memcpy(shifted, J, sizeof shifted);
-  shifted[0] -= mu;
-  shifted[4] -= mu;
-  shifted[8] -= mu;
-  adjugate_sym(shifted, adj);
-
-  int fl = 0, it = 0;
-  double n[3];
-  memcpy(n, guess, sizeof n);
-  double cos_stop = 1 - 0.5 * theta_c * theta_c;
-  int degenerate = !(scale > 0);
-  while (!degenerate && it < n_i) {
-    double next[3];
-    mat_vec(adj, n, next);
-    it++;
-    if (normalise(next) != 0) {
-      /* adj (J - mu I) n = 0: mu is a multiple eigenvalue (or n is orthogonal to the
-         eigenvector), so no single eigenvector is nearest the guess */
-      degenerate = 1;
-      break;
-    }
-    double c = dot3(next, n);
-    if (c < 0) {
-      for (int i = 0; i < 3; i++) {
-        next[i] = -next[i];
-      }
-      c = -c;
-    }
-    memcpy(n, next, sizeof n);
-    if (c > cos_stop) {
-      fl |= VXC_NORMAL_CONVERGED;
-      break;
-    }
-  }
-  if (!degenerate && (fl & VXC_NORMAL_CONVERGED)) {
-    /* polish: within theta_c of the target, two Rayleigh-quotient steps (shift updated to
-       the current iterate's quotient) converge cubically, so the vector is exact to
-       rounding instead of to about theta_c times the convergence ratio */
-    for (int k = 0; k < 2; k++) {
-      double jn[3], next[3];
-      mat_vec(J, n, jn);
-      double rq = dot3(n, jn);
-      memcpy(shifted, J, sizeof shifted);
-      shifted[0] -= rq;
-      shifted[4] -= rq;
-      shifted[8] -= rq;
-      adjugate_sym(shifted, adj);
-      mat_vec(adj, n, next);
-      if (normalise(next) != 0) {
-        break; /* rq is already an eigenvalue to rounding: n is its eigenvector */
-      }
-      if (dot3(next, n) < 0) {
-        for (int i = 0; i < 3; i++) {
-          next[i] = -next[i];
-        }
-      }
-      memcpy(n, next, sizeof n);
-    }
-  }
-  if (!degenerate) {
-    /* the eigenvalue found must stand apart from the other two, or its eigenvector is
-       arbitrary within a plane (or the whole space) */
-    double jn[3], ev[3], evec[9];
-    mat_vec(J, n, jn);
-    double lam = dot3(n, jn);
-    if (vxc_sym3_eigen(J, ev, evec) != VXC_OK) {
+  if (fl >= 0) {
+    if (normal_gap_ratio(J, n, o->j_rel_err, &ratio) != 0) {
       return VXC_ERR_ARG;
     }
-    double gap = INFINITY, spread = fmax(fabs(ev[0]), fabs(ev[2]));
-    int nearest = 0;
-    for (int k = 1; k < 3; k++) {
-      if (fabs(ev[k] - lam) < fabs(ev[nearest] - lam)) {
-        nearest = k;
-      }
-    }
-    for (int k = 0; k < 3; k++) {
-      if (k != nearest) {
-        gap = fmin(gap, fabs(ev[k] - ev[nearest]));
-      }
-    }
-    double rel = fmax(j_rel_err, VXC_NORMAL_MIN_REL_ERR);
-    double ratio = gap / (VXC_NORMAL_TRUST * rel * spread);
     if (!(ratio > 1)) {
-      degenerate = 1;
+      fl = -1;
     } else if (ratio < VXC_NORMAL_BLEND) {
-      /* between distrust and trust, a blend whose weight grows linearly with the ratio, so
-         that n moves continuously as the gap opens or closes (two eigenvalues crossing as a
-         pose moves would otherwise flip n between eigenvectors, or between the eigenvector
-         and the guess, and an adaptive integrator crawls through every such jump) */
-      double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1), b[3];
-      double sg = dot3(n, guess) < 0 ? -1 : 1;
-      for (int i = 0; i < 3; i++) {
-        b[i] = w * sg * n[i] + (1 - w) * guess[i];
-      }
-      if (normalise(b) == 0) {
-        memcpy(n, b, sizeof n);
-        fl |= VXC_NORMAL_BLENDED;
-      }
+      fl |= normal_blend(n, guess, ratio);
     }
   }
-  if (degenerate) {
+  if (fl < 0) {
     memcpy(n, guess, sizeof n);
     fl = VXC_NORMAL_DEGENERATE;
   } else if (!(fl & VXC_NORMAL_CONVERGED)) {
     fl |= VXC_NORMAL_MAXITER;
   }
-  if (dot3(n, geo) < 0) {
-    for (int i = 0; i < 3; i++) {
-      n[i] = -n[i];
-    }
+  align(n, geo);
+  memcpy(out->n, n, sizeof n);
+  out->flags = fl;
+  out->iterations = it;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], const double *n_prev,
+                                   double theta_c, double r_n, int n_i, double j_rel_err,
+                                   double n_out[3], int *flags, int *iterations) {
+  vxc_normal_options o = {n_prev, theta_c, r_n, n_i, j_rel_err};
+  vxc_normal_result r;
+  if (!n_out) {
+    return VXC_ERR_ARG;
   }
-  memcpy(n_out, n, sizeof n);
+  vxc_status st = vxc_normal_solve(J, n_geo, &o, &r);
+  if (st != VXC_OK) {
+    return st;
+  }
+  memcpy(n_out, r.n, sizeof r.n);
   if (flags) {
-    *flags = fl;
+    *flags = r.flags;
   }
   if (iterations) {
-    *iterations = it;
+    *iterations = r.iterations;
   }
   return VXC_OK;
 }

@@ -393,151 +393,138 @@ static int single(loader *L, const sw_path *P, int i, const vxg_sexp *f, const c
 }
 
 
-static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size_t nsize) {
+/* A body named by a path (body NAME FIELD ...), as resolve_body's stages see it. */
+typedef struct sw_body {
+  const char *name;
+  const vxg_sexp *form;   /* (body NAME ...) of the task */
+  const vxg_sexp *motion; /* its (fixed ...), (free ...) or (driven ...), or NULL */
+  int driven;
+  char what[300]; /* "(body NAME (FIELD ...))", for messages */
+} sw_body;
+
+
+/* Finds the body P names; the error lists the task's bodies. */
+static int find_body(loader *L, const sw_path *P, sw_body *B) {
   const char *bn = word(P->p[1]);
-  const vxg_sexp *body = NULL;
   char names[300] = "";
+  B->name = bn;
+  B->form = B->motion = NULL;
   for (const vxg_sexp *f = L->task->child; f; f = f->next) {
     const char *h = head(f);
     if (h && strcmp(h, "body") == 0 && word(nth(f, 0))) {
       if (bn && strcmp(word(nth(f, 0)), bn) == 0) {
-        body = f;
+        B->form = f;
       }
       size_t l = strlen(names);
       snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", word(nth(f, 0)));
     }
   }
-  if (!body) {
+  if (!B->form) {
     return fail(L, P->p[1], "unknown body '%s' (the task's bodies: %s)",
                 bn              ? bn
                 : P->p[1]->text ? P->p[1]->text
                                 : "(",
                 names);
   }
-  if (P->n < 3) {
-    return fail(L, P->p[1],
-                "(body %s ...): name what to vary (pose, velocity, keyframe, mass, "
-                "density, inertia, com, line, gripper)",
-                bn);
-  }
-  snprintf(name, nsize, "%s", bn);
-  for (int i = 2; i < P->n; i++) {
-    size_t l = strlen(name);
-    snprintf(name + l, nsize - l, ".%s", P->p[i]->text ? P->p[i]->text : "?");
-  }
-  const vxg_sexp *motion = NULL;
-  for (const vxg_sexp *f = body->child; f; f = f->next) {
+  for (const vxg_sexp *f = B->form->child; f; f = f->next) {
     const char *h = head(f);
     if (h && (!strcmp(h, "fixed") || !strcmp(h, "free") || !strcmp(h, "driven"))) {
-      motion = f;
+      B->motion = f;
     }
   }
-  int driven = motion && strcmp(head(motion), "driven") == 0;
-  const char *what = word(P->p[2]);
-  char form[300];
-  snprintf(form, sizeof form, "(body %s (%s ...))", bn, what ? what : "?");
-  if (!what) {
-    return fail(L, P->p[2], "expected a word (pose, velocity, keyframe, ...)");
-  }
-  op->kind = OP_SET;
-  if (!strcmp(what, "pose")) {
-    const vxg_sexp *f = find_list(body, "pose");
-    int k = want_field(L, P, 3, F_POSE, 10, "(pose ...)");
-    if (k < 0 || end_of_path(L, P, 4) < 0) {
-      return -1;
+  B->driven = B->motion && strcmp(head(B->motion), "driven") == 0;
+  return 0;
+}
+
+
+/* A driven body's trajectory moves with its pose: each keyframe's coordinate k (k < 3) shifts
+ * with the pose's, or its quaternion turns with the pose's (OP_ROT). */
+static int pose_moves_keyframes(loader *L, const sw_path *P, const sw_body *B, int k, sw_op *op) {
+  for (const vxg_sexp *kf = B->driven ? B->motion->child : NULL; kf; kf = kf->next) {
+    const char *h = head(kf);
+    if (!h || strcmp(h, "keyframe") != 0 || op->nshift >= 64 || op->nq >= 64) {
+      continue;
     }
-    if (k < 3) {
-      if ((op->entry = number_entry(L, P->p[3], f, k, "this pose coordinate")) < 0) {
+    if (op->kind == OP_ROT) {
+      if (quat_group(L, kf, 4, op->q[op->nq]) < 0) {
         return -1;
       }
+      op->nq++;
+    } else if (k < 3) {
+      int e = number_entry(L, P->p[3], kf, k + 1, "a keyframe coordinate");
+      if (e < 0) {
+        return -1;
+      }
+      op->shift[op->nshift++] = e;
+    }
+  }
+  return 0;
+}
+
+
+/* (body NAME pose FIELD): a coordinate, a quaternion component, or a rotation about an axis. */
+static int body_pose(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
+  const vxg_sexp *f = find_list(B->form, "pose");
+  int k = want_field(L, P, 3, F_POSE, 10, "(pose ...)");
+  if (k < 0 || end_of_path(L, P, 4) < 0) {
+    return -1;
+  }
+  if (k < 3) {
+    if ((op->entry = number_entry(L, P->p[3], f, k, "this pose coordinate")) < 0) {
+      return -1;
+    }
+  } else {
+    int q[4];
+    if (quat_group(L, f, 3, q) < 0) {
+      return -1;
+    }
+    if (k < 7) {
+      op->entry = q[k - 3];
     } else {
-      int q[4];
-      if (quat_group(L, f, 3, q) < 0) {
-        return -1;
-      }
-      if (k < 7) {
-        op->entry = q[k - 3];
-      } else {
-        op->kind = OP_ROT;
-        op->axis = k - 7;
-        memcpy(op->q[op->nq++], q, sizeof q);
-      }
+      op->kind = OP_ROT;
+      op->axis = k - 7;
+      memcpy(op->q[op->nq++], q, sizeof q);
     }
-    /* a driven body's trajectory moves with its pose */
-    for (const vxg_sexp *kf = driven ? motion->child : NULL; kf; kf = kf->next) {
-      const char *h = head(kf);
-      if (!h || strcmp(h, "keyframe") != 0 || op->nshift >= 64 || op->nq >= 64) {
-        continue;
-      }
-      if (op->kind == OP_ROT) {
-        if (quat_group(L, kf, 4, op->q[op->nq]) < 0) {
-          return -1;
-        }
-        op->nq++;
-      } else if (k < 3) {
-        int e = number_entry(L, P->p[3], kf, k + 1, "a keyframe coordinate");
-        if (e < 0) {
-          return -1;
-        }
-        op->shift[op->nshift++] = e;
-      }
-    }
-    return 0;
   }
-  if (!strcmp(what, "velocity")) {
-    int k = want_field(L, P, 3, F_VEL, 6, "(velocity ...)");
-    if (k < 0 || end_of_path(L, P, 4) < 0) {
-      return -1;
-    }
-    const vxg_sexp *f = find_list(body, "velocity");
-    if (f) {
-      return (op->entry = number_entry(L, P->p[3], f, k, "this velocity")) < 0 ? -1 : 0;
-    }
-    static const double z6[6] = {0, 0, 0, 0, 0, 0};
-    int e = add_site(L, node_end(L, nth(body, 0)), 0, " (velocity ", ")", 6, z6);
-    return e < 0 ? -1 : (op->entry = e + k, 0);
+  return pose_moves_keyframes(L, P, B, k, op);
+}
+
+
+/* (body NAME velocity FIELD): the file's number, or a zero (velocity ...) inserted. */
+static int body_velocity(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
+  int k = want_field(L, P, 3, F_VEL, 6, "(velocity ...)");
+  if (k < 0 || end_of_path(L, P, 4) < 0) {
+    return -1;
   }
-  if (!strcmp(what, "model")) {
-    return fail(L, P->p[2], "(model ...) is a file name, not a number");
+  const vxg_sexp *f = find_list(B->form, "velocity");
+  if (f) {
+    return (op->entry = number_entry(L, P->p[3], f, k, "this velocity")) < 0 ? -1 : 0;
   }
-  int known = !strcmp(what, "mass") || !strcmp(what, "density") || !strcmp(what, "inertia") ||
-              !strcmp(what, "com") || !strcmp(what, "keyframe") || !strcmp(what, "line") ||
-              !strcmp(what, "gripper");
-  if (!known) {
-    return fail(L, P->p[2],
-                "(body %s ...): unknown field '%s' (pose, velocity, keyframe, line, gripper, "
-                "mass, density, inertia, com)",
-                bn, what);
+  static const double z6[6] = {0, 0, 0, 0, 0, 0};
+  int e = add_site(L, node_end(L, nth(B->form, 0)), 0, " (velocity ", ")", 6, z6);
+  return e < 0 ? -1 : (op->entry = e + k, 0);
+}
+
+
+/* (body NAME gripper k|kr|c|cr) of the motion's (gripper ...) form f. */
+static int body_gripper(loader *L, const sw_path *P, const sw_body *B, const vxg_sexp *f,
+                        sw_op *op) {
+  int k = want_field(L, P, 3, F_GRIP, 4, B->what);
+  if (k < 0 || end_of_path(L, P, 4) < 0) {
+    return -1;
   }
-  const vxg_sexp *f = motion ? find_list(motion, what) : NULL;
-  if (!f) {
-    return fail(L, P->p[2], "(body %s ...) has no (%s ...) in the task file to vary", bn, what);
+  const vxg_sexp *g = find_list(f, k < 2 ? "stiffness" : "damping");
+  if (!g) {
+    return fail(L, P->p[3], "the gripper has no (%s ...)", k < 2 ? "stiffness" : "damping");
   }
-  if (!strcmp(what, "mass") || !strcmp(what, "density")) {
-    return single(L, P, 3, f, form, op);
-  }
-  if (!strcmp(what, "inertia") || !strcmp(what, "com") || !strcmp(what, "line")) {
-    const char *const *names = what[0] == 'i' ? F_INERTIA : what[0] == 'c' ? F_XYZ : F_VEL;
-    int k = want_field(L, P, 3, names, what[0] == 'c' ? 3 : 6, form);
-    if (k < 0 || end_of_path(L, P, 4) < 0) {
-      return -1;
-    }
-    return (op->entry = number_entry(L, P->p[3], f, k, form)) < 0 ? -1 : 0;
-  }
-  if (!strcmp(what, "gripper")) {
-    int k = want_field(L, P, 3, F_GRIP, 4, form);
-    if (k < 0 || end_of_path(L, P, 4) < 0) {
-      return -1;
-    }
-    const vxg_sexp *g = find_list(f, k < 2 ? "stiffness" : "damping");
-    if (!g) {
-      return fail(L, P->p[3], "the gripper has no (%s ...)", k < 2 ? "stiffness" : "damping");
-    }
-    return (op->entry = number_entry(L, P->p[3], g, k % 2, form)) < 0 ? -1 : 0;
-  }
-  /* keyframe K FIELD, K from 1 */
+  return (op->entry = number_entry(L, P->p[3], g, k % 2, B->what)) < 0 ? -1 : 0;
+}
+
+
+/* (body NAME keyframe K FIELD), K from 1. */
+static int body_keyframe(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
   int nkey = 0;
-  for (const vxg_sexp *c = motion->child; c; c = c->next) {
+  for (const vxg_sexp *c = B->motion->child; c; c = c->next) {
     nkey += head(c) && !strcmp(head(c), "keyframe");
   }
   if (P->n < 4 || P->p[3]->kind != VXG_SEXP_NUMBER || !is_int(P->p[3]->num, 1, nkey)) {
@@ -547,7 +534,7 @@ static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size
                 "(keyframe ...): expected a keyframe number from 1 to %s", n);
   }
   int want = (int)P->p[3]->num;
-  const vxg_sexp *kf = motion->child;
+  const vxg_sexp *kf = B->motion->child;
   for (int seen = 0; kf; kf = kf->next) {
     if (head(kf) && !strcmp(head(kf), "keyframe") && ++seen == want) {
       break;
@@ -566,6 +553,77 @@ static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size
   }
   op->entry = q[k - 4];
   return 0;
+}
+
+
+/* The fields of the body's motion form: mass, density, inertia, com, line, gripper, keyframe. */
+static int body_motion_field(loader *L, const sw_path *P, const sw_body *B, const char *what,
+                             sw_op *op) {
+  int known = !strcmp(what, "mass") || !strcmp(what, "density") || !strcmp(what, "inertia") ||
+              !strcmp(what, "com") || !strcmp(what, "keyframe") || !strcmp(what, "line") ||
+              !strcmp(what, "gripper");
+  if (!known) {
+    return fail(L, P->p[2],
+                "(body %s ...): unknown field '%s' (pose, velocity, keyframe, line, gripper, "
+                "mass, density, inertia, com)",
+                B->name, what);
+  }
+  const vxg_sexp *f = B->motion ? find_list(B->motion, what) : NULL;
+  if (!f) {
+    return fail(L, P->p[2], "(body %s ...) has no (%s ...) in the task file to vary", B->name,
+                what);
+  }
+  if (!strcmp(what, "mass") || !strcmp(what, "density")) {
+    return single(L, P, 3, f, B->what, op);
+  }
+  if (!strcmp(what, "inertia") || !strcmp(what, "com") || !strcmp(what, "line")) {
+    const char *const *names = what[0] == 'i' ? F_INERTIA : what[0] == 'c' ? F_XYZ : F_VEL;
+    int k = want_field(L, P, 3, names, what[0] == 'c' ? 3 : 6, B->what);
+    if (k < 0 || end_of_path(L, P, 4) < 0) {
+      return -1;
+    }
+    return (op->entry = number_entry(L, P->p[3], f, k, B->what)) < 0 ? -1 : 0;
+  }
+  if (!strcmp(what, "gripper")) {
+    return body_gripper(L, P, B, f, op);
+  }
+  return body_keyframe(L, P, B, op);
+}
+
+
+/* (body NAME FIELD ...): the op and the axis name NAME.FIELD... */
+static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size_t nsize) {
+  sw_body B;
+  if (find_body(L, P, &B) < 0) {
+    return -1;
+  }
+  if (P->n < 3) {
+    return fail(L, P->p[1],
+                "(body %s ...): name what to vary (pose, velocity, keyframe, mass, "
+                "density, inertia, com, line, gripper)",
+                B.name);
+  }
+  snprintf(name, nsize, "%s", B.name);
+  for (int i = 2; i < P->n; i++) {
+    size_t l = strlen(name);
+    snprintf(name + l, nsize - l, ".%s", P->p[i]->text ? P->p[i]->text : "?");
+  }
+  const char *what = word(P->p[2]);
+  snprintf(B.what, sizeof B.what, "(body %s (%s ...))", B.name, what ? what : "?");
+  if (!what) {
+    return fail(L, P->p[2], "expected a word (pose, velocity, keyframe, ...)");
+  }
+  op->kind = OP_SET;
+  if (!strcmp(what, "pose")) {
+    return body_pose(L, P, &B, op);
+  }
+  if (!strcmp(what, "velocity")) {
+    return body_velocity(L, P, &B, op);
+  }
+  if (!strcmp(what, "model")) {
+    return fail(L, P->p[2], "(model ...) is a file name, not a number");
+  }
+  return body_motion_field(L, P, &B, what, op);
 }
 
 
@@ -1097,9 +1155,18 @@ static int find_driven(loader *L) {
 }
 
 
-static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
-  vxc_sweep *s = L->s;
+/* The sweep file's forms, each at most once ((set ...) may repeat and is read from top). */
+typedef struct sw_forms {
+  const vxg_sexp *top; /* (sweep NAME ...) */
+  const vxg_sexp *task, *vary, *outputs, *mode;
+} sw_forms;
+
+
+/* Checks the file is one (sweep NAME item...) and sorts its items into F; sets the name. */
+static int load_forms(loader *L, const vxg_sexp_doc *doc, sw_forms *F) {
   const vxg_sexp *top = doc->root->child;
+  memset(F, 0, sizeof *F);
+  F->top = top;
   if (!top || !head(top) || strcmp(head(top), "sweep") || top->next) {
     return fail(L, top ? (top->next ? top->next : top) : doc->root,
                 "expected one (sweep NAME ...) form");
@@ -1107,15 +1174,16 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
   if (!word(nth(top, 0))) {
     return fail(L, top, "(sweep NAME ...): expected a name");
   }
-  s->name = vxg_strdup(&s->al, word(nth(top, 0)));
-  const vxg_sexp *task = NULL, *vary = NULL, *outputs = NULL, *mode = NULL;
+  if (!(L->s->name = vxg_strdup(&L->s->al, word(nth(top, 0))))) {
+    return nomem(L);
+  }
   for (const vxg_sexp *f = nth(top, 1); f; f = f->next) {
     const char *h = head(f);
     const vxg_sexp **slot = !h                      ? NULL
-                            : !strcmp(h, "task")    ? &task
-                            : !strcmp(h, "vary")    ? &vary
-                            : !strcmp(h, "outputs") ? &outputs
-                            : !strcmp(h, "mode")    ? &mode
+                            : !strcmp(h, "task")    ? &F->task
+                            : !strcmp(h, "vary")    ? &F->vary
+                            : !strcmp(h, "outputs") ? &F->outputs
+                            : !strcmp(h, "mode")    ? &F->mode
                                                     : NULL;
     if (h && !strcmp(h, "set")) {
       continue;
@@ -1131,12 +1199,20 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
     }
     *slot = f;
   }
-  if (!task || !vary || !outputs) {
+  if (!F->task || !F->vary || !F->outputs) {
     return fail(L, top, "(sweep ...): missing (%s ...)",
-                !task   ? "task"
-                : !vary ? "vary"
-                        : "outputs");
+                !F->task   ? "task"
+                : !F->vary ? "vary"
+                           : "outputs");
   }
+  return 0;
+}
+
+
+/* s->task_path and s->task_dir from (task "FILE.vxt"): FILE relative to the sweep file's
+ * directory unless absolute. */
+static int task_path(loader *L, const char *path, const vxg_sexp *task) {
+  vxc_sweep *s = L->s;
   const vxg_sexp *tp = nth(task, 0);
   if (!word(tp) || tp->next) {
     return fail(L, task, "(task \"FILE.vxt\"): expected one file name");
@@ -1157,6 +1233,14 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
   }
   vxg_free(&s->al, dir);
   s->task_dir = dir_of(&s->al, s->task_path);
+  return s->task_dir ? 0 : nomem(L);
+}
+
+
+/* Reads the task file's text and checks it is a valid task; an error the task reader gives
+ * without a position (a file that cannot be read) is placed where the sweep names the file. */
+static int read_task(loader *L, const vxg_sexp *task) {
+  vxc_sweep *s = L->s;
   vxc_error e2;
   vxc_status st = read_all(&s->al, s->task_path, &s->text, &s->len, &e2);
   if (st == VXC_OK) {
@@ -1164,31 +1248,29 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
     st = vxc_task_parse(s->text, s->len, s->task_path, s->task_dir, &s->al, &t, &e2);
     vxc_task_free(t);
   }
-  if (st != VXC_OK) {
-    *L->err = e2;
-    if (!e2.line) {
-      /* a file that cannot be read: say where the sweep names it */
-      char msg[1100];
-      snprintf(msg, sizeof msg, "%s%s%s", e2.file, e2.file[0] ? ": " : "", e2.message);
-      vxg_error_set(L->err, st, L->file, task->line, task->column, "task file: %.600s", msg);
-    }
-    return -1;
+  if (st == VXC_OK) {
+    return 0;
   }
-  vxg_sexp_doc *tdoc = NULL;
-  st = vxg_sexp_parse(&s->al, s->text, s->len, s->task_path, &tdoc, L->err);
-  if (st != VXC_OK) {
-    return -1;
+  *L->err = e2;
+  if (!e2.line) {
+    char msg[1100];
+    snprintf(msg, sizeof msg, "%s%s%s", e2.file, e2.file[0] ? ": " : "", e2.message);
+    vxg_error_set(L->err, st, L->file, task->line, task->column, "task file: %.600s", msg);
   }
-  L->task = tdoc->root->child;
+  return -1;
+}
+
+
+/* L->line_off: the offset of each line of the task text. */
+static int line_offsets(loader *L) {
+  const vxc_sweep *s = L->s;
   L->nline = 1;
   for (size_t i = 0; i < s->len; i++) {
     L->nline += s->text[i] == '\n';
   }
   L->line_off = vxg_alloc(&s->al, sizeof *L->line_off * (size_t)L->nline);
-  int rc = -1;
   if (!L->line_off) {
-    nomem(L);
-    goto done;
+    return nomem(L);
   }
   L->line_off[0] = 0;
   for (size_t i = 0, l = 1; i < s->len; i++) {
@@ -1196,140 +1278,167 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
       L->line_off[l++] = i + 1;
     }
   }
-  if (find_driven(L) < 0 || parse_outputs(L, outputs) < 0) {
-    goto done;
+  return 0;
+}
+
+
+/* One (PATH... VALUE) of a (set ...): a fixed number. */
+static int load_set(loader *L, const vxg_sexp *c) {
+  vxc_sweep *s = L->s;
+  if (c->kind != VXG_SEXP_LIST || c->nchild < 2) {
+    return fail(L, c, "(set ...): expected (PATH... VALUE)");
   }
-  /* fixed numbers */
+  sw_path P;
+  const vxg_sexp *v;
+  char name[256];
+  sw_op *op = vxg_alloc(&s->al, sizeof *op);
+  sw_op **ops = vxg_realloc(&s->al, s->set_op, sizeof *ops * (size_t)(s->nset + 1));
+  double *vals = ops ? vxg_realloc(&s->al, s->set_val, sizeof *vals * (size_t)(s->nset + 1)) : NULL;
+  if (ops) {
+    s->set_op = ops;
+  }
+  if (vals) {
+    s->set_val = vals;
+  }
+  if (!op || !ops || !vals) {
+    vxg_free(&s->al, op);
+    return nomem(L);
+  }
+  s->set_op[s->nset] = op;
+  if (parse_path_values(L, c, 1, &P, &v) < 0 || resolve(L, &P, op, name, sizeof name) < 0) {
+    vxg_free(&s->al, op);
+    return -1;
+  }
+  s->set_val[s->nset++] = v->num;
+  op_used(s, op);
+  return 0;
+}
+
+
+/* Every (set ...) of the sweep, in order. */
+static int load_sets(loader *L, const vxg_sexp *top) {
   for (const vxg_sexp *f = nth(top, 1); f; f = f->next) {
     if (!head(f) || strcmp(head(f), "set")) {
       continue;
     }
     for (const vxg_sexp *c = f->child->next; c; c = c->next) {
-      if (c->kind != VXG_SEXP_LIST || c->nchild < 2) {
-        fail(L, c, "(set ...): expected (PATH... VALUE)");
-        goto done;
+      if (load_set(L, c) < 0) {
+        return -1;
       }
-      sw_path P;
-      const vxg_sexp *v;
-      char name[256];
-      sw_op *op = vxg_alloc(&s->al, sizeof *op);
-      sw_op **ops = vxg_realloc(&s->al, s->set_op, sizeof *ops * (size_t)(s->nset + 1));
-      double *vals =
-          ops ? vxg_realloc(&s->al, s->set_val, sizeof *vals * (size_t)(s->nset + 1)) : NULL;
-      if (ops) {
-        s->set_op = ops;
-      }
-      if (vals) {
-        s->set_val = vals;
-      }
-      if (!op || !ops || !vals) {
-        vxg_free(&s->al, op);
-        nomem(L);
-        goto done;
-      }
-      s->set_op[s->nset] = op;
-      if (parse_path_values(L, c, 1, &P, &v) < 0 || resolve(L, &P, op, name, sizeof name) < 0) {
-        vxg_free(&s->al, op);
-        goto done;
-      }
-      s->set_val[s->nset++] = v->num;
-      op_used(s, op);
     }
   }
-  /* varied numbers */
+  return 0;
+}
+
+
+/* The (vary axis...) form: 1 to 256 axes, each named once. */
+static int load_axes(loader *L, const vxg_sexp *vary) {
+  vxc_sweep *s = L->s;
   if (vary->nchild < 2) {
-    fail(L, vary, "(vary ...): expected at least one (PATH... LO HI COUNT)");
-    goto done;
+    return fail(L, vary, "(vary ...): expected at least one (PATH... LO HI COUNT)");
   }
   if (vary->nchild - 1 > 256) {
-    fail(L, vary, "(vary ...): at most 256 axes");
-    goto done;
+    return fail(L, vary, "(vary ...): at most 256 axes");
   }
   s->axis = vxg_alloc(&s->al, sizeof *s->axis * (size_t)(vary->nchild - 1));
   if (!s->axis) {
-    nomem(L);
-    goto done;
+    return nomem(L);
   }
   memset(s->axis, 0, sizeof *s->axis * (size_t)(vary->nchild - 1));
   for (const vxg_sexp *c = vary->child->next; c; c = c->next) {
     sw_axis *ax = &s->axis[s->naxis++];
     if (parse_axis(L, c, ax) < 0) {
-      goto done;
+      return -1;
     }
     for (int a = 0; a < s->naxis - 1; a++) {
       if (!strcmp(s->axis[a].name, ax->name)) {
-        fail(L, c, "'%s' is varied twice", ax->name);
-        goto done;
+        return fail(L, c, "'%s' is varied twice", ax->name);
       }
     }
     op_used(s, ax->op);
   }
-  /* cases */
+  return 0;
+}
+
+
+/* A Latin hypercube: per axis, a permutation of the cases drawn from the seed. */
+static int latin_perms(loader *L) {
+  vxc_sweep *s = L->s;
+  for (int a = 0; a < s->naxis; a++) {
+    int *p = vxg_alloc(&s->al, sizeof *p * (size_t)s->ncase);
+    if (!p) {
+      return nomem(L);
+    }
+    for (long long i = 0; i < s->ncase; i++) {
+      p[i] = (int)i;
+    }
+    uint64_t x = s->seed ^ (0x5851F42D4C957F2DULL * (uint64_t)(a + 1));
+    for (long long i = s->ncase - 1; i > 0; i--) {
+      long long j = (long long)(splitmix64(&x) % (uint64_t)(i + 1));
+      int t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    s->axis[a].perm = p;
+  }
+  return 0;
+}
+
+
+/* (mode grid | (random N SEED) | (latin N SEED)); grid when absent. */
+static int load_mode(loader *L, const vxg_sexp *mode) {
+  vxc_sweep *s = L->s;
   s->grid = 1;
-  if (mode) {
-    const vxg_sexp *m = nth(mode, 0);
-    const char *mh = m && m->kind == VXG_SEXP_LIST ? head(m) : NULL;
-    if (m && word(m) && !strcmp(word(m), "grid") && !m->next) {
-      s->grid = 1;
-    } else if (mh && (!strcmp(mh, "random") || !strcmp(mh, "latin")) && !m->next &&
-               m->nchild == 3) {
-      const vxg_sexp *n = nth(m, 0), *seed = nth(m, 1);
-      double maxn = !strcmp(mh, "latin") ? (double)MAX_LATIN : (double)MAX_CASES;
-      if (n->kind != VXG_SEXP_NUMBER || !is_int(n->num, 1, maxn)) {
-        fail(L, n, "(%s N SEED): N must be an integer from 1 to %g", mh, maxn);
-        goto done;
-      }
-      if (seed->kind != VXG_SEXP_NUMBER || !is_int(seed->num, 0, 9007199254740992.0)) {
-        fail(L, seed, "(%s N SEED): SEED must be an integer from 0 to 2^53", mh);
-        goto done;
-      }
-      s->grid = 0;
-      s->ncase = (long long)n->num;
-      s->seed = (uint64_t)seed->num;
-      if (!strcmp(mh, "latin")) {
-        for (int a = 0; a < s->naxis; a++) {
-          int *p = vxg_alloc(&s->al, sizeof *p * (size_t)s->ncase);
-          if (!p) {
-            nomem(L);
-            goto done;
-          }
-          for (long long i = 0; i < s->ncase; i++) {
-            p[i] = (int)i;
-          }
-          uint64_t x = s->seed ^ (0x5851F42D4C957F2DULL * (uint64_t)(a + 1));
-          for (long long i = s->ncase - 1; i > 0; i--) {
-            long long j = (long long)(splitmix64(&x) % (uint64_t)(i + 1));
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-          }
-          s->axis[a].perm = p;
-        }
-      }
-    } else {
-      fail(L, m ? m : mode, "(mode ...): expected grid, (random N SEED) or (latin N SEED)");
-      goto done;
+  if (!mode) {
+    return 0;
+  }
+  const vxg_sexp *m = nth(mode, 0);
+  const char *mh = m && m->kind == VXG_SEXP_LIST ? head(m) : NULL;
+  if (m && word(m) && !strcmp(word(m), "grid") && !m->next) {
+    return 0;
+  }
+  if (!mh || (strcmp(mh, "random") && strcmp(mh, "latin")) || m->next || m->nchild != 3) {
+    return fail(L, m ? m : mode, "(mode ...): expected grid, (random N SEED) or (latin N SEED)");
+  }
+  const vxg_sexp *n = nth(m, 0), *seed = nth(m, 1);
+  double maxn = !strcmp(mh, "latin") ? (double)MAX_LATIN : (double)MAX_CASES;
+  if (n->kind != VXG_SEXP_NUMBER || !is_int(n->num, 1, maxn)) {
+    return fail(L, n, "(%s N SEED): N must be an integer from 1 to %g", mh, maxn);
+  }
+  if (seed->kind != VXG_SEXP_NUMBER || !is_int(seed->num, 0, 9007199254740992.0)) {
+    return fail(L, seed, "(%s N SEED): SEED must be an integer from 0 to 2^53", mh);
+  }
+  s->grid = 0;
+  s->ncase = (long long)n->num;
+  s->seed = (uint64_t)seed->num;
+  return !strcmp(mh, "latin") ? latin_perms(L) : 0;
+}
+
+
+/* A grid's case count: the product of the axes' sizes, at most MAX_CASES. */
+static int grid_cases(loader *L, const vxg_sexp *vary) {
+  vxc_sweep *s = L->s;
+  s->ncase = 1;
+  for (int a = 0; a < s->naxis; a++) {
+    s->ncase *= vxc_sweep_axis_size(s, a);
+    if (s->ncase > MAX_CASES) {
+      return fail(L, vary, "the grid has more than 1e7 cases");
     }
   }
-  if (s->grid) {
-    s->ncase = 1;
-    for (int a = 0; a < s->naxis; a++) {
-      s->ncase *= vxc_sweep_axis_size(s, a);
-      if (s->ncase > MAX_CASES) {
-        fail(L, vary, "the grid has more than 1e7 cases");
-        goto done;
-      }
-    }
-  }
+  return 0;
+}
+
+
+/* s->order: the sites by offset, ties in creation order (insertion sort: a few dozen sites). */
+static int sort_sites(loader *L) {
+  vxc_sweep *s = L->s;
   s->order = vxg_alloc(&s->al, sizeof *s->order * (size_t)(s->nsite + 1));
   if (!s->order) {
-    nomem(L);
-    goto done;
+    return nomem(L);
   }
   for (int i = 0; i < s->nsite; i++) {
     s->order[i] = i;
   }
-  /* sites by offset, ties in creation order (insertion sort: a few dozen sites) */
   for (int i = 1; i < s->nsite; i++) {
     int k = s->order[i], j = i;
     for (; j > 0 && site_cmp_off(&s->order[j - 1], &k, s) > 0; j--) {
@@ -1337,8 +1446,35 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
     }
     s->order[j] = k;
   }
-  rc = 0;
-done:
+  return 0;
+}
+
+
+/* The stages once the task's forms are parsed (L->task set). */
+static int load_resolved(loader *L, const sw_forms *F) {
+  if (line_offsets(L) < 0 || find_driven(L) < 0 || parse_outputs(L, F->outputs) < 0 ||
+      load_sets(L, F->top) < 0 || load_axes(L, F->vary) < 0 || load_mode(L, F->mode) < 0) {
+    return -1;
+  }
+  if (L->s->grid && grid_cases(L, F->vary) < 0) {
+    return -1;
+  }
+  return sort_sites(L);
+}
+
+
+static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
+  vxc_sweep *s = L->s;
+  sw_forms F;
+  if (load_forms(L, doc, &F) < 0 || task_path(L, path, F.task) < 0 || read_task(L, F.task) < 0) {
+    return -1;
+  }
+  vxg_sexp_doc *tdoc = NULL;
+  if (vxg_sexp_parse(&s->al, s->text, s->len, s->task_path, &tdoc, L->err) != VXC_OK) {
+    return -1;
+  }
+  L->task = tdoc->root->child;
+  int rc = load_resolved(L, &F);
   vxg_sexp_free(tdoc);
   vxg_free(&s->al, L->line_off);
   return rc;

@@ -8,6 +8,26 @@
 /* relative uncertainty of J passed to the iteration (a well-resolved volume) */
 #define REL 1e-6
 
+/* vxc_normal_solve with the default options (theta_c 1 degree, r_n 0.95, n_i 15), the previous
+ * normal `prev` and J's relative uncertainty `rel`; flags may be NULL. */
+static vxc_status solve(const double J[9], const double geo[3], const double *prev, double rel,
+                        double n[3], int *flags) {
+  vxc_normal_options o;
+  vxc_normal_options_default(&o);
+  o.n_prev = prev;
+  o.j_rel_err = rel;
+  vxc_normal_result r;
+  vxc_status st = vxc_normal_solve(J, geo, &o, &r);
+  if (st == VXC_OK) {
+    memcpy(n, r.n, sizeof r.n);
+    if (flags) {
+      *flags = r.flags;
+    }
+  }
+  return st;
+}
+
+
 /* J = Q diag(lam) Q^T with Q a rotation from an axis-angle. */
 static void make_tensor(const double lam[3], const double axis[3], double angle, double J[9],
                         double Q[9]) {
@@ -66,8 +86,7 @@ static void test_normal_pancake_finds_disc_normal(void **state) {
     tilt(normal, in_plane, vxc_rng_uniform(&r, 0, 40) * DEG, guess);
     double n[3];
     int flags = 0;
-    assert_int_equal(
-        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, &flags, NULL), VXC_OK);
+    assert_int_equal(solve(J, guess, NULL, REL, n, &flags), VXC_OK);
     assert_true(flags & VXC_NORMAL_CONVERGED);
     assert_double_near(angle_between(n, normal), 0, 1e-12);
   }
@@ -91,8 +110,7 @@ static void test_normal_matches_jacobi(void **state) {
     double guess[3];
     tilt(v, other, vxc_rng_uniform(&r, 0, 10) * DEG, guess);
     double n[3];
-    assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, NULL, NULL),
-                     VXC_OK);
+    assert_int_equal(solve(J, guess, NULL, REL, n, NULL), VXC_OK);
     double ev[3], evec[9];
     assert_int_equal(vxc_sym3_eigen(J, ev, evec), VXC_OK);
     for (int i = 0; i < 3; i++) {
@@ -120,8 +138,7 @@ static void test_normal_degenerate_returns_guess(void **state) {
     double gn = sqrt(guess[0] * guess[0] + guess[1] * guess[1] + 1);
     double n[3];
     int flags = 0;
-    assert_int_equal(
-        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, REL, n, &flags, NULL), VXC_OK);
+    assert_int_equal(solve(J, guess, NULL, REL, n, &flags), VXC_OK);
     assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
     for (int i = 0; i < 3; i++) {
       assert_double_near(n[i], guess[i] / gn, 1e-15);
@@ -139,16 +156,13 @@ static void test_normal_gap_is_judged_against_the_uncertainty_of_j(void **state)
   double v[3] = {Q[2], Q[5], Q[8]}, other[3] = {Q[1], Q[4], Q[7]}, guess[3], n[3];
   tilt(v, other, 5 * DEG, guess);
   int flags = 0;
-  assert_int_equal(
-      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-4, n, &flags, NULL), VXC_OK);
+  assert_int_equal(solve(J, guess, NULL, 1e-4, n, &flags), VXC_OK);
   assert_true(flags & VXC_NORMAL_CONVERGED);
   assert_double_near(angle_between(n, v), 0, 1e-9);
-  assert_int_equal(
-      vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, 1e-2, n, &flags, NULL), VXC_OK);
+  assert_int_equal(solve(J, guess, NULL, 1e-2, n, &flags), VXC_OK);
   assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
   assert_double_near(angle_between(n, guess), 0, 1e-15);
-  assert_int_equal(vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, -1, n, &flags, NULL),
-                   VXC_ERR_ARG);
+  assert_int_equal(solve(J, guess, NULL, -1, n, &flags), VXC_ERR_ARG);
 }
 
 
@@ -168,8 +182,7 @@ static void test_normal_moves_continuously_as_the_gap_opens(void **state) {
     double v[3] = {Q[2], Q[5], Q[8]}, other[3] = {Q[1], Q[4], Q[7]}, guess[3], n[3];
     tilt(v, other, 5 * DEG, guess);
     int flags = 0;
-    assert_int_equal(
-        vxc_normal_from_inertia(J, guess, NULL, 1 * DEG, 0.95, 15, rel, n, &flags, NULL), VXC_OK);
+    assert_int_equal(solve(J, guess, NULL, rel, n, &flags), VXC_OK);
     double a = angle_between(n, v);
     if (ratio < 0.999) {
       assert_int_equal(flags, VXC_NORMAL_DEGENERATE);
@@ -204,12 +217,19 @@ static void test_normal_uses_previous_normal_and_orients_along_geo(void **state)
   double geo[3] = {sin(60 * DEG), 0, cos(60 * DEG)}, prev[3] = {0, 0, -1};
   double n[3];
   int flags = 0;
-  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, REL, n, &flags, NULL),
-                   VXC_OK);
+  assert_int_equal(solve(J, geo, prev, REL, n, &flags), VXC_OK);
   assert_true(flags & VXC_NORMAL_CONVERGED);
   assert_double_near(n[0], 0, 1e-12);
   assert_double_near(n[1], 0, 1e-12);
   assert_double_near(n[2], 1, 1e-12);  // flipped to agree with n_geo
+  // the positional form is the same computation
+  double n2[3];
+  int flags2 = 0, it = -1;
+  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, REL, n2, &flags2, &it),
+                   VXC_OK);
+  assert_memory_equal(n2, n, sizeof n);
+  assert_int_equal(flags2, flags);
+  assert_in_range(it, 1, 15);
 }
 
 
@@ -230,6 +250,31 @@ static void test_normal_bad_arguments(void **state) {
   assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL),
                    VXC_ERR_ARG);
   assert_double_near(n[0], 7, 0);
+  // the options form: each option out of range, and NULL options or result
+  J[4] = 2;
+  vxc_normal_options o;
+  vxc_normal_result r = {{7, 7, 7}, 7, 7};
+  assert_int_equal(vxc_normal_solve(J, g, NULL, &r), VXC_ERR_ARG);
+  vxc_normal_options_default(&o);
+  assert_int_equal(vxc_normal_solve(J, g, &o, NULL), VXC_ERR_ARG);
+  o.theta_c = 0;
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  vxc_normal_options_default(&o);
+  o.r_n = 1;
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  vxc_normal_options_default(&o);
+  o.n_i = 0;
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  vxc_normal_options_default(&o);
+  o.j_rel_err = INFINITY;
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  vxc_normal_options_default(&o);
+  assert_int_equal(vxc_normal_solve(J, zero, &o, &r), VXC_ERR_ARG);
+  assert_true(r.n[0] == 7 && r.flags == 7 && r.iterations == 7);
+  // and the defaults are valid: g is J's eigenvector of the separated eigenvalue 3
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_OK);
+  assert_double_near(r.n[2], 1, 1e-15);
+  J[4] = NAN;
   double ev[3], evec[9];
   assert_int_equal(vxc_sym3_eigen(J, ev, evec), VXC_ERR_NUMERIC);
 }

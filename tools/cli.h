@@ -143,6 +143,20 @@ int cli_close(FILE *f, const char *path);
  * error when a write to stdout failed (a full disk, a closed pipe). */
 int cli_finish_stdout(int rc);
 
+/* The input file of a command that reads one model or task file (cli_input.c): `-` reads
+ * standard input whole, once per command, named CLI_STDIN_NAME in messages, with the files it
+ * names relative to the current directory; another path goes to vxc_solid_load or
+ * vxc_task_load (default allocator). Statuses as those functions, and for `-` also VXC_ERR_IO
+ * (a read error), VXC_ERR_ARG (standard input already read) and VXC_ERR_NOMEM, with *err
+ * set. */
+#define CLI_STDIN_NAME "<stdin>"
+vxc_status cli_solid_load(const char *path, vxc_solid **out, vxc_error *err);
+vxc_status cli_task_load(const char *path, vxc_task **out, vxc_error *err);
+/* Help text for `-`, shared by the commands that accept it. */
+#define CLI_STDIN_HELP                                                                   \
+  "A FILE of '-' reads standard input; the files it names resolve against the current\n" \
+  "directory.\n"
+
 /* `vxc bench --corpus N --seed S` (bench_corpus.c): returns a CLI_ exit status. */
 int bench_corpus(int n, unsigned long long seed);
 /* `vxc bench --peer` (bench_corpus.c): the peer set (corpus.h); a CLI_ exit status. */

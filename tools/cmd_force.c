@@ -67,6 +67,178 @@ static void print_vec(const char *label, const double v[3], const char *unit) {
 }
 
 
+/* The model parameters: defaults, then --params FILE, then each --param in order, prepared.
+ * CLI_OK, or the exit status after the message. */
+static int force_params(const force_opts *f, vxc_params *p) {
+  vxc_error err;
+  vxc_params_default(p);
+  if (f->params && cli_read_params(f->params, p) != 0) {
+    return CLI_FAIL;
+  }
+  for (int i = 0; i < f->nset; i++) {
+    char name[64];
+    double x;
+    if (cli_split_param(f->set[i], name, sizeof name, &x) != 0) {
+      return cli_usage_error("force", "--param: expected NAME=VALUE, got '%s'", f->set[i]);
+    }
+    if (vxc_params_set(p, name, x, &err) != VXC_OK) {
+      return cli_usage_error("force", "--param: %s", err.message);
+    }
+  }
+  if (vxc_params_prepare(p, &err) != VXC_OK) {
+    return cli_usage_error("force", "%s", err.message);
+  }
+  return CLI_OK;
+}
+
+
+/* A body's motion from its pose and its --vel-* value (v then w). */
+static void force_motion(const vxc_pose *pose, const double vel[6], vxc_body_motion *m) {
+  memcpy(m->r, pose->p, sizeof m->r);
+  memcpy(m->v, vel, sizeof m->v);
+  memcpy(m->w, vel + 3, sizeof m->w);
+}
+
+
+/* One pair's entry of the JSON "pairs" list. */
+static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench *w,
+                            const double ds[VXC_STATE_SIZE]) {
+  printf("%s{\"cell_a\": ", i ? ", " : "");
+  cli_json_str(stdout, pm->name_a);
+  printf(", \"cell_b\": ");
+  cli_json_str(stdout, pm->name_b);
+  printf(", \"f_n\": ");
+  cli_json_num(stdout, w->f_n);
+  const char *keys[] = {"normal",         "centroid",        "force_normal", "force_friction",
+                        "torque_rolling", "torque_spinning", "force_a",      "torque_a",
+                        "force_b",        "torque_b"};
+  const double *vals[] = {pm->geom.normal,   pm->geom.centroid,  w->force_normal, w->force_friction,
+                          w->torque_rolling, w->torque_spinning, w->force_a,      w->torque_a,
+                          w->force_b,        w->torque_b};
+  for (int k = 0; k < 10; k++) {
+    printf(", \"%s\": ", keys[k]);
+    cli_json_vec(stdout, vals[k], 3);
+  }
+  printf(", \"volume\": ");
+  cli_json_num(stdout, pm->geom.volume);
+  printf(", \"error_estimate\": ");
+  cli_json_num(stdout, pm->error_estimate);
+  printf(", \"stick\": ");
+  cli_json_num(stdout, w->stick);
+  printf(", \"state_derivative\": ");
+  cli_json_vec(stdout, ds, VXC_STATE_SIZE);
+  printf(", \"capped\": %s}", pm->capped ? "true" : "false");
+}
+
+
+/* One pair's lines of the text report. */
+static void force_pair_text(const vxc_pair_metrics *pm, const vxc_wrench *w,
+                            const double ds[VXC_STATE_SIZE]) {
+  printf("  %s ~ %s: V = %.6g m^3, f_n = %.6g N, stick %.3g%s\n", pm->name_a, pm->name_b,
+         pm->geom.volume, w->f_n, w->stick,
+         pm->capped ? " (CAPPED: less accurate than asked)" : "");
+  print_vec("normal", pm->geom.normal, "");
+  print_vec("centroid", pm->geom.centroid, "m");
+  print_vec("normal force on A", w->force_normal, "N");
+  print_vec("friction on A", w->force_friction, "N");
+  print_vec("rolling torque", w->torque_rolling, "N m");
+  print_vec("spinning torque", w->torque_spinning, "N m");
+  printf(
+      "    state derivative: dz/dt (%.6g, %.6g, %.6g) m/s, dtheta/dt %.6g rad/s, "
+      "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
+      ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
+      ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
+}
+
+
+/* Each pair's wrench from a zero state, reported and summed into tot (force and torque on A,
+ * then on B). CLI_OK, or CLI_FAIL after the message when the force model fails. */
+static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body_motion *ma,
+                       const vxc_body_motion *mb, int json, double tot[4][3]) {
+  for (int i = 0; i < m->npair; i++) {
+    const vxc_pair_metrics *pm = &m->pair[i];
+    double state[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
+    vxc_wrench w;
+    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state);
+    if (st == VXC_OK) {
+      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds);
+    }
+    if (st != VXC_OK) {
+      fprintf(stderr, "vxc: cells '%s' and '%s': the force model failed: %s\n", pm->name_a,
+              pm->name_b, vxc_status_str(st));
+      return CLI_FAIL;
+    }
+    vec_add(tot[0], w.force_a);
+    vec_add(tot[1], w.torque_a);
+    vec_add(tot[2], w.force_b);
+    vec_add(tot[3], w.torque_b);
+    if (json) {
+      force_pair_json(i, pm, &w, ds);
+    } else {
+      force_pair_text(pm, &w, ds);
+    }
+  }
+  return CLI_OK;
+}
+
+
+/* The total wrench on each body, closing the JSON object. */
+static void force_totals(int json, const vxc_solid *a, const vxc_solid *b, double tot[4][3],
+                         int capped) {
+  if (json) {
+    printf("], \"body_a\": {\"force\": ");
+    cli_json_vec(stdout, tot[0], 3);
+    printf(", \"torque\": ");
+    cli_json_vec(stdout, tot[1], 3);
+    printf("}, \"body_b\": {\"force\": ");
+    cli_json_vec(stdout, tot[2], 3);
+    printf(", \"torque\": ");
+    cli_json_vec(stdout, tot[3], 3);
+    printf("}, \"capped\": %s}\n", capped ? "true" : "false");
+  } else {
+    printf("  total on A '%s' (torque about its model-frame origin):\n", vxc_solid_name(a));
+    print_vec("force", tot[0], "N");
+    print_vec("torque", tot[1], "N m");
+    printf("  total on B '%s':\n", vxc_solid_name(b));
+    print_vec("force", tot[2], "N");
+    print_vec("torque", tot[3], "N m");
+  }
+}
+
+
+/* Measures the pair's contact and reports its wrench. */
+static int force_report(const cli_geom_opts *o, const force_opts *f, const vxc_params *p,
+                        const vxc_solid *a, const vxc_solid *b) {
+  vxc_query *q = NULL;
+  vxc_metrics m;
+  vxc_error err;
+  vxc_status st = vxc_query_create(NULL, &q);
+  if (st == VXC_OK) {
+    st = vxc_query_run(q, a, &o->pose_a, b, &o->pose_b, &o->query, NULL, NULL, &m, &err);
+  }
+  if (st != VXC_OK && st != VXC_NO_CONTACT) {
+    vxc_query_free(q);
+    return cli_lib_error(&err, st);
+  }
+  vxc_body_motion ma, mb;
+  force_motion(&o->pose_a, f->vel[0], &ma);
+  force_motion(&o->pose_b, f->vel[1], &mb);
+  double tot[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  if (o->json) {
+    printf("{\"contact\": %s, \"pairs\": [", m.contact ? "true" : "false");
+  } else if (!m.contact) {
+    printf("no contact (%.6g m apart): zero wrench\n", m.distance);
+  }
+  int rc = force_pairs(p, &m, &ma, &mb, o->json, tot);
+  if (rc == CLI_OK) {
+    force_totals(o->json, a, b, tot, m.capped);
+    rc = cli_capped("force", m.capped);
+  }
+  vxc_query_free(q);
+  return rc;
+}
+
+
 static int force_run(int argc, char **argv) {
   cli_geom_opts o;
   cli_geom_opts_init(&o);
@@ -78,140 +250,13 @@ static int force_run(int argc, char **argv) {
     return rc;
   }
   vxc_params p;
-  vxc_params_default(&p);
-  vxc_error err;
-  if (f.params && cli_read_params(f.params, &p) != 0) {
-    rc = CLI_FAIL;
-    goto out;
-  }
-  for (int i = 0; i < f.nset; i++) {
-    char name[64];
-    double x;
-    if (cli_split_param(f.set[i], name, sizeof name, &x) != 0) {
-      rc = cli_usage_error("force", "--param: expected NAME=VALUE, got '%s'", f.set[i]);
-      goto out;
-    }
-    if (vxc_params_set(&p, name, x, &err) != VXC_OK) {
-      rc = cli_usage_error("force", "--param: %s", err.message);
-      goto out;
-    }
-  }
-  if (vxc_params_prepare(&p, &err) != VXC_OK) {
-    rc = cli_usage_error("force", "%s", err.message);
-    goto out;
-  }
-  o.query.theta_c = p.theta_c;
-  o.query.r_n = p.r_n;
-  o.query.n_i = p.n_i;
-
-  vxc_query *q = NULL;
-  vxc_metrics m;
-  vxc_status st = vxc_query_create(NULL, &q);
-  if (st == VXC_OK) {
-    st = vxc_query_run(q, a, &o.pose_a, b, &o.pose_b, &o.query, NULL, NULL, &m, &err);
-  }
-  if (st != VXC_OK && st != VXC_NO_CONTACT) {
-    rc = cli_lib_error(&err, st);
-    vxc_query_free(q);
-    goto out;
-  }
-  vxc_body_motion ma, mb;
-  memcpy(ma.r, o.pose_a.p, sizeof ma.r);
-  memcpy(mb.r, o.pose_b.p, sizeof mb.r);
-  memcpy(ma.v, f.vel[0], sizeof ma.v);
-  memcpy(ma.w, f.vel[0] + 3, sizeof ma.w);
-  memcpy(mb.v, f.vel[1], sizeof mb.v);
-  memcpy(mb.w, f.vel[1] + 3, sizeof mb.w);
-  double fa[3] = {0, 0, 0}, ta[3] = {0, 0, 0}, fb[3] = {0, 0, 0}, tb[3] = {0, 0, 0};
-  if (o.json) {
-    printf("{\"contact\": %s, \"pairs\": [", m.contact ? "true" : "false");
-  } else if (!m.contact) {
-    printf("no contact (%.6g m apart): zero wrench\n", m.distance);
-  }
-  for (int i = 0; i < m.npair && rc == CLI_OK; i++) {
-    const vxc_pair_metrics *pm = &m.pair[i];
-    double state[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
-    vxc_wrench w;
-    st = vxc_contact_start(&p, &pm->geom, &ma, &mb, state);
-    if (st == VXC_OK) {
-      st = vxc_contact_eval(&p, &pm->geom, &ma, &mb, state, &w, ds);
-    }
-    if (st != VXC_OK) {
-      fprintf(stderr, "vxc: cells '%s' and '%s': the force model failed: %s\n", pm->name_a,
-              pm->name_b, vxc_status_str(st));
-      rc = CLI_FAIL;
-      break;
-    }
-    vec_add(fa, w.force_a);
-    vec_add(ta, w.torque_a);
-    vec_add(fb, w.force_b);
-    vec_add(tb, w.torque_b);
-    if (o.json) {
-      printf("%s{\"cell_a\": ", i ? ", " : "");
-      cli_json_str(stdout, pm->name_a);
-      printf(", \"cell_b\": ");
-      cli_json_str(stdout, pm->name_b);
-      printf(", \"f_n\": ");
-      cli_json_num(stdout, w.f_n);
-      const char *keys[] = {"normal",         "centroid",        "force_normal", "force_friction",
-                            "torque_rolling", "torque_spinning", "force_a",      "torque_a",
-                            "force_b",        "torque_b"};
-      const double *vals[] = {pm->geom.normal,  pm->geom.centroid, w.force_normal, w.force_friction,
-                              w.torque_rolling, w.torque_spinning, w.force_a,      w.torque_a,
-                              w.force_b,        w.torque_b};
-      for (int k = 0; k < 10; k++) {
-        printf(", \"%s\": ", keys[k]);
-        cli_json_vec(stdout, vals[k], 3);
-      }
-      printf(", \"volume\": ");
-      cli_json_num(stdout, pm->geom.volume);
-      printf(", \"error_estimate\": ");
-      cli_json_num(stdout, pm->error_estimate);
-      printf(", \"stick\": ");
-      cli_json_num(stdout, w.stick);
-      printf(", \"state_derivative\": ");
-      cli_json_vec(stdout, ds, VXC_STATE_SIZE);
-      printf(", \"capped\": %s}", pm->capped ? "true" : "false");
-    } else {
-      printf("  %s ~ %s: V = %.6g m^3, f_n = %.6g N, stick %.3g%s\n", pm->name_a, pm->name_b,
-             pm->geom.volume, w.f_n, w.stick,
-             pm->capped ? " (CAPPED: less accurate than asked)" : "");
-      print_vec("normal", pm->geom.normal, "");
-      print_vec("centroid", pm->geom.centroid, "m");
-      print_vec("normal force on A", w.force_normal, "N");
-      print_vec("friction on A", w.force_friction, "N");
-      print_vec("rolling torque", w.torque_rolling, "N m");
-      print_vec("spinning torque", w.torque_spinning, "N m");
-      printf(
-          "    state derivative: dz/dt (%.6g, %.6g, %.6g) m/s, dtheta/dt %.6g rad/s, "
-          "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
-          ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
-          ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
-    }
-  }
+  rc = force_params(&f, &p);
   if (rc == CLI_OK) {
-    if (o.json) {
-      printf("], \"body_a\": {\"force\": ");
-      cli_json_vec(stdout, fa, 3);
-      printf(", \"torque\": ");
-      cli_json_vec(stdout, ta, 3);
-      printf("}, \"body_b\": {\"force\": ");
-      cli_json_vec(stdout, fb, 3);
-      printf(", \"torque\": ");
-      cli_json_vec(stdout, tb, 3);
-      printf("}, \"capped\": %s}\n", m.capped ? "true" : "false");
-    } else {
-      printf("  total on A '%s' (torque about its model-frame origin):\n", vxc_solid_name(a));
-      print_vec("force", fa, "N");
-      print_vec("torque", ta, "N m");
-      printf("  total on B '%s':\n", vxc_solid_name(b));
-      print_vec("force", fb, "N");
-      print_vec("torque", tb, "N m");
-    }
-    rc = cli_capped("force", m.capped);
+    o.query.theta_c = p.theta_c;
+    o.query.r_n = p.r_n;
+    o.query.n_i = p.n_i;
+    rc = force_report(&o, &f, &p, a, b);
   }
-  vxc_query_free(q);
-out:
   vxc_solid_free(a);
   vxc_solid_free(b);
   return rc;

@@ -68,7 +68,7 @@ static int info_run(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     vxc_solid *s = NULL;
     vxc_error err;
-    vxc_status st = vxc_solid_load(argv[i], NULL, &s, &err);
+    vxc_status st = cli_solid_load(argv[i], &s, &err);
     if (st != VXC_OK) {
       cli_lib_error(&err, st);
       failed++;
@@ -125,7 +125,7 @@ static int check_run(int argc, char **argv) {
     }
     vxc_solid *s = NULL;
     vxc_error err;
-    vxc_status st = vxc_solid_load(argv[i], NULL, &s, &err);
+    vxc_status st = cli_solid_load(argv[i], &s, &err);
     if (st != VXC_OK) {
       cli_lib_error(&err, st);
       failed++;
@@ -146,7 +146,7 @@ const cli_command cli_cmd_info = {
     "usage: vxc info FILE.vxm...\n\n"
     "Reads each model file and prints its solid, its cells with their primitives (as\n"
     "written, SI units; cone angles in degrees), whether each cell is convex, the convex\n"
-    "stand-in libccd uses for it, and bounding boxes in the solid's frame.\n"
+    "stand-in libccd uses for it, and bounding boxes in the solid's frame.\n" CLI_STDIN_HELP
     "Exit status: 0 when every file loads, 1 otherwise (each error names file, line and\n"
     "column), 2 on a usage error.\n",
     info_run};
@@ -155,6 +155,6 @@ const cli_command cli_cmd_check = {
     "check", "validate model files; print every error",
     "usage: vxc check [-q|--quiet] FILE.vxm...\n\n"
     "Reads each model file and reports either 'ok' or the first error in it, with file,\n"
-    "line and column. With --quiet only errors are printed.\n"
+    "line and column. With --quiet only errors are printed.\n" CLI_STDIN_HELP
     "Exit status: 0 when every file is valid, 1 otherwise, 2 on a usage error.\n",
     check_run};

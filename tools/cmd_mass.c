@@ -119,7 +119,7 @@ static int mass_run(int argc, char **argv) {
   vxc_solid *s = NULL;
   vxc_query *q = NULL;
   vxc_mass_props *cell = NULL;
-  vxc_status st = vxc_solid_load(file, NULL, &s, &err);
+  vxc_status st = cli_solid_load(file, &s, &err);
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
   }
@@ -168,7 +168,7 @@ const cli_command cli_cmd_mass = {
     "voxelisation: volume V (m^3) with a certified bracket [V_lo, V_hi] containing the true\n"
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"
     "density (m^5). With a density (--density, kg/m^3, or the model's own) also the mass\n"
-    "(kg) and the mass inertia (kg m^2).\n\n"
+    "(kg) and the mass inertia (kg m^2).\n" CLI_STDIN_HELP "\n"
     "  --rtol R     refine until the error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP

@@ -23,7 +23,9 @@ static void print_help(void) {
   printf(
       "\n'vxc COMMAND --help' or 'vxc help COMMAND' describes a command; --opt=value is\n"
       "--opt value. Units are SI (metres, kilograms, seconds); exit status 0 on success,\n"
-      "1 on invalid input, 2 on a usage error, 3 on a capped result.\n");
+      "1 on invalid input, 2 on a usage error, 3 on a capped result. A model file of '-'\n"
+      "(info, check, mass) reads standard input; the mesh files it names resolve against\n"
+      "the current directory.\n");
 }
 
 
