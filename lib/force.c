@@ -34,9 +34,7 @@ static int motion_finite(const vxc_body_motion *m) {
 }
 
 
-/* Copies a normal into n, unit. VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its length
- * is off by more than VXC_UNIT_TOL. */
-static vxc_status unit_normal(const double in[3], double n[3]) {
+vxc_status vxci_unit_normal(const double in[3], double n[3]) {
   if (!finite_n(in, 3)) {
     return VXC_ERR_NUMERIC;
   }
@@ -101,7 +99,7 @@ vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *ge
     return VXC_ERR_NUMERIC;
   }
   double n[3];
-  vxc_status st = unit_normal(geom->normal, n);
+  vxc_status st = vxci_unit_normal(geom->normal, n);
   if (st != VXC_OK) {
     return st;
   }
@@ -125,7 +123,7 @@ vxc_status vxc_point_start(const vxc_params *p, double depth, const double point
     return VXC_ERR_NUMERIC;
   }
   double n[3];
-  vxc_status st = unit_normal(normal, n);
+  vxc_status st = vxci_unit_normal(normal, n);
   if (st != VXC_OK) {
     return st;
   }
@@ -300,7 +298,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
     return VXC_ERR_NUMERIC;
   }
   contact_terms c;
-  vxc_status st = unit_normal(geom->normal, c.n);
+  vxc_status st = vxci_unit_normal(geom->normal, c.n);
   if (st != VXC_OK) {
     return st;
   }
@@ -364,7 +362,7 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
     return VXC_ERR_NUMERIC;
   }
   contact_terms c;
-  vxc_status st = unit_normal(normal, c.n);
+  vxc_status st = vxci_unit_normal(normal, c.n);
   if (st != VXC_OK) {
     return st;
   }
