@@ -34,9 +34,7 @@ static int motion_finite(const vxc_body_motion *m) {
 }
 
 
-/* Copies a normal into n, unit. VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its length
- * is off by more than VXC_UNIT_TOL. */
-static vxc_status unit_normal(const double in[3], double n[3]) {
+vxc_status vxci_unit_normal(const double in[3], double n[3]) {
   if (!finite_n(in, 3)) {
     return VXC_ERR_NUMERIC;
   }
@@ -101,7 +99,7 @@ vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *ge
     return VXC_ERR_NUMERIC;
   }
   double n[3];
-  vxc_status st = unit_normal(geom->normal, n);
+  vxc_status st = vxci_unit_normal(geom->normal, n);
   if (st != VXC_OK) {
     return st;
   }
@@ -125,7 +123,7 @@ vxc_status vxc_point_start(const vxc_params *p, double depth, const double point
     return VXC_ERR_NUMERIC;
   }
   double n[3];
-  vxc_status st = unit_normal(normal, n);
+  vxc_status st = vxci_unit_normal(normal, n);
   if (st != VXC_OK) {
     return st;
   }
@@ -152,9 +150,10 @@ void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]) {
     return;
   }
   double n[3] = {normal[0] / l, normal[1] / l, normal[2] / l};
-  double zn = vxg_dot(state + VXC_STATE_Z, n);
+  double zn = vxg_dot(state + VXC_STATE_Z, n), pn = vxg_dot(state + VXC_STATE_PHI, n);
   for (int i = 0; i < 3; i++) {
     state[VXC_STATE_Z + i] -= zn * n[i];
+    state[VXC_STATE_PHI + i] -= pn * n[i];
     state[VXC_STATE_NPREV + i] = n[i];
   }
 }
@@ -210,14 +209,20 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   }
   fi.f_n = c->f_n;
   fi.w_n = w_n;
-  fi.r_gyr = c->r_gyr;
-  fi.contensou = c->contensou;
+  fi.r_gyr = p->rolling ? 0.0 : c->r_gyr; /* rate-independent: the spin has its own law */
+  fi.contensou = p->rolling ? 0 : c->contensou;
   fi.theta = state[VXC_STATE_THETA];
   fi.s_dw = state[VXC_STATE_SDW];
   vxci_friction_out fo;
   vxci_friction_eval(p, &fi, &fo);
   if (p->friction_law > 0) {
     vxci_friction_law_sliding(p, &fi, &fo);
+  }
+
+  double tau_roll[3], tau_spin = fo.tau_spin, dphi[3] = {0, 0, 0}, dpsi = 0.0;
+  memcpy(tau_roll, c->tau_roll, sizeof tau_roll);
+  if (p->rolling) {
+    vxci_rolling_eval(p, c->f_n, n, c->w_r, state, tau_roll, &tau_spin, dphi, &dpsi);
   }
 
   vxc_wrench w;
@@ -227,8 +232,8 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   for (int i = 0; i < 3; i++) {
     w.force_normal[i] = -c->f_n * n[i];
     w.force_friction[i] = fo.f_t[i];
-    w.torque_rolling[i] = c->tau_roll[i];
-    w.torque_spinning[i] = fo.tau_spin * n[i];
+    w.torque_rolling[i] = tau_roll[i];
+    w.torque_spinning[i] = tau_spin * n[i];
     w.force_a[i] = w.force_normal[i] + w.force_friction[i];
     w.force_b[i] = -w.force_a[i];
     ra[i] = c->x[i] - a->r[i];
@@ -255,6 +260,10 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   ds[VXC_STATE_THETA] = fo.dtheta;
   ds[VXC_STATE_SDW] = fo.ds_dw;
   ds[VXC_STATE_VRO] = c->dvro;
+  for (int i = 0; i < 3; i++) {
+    ds[VXC_STATE_PHI + i] = dphi[i];
+  }
+  ds[VXC_STATE_PSI] = dpsi;
 
   /* refuse to hand out overflowed or NaN results */
   if (!finite_n((const double *)&w, (int)(sizeof w / sizeof(double))) ||
@@ -289,7 +298,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
     return VXC_ERR_NUMERIC;
   }
   contact_terms c;
-  vxc_status st = unit_normal(geom->normal, c.n);
+  vxc_status st = vxci_unit_normal(geom->normal, c.n);
   if (st != VXC_OK) {
     return st;
   }
@@ -353,7 +362,7 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
     return VXC_ERR_NUMERIC;
   }
   contact_terms c;
-  vxc_status st = unit_normal(normal, c.n);
+  vxc_status st = vxci_unit_normal(normal, c.n);
   if (st != VXC_OK) {
     return st;
   }

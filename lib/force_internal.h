@@ -44,4 +44,16 @@ void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_fr
 void vxci_friction_law_sliding(const vxc_params *p, const vxci_friction_in *in,
                                vxci_friction_out *out);
 
+/* Rate-independent rolling and spinning (rolling.c, p->rolling = 1): for normal force f_n,
+ * unit normal n, relative angular velocity w_r = w_a - w_b and the state's phi and psi,
+ * the rolling torque on A (in the contact plane), the spinning torque on A along n (N m)
+ * and the angles' rates. */
+void vxci_rolling_eval(const vxc_params *p, double f_n, const double n[3], const double w_r[3],
+                       const double state[VXC_STATE_SIZE], double tau_roll[3], double *tau_spin,
+                       double dphi[3], double *dpsi);
+
+/* Copies a normal into n, unit. VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its length
+ * is off by more than 1e-6 (force.c). */
+vxc_status vxci_unit_normal(const double in[3], double n[3]);
+
 #endif

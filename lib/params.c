@@ -48,6 +48,10 @@ void vxc_params_default(vxc_params *p) {
   p->k_p = 1e6;
   p->p_exp = 1.5;
   p->friction_law = 0;
+  p->rolling = 0;
+  p->eta_r = 0.0;
+  p->eta_s = 0.0;
+  p->phi_0 = 1e-4;
   p->d = vxc_damping_root(p->e_eff);
   p->prepared = 1;
 }
@@ -97,6 +101,20 @@ vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_err
                            "parameter n_i must be an integer in [1, 1e6], got %g", value);
     }
     q.n_i = (int)value;
+  } else if (strcmp(name, "rolling") == 0) {
+    if (value != 0 && value != 1) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                           "parameter rolling must be 0 (volumetric) or 1 (rate-independent), "
+                           "got %g",
+                           value);
+    }
+    q.rolling = (int)value;
+  } else if (strcmp(name, "eta_r") == 0) {
+    q.eta_r = value;
+  } else if (strcmp(name, "eta_s") == 0) {
+    q.eta_s = value;
+  } else if (strcmp(name, "phi_0") == 0) {
+    q.phi_0 = value;
   } else if (strcmp(name, "k_p") == 0) {
     q.k_p = value;
   } else if (strcmp(name, "p_exp") == 0) {
@@ -166,6 +184,10 @@ vxc_status vxc_params_prepare(vxc_params *p, vxc_error *err) {
       {p->n_i >= 1, "n_i", (double)p->n_i, "must be >= 1"},
       {p->k_p > 0 && isfinite(p->k_p), "k_p", p->k_p, "must be finite and > 0"},
       {p->p_exp > 0 && isfinite(p->p_exp), "p_exp", p->p_exp, "must be finite and > 0"},
+      {p->eta_r >= 0 && isfinite(p->eta_r), "eta_r", p->eta_r, "must be finite and >= 0"},
+      {p->eta_s >= 0 && isfinite(p->eta_s), "eta_s", p->eta_s, "must be finite and >= 0"},
+      {p->phi_0 > 0 && isfinite(p->phi_0), "phi_0", p->phi_0, "must be finite and > 0"},
+      {p->rolling == 0 || p->rolling == 1, "rolling", (double)p->rolling, "must be 0 or 1"},
       {p->friction_law >= 0 && p->friction_law <= VXC_LAW_COUNT, "friction_law",
        (double)p->friction_law, "must be 0 or 1 + a vxc_friction_law"},
   };

@@ -12,6 +12,7 @@
  *         | (body NAME (model "FILE.vxm") motion (pose X Y Z [QW QX QY QZ])
  *                [(velocity VX VY VZ WX WY WZ)])
  *         | (contact A B [(params (NAME VALUE)... [(friction-law NAME)])] [(voxel H) | (rtol R)]
+ *             [(rolling rate-independent (eta_r E) (eta_s S) [(phi_0 A)])]
  *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
@@ -106,6 +107,37 @@ static int one_number(reader *rd, const vxg_sexp *n, double *out, int positive) 
   }
   if (positive && !(*out > 0)) {
     return fail(rd, n->child->next, "(%s ...): must be > 0", head(n), NULL);
+  }
+  return 0;
+}
+
+
+/* (rolling rate-independent (eta_r E) (eta_s S) [(phi_0 A)]): the rate-independent
+ * rolling and spinning friction of vxc_params_set (eta in m, phi_0 in rad). */
+static int rolling_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
+  const vxg_sexp *k = f->child->next;
+  if (!k || k->kind != VXG_SEXP_WORD || strcmp(k->text, "rate-independent") != 0) {
+    return fail(rd, k ? k : f, "(rolling ...): expected (rolling rate-independent (eta_r E) "
+                               "(eta_s S))",
+                NULL, NULL);
+  }
+  p->rolling = 1;
+  for (const vxg_sexp *e = k->next; e; e = e->next) {
+    const char *nm = head(e);
+    double v;
+    if (!nm || (strcmp(nm, "eta_r") != 0 && strcmp(nm, "eta_s") != 0 &&
+                strcmp(nm, "phi_0") != 0)) {
+      return fail(rd, e, "(rolling rate-independent ...): expected (eta_r E), (eta_s S) or "
+                         "(phi_0 A)",
+                  NULL, NULL);
+    }
+    if (numbers(rd, e, 1, 1, &v) < 0) {
+      return -1;
+    }
+    vxc_error e2;
+    if (vxc_params_set(p, nm, v, &e2) != VXC_OK) {
+      return fail(rd, e, "%.300s", e2.message, NULL);
+    }
   }
   return 0;
 }
@@ -573,6 +605,10 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
       c->slots = (int)v;
     } else if (strcmp(h, "event-force") == 0) {
       if (one_number(rd, f, &c->event_force, 1) < 0) {
+        return -1;
+      }
+    } else if (strcmp(h, "rolling") == 0) {
+      if (rolling_form(rd, f, &c->params) < 0) {
         return -1;
       }
     } else {

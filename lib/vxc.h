@@ -18,6 +18,7 @@
 #include "vxc_solid.h"
 #include "vxc_force.h"
 #include "vxc_friction.h"
+#include "vxc_bristle.h"
 #include "vxc_metrics.h"
 #include "vxc_pair.h"
 #include "vxc_task.h"

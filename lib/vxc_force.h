@@ -53,6 +53,13 @@ typedef struct vxc_params {
   /* the sliding friction law (vxc_friction.h): 0, the model's own bristle kernel
      (default); else 1 + a vxc_friction_law, set with vxc_params_set_law */
   int friction_law;
+  /* rate-independent rolling and spinning friction (Tasora and Anitescu): |M_r| <= eta_r
+     f_n against the rolling velocity, |M_s| <= eta_s f_n against the spin, in place of
+     the volumetric rolling torque and spinning friction (see vxc_params_set) */
+  int rolling;  /* 0: volumetric (default); 1: rate-independent */
+  double eta_r; /* rolling friction length, m, >= 0 (0) */
+  double eta_s; /* spinning friction length, m, >= 0 (0) */
+  double phi_0; /* angle of the bristle at the bound eta f_n, rad, > 0 (1e-4) */
   /* derived by vxc_params_prepare; do not set */
   double d;        /* root of the impact equation for e_eff (3.22-3.23), in [0, 1) */
   int prepared;    /* 1 once vxc_params_prepare succeeded on these values */
@@ -71,16 +78,29 @@ typedef struct vxc_params {
  *   sigma1 = 2 sqrt(sigma0 / g) = 18.06 s/m with g = 9.81 m/s^2 (critical damping, 3.52) [7]
  *   v_e = v_s / 100 = 1e-5 m/s (all thesis runs) [7]
  *   theta_c = 1 degree, r_n = 0.95, n_i = 15 (sec. 4.5, 5.2) [3]
- *   k_p = 1e6 N/m^1.5, p_exp = 1.5: Hertz sphere, thesis sec. 5.1.3 ball on a plane [10] */
+ *   k_p = 1e6 N/m^1.5, p_exp = 1.5: Hertz sphere, thesis sec. 5.1.3 ball on a plane [10]
+ *   rolling = 0 (the volumetric rolling torque and spinning friction), eta_r = eta_s = 0 m,
+ *     phi_0 = 1e-4 rad (the rolling analogue of the 0.1 mm pre-sliding distance dz) [6] */
 VXC_API void vxc_params_default(vxc_params *p);
 
 /* Sets the parameter called `name` (a symbol of lib/README.md: k_v, e_eff, v_small, tau_r, mu_s,
- * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (rad, as in the struct),
- * r_n, n_i, k_p, p_exp) to `value`, and marks p unprepared. Setting v_s
- * also sets v_e = v_s / 100 while v_e still equals the old v_s / 100 (so a v_e set apart
- * stays). Values are checked by vxc_params_prepare, except n_i, which must be an integer
- * in [1, 1e6] here. Returns VXC_OK, or VXC_ERR_ARG naming the unknown parameter (or the
- * bad n_i, or a NULL p or name); p untouched on error. */
+ * mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c (rad, as in the
+ * struct), r_n, n_i, k_p, p_exp; and rolling (0 or 1), eta_r, eta_s, phi_0) to
+ * `value`, and marks p unprepared. With rolling = 1 the rolling and spinning torques of
+ * both contact models are rate-independent (Tasora and Anitescu, "A complementarity-based
+ * rolling friction model for rigid contacts", the bounds |M_r| <= eta_r f_n and |M_s| <=
+ * eta_s f_n), in a bristle form (not a regularised one), so a body can come to rest and
+ * stay: a rolling angle phi (a vector in the contact plane) and a spin angle psi follow
+ * the relative rolling and spin rates while the torque f_n kappa (phi + tau phi') stays
+ * within the bound (kappa = eta / phi_0, m/rad; tau = sigma1 / sigma0, s, the sliding
+ * bristle's time constant), and saturate at the bound like the sliding bristle
+ * (4.227-4.230), so steady rolling meets exactly eta_r f_n. These replace the volumetric
+ * rolling torque (4.67) and the spinning friction; the sliding friction then runs
+ * without the Contensou coupling. Setting v_s also sets v_e = v_s / 100 while v_e still
+ * equals the old v_s / 100 (so a v_e set apart stays). Values are checked by
+ * vxc_params_prepare, except n_i, which must be an integer in [1, 1e6] here, and rolling,
+ * which must be 0 or 1. Returns VXC_OK, or VXC_ERR_ARG naming the unknown parameter (or
+ * the bad n_i or rolling, or a NULL p or name); p untouched on error. */
 VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
                                   vxc_error *err);
 
@@ -138,7 +158,7 @@ typedef struct vxc_body_motion {
 
 /* A contact's state: VXC_STATE_SIZE doubles owned by the caller, integrated together with
  * the bodies. Layout (indices): */
-#define VXC_STATE_SIZE 12
+#define VXC_STATE_SIZE 16
 enum {
   VXC_STATE_Z = 0,      /* bristle deflection z, 3 doubles, m (kept in the contact plane) */
   VXC_STATE_THETA = 3,  /* spin bristle angle theta_n, rad */
@@ -146,8 +166,11 @@ enum {
   VXC_STATE_VRO = 5,    /* relaxation volume V_ro, m^3 */
   VXC_STATE_U = 6,      /* impact speed memory u = max(|v_cn at first contact|, v_small), m/s */
   VXC_STATE_NPREV = 7,  /* previous normal, 3 doubles, unit */
-  VXC_STATE_ACTIVE = 10 /* 1 while the contact is on, 0 when reset */
+  VXC_STATE_ACTIVE = 10, /* 1 while the contact is on, 0 when reset */
   /* index 11 is reserved (zero) */
+  VXC_STATE_PHI = 12, /* rate-independent rolling bristle angle, 3 doubles, rad (in the
+                         contact plane) */
+  VXC_STATE_PSI = 15  /* rate-independent spinning bristle angle, rad */
 };
 
 /* Starts a contact (the first step of a new cell pair): zeroes the bristle states, sets
@@ -163,7 +186,8 @@ VXC_API vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geom
 /* Resets a state to "no contact" (all zero): what a lost contact does. */
 VXC_API void vxc_contact_reset(double state[VXC_STATE_SIZE]);
 
-/* Re-projects the bristle deflection z onto the plane normal to `normal` and stores it
+/* Re-projects the bristle deflection z (and the rolling angle phi) onto the plane normal
+ * to `normal` and stores it
  * (normalised) as the previous normal; call when a step changes n. A NULL, zero or
  * non-finite input leaves the state untouched. */
 VXC_API void vxc_contact_project(double state[VXC_STATE_SIZE], const double normal[3]);

@@ -141,6 +141,20 @@ static void test_errors(void **state) {
       "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
       " (body b (model \"ball.vxm\") (fixed) (pose 0 0 1))\n (contact a b))",
       VXC_ERR_FORMAT, 4, 2, "must be free");
+  /* (rolling rate-independent ...): the mode, the names and the values are checked */
+  const char *rolling[][2] = {{"(rolling viscous (eta_r 1e-3))", "rate-independent"},
+                              {"(rolling rate-independent (eta_x 1e-3))", "(eta_r E)"},
+                              {"(rolling rate-independent (eta_r 1e-3 2))", "too many numbers"},
+                              {"(rolling rate-independent (eta_s -1e-3))", "eta_s"}};
+  const int rolling_col[] = {24, 41, 53, 2};
+  for (int k = 0; k < 4; k++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
+             " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n (contact a b %s))",
+             rolling[k][0]);
+    expect_error(text, VXC_ERR_FORMAT, 4, rolling_col[k], rolling[k][1]);
+  }
   expect_error("(task x (duration 1)\n  (body b (model \"ball.vxm\") (free (mass 1))))",
                VXC_ERR_FORMAT, 2, 3, "missing (pose");
   /* syntax errors come from the S-expression reader with their position */
