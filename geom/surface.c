@@ -25,7 +25,15 @@
 typedef struct surf_box {
   double c[3], h; /* centre, half-edge */
   int level;
+  long long i[3]; /* its lowest corner on the grid of the finest cubes */
 } surf_box;
+
+/* The grid of the finest cubes: corner i is at o + i h, computed the same way by every cube
+ * that has it (so that a triangle's vertices shared by neighbouring cubes are equal to the
+ * last bit, and a writer can weld them). */
+typedef struct surf_grid {
+  double o[3], h;
+} surf_grid;
 
 
 /* The cell's implicit value at p (the posed cell's frame): negative inside. */
@@ -122,11 +130,12 @@ static const int CUBE_TETS[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7},
                                     {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
 
 
-static void cube(const vxg_posed_cell *pc, const surf_box *b, vxg_tri_fn emit, void *ud) {
+static void cube(const vxg_posed_cell *pc, const surf_grid *g, const surf_box *b, vxg_tri_fn emit,
+                 void *ud) {
   double x[8][3], f[8];
   for (int j = 0; j < 8; j++) {
     for (int k = 0; k < 3; k++) {
-      x[j][k] = b->c[k] + ((j >> k) & 1 ? b->h : -b->h);
+      x[j][k] = g->o[k] + (double)(b->i[k] + ((j >> k) & 1)) * g->h;
     }
     f[j] = cell_value(pc, x[j]);
   }
@@ -184,13 +193,16 @@ vxc_status vxg_cell_surface(const vxg_cell *c, const vxg_xform *to_world, double
     }
   }
   surf_box stack[SURF_STACK];
-  int sp = 0;
+  surf_grid g;
+  g.h = h;
   for (int k = 0; k < 3; k++) {
     stack[0].c[k] = 0.5 * (pc.aabb[k] + pc.aabb[3 + k]) + SURF_SHIFT * h;
+    stack[0].i[k] = 0;
+    g.o[k] = stack[0].c[k] - 0.5 * edge;
   }
   stack[0].h = 0.5 * edge;
   stack[0].level = 0;
-  sp = 1;
+  int sp = 1;
   long long cubes = 0;
   while (sp > 0) {
     surf_box b = stack[--sp];
@@ -202,15 +214,17 @@ vxc_status vxg_cell_surface(const vxg_cell *c, const vxg_xform *to_world, double
       continue;
     }
     if (b.level == level) {
-      cube(&pc, &b, emit, ud);
+      cube(&pc, &g, &b, emit, ud);
       continue;
     }
+    long long half = 1LL << (level - b.level - 1); /* finest cubes along a child's edge */
     for (int j = 0; j < 8; j++) {
       surf_box k = b;
       k.h = 0.5 * b.h;
       k.level = b.level + 1;
       for (int a = 0; a < 3; a++) {
         k.c[a] += (j >> a) & 1 ? k.h : -k.h;
+        k.i[a] += (j >> a) & 1 ? half : 0;
       }
       stack[sp++] = k;
     }

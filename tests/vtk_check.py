@@ -9,8 +9,15 @@
       each whole box's volume is its "volume", no leaf holds more than its cube, and with
       V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it.
   vtk_check.py solids FILE.vtp V_A V_B RTOL
-      the posed solids' surfaces: the volume each solid's triangles enclose (divergence
-      theorem: positive only if they face outward) is V_A, V_B within RTOL.
+      the posed solids' surfaces: each cell's triangles are closed (every edge shared by
+      two of them, opposite ways: the points are welded and consistently oriented) and the
+      volume they enclose (divergence theorem: positive only if they face outward) is V_A,
+      V_B within RTOL.
+  vtk_check.py frames DIR SERIES.csv CONTACT BODY
+      the frames of `vxc task --vtk DIR`: DIR/bodies.pvd and DIR/contact.pvd list one
+      frame per row of SERIES.csv at its time; each contact frame's volumes sum to the
+      column CONTACT.V; in each bodies frame, the centroid of the volume BODY's triangles
+      enclose (BODY a ball centred on its model origin) is at BODY.x .y .z within 0.5 mm.
 
 Prints one line per check and exits 1 on the first failure, 2 when a file cannot be read.
 """
@@ -121,15 +128,79 @@ def solids(path, va, vb, rtol):
         cross = (b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0])
         six_v[solid[i]] += a[0] * cross[0] + a[1] * cross[1] + a[2] * cross[2]
     print("ok: %d triangles" % n)
+    # closed: every edge of a cell's triangles is shared by two of them, once each way
+    cell = cell_array(poly, "cell")
+    edges = {}
+    for i in range(n):
+        ids = poly.GetCell(i).GetPointIds()
+        t = [ids.GetId(j) for j in range(3)]
+        for j in range(3):
+            e = ((solid[i], cell[i]), t[j], t[(j + 1) % 3])
+            edges[e] = edges.get(e, 0) + 1
+    bad = sum(1 for (k, a, b), c in edges.items() if c != 1 or edges.get((k, b, a)) != 1)
+    check(bad == 0, "%d points; every edge shared by two triangles, opposite ways (%d not)" %
+          (poly.GetNumberOfPoints(), bad))
     for k, want in enumerate((va, vb)):
         got = six_v[k] / 6
         check(close(got, want, rtol), "solid %d encloses %.9g m^3 (want %.9g, rtol %g)" %
               (k, got, want, rtol))
 
 
+def enclosed(poly, body):
+    """Volume and centroid of what the triangles of solid `body` enclose."""
+    solid = cell_array(poly, "solid")
+    v, m = 0.0, [0.0, 0.0, 0.0]
+    for i in range(poly.GetNumberOfCells()):
+        if solid[i] != body:
+            continue
+        a, b, c = cell_points(poly, i)
+        cross = (b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0])
+        d = (a[0] * cross[0] + a[1] * cross[1] + a[2] * cross[2]) / 6
+        v += d
+        for k in range(3):
+            m[k] += d * (a[k] + b[k] + c[k]) / 4
+    return v, [x / v for x in m]
+
+
+def frames(folder, csv_path, contact, body):
+    import csv
+    import os
+    import xml.etree.ElementTree as ET
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    for name in ("bodies", "contact"):
+        sets = ET.parse(os.path.join(folder, name + ".pvd")).getroot().iter("DataSet")
+        files = [(float(d.get("timestep")), d.get("file")) for d in sets]
+        check(len(files) == len(rows), "%s.pvd: %d frames for %d records" %
+              (name, len(files), len(rows)))
+        check(all(close(t, float(r["t"]), 1e-12, 1e-15) for (t, _), r in zip(files, rows)),
+              "%s.pvd: the records' times" % name)
+        body_index = None
+        for (t, fname), r in zip(files, rows):
+            path = os.path.join(folder, fname)
+            if name == "contact":
+                grid = read(vtkXMLUnstructuredGridReader, path)
+                got = math.fsum(cell_array(grid, "volume")) if grid.GetNumberOfCells() else 0.0
+                want = float(r[contact + ".V"])
+                if not close(got, want, 1e-7, 1e-18):  # the series has 8 digits
+                    fail("t = %s: volumes sum to %.9g, series %.9g" % (r["t"], got, want))
+            else:
+                poly = read(vtkXMLPolyDataReader, path)
+                if body_index is None:
+                    names = [k[:-2] for k in r if k.endswith(".x")]
+                    body_index = names.index(body)
+                _, c = enclosed(poly, body_index)
+                want = [float(r[body + "." + k]) for k in "xyz"]
+                if max(abs(c[k] - want[k]) for k in range(3)) > 5e-4:
+                    fail("t = %s: %s's centroid %s, series %s" % (r["t"], body, c, want))
+        print("ok: every %s frame agrees with the series" % name)
+
+
 def main(argv):
     if len(argv) >= 4 and argv[1] == "region":
         region(argv[2], argv[3], float(argv[4]) if len(argv) > 4 else None)
+    elif len(argv) == 6 and argv[1] == "frames":
+        frames(argv[2], argv[3], argv[4], argv[5])
     elif len(argv) == 6 and argv[1] == "solids":
         solids(argv[2], float(argv[3]), float(argv[4]), float(argv[5]))
     else:

@@ -5,8 +5,6 @@
 #include "cli.h"
 #include "vtk.h"
 
-/* Most cubes sampled per cell for a surface. */
-#define VTK_MAX_CUBES 20000000LL
 /* A solid's default sampling edge: its largest extent over this. */
 #define VTK_TOL_DIV 64
 
@@ -40,8 +38,7 @@ int cli_vtk_opt(int argc, char **argv, int *i, void *ud) {
 }
 
 
-/* The sampling edge of solid s at pose p. */
-static double solid_tol(const cli_vtk_opts *o, const vxc_solid *s, const vxc_pose *p) {
+double cli_vtk_tol(const cli_vtk_opts *o, const vxc_solid *s, const vxc_pose *p) {
   if (o->tol > 0) {
     return o->tol;
   }
@@ -63,8 +60,8 @@ static int write_solids(const cli_vtk_opts *o, const vxc_solid *a, const vxc_pos
   int rc = CLI_OK;
   for (int k = 0; k < 2 && rc == CLI_OK; k++) {
     vxc_error err;
-    vxc_status st = vxc_solid_surface(solid[k], pose[k], solid_tol(o, solid[k], pose[k]),
-                                      VTK_MAX_CUBES, &s[k], &err);
+    vxc_status st = vxc_solid_surface(solid[k], pose[k], cli_vtk_tol(o, solid[k], pose[k]),
+                                      CLI_VTK_MAX_CUBES, &s[k], &err);
     if (st != VXC_OK) {
       rc = cli_lib_error(&err, st);
     }
@@ -84,7 +81,7 @@ int cli_vtk_write(const cli_vtk_opts *o, const vxc_query *q, const vxc_solid *a,
   if (o->region) {
     const vxc_region_box *box = NULL;
     size_t n = 0;
-    if (vxc_query_region(q, &box, &n) != VXC_OK || vtk_write_region(o->region, box, n) != 0) {
+    if (vxc_query_region(q, &box, &n) != VXC_OK || vtk_write_region(o->region, box, NULL, n) != 0) {
       return CLI_FAIL;
     }
   }

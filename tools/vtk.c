@@ -1,6 +1,8 @@
 /* vtk.c: ParaView files in the VTK XML formats (ASCII, numbers as %.17g so that a reader
  * gets the doubles back exactly). */
 #include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -88,7 +90,7 @@ static double region_field(const vxc_region_box *b, int k) {
 }
 
 
-int vtk_write_region(const char *path, const vxc_region_box *box, size_t n) {
+int vtk_write_region(const char *path, const vxc_region_box *box, const int *contact, size_t n) {
   FILE *f = vtk_open(path);
   if (!f) {
     return -1;
@@ -109,11 +111,13 @@ int vtk_write_region(const char *path, const vxc_region_box *box, size_t n) {
   fprintf(f, "      </Points>\n");
   cells_plain(f, n, 8, 11, "Cells");
   fprintf(f, "      <CellData Scalars=\"volume\">\n");
-  const char *ints[3] = {"pair", "leaf", "level"};
-  for (int k = 0; k < 3; k++) {
+  const char *ints[4] = {"contact", "pair", "leaf", "level"};
+  for (int k = 0; k < 4; k++) {
     array_open(f, "Int32", ints[k], 1);
     for (size_t i = 0; i < n; i++) {
-      fprintf(f, "%d\n", k == 0 ? box[i].pair : k == 1 ? box[i].leaf : box[i].level);
+      const vxc_region_box *b = &box[i];
+      int v[4] = {contact ? contact[i] : 0, b->pair, b->leaf, b->level};
+      fprintf(f, "%d\n", v[k]);
     }
     array_close(f);
   }
@@ -130,31 +134,100 @@ int vtk_write_region(const char *path, const vxc_region_box *box, size_t n) {
 }
 
 
-int vtk_write_surfaces(const char *path, const vxc_surface *const *s, int ns) {
-  FILE *f = vtk_open(path);
-  if (!f) {
+/* Point j of the surfaces' corners, in order. */
+static const double *corner(const vxc_surface *const *s, int ns, size_t j) {
+  for (int k = 0; k < ns; k++) {
+    if (j < 3 * s[k]->ntri) {
+      return s[k]->v + 3 * j;
+    }
+    j -= 3 * s[k]->ntri;
+  }
+  return NULL;
+}
+
+
+/* Welds the n corners of the surfaces that are equal to the last bit (the sampler computes
+ * a shared vertex identically): id[j] is corner j's point, numbered in order of first
+ * appearance; first[p] the first corner of point p. Returns the number of points, or -1
+ * when out of memory. */
+static long long weld(const vxc_surface *const *s, int ns, size_t n, size_t *id, size_t *first) {
+  size_t cap = 16;
+  while (cap < 2 * n) {
+    cap *= 2;
+  }
+  size_t *slot = malloc(cap * sizeof *slot); /* corner + 1 of a point's first copy, 0: free */
+  if (!slot) {
     return -1;
   }
+  memset(slot, 0, cap * sizeof *slot);
+  size_t np = 0, j = 0;
+  for (int k = 0; k < ns; k++) {
+    for (size_t i = 0; i < 3 * s[k]->ntri; i++, j++) {
+      const double *p = s[k]->v + 3 * i;
+      uint64_t h = 1469598103934665603ULL; /* FNV-1a over the 24 bytes */
+      const unsigned char *b = (const unsigned char *)p;
+      for (int c = 0; c < 24; c++) {
+        h = (h ^ b[c]) * 1099511628211ULL;
+      }
+      size_t at = (size_t)h & (cap - 1);
+      while (slot[at] && memcmp(corner(s, ns, slot[at] - 1), p, 3 * sizeof *p) != 0) {
+        at = (at + 1) & (cap - 1);
+      }
+      if (!slot[at]) {
+        slot[at] = j + 1;
+        first[np] = j;
+        id[j] = np++;
+      } else {
+        id[j] = id[slot[at] - 1];
+      }
+    }
+  }
+  free(slot);
+  return (long long)np;
+}
+
+
+int vtk_write_surfaces(const char *path, const vxc_surface *const *s, int ns) {
   size_t nt = 0;
   for (int k = 0; k < ns; k++) {
     nt += s[k]->ntri;
   }
+  size_t *id = malloc(3 * nt * sizeof *id + 1), *first = malloc(3 * nt * sizeof *first + 1);
+  long long np = id && first ? weld(s, ns, 3 * nt, id, first) : -1;
+  FILE *f = np >= 0 ? vtk_open(path) : NULL;
+  if (!f) {
+    if (np < 0) {
+      fprintf(stderr, "vxc: %s: out of memory\n", path);
+    }
+    free(id);
+    free(first);
+    return -1;
+  }
   vtk_head(f, "PolyData");
   fprintf(f,
-          "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+          "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
           "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n      <Points>\n",
-          3 * nt, nt);
+          np, nt);
   array_open(f, "Float64", "points", 3);
-  for (int k = 0; k < ns; k++) {
-    for (size_t i = 0; i < 3 * s[k]->ntri; i++) {
-      const double *p = s[k]->v + 3 * i;
-      fprintf(f, "%.9g %.9g %.9g\n", p[0], p[1], p[2]); /* for viewing */
-    }
+  for (long long i = 0; i < np; i++) {
+    const double *p = corner(s, ns, first[i]);
+    fprintf(f, "%.9g %.9g %.9g\n", p[0], p[1], p[2]); /* for viewing */
   }
   array_close(f);
-  fprintf(f, "      </Points>\n");
-  cells_plain(f, nt, 3, 0, "Polys");
-  fprintf(f, "      <CellData Scalars=\"solid\">\n");
+  fprintf(f, "      </Points>\n      <Polys>\n");
+  array_open(f, "Int64", "connectivity", 1);
+  for (size_t i = 0; i < nt; i++) {
+    fprintf(f, "%zu %zu %zu\n", id[3 * i], id[3 * i + 1], id[3 * i + 2]);
+  }
+  array_close(f);
+  array_open(f, "Int64", "offsets", 1);
+  for (size_t i = 1; i <= nt; i++) {
+    fprintf(f, "%zu\n", 3 * i);
+  }
+  array_close(f);
+  fprintf(f, "      </Polys>\n      <CellData Scalars=\"solid\">\n");
+  free(id);
+  free(first);
   array_open(f, "Int32", "solid", 1);
   for (int k = 0; k < ns; k++) {
     for (size_t i = 0; i < s[k]->ntri; i++) {

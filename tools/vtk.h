@@ -8,12 +8,12 @@
 #include "vxc.h"
 
 /* Writes the region's boxes as an unstructured grid of voxel cells (VTK type 11, cubes
- * along the world axes, metres) with the cell data "pair" (the cell pair's index in the
- * metrics), "leaf" (0: a box wholly inside both cells, 1: a boundary leaf), "level",
- * "size" (edge, m), "volume" (the interference inside the box, m^3), "volume_lo",
- * "volume_hi", "bracket_width" (volume_hi - volume_lo) and "error_estimate" (m^3).
- * Returns 0, or -1 after printing "vxc: PATH: reason" to stderr. */
-int vtk_write_region(const char *path, const vxc_region_box *box, size_t n);
+ * along the world axes, metres) with the cell data "contact" (contact[i], or 0 when contact
+ * is NULL), "pair" (the cell pair's index in the metrics), "leaf" (0: a box wholly inside both
+ * cells, 1: a boundary leaf), "level", "size" (edge, m), "volume" (the interference inside the box,
+ * m^3), "volume_lo", "volume_hi", "bracket_width" (volume_hi - volume_lo) and "error_estimate"
+ * (m^3). Returns 0, or -1 after printing "vxc: PATH: reason" to stderr. */
+int vtk_write_region(const char *path, const vxc_region_box *box, const int *contact, size_t n);
 
 /* Writes the triangles of `ns` surfaces as polygonal data (points in metres) with the cell
  * data "solid" (index in s[]) and "cell" (the solid's cell index). Returns 0, or -1 after
@@ -39,6 +39,11 @@ void cli_vtk_opts_init(cli_vtk_opts *o);
 /* The `extra` parser of cli_load_pair for --vtk, --vtk-solids and --vtk-tol (ud: a
  * cli_vtk_opts). */
 int cli_vtk_opt(int argc, char **argv, int *i, void *ud);
+/* Most cubes sampled per cell for a surface. */
+#define CLI_VTK_MAX_CUBES 20000000LL
+/* The sampling edge of solid s at pose p (NULL: identity): o->tol, or a 64th of its
+ * largest extent. */
+double cli_vtk_tol(const cli_vtk_opts *o, const vxc_solid *s, const vxc_pose *p);
 /* Writes the files the options ask for: the region the query q last integrated, the two
  * solids at their poses. Returns CLI_OK, or CLI_FAIL after printing the error. */
 int cli_vtk_write(const cli_vtk_opts *o, const vxc_query *q, const vxc_solid *a, const vxc_pose *pa,
