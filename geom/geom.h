@@ -258,6 +258,20 @@ void vxg_cell_aabb(const vxg_cell *c, const vxg_xform *to_frame, double aabb[6])
 /* Point-membership test in the cell frame (exact up to rounding). */
 int vxg_cell_contains(const vxg_cell *c, const double p[3]);
 
+/* A triangle's corners (9 numbers: three points), given to a caller. */
+typedef void (*vxg_tri_fn)(void *ud, const double tri[9]);
+
+/* The surface of cell c placed by to_world (cell frame -> world), for viewing
+ * (geom/surface.c): a cell that is one mesh alone gives its triangles; any other is
+ * sampled by marching tetrahedra on cubes of edge h (m) where its boundary passes (vertices
+ * on the surface up to rounding of the linear interpolation, sharp edges bevelled within
+ * about h). Each triangle goes to emit(ud, corners), counter-clockwise seen from outside.
+ * Returns VXC_OK, VXC_ERR_ARG (NULL argument, h not finite and > 0), VXC_ERR_LIMIT (more
+ * than max_cubes cubes classified, or h below 2^-30 of the cell's size: triangles may
+ * have been emitted). */
+vxc_status vxg_cell_surface(const vxg_cell *c, const vxg_xform *to_world, double h,
+                            long long max_cubes, vxg_tri_fn emit, void *ud);
+
 /* ---------------------------------------------------------------------------------------
  * Model files (geom/model.c): the S-expression grammar of README.md (Model files). */
 

@@ -28,6 +28,12 @@ struct vxc_query {
   int pair_cap;
   double *box_a, *box_b; /* world bounding boxes of the cells, 6 per cell */
   int box_cap_a, box_cap_b;
+  /* the integrated region (options.region): the octree's elements, pair by pair */
+  vxc_region_box *reg;
+  size_t nreg, capreg;
+  size_t pair_start; /* the running pair's first element */
+  int cur_pair;      /* its index in the metrics */
+  int reg_failed;    /* an element could not be stored */
 };
 
 
@@ -86,6 +92,7 @@ void vxc_query_free(vxc_query *q) {
   vxg_free(al, q->pair);
   vxg_free(al, q->box_a);
   vxg_free(al, q->box_b);
+  vxg_free(al, q->reg);
   vxc_allocator a = q->al;
   vxg_free(a.realloc ? &a : NULL, q);
 }
@@ -107,6 +114,57 @@ static int grow(const vxc_allocator *al, void **p, int *cap, int n, size_t elem)
   *p = g;
   *cap = c;
   return 0;
+}
+
+
+/* The visitor of the octree's elements (vxv_options.visit): stores them in q->reg. */
+static void keep_region(void *ud, const vxv_visit *v) {
+  vxc_query *q = ud;
+  if (v->kind == VXV_VISIT_RESET) {
+    q->nreg = q->pair_start; /* the pair's octree runs a pass again */
+    return;
+  }
+  if (q->nreg == q->capreg) {
+    size_t c = q->capreg ? 2 * q->capreg : 1024;
+    vxc_region_box *g = vxg_realloc(query_al(q), q->reg, c * sizeof *g);
+    if (!g) {
+      q->reg_failed = 1;
+      return;
+    }
+    q->reg = g;
+    q->capreg = c;
+  }
+  vxc_region_box *b = &q->reg[q->nreg++];
+  b->pair = q->cur_pair;
+  b->leaf = v->kind == VXV_VISIT_LEAF;
+  b->level = v->level;
+  memcpy(b->center, v->c, sizeof b->center);
+  b->size = 2 * v->h;
+  b->volume = v->m[0];
+  b->volume_lo = v->lo;
+  b->volume_hi = v->hi;
+  b->error_estimate = v->est;
+  memcpy(b->moments, v->m, sizeof b->moments);
+}
+
+
+vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n) {
+  if (!q || !boxes || !n) {
+    return VXC_ERR_ARG;
+  }
+  *boxes = q->reg;
+  *n = q->nreg;
+  return VXC_OK;
+}
+
+
+/* Starts the region of a run (options.region). */
+static void region_start(vxc_query *q, const vxc_query_options *o, vxv_options *vo) {
+  q->nreg = q->pair_start = 0;
+  q->cur_pair = 0;
+  q->reg_failed = 0;
+  vo->visit = o->region ? keep_region : NULL;
+  vo->visit_ud = q;
 }
 
 
@@ -184,6 +242,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
                                vxc_prev_normal_fn prev, void *prev_ud, vxc_pair_metrics *pm) {
   double t0 = now_ms();
   const vxg_cell *ca = sa->cell[ia], *cb = sb->cell[ib];
+  q->pair_start = q->nreg;
   vxg_xform ta, tb;
   vxg_xform_compose(&ta, xa, &ca->pose);
   vxg_xform_compose(&tb, xb, &cb->pose);
@@ -206,6 +265,12 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
                              : vxv_intersect(q->ws, ca, &ta, cb, &tb, &vhull, &r);
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     return st;
+  }
+  if (q->reg_failed) {
+    return VXC_ERR_NOMEM;
+  }
+  if (st == VXC_NO_CONTACT || !(r.volume > 0)) {
+    q->nreg = q->pair_start; /* a pair not in contact has no region */
   }
   if (r.hull_tested && r.mpr_status == VXC_OK) {
     if (!r.mpr.overlap) {
@@ -324,6 +389,7 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
   if (st != VXC_OK) {
     return st;
   }
+  region_start(q, &o, &vo);
   const vxg_solid *sa = a->geom, *sb = b->geom;
   if (cell_boxes(q, sa, &xa, &q->box_a, &q->box_cap_a) != 0 ||
       cell_boxes(q, sb, &xb, &q->box_b, &q->box_cap_b) != 0) {
@@ -343,6 +409,7 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
         return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
       }
       vxc_pair_metrics *pm = &q->pair[m.npair];
+      q->cur_pair = m.npair;
       st = measure_pair(q, sa, i, &xa, sb, j, &xb, &o, &vo, 0, prev, prev_ud, pm);
       if (st == VXC_NO_CONTACT) {
         continue;
@@ -413,6 +480,7 @@ vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a, const vx
   if (st != VXC_OK) {
     return st;
   }
+  region_start(q, &o, &vo);
   vxc_pair_metrics pm;
   st =
       measure_pair(q, a->geom, cell_a, &xa, b->geom, cell_b, &xb, &o, &vo, grid_h, NULL, NULL, &pm);

@@ -966,6 +966,20 @@ int vxc_task_contact_count(const vxc_task *t) {
 }
 
 
+const vxc_solid *vxc_task_body_solid(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].solid : NULL;
+}
+
+
+vxc_status vxc_task_contact_query(const vxc_task *t, int i, vxc_query_options *out) {
+  if (!t || i < 0 || i >= t->ncontact || !out) {
+    return VXC_ERR_ARG;
+  }
+  *out = t->contact[i].query;
+  return VXC_OK;
+}
+
+
 vxc_status vxc_task_contact_bodies(const vxc_task *t, int i, int *a, int *b) {
   if (!t || i < 0 || i >= t->ncontact || !a || !b) {
     return VXC_ERR_ARG;

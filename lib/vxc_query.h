@@ -34,6 +34,9 @@ typedef struct vxc_query_options {
   double theta_c;      /* normal iteration: convergence angle, rad (1 degree) */
   double r_n;          /* weight of the previous normal in the guess (0.95) */
   int n_i;             /* most iterations (15) */
+  int region;          /* 1: keep the region each pair's octree integrated, for
+                          vxc_query_region (the octree then runs on the caller's thread
+                          alone; the figures are the same) (0) */
 } vxc_query_options;
 
 /* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15. */
@@ -119,6 +122,32 @@ VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
                                   const vxc_pose *pose_a, const vxc_solid *b, int cell_b,
                                   const vxc_pose *pose_b, const vxc_query_options *opt,
                                   double grid_h, vxc_pair_metrics *out, vxc_error *err);
+
+/* One element of the region a query integrated (vxc_query_options.region): a box of the
+ * octree wholly inside both cells of a pair, or a boundary leaf with the part of the
+ * interference inside it. Boxes are cubes with edges along the world axes. */
+typedef struct vxc_region_box {
+  int pair;                    /* the cell pair: index in vxc_metrics.pair (0 for
+                                  vxc_query_pair) */
+  int leaf;                    /* 0: a box wholly inside both cells; 1: a boundary leaf */
+  int level;                   /* octree level below the root grid */
+  double center[3];            /* world, m */
+  double size;                 /* edge, m */
+  double volume;               /* volume of the interference inside the box, m^3 (the
+                                  box's own for a whole box) */
+  double volume_lo, volume_hi; /* its certified bracket, m^3 */
+  double error_estimate;       /* the leaf's share of the pair's error_estimate, m^3 */
+  double moments[10];          /* m0 (m^3), m1 (m^4), m2 (xx yy zz xy yz xz, m^5) of that
+                                  volume about `center`, world axes */
+} vxc_region_box;
+
+/* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options
+ * asked for it (`region`): *boxes (owned by q, valid until its next run or free) and *n.
+ * Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
+ * estimates to error_estimate; pairs not in contact have none. *n = 0 when the options
+ * did not ask for it or nothing overlapped. Returns VXC_OK or VXC_ERR_ARG (a NULL
+ * argument). */
+VXC_API vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n);
 
 /* Mass properties of a solid (or one cell). */
 typedef struct vxc_mass_props {

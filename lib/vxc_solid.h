@@ -117,6 +117,30 @@ VXC_API vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim,
 VXC_API vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose,
                                   double aabb[6]);
 
+/* A posed solid's surface as triangles, for viewing (vxc_solid_surface). */
+typedef struct vxc_surface {
+  size_t ntri;
+  double *v; /* ntri x 9: each triangle's three corners, world, m, counter-clockwise seen
+                from outside */
+  int *cell; /* ntri: the index of the cell each triangle bounds */
+  vxc_allocator al;
+} vxc_surface;
+
+/* The surface of every cell of the solid placed at `pose` (NULL: identity): a cell that is
+ * one mesh alone as its triangles; any other sampled by marching tetrahedra on cubes of
+ * edge `tol` (m) where its boundary passes (vertices on the surface up to the linear
+ * interpolation's error, sharp edges bevelled within about tol). Cells are bounded
+ * separately (a face two cells share appears twice). On VXC_OK, *out is the caller's (free
+ * it with vxc_surface_free). Returns VXC_OK; VXC_ERR_ARG (NULL argument, bad pose, tol not
+ * finite and > 0); VXC_ERR_LIMIT (more than max_cubes cubes of sampling in a cell, or tol
+ * below 2^-30 of a cell's size: the message names the cell); VXC_ERR_NOMEM. *out is
+ * untouched on error. */
+VXC_API vxc_status vxc_solid_surface(const vxc_solid *solid, const vxc_pose *pose, double tol,
+                                     long long max_cubes, vxc_surface *out, vxc_error *err);
+
+/* Frees what vxc_solid_surface put in *s (s itself is the caller's); NULL is a no-op. */
+VXC_API void vxc_surface_free(vxc_surface *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -18,6 +18,7 @@
 
 #include "vxc_types.h"
 #include "vxc_solid.h"
+#include "vxc_query.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +80,13 @@ VXC_API int vxc_task_body_is_driven(const vxc_task *task, int i);
 VXC_API int vxc_task_contact_count(const vxc_task *task);
 /* Body indices of contact i (A, B); VXC_ERR_ARG for a bad index. */
 VXC_API vxc_status vxc_task_contact_bodies(const vxc_task *task, int i, int *a, int *b);
+
+/* The solid of body i (owned by the task), NULL for a bad index: its model frame is the
+ * frame the records' body poses place. */
+VXC_API const vxc_solid *vxc_task_body_solid(const vxc_task *task, int i);
+/* The query options contact i is measured with ((rtol R), (voxel H), ...) into *out.
+ * VXC_ERR_ARG for a bad index or a NULL argument. */
+VXC_API vxc_status vxc_task_contact_query(const vxc_task *task, int i, vxc_query_options *out);
 
 /* ---- records ------------------------------------------------------------------------ */
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vtk.h"
 
 /* Loads the two model files named in argv; returns CLI_OK or an exit status. */
 int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
@@ -89,11 +90,14 @@ static void json_pair(const vxc_pair_metrics *p) {
 static int metrics_run(int argc, char **argv) {
   cli_geom_opts o;
   cli_geom_opts_init(&o);
+  cli_vtk_opts vo;
+  cli_vtk_opts_init(&vo);
   vxc_solid *a = NULL, *b = NULL;
-  int rc = cli_load_pair("metrics", argc, argv, &o, NULL, NULL, &a, &b);
+  int rc = cli_load_pair("metrics", argc, argv, &o, cli_vtk_opt, &vo, &a, &b);
   if (rc != CLI_OK) {
     return rc;
   }
+  o.query.region = vo.region != NULL;
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
@@ -101,7 +105,12 @@ static int metrics_run(int argc, char **argv) {
   if (st == VXC_OK) {
     st = vxc_query_run(q, a, &o.pose_a, b, &o.pose_b, &o.query, NULL, NULL, &m, &err);
   }
-  if (st != VXC_OK && st != VXC_NO_CONTACT) {
+  if (st == VXC_OK || st == VXC_NO_CONTACT) {
+    rc = cli_vtk_write(&vo, q, a, &o.pose_a, b, &o.pose_b);
+  }
+  if (rc != CLI_OK) {
+    /* reported */
+  } else if (st != VXC_OK && st != VXC_NO_CONTACT) {
     rc = cli_lib_error(&err, st);
   } else if (o.json) {
     printf("{\"contact\": %s", m.contact ? "true" : "false");
@@ -166,7 +175,8 @@ const cli_command cli_cmd_metrics = {
     "metrics", "contact metrics of two posed solids, cell pair by cell pair",
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
-    "                   [--threads N] [--max-boxes N] [--json]\n\n"
+    "                   [--threads N] [--max-boxes N] [--json]\n"
+    "                   [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
     "its certified bracket, centroid, inertia tensor J (m^5), the contact normal (the\n"
@@ -182,5 +192,5 @@ const cli_command cli_cmd_metrics = {
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
     "               \"leaves\", \"time_ms\", \"capped\"}], \"total\": {\"capped\", \"volume\",\n"
-    "               \"centroid\"}}\n",
+    "               \"centroid\"}}\n" CLI_VTK_HELP,
     metrics_run};

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "dirs.h"
 #include "series.h"
+#include "task_vtk.h"
 
 typedef struct task_out {
   FILE *csv;
@@ -35,6 +36,8 @@ typedef struct task_out {
   series_layout lay;   /* series.csv's columns */
   const char **names;  /* body names, for lay */
   int *pairs;          /* contact bodies, for lay */
+  task_vtk *vtk;       /* --vtk: the ParaView frames, or NULL */
+  int vtk_failed;      /* a frame could not be written (the error printed) */
 } task_out;
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
@@ -92,6 +95,10 @@ static int on_record(void *ud, const vxc_task_record *r) {
     return 1; /* stop at the first failed write */
   }
   o->rows++;
+  if (o->vtk && task_vtk_frame(o->vtk, r) != 0) {
+    o->vtk_failed = 1;
+    return 1;
+  }
   return 0;
 }
 
@@ -168,7 +175,7 @@ static void json_energy(FILE *f, const vxc_task_energy *e) {
 static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_status st,
                               int *rc) {
   *rc = CLI_FAIL;
-  if (o->werr) {
+  if (o->werr || o->vtk_failed) {
     return "write-error";
   }
   if (task_signal) {
@@ -378,12 +385,14 @@ typedef struct task_args {
   const char *file, *dir;
   int plot;
   double duration, max_steps, max_output, max_wall;
+  const char *vtk; /* --vtk DIR, or NULL */
+  double vtk_tol;  /* --vtk-tol T, m (0: the default) */
 } task_args;
 
 
 /* Parses the command line into *a. Returns CLI_OK or the usage error's status. */
 static int task_args_parse(int argc, char **argv, task_args *a) {
-  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0};
+  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0, NULL, 0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
       double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
@@ -408,6 +417,15 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
         return cli_usage_error("task", "--duration: expected a time from 0 to 1e9 s, got \"%s\"",
                                argv[i]);
       }
+    } else if (strcmp(argv[i], "--vtk") == 0 && i + 1 < argc && argv[i + 1][0]) {
+      a->vtk = argv[++i];
+    } else if (strcmp(argv[i], "--vtk-tol") == 0) {
+      if (i + 1 >= argc || cli_parse_double(argv[i + 1], &a->vtk_tol) != 0 || !(a->vtk_tol > 0)) {
+        return cli_usage_error("task", "--vtk-tol: expected a positive length (m)");
+      }
+      i++;
+    } else if (strcmp(argv[i], "--vtk") == 0) {
+      return cli_usage_error("task", "option '--vtk' needs a directory");
     } else if (strcmp(argv[i], "--plot") == 0) {
       a->plot = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -492,6 +510,8 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
                         const vxc_error *err, char *msg, size_t size) {
   if (o->werr) {
     snprintf(msg, size, "%s: %s", o->csv_path, strerror(o->werr));
+  } else if (o->vtk_failed) {
+    snprintf(msg, size, "the ParaView frames could not be written (at t = %.6g s)", s->t_end);
   } else if (task_signal) {
     snprintf(msg, size, "interrupted by %s at t = %.6g s",
              task_signal == SIGINT ? "SIGINT" : "SIGTERM", s->t_end);
@@ -522,10 +542,20 @@ static int task_execute(vxc_task *t, const task_args *a) {
     fprintf(stderr, "vxc: %s: cannot write: %s\n", o.csv_path, strerror(errno));
     return CLI_FAIL;
   }
+  if (a->vtk && tools_make_dirs(a->vtk) != 0) {
+    fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->vtk, strerror(errno));
+    fclose(o.csv);
+    return CLI_FAIL;
+  }
+  if (a->vtk && !(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol))) {
+    fclose(o.csv);
+    return CLI_FAIL;
+  }
   if (csv_header(&o) != 0) {
     fclose(o.csv);
     free(o.names);
     free(o.pairs);
+    task_vtk_close(o.vtk);
     fprintf(stderr, "vxc: out of memory\n");
     return CLI_FAIL;
   }
@@ -549,6 +579,9 @@ static int task_execute(vxc_task *t, const task_args *a) {
   int out_rc = write_summary(path, t, &o.lay, &s, status, msg) != 0 ? CLI_FAIL : CLI_OK;
   print_summary(t, &s, st == VXC_OK && !o.werr ? status : "FAILED", &o, a->dir);
   if (a->plot && write_plots(a->dir, t) != 0) {
+    out_rc = CLI_FAIL;
+  }
+  if (o.vtk && task_vtk_close(o.vtk) != 0) {
     out_rc = CLI_FAIL;
   }
   if (msg[0]) {
@@ -581,7 +614,7 @@ static int task_run(int argc, char **argv) {
 const cli_command cli_cmd_task = {
     "task", "run a task file (.vxt): insertion, extraction or free-body simulation",
     "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T] [--max-steps N]\n"
-    "                [--max-output BYTES] [--max-wall SECONDS]\n\n"
+    "                [--max-output BYTES] [--max-wall SECONDS] [--vtk DIR [--vtk-tol T]]\n\n"
     "Runs the task: free bodies under gravity, driven bodies along their trajectories\n"
     "(optionally through a compliant gripper), contacts by Gonthier's volumetric model with\n"
     "cell-pair tracking, integrated by RK4 or an adaptive embedded pair (Dormand-Prince\n"
@@ -604,7 +637,14 @@ const cli_command cli_cmd_task = {
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
     "                  would write more is refused, or stopped with status \"limit\"\n"
-    "  --max-wall S    stop with status \"limit\" after S seconds of wall time\n\n"
+    "  --max-wall S    stop with status \"limit\" after S seconds of wall time\n"
+    "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
+    "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
+    "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"
+    "                  cell data contact, pair, leaf, level, size, volume, volume_lo,\n"
+    "                  volume_hi, bracket_width, error_estimate), played by DIR/bodies.pvd\n"
+    "                  and DIR/contact.pvd\n"
+    "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"
     "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
     "summary.json says \"interrupted\" and the exit status is 130 or 143. Exit status 1\n"
     "when the run failed, stopped at a limit or could not write its outputs (the message\n"

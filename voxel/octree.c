@@ -108,7 +108,54 @@ static int can_split(const vxv_workspace *ws, vxv_subtree *st, const vxv_box *b)
 }
 
 
-static void retire(vxv_subtree *st, const vxv_leaf *l) {
+/* ---- the visitor (vxv_options.visit) -------------------------------------------------- */
+
+static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind kind,
+                        const vxv_box *b) {
+  memset(v, 0, sizeof *v);
+  v->kind = kind;
+  for (int k = 0; k < 3; k++) {
+    v->c[k] = ws->ref[k] + b->c[k];
+  }
+  v->h = b->h;
+  v->level = b->level;
+}
+
+
+/* Reports a box wholly inside the region. */
+static void visit_box(const vxv_workspace *ws, const vxv_box *b) {
+  if (!ws->visit) {
+    return;
+  }
+  vxv_visit v;
+  visit_start(&v, ws, VXV_VISIT_BOX, b);
+  double vol = 8 * b->h * b->h * b->h;
+  v.m[0] = v.lo = v.hi = vol;
+  for (int k = 0; k < 3; k++) {
+    v.m[4 + k] = vol * b->h * b->h / 3; /* int x^2 over the cube [-h, h]^3 */
+  }
+  ws->visit(ws->visit_ud, &v);
+}
+
+
+/* Reports a leaf of the final region. */
+static void visit_leaf(const vxv_workspace *ws, const vxv_leaf *l) {
+  if (!ws->visit) {
+    return;
+  }
+  vxv_visit v;
+  visit_start(&v, ws, VXV_VISIT_LEAF, &l->b);
+  memcpy(v.m, l->m, sizeof v.m);
+  v.lo = l->lo;
+  v.hi = l->hi;
+  v.est = l->est;
+  memcpy(v.area, l->area, sizeof v.area);
+  ws->visit(ws->visit_ud, &v);
+}
+
+
+static void retire(const vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
+  visit_leaf(ws, l);
   vxv_acc_leaf(&st->full, l);
   st->leaves++;
   if (st->hmin_leaf == 0 || l->b.h < st->hmin_leaf) {
@@ -120,13 +167,13 @@ static void retire(vxv_subtree *st, const vxv_leaf *l) {
 /* Keeps a leaf for later rounds, or retires it when it is exact or cannot be stored. */
 static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *l) {
   if (l->exact) {
-    retire(st, l);
+    retire(ws, st, l);
     return;
   }
   if (th->n[par] >= th->cap[par] && vxv_ws_grow(ws, (void **)&th->buf[par], &th->cap[par],
                                                 th->n[par] + 1, sizeof(vxv_leaf)) != 0) {
     st->capped = 1;
-    retire(st, l);
+    retire(ws, st, l);
     return;
   }
   th->buf[par][th->n[par]++] = *l;
@@ -146,6 +193,7 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, &c);
     if (cls == VXG_INSIDE) {
+      visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
     } else if (cls == VXG_MIXED) {
       th->stack[(*sp)++] = c;
@@ -170,13 +218,13 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         }
         /* a box inexact only through convex meshes may still be an exact leaf */
         if (vxv_leaf_eval(q, th, &b, &l, 1)) {
-          retire(st, &l);
+          retire(ws, st, &l);
         } else {
           split(ws, th, st, &b, &sp);
         }
       } else {
         vxv_leaf_eval(q, th, &b, &l, 0);
-        retire(st, &l);
+        retire(ws, st, &l);
       }
       continue;
     }
@@ -218,6 +266,7 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
     st->rboxes++;
     vxg_class cls = vxv_box_classify(q, &c);
     if (cls == VXG_INSIDE) {
+      visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
       sum += 8 * h * h * h;
     } else if (cls == VXG_MIXED && !vxv_box_empty(q, th, &c)) {
@@ -402,6 +451,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
   for (int i = 0; i < n; i++) {
     unsigned char c = ws->cls[i];
     if (c == TOP_INSIDE) {
+      visit_box(ws, &list[i]);
       vxv_acc_box(pre, &list[i]);
     } else if (c == TOP_KEEP || c == TOP_MIXED) {
       if (list[i].level > *depth) {
@@ -992,6 +1042,14 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return VXC_ERR_ARG;
     }
   }
+  ws->visit = opt.visit;
+  ws->visit_ud = opt.visit_ud;
+  if (ws->visit) {
+    vxv_visit v;
+    memset(&v, 0, sizeof v);
+    v.kind = VXV_VISIT_RESET;
+    ws->visit(ws->visit_ud, &v);
+  }
   ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
   ws->peak = ws->bytes;
   ws->mem_failed = ws->alloc_failed = 0;
@@ -1004,7 +1062,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (query_region(ncell, cells, to_world, lo, hi, ref, &ext, &empty) != VXC_OK) {
     return VXC_ERR_ARG;
   }
-  int nt = vxv_ws_threads(ws, opt.threads > 1 ? opt.threads : 1);
+  memcpy(ws->ref, ref, sizeof ref);
+  /* a visitor is called from the caller's thread alone */
+  int nt = vxv_ws_threads(ws, opt.threads > 1 && !opt.visit ? opt.threads : 1);
   if (nt < 1) {
     return VXC_ERR_NOMEM;
   }
@@ -1038,6 +1098,16 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   vxv_acc tot = pre;
   int rounds = 0, capped = 0;
   run_rounds(ws, nt, &opt, max_boxes, &pre, &tot, &boxes, &rounds, &capped);
+  if (ws->visit) {
+    /* the leaves the last round stored */
+    for (int s = 0; s < ws->nsub; s++) {
+      const vxv_subtree *st = &ws->sub[s];
+      const vxv_leaf *l = ws->th[st->owner]->buf[ws->q.round & 1] + st->off;
+      for (size_t i = 0; i < st->n; i++) {
+        visit_leaf(ws, &l[i]);
+      }
+    }
+  }
   r.boxes = boxes;
   r.rounds = rounds;
   r.depth = depth;
@@ -1104,6 +1174,10 @@ vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *
     if (s2 < 0 || r.capped) {
       res->capped |= s2 >= 0; /* keep the coarser, complete result: unresolved */
       boxes += s2 >= 0 ? r.boxes : 0;
+      if (o.visit) {
+        o.h_min *= 2; /* its elements again, for the visitor (the same pass: the same ones) */
+        run_query(ws, 2, cells, xf, &o, &r);
+      }
       break;
     }
     boxes += r.boxes;

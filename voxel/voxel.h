@@ -49,6 +49,33 @@ typedef enum vxv_plane {
   VXV_PLANE_TANGENT = 1
 } vxv_plane;
 
+/* One element of the region a query integrated, reported to a visitor (vxv_options.visit):
+ * an octree box wholly inside the region, or a boundary leaf. Boxes are cubes with edges
+ * along the world axes. */
+typedef enum vxv_visit_kind {
+  VXV_VISIT_RESET = 0, /* forget every element reported so far: the query runs a pass again
+                          (the other fields are unset) */
+  VXV_VISIT_BOX = 1,   /* a box inside the region: volume = lo = hi = its own, est = 0 */
+  VXV_VISIT_LEAF = 2   /* a boundary leaf: the region inside it, integrated */
+} vxv_visit_kind;
+
+typedef struct vxv_visit {
+  vxv_visit_kind kind;
+  double c[3];    /* the box's centre, world, m */
+  double h;       /* its half-edge, m */
+  int level;      /* its level below the root grid */
+  double m[10];   /* moments of the region in the box about c: m0 (m^3), m1 (m^4), m2
+                     (xx yy zz xy yz xz, m^5), world axes */
+  double lo, hi;  /* certified bracket of the region's volume in the box, m^3 */
+  double est;     /* the leaf's error estimate (vxv_result.error_estimate's share), m^3 */
+  double area[3]; /* area vector of A's surface in the box, m^2 */
+} vxv_visit;
+
+/* Called with every element of the final region, from the caller's thread; `ud` is
+ * vxv_options.visit_ud. The elements of a query are those reported after its last
+ * VXV_VISIT_RESET; summed, their figures are the result's. */
+typedef void (*vxv_visit_fn)(void *ud, const vxv_visit *v);
+
 /* Query options. Start from vxv_options_default. Stopping rules:
  *  - rtol > 0: refine the leaves that contribute most to V_hi - V_lo first, in rounds,
  *    until (V_hi - V_lo) <= rtol * V, or a cap is reached; h_min > 0 is then a floor on
@@ -72,6 +99,9 @@ typedef struct vxv_options {
   int hull_test;       /* two cells: first test their convex hulls' overlap by MPR (res->mpr);
                           VXC_NO_CONTACT at once when they do not overlap. With several
                           threads the test runs beside the root grid's classification */
+  vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
+                          visitor runs on the caller's thread alone (same figures) */
+  void *visit_ud;
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test. */

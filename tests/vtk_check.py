@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""vtk_check.py: reads vxc's ParaView files back with VTK's own XML readers and checks them.
+
+  vtk_check.py region FILE.vtu METRICS.json [V_TRUE]
+      the integrated region of `vxc metrics --json --vtk`: per cell pair of the JSON, the
+      cells' "volume" sum to the pair's V, "volume_lo" and "volume_hi" to its bracket,
+      "error_estimate" to its estimate, "bracket_width" is volume_hi - volume_lo, the leaf
+      cells are as many as its "leaves"; from the cells' points (the geometry VTK reads),
+      each whole box's volume is its "volume", no leaf holds more than its cube, and with
+      V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it.
+  vtk_check.py solids FILE.vtp V_A V_B RTOL
+      the posed solids' surfaces: each cell's triangles are closed (every edge shared by
+      two of them, opposite ways: the points are welded and consistently oriented) and the
+      volume they enclose (divergence theorem: positive only if they face outward) is V_A,
+      V_B within RTOL.
+  vtk_check.py frames DIR SERIES.csv CONTACT BODY
+      the frames of `vxc task --vtk DIR`: DIR/bodies.pvd and DIR/contact.pvd list one
+      frame per row of SERIES.csv at its time; each contact frame's volumes sum to the
+      column CONTACT.V; in each bodies frame, the centroid of the volume BODY's triangles
+      enclose (BODY a ball centred on its model origin) is at BODY.x .y .z within 0.5 mm.
+
+Prints one line per check and exits 1 on the first failure, 2 when a file cannot be read.
+"""
+import json
+import math
+import sys
+
+from vtkmodules.vtkCommonDataModel import VTK_VOXEL
+from vtkmodules.vtkIOXML import vtkXMLPolyDataReader, vtkXMLUnstructuredGridReader
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    print(("ok: " if cond else "FAIL: ") + msg)
+    if not cond:
+        sys.exit(1)
+
+
+def close(a, b, rel, absol=0.0):
+    return abs(a - b) <= rel * max(abs(a), abs(b)) + absol
+
+
+def read(reader_cls, path):
+    errors = []
+    r = reader_cls()
+    r.SetFileName(path)
+    r.AddObserver("ErrorEvent", lambda obj, ev: errors.append(ev))
+    r.Update()
+    out = r.GetOutput()
+    if errors or r.GetErrorCode() != 0 or out is None:
+        print("cannot read", path)
+        sys.exit(2)
+    return out
+
+
+def cell_array(data, name):
+    a = data.GetCellData().GetArray(name)
+    if a is None:
+        fail("no cell data '%s'" % name)
+    return [a.GetValue(i) for i in range(a.GetNumberOfTuples())]
+
+
+def cell_points(data, i):
+    ids = data.GetCell(i).GetPointIds()
+    return [data.GetPoint(ids.GetId(j)) for j in range(ids.GetNumberOfIds())]
+
+
+def region(path, json_path, v_true):
+    grid = read(vtkXMLUnstructuredGridReader, path)
+    with open(json_path) as f:
+        m = json.load(f)
+    n = grid.GetNumberOfCells()
+    check(all(grid.GetCellType(i) == VTK_VOXEL for i in range(n)), "%d cells, all voxels" % n)
+    f = {k: cell_array(grid, k) for k in ("pair", "leaf", "volume", "volume_lo", "volume_hi",
+                                          "bracket_width", "error_estimate", "size")}
+    cube, cubic = [], True
+    for i in range(n):
+        p = cell_points(grid, i)
+        span = [max(q[k] for q in p) - min(q[k] for q in p) for k in range(3)]
+        cubic &= all(close(s, f["size"][i], 1e-12) for s in span)
+        cube.append(span[0] * span[1] * span[2])
+    check(cubic, "cells are cubes of edge 'size'")
+    check(all(close(f["bracket_width"][i], f["volume_hi"][i] - f["volume_lo"][i], 1e-12, 1e-30)
+              for i in range(n)), "bracket_width = volume_hi - volume_lo")
+    box = [f["leaf"][i] == 0 for i in range(n)]
+    check(all(close(f["volume"][i], cube[i], 1e-9) for i in range(n) if box[i]),
+          "each whole box's volume is its cube's (%d boxes)" % sum(box))
+    check(all(f["volume"][i] <= cube[i] * (1 + 1e-9) for i in range(n) if not box[i]),
+          "no leaf holds more than its cube (%d leaves)" % (n - sum(box)))
+    pairs = m["pairs"]
+    check(set(f["pair"]) == set(range(len(pairs))), "cells of pairs 0..%d" % (len(pairs) - 1))
+    for k, p in enumerate(pairs):
+        sel = [i for i in range(n) if f["pair"][i] == k]
+        total = {key: math.fsum(f[key][i] for i in sel)
+                 for key in ("volume", "volume_lo", "volume_hi", "error_estimate")}
+        check(close(total["volume"], p["volume"], 1e-10),
+              "pair %d: volumes sum to V = %.9g (%.9g)" % (k, p["volume"], total["volume"]))
+        # the engine's bracket is [min(sum lo, V), max(sum hi, V)]
+        check(close(min(total["volume_lo"], total["volume"]), p["volume_lo"], 1e-10),
+              "pair %d: brackets sum to volume_lo = %.9g" % (k, p["volume_lo"]))
+        check(close(max(total["volume_hi"], total["volume"]), p["volume_hi"], 1e-10),
+              "pair %d: brackets sum to volume_hi = %.9g" % (k, p["volume_hi"]))
+        check(close(total["error_estimate"], p["error_estimate"], 1e-9, 1e-300),
+              "pair %d: estimates sum to %.3g" % (k, p["error_estimate"]))
+        leaves = sum(1 for i in sel if not box[i])
+        check(leaves == p["leaves"], "pair %d: %d leaf cells (JSON: %d)" % (k, leaves, p["leaves"]))
+    if v_true is not None:
+        inner = math.fsum(cube[i] for i in range(n) if box[i])
+        outer = math.fsum(cube)
+        check(inner <= v_true <= outer,
+              "whole boxes %.9g <= closed form %.9g <= all cubes %.9g" % (inner, v_true, outer))
+
+
+def solids(path, va, vb, rtol):
+    poly = read(vtkXMLPolyDataReader, path)
+    n = poly.GetNumberOfCells()
+    solid = cell_array(poly, "solid")
+    six_v = [0.0, 0.0]
+    for i in range(n):
+        p = cell_points(poly, i)
+        if len(p) != 3:
+            fail("cell %d is not a triangle" % i)
+        a, b, c = p
+        cross = (b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0])
+        six_v[solid[i]] += a[0] * cross[0] + a[1] * cross[1] + a[2] * cross[2]
+    print("ok: %d triangles" % n)
+    # closed: every edge of a cell's triangles is shared by two of them, once each way
+    cell = cell_array(poly, "cell")
+    edges = {}
+    for i in range(n):
+        ids = poly.GetCell(i).GetPointIds()
+        t = [ids.GetId(j) for j in range(3)]
+        for j in range(3):
+            e = ((solid[i], cell[i]), t[j], t[(j + 1) % 3])
+            edges[e] = edges.get(e, 0) + 1
+    bad = sum(1 for (k, a, b), c in edges.items() if c != 1 or edges.get((k, b, a)) != 1)
+    check(bad == 0, "%d points; every edge shared by two triangles, opposite ways (%d not)" %
+          (poly.GetNumberOfPoints(), bad))
+    for k, want in enumerate((va, vb)):
+        got = six_v[k] / 6
+        check(close(got, want, rtol), "solid %d encloses %.9g m^3 (want %.9g, rtol %g)" %
+              (k, got, want, rtol))
+
+
+def enclosed(poly, body):
+    """Volume and centroid of what the triangles of solid `body` enclose."""
+    solid = cell_array(poly, "solid")
+    v, m = 0.0, [0.0, 0.0, 0.0]
+    for i in range(poly.GetNumberOfCells()):
+        if solid[i] != body:
+            continue
+        a, b, c = cell_points(poly, i)
+        cross = (b[1] * c[2] - b[2] * c[1], b[2] * c[0] - b[0] * c[2], b[0] * c[1] - b[1] * c[0])
+        d = (a[0] * cross[0] + a[1] * cross[1] + a[2] * cross[2]) / 6
+        v += d
+        for k in range(3):
+            m[k] += d * (a[k] + b[k] + c[k]) / 4
+    return v, [x / v for x in m]
+
+
+def frames(folder, csv_path, contact, body):
+    import csv
+    import os
+    import xml.etree.ElementTree as ET
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    for name in ("bodies", "contact"):
+        sets = ET.parse(os.path.join(folder, name + ".pvd")).getroot().iter("DataSet")
+        files = [(float(d.get("timestep")), d.get("file")) for d in sets]
+        check(len(files) == len(rows), "%s.pvd: %d frames for %d records" %
+              (name, len(files), len(rows)))
+        check(all(close(t, float(r["t"]), 1e-12, 1e-15) for (t, _), r in zip(files, rows)),
+              "%s.pvd: the records' times" % name)
+        body_index = None
+        for (t, fname), r in zip(files, rows):
+            path = os.path.join(folder, fname)
+            if name == "contact":
+                grid = read(vtkXMLUnstructuredGridReader, path)
+                got = math.fsum(cell_array(grid, "volume")) if grid.GetNumberOfCells() else 0.0
+                want = float(r[contact + ".V"])
+                if not close(got, want, 1e-7, 1e-18):  # the series has 8 digits
+                    fail("t = %s: volumes sum to %.9g, series %.9g" % (r["t"], got, want))
+            else:
+                poly = read(vtkXMLPolyDataReader, path)
+                if body_index is None:
+                    names = [k[:-2] for k in r if k.endswith(".x")]
+                    body_index = names.index(body)
+                _, c = enclosed(poly, body_index)
+                want = [float(r[body + "." + k]) for k in "xyz"]
+                if max(abs(c[k] - want[k]) for k in range(3)) > 5e-4:
+                    fail("t = %s: %s's centroid %s, series %s" % (r["t"], body, c, want))
+        print("ok: every %s frame agrees with the series" % name)
+
+
+def main(argv):
+    if len(argv) >= 4 and argv[1] == "region":
+        region(argv[2], argv[3], float(argv[4]) if len(argv) > 4 else None)
+    elif len(argv) == 6 and argv[1] == "frames":
+        frames(argv[2], argv[3], argv[4], argv[5])
+    elif len(argv) == 6 and argv[1] == "solids":
+        solids(argv[2], float(argv[3]), float(argv[4]), float(argv[5]))
+    else:
+        print(__doc__)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
