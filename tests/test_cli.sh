@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..49"
+echo "1..50"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -125,6 +125,8 @@ ok "--opt=value is --opt value" 0 'total V = ' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a="0 0 0.049" --rtol=1e-2
 ok "a misspelt option gets a hint" 2 "unknown option '--rtl'; did you mean '--rtol'" -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --rtl 1e-2
+ok "--rtol and --voxel together get a warning" 0 "warning: --rtol and --voxel both given" -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --voxel 4e-3 --rtol 1e-2
 ok "vxc help COMMAND prints its help" 0 '^usage: vxc task FILE\.vxt' -- "$vxc" help task
 ok "vxc help of an unknown command is a usage error" 2 "unknown command 'tsak'" -- "$vxc" help tsak
 

@@ -239,6 +239,7 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
       cli_usage_error(command, "%s: expected a positive number, got '%s'", arg, val);
       return -1;
     }
+    int both = o->have_rtol || o->have_voxel;
     if (strcmp(arg, "--voxel") == 0) {
       o->query.voxel = x;
       o->have_voxel = 1;
@@ -248,6 +249,12 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
     } else {
       o->query.rtol = x;
       o->have_rtol = 1;
+    }
+    if (both && o->have_rtol && o->have_voxel) {
+      fprintf(stderr,
+              "vxc %s: warning: --rtol and --voxel both given: refining to --rtol, with no "
+              "leaf smaller than --voxel\n",
+              command);
     }
   }
   return 1;
