@@ -261,6 +261,39 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
 }
 
 
+int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s) {
+  vxc_query *q = NULL;
+  vxc_error err;
+  vxc_status st = vxc_query_create(NULL, &q);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-2;
+  vxc_pose id = vxc_pose_identity();
+  int n = vxc_solid_cell_count(s), found = 0;
+  for (int i = 0; i < n && st == VXC_OK; i++) {
+    for (int j = i + 1; j < n && st == VXC_OK; j++) {
+      vxc_pair_metrics m;
+      st = vxc_query_pair(q, s, i, &id, s, j, &id, &o, 0, &m, &err);
+      if (st == VXC_NO_CONTACT) {
+        st = VXC_OK;
+      } else if (st == VXC_OK && m.volume_lo > 0) {
+        fprintf(stderr,
+                "vxc %s: warning: %s: cells '%s' and '%s' overlap by %.3g m^3 (at least "
+                "%.3g): the solid's mass properties count that volume twice\n",
+                command, file, m.name_a, m.name_b, m.geom.volume, m.volume_lo);
+        found++;
+      }
+    }
+  }
+  vxc_query_free(q);
+  if (st != VXC_OK) {
+    cli_lib_error(st == VXC_ERR_NOMEM ? NULL : &err, st);
+    return -1;
+  }
+  return found;
+}
+
+
 int cli_capped(const char *command, int capped) {
   if (!capped) {
     return CLI_OK;

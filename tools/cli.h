@@ -118,6 +118,12 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
  * vxc_mass_props); returns CLI_CAPPED then, else CLI_OK. */
 int cli_capped(const char *command, int capped);
 
+/* Warns on stderr, naming `file` and both cells, of every pair of the solid's cells whose
+ * overlap is certainly not empty (its certified lower bound is positive, at rtol 1e-2): the
+ * mass properties count such volume twice. Returns the number of such pairs, or -1 when a
+ * query failed (the error printed). */
+int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s);
+
 /* JSON output helpers: a number (%.17g; non-finite numbers as null), a 3-vector, a 3x3
  * row-major matrix, a string with escapes. */
 void cli_json_num(FILE *f, double x);

@@ -131,7 +131,9 @@ static int check_run(int argc, char **argv) {
       failed++;
       continue;
     }
-    if (!quiet) {
+    if (cli_warn_overlaps("check", argv[i], s) < 0) {
+      failed++;
+    } else if (!quiet) {
       printf("%s: ok (solid '%s', %d cells)\n", argv[i], vxc_solid_name(s),
              vxc_solid_cell_count(s));
     }
@@ -155,6 +157,7 @@ const cli_command cli_cmd_check = {
     "check", "validate model files; print every error",
     "usage: vxc check [-q|--quiet] FILE.vxm...\n\n"
     "Reads each model file and reports either 'ok' or the first error in it, with file,\n"
-    "line and column. With --quiet only errors are printed.\n" CLI_STDIN_HELP
+    "line and column, and warns of cells of one solid that overlap (their volume would\n"
+    "count twice in its mass). With --quiet only errors and warnings are printed.\n" CLI_STDIN_HELP
     "Exit status: 0 when every file is valid, 1 otherwise, 2 on a usage error.\n",
     check_run};

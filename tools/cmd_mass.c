@@ -130,6 +130,10 @@ static int mass_run(int argc, char **argv) {
   }
   /* everything is computed before anything is printed: a failure leaves no half output */
   int n = vxc_solid_cell_count(s), rc = CLI_OK, capped = 0;
+  if (cli_warn_overlaps("mass", file, s) < 0) {
+    rc = CLI_FAIL;
+    goto done;
+  }
   vxc_mass_props total;
   cell = malloc(sizeof *cell * (size_t)(n > 0 ? n : 1));
   if (!cell) {
@@ -168,7 +172,8 @@ const cli_command cli_cmd_mass = {
     "voxelisation: volume V (m^3) with a certified bracket [V_lo, V_hi] containing the true\n"
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"
     "density (m^5). With a density (--density, kg/m^3, or the model's own) also the mass\n"
-    "(kg) and the mass inertia (kg m^2).\n" CLI_STDIN_HELP "\n"
+    "(kg) and the mass inertia (kg m^2).\n" CLI_STDIN_HELP
+    "\n"
     "  --rtol R     refine until the error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
