@@ -54,6 +54,20 @@ static inline int fuzz_fail_points(const unsigned char *data, size_t size, long 
 }
 
 
+/* The invariants at the end of a run: a failure is an error status, with the same status and
+ * a message in its record and the output untouched (`out_untouched`); no block is live (a
+ * leak, or a block freed twice). Aborts when one breaks. */
+static inline void fuzz_check_end(vxc_status st, const vxc_error *err, int out_untouched,
+                                  const counter *c) {
+  if (st != VXC_OK && (st >= 0 || err->status != st || err->message[0] == '\0' || !out_untouched)) {
+    abort();
+  }
+  if (c->live != 0) {
+    abort();
+  }
+}
+
+
 /* One run of an entry point: reads the input through an allocator counting with c (its
  * files from `dir`, if it has any), aborts on a broken invariant, returns the status. */
 typedef vxc_status (*fuzz_run_fn)(const unsigned char *data, size_t size, const char *dir,

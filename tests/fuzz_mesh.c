@@ -50,12 +50,8 @@ static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter
       abort();
     }
     vxg_mesh_free(m);
-  } else if (st >= 0 || err->status != st || err->message[0] == '\0' || m != sentinel) {
-    abort();
   }
-  if (c->live != 0) {
-    abort();
-  }
+  fuzz_check_end(st, err, st == VXC_OK || m == sentinel, c);
   return st;
 }
 

@@ -40,14 +40,8 @@ static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter
       abort();
     }
     vxg_solid_free(s);
-  } else {
-    if (st >= 0 || err->status != st || err->message[0] == '\0' || s != sentinel) {
-      abort();
-    }
   }
-  if (c->live != 0) {
-    abort(); /* a leak, or a block freed twice */
-  }
+  fuzz_check_end(st, err, st == VXC_OK || s == sentinel, c);
   return st;
 }
 
