@@ -1209,21 +1209,17 @@ static int load_forms(loader *L, const vxg_sexp_doc *doc, sw_forms *F) {
 }
 
 
-/* s->task_path and s->task_dir from (task "FILE.vxt"): FILE relative to the sweep file's
- * directory unless absolute. */
-static int task_path(loader *L, const char *path, const vxg_sexp *task) {
+/* s->task_path and s->task_dir from (task "FILE.vxt"): FILE relative to base_dir (NULL: the
+ * current directory) unless absolute. */
+static int task_path(loader *L, const char *base_dir, const vxg_sexp *task) {
   vxc_sweep *s = L->s;
   const vxg_sexp *tp = nth(task, 0);
   if (!word(tp) || tp->next) {
     return fail(L, task, "(task \"FILE.vxt\"): expected one file name");
   }
-  char *dir = dir_of(&s->al, path);
-  if (!dir) {
-    return nomem(L);
-  }
+  const char *dir = base_dir ? base_dir : ".";
   s->task_path = vxg_alloc(&s->al, strlen(dir) + strlen(tp->text) + 2);
   if (!s->task_path) {
-    vxg_free(&s->al, dir);
     return nomem(L);
   }
   if (tp->text[0] == '/' || !strcmp(dir, ".")) {
@@ -1231,7 +1227,6 @@ static int task_path(loader *L, const char *path, const vxg_sexp *task) {
   } else {
     sprintf(s->task_path, "%s/%s", dir, tp->text);
   }
-  vxg_free(&s->al, dir);
   s->task_dir = dir_of(&s->al, s->task_path);
   return s->task_dir ? 0 : nomem(L);
 }
@@ -1463,10 +1458,11 @@ static int load_resolved(loader *L, const sw_forms *F) {
 }
 
 
-static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
+static int load(loader *L, const char *base_dir, const vxg_sexp_doc *doc) {
   vxc_sweep *s = L->s;
   sw_forms F;
-  if (load_forms(L, doc, &F) < 0 || task_path(L, path, F.task) < 0 || read_task(L, F.task) < 0) {
+  if (load_forms(L, doc, &F) < 0 || task_path(L, base_dir, F.task) < 0 ||
+      read_task(L, F.task) < 0) {
     return -1;
   }
   vxg_sexp_doc *tdoc = NULL;
@@ -1481,6 +1477,36 @@ static int load(loader *L, const char *path, const vxg_sexp_doc *doc) {
 }
 
 
+/* An empty sweep through `al` (NULL: the C library's). */
+static vxc_status sweep_new(const vxc_allocator *al, vxc_sweep **out, vxc_error *err) {
+  vxc_allocator def = {NULL, NULL};
+  vxc_sweep *s = vxg_alloc(al, sizeof *s);
+  if (!s) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+  memset(s, 0, sizeof *s);
+  s->al = al ? *al : def;
+  *out = s;
+  return VXC_OK;
+}
+
+
+/* Reads the sweep text into s, `file` naming it, its task file relative to base_dir. */
+static vxc_status sweep_read(vxc_sweep *s, const char *text, size_t len, const char *file,
+                             const char *base_dir, vxc_error *err) {
+  vxg_sexp_doc *doc = NULL;
+  vxc_status st = vxg_sexp_parse(&s->al, text, len, file, &doc, err);
+  if (st == VXC_OK) {
+    loader L = {s, file, err, NULL, NULL, 0};
+    if (load(&L, base_dir, doc) < 0) {
+      st = err->status ? err->status : VXC_ERR_FORMAT;
+    }
+  }
+  vxg_sexp_free(doc);
+  return st;
+}
+
+
 vxc_status vxc_sweep_load(const char *path, const vxc_allocator *al, vxc_sweep **out,
                           vxc_error *err) {
   vxc_error local;
@@ -1491,28 +1517,46 @@ vxc_status vxc_sweep_load(const char *path, const vxc_allocator *al, vxc_sweep *
   if (!path || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_sweep_load: path and out needed");
   }
-  vxc_allocator def = {NULL, NULL};
-  vxc_sweep *s = vxg_alloc(al, sizeof *s);
-  if (!s) {
-    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  vxc_sweep *s = NULL;
+  vxc_status st = sweep_new(al, &s, err);
+  if (st != VXC_OK) {
+    return st;
   }
-  memset(s, 0, sizeof *s);
-  s->al = al ? *al : def;
-  char *text = NULL;
+  char *text = NULL, *dir = NULL;
   size_t len = 0;
-  vxc_status st = read_all(&s->al, path, &text, &len, err);
-  vxg_sexp_doc *doc = NULL;
-  if (st == VXC_OK) {
-    st = vxg_sexp_parse(&s->al, text, len, path, &doc, err);
+  st = read_all(&s->al, path, &text, &len, err);
+  if (st == VXC_OK && !(dir = dir_of(&s->al, path))) {
+    st = vxg_error_set(err, VXC_ERR_NOMEM, path, 0, 0, "out of memory");
   }
   if (st == VXC_OK) {
-    loader L = {s, path, err, NULL, NULL, 0};
-    if (load(&L, path, doc) < 0) {
-      st = err->status ? err->status : VXC_ERR_FORMAT;
-    }
+    st = sweep_read(s, text, len, path, dir, err);
   }
-  vxg_sexp_free(doc);
+  vxg_free(&s->al, dir);
   vxg_free(&s->al, text);
+  if (st != VXC_OK) {
+    vxc_sweep_free(s);
+    return st;
+  }
+  *out = s;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_sweep_parse(const char *text, size_t len, const char *file, const char *base_dir,
+                           const vxc_allocator *al, vxc_sweep **out, vxc_error *err) {
+  vxc_error local;
+  if (!err) {
+    err = &local;
+  }
+  memset(err, 0, sizeof *err);
+  if (!text || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_sweep_parse: text and out needed");
+  }
+  vxc_sweep *s = NULL;
+  vxc_status st = sweep_new(al, &s, err);
+  if (st == VXC_OK) {
+    st = sweep_read(s, text, len, file ? file : "<sweep>", base_dir, err);
+  }
   if (st != VXC_OK) {
     vxc_sweep_free(s);
     return st;
@@ -1644,6 +1688,113 @@ static double commanded_min_z(const vxc_sweep *s, const double *vals) {
 }
 
 
+/* How a run ended, from its status and summary. */
+static vxc_sweep_status case_status(vxc_status st, const vxc_task_summary *sm) {
+  if (st == VXC_OK) {
+    return sm->capped_queries > 0 ? VXC_SWEEP_CAPPED : VXC_SWEEP_COMPLETED;
+  }
+  if (sm->energy_failed) {
+    return VXC_SWEEP_ENERGY;
+  }
+  if (st == VXC_ERR_LIMIT) {
+    return VXC_SWEEP_LIMIT;
+  }
+  for (int c = 0; c < sm->ncontact && st == VXC_ERR_GEOMETRY && sm->t_end == 0; c++) {
+    if (sm->contact[c].initial_volume > 0) {
+      return VXC_SWEEP_OVERLAP;
+    }
+  }
+  return VXC_SWEEP_FAILED;
+}
+
+
+/* An output over the contacts: the peak of a peak, the sum of impacts, the earliest first
+ * contact (-1: none); 0 for an output that is not per contact. */
+static double contacts_output(int out, const vxc_task_summary *sm) {
+  double v = 0, first = -1;
+  for (int c = 0; c < sm->ncontact; c++) {
+    const vxc_task_contact_summary *cs = &sm->contact[c];
+    switch (out) {
+      case OUT_PEAK_FN:
+        v = fmax(v, cs->peak_fn);
+        break;
+      case OUT_PEAK_FT:
+        v = fmax(v, cs->peak_ft);
+        break;
+      case OUT_PEAK_TROLL:
+        v = fmax(v, cs->peak_troll);
+        break;
+      case OUT_PEAK_TSPIN:
+        v = fmax(v, cs->peak_tspin);
+        break;
+      case OUT_IMPACTS:
+        v += cs->impacts;
+        break;
+      case OUT_FIRST_CONTACT:
+        if (cs->first >= 0 && (first < 0 || cs->first < first)) {
+          first = cs->first;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return out == OUT_FIRST_CONTACT ? first : v;
+}
+
+
+/* Output k of a run: its summary, the driven body's lowest height and the case's numbers. */
+static double case_output(const vxc_sweep *s, int k, const vxc_task_summary *sm, const run_rec *rr,
+                          const double *vals) {
+  switch (s->out[k]) {
+    case OUT_T_END:
+      return sm->t_end;
+    case OUT_STEPS:
+      return (double)sm->steps;
+    case OUT_QUERIES:
+      return (double)sm->queries;
+    case OUT_CAPPED:
+      return (double)sm->capped_queries;
+    case OUT_ENERGY_ERROR:
+      return sm->max_abs_error;
+    case OUT_DEPTH:
+      return rr->min_z;
+    case OUT_INSERTED:
+      return rr->min_z <= commanded_min_z(s, vals) + s->out_tol[k] ? 1 : 0;
+    default:
+      return contacts_output(s->out[k], sm);
+  }
+}
+
+
+/* Runs the case's task t, recording the driven body's lowest height, into res and outputs.
+ * VXC_OK, or VXC_ERR_NOMEM. */
+static vxc_status run_task(const vxc_sweep *s, vxc_task *t, const double *vals, double *outputs,
+                           vxc_sweep_result *res) {
+  run_rec rr = {-1, INFINITY};
+  for (int b = 0; s->driven && b < vxc_task_body_count(t); b++) {
+    if (!strcmp(vxc_task_body_name(t, b), s->driven)) {
+      rr.body = b;
+    }
+  }
+  vxc_task_summary sm;
+  memset(&sm, 0, sizeof sm);
+  vxc_status st = vxc_task_run(t, on_record, NULL, &rr, &sm, &res->err);
+  res->wall_s = sm.wall_s;
+  res->status = case_status(st, &sm);
+  if (st == VXC_ERR_NOMEM) {
+    return st;
+  }
+  if (rr.body >= 0 && rr.body < sm.nbody && sm.body[rr.body].pose[2] < rr.min_z) {
+    rr.min_z = sm.body[rr.body].pose[2];
+  }
+  for (int k = 0; k < s->nout; k++) {
+    outputs[k] = case_output(s, k, &sm, &rr, vals);
+  }
+  return VXC_OK;
+}
+
+
 vxc_status vxc_sweep_run_case(const vxc_sweep *s, long long i, long long max_steps,
                               long long max_records, double *outputs, vxc_sweep_result *res) {
   if (!s || i < 0 || i >= s->ncase || !res || (!outputs && s->nout)) {
@@ -1664,104 +1815,14 @@ vxc_status vxc_sweep_run_case(const vxc_sweep *s, long long i, long long max_ste
   vxc_status st = vxc_task_parse(text, len, s->task_path, s->task_dir, &s->al, &t, &res->err);
   free(text);
   if (st != VXC_OK) {
-    free(vals);
     res->status = VXC_SWEEP_INVALID;
-    return st == VXC_ERR_NOMEM ? st : VXC_OK;
-  }
-  vxc_task_set_limits(t, max_steps > 0 ? max_steps : VXC_TASK_MAX_STEPS,
-                      max_records > 0 ? max_records : VXC_TASK_MAX_RECORDS);
-  run_rec rr = {-1, INFINITY};
-  for (int b = 0; s->driven && b < vxc_task_body_count(t); b++) {
-    if (!strcmp(vxc_task_body_name(t, b), s->driven)) {
-      rr.body = b;
-    }
-  }
-  vxc_task_summary sm;
-  memset(&sm, 0, sizeof sm);
-  st = vxc_task_run(t, on_record, NULL, &rr, &sm, &res->err);
-  res->wall_s = sm.wall_s;
-  if (st == VXC_OK) {
-    res->status = sm.capped_queries > 0 ? VXC_SWEEP_CAPPED : VXC_SWEEP_COMPLETED;
-  } else if (sm.energy_failed) {
-    res->status = VXC_SWEEP_ENERGY;
-  } else if (st == VXC_ERR_LIMIT) {
-    res->status = VXC_SWEEP_LIMIT;
+    st = st == VXC_ERR_NOMEM ? st : VXC_OK;
   } else {
-    res->status = VXC_SWEEP_FAILED;
-    for (int c = 0; c < sm.ncontact && st == VXC_ERR_GEOMETRY && sm.t_end == 0; c++) {
-      if (sm.contact[c].initial_volume > 0) {
-        res->status = VXC_SWEEP_OVERLAP;
-      }
-    }
-  }
-  if (st == VXC_ERR_NOMEM) {
-    vxc_task_free(t);
-    free(vals);
-    return st;
-  }
-  if (rr.body >= 0 && rr.body < sm.nbody && sm.body[rr.body].pose[2] < rr.min_z) {
-    rr.min_z = sm.body[rr.body].pose[2];
-  }
-  for (int k = 0; k < s->nout; k++) {
-    double v = 0, first = -1;
-    for (int c = 0; c < sm.ncontact; c++) {
-      const vxc_task_contact_summary *cs = &sm.contact[c];
-      switch (s->out[k]) {
-        case OUT_PEAK_FN:
-          v = fmax(v, cs->peak_fn);
-          break;
-        case OUT_PEAK_FT:
-          v = fmax(v, cs->peak_ft);
-          break;
-        case OUT_PEAK_TROLL:
-          v = fmax(v, cs->peak_troll);
-          break;
-        case OUT_PEAK_TSPIN:
-          v = fmax(v, cs->peak_tspin);
-          break;
-        case OUT_IMPACTS:
-          v += cs->impacts;
-          break;
-        case OUT_FIRST_CONTACT:
-          if (cs->first >= 0 && (first < 0 || cs->first < first)) {
-            first = cs->first;
-          }
-          break;
-        default:
-          break;
-      }
-    }
-    switch (s->out[k]) {
-      case OUT_FIRST_CONTACT:
-        v = first;
-        break;
-      case OUT_T_END:
-        v = sm.t_end;
-        break;
-      case OUT_STEPS:
-        v = (double)sm.steps;
-        break;
-      case OUT_QUERIES:
-        v = (double)sm.queries;
-        break;
-      case OUT_CAPPED:
-        v = (double)sm.capped_queries;
-        break;
-      case OUT_ENERGY_ERROR:
-        v = sm.max_abs_error;
-        break;
-      case OUT_DEPTH:
-        v = rr.min_z;
-        break;
-      case OUT_INSERTED:
-        v = rr.min_z <= commanded_min_z(s, vals) + s->out_tol[k] ? 1 : 0;
-        break;
-      default:
-        break;
-    }
-    outputs[k] = v;
+    vxc_task_set_limits(t, max_steps > 0 ? max_steps : VXC_TASK_MAX_STEPS,
+                        max_records > 0 ? max_records : VXC_TASK_MAX_RECORDS);
+    st = run_task(s, t, vals, outputs, res);
   }
   vxc_task_free(t);
   free(vals);
-  return VXC_OK;
+  return st;
 }

@@ -32,6 +32,14 @@ typedef struct vxc_sweep vxc_sweep;
  * NULL. VXC_ERR_IO when a file cannot be read, VXC_ERR_NOMEM. *out untouched on failure. */
 VXC_API vxc_status vxc_sweep_load(const char *path, const vxc_allocator *al, vxc_sweep **out,
                                   vxc_error *err);
+/* The same for `len` bytes of sweep text in memory (gzip data is accepted). `file` names the
+ * text in messages (NULL: "<sweep>"); the task file's name is relative to `base_dir` (NULL:
+ * the current directory) unless absolute. `al` may be NULL. Returns as vxc_sweep_load, and
+ * VXC_ERR_ARG for a NULL text or out; *out untouched on failure. */
+VXC_API vxc_status vxc_sweep_parse(const char *text, size_t len, const char *file,
+                                   const char *base_dir, const vxc_allocator *al, vxc_sweep **out,
+                                   vxc_error *err);
+/* Frees a sweep and everything it owns. NULL is a no-op. */
 VXC_API void vxc_sweep_free(vxc_sweep *s);
 
 VXC_API const char *vxc_sweep_name(const vxc_sweep *s);

@@ -24,7 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #include "counting_alloc.h"
 
 
-static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *err) {
+static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter *c,
+                      vxc_error *err) {
+  (void)dir; /* a mesh names no file */
   vxc_allocator al = {counting_realloc, c};
   struct vxg_mesh *const sentinel = (struct vxg_mesh *)(uintptr_t)0x5e5e;
   struct vxg_mesh *m = sentinel;
@@ -48,29 +50,14 @@ static vxc_status run(const uint8_t *data, size_t size, counter *c, vxc_error *e
       abort();
     }
     vxg_mesh_free(m);
-  } else if (st >= 0 || err->status != st || err->message[0] == '\0' || m != sentinel) {
-    abort();
   }
-  if (c->live != 0) {
-    abort();
-  }
+  fuzz_check_end(st, err, st == VXC_OK || m == sentinel, c);
   return st;
 }
 
 
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err) {
-  counter c = {0, 0, -1};
-  vxc_status st = run(data, size, &c, err);
-  long at[4];
-  for (int k = fuzz_fail_points(data, size, c.calls, at) - 1; k >= 0; k--) {
-    counter f = {0, 0, at[k]};
-    vxc_error e2;
-    vxc_status s2 = run(data, size, &f, &e2);
-    if (s2 != VXC_ERR_NOMEM && !(st < 0 && s2 == st)) {
-      abort(); /* success, or another error, from a failed allocation */
-    }
-  }
-  return st;
+  return fuzz_with_failures(run, data, size, NULL, err);
 }
 
 

@@ -37,29 +37,14 @@ static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter
       abort();
     }
     vxc_task_free(t);
-  } else if (st >= 0 || err->status != st || err->message[0] == '\0' || t != sentinel) {
-    abort();
   }
-  if (c->live != 0) {
-    abort(); /* a leak, or a block freed twice */
-  }
+  fuzz_check_end(st, err, st == VXC_OK || t == sentinel, c);
   return st;
 }
 
 
 vxc_status vxc_fuzz_task(const uint8_t *data, size_t size, const char *dir, vxc_error *err) {
-  counter c = {0, 0, -1};
-  vxc_status st = run(data, size, dir, &c, err);
-  long at[4];
-  for (int k = fuzz_fail_points(data, size, c.calls, at) - 1; k >= 0; k--) {
-    counter f = {0, 0, at[k]};
-    vxc_error e2;
-    vxc_status s2 = run(data, size, dir, &f, &e2);
-    if (s2 != VXC_ERR_NOMEM && !(st < 0 && s2 == st)) {
-      abort(); /* success, or another error, from a failed allocation */
-    }
-  }
-  return st;
+  return fuzz_with_failures(run, data, size, dir, err);
 }
 
 

@@ -1,7 +1,8 @@
 /* test_fuzz_regress.c: replays the fuzzing entry points (tests/fuzz_model.c, fuzz_mesh.c,
- * fuzz_task.c, fuzz_cli.c) over every saved fuzz input (tests/fuzz/TARGET/, found through
- * VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its
- * meshes), every bundled mesh (data/meshes/) and every bundled task (data/ .vxt files). Each must
+ * fuzz_task.c, fuzz_sweep.c, fuzz_cli.c) over every saved fuzz input (tests/fuzz/TARGET/, found
+ * through VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its
+ * meshes), every bundled mesh (data/meshes/), every bundled task (data/ .vxt files) and every
+ * bundled sweep (data/ .vxs files). Each must
  * end without a crash, with VXC_OK or an error carrying a message (vxc_fuzz_model aborts on a
  * broken invariant, which cmocka reports as a failure); the bundled models must load. */
 #include <dirent.h>
@@ -14,11 +15,13 @@ vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
 vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
 vxc_status vxc_fuzz_task(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
+vxc_status vxc_fuzz_sweep(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int vxc_fuzz_cli(const uint8_t *data, size_t size);
 
 /* What a replay runs: the model entry point (with `dir` for mesh paths, NULL: none), the
- * mesh readers', the task reader's (models from `dir`) or the command line's. */
-enum { T_MODEL, T_MESH, T_TASK, T_CLI };
+ * mesh readers', the task reader's (models from `dir`), the sweep reader's (its task from
+ * `dir`) or the command line's. */
+enum { T_MODEL, T_MESH, T_TASK, T_SWEEP, T_CLI };
 typedef struct target {
   int kind;
   const char *dir;
@@ -31,6 +34,8 @@ static vxc_status replay_one(const target *tg, const uint8_t *data, size_t size,
       return vxc_fuzz_mesh(data, size, err);
     case T_TASK:
       return vxc_fuzz_task(data, size, tg->dir, err);
+    case T_SWEEP:
+      return vxc_fuzz_sweep(data, size, tg->dir, err);
     case T_CLI:
       vxc_fuzz_cli(data, size); /* aborts on a broken invariant */
       return VXC_OK;
@@ -191,6 +196,31 @@ static void test_fuzz_regress_saved_cli_inputs(void **state) {
 }
 
 
+// every saved sweep fuzz input ends with a status and, for an error, a message, also when
+// allocations fail; the three valid seeds (a grid, random and Latin cases) load
+static void test_fuzz_regress_saved_sweep_inputs(void **state) {
+  (void)state;
+  const char *t = getenv("VXC_TESTDIR");
+  char dir[4096], models[4096];
+  snprintf(dir, sizeof dir, "%s/fuzz/sweep", t ? t : ".");
+  snprintf(models, sizeof models, "%s/fuzz/models", t ? t : ".");
+  const target tg = {T_SWEEP, models};
+  int nok, n = replay_dir(dir, "", &tg, &nok);
+  assert_true(n >= 6);
+  assert_true(nok >= 3);
+}
+
+
+// every bundled sweep goes through the sweep fuzz entry point and loads
+static void test_fuzz_regress_data_sweeps(void **state) {
+  (void)state;
+  const target tg = {T_SWEEP, data_dir()};
+  int nok, n = replay_dir(data_dir(), ".vxs", &tg, &nok);
+  assert_true(n >= 1);
+  assert_int_equal(nok, n);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fuzz_regress_saved_inputs),
@@ -200,6 +230,8 @@ int main(void) {
       cmocka_unit_test(test_fuzz_regress_saved_task_inputs),
       cmocka_unit_test(test_fuzz_regress_data_tasks),
       cmocka_unit_test(test_fuzz_regress_saved_cli_inputs),
+      cmocka_unit_test(test_fuzz_regress_saved_sweep_inputs),
+      cmocka_unit_test(test_fuzz_regress_data_sweeps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

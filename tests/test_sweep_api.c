@@ -256,11 +256,49 @@ static void test_errors(void **state) {
 }
 
 
+// a sweep from text: its task relative to the base directory given, or to the current
+// directory without one; errors name the text's name with line and column
+static void test_parse_text(void **state) {
+  (void)state;
+  static const char text[] =
+      "(sweep p (task \"t.vxt\")\n"
+      "  (vary (body ball pose x 0.1 0.3 3) (contact table ball mu_c (0.01 0.02)))\n"
+      "  (outputs depth))\n";
+  vxc_error err;
+  vxc_sweep *s = NULL;
+  assert_int_equal(vxc_sweep_parse(text, strlen(text), "p.vxs", dir, NULL, &s, &err), VXC_OK);
+  assert_int_equal(vxc_sweep_case_count(s), 6); /* 3 x 2 */
+  assert_string_equal(vxc_sweep_axis_name(s, 1), "table~ball.mu_c");
+  vxc_sweep_free(s);
+  char cwd[4096];
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  assert_int_equal(chdir(dir), 0);
+  s = NULL;
+  vxc_status st = vxc_sweep_parse(text, strlen(text), NULL, NULL, NULL, &s, &err);
+  assert_int_equal(chdir(cwd), 0);
+  assert_int_equal(st, VXC_OK);
+  vxc_sweep_free(s);
+  s = NULL;
+  st = vxc_sweep_parse(text, strlen(text), "p.vxs", "/nonexistent", NULL, &s, &err);
+  assert_int_equal(st, VXC_ERR_IO);
+  assert_null(s);
+  static const char bad[] =
+      "(sweep p (task \"t.vxt\")\n  (vary (body nobody pose x 0 1 2))\n"
+      "  (outputs depth))\n";
+  assert_int_equal(vxc_sweep_parse(bad, strlen(bad), NULL, dir, NULL, &s, &err), VXC_ERR_FORMAT);
+  assert_true(strstr(err.message, "<sweep>:2:") != NULL);
+  assert_int_equal(vxc_sweep_parse(NULL, 0, NULL, dir, NULL, &s, &err), VXC_ERR_ARG);
+  assert_int_equal(vxc_sweep_parse(text, strlen(text), NULL, dir, NULL, NULL, &err), VXC_ERR_ARG);
+  assert_null(s);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grid),         cmocka_unit_test(test_random_and_latin),
       cmocka_unit_test(test_case_text),    cmocka_unit_test(test_depth_inserted),
       cmocka_unit_test(test_invalid_case), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_parse_text),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
