@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..9"
+echo "1..10"
 ok "vxc --help says '-' reads standard input" 0 "'-'.*standard input" -- \
   sh -c "'$vxc' --help | tr '\n' ' '"
 ok "vxc info --help says so too" 0 "'-' reads standard input" -- "$vxc" info --help
@@ -33,4 +33,9 @@ ok "empty standard input is an empty model file" 1 '<stdin>.*empty' -- \
   sh -c "'$vxc' check - < /dev/null"
 ok "standard input is read once: a second '-' is refused" 1 'read only once' -- \
   sh -c "'$vxc' check - - < '$data/ball.vxm'"
+
+# a task piped in: its models resolve against the current directory
+ok "task -: a piped task runs, its models found from the current directory" 0 \
+  'task ball-on-table: completed at t = 0.01 s' -- \
+  sh -c "cd '$data' && '$vxc' task - --duration 0.01 --out '$tmp/task-out' < ball-on-table.vxt"
 [ "$failed" -eq 0 ]

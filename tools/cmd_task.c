@@ -444,7 +444,7 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
 static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
   vxc_task *t = NULL;
-  vxc_status st = vxc_task_load(a->file, NULL, &t, &err);
+  vxc_status st = cli_task_load(a->file, &t, &err);
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
   }

@@ -23,9 +23,9 @@ static void print_help(void) {
   printf(
       "\n'vxc COMMAND --help' or 'vxc help COMMAND' describes a command; --opt=value is\n"
       "--opt value. Units are SI (metres, kilograms, seconds); exit status 0 on success,\n"
-      "1 on invalid input, 2 on a usage error, 3 on a capped result. A model file of '-'\n"
-      "(info, check, mass) reads standard input; the mesh files it names resolve against\n"
-      "the current directory.\n");
+      "1 on invalid input, 2 on a usage error, 3 on a capped result. A model or task file\n"
+      "of '-' (info, check, mass, task) reads standard input; the files it names resolve\n"
+      "against the current directory.\n");
 }
 
 
