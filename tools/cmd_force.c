@@ -187,6 +187,12 @@ static int force_run(int argc, char **argv) {
           "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
           ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
           ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
+      if (p.rolling) {
+        printf("    rate-independent rolling: dphi/dt (%.6g, %.6g, %.6g) rad/s, dpsi/dt %.6g "
+               "rad/s\n",
+               ds[VXC_STATE_PHI], ds[VXC_STATE_PHI + 1], ds[VXC_STATE_PHI + 2],
+               ds[VXC_STATE_PSI]);
+      }
     }
   }
   if (rc == CLI_OK) {
@@ -232,7 +238,8 @@ const cli_command cli_cmd_force = {
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
     "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, "
     "sigma1,\n"
-    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp. --params FILE reads\n"
+    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp; rolling (1: rate-\n"
+    "independent rolling and spinning), eta_r, eta_s (m), phi_0 (rad). --params FILE reads\n"
     "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
