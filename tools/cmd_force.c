@@ -188,10 +188,10 @@ static int force_run(int argc, char **argv) {
           ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
           ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
       if (p.rolling) {
-        printf("    rate-independent rolling: dphi/dt (%.6g, %.6g, %.6g) rad/s, dpsi/dt %.6g "
-               "rad/s\n",
-               ds[VXC_STATE_PHI], ds[VXC_STATE_PHI + 1], ds[VXC_STATE_PHI + 2],
-               ds[VXC_STATE_PSI]);
+        printf(
+            "    rate-independent rolling: dphi/dt (%.6g, %.6g, %.6g) rad/s, dpsi/dt %.6g "
+            "rad/s\n",
+            ds[VXC_STATE_PHI], ds[VXC_STATE_PHI + 1], ds[VXC_STATE_PHI + 2], ds[VXC_STATE_PSI]);
       }
     }
   }
