@@ -1,7 +1,7 @@
 /* rolling.c: rate-independent rolling and spinning friction (Tasora and Anitescu, "A
  * complementarity-based rolling friction model for rigid contacts": |M_r| <= eta_r f_n
- * against the rolling velocity, |M_s| <= eta_s f_n against the spin), in a bristle form
- * that holds a body at rest (vxc_params_set, rolling = 1).
+ * against the rolling velocity, |M_s| <= eta_s f_n against the spin), in a bristle form,
+ * not a regularised one, so that it holds a body at rest (vxc_params_set, rolling = 1).
  *
  * Data: the angles phi (rolling, a vector in the contact plane) and psi (spin) of the
  * contact state, read-only here. Per unit normal force, a bristle's torque is

@@ -117,18 +117,19 @@ static int one_number(reader *rd, const vxg_sexp *n, double *out, int positive) 
 static int rolling_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
   const vxg_sexp *k = f->child->next;
   if (!k || k->kind != VXG_SEXP_WORD || strcmp(k->text, "rate-independent") != 0) {
-    return fail(rd, k ? k : f, "(rolling ...): expected (rolling rate-independent (eta_r E) "
-                               "(eta_s S))",
+    return fail(rd, k ? k : f,
+                "(rolling ...): expected (rolling rate-independent (eta_r E) "
+                "(eta_s S))",
                 NULL, NULL);
   }
   p->rolling = 1;
   for (const vxg_sexp *e = k->next; e; e = e->next) {
     const char *nm = head(e);
     double v;
-    if (!nm || (strcmp(nm, "eta_r") != 0 && strcmp(nm, "eta_s") != 0 &&
-                strcmp(nm, "phi_0") != 0)) {
-      return fail(rd, e, "(rolling rate-independent ...): expected (eta_r E), (eta_s S) or "
-                         "(phi_0 A)",
+    if (!nm || (strcmp(nm, "eta_r") != 0 && strcmp(nm, "eta_s") != 0 && strcmp(nm, "phi_0") != 0)) {
+      return fail(rd, e,
+                  "(rolling rate-independent ...): expected (eta_r E), (eta_s S) or "
+                  "(phi_0 A)",
                   NULL, NULL);
     }
     if (numbers(rd, e, 1, 1, &v) < 0) {

@@ -133,7 +133,7 @@ static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench 
 
 /* One pair's lines of the text report. */
 static void force_pair_text(const vxc_pair_metrics *pm, const vxc_wrench *w,
-                            const double ds[VXC_STATE_SIZE]) {
+                            const double ds[VXC_STATE_SIZE], int rolling) {
   printf("  %s ~ %s: V = %.6g m^3, f_n = %.6g N, stick %.3g%s\n", pm->name_a, pm->name_b,
          pm->geom.volume, w->f_n, w->stick,
          pm->capped ? " (CAPPED: less accurate than asked)" : "");
@@ -148,6 +148,10 @@ static void force_pair_text(const vxc_pair_metrics *pm, const vxc_wrench *w,
       "ds_dw/dt %.6g 1/s, dV_ro/dt %.6g m^3/s\n",
       ds[VXC_STATE_Z], ds[VXC_STATE_Z + 1], ds[VXC_STATE_Z + 2], ds[VXC_STATE_THETA],
       ds[VXC_STATE_SDW], ds[VXC_STATE_VRO]);
+  if (rolling) {
+    printf("    rate-independent rolling: dphi/dt (%.6g, %.6g, %.6g) rad/s, dpsi/dt %.6g rad/s\n",
+           ds[VXC_STATE_PHI], ds[VXC_STATE_PHI + 1], ds[VXC_STATE_PHI + 2], ds[VXC_STATE_PSI]);
+  }
 }
 
 
@@ -175,7 +179,7 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
     if (json) {
       force_pair_json(i, pm, &w, ds);
     } else {
-      force_pair_text(pm, &w, ds);
+      force_pair_text(pm, &w, ds, p->rolling);
     }
   }
   return CLI_OK;
@@ -277,7 +281,8 @@ const cli_command cli_cmd_force = {
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
     "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, "
     "sigma1,\n"
-    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp. --params FILE reads\n"
+    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp; rolling (1: rate-\n"
+    "independent rolling and spinning), eta_r, eta_s (m), phi_0 (rad). --params FILE reads\n"
     "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
