@@ -34,21 +34,24 @@
  * mistake (millimetres written as metres) and rejected by the model reader. */
 #define VXG_MAX_LENGTH 1.0e4
 /* Capacities of one cell (the reader reports an error beyond them). */
-#define VXG_MAX_PRIMS 32  /* primitives in one cell */
-#define VXG_MAX_ATOMS 64  /* atoms in one cell */
-#define VXG_NAME_MAX 128  /* bytes in a solid or cell name, with the terminating NUL */
+#define VXG_MAX_PRIMS 32 /* primitives in one cell */
+#define VXG_MAX_ATOMS 64 /* atoms in one cell */
+#define VXG_NAME_MAX 128 /* bytes in a solid or cell name, with the terminating NUL */
 
 /* ---------------------------------------------------------------------------------------
  * Allocation (geom/solid.c). `al` may be NULL (the C library's allocator). */
 void *vxg_alloc(const vxc_allocator *al, size_t size);
 void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size);
+/* Grows the array *p of `elem`-byte items to hold `need` (capacity *cap, doubled from 16):
+ * 0, or -1 (out of memory or overflow) with *p and *cap unchanged. */
+int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem);
 void vxg_free(const vxc_allocator *al, void *ptr);
 char *vxg_strdup(const vxc_allocator *al, const char *s);
 
 /* Fills `err` (when not NULL) with status, position and a printf-style message.
  * `file` may be NULL, `line`/`column` 0 when not about a file position. Returns `status`. */
-vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line,
-                         int column, const char *fmt, ...)
+vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line, int column,
+                         const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -90,10 +93,10 @@ struct vxg_mesh; /* geom/mesh.c (triangle meshes, Embree); opaque here */
 
 typedef struct vxg_atom {
   vxg_atom_kind kind;
-  double q[10];         /* VXG_ATOM_QUADRIC: coefficients A..J in the atom's frame */
-  vxg_xform to_local;   /* TORUS, MESH: atom's frame -> the primitive's own frame */
-  double size[2];       /* TORUS: R (major), r (minor); MESH: scale, and the sum of the
-                           mesh box's |coordinates| (a size for rounding allowances) */
+  double q[10];                /* VXG_ATOM_QUADRIC: coefficients A..J in the atom's frame */
+  vxg_xform to_local;          /* TORUS, MESH: atom's frame -> the primitive's own frame */
+  double size[2];              /* TORUS: R (major), r (minor); MESH: scale, and the sum of the
+                                  mesh box's |coordinates| (a size for rounding allowances) */
   const struct vxg_mesh *mesh; /* MESH: borrowed from the solid */
 } vxg_atom;
 
@@ -112,8 +115,7 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
 /* vxg_atom_eval given an upper bound on |f(p)| (HUGE_VAL: none), which keeps a mesh's
  * search to a small ball (vxg_mesh_distance_bounded); the same value and gradient. */
-double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound,
-                             double grad[3]);
+double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound, double grad[3]);
 /* vxg_atom_classify for atoms whose value costs a search (meshes), with what the search
  * learnt of the value: `bound` is an upper bound on |f(c)| the caller knows (HUGE_VAL:
  * none; a box's parent's bound plus the distance between their centres, f being
@@ -135,8 +137,7 @@ int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, dou
  * Quadric: |d^T H d| <= ||H||_2 rad^2 (exact Hessian norm bound). Torus, mesh: returns -1
  * (no polynomial bound; callers fall back to the distance bound of a 1-Lipschitz f).
  * Returns 0 with *curv_bound set otherwise. */
-int vxg_atom_curvature_bound(const vxg_atom *a, const double c[3], double rad,
-                             double *curv_bound);
+int vxg_atom_curvature_bound(const vxg_atom *a, const double c[3], double rad, double *curv_bound);
 /* out = the same atom expressed in another frame: x_new = T x_old (T maps the atom's
  * current frame to the new one). */
 void vxg_atom_transform(vxg_atom *out, const vxg_atom *a, const vxg_xform *t);
@@ -164,27 +165,27 @@ int vxg_prim_kind_nparam(vxg_prim_kind kind);
 
 typedef struct vxg_prim {
   vxg_prim_kind kind;
-  int complement;          /* 1: the primitive is the complement of the set */
-  double param[10];        /* as listed for the kind, SI (cone: radians) */
-  vxg_xform move;          /* primitive frame -> cell frame */
-  int line, column;        /* where it was read (0 when built in code) */
-  int first_atom, natom;   /* its atoms, in the cell's atom array (cell frame) */
-  struct vxg_mesh *mesh;   /* VXG_MESH: owned by the primitive */
-  char *mesh_path;         /* VXG_MESH: the path as resolved, owned */
+  int complement;        /* 1: the primitive is the complement of the set */
+  double param[10];      /* as listed for the kind, SI (cone: radians) */
+  vxg_xform move;        /* primitive frame -> cell frame */
+  int line, column;      /* where it was read (0 when built in code) */
+  int first_atom, natom; /* its atoms, in the cell's atom array (cell frame) */
+  struct vxg_mesh *mesh; /* VXG_MESH: owned by the primitive */
+  char *mesh_path;       /* VXG_MESH: the path as resolved, owned */
 } vxg_prim;
 
 /* A convex set that contains a cell, with a closed-form support function (libccd's view of
  * a cell, and the source of its bounding boxes). */
 typedef enum vxg_hull_kind {
-  VXG_HULL_BOX = 0,      /* p = half-extents a b c */
-  VXG_HULL_SPHERE,       /* p[0] = radius */
-  VXG_HULL_ELLIPSOID,    /* p = semi-axes a b c */
-  VXG_HULL_CYLINDER,     /* p[0] = radius, p[1] = half-length along z */
-  VXG_HULL_FRUSTUM,      /* p = z0 r0 z1 r1 (z0 < z1, radii >= 0, circles about z) */
-  VXG_HULL_SEGMENT,      /* sphere radius p[0] centred at the origin, cut to z <= p[1] */
-  VXG_HULL_TORUS,        /* convex hull of a torus: p[0] = R, p[1] = r, axis z */
-  VXG_HULL_POINTS        /* convex hull of points (a convex mesh): pts, npts; p = their
-                            mean x y z and their largest distance from the origin */
+  VXG_HULL_BOX = 0,   /* p = half-extents a b c */
+  VXG_HULL_SPHERE,    /* p[0] = radius */
+  VXG_HULL_ELLIPSOID, /* p = semi-axes a b c */
+  VXG_HULL_CYLINDER,  /* p[0] = radius, p[1] = half-length along z */
+  VXG_HULL_FRUSTUM,   /* p = z0 r0 z1 r1 (z0 < z1, radii >= 0, circles about z) */
+  VXG_HULL_SEGMENT,   /* sphere radius p[0] centred at the origin, cut to z <= p[1] */
+  VXG_HULL_TORUS,     /* convex hull of a torus: p[0] = R, p[1] = r, axis z */
+  VXG_HULL_POINTS     /* convex hull of points (a convex mesh): pts, npts; p = their
+                         mean x y z and their largest distance from the origin */
 } vxg_hull_kind;
 
 /* Starting points kept for a points hull's support climb: +-x, +-y, +-z, the 8 diagonals. */
@@ -192,14 +193,14 @@ typedef enum vxg_hull_kind {
 
 typedef struct vxg_hull {
   vxg_hull_kind kind;
-  int exact;             /* 1: the hull is exactly the cell (the cell is convex) */
-  vxg_xform frame;       /* hull frame -> cell frame */
+  int exact;       /* 1: the hull is exactly the cell (the cell is convex) */
+  vxg_xform frame; /* hull frame -> cell frame */
   double p[4];
-  const double *pts;     /* VXG_HULL_POINTS: npts x 3, hull frame, borrowed from a mesh */
+  const double *pts; /* VXG_HULL_POINTS: npts x 3, hull frame, borrowed from a mesh */
   int npts;
-  const int *adj_off;    /* VXG_HULL_POINTS, nullable: neighbours of point i are
-                            adj[adj_off[i] .. adj_off[i + 1]) (the hull's edge graph, so
-                            that the support can climb instead of scanning every point) */
+  const int *adj_off; /* VXG_HULL_POINTS, nullable: neighbours of point i are
+                         adj[adj_off[i] .. adj_off[i + 1]) (the hull's edge graph, so
+                         that the support can climb instead of scanning every point) */
   const int *adj;
   int seed[VXG_HULL_SEEDS]; /* VXG_HULL_POINTS with adj: the points extreme along the axes
                                and the diagonals, where a climb starts (the one best along
@@ -207,23 +208,23 @@ typedef struct vxg_hull {
 } vxg_hull;
 
 typedef struct vxg_cell {
-  char *name;              /* owned */
-  int line, column;        /* where the cell form starts */
-  vxg_xform pose;          /* cell frame -> solid frame */
+  char *name;       /* owned */
+  int line, column; /* where the cell form starts */
+  vxg_xform pose;   /* cell frame -> solid frame */
   int nprim;
   vxg_prim prim[VXG_MAX_PRIMS];
   int natom;
   vxg_atom atom[VXG_MAX_ATOMS]; /* cell frame */
   /* derived by vxg_cell_finish: */
-  int convex;              /* 1 when the cell is proved convex */
-  vxg_hull hull;           /* convex superset of the cell, cell frame */
-  double aabb[6];          /* bounding box in the cell frame: lo x y z, hi x y z */
+  int convex;     /* 1 when the cell is proved convex */
+  vxg_hull hull;  /* convex superset of the cell, cell frame */
+  double aabb[6]; /* bounding box in the cell frame: lo x y z, hi x y z */
 } vxg_cell;
 
 typedef struct vxg_solid {
-  char *name;              /* owned */
-  char *path;              /* file it was read from (owned), or NULL */
-  double density;          /* kg/m^3, 0 when the model gives none */
+  char *name;     /* owned */
+  char *path;     /* file it was read from (owned), or NULL */
+  double density; /* kg/m^3, 0 when the model gives none */
   int ncell, cap;
   vxg_cell **cell;         /* owned */
   const vxc_allocator *al; /* borrowed: must outlive the solid */
@@ -242,8 +243,8 @@ vxc_status vxg_solid_create(const vxc_allocator *al, const char *name, vxg_solid
 void vxg_solid_free(vxg_solid *s);
 /* Adds an empty cell (copied name, pose) and returns it in *out. VXC_ERR_ARG when the name
  * is already used in the solid (message names it), VXC_ERR_NOMEM. */
-vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *pose,
-                              vxg_cell **out, vxc_error *err);
+vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *pose, vxg_cell **out,
+                              vxc_error *err);
 /* Appends a primitive to a cell and makes its atoms in the cell frame. VXC_ERR_LIMIT past
  * VXG_MAX_PRIMS or VXG_MAX_ATOMS. The primitive's mesh pointer moves into the cell. */
 vxc_status vxg_cell_add_prim(vxg_cell *c, const vxg_prim *p, vxc_error *err);
@@ -285,18 +286,17 @@ vxc_status vxg_model_read(const vxc_allocator *al, const char *path, vxg_solid *
                           vxc_error *err);
 /* Same from a buffer of `len` bytes (not NUL-terminated; gzip data is accepted too).
  * `name` is used in messages; `dir` is the folder for relative mesh paths (NULL: "."). */
-vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len,
-                           const char *name, const char *dir, vxg_solid **out,
-                           vxc_error *err);
+vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len, const char *name,
+                           const char *dir, vxg_solid **out, vxc_error *err);
 
 /* ---------------------------------------------------------------------------------------
  * Posed cells: a cell's atoms expressed in a query frame, for box classification. */
 typedef struct vxg_posed_cell {
   const vxg_cell *cell;
-  vxg_xform to_frame;        /* cell frame -> query frame */
+  vxg_xform to_frame; /* cell frame -> query frame */
   int natom;
   vxg_atom atom[VXG_MAX_ATOMS]; /* query frame; grouped per primitive as in the cell */
-  double aabb[6];            /* bounding box in the query frame */
+  double aabb[6];               /* bounding box in the query frame */
 } vxg_posed_cell;
 
 /* Poses `c` by `to_frame` (cell frame -> query frame): transforms every atom and the box. */
@@ -304,8 +304,7 @@ void vxg_posed_cell_init(vxg_posed_cell *pc, const vxg_cell *c, const vxg_xform 
 /* Conservative classification of the box (centre c, half-extents e, query frame) against
  * the cell: INSIDE / OUTSIDE are certain for every point of the box; MIXED when unsure.
  * Concave cells (complements) are classified correctly whatever the box's corners say. */
-vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3],
-                                  const double e[3]);
+vxg_class vxg_posed_cell_classify(const vxg_posed_cell *pc, const double c[3], const double e[3]);
 /* Point-membership test in the query frame. */
 int vxg_posed_cell_contains(const vxg_posed_cell *pc, const double p[3]);
 
@@ -324,19 +323,19 @@ int vxg_posed_cell_contains(const vxg_posed_cell *pc, const double p[3]);
 
 /* What the reports show of a mesh (mesh frame, SI). */
 typedef struct vxg_mesh_info {
-  int ntri, nvert;     /* after welding and dropping */
-  double aabb[6];      /* lo x y z, hi x y z, m */
-  double volume;       /* m^3 (> 0) */
-  double area;         /* m^2 */
-  double centroid[3];  /* of the enclosed volume, m */
-  int convex;          /* 1: one component, no reflex edge (its vertices' hull is the mesh) */
-  int ncomponent;      /* connected components (shells) */
-  int ndegenerate;     /* warning: degenerate triangles dropped on load */
-  int nwelded;         /* duplicate vertices merged by welding */
-  int flipped;         /* 1: the file was inside out and every triangle was reversed */
-  int gzip;            /* 1: the file was gzip-compressed */
-  const char *format;  /* "binary STL", "ASCII STL", "OBJ", "ASCII PLY", "binary PLY",
-                          "arrays" (static strings) */
+  int ntri, nvert;    /* after welding and dropping */
+  double aabb[6];     /* lo x y z, hi x y z, m */
+  double volume;      /* m^3 (> 0) */
+  double area;        /* m^2 */
+  double centroid[3]; /* of the enclosed volume, m */
+  int convex;         /* 1: one component, no reflex edge (its vertices' hull is the mesh) */
+  int ncomponent;     /* connected components (shells) */
+  int ndegenerate;    /* warning: degenerate triangles dropped on load */
+  int nwelded;        /* duplicate vertices merged by welding */
+  int flipped;        /* 1: the file was inside out and every triangle was reversed */
+  int gzip;           /* 1: the file was gzip-compressed */
+  const char *format; /* "binary STL", "ASCII STL", "OBJ", "ASCII PLY", "binary PLY",
+                         "arrays" (static strings) */
 } vxg_mesh_info;
 
 /* Loads a closed triangle mesh from `path`, scaled by `scale` (> 0, e.g. 0.001 for a file
@@ -353,15 +352,13 @@ vxc_status vxg_mesh_load(const vxc_allocator *al, const char *path, double scale
                          struct vxg_mesh **out, vxc_error *err);
 /* Same from a buffer of `len` bytes holding a file's content; `name` (used in messages and,
  * through its extension, to tell a binary STL from other data) may be NULL. */
-vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len,
-                          const char *name, double scale, struct vxg_mesh **out,
-                          vxc_error *err);
+vxc_status vxg_mesh_parse(const vxc_allocator *al, const void *buf, size_t len, const char *name,
+                          double scale, struct vxg_mesh **out, vxc_error *err);
 /* Same from arrays: `v` holds nv x 3 coordinates, `tri` nt x 3 vertex indices (0-based);
  * both are copied. Errors name triangles by their index. VXC_ERR_ARG for an index out of
  * range or a non-finite coordinate; VXC_ERR_LIMIT beyond 2^26 vertices or triangles. */
-vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri,
-                           int nt, double scale, const char *name, struct vxg_mesh **out,
-                           vxc_error *err);
+vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, const int *tri, int nt,
+                           double scale, const char *name, struct vxg_mesh **out, vxc_error *err);
 /* Frees a mesh; NULL is a no-op. */
 void vxg_mesh_free(struct vxg_mesh *m);
 /* The mesh's report figures. */
@@ -393,8 +390,7 @@ int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r
  * the ball is exactly the intersection of these half-spaces within the ball (near a
  * boundary point, a convex polyhedron is the intersection of the half-spaces of the faces
  * through it, and every such face meets the ball). */
-int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max,
-                    double *planes);
+int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max, double *planes);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
  * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound
@@ -407,8 +403,8 @@ double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], do
  * sizes, one bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
  * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
  * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
-int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r,
-                                double bound, double *dist, double grad[3], double *upper);
+int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r, double bound,
+                                double *dist, double grad[3], double *upper);
 
 /* ---------------------------------------------------------------------------------------
  * Support functions and libccd (geom/support.c). */
@@ -421,11 +417,11 @@ void vxg_hull_seeds(vxg_hull *h);
 
 /* Result of a convex overlap query between two posed cells. */
 typedef struct vxg_mpr_result {
-  int overlap;        /* 1 when the hulls overlap */
-  int exact;          /* 1 when both hulls are exact (the answer is about the cells) */
-  double depth;       /* penetration depth along dir, m (overlap only) */
-  double dir[3];      /* unit penetration direction, from A toward B (overlap only) */
-  double pos[3];      /* a point in the middle of the overlap (overlap only) */
+  int overlap;   /* 1 when the hulls overlap */
+  int exact;     /* 1 when both hulls are exact (the answer is about the cells) */
+  double depth;  /* penetration depth along dir, m (overlap only) */
+  double dir[3]; /* unit penetration direction, from A toward B (overlap only) */
+  double pos[3]; /* a point in the middle of the overlap (overlap only) */
 } vxg_mpr_result;
 
 /* libccd MPR between the hulls of cells a and b posed by to_a, to_b (cell -> query frame).
@@ -453,8 +449,8 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
 typedef struct vxg_poly {
   int nvert, nface;
   double v[VXG_POLY_MAX_VERTS][3];
-  int face_n[VXG_POLY_MAX_FACES];                          /* vertices of each face */
-  int face[VXG_POLY_MAX_FACES][VXG_POLY_MAX_FACE_VERTS];   /* counter-clockwise seen from outside */
+  int face_n[VXG_POLY_MAX_FACES];                        /* vertices of each face */
+  int face[VXG_POLY_MAX_FACES][VXG_POLY_MAX_FACE_VERTS]; /* counter-clockwise seen from outside */
 } vxg_poly;
 
 /* Moments of a region, relative to the frame's origin: volume m0 = int dV, first moments

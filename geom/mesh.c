@@ -42,27 +42,9 @@
 /* ---------------------------------------------------------------------------------------
  * Soups */
 
-static int grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) {
-    return 0;
-  }
-  size_t ncap = *cap ? 2 * *cap : 256;
-  while (ncap < need) {
-    ncap *= 2;
-  }
-  void *q = vxg_realloc(al, *p, ncap * elem);
-  if (!q) {
-    return -1;
-  }
-  *p = q;
-  *cap = ncap;
-  return 0;
-}
-
-
 int vxg_soup_vertex(vxg_soup *s, double x, double y, double z) {
   if (s->nv >= VXG_MESH_MAX_COUNT ||
-      grow(s->al, (void **)&s->v, &s->capv, s->nv + 1, 3 * sizeof(double))) {
+      vxg_grow(s->al, (void **)&s->v, &s->capv, s->nv + 1, 3 * sizeof(double))) {
     return -1;
   }
   double *v = s->v + 3 * s->nv++;
@@ -78,8 +60,8 @@ int vxg_soup_tri(vxg_soup *s, int a, int b, int c, long pos) {
     return -1;
   }
   size_t capt = s->capt, capp = s->capt;
-  if (grow(s->al, (void **)&s->t, &capt, s->nt + 1, 3 * sizeof(int)) ||
-      grow(s->al, (void **)&s->pos, &capp, s->nt + 1, sizeof(long))) {
+  if (vxg_grow(s->al, (void **)&s->t, &capt, s->nt + 1, 3 * sizeof(int)) ||
+      vxg_grow(s->al, (void **)&s->pos, &capp, s->nt + 1, sizeof(long))) {
     /* keep both arrays' capacity the smaller one */
     s->capt = capt < capp ? capt : capp;
     return -1;

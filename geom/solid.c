@@ -1,6 +1,7 @@
 /* solid.c: allocation through the caller's allocator, error records, and the solid as an
  * owning array of cells. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,30 @@ void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size) {
     return NULL;
   }
   return realloc(ptr, size);
+}
+
+
+int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) {
+    return 0;
+  }
+  size_t n = *cap ? *cap : 16;
+  while (n < need) {
+    if (n > SIZE_MAX / 2) {
+      return -1;
+    }
+    n *= 2;
+  }
+  if (elem && n > SIZE_MAX / elem) {
+    return -1;
+  }
+  void *q = vxg_realloc(al, *p, n * elem);
+  if (!q) {
+    return -1;
+  }
+  *p = q;
+  *cap = n;
+  return 0;
 }
 
 

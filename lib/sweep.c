@@ -17,6 +17,7 @@
  * numbers, applies the (set ...) ops then one op per axis with the case's value, and
  * writes the text again with the sites it touched replaced (%.17g), so lines keep their
  * numbers and the task reader's messages still point into the task file. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -214,19 +215,11 @@ static size_t node_end(loader *L, const vxg_sexp *n) {
 
 
 static int grow(loader *L, void **p, int *cap, int need, size_t size) {
-  if (need <= *cap) {
-    return 0;
-  }
-  int nc = *cap ? *cap * 2 : 16;
-  while (nc < need) {
-    nc *= 2;
-  }
-  void *np = vxg_realloc(&L->s->al, *p, (size_t)nc * size);
-  if (!np) {
+  size_t c = (size_t)*cap;
+  if (vxg_grow(&L->s->al, p, &c, (size_t)need, size) != 0 || c > INT_MAX) {
     return nomem(L);
   }
-  *p = np;
-  *cap = nc;
+  *cap = (int)c;
   return 0;
 }
 
