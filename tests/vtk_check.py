@@ -7,7 +7,8 @@
       "error_estimate" to its estimate, "bracket_width" is volume_hi - volume_lo, the leaf
       cells are as many as its "leaves"; from the cells' points (the geometry VTK reads),
       each whole box's volume is its "volume", no leaf holds more than its cube, and with
-      V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it.
+      V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it;
+      with --patches, each patch's cells sum to its volume.
   vtk_check.py solids FILE.vtp V_A V_B RTOL
       the posed solids' surfaces: each cell's triangles are closed (every edge shared by
       two of them, opposite ways: the points are welded and consistently oriented) and the
@@ -75,7 +76,7 @@ def region(path, json_path, v_true):
         m = json.load(f)
     n = grid.GetNumberOfCells()
     check(all(grid.GetCellType(i) == VTK_VOXEL for i in range(n)), "%d cells, all voxels" % n)
-    f = {k: cell_array(grid, k) for k in ("pair", "leaf", "volume", "volume_lo", "volume_hi",
+    f = {k: cell_array(grid, k) for k in ("pair", "patch", "leaf", "volume", "volume_lo", "volume_hi",
                                           "bracket_width", "error_estimate", "size")}
     cube, cubic = [], True
     for i in range(n):
@@ -106,6 +107,10 @@ def region(path, json_path, v_true):
               "pair %d: brackets sum to volume_hi = %.9g" % (k, p["volume_hi"]))
         check(close(total["error_estimate"], p["error_estimate"], 1e-9, 1e-300),
               "pair %d: estimates sum to %.3g" % (k, p["error_estimate"]))
+        for j, patch in enumerate(p.get("patches", [])):
+            got = math.fsum(f["volume"][i] for i in sel if f["patch"][i] == j)
+            check(close(got, patch["volume"], 1e-10),
+                  "pair %d patch %d: its cells sum to its V = %.9g" % (k, j, patch["volume"]))
         leaves = sum(1 for i in sel if not box[i])
         check(leaves == p["leaves"], "pair %d: %d leaf cells (JSON: %d)" % (k, leaves, p["leaves"]))
     if v_true is not None:
