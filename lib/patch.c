@@ -117,22 +117,15 @@ static void add_moments(const vxc_region_box *b, const double ref[3], double m[1
 
 /* Volume, centroid and J of a patch from its moments m about ref. */
 static void patch_shape(const double m[10], const double ref[3], vxc_patch *p) {
-  double c[3], q[6];
+  vxg_moments g;
+  g.m0 = m[0];
+  memcpy(g.m1, m + 1, sizeof g.m1);
+  memcpy(g.m2, m + 4, sizeof g.m2);
+  double c[3];
+  vxg_moments_inertia(&g, c, p->inertia);
   for (int k = 0; k < 3; k++) {
-    c[k] = m[1 + k] / m[0];
     p->centroid[k] = ref[k] + c[k];
   }
-  for (int k = 0; k < 6; k++) {
-    q[k] = m[4 + k] - m[0] * c[VXG_SYM_ROW[k]] * c[VXG_SYM_COL[k]];
-  }
-  double tr = q[0] + q[1] + q[2];
-  double *j = p->inertia;
-  j[0] = tr - q[0];
-  j[4] = tr - q[1];
-  j[8] = tr - q[2];
-  j[1] = j[3] = -q[3];
-  j[5] = j[7] = -q[4];
-  j[2] = j[6] = -q[5];
 }
 
 

@@ -54,18 +54,9 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
 
 
 static void json_patch(const vxc_patch *p) {
-  printf("{\"volume\": ");
-  cli_json_num(stdout, p->volume);
-  printf(", \"volume_lo\": ");
-  cli_json_num(stdout, p->volume_lo);
-  printf(", \"volume_hi\": ");
-  cli_json_num(stdout, p->volume_hi);
-  printf(", \"error_estimate\": ");
-  cli_json_num(stdout, p->error_estimate);
-  printf(", \"centroid\": ");
-  cli_json_vec(stdout, p->centroid, 3);
-  printf(", \"inertia\": ");
-  cli_json_mat3(stdout, p->inertia);
+  const double vol[4] = {p->volume, p->volume_lo, p->volume_hi, p->error_estimate};
+  printf("{");
+  cli_json_measure(stdout, vol, p->centroid, p->inertia);
   printf(", \"normal\": ");
   cli_json_vec(stdout, p->normal, 3);
   printf(", \"area\": ");
@@ -79,18 +70,9 @@ static void json_pair(const vxc_pair_metrics *p) {
   cli_json_str(stdout, p->name_a);
   printf(", \"cell_b\": ");
   cli_json_str(stdout, p->name_b);
-  printf(", \"volume\": ");
-  cli_json_num(stdout, p->geom.volume);
-  printf(", \"volume_lo\": ");
-  cli_json_num(stdout, p->volume_lo);
-  printf(", \"volume_hi\": ");
-  cli_json_num(stdout, p->volume_hi);
-  printf(", \"error_estimate\": ");
-  cli_json_num(stdout, p->error_estimate);
-  printf(", \"centroid\": ");
-  cli_json_vec(stdout, p->geom.centroid, 3);
-  printf(", \"inertia\": ");
-  cli_json_mat3(stdout, p->geom.inertia);
+  const double vol[4] = {p->geom.volume, p->volume_lo, p->volume_hi, p->error_estimate};
+  printf(", ");
+  cli_json_measure(stdout, vol, p->geom.centroid, p->geom.inertia);
   printf(", \"normal\": ");
   cli_json_vec(stdout, p->geom.normal, 3);
   printf(", \"normal_geo\": ");
