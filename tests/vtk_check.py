@@ -16,7 +16,8 @@
       V_B within RTOL.
   vtk_check.py frames DIR SERIES.csv CONTACT BODY
       the frames of `vxc task --vtk DIR`: DIR/bodies.pvd and DIR/contact.pvd list one
-      frame per row of SERIES.csv at its time; each contact frame's volumes sum to the
+      frame per row of SERIES.csv at its time; each contact frame's cells are in patches
+      and its volumes sum to the
       column CONTACT.V; in each bodies frame, the centroid of the volume BODY's triangles
       enclose (BODY a ball centred on its model origin) is at BODY.x .y .z within 0.5 mm.
 
@@ -186,6 +187,8 @@ def frames(folder, csv_path, contact, body):
             if name == "contact":
                 grid = read(vtkXMLUnstructuredGridReader, path)
                 got = math.fsum(cell_array(grid, "volume")) if grid.GetNumberOfCells() else 0.0
+                if grid.GetNumberOfCells() and min(cell_array(grid, "patch")) < 0:
+                    fail("t = %s: a cell outside every patch" % r["t"])
                 want = float(r[contact + ".V"])
                 if not close(got, want, 1e-7, 1e-18):  # the series has 8 digits
                     fail("t = %s: volumes sum to %.9g, series %.9g" % (r["t"], got, want))
