@@ -1,8 +1,8 @@
 /* test_patches.c: contact patches (vxc_query_options.patches) against closed forms: a
  * square mesh peg pressed against two opposite walls of a square mesh hole (two patches,
  * opposite normals, each the box overlap), a ball on one face of a mesh cube (one patch, the
- * spherical cap), and the patches' sums against the pair's figures. Black-box: only
- * <vxc.h>. */
+ * spherical cap), a ball in a mesh V-groove (two patches, the walls' normals), and the patches'
+ * sums against the pair's figures. Black-box: only <vxc.h>. */
 #include "vxc_test.h"
 
 #include "vxc.h"
@@ -23,8 +23,8 @@ static int vert(mesh_buf *m, double x, double y, double z) {
 }
 
 
-/* The planar quad a b c d as two triangles, turned so that their normal is along n. */
-static void quad(mesh_buf *m, int a, int b, int c, int d, const double n[3]) {
+/* The triangle a b c, turned so that its normal is along n. */
+static void tri(mesh_buf *m, int a, int b, int c, const double n[3]) {
   const double *pa = m->v + 3 * a, *pb = m->v + 3 * b, *pc = m->v + 3 * c;
   double u[3], w[3];
   for (int k = 0; k < 3; k++) {
@@ -33,10 +33,15 @@ static void quad(mesh_buf *m, int a, int b, int c, int d, const double n[3]) {
   }
   double cr[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
   int flip = cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] < 0;
-  int q[4] = {a, flip ? d : b, c, flip ? b : d};
-  int tri[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
-  memcpy(m->t + 3 * m->nt, tri, sizeof tri);
-  m->nt += 2;
+  int t[3] = {a, flip ? c : b, flip ? b : c};
+  memcpy(m->t + 3 * m->nt++, t, sizeof t);
+}
+
+
+/* The planar quad a b c d as two triangles, turned so that their normal is along n. */
+static void quad(mesh_buf *m, int a, int b, int c, int d, const double n[3]) {
+  tri(m, a, b, c, n);
+  tri(m, a, c, d, n);
 }
 
 
@@ -232,10 +237,78 @@ static void test_patches_ball_on_cube_face(void **state) {
 }
 
 
+/* A block [-L, L] x [-W, W] x [-H, 0] with a 90-degree V-groove along y, from (-g, 0) and
+ * (g, 0) down to (0, -g) in xz: its cross-section, star-shaped from the groove's bottom
+ * (vertex 4), fanned from there, extruded along y. */
+static void v_groove_mesh(mesh_buf *m, double L, double W, double H, double g) {
+  const double xz[7][2] = {{-L, -H}, {L, -H}, {L, 0}, {g, 0}, {0, -g}, {-g, 0}, {-L, 0}};
+  int id[2][7];
+  for (int s = 0; s < 2; s++) {
+    for (int k = 0; k < 7; k++) {
+      id[s][k] = vert(m, xz[k][0], s ? W : -W, xz[k][1]);
+    }
+  }
+  for (int k = 0; k < 7; k++) {
+    int j = (k + 1) % 7;
+    /* the polygon runs counter-clockwise in (x, z): its outward normal is (dz, -dx) */
+    const double n[3] = {xz[j][1] - xz[k][1], 0, -(xz[j][0] - xz[k][0])};
+    quad(m, id[0][k], id[0][j], id[1][j], id[1][k], n);
+  }
+  for (int k = 5; k < 10; k++) { /* the fan 4, k, k + 1 (mod 7) on both ends */
+    int a = k % 7, b = (k + 1) % 7;
+    for (int s = 0; s < 2; s++) {
+      const double n[3] = {0, s ? 1 : -1, 0};
+      tri(m, id[s][4], id[s][a], id[s][b], n); /* keep only its first half */
+    }
+  }
+}
+
+
+/* A ball of radius r resting d deep on both walls of a mesh V-groove: two patches, each the
+ * cap pi d^2 (3 r - d) / 3 of a wall, normals from the ball toward the walls
+ * (+-1, 0, -1) / sqrt 2. The ball's centre is at z = sqrt 2 (r - d) - g above the groove's
+ * bottom line (its distance to each wall is r - d). */
+static void test_patches_ball_in_v_groove(void **state) {
+  (void)state;
+  const double r = 0.01, d = 5e-4, g = 0.02;
+  mesh_buf gm = {0};
+  v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
+  vxc_solid *groove = solid_of(&gm, "groove"), *ball = NULL;
+  vxc_error err;
+  const char *text = "(solid ball (cell body (sphere 0.01)))";
+  assert_int_equal(vxc_solid_parse(text, strlen(text), "ball", NULL, &ball, &err), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o = patch_options();
+  vxc_pose pb = vxc_pose_identity();
+  pb.p[2] = sqrt(2) * (r - d) - g;
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, ball, &pb, groove, NULL, &o, NULL, NULL, &m, &err), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  const vxc_pair_metrics *p = &m.pair[0];
+  assert_int_equal(p->npatch, 2);
+  assert_patch_sums(p);
+  double cap = M_PI * d * d * (3 * r - d) / 3;
+  for (int i = 0; i < 2; i++) {
+    const vxc_patch *c = &p->patch[i];
+    double side = c->centroid[0] > 0 ? 1 : -1;
+    assert_double_rel(c->volume, cap, 1e-3);
+    assert_double_near(c->normal[0], side * sqrt(0.5), 1e-3);
+    assert_double_near(c->normal[1], 0, 1e-3);
+    assert_double_near(c->normal[2], -sqrt(0.5), 1e-3);
+  }
+  assert_true(p->patch[0].centroid[0] * p->patch[1].centroid[0] < 0);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(groove);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patches_square_peg_two_walls),
       cmocka_unit_test(test_patches_ball_on_cube_face),
+      cmocka_unit_test(test_patches_ball_in_v_groove),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
