@@ -114,6 +114,28 @@ static vxc_solid *solid_of(const mesh_buf *m, const char *name) {
 }
 
 
+/* A ball of radius r (a sphere cell). */
+static vxc_solid *ball_of(double r) {
+  char text[80];
+  snprintf(text, sizeof text, "(solid ball (cell body (sphere %.17g)))", r);
+  vxc_solid *s = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_parse(text, strlen(text), "ball", NULL, &s, &err), VXC_OK);
+  return s;
+}
+
+
+/* Runs the query of a at pa against b, which must give one pair in contact. */
+static const vxc_pair_metrics *one_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *pa,
+                                        const vxc_solid *b, const vxc_query_options *o) {
+  vxc_metrics m;
+  vxc_error err;
+  assert_int_equal(vxc_query_run(q, a, pa, b, NULL, o, NULL, NULL, &m, &err), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  return &m.pair[0];
+}
+
+
 static vxc_query_options patch_options(void) {
   vxc_query_options o;
   vxc_query_options_default(&o);
@@ -153,11 +175,7 @@ static void test_patches_square_peg_two_walls(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o = patch_options();
-  vxc_metrics m;
-  vxc_error err;
-  assert_int_equal(vxc_query_run(q, peg, NULL, block, NULL, &o, NULL, NULL, &m, &err), VXC_OK);
-  assert_int_equal(m.npair, 1);
-  const vxc_pair_metrics *p = &m.pair[0];
+  const vxc_pair_metrics *p = one_pair(q, peg, NULL, block, &o);
   /* the block is a concave mesh, linearised in the leaves along its edges: rtol 1e-3 */
   assert_double_rel(p->geom.volume, 2 * d * 2 * a * D, 1e-3);
   assert_int_equal(p->npatch, 2);
@@ -207,20 +225,14 @@ static void test_patches_ball_on_cube_face(void **state) {
   const double r = 0.02, h = 0.002;
   mesh_buf cm = {0};
   box_mesh(&cm, 0.05, 0.05, -0.1, 0);
-  vxc_solid *cube = solid_of(&cm, "cube"), *ball = NULL;
-  vxc_error err;
-  const char *text = "(solid ball (cell body (sphere 0.02)))";
-  assert_int_equal(vxc_solid_parse(text, strlen(text), "ball", NULL, &ball, &err), VXC_OK);
+  vxc_solid *cube = solid_of(&cm, "cube"), *ball = ball_of(r);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o = patch_options();
   o.rtol = 1e-4;
   vxc_pose pb = vxc_pose_identity();
   pb.p[2] = r - h;
-  vxc_metrics m;
-  assert_int_equal(vxc_query_run(q, ball, &pb, cube, NULL, &o, NULL, NULL, &m, &err), VXC_OK);
-  assert_int_equal(m.npair, 1);
-  const vxc_pair_metrics *p = &m.pair[0];
+  const vxc_pair_metrics *p = one_pair(q, ball, &pb, cube, &o);
   assert_int_equal(p->npatch, 1);
   assert_patch_sums(p);
   double cap = M_PI * h * h * (3 * r - h) / 3;
@@ -273,19 +285,13 @@ static void test_patches_ball_in_v_groove(void **state) {
   const double r = 0.01, d = 5e-4, g = 0.02;
   mesh_buf gm = {0};
   v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
-  vxc_solid *groove = solid_of(&gm, "groove"), *ball = NULL;
-  vxc_error err;
-  const char *text = "(solid ball (cell body (sphere 0.01)))";
-  assert_int_equal(vxc_solid_parse(text, strlen(text), "ball", NULL, &ball, &err), VXC_OK);
+  vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o = patch_options();
   vxc_pose pb = vxc_pose_identity();
   pb.p[2] = sqrt(2) * (r - d) - g;
-  vxc_metrics m;
-  assert_int_equal(vxc_query_run(q, ball, &pb, groove, NULL, &o, NULL, NULL, &m, &err), VXC_OK);
-  assert_int_equal(m.npair, 1);
-  const vxc_pair_metrics *p = &m.pair[0];
+  const vxc_pair_metrics *p = one_pair(q, ball, &pb, groove, &o);
   assert_int_equal(p->npatch, 2);
   assert_patch_sums(p);
   double cap = M_PI * d * d * (3 * r - d) / 3;
