@@ -470,6 +470,9 @@ int vxg_poly_clip(vxg_poly *p, const double n[3], double d);
 void vxg_poly_moments(const vxg_poly *p, vxg_moments *m);
 /* Exact moments of the box (centre c, half-extents e) about the origin. */
 void vxg_box_moments(const double c[3], const double e[3], vxg_moments *m);
+/* The centroid p (about the moments' origin: m1 / m0) and the inertia J about it (unit
+ * density, row-major: int ((q.q) I - q q^T) dV) of moments m; both zero when m0 <= 0. */
+void vxg_moments_inertia(const vxg_moments *m, double p[3], double J[9]);
 /* Exact moments (vxg_moments, about the target frame's origin) of the volume the mesh
  * encloses, its vertices carried by `to_frame` (mesh frame -> target frame, rigid), by the
  * divergence theorem over its outward triangles (geom/mesh_moments.c); area_vec (nullable)

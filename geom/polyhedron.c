@@ -470,6 +470,30 @@ void vxg_poly_moments(const vxg_poly *p, vxg_moments *m) {
 }
 
 
+void vxg_moments_inertia(const vxg_moments *m, double p[3], double J[9]) {
+  memset(J, 0, 9 * sizeof *J);
+  p[0] = p[1] = p[2] = 0;
+  if (!(m->m0 > 0)) {
+    return;
+  }
+  for (int k = 0; k < 3; k++) {
+    p[k] = m->m1[k] / m->m0;
+  }
+  /* central second moments C, then J = tr(C) I - C */
+  double c[6];
+  for (int k = 0; k < 6; k++) {
+    c[k] = m->m2[k] - m->m1[VXG_SYM_ROW[k]] * p[VXG_SYM_COL[k]];
+  }
+  double tr = c[0] + c[1] + c[2];
+  J[0] = tr - c[0];
+  J[4] = tr - c[1];
+  J[8] = tr - c[2];
+  J[1] = J[3] = -c[3];
+  J[5] = J[7] = -c[4];
+  J[2] = J[6] = -c[5];
+}
+
+
 void vxg_box_moments(const double c[3], const double e[3], vxg_moments *m) {
   /* int over [c - e, c + e] of x_i x_j = V c_i c_j (i != j), V (c_i^2 + e_i^2 / 3) (i = j) */
   double v = 8 * e[0] * e[1] * e[2];

@@ -15,4 +15,11 @@ struct vxc_solid {
 vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
                            vxc_error *err);
 
+/* lib/patch.c: splits a cell pair's n region elements into contact patches: fills out[]
+ * (room for n) in decreasing order of volume and box[i].patch; pair_normal stands in for a
+ * patch without area vector. Returns the number of patches (0 when none holds volume), or
+ * -1 when out of memory (through al). */
+int vxci_patches(const vxc_allocator *al, vxc_region_box *box, size_t n,
+                 const vxc_query_options *o, const double pair_normal[3], vxc_patch *out);
+
 #endif

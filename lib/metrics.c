@@ -34,6 +34,11 @@ struct vxc_query {
   size_t pair_start; /* the running pair's first element */
   int cur_pair;      /* its index in the metrics */
   int reg_failed;    /* an element could not be stored */
+  /* the contact patches (options.patches): all pairs', and each pair's first */
+  vxc_patch *patches;
+  size_t npatches, cappatches;
+  size_t *patch_off;
+  int patch_off_cap;
 };
 
 
@@ -93,6 +98,8 @@ void vxc_query_free(vxc_query *q) {
   vxg_free(al, q->box_a);
   vxg_free(al, q->box_b);
   vxg_free(al, q->reg);
+  vxg_free(al, q->patches);
+  vxg_free(al, q->patch_off);
   vxc_allocator a = q->al;
   vxg_free(a.realloc ? &a : NULL, q);
 }
@@ -138,6 +145,8 @@ static void keep_region(void *ud, const vxv_visit *v) {
   b->pair = q->cur_pair;
   b->leaf = v->kind == VXV_VISIT_LEAF;
   b->level = v->level;
+  b->patch = -1;
+  memcpy(b->area_vector, v->area, sizeof b->area_vector);
   memcpy(b->center, v->c, sizeof b->center);
   b->size = 2 * v->h;
   b->volume = v->m[0];
@@ -163,7 +172,8 @@ static void region_start(vxc_query *q, const vxc_query_options *o, vxv_options *
   q->nreg = q->pair_start = 0;
   q->cur_pair = 0;
   q->reg_failed = 0;
-  vo->visit = o->region ? keep_region : NULL;
+  q->npatches = 0;
+  vo->visit = o->region || o->patches ? keep_region : NULL;
   vo->visit_ud = q;
 }
 
@@ -232,6 +242,43 @@ static int boxes_overlap(const double a[6], const double b[6]) {
     }
   }
   return 1;
+}
+
+
+/* Splits the running pair's region into patches, appended to q->patches; pm->npatch is
+ * set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
+static int pair_patches(vxc_query *q, const vxc_query_options *o, vxc_pair_metrics *pm) {
+  size_t n = q->nreg - q->pair_start;
+  if (q->npatches + n > q->cappatches) {
+    size_t c = 2 * (q->npatches + n);
+    vxc_patch *g = vxg_realloc(query_al(q), q->patches, c * sizeof *g);
+    if (!g) {
+      return -1;
+    }
+    q->patches = g;
+    q->cappatches = c;
+  }
+  if (grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, q->cur_pair + 1,
+           sizeof *q->patch_off) != 0) {
+    return -1;
+  }
+  int np = vxci_patches(query_al(q), q->reg + q->pair_start, n, o, pm->geom.normal,
+                        q->patches + q->npatches);
+  if (np < 0) {
+    return -1;
+  }
+  q->patch_off[q->cur_pair] = q->npatches;
+  q->npatches += (size_t)np;
+  pm->npatch = np;
+  return 0;
+}
+
+
+/* Points each of the n pairs at its patches. */
+static void set_patch_pointers(vxc_query *q, vxc_pair_metrics *pair, int n) {
+  for (int i = 0; i < n; i++) {
+    pair[i].patch = pair[i].npatch > 0 ? q->patches + q->patch_off[i] : NULL;
+  }
 }
 
 
@@ -354,6 +401,9 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
+  if (o->patches && pair_patches(q, o, pm) != 0) {
+    return VXC_ERR_NOMEM;
+  }
   pm->time_ms = now_ms() - t0;
   return VXC_OK;
 }
@@ -426,6 +476,7 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
       m.npair++;
     }
   }
+  set_patch_pointers(q, q->pair, m.npair);
   m.pair = q->pair;
   m.volume = mom0;
   m.contact = m.npair > 0;
@@ -487,6 +538,7 @@ vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a, const vx
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     return vxg_error_set(err, st, NULL, 0, 0, "%s", vxc_status_str(st));
   }
+  set_patch_pointers(q, &pm, st == VXC_OK ? 1 : 0);
   *out = pm;
   return st;
 }

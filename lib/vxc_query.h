@@ -37,7 +37,25 @@ typedef struct vxc_query_options {
   int region;          /* 1: keep the region each pair's octree integrated, for
                           vxc_query_region (the octree then runs on the caller's thread
                           alone; the figures are the same) (0) */
+  int patches;         /* 1: split each pair's interference into contact patches
+                          (vxc_pair_metrics.patch; implies `region`) (0) */
 } vxc_query_options;
+
+/* One connected part of a cell pair's interference (vxc_query_options.patches): the
+ * octree's boxes and leaves of the pair that touch one another (closed cubes that share a
+ * face, an edge or a corner), measured as if the part were a pair of its own. */
+typedef struct vxc_patch {
+  double volume;               /* m^3 (> 0) */
+  double volume_lo, volume_hi; /* certified bracket, m^3 */
+  double error_estimate;       /* m^3 */
+  double centroid[3];          /* world, m */
+  double inertia[9];           /* about the centroid, m^5, row-major */
+  double normal[3];            /* unit, from A toward B: J's eigenvector nearest the
+                                  patch's area vector (the pair's normal when it has none) */
+  double area;                 /* |area vector of A's surface in the patch|, m^2 */
+  int normal_flags;            /* VXC_NORMAL_* */
+  long long boxes;             /* octree elements (boxes and leaves) in the patch */
+} vxc_patch;
 
 /* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15. */
 VXC_API void vxc_query_options_default(vxc_query_options *o);
@@ -68,6 +86,10 @@ typedef struct vxc_pair_metrics {
   double leaf_min;             /* edge of the smallest leaf integrated, m */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
   double time_ms;              /* wall time of this pair, ms */
+  int npatch;                  /* contact patches (options.patches; else 0) */
+  const vxc_patch *patch;      /* owned by the query, valid until its next run or free;
+                                  in decreasing order of volume; their volumes, brackets
+                                  and estimates sum to the pair's */
 } vxc_pair_metrics;
 
 /* The contacts of two solids. */
@@ -131,6 +153,8 @@ typedef struct vxc_region_box {
                                   vxc_query_pair) */
   int leaf;                    /* 0: a box wholly inside both cells; 1: a boundary leaf */
   int level;                   /* octree level below the root grid */
+  int patch;                   /* its contact patch (index in the pair's patch list) when
+                                  options.patches, else -1 */
   double center[3];            /* world, m */
   double size;                 /* edge, m */
   double volume;               /* volume of the interference inside the box, m^3 (the
@@ -139,10 +163,11 @@ typedef struct vxc_region_box {
   double error_estimate;       /* the leaf's share of the pair's error_estimate, m^3 */
   double moments[10];          /* m0 (m^3), m1 (m^4), m2 (xx yy zz xy yz xz, m^5) of that
                                   volume about `center`, world axes */
+  double area_vector[3];       /* of A's surface inside B within the box, m^2 */
 } vxc_region_box;
 
 /* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options
- * asked for it (`region`): *boxes (owned by q, valid until its next run or free) and *n.
+ * asked for it (`region` or `patches`): *boxes (owned by q, valid until its next run or free) and *n.
  * Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
  * estimates to error_estimate; pairs not in contact have none. *n = 0 when the options
  * did not ask for it or nothing overlapped. Returns VXC_OK or VXC_ERR_ARG (a NULL

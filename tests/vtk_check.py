@@ -7,7 +7,8 @@
       "error_estimate" to its estimate, "bracket_width" is volume_hi - volume_lo, the leaf
       cells are as many as its "leaves"; from the cells' points (the geometry VTK reads),
       each whole box's volume is its "volume", no leaf holds more than its cube, and with
-      V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it.
+      V_TRUE (a closed form) the whole boxes hold at most V_TRUE and all cubes at least it;
+      with --patches, each patch's cells sum to its volume.
   vtk_check.py solids FILE.vtp V_A V_B RTOL
       the posed solids' surfaces: each cell's triangles are closed (every edge shared by
       two of them, opposite ways: the points are welded and consistently oriented) and the
@@ -15,7 +16,8 @@
       V_B within RTOL.
   vtk_check.py frames DIR SERIES.csv CONTACT BODY
       the frames of `vxc task --vtk DIR`: DIR/bodies.pvd and DIR/contact.pvd list one
-      frame per row of SERIES.csv at its time; each contact frame's volumes sum to the
+      frame per row of SERIES.csv at its time; each contact frame's cells are in patches
+      and its volumes sum to the
       column CONTACT.V; in each bodies frame, the centroid of the volume BODY's triangles
       enclose (BODY a ball centred on its model origin) is at BODY.x .y .z within 0.5 mm.
 
@@ -75,7 +77,7 @@ def region(path, json_path, v_true):
         m = json.load(f)
     n = grid.GetNumberOfCells()
     check(all(grid.GetCellType(i) == VTK_VOXEL for i in range(n)), "%d cells, all voxels" % n)
-    f = {k: cell_array(grid, k) for k in ("pair", "leaf", "volume", "volume_lo", "volume_hi",
+    f = {k: cell_array(grid, k) for k in ("pair", "patch", "leaf", "volume", "volume_lo", "volume_hi",
                                           "bracket_width", "error_estimate", "size")}
     cube, cubic = [], True
     for i in range(n):
@@ -106,6 +108,10 @@ def region(path, json_path, v_true):
               "pair %d: brackets sum to volume_hi = %.9g" % (k, p["volume_hi"]))
         check(close(total["error_estimate"], p["error_estimate"], 1e-9, 1e-300),
               "pair %d: estimates sum to %.3g" % (k, p["error_estimate"]))
+        for j, patch in enumerate(p.get("patches", [])):
+            got = math.fsum(f["volume"][i] for i in sel if f["patch"][i] == j)
+            check(close(got, patch["volume"], 1e-10),
+                  "pair %d patch %d: its cells sum to its V = %.9g" % (k, j, patch["volume"]))
         leaves = sum(1 for i in sel if not box[i])
         check(leaves == p["leaves"], "pair %d: %d leaf cells (JSON: %d)" % (k, leaves, p["leaves"]))
     if v_true is not None:
@@ -181,6 +187,8 @@ def frames(folder, csv_path, contact, body):
             if name == "contact":
                 grid = read(vtkXMLUnstructuredGridReader, path)
                 got = math.fsum(cell_array(grid, "volume")) if grid.GetNumberOfCells() else 0.0
+                if grid.GetNumberOfCells() and min(cell_array(grid, "patch")) < 0:
+                    fail("t = %s: a cell outside every patch" % r["t"])
                 want = float(r[contact + ".V"])
                 if not close(got, want, 1e-7, 1e-18):  # the series has 8 digits
                     fail("t = %s: volumes sum to %.9g, series %.9g" % (r["t"], got, want))

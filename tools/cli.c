@@ -341,6 +341,20 @@ void cli_json_mat3(FILE *f, const double m[9]) {
 }
 
 
+void cli_json_measure(FILE *f, const double vol[4], const double centroid[3],
+                      const double inertia[9]) {
+  static const char *const key[4] = {"volume", "volume_lo", "volume_hi", "error_estimate"};
+  for (int k = 0; k < 4; k++) {
+    fprintf(f, "%s\"%s\": ", k ? ", " : "", key[k]);
+    cli_json_num(f, vol[k]);
+  }
+  fputs(", \"centroid\": ", f);
+  cli_json_vec(f, centroid, 3);
+  fputs(", \"inertia\": ", f);
+  cli_json_mat3(f, inertia);
+}
+
+
 void cli_json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {

@@ -130,6 +130,10 @@ void cli_json_num(FILE *f, double x);
 void cli_json_vec(FILE *f, const double *v, int n);
 void cli_json_mat3(FILE *f, const double m[9]);
 void cli_json_str(FILE *f, const char *s);
+/* The keys of a measured region, without braces: "volume", "volume_lo", "volume_hi",
+ * "error_estimate" (vol[0 .. 3]), "centroid", "inertia". */
+void cli_json_measure(FILE *f, const double vol[4], const double centroid[3],
+                      const double inertia[9]);
 
 /* Parameter files (--params FILE): `NAME VALUE` or `NAME = VALUE` a line, `#` or `;`
  * comments; at most CLI_PARAMS_FILE_MAX bytes and CLI_PARAMS_LINE_MAX characters a line. */

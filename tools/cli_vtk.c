@@ -17,6 +17,10 @@ void cli_vtk_opts_init(cli_vtk_opts *o) {
 int cli_vtk_opt(int argc, char **argv, int *i, void *ud) {
   cli_vtk_opts *o = ud;
   const char *arg = argv[*i];
+  if (strcmp(arg, "--patches") == 0) {
+    o->patches = 1;
+    return 1;
+  }
   int is_region = strcmp(arg, "--vtk") == 0, is_solids = strcmp(arg, "--vtk-solids") == 0;
   if (!is_region && !is_solids && strcmp(arg, "--vtk-tol") != 0) {
     return 0;

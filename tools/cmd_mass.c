@@ -17,18 +17,8 @@ static void print_props(const char *label, const vxc_mass_props *m) {
 
 
 static void json_props(const vxc_mass_props *m) {
-  printf("\"volume\": ");
-  cli_json_num(stdout, m->volume);
-  printf(", \"volume_lo\": ");
-  cli_json_num(stdout, m->volume_lo);
-  printf(", \"volume_hi\": ");
-  cli_json_num(stdout, m->volume_hi);
-  printf(", \"error_estimate\": ");
-  cli_json_num(stdout, m->error_estimate);
-  printf(", \"centroid\": ");
-  cli_json_vec(stdout, m->centroid, 3);
-  printf(", \"inertia\": ");
-  cli_json_mat3(stdout, m->inertia);
+  const double vol[4] = {m->volume, m->volume_lo, m->volume_hi, m->error_estimate};
+  cli_json_measure(stdout, vol, m->centroid, m->inertia);
   printf(", \"capped\": %s", m->capped ? "true" : "false");
 }
 

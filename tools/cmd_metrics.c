@@ -53,23 +53,26 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
 }
 
 
+static void json_patch(const vxc_patch *p) {
+  const double vol[4] = {p->volume, p->volume_lo, p->volume_hi, p->error_estimate};
+  printf("{");
+  cli_json_measure(stdout, vol, p->centroid, p->inertia);
+  printf(", \"normal\": ");
+  cli_json_vec(stdout, p->normal, 3);
+  printf(", \"area\": ");
+  cli_json_num(stdout, p->area);
+  printf(", \"boxes\": %lld}", p->boxes);
+}
+
+
 static void json_pair(const vxc_pair_metrics *p) {
   printf("{\"cell_a\": ");
   cli_json_str(stdout, p->name_a);
   printf(", \"cell_b\": ");
   cli_json_str(stdout, p->name_b);
-  printf(", \"volume\": ");
-  cli_json_num(stdout, p->geom.volume);
-  printf(", \"volume_lo\": ");
-  cli_json_num(stdout, p->volume_lo);
-  printf(", \"volume_hi\": ");
-  cli_json_num(stdout, p->volume_hi);
-  printf(", \"error_estimate\": ");
-  cli_json_num(stdout, p->error_estimate);
-  printf(", \"centroid\": ");
-  cli_json_vec(stdout, p->geom.centroid, 3);
-  printf(", \"inertia\": ");
-  cli_json_mat3(stdout, p->geom.inertia);
+  const double vol[4] = {p->geom.volume, p->volume_lo, p->volume_hi, p->error_estimate};
+  printf(", ");
+  cli_json_measure(stdout, vol, p->geom.centroid, p->geom.inertia);
   printf(", \"normal\": ");
   cli_json_vec(stdout, p->geom.normal, 3);
   printf(", \"normal_geo\": ");
@@ -83,6 +86,14 @@ static void json_pair(const vxc_pair_metrics *p) {
   printf(", \"leaves\": %lld, \"time_ms\": ", p->leaves);
   cli_json_num(stdout, p->time_ms);
   printf(", \"capped\": %s", p->capped ? "true" : "false");
+  if (p->patch) {
+    printf(", \"patches\": [");
+    for (int i = 0; i < p->npatch; i++) {
+      printf(i ? ", " : "");
+      json_patch(&p->patch[i]);
+    }
+    printf("]");
+  }
   printf("}");
 }
 
@@ -98,6 +109,7 @@ static int metrics_run(int argc, char **argv) {
     return rc;
   }
   o.query.region = vo.region != NULL;
+  o.query.patches = vo.patches;
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
@@ -159,6 +171,14 @@ static int metrics_run(int argc, char **argv) {
           (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]" : "");
       printf("    %lld boxes, %lld leaves, depth %d%s, %.3g ms\n", p->boxes, p->leaves, p->level,
              p->capped ? " (CAPPED: less accurate than asked)" : "", p->time_ms);
+      for (int k = 0; k < p->npatch; k++) {
+        const vxc_patch *c = &p->patch[k];
+        printf(
+            "    patch %d: V = %.6g m^3 in [%.6g, %.6g] at (%.6g, %.6g, %.6g) m, normal "
+            "(%.6f, %.6f, %.6f), area %.6g m^2\n",
+            k, c->volume, c->volume_lo, c->volume_hi, c->centroid[0], c->centroid[1],
+            c->centroid[2], c->normal[0], c->normal[1], c->normal[2], c->area);
+      }
     }
   }
   if (rc == CLI_OK && st == VXC_OK) {
@@ -176,7 +196,7 @@ const cli_command cli_cmd_metrics = {
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
     "                   [--threads N] [--max-boxes N] [--json]\n"
-    "                   [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
+    "                   [--patches] [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
     "its certified bracket, centroid, inertia tensor J (m^5), the contact normal (the\n"
@@ -192,5 +212,10 @@ const cli_command cli_cmd_metrics = {
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
     "               \"leaves\", \"time_ms\", \"capped\"}], \"total\": {\"capped\", \"volume\",\n"
-    "               \"centroid\"}}\n" CLI_VTK_HELP,
+    "               \"centroid\"}}\n"
+    "  --patches    split each pair into contact patches (its connected parts: the octree's\n"
+    "               boxes and leaves that touch), each measured as a pair: \"patches\":\n"
+    "               [{\"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\", \"centroid\",\n"
+    "               \"inertia\", \"normal\", \"area\", \"boxes\"}] in each pair, largest first\n"
+    "               (the query then runs on one thread)\n" CLI_VTK_HELP,
     metrics_run};

@@ -641,7 +641,7 @@ const cli_command cli_cmd_task = {
     "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
     "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
     "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"
-    "                  cell data contact, pair, leaf, level, size, volume, volume_lo,\n"
+    "                  cell data contact, pair, patch, leaf, level, size, volume, volume_lo,\n"
     "                  volume_hi, bracket_width, error_estimate), played by DIR/bodies.pvd\n"
     "                  and DIR/contact.pvd\n"
     "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"

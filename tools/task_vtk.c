@@ -147,6 +147,7 @@ static int frame_regions(task_vtk *v, const vxc_task_record *r) {
     vxc_task_contact_bodies(v->task, c, &a, &b);
     vxc_task_contact_query(v->task, c, &o);
     o.region = 1;
+    o.patches = 1; /* the frames show each contact's patches */
     vxc_pose pa = to_pose(r->body[a].pose), pb = to_pose(r->body[b].pose);
     vxc_metrics m;
     vxc_error err;

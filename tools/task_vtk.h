@@ -13,8 +13,8 @@ typedef struct task_vtk task_vtk;
 task_vtk *task_vtk_open(vxc_task *t, const char *dir, double tol);
 /* Writes the frame of record r: DIR/frame-NNNNNN-bodies.vtp (cell data "solid": the body
  * index, "cell") and DIR/frame-NNNNNN-contact.vtu (the regions of every contact measured
- * again at the record's poses with the contact's options; cell data as `vxc metrics
- * --vtk`, "contact" the contact index). Returns 0, or -1 after printing the error. */
+ * again at the record's poses with the contact's options and split into patches; cell
+ * data as `vxc metrics --vtk --patches`, "contact" the contact index). Returns 0, or -1 after printing the error. */
 int task_vtk_frame(task_vtk *v, const vxc_task_record *r);
 /* Writes DIR/bodies.pvd and DIR/contact.pvd (the frames at their times) and frees v (NULL:
  * no-op). Returns 0, or -1 after printing the error. */

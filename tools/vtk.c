@@ -111,12 +111,12 @@ int vtk_write_region(const char *path, const vxc_region_box *box, const int *con
   fprintf(f, "      </Points>\n");
   cells_plain(f, n, 8, 11, "Cells");
   fprintf(f, "      <CellData Scalars=\"volume\">\n");
-  const char *ints[4] = {"contact", "pair", "leaf", "level"};
-  for (int k = 0; k < 4; k++) {
+  const char *ints[5] = {"contact", "pair", "patch", "leaf", "level"};
+  for (int k = 0; k < 5; k++) {
     array_open(f, "Int32", ints[k], 1);
     for (size_t i = 0; i < n; i++) {
       const vxc_region_box *b = &box[i];
-      int v[4] = {contact ? contact[i] : 0, b->pair, b->leaf, b->level};
+      int v[5] = {contact ? contact[i] : 0, b->pair, b->patch, b->leaf, b->level};
       fprintf(f, "%d\n", v[k]);
     }
     array_close(f);

@@ -9,7 +9,8 @@
 
 /* Writes the region's boxes as an unstructured grid of voxel cells (VTK type 11, cubes
  * along the world axes, metres) with the cell data "contact" (contact[i], or 0 when contact
- * is NULL), "pair" (the cell pair's index in the metrics), "leaf" (0: a box wholly inside both
+ * is NULL), "pair" (the cell pair's index in the metrics), "patch" (its contact patch, -1:
+ * not split), "leaf" (0: a box wholly inside both
  * cells, 1: a boundary leaf), "level", "size" (edge, m), "volume" (the interference inside the box,
  * m^3), "volume_lo", "volume_hi", "bracket_width" (volume_hi - volume_lo) and "error_estimate"
  * (m^3). Returns 0, or -1 after printing "vxc: PATH: reason" to stderr. */
@@ -33,11 +34,12 @@ typedef struct cli_vtk_opts {
   const char *region; /* --vtk FILE.vtu, or NULL */
   const char *solids; /* --vtk-solids FILE.vtp, or NULL */
   double tol;         /* --vtk-tol T, m (0: a 64th of each solid's largest extent) */
+  int patches;        /* --patches (metrics) */
 } cli_vtk_opts;
 
 void cli_vtk_opts_init(cli_vtk_opts *o);
-/* The `extra` parser of cli_load_pair for --vtk, --vtk-solids and --vtk-tol (ud: a
- * cli_vtk_opts). */
+/* The `extra` parser of cli_load_pair for --vtk, --vtk-solids, --vtk-tol and --patches
+ * (ud: a cli_vtk_opts). */
 int cli_vtk_opt(int argc, char **argv, int *i, void *ud);
 /* Most cubes sampled per cell for a surface. */
 #define CLI_VTK_MAX_CUBES 20000000LL

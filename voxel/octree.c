@@ -731,26 +731,8 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
   }
   res->contact_area = sqrt(a2);
   res->error_estimate = vxv_acc_get(tot, VXV_ACC_EST);
-  double p[3] = {0, 0, 0};
-  memset(res->inertia, 0, sizeof res->inertia);
-  if (s0 > 0) {
-    for (int k = 0; k < 3; k++) {
-      p[k] = s1[k] / s0;
-    }
-    /* central second moments C, then J = tr(C) I - C */
-    double c[6];
-    for (int k = 0; k < 6; k++) {
-      c[k] = s2[k] - s1[VXG_SYM_ROW[k]] * p[VXG_SYM_COL[k]];
-    }
-    double tr = c[0] + c[1] + c[2];
-    double *j = res->inertia;
-    j[0] = tr - c[0];
-    j[4] = tr - c[1];
-    j[8] = tr - c[2];
-    j[1] = j[3] = -c[3];
-    j[5] = j[7] = -c[4];
-    j[2] = j[6] = -c[5];
-  }
+  double p[3];
+  vxg_moments_inertia(&res->mom, p, res->inertia);
   for (int k = 0; k < 3; k++) {
     res->centroid[k] = ref[k] + p[k];
   }

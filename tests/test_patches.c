@@ -1,0 +1,320 @@
+/* test_patches.c: contact patches (vxc_query_options.patches) against closed forms: a
+ * square mesh peg pressed against two opposite walls of a square mesh hole (two patches,
+ * opposite normals, each the box overlap), a ball on one face of a mesh cube (one patch, the
+ * spherical cap), a ball in a mesh V-groove (two patches, the walls' normals), and the patches'
+ * sums against the pair's figures. Black-box: only <vxc.h>. */
+#include "vxc_test.h"
+
+#include "vxc.h"
+
+/* A mesh under construction: vertices and triangles. */
+typedef struct mesh_buf {
+  double v[3 * 64];
+  int t[3 * 64];
+  int nv, nt;
+} mesh_buf;
+
+
+static int vert(mesh_buf *m, double x, double y, double z) {
+  m->v[3 * m->nv] = x;
+  m->v[3 * m->nv + 1] = y;
+  m->v[3 * m->nv + 2] = z;
+  return m->nv++;
+}
+
+
+/* The triangle a b c, turned so that its normal is along n. */
+static void tri(mesh_buf *m, int a, int b, int c, const double n[3]) {
+  const double *pa = m->v + 3 * a, *pb = m->v + 3 * b, *pc = m->v + 3 * c;
+  double u[3], w[3];
+  for (int k = 0; k < 3; k++) {
+    u[k] = pb[k] - pa[k];
+    w[k] = pc[k] - pa[k];
+  }
+  double cr[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
+  int flip = cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] < 0;
+  int t[3] = {a, flip ? c : b, flip ? b : c};
+  memcpy(m->t + 3 * m->nt++, t, sizeof t);
+}
+
+
+/* The planar quad a b c d as two triangles, turned so that their normal is along n. */
+static void quad(mesh_buf *m, int a, int b, int c, int d, const double n[3]) {
+  tri(m, a, b, c, n);
+  tri(m, a, c, d, n);
+}
+
+
+/* Corner k (0..3, counter-clockwise from (-1, -1)) of the square of half-edges hx, hy. */
+static void corner(int k, double hx, double hy, double *x, double *y) {
+  static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
+  *x = sx[k] * hx;
+  *y = sy[k] * hy;
+}
+
+
+/* The box [-hx, hx] x [-hy, hy] x [z0, z1]. */
+static void box_mesh(mesh_buf *m, double hx, double hy, double z0, double z1) {
+  int lo[4], hi[4];
+  for (int k = 0; k < 4; k++) {
+    double x, y;
+    corner(k, hx, hy, &x, &y);
+    lo[k] = vert(m, x, y, z0);
+    hi[k] = vert(m, x, y, z1);
+  }
+  for (int k = 0; k < 4; k++) {
+    int j = (k + 1) % 4;
+    double cx, cy, dx, dy;
+    corner(k, hx, hy, &cx, &cy);
+    corner(j, hx, hy, &dx, &dy);
+    const double n[3] = {0.5 * (cx + dx), 0.5 * (cy + dy), 0};
+    quad(m, lo[k], lo[j], hi[j], hi[k], n);
+  }
+  quad(m, lo[0], lo[1], lo[2], lo[3], (const double[3]){0, 0, -1});
+  quad(m, hi[0], hi[1], hi[2], hi[3], (const double[3]){0, 0, 1});
+}
+
+
+/* The block [-W, W]^2 x [z0, z1] with the square through-hole [-w, w]^2: one concave cell. */
+static void holed_block_mesh(mesh_buf *m, double W, double w, double z0, double z1) {
+  int out[2][4], in[2][4];
+  for (int k = 0; k < 4; k++) {
+    double x, y;
+    for (int s = 0; s < 2; s++) {
+      corner(k, W, W, &x, &y);
+      out[s][k] = vert(m, x, y, s ? z1 : z0);
+      corner(k, w, w, &x, &y);
+      in[s][k] = vert(m, x, y, s ? z1 : z0);
+    }
+  }
+  for (int k = 0; k < 4; k++) {
+    int j = (k + 1) % 4;
+    double cx, cy, dx, dy;
+    corner(k, 1, 1, &cx, &cy);
+    corner(j, 1, 1, &dx, &dy);
+    const double n[3] = {0.5 * (cx + dx), 0.5 * (cy + dy), 0};
+    const double inward[3] = {-n[0], -n[1], 0};
+    quad(m, out[0][k], out[0][j], out[1][j], out[1][k], n);
+    quad(m, in[0][k], in[0][j], in[1][j], in[1][k], inward); /* the hole's wall faces the axis */
+    quad(m, out[1][k], out[1][j], in[1][j], in[1][k], (const double[3]){0, 0, 1});
+    quad(m, out[0][k], out[0][j], in[0][j], in[0][k], (const double[3]){0, 0, -1});
+  }
+}
+
+
+static vxc_solid *solid_of(const mesh_buf *m, const char *name) {
+  vxc_solid *s = NULL;
+  vxc_error err;
+  vxc_status st = vxc_solid_from_mesh(m->v, m->nv, m->t, m->nt, name, NULL, &s, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "# %s\n", err.message);
+  }
+  assert_int_equal(st, VXC_OK);
+  return s;
+}
+
+
+/* A ball of radius r (a sphere cell). */
+static vxc_solid *ball_of(double r) {
+  char text[80];
+  snprintf(text, sizeof text, "(solid ball (cell body (sphere %.17g)))", r);
+  vxc_solid *s = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_parse(text, strlen(text), "ball", NULL, &s, &err), VXC_OK);
+  return s;
+}
+
+
+/* Runs the query of a at pa against b, which must give one pair in contact. */
+static const vxc_pair_metrics *one_pair(vxc_query *q, const vxc_solid *a, const vxc_pose *pa,
+                                        const vxc_solid *b, const vxc_query_options *o) {
+  vxc_metrics m;
+  vxc_error err;
+  assert_int_equal(vxc_query_run(q, a, pa, b, NULL, o, NULL, NULL, &m, &err), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  return &m.pair[0];
+}
+
+
+static vxc_query_options patch_options(void) {
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-3;
+  o.patches = 1;
+  return o;
+}
+
+
+/* The pair's patches sum to its figures (volume, bracket, estimate). */
+static void assert_patch_sums(const vxc_pair_metrics *p) {
+  double v = 0, lo = 0, hi = 0, est = 0;
+  for (int i = 0; i < p->npatch; i++) {
+    v += p->patch[i].volume;
+    lo += p->patch[i].volume_lo;
+    hi += p->patch[i].volume_hi;
+    est += p->patch[i].error_estimate;
+    assert_true(i == 0 || p->patch[i].volume <= p->patch[i - 1].volume);
+  }
+  assert_double_rel(v, p->geom.volume, 1e-12);
+  assert_true(lo <= p->volume_lo * (1 + 1e-12) + 1e-30 && hi >= p->volume_hi * (1 - 1e-12));
+  assert_double_near(est, p->error_estimate, 1e-9 * p->error_estimate + 1e-30);
+}
+
+
+/* A square peg 2 w + 2 d wide in x (d into each wall of a hole 2 w wide), 2 a in y (clear
+ * of the other walls), reaching depth D into a block: the interference is two boxes d x 2a x
+ * D at x = +-(w + d / 2), the peg's faces planar so that the octree integrates them
+ * exactly. From the peg (A) toward the block (B) the normals are +x and -x. */
+static void test_patches_square_peg_two_walls(void **state) {
+  (void)state;
+  const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02;
+  mesh_buf pm = {0}, bm = {0};
+  box_mesh(&pm, w + d, a, -D, 0.03);
+  holed_block_mesh(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o = patch_options();
+  const vxc_pair_metrics *p = one_pair(q, peg, NULL, block, &o);
+  /* the block is a concave mesh, linearised in the leaves along its edges: rtol 1e-3 */
+  assert_double_rel(p->geom.volume, 2 * d * 2 * a * D, 1e-3);
+  assert_int_equal(p->npatch, 2);
+  assert_patch_sums(p);
+  double want = d * 2 * a * D;
+  for (int i = 0; i < 2; i++) {
+    const vxc_patch *c = &p->patch[i];
+    double side = c->centroid[0] > 0 ? 1 : -1;
+    assert_double_rel(c->volume, want, 1e-3);
+    /* within 1e-3 of the patch's size */
+    assert_double_near(c->centroid[0], side * (w + 0.5 * d), 1e-3 * D);
+    assert_double_near(c->centroid[1], 0, 1e-3 * D);
+    assert_double_near(c->centroid[2], -0.5 * D, 1e-3 * D);
+    /* the box's inertia about its centroid: m (b^2 + c^2) / 12 about each axis */
+    assert_double_rel(c->inertia[0], want * (4 * a * a + D * D) / 12, 1e-2);
+    assert_double_rel(c->inertia[8], want * (d * d + 4 * a * a) / 12, 1e-2);
+    /* J's eigenvector is +-x; the guess it starts from, the area vector of the peg's
+       surface in the wall (its side 2a x D and its bottom's strip d x 2a), leans toward -z
+       by atan(d / D); where the eigenvalues are not apart by several times J's uncertainty
+       the normal is blended between the two, so it lies within that angle of +-x */
+    assert_true(side * c->normal[0] >= cos(atan(d / D)) - 1e-9);
+    assert_double_near(c->normal[1], 0, 1e-5); /* the triangulations are not symmetric */
+    assert_true(c->normal[2] <= 1e-5);
+  }
+  assert_true(p->patch[0].centroid[0] * p->patch[1].centroid[0] < 0);
+  const double *n0 = p->patch[0].normal, *n1 = p->patch[1].normal;
+  assert_true(n0[0] * n1[0] + n0[1] * n1[1] + n0[2] * n1[2] < -cos(2 * atan(d / D)) + 1e-9);
+  /* the region's elements carry their patch */
+  const vxc_region_box *b;
+  size_t n;
+  assert_int_equal(vxc_query_region(q, &b, &n), VXC_OK);
+  assert_true(n > 0);
+  for (size_t i = 0; i < n; i++) {
+    assert_true(b[i].patch == 0 || b[i].patch == 1);
+    assert_true((b[i].center[0] > 0) == (p->patch[b[i].patch].centroid[0] > 0));
+  }
+  vxc_query_free(q);
+  vxc_solid_free(peg);
+  vxc_solid_free(block);
+}
+
+
+/* A ball of radius r, h into the top face of a mesh cube: one patch, the cap
+ * pi h^2 (3 r - h) / 3, normal -z from the ball toward the cube. */
+static void test_patches_ball_on_cube_face(void **state) {
+  (void)state;
+  const double r = 0.02, h = 0.002;
+  mesh_buf cm = {0};
+  box_mesh(&cm, 0.05, 0.05, -0.1, 0);
+  vxc_solid *cube = solid_of(&cm, "cube"), *ball = ball_of(r);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o = patch_options();
+  o.rtol = 1e-4;
+  vxc_pose pb = vxc_pose_identity();
+  pb.p[2] = r - h;
+  const vxc_pair_metrics *p = one_pair(q, ball, &pb, cube, &o);
+  assert_int_equal(p->npatch, 1);
+  assert_patch_sums(p);
+  double cap = M_PI * h * h * (3 * r - h) / 3;
+  assert_double_rel(p->patch[0].volume, cap, 1e-3);
+  assert_double_near(p->patch[0].normal[2], -1, 1e-6);
+  /* the only patch is the pair */
+  assert_double_rel(p->patch[0].volume, p->geom.volume, 1e-12);
+  for (int k = 0; k < 3; k++) {
+    assert_double_near(p->patch[0].centroid[k], p->geom.centroid[k], 1e-12);
+  }
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(cube);
+}
+
+
+/* A block [-L, L] x [-W, W] x [-H, 0] with a 90-degree V-groove along y, from (-g, 0) and
+ * (g, 0) down to (0, -g) in xz: its cross-section, star-shaped from the groove's bottom
+ * (vertex 4), fanned from there, extruded along y. */
+static void v_groove_mesh(mesh_buf *m, double L, double W, double H, double g) {
+  const double xz[7][2] = {{-L, -H}, {L, -H}, {L, 0}, {g, 0}, {0, -g}, {-g, 0}, {-L, 0}};
+  int id[2][7];
+  for (int s = 0; s < 2; s++) {
+    for (int k = 0; k < 7; k++) {
+      id[s][k] = vert(m, xz[k][0], s ? W : -W, xz[k][1]);
+    }
+  }
+  for (int k = 0; k < 7; k++) {
+    int j = (k + 1) % 7;
+    /* the polygon runs counter-clockwise in (x, z): its outward normal is (dz, -dx) */
+    const double n[3] = {xz[j][1] - xz[k][1], 0, -(xz[j][0] - xz[k][0])};
+    quad(m, id[0][k], id[0][j], id[1][j], id[1][k], n);
+  }
+  for (int k = 5; k < 10; k++) { /* the fan 4, k, k + 1 (mod 7) on both ends */
+    int a = k % 7, b = (k + 1) % 7;
+    for (int s = 0; s < 2; s++) {
+      const double n[3] = {0, s ? 1 : -1, 0};
+      tri(m, id[s][4], id[s][a], id[s][b], n); /* keep only its first half */
+    }
+  }
+}
+
+
+/* A ball of radius r resting d deep on both walls of a mesh V-groove: two patches, each the
+ * cap pi d^2 (3 r - d) / 3 of a wall, normals from the ball toward the walls
+ * (+-1, 0, -1) / sqrt 2. The ball's centre is at z = sqrt 2 (r - d) - g above the groove's
+ * bottom line (its distance to each wall is r - d). */
+static void test_patches_ball_in_v_groove(void **state) {
+  (void)state;
+  const double r = 0.01, d = 5e-4, g = 0.02;
+  mesh_buf gm = {0};
+  v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
+  vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o = patch_options();
+  vxc_pose pb = vxc_pose_identity();
+  pb.p[2] = sqrt(2) * (r - d) - g;
+  const vxc_pair_metrics *p = one_pair(q, ball, &pb, groove, &o);
+  assert_int_equal(p->npatch, 2);
+  assert_patch_sums(p);
+  double cap = M_PI * d * d * (3 * r - d) / 3;
+  for (int i = 0; i < 2; i++) {
+    const vxc_patch *c = &p->patch[i];
+    double side = c->centroid[0] > 0 ? 1 : -1;
+    assert_double_rel(c->volume, cap, 1e-3);
+    assert_double_near(c->normal[0], side * sqrt(0.5), 1e-3);
+    assert_double_near(c->normal[1], 0, 1e-3);
+    assert_double_near(c->normal[2], -sqrt(0.5), 1e-3);
+  }
+  assert_true(p->patch[0].centroid[0] * p->patch[1].centroid[0] < 0);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(groove);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_patches_square_peg_two_walls),
+      cmocka_unit_test(test_patches_ball_on_cube_face),
+      cmocka_unit_test(test_patches_ball_in_v_groove),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
