@@ -77,21 +77,39 @@ void tsim_rosw_free(sim *s) {
 }
 
 
-/* The fast variables at s->y: each dynamic body's velocity and angular velocity, each held
- * slot's friction states. */
+/* Whether slot `sl` of contact ci is held and sticking at the last evaluation (stick
+ * indicator s >= 1/2, lib/README.md section 7). */
+static int sticking(const sim *s, int ci, int sl) {
+  const vxc_pair *pr = s->c[ci].pair;
+  const double *st = s->y + s->c[ci].off + sl * VXC_STATE_SIZE;
+  return st[VXC_STATE_ACTIVE] > 0.5 && pr->w[sl].stick >= 0.5;
+}
+
+
+/* The fast variables at s->y, from its last evaluation: the friction states of each sticking
+ * slot and the velocities of the dynamic bodies it touches. There the bristle is a stiff,
+ * nearly linear spring-damper (sigma0 f_n, sigma1 f_n) that J captures; a sliding contact's
+ * Coulomb force turns with the slip's direction within a step, which a linearisation at the
+ * step's start follows badly, so such contacts stay explicit. */
 static void fast_set(sim *s) {
   const vxc_task *T = s->t;
   sim_jac *j = &s->jac;
   j->m = 0;
   for (int i = 0; i < T->nbody; i++) {
-    for (int k = 0; k < 6 && s->b[i].off >= 0; k++) {
+    int stiff = 0;
+    for (int ci = 0; ci < T->ncontact && s->b[i].off >= 0; ci++) {
+      for (int sl = 0; sl < T->contact[ci].slots; sl++) {
+        stiff |= (T->contact[ci].a == i || T->contact[ci].b == i) && sticking(s, ci, sl);
+      }
+    }
+    for (int k = 0; k < 6 && stiff; k++) {
       j->u[j->m++] = s->b[i].off + 7 + k;
     }
   }
   for (int ci = 0; ci < T->ncontact; ci++) {
     for (int sl = 0; sl < T->contact[ci].slots; sl++) {
       int off = s->c[ci].off + sl * VXC_STATE_SIZE;
-      for (int k = 0; k < SLOT_FAST && s->y[off + VXC_STATE_ACTIVE] > 0.5; k++) {
+      for (int k = 0; k < SLOT_FAST && sticking(s, ci, sl); k++) {
         j->u[j->m++] = off + k;
       }
     }
@@ -113,8 +131,8 @@ static double fd_step(const sim *s, int i, double v) {
 static vxc_status jacobian(sim *s, double t) {
   sim_jac *j = &s->jac;
   int n = s->n;
-  fast_set(s);
   vxc_status st = tsim_eval(s, t, s->y, j->f0, 0);
+  fast_set(s);
   double *yp = s->ytmp, *fp = s->k[6];
   memcpy(yp, s->y, sizeof *yp * n);
   for (int c = 0; c < j->m && st == VXC_OK; c++) {

@@ -186,8 +186,8 @@ static void test_adaptive_error_control(void **state) {
 
 /* The adaptive pairs' orders: with tolerances so loose that no step is rejected, the steps
  * grow to max-step, and halving it divides the error by 2^order (Dormand-Prince: 5,
- * Bogacki-Shampine: 3, the Rosenbrock-W method: 3, its Jacobian of the velocities here the
- * gyroscopic term's). */
+ * Bogacki-Shampine: 3, the Rosenbrock-W method: 3; without a contact its Jacobian is empty
+ * and it is an explicit four-stage method of that order). */
 static void test_adaptive_pair_orders(void **state) {
   (void)state;
   double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
