@@ -394,7 +394,7 @@ vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
 
 /* ---- energy ------------------------------------------------------------------------- */
 
-static void energy(const sim *s, const double *y, vxc_task_energy *e) {
+void tsim_energy(const sim *s, const double *y, vxc_task_energy *e) {
   const vxc_task *T = s->t;
   memset(e, 0, sizeof *e);
   for (int i = 0; i < T->nbody; i++) {
@@ -636,7 +636,7 @@ static void fill_record(sim *s, double t, vxc_task_record *r) {
   r->ncontact = s->t->ncontact;
   r->body = s->bs;
   r->contact = s->cs;
-  energy(s, s->y, &r->energy);
+  tsim_energy(s, s->y, &r->energy);
 }
 
 
@@ -849,7 +849,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     st = tsim_eval(s, t, s->y, s->k[0], 1);
   }
   vxc_task_energy e;
-  energy(s, s->y, &e);
+  tsim_energy(s, s->y, &e);
   s->e0 = e.error; /* error = total - 0 here */
   s->p0 = e.potential;
   if (st == VXC_OK) {
@@ -992,7 +992,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     }
   }
   sum.t_end = t;
-  energy(s, s->y, &sum.energy);
+  tsim_energy(s, s->y, &sum.energy);
   sum.energy_scale = s->escale;
   sum.queries = s->queries;
   sum.capped_queries = s->capped_queries;

@@ -64,6 +64,10 @@ typedef struct sim {
  * query's or the force model's (s->err says which contact and when). */
 vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query);
 
+/* The energy terms of state y (J): kinetic, potential, the integrals, and the balance error
+ * against s->e0. */
+void tsim_energy(const sim *s, const double *y, vxc_task_energy *e);
+
 /* Normalises the dynamic bodies' quaternions in y. */
 void tsim_normalize_quats(sim *s, double *y);
 

@@ -193,7 +193,7 @@ static void test_adaptive_pair_orders(void **state) {
   double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
   spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
   const char *m[3] = {"dp5", "bs3", "rosw"};
-  const double h[3] = {0.08, 0.04, 0.04}, lo[3] = {22, 5.5, 5.5}, hi[3] = {45, 11, 11};
+  const double h[3] = {0.08, 0.04, 0.02}, lo[3] = {22, 5.5, 5.5}, hi[3] = {45, 11, 11};
   for (int k = 0; k < 3; k++) {
     char a[200], b[200];
     vxc_task_summary s1, s2;
