@@ -684,8 +684,10 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
         t->method = TASK_DP5;
       } else if (m && !m->next && vxg_sexp_is_word(m, "bs3")) {
         t->method = TASK_BS3;
+      } else if (m && !m->next && vxg_sexp_is_word(m, "rosw")) {
+        t->method = TASK_ROSW;
       } else {
-        return fail(rd, m ? m : f, "(method ...): expected dp5 or bs3", NULL, NULL);
+        return fail(rd, m ? m : f, "(method ...): expected dp5, bs3 or rosw", NULL, NULL);
       }
     } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "max-step") == 0) {
       if (one_number(rd, f, &t->max_step, 1) < 0) {

@@ -23,40 +23,11 @@
 #include <time.h>
 
 #include "geom/geom.h"
-#include "pair_internal.h"
-#include "task_internal.h"
+#include "task_sim.h"
 #include "geom/vec3.h"
 
 #define NE 6 /* energy integrals */
 enum { E_EL = 0, E_DN, E_DT, E_DR, E_DS, E_WIN };
-
-typedef struct body_rt {
-  int off;        /* offset of the 13 states (dynamic), else -1 */
-  double Iinv[9]; /* inverse inertia about the com, body axes */
-} body_rt;
-
-typedef struct contact_rt {
-  int off;        /* offset of slot 0's state block */
-  vxc_pair *pair; /* query, tracker, slot map, the last metrics, wrenches and `deep` (largest
-                     k_v V of an overlapping untracked pair at the last eval) */
-} contact_rt;
-
-typedef struct sim {
-  vxc_task *t;
-  int n;    /* state size */
-  int eoff; /* energy offset */
-  body_rt *b;
-  contact_rt *c;
-  double *y, *y1, *k[7], *ytmp, *yerr;
-  vxc_task_body_state *bs;    /* per body, at the last eval */
-  vxc_task_contact_state *cs; /* per contact, at the last eval */
-  double e0;                  /* initial K + P + E + D - W */
-  double p0;                  /* initial potential energy, J */
-  double escale;              /* energy scale of the run so far (energy_check), J */
-  long long queries;
-  long long capped_queries; /* queries less accurate than their contact's tolerance */
-  vxc_error *err;
-} sim;
 
 /* ---- small vector algebra ----------------------------------------------------------- */
 
@@ -278,7 +249,7 @@ static int in_workspace(const vxc_pose *p) {
 }
 
 
-static vxc_status eval(sim *s, double t, const double *y, double *dy) {
+vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
   vxc_task *T = s->t;
   memset(dy, 0, sizeof *dy * s->n);
   kin kb[64];
@@ -346,11 +317,13 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
       break;
     }
     vxc_pair *pr = c->pair;
-    st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
-    s->queries++;
-    s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
-    if (st != VXC_OK) {
-      break;
+    if (query) {
+      st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
+      s->queries++;
+      s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
+      if (st != VXC_OK) {
+        break;
+      }
     }
     vxc_pair_wrench sw;
     st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw);
@@ -421,7 +394,7 @@ static vxc_status eval(sim *s, double t, const double *y, double *dy) {
 
 /* ---- energy ------------------------------------------------------------------------- */
 
-static void energy(const sim *s, const double *y, vxc_task_energy *e) {
+void tsim_energy(const sim *s, const double *y, vxc_task_energy *e) {
   const vxc_task *T = s->t;
   memset(e, 0, sizeof *e);
   for (int i = 0; i < T->nbody; i++) {
@@ -483,7 +456,7 @@ static const double BS_E[4] = {-5.0 / 72, 1.0 / 12, 1.0 / 9, -1.0 / 8};
 
 static const rk_pair PAIRS[2] = {{7, 5, DP_C, DP_A, DP_E}, {4, 3, BS_C, BS_A, BS_E}};
 
-static void normalize_quats(sim *s, double *y) {
+void tsim_normalize_quats(sim *s, double *y) {
   for (int i = 0; i < s->t->nbody; i++) {
     if (s->b[i].off >= 0) {
       quat_normalize(y + s->b[i].off + 3);
@@ -506,15 +479,18 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
       for (int i = 0; i < n; i++) {
         yt[i] = y[i] + c[k] * h * s->k[k - 1][i];
       }
-      if ((st = eval(s, t + c[k] * h, yt, s->k[k])) != VXC_OK) {
+      if ((st = tsim_eval(s, t + c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
         return st;
       }
     }
     for (int i = 0; i < n; i++) {
       y1[i] = y[i] + h / 6 * (s->k[0][i] + 2 * s->k[1][i] + 2 * s->k[2][i] + s->k[3][i]);
     }
-    normalize_quats(s, y1);
-    return eval(s, t + h, y1, s->k[4]);
+    tsim_normalize_quats(s, y1);
+    return tsim_eval(s, t + h, y1, s->k[4], 1);
+  }
+  if (s->t->method == TASK_ROSW) {
+    return tsim_rosw_trial(s, t, h, errn);
   }
   const rk_pair *rk = &PAIRS[s->t->method];
   for (int k = 1; k < rk->stages; k++) {
@@ -527,28 +503,35 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     }
     if (k == rk->stages - 1) {
       memcpy(y1, yt, sizeof *y1 * n);
-      normalize_quats(s, y1);
+      tsim_normalize_quats(s, y1);
       memcpy(yt, y1, sizeof *y1 * n);
     }
-    if ((st = eval(s, t + rk->c[k] * h, yt, s->k[k])) != VXC_OK) {
+    if ((st = tsim_eval(s, t + rk->c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
       return st;
     }
   }
-  double e = 0;
   for (int i = 0; i < n; i++) {
     double d = 0;
     for (int j = 0; j < rk->stages; j++) {
       d += rk->e[j] * s->k[j][i];
     }
-    d *= h;
+    s->yerr[i] = d * h;
+  }
+  *errn = tsim_error_norm(s, y, y1, s->yerr);
+  return VXC_OK;
+}
+
+
+double tsim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
+  double e = 0;
+  for (int i = 0; i < s->n; i++) {
     double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
-    double r = fabs(d) / sc;
+    double r = fabs(d[i]) / sc;
     if (r > e || isnan(r)) {
       e = r;
     }
   }
-  *errn = e;
-  return VXC_OK;
+  return e;
 }
 
 
@@ -653,7 +636,7 @@ static void fill_record(sim *s, double t, vxc_task_record *r) {
   r->ncontact = s->t->ncontact;
   r->body = s->bs;
   r->contact = s->cs;
-  energy(s, s->y, &r->energy);
+  tsim_energy(s, s->y, &r->energy);
 }
 
 
@@ -741,6 +724,9 @@ static vxc_status setup(sim *s, vxc_task *T) {
       return VXC_ERR_NOMEM;
     }
   }
+  if (T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW && tsim_rosw_init(s) != VXC_OK) {
+    return VXC_ERR_NOMEM;
+  }
   s->bs = task_alloc(T, sizeof *s->bs * T->nbody);
   s->cs = task_alloc(T, sizeof *s->cs * (T->ncontact + 1));
   task_free_mem(T, T->rec_body);
@@ -797,6 +783,7 @@ static void teardown(sim *s) {
   task_free_mem(T, s->b);
   task_free_mem(T, s->c);
   task_free_mem(T, s->cs);
+  tsim_rosw_free(s);
   T->rec_body = s->bs; /* the final states stay with the task for the summary */
 }
 
@@ -844,22 +831,25 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   memset(&sum, 0, sizeof sum);
   sum.min_step = HUGE_VAL;
   double t = 0, h = T->step, tend = T->duration;
-  int kend = T->integrator == TASK_RK4 ? 4 : PAIRS[T->method].stages - 1;
-  double expo = T->integrator == TASK_RK4 ? 0 : -1.0 / PAIRS[T->method].order;
+  int rosw = T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW;
+  int kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
+  double expo = T->integrator == TASK_RK4 ? 0
+                : rosw                     ? -1.0 / ROSW_ORDER
+                                           : -1.0 / PAIRS[T->method].order;
   int changed = 0;
   long long nrec = 0;
   st = run_bounds(T, s->err);
   if (st == VXC_OK) {
-    st = eval(s, t, s->y, s->k[0]);
+    st = tsim_eval(s, t, s->y, s->k[0], 1);
   }
   if (st == VXC_OK) {
     st = update_contacts(s, t, &changed);
   }
   if (st == VXC_OK && changed) {
-    st = eval(s, t, s->y, s->k[0]);
+    st = tsim_eval(s, t, s->y, s->k[0], 1);
   }
   vxc_task_energy e;
-  energy(s, s->y, &e);
+  tsim_energy(s, s->y, &e);
   s->e0 = e.error; /* error = total - 0 here */
   s->p0 = e.potential;
   if (st == VXC_OK) {
@@ -966,6 +956,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     tmp = s->k[0];
     s->k[0] = s->k[kend];
     s->k[kend] = tmp;
+    s->jac.ok = 0; /* the fast variables' Jacobian belonged to the step's start */
     t += hs;
     sum.steps++;
     sum.min_step = fmin(sum.min_step, hs);
@@ -976,7 +967,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     }
     if (changed) {
       event_hi = -1;
-      st = eval(s, t, s->y, s->k[0]);
+      st = tsim_eval(s, t, s->y, s->k[0], 1);
       if (st != VXC_OK) {
         break;
       }
@@ -1001,7 +992,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     }
   }
   sum.t_end = t;
-  energy(s, s->y, &sum.energy);
+  tsim_energy(s, s->y, &sum.energy);
   sum.energy_scale = s->escale;
   sum.queries = s->queries;
   sum.capped_queries = s->capped_queries;

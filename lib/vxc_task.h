@@ -8,7 +8,9 @@
  *
  * Running a task integrates the free bodies' Newton-Euler equations (quaternions) together
  * with every contact state and the energy integrals, with fixed-step RK4 or an adaptive
- * embedded pair (Dormand-Prince 5(4), or Bogacki-Shampine 3(2) with `(method bs3)`),
+ * embedded pair (Dormand-Prince 5(4), or Bogacki-Shampine 3(2) with `(method bs3)`, or the
+ * Rosenbrock-W method ROS34PW2 with `(method rosw)`: linearly implicit in the bodies' velocities
+ * and the contacts' friction states, for sticking contacts; lib/task_rosw.c),
  * locating each first contact of a cell pair (so no energy is
  * created at impact). Cell pairs are tracked per body pair (vxc_tracker, lib/README.md section 11).
  * The library never prints: records and progress go to caller callbacks.

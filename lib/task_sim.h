@@ -1,0 +1,89 @@
+/* task_sim.h: the running simulation of a task, shared by the task runner (lib/task_run.c:
+ * the right-hand side, the explicit integrators, the step loop) and its linearly implicit
+ * integrator (lib/task_rosw.c); not installed.
+ *
+ * Data: the state vector y (layout at the top of task_run.c: 13 doubles per dynamic body,
+ * `slots` contact-state blocks per contact, 6 energy integrals) and its work arrays; the
+ * contacts' pairs hold the last query. Invariant: after every accepted step (and at the start)
+ * the pairs' last query is the one at s->y, so the right-hand side can be evaluated again at
+ * other velocities and contact states without a new query (tsim_eval with query = 0). */
+#ifndef VXC_TASK_SIM_H
+#define VXC_TASK_SIM_H
+
+#include "pair_internal.h"
+#include "task_internal.h"
+
+typedef struct body_rt {
+  int off;        /* offset of the 13 states (dynamic), else -1 */
+  double Iinv[9]; /* inverse inertia about the com, body axes */
+} body_rt;
+
+typedef struct contact_rt {
+  int off;        /* offset of slot 0's state block */
+  vxc_pair *pair; /* query, tracker, slot map, the last metrics, wrenches and `deep` (largest
+                     k_v V of an overlapping untracked pair at the last eval) */
+} contact_rt;
+
+/* The linearly implicit integrator's Jacobian (task_rosw.c): the columns of df/dy for the
+ * fast variables u (the dynamic bodies' velocities and the held slots' friction states),
+ * at the step's start. */
+typedef struct sim_jac {
+  int m;      /* fast variables now */
+  int mmax;   /* capacity */
+  int *u;     /* [mmax] their indices in y */
+  double *J;  /* [n * mmax], column c = df/dy[u[c]] */
+  double *W;  /* [mmax * mmax], LU of I - h gamma J_uu */
+  int *piv;   /* [mmax] */
+  double *f0; /* [n] f at the step's start, without a new query */
+  double *g;  /* [mmax] scratch */
+  int ok;     /* 1 while J belongs to s->y */
+  double h;   /* the step W was factored for, 0: none */
+} sim_jac;
+
+typedef struct sim {
+  vxc_task *t;
+  int n;    /* state size */
+  int eoff; /* energy offset */
+  body_rt *b;
+  contact_rt *c;
+  double *y, *y1, *k[7], *ytmp, *yerr;
+  vxc_task_body_state *bs;    /* per body, at the last eval */
+  vxc_task_contact_state *cs; /* per contact, at the last eval */
+  double e0;                  /* initial K + P + E + D - W */
+  double p0;                  /* initial potential energy, J */
+  double escale;              /* energy scale of the run so far (energy_check), J */
+  long long queries;
+  long long capped_queries; /* queries less accurate than their contact's tolerance */
+  vxc_error *err;
+  sim_jac jac; /* (method rosw) only */
+} sim;
+
+/* dy = f(t, y). With query = 1 the contacts are queried at y's poses (s->queries counts it);
+ * with 0 the last query is reused, which is right only while y has the poses it was made at.
+ * Fills s->bs, s->cs and each pair's wrenches and `deep`. Statuses: VXC_OK, VXC_ERR_NOMEM, a
+ * query's or the force model's (s->err says which contact and when). */
+vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query);
+
+/* The energy terms of state y (J): kinetic, potential, the integrals, and the balance error
+ * against s->e0. */
+void tsim_energy(const sim *s, const double *y, vxc_task_energy *e);
+
+/* Normalises the dynamic bodies' quaternions in y. */
+void tsim_normalize_quats(sim *s, double *y);
+
+/* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
+ * NaN or infinite when d is. */
+double tsim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
+
+/* The Rosenbrock-W integrator (task_rosw.c). tsim_rosw_init allocates s->jac for the task's
+ * largest fast set (VXC_OK, VXC_ERR_NOMEM); tsim_rosw_free releases it (a zeroed jac is fine).
+ * tsim_rosw_trial takes one trial step of size h from (t, s->y), s->k[0] = f(t, y) given,
+ * writing s->y1, s->k[ROSW_KEND] = f(t + h, y1) and the scaled error *errn (infinite when the
+ * step's linear system is singular). Statuses of tsim_eval. */
+#define ROSW_KEND 5
+#define ROSW_ORDER 3
+vxc_status tsim_rosw_init(sim *s);
+void tsim_rosw_free(sim *s);
+vxc_status tsim_rosw_trial(sim *s, double t, double h, double *errn);
+
+#endif /* VXC_TASK_SIM_H */
