@@ -116,6 +116,9 @@ static int keep_region(task_vtk *v, int c) {
   const vxc_region_box *b;
   size_t n;
   vxc_query_region(v->q, &b, &n);
+  if (n == 0) {
+    return 0; /* nothing measured (b may be NULL) */
+  }
   if (v->nreg + n > v->capreg) {
     size_t cap = 2 * (v->nreg + n);
     vxc_region_box *r = realloc(v->reg, cap * sizeof *r);
