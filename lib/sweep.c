@@ -621,9 +621,9 @@ static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size
 
 
 static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, size_t nsize) {
-  const char *a = word(P->p[1]), *b = P->n > 2 ? word(P->p[2]) : NULL;
+  const char *a = P->n > 1 ? word(P->p[1]) : NULL, *b = P->n > 2 ? word(P->p[2]) : NULL;
   if (!a || !b) {
-    return fail(L, P->p[P->n > 2 ? 2 : 1], "(contact A B ...): expected two body names");
+    return fail(L, P->p[P->n > 2 ? 2 : P->n - 1], "(contact A B ...): expected two body names");
   }
   const vxg_sexp *c = NULL;
   for (const vxg_sexp *f = L->task->child; f && !c; f = f->next) {
@@ -997,7 +997,7 @@ static char *dir_of(const vxc_allocator *al, const char *path) {
 
 static int parse_path_values(loader *L, const vxg_sexp *form, int is_set, sw_path *P,
                              const vxg_sexp **vals_at) {
-  P->n = 0;
+  memset(P, 0, sizeof *P);
   int n = form->nchild;
   const vxg_sexp *last = form->child;
   for (int i = 0; i < n - 1; i++) {
