@@ -163,13 +163,13 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
     const vxc_pair_metrics *pm = &m->pair[i];
     double state[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
     vxc_wrench w;
-    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state);
+    vxc_error e;
+    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state, &e);
     if (st == VXC_OK) {
-      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds);
+      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds, &e);
     }
     if (st != VXC_OK) {
-      fprintf(stderr, "vxc: cells '%s' and '%s': the force model failed: %s\n", pm->name_a,
-              pm->name_b, vxc_status_str(st));
+      fprintf(stderr, "vxc: cells '%s' and '%s': %s\n", pm->name_a, pm->name_b, e.message);
       return CLI_FAIL;
     }
     vec_add(tot[0], w.force_a);
