@@ -25,9 +25,9 @@ struct vxc_query {
   vxc_allocator al;
   vxv_workspace *ws;
   vxc_pair_metrics *pair; /* results of the last run */
-  int pair_cap;
+  size_t pair_cap;
   double *box_a, *box_b; /* world bounding boxes of the cells, 6 per cell */
-  int box_cap_a, box_cap_b;
+  size_t box_cap_a, box_cap_b;
   /* the integrated region (options.region): the octree's elements, pair by pair */
   vxc_region_box *reg;
   size_t nreg, capreg;
@@ -38,7 +38,7 @@ struct vxc_query {
   vxc_patch *patches;
   size_t npatches, cappatches;
   size_t *patch_off;
-  int patch_off_cap;
+  size_t patch_off_cap;
 };
 
 
@@ -105,25 +105,6 @@ void vxc_query_free(vxc_query *q) {
 }
 
 
-/* Grows an array of `elem`-byte items to hold n; returns 0 or -1 (unchanged). */
-static int grow(const vxc_allocator *al, void **p, int *cap, int n, size_t elem) {
-  if (n <= *cap) {
-    return 0;
-  }
-  int c = *cap ? *cap : 8;
-  while (c < n) {
-    c *= 2;
-  }
-  void *g = vxg_realloc(al, *p, (size_t)c * elem);
-  if (!g) {
-    return -1;
-  }
-  *p = g;
-  *cap = c;
-  return 0;
-}
-
-
 /* The visitor of the octree's elements (vxv_options.visit): stores them in q->reg. */
 static void keep_region(void *ud, const vxv_visit *v) {
   vxc_query *q = ud;
@@ -131,15 +112,9 @@ static void keep_region(void *ud, const vxv_visit *v) {
     q->nreg = q->pair_start; /* the pair's octree runs a pass again */
     return;
   }
-  if (q->nreg == q->capreg) {
-    size_t c = q->capreg ? 2 * q->capreg : 1024;
-    vxc_region_box *g = vxg_realloc(query_al(q), q->reg, c * sizeof *g);
-    if (!g) {
-      q->reg_failed = 1;
-      return;
-    }
-    q->reg = g;
-    q->capreg = c;
+  if (vxg_grow(query_al(q), (void **)&q->reg, &q->capreg, q->nreg + 1, sizeof *q->reg) != 0) {
+    q->reg_failed = 1;
+    return;
   }
   vxc_region_box *b = &q->reg[q->nreg++];
   b->pair = q->cur_pair;
@@ -249,17 +224,10 @@ static int boxes_overlap(const double a[6], const double b[6]) {
  * set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
 static int pair_patches(vxc_query *q, const vxc_query_options *o, vxc_pair_metrics *pm) {
   size_t n = q->nreg - q->pair_start;
-  if (q->npatches + n > q->cappatches) {
-    size_t c = 2 * (q->npatches + n);
-    vxc_patch *g = vxg_realloc(query_al(q), q->patches, c * sizeof *g);
-    if (!g) {
-      return -1;
-    }
-    q->patches = g;
-    q->cappatches = c;
-  }
-  if (grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, q->cur_pair + 1,
-           sizeof *q->patch_off) != 0) {
+  if (vxg_grow(query_al(q), (void **)&q->patches, &q->cappatches, q->npatches + n,
+               sizeof *q->patches) != 0 ||
+      vxg_grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, (size_t)q->cur_pair + 1,
+               sizeof *q->patch_off) != 0) {
     return -1;
   }
   int np = vxci_patches(query_al(q), q->reg + q->pair_start, n, o, pm->geom.normal,
@@ -411,8 +379,8 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
 
 /* World bounding boxes of a solid's cells into *boxes (6 per cell). */
 static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, double **boxes,
-                      int *cap) {
-  if (grow(query_al(q), (void **)boxes, cap, 6 * s->ncell, sizeof(double)) != 0) {
+                      size_t *cap) {
+  if (vxg_grow(query_al(q), (void **)boxes, cap, 6 * (size_t)s->ncell, sizeof(double)) != 0) {
     return -1;
   }
   for (int i = 0; i < s->ncell; i++) {
@@ -455,7 +423,8 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
         continue;
       }
       m.candidates++;
-      if (grow(query_al(q), (void **)&q->pair, &q->pair_cap, m.npair + 1, sizeof *q->pair) != 0) {
+      if (vxg_grow(query_al(q), (void **)&q->pair, &q->pair_cap, (size_t)m.npair + 1,
+                   sizeof *q->pair) != 0) {
         return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
       }
       vxc_pair_metrics *pm = &q->pair[m.npair];
