@@ -369,6 +369,9 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
+  int kept = o->region || o->patches;
+  vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
+                   kept ? q->nreg - q->pair_start : 0, pm);
   if (o->patches && pair_patches(q, o, pm) != 0) {
     return VXC_ERR_NOMEM;
   }

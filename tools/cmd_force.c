@@ -123,6 +123,8 @@ static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench 
   cli_json_num(stdout, pm->geom.volume);
   printf(", \"error_estimate\": ");
   cli_json_num(stdout, pm->error_estimate);
+  printf(", \"penetration\": ");
+  cli_json_num(stdout, pm->penetration);
   printf(", \"stick\": ");
   cli_json_num(stdout, w->stick);
   printf(", \"state_derivative\": ");
@@ -287,6 +289,7 @@ const cli_command cli_cmd_force = {
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
-    "          \"torque_spinning\", ...}], \"body_a\": {\"force\", \"torque\"}, \"body_b\": "
+    "          \"torque_spinning\", ..., \"penetration\" (m, as vxc metrics)}], \"body_a\": "
+    "{\"force\", \"torque\"}, \"body_b\": "
     "{...}}\n",
     force_run};
