@@ -4,26 +4,10 @@
  * and a ball with a void inside (a cell that is not convex: the region's bracket). The
  * normal's own error e (rad) bends the answer by at most R e^2 for a ball. Black-box: only
  * <vxc.h>. */
-#include <unistd.h>
-
 #include "vxc_test.h"
 
 #include "vxc.h"
-
-static vxc_solid *load_text(const char *text) {
-  char path[] = "/tmp/vxc_pen_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-  close(fd);
-  vxc_solid *s = NULL;
-  vxc_error err;
-  vxc_status st = vxc_solid_load(path, NULL, &s, &err);
-  unlink(path);
-  assert_int_equal(st, VXC_OK);
-  return s;
-}
-
+#include "vxc_test_api.h"
 
 /* The quaternion (w x y z) of a turn by `ang` about the unit axis u. */
 static void axis_quat(const double u[3], double ang, double q[4]) {
@@ -31,13 +15,6 @@ static void axis_quat(const double u[3], double ang, double q[4]) {
   for (int i = 0; i < 3; i++) {
     q[i + 1] = sin(ang / 2) * u[i];
   }
-}
-
-
-static double angle(const double a[3], const double b[3]) {
-  double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  double x[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  return atan2(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), c);
 }
 
 
@@ -63,7 +40,7 @@ static const char *SLAB = "(solid slab (cell top (box 2 2 0.2) (pose (translate 
 /* A ball of radius R pressed d into a slab tilted by up to 60 degrees: d, to R e^2 */
 static void test_penetration_ball_into_tilted_slab(void **state) {
   (void)state;
-  vxc_solid *ball = load_text(BALL), *slab = load_text(SLAB);
+  vxc_solid *ball = vxc_test_load_text(BALL), *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -82,7 +59,7 @@ static void test_penetration_ball_into_tilted_slab(void **state) {
     vxc_pose pb = {{0.3 + (R - d) * up[0], -0.2 + (R - d) * up[1], 0.1 + (R - d) * up[2]},
                    {1, 0, 0, 0}};
     const vxc_pair_metrics *p = one_pair(q, ball, &pb, slab, &ps, &o);
-    double down[3] = {-up[0], -up[1], -up[2]}, e = angle(p->geom.normal, down);
+    double down[3] = {-up[0], -up[1], -up[2]}, e = vxc_test_angle(p->geom.normal, down);
     assert_true(e < 1e-2);
     assert_double_near(p->penetration, d, R * e * e + 1e-12);
   }
@@ -96,8 +73,8 @@ static void test_penetration_ball_into_tilted_slab(void **state) {
  * R1 + R2 - D along the line of centres, to (R1 + R2) e^2 */
 static void test_penetration_two_balls(void **state) {
   (void)state;
-  vxc_solid *big = load_text(BALL);
-  vxc_solid *small = load_text("(solid small (cell body (sphere 0.05)))");
+  vxc_solid *big = vxc_test_load_text(BALL);
+  vxc_solid *small = vxc_test_load_text("(solid small (cell body (sphere 0.05)))");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -110,7 +87,7 @@ static void test_penetration_two_balls(void **state) {
     vxc_pose pa = {{0.01, 0.02, 0.03}, {1, 0, 0, 0}};
     vxc_pose pb = {{0.01 + D * u[0], 0.02 + D * u[1], 0.03 + D * u[2]}, {1, 0, 0, 0}};
     const vxc_pair_metrics *p = one_pair(q, big, &pa, small, &pb, &o);
-    double e = angle(p->geom.normal, u);
+    double e = vxc_test_angle(p->geom.normal, u);
     assert_true(e < 1e-2);
     assert_double_near(p->penetration, 0.15 - D, 0.15 * e * e + 1e-12);
   }
@@ -125,8 +102,8 @@ static void test_penetration_two_balls(void **state) {
  * to the normal's error e; the corner's segment then tilts by e: d / cos e) */
 static void test_penetration_cube_corner(void **state) {
   (void)state;
-  vxc_solid *cube = load_text("(solid cube (cell body (box 0.1 0.1 0.1)))");
-  vxc_solid *slab = load_text(SLAB);
+  vxc_solid *cube = vxc_test_load_text("(solid cube (cell body (box 0.1 0.1 0.1)))");
+  vxc_solid *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -141,7 +118,7 @@ static void test_penetration_cube_corner(void **state) {
     double d = depths[k];
     vxc_pose pc = {{0.1, 0.2, half_diag - d}, {q4[0], q4[1], q4[2], q4[3]}};
     const vxc_pair_metrics *p = one_pair(q, cube, &pc, slab, NULL, &o);
-    double e = angle(p->geom.normal, (double[3]){0, 0, -1});
+    double e = vxc_test_angle(p->geom.normal, (double[3]){0, 0, -1});
     assert_true(e < 1e-3);
     assert_double_near(p->penetration, d, d * (1 / cos(e) - 1) + 1e-12);
   }
@@ -156,9 +133,9 @@ static void test_penetration_cube_corner(void **state) {
  * edges wide at a fixed leaf; without it, only the slab above */
 static void test_penetration_nonconvex_bracket(void **state) {
   (void)state;
-  vxc_solid *ball = load_text(
+  vxc_solid *ball = vxc_test_load_text(
       "(solid hollow (cell body (sphere 0.1) (not (move (translate 0 0 0.03) (sphere 0.03)))))");
-  vxc_solid *slab = load_text(SLAB);
+  vxc_solid *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   const double R = 0.1, d = 4e-3, h = 2.5e-4;
@@ -172,7 +149,7 @@ static void test_penetration_nonconvex_bracket(void **state) {
   assert_true(p->penetration_hi >= d * (1 - 1e-9));
   o.region = 1;
   p = one_pair(q, ball, &pb, slab, NULL, &o);
-  double e = angle(p->geom.normal, (double[3]){0, 0, -1}), a = sqrt(2 * R * d);
+  double e = vxc_test_angle(p->geom.normal, (double[3]){0, 0, -1}), a = sqrt(2 * R * d);
   assert_true(p->penetration_lo <= d + a * e + 1e-12);
   assert_true(p->penetration_hi >= d - a * e - 1e-12);
   assert_true(p->penetration_hi - p->penetration_lo <= sqrt(3.0) * h * (1 + 1e-9));
