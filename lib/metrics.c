@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "geom/vec3.h"
 #include "lib/internal.h"
 #include "voxel/voxel.h"
 
@@ -250,6 +251,41 @@ static void set_patch_pointers(vxc_query *q, vxc_pair_metrics *pair, int n) {
 }
 
 
+/* The normal's geometric estimate geo (not normalised) from A toward B: the area vector of
+ * A's surface inside B, which integrates the actual surfaces and turns continuously with
+ * the poses; when it vanishes (A wholly inside B), MPR's direction (the engine's `mpr` when
+ * not NULL, else the hulls'), else the offset of the cells' origins. MPR's portal direction
+ * is not used otherwise: it jumps as the portal changes. Returns 1 when MPR's was taken. */
+static int geometric_estimate(const vxv_result *r, const vxg_mpr_result *mpr, const vxg_cell *ca,
+                              const vxg_xform *ta, const vxg_cell *cb, const vxg_xform *tb,
+                              double geo[3]) {
+  double alen = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  if (alen > 1e-9 * cbrt(r->volume * r->volume)) {
+    for (int k = 0; k < 3; k++) {
+      geo[k] = r->area_vector[k] / alen;
+    }
+    return 0;
+  }
+  vxg_mpr_result own;
+  if (!mpr && vxg_mpr(ca, ta, cb, tb, &own) == VXC_OK && own.overlap) {
+    mpr = &own;
+  }
+  if (mpr) {
+    memcpy(geo, mpr->dir, 3 * sizeof geo[0]);
+    return 1;
+  }
+  double pa[3], pb[3];
+  vxg_xform_point(ta, (double[3]){0, 0, 0}, pa);
+  vxg_xform_point(tb, (double[3]){0, 0, 0}, pb);
+  vxg_sub(pb, pa, geo);
+  if (!(vxg_dot(geo, geo) > 0)) {
+    geo[0] = geo[1] = 0;
+    geo[2] = 1; /* concentric: any direction is as good */
+  }
+  return 0;
+}
+
+
 /* Integrates one cell pair and fills *pm. Returns VXC_OK, VXC_NO_CONTACT or an error. */
 static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const vxg_xform *xa,
                                const vxg_solid *sb, int ib, const vxg_xform *xb,
@@ -318,40 +354,8 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
     return VXC_OK;
   }
 
-  /* the geometric estimate: the area vector of A's surface inside B (zero when A lies wholly
-     inside B; then MPR's direction, the hulls' MPR, the centres' offset) */
-  double geo[3] = {0, 0, 0};
-  double alen = sqrt(r.area_vector[0] * r.area_vector[0] + r.area_vector[1] * r.area_vector[1] +
-                     r.area_vector[2] * r.area_vector[2]);
-  int area_ok = alen > 1e-9 * cbrt(r.volume * r.volume);
-  /* The area vector integrates the actual surfaces: it is accurate for any cell shape and
-     a continuous function of the poses. MPR's direction is that of a portal, not always the
-     shallowest way out, and it jumps as the portal changes: over a table's edge it strayed
-     8 to 13 degrees from the true normal at a third of the poses, in and out of any
-     agreement window, and such jumps made an adaptive integrator crawl with microsecond
-     steps. So MPR serves only when there is no area vector (A wholly inside B). */
-  if (area_ok) {
-    for (int k = 0; k < 3; k++) {
-      geo[k] = r.area_vector[k] / alen;
-    }
-  } else if (have_mpr) {
-    memcpy(geo, mpr.dir, sizeof geo);
-    pm->normal_from_mpr = 1;
-  } else if (vxg_mpr(ca, &ta, cb, &tb, &mpr) == VXC_OK && mpr.overlap) {
-    memcpy(geo, mpr.dir, sizeof geo);
-    pm->normal_from_mpr = 1;
-  } else {
-    double pa[3], pb[3], len = 0;
-    vxg_xform_point(&ta, (double[3]){0, 0, 0}, pa);
-    vxg_xform_point(&tb, (double[3]){0, 0, 0}, pb);
-    for (int k = 0; k < 3; k++) {
-      geo[k] = pb[k] - pa[k];
-      len += geo[k] * geo[k];
-    }
-    if (!(len > 0)) {
-      geo[2] = 1; /* concentric: any direction is as good */
-    }
-  }
+  double geo[3];
+  pm->normal_from_mpr = geometric_estimate(&r, have_mpr ? &mpr : NULL, ca, &ta, cb, &tb, geo);
   double np[3];
   int has_prev = prev && prev(prev_ud, ia, ib, np);
   int flags = 0;

@@ -526,6 +526,57 @@ static int find_body(reader *rd, const vxg_sexp *n, int *out) {
 }
 
 
+/* (params (NAME VALUE)... [(friction-law NAME)]) of a contact into p. Returns 0 or -1. */
+static int params_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
+  for (const vxg_sexp *q = f->child->next; q; q = q->next) {
+    const char *pn = head(q);
+    vxc_error e2;
+    if (pn && strcmp(pn, "friction-law") == 0 && q->nchild == 2 &&
+        q->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
+      if (vxc_params_set_law(p, q->child->next->text, &e2) != VXC_OK) {
+        return fail(rd, q->child->next, "%.300s", e2.message, NULL);
+      }
+      continue;
+    }
+    if (!pn || q->nchild != 2 || q->child->next->kind != VXG_SEXP_NUMBER) {
+      return fail(rd, q, "(params ...): expected (NAME VALUE) or (friction-law NAME)", NULL, NULL);
+    }
+    if (vxc_params_set(p, pn, q->child->next->num, &e2) != VXC_OK) {
+      return fail(rd, q, "%.300s", e2.message, NULL);
+    }
+  }
+  return 0;
+}
+
+
+/* What a contact gets when its file does not say: slots for every cell pair (up to 256),
+ * and the event force and atol of the negligible force. */
+static void contact_defaults(reader *rd, task_contact *c, int have_atol) {
+  if (!c->slots) {
+    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
+                   vxc_solid_cell_count(rd->t->body[c->b].solid);
+    c->slots = nc > 256 ? 256 : (int)nc;
+  }
+  /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
+     1e-4 N). A new pair's contact starts once its elastic force is within it of zero, and
+     by default a volume bracket worth it (k_v atol) is accurate enough */
+  double m = 0;
+  for (int k = 0; k < 2; k++) {
+    const task_body *b = &rd->t->body[k ? c->b : c->a];
+    if (b->dynamic && b->mass > m) {
+      m = b->mass;
+    }
+  }
+  double df = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
+  if (c->event_force < 0) {
+    c->event_force = df;
+  }
+  if (!have_atol) {
+    c->query.atol = df / c->params.k_v;
+  }
+}
+
+
 static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   vxc_params_default(&c->params);
   vxc_query_options_default(&c->query);
@@ -554,23 +605,8 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
       return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
     if (strcmp(h, "params") == 0) {
-      for (const vxg_sexp *p = f->child->next; p; p = p->next) {
-        const char *pn = head(p);
-        vxc_error e2;
-        if (pn && strcmp(pn, "friction-law") == 0 && p->nchild == 2 &&
-            p->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
-          if (vxc_params_set_law(&c->params, p->child->next->text, &e2) != VXC_OK) {
-            return fail(rd, p->child->next, "%.300s", e2.message, NULL);
-          }
-          continue;
-        }
-        if (!pn || p->nchild != 2 || p->child->next->kind != VXG_SEXP_NUMBER) {
-          return fail(rd, p, "(params ...): expected (NAME VALUE) or (friction-law NAME)", NULL,
-                      NULL);
-        }
-        if (vxc_params_set(&c->params, pn, p->child->next->num, &e2) != VXC_OK) {
-          return fail(rd, p, "%.300s", e2.message, NULL);
-        }
+      if (params_form(rd, f, &c->params) < 0) {
+        return -1;
       }
     } else if (strcmp(h, "voxel") == 0) {
       if (one_number(rd, f, &c->query.voxel, 1) < 0) {
@@ -626,28 +662,7 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   c->query.theta_c = c->params.theta_c;
   c->query.r_n = c->params.r_n;
   c->query.n_i = c->params.n_i;
-  if (!c->slots) {
-    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
-                   vxc_solid_cell_count(rd->t->body[c->b].solid);
-    c->slots = nc > 256 ? 256 : (int)nc;
-  }
-  /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
-     1e-4 N). A new pair's contact starts once its elastic force is within it of zero, and
-     by default a volume bracket worth it (k_v atol) is accurate enough */
-  double m = 0;
-  for (int k = 0; k < 2; k++) {
-    const task_body *b = &rd->t->body[k ? c->b : c->a];
-    if (b->dynamic && b->mass > m) {
-      m = b->mass;
-    }
-  }
-  double df = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
-  if (c->event_force < 0) {
-    c->event_force = df;
-  }
-  if (!have_atol) {
-    c->query.atol = df / c->params.k_v;
-  }
+  contact_defaults(rd, c, have_atol);
   return 0;
 }
 
