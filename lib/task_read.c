@@ -71,6 +71,18 @@ static int fail(reader *rd, const vxg_sexp *at, const char *fmt, const char *a, 
 }
 
 
+/* Fails with "CONTEXT: unknown form 'H'" and, when one of the n known forms is near H,
+ * "; did you mean 'NAME'?". Returns -1. */
+static int unknown_form(reader *rd, const vxg_sexp *f, const char *context, const char *h,
+                        const char *const *known, int n) {
+  const char *near = vxc_nearest_name(h, known, n);
+  char msg[320];
+  snprintf(msg, sizeof msg, "%.100s: unknown form '%.100s'%s%.40s%s", context, h,
+           near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return fail(rd, f, "%s", msg, NULL);
+}
+
+
 static const char *head(const vxg_sexp *n) {
   if (n && n->kind == VXG_SEXP_LIST && n->child && n->child->kind == VXG_SEXP_WORD) {
     return n->child->text;
@@ -345,7 +357,11 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
       b->gripper = 1;
       b->dynamic = 1;
     } else {
-      return fail(rd, f, "(%s ...): unknown form '%s'", h, fh);
+      static const char *const forms[] = {"mass",     "density", "com",    "inertia",
+                                          "keyframe", "line",    "gripper"};
+      char ctx[40];
+      snprintf(ctx, sizeof ctx, "(%s ...)", h);
+      return unknown_form(rd, f, ctx, fh, forms, driven ? 7 : 4);
     }
   }
   if (driven && !b->nkey && !b->have_line) {
@@ -485,7 +501,10 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(body %s ...): unknown form '%s'", name, h);
+      static const char *const forms[] = {"model", "fixed", "free", "driven", "pose", "velocity"};
+      char ctx[VXG_NAME_MAX + 20];
+      snprintf(ctx, sizeof ctx, "(body %s ...)", name);
+      return unknown_form(rd, f, ctx, h, forms, 6);
     }
   }
   if (!model_at) {
@@ -649,7 +668,9 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(contact ...): unknown form '%s'", h, NULL);
+      static const char *const forms[] = {"params", "voxel", "rtol",        "certified",
+                                          "atol",   "slots", "event-force", "rolling"};
+      return unknown_form(rd, f, "(contact ...)", h, forms, 8);
     }
   }
   if (have_voxel && !have_rtol) {
@@ -709,7 +730,10 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(integrator %s ...): unknown form '%s'", k->text, h ? h : "?");
+      static const char *const forms[] = {"step", "rtol", "atol", "method", "max-step"};
+      char ctx[VXG_NAME_MAX + 20];
+      snprintf(ctx, sizeof ctx, "(integrator %s ...)", k->text);
+      return unknown_form(rd, f, ctx, h ? h : "?", forms, t->integrator == TASK_ADAPTIVE ? 5 : 1);
     }
   }
   if (t->integrator == TASK_RK4 && !have_step) {
@@ -808,7 +832,10 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(task ...): unknown form '%s'", h, NULL);
+      static const char *const forms[] = {
+          "gravity", "duration", "record",          "integrator",
+          "body",    "contact",  "initial-overlap", "energy-tolerance"};
+      return unknown_form(rd, f, "(task ...)", h, forms, 8);
     }
   }
   if (!have_duration) {

@@ -14,9 +14,9 @@ static void test_api_version_matches_header(void **state) {
 // every status has its own description
 static void test_api_status_strings_are_distinct(void **state) {
   (void)state;
-  const vxc_status all[] = {VXC_OK,        VXC_NO_CONTACT,   VXC_ERR_NOMEM,
-                            VXC_ERR_ARG,   VXC_ERR_IO,       VXC_ERR_FORMAT,
-                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT, VXC_ERR_NUMERIC};
+  const vxc_status all[] = {VXC_OK,           VXC_NO_CONTACT, VXC_ERR_NOMEM,
+                            VXC_ERR_ARG,      VXC_ERR_IO,     VXC_ERR_FORMAT,
+                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT,  VXC_ERR_NUMERIC};
   const int n = (int)(sizeof all / sizeof all[0]);
   for (int i = 0; i < n; i++) {
     assert_non_null(vxc_status_str(all[i]));
@@ -26,6 +26,20 @@ static void test_api_status_strings_are_distinct(void **state) {
     }
   }
   assert_string_equal(vxc_status_str((vxc_status)-99), "unknown status");
+}
+
+
+// "did you mean": the name at most 2 edits away (the first of equals), else none
+static void test_api_nearest_name(void **state) {
+  (void)state;
+  const char *const names[] = {"gravity", "duration", "record", "mu_s", "mu_c"};
+  assert_string_equal(vxc_nearest_name("gravty", names, 5), "gravity");    /* a deletion */
+  assert_string_equal(vxc_nearest_name("durtaion", names, 5), "duration"); /* 2 substitutions */
+  assert_string_equal(vxc_nearest_name("mu_z", names, 5), "mu_s");         /* first of equals */
+  assert_null(vxc_nearest_name("gravitation", names, 5));                  /* 4 insertions */
+  assert_null(vxc_nearest_name("gravty", names, 0));
+  assert_null(vxc_nearest_name(NULL, names, 5));
+  assert_null(vxc_nearest_name("abcdefghijklmnopqrstuvwxyzabcdef", names, 5)); /* > 30 */
 }
 
 
@@ -196,7 +210,8 @@ static double mesh_volume(const mg_mesh *g) {
     const double *a = g->v + 3 * g->t[3 * i], *b = g->v + 3 * g->t[3 * i + 1],
                  *c = g->v + 3 * g->t[3 * i + 2];
     v += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-          a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+          a[2] * (b[0] * c[1] - b[1] * c[0])) /
+         6;
   }
   return v;
 }
@@ -336,6 +351,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_api_version_matches_header),
       cmocka_unit_test(test_api_status_strings_are_distinct),
+      cmocka_unit_test(test_api_nearest_name),
       cmocka_unit_test(test_api_ball_loads_with_its_density),
       cmocka_unit_test(test_api_aabb_follows_pose),
       cmocka_unit_test(test_api_bad_arguments_are_refused),

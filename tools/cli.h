@@ -66,8 +66,6 @@ const cli_command *cli_find(const char *name);
 
 /* The nearest command name to a misspelt one (edit distance <= 2), or NULL. */
 const char *cli_suggest(const char *name);
-/* Levenshtein distance of two strings of at most 30 characters (99 beyond). */
-int cli_edit_distance(const char *a, const char *b);
 /* Command-line conventions every command shares (cli_args.c): splits `--opt=value` into
  * `--opt` `value` (before a `--`) into a new argv (*argv_out, free with free(); NULL when
  * out of memory). */

@@ -44,22 +44,24 @@ static int usage_names(const char *usage, const char *opt) {
 
 /* The option of `usage` nearest to `opt` (edit distance <= 2), copied to best. */
 static int nearest_option(const char *usage, const char *opt, char *best, size_t size) {
-  int best_d = 3;
-  for (const char *p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
+  char cand[64][40];
+  const char *names[64];
+  int k = 0;
+  for (const char *p = strstr(usage, "--"); p && k < 64; p = strstr(p + 2, "--")) {
     size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") + 2;
-    char cand[40];
-    if (n <= 2 || n >= sizeof cand) {
+    if (n <= 2 || n >= sizeof cand[0]) {
       continue;
     }
-    memcpy(cand, p, n);
-    cand[n] = '\0';
-    int d = cli_edit_distance(opt, cand);
-    if (d < best_d) {
-      best_d = d;
-      snprintf(best, size, "%s", cand);
-    }
+    memcpy(cand[k], p, n);
+    cand[k][n] = '\0';
+    names[k] = cand[k];
+    k++;
   }
-  return best_d < 3;
+  const char *b = vxc_nearest_name(opt, names, k);
+  if (b) {
+    snprintf(best, size, "%s", b);
+  }
+  return b != NULL;
 }
 
 
