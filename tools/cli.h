@@ -68,7 +68,9 @@ const cli_command *cli_find(const char *name);
 const char *cli_suggest(const char *name);
 /* Command-line conventions every command shares (cli_args.c): splits `--opt=value` into
  * `--opt` `value` (before a `--`) into a new argv (*argv_out, free with free(); NULL when
- * out of memory). */
+ * out of memory). A `--` ends the options and is dropped; an argument after it that starts
+ * with '-' is a file and becomes "./ARG" (so `-- -` names a file called "-", not standard
+ * input). */
 char **cli_split_equals(int argc, char **argv, int *argc_out);
 /* Checks every `--option` of a command line (before `--`) against the options its usage
  * text names; prints "unknown option" with the nearest one and returns CLI_USAGE, else

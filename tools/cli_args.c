@@ -7,15 +7,23 @@
 #include "cli.h"
 
 char **cli_split_equals(int argc, char **argv, int *argc_out) {
-  char **out = malloc(sizeof *out * (2 * (size_t)argc + 1));
+  size_t room = sizeof(char *) * (2 * (size_t)argc + 1);
+  for (int i = 0; i < argc; i++) {
+    room += strlen(argv[i]) + 3;
+  }
+  char **out = malloc(room), *text = (char *)(out + 2 * argc + 1);
   if (!out) {
     return NULL;
   }
   int n = 0, rest = 0;
   for (int i = 0; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
-    rest |= strcmp(argv[i], "--") == 0;
-    if (!rest && i > 0 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
+    if (!rest && i > 0 && strcmp(argv[i], "--") == 0) {
+      rest = 1; /* the end of the options: dropped */
+    } else if (rest && argv[i][0] == '-') {
+      out[n++] = text; /* a file whose name starts with '-' (even "-" itself) */
+      text += sprintf(text, "./%s", argv[i]) + 1;
+    } else if (!rest && i > 0 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
       *eq = '\0'; /* argv's strings are the program's to change */
       out[n++] = argv[i];
       out[n++] = eq + 1;
