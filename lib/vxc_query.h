@@ -36,7 +36,8 @@ typedef struct vxc_query_options {
   int n_i;             /* most iterations (15) */
   int region;          /* 1: keep the region each pair's octree integrated, for
                           vxc_query_region (the octree then runs on the caller's thread
-                          alone; the figures are the same) (0) */
+                          alone; the figures are the same, but for the penetration
+                          bracket, which the region tightens) (0) */
   int patches;         /* 1: split each pair's interference into contact patches
                           (vxc_pair_metrics.patch; implies `region`) (0) */
 } vxc_query_options;
