@@ -52,6 +52,11 @@ int vxg_grow_cap(size_t cap, size_t need, size_t elem, size_t *out);
 void vxg_free(const vxc_allocator *al, void *ptr);
 char *vxg_strdup(const vxc_allocator *al, const char *s);
 
+/* For "did you mean" hints (geom/model.c): the name of cands[0 .. n) (n < 0: up to a NULL)
+ * nearest to `word`, when fewer than 3 single-character edits away and fewer than its own
+ * length (the first of equals); else NULL (also for names over 32 characters). */
+const char *vxg_nearest_name(const char *word, const char *const *cands, int n);
+
 /* Fills `err` (when not NULL) with status, position and a printf-style message.
  * `file` may be NULL, `line`/`column` 0 when not about a file position. Returns `status`. */
 vxc_status vxg_error_set(vxc_error *err, vxc_status status, const char *file, int line, int column,

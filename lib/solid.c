@@ -13,39 +13,8 @@ const char *vxc_version(void) {
 }
 
 
-/* Edit distance between a and b, both at most 30 characters. */
-static int edit_distance(const char *a, size_t la, const char *b, size_t lb) {
-  int d[31][31];
-  for (size_t i = 0; i <= la; i++) {
-    d[i][0] = (int)i;
-  }
-  for (size_t j = 0; j <= lb; j++) {
-    d[0][j] = (int)j;
-  }
-  for (size_t i = 1; i <= la; i++) {
-    for (size_t j = 1; j <= lb; j++) {
-      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-    }
-  }
-  return d[la][lb];
-}
-
-
 const char *vxc_nearest_name(const char *name, const char *const *names, int n) {
-  const char *best = NULL;
-  int best_d = 3;
-  size_t la = name ? strlen(name) : 31;
-  for (int i = 0; la <= 30 && names && i < n; i++) {
-    size_t lb = names[i] ? strlen(names[i]) : 31;
-    int d = lb <= 30 ? edit_distance(name, la, names[i], lb) : 99;
-    if (d < best_d) {
-      best_d = d;
-      best = names[i];
-    }
-  }
-  return best;
+  return n > 0 ? vxg_nearest_name(name, names, n) : NULL;
 }
 
 

@@ -4,6 +4,8 @@
 #include "tools/mesh_gen.h"
 #include "vxc.h"
 
+#include "counting_alloc.h"
+
 // the run-time version is the header's
 static void test_api_version_matches_header(void **state) {
   (void)state;
@@ -39,7 +41,10 @@ static void test_api_nearest_name(void **state) {
   assert_null(vxc_nearest_name("gravitation", names, 5));                  /* 4 insertions */
   assert_null(vxc_nearest_name("gravty", names, 0));
   assert_null(vxc_nearest_name(NULL, names, 5));
-  assert_null(vxc_nearest_name("abcdefghijklmnopqrstuvwxyzabcdef", names, 5)); /* > 30 */
+  assert_null(vxc_nearest_name("abcdefghijklmnopqrstuvwxyzabcdefg", names, 5)); /* > 32 */
+  const char *const short_names[] = {"x", "yz"};
+  assert_null(vxc_nearest_name("q", short_names, 2));               /* 1 edit: all of "x" */
+  assert_string_equal(vxc_nearest_name("y", short_names, 2), "yz"); /* 1 edit of 2 */
 }
 
 
@@ -136,32 +141,6 @@ static void test_api_missing_file_names_it(void **state) {
 }
 
 
-/* An allocator that fails after `budget` successful allocations and counts live blocks. */
-typedef struct {
-  int budget;
-  int live;
-} failing;
-
-static void *failing_realloc(void *ud, void *ptr, size_t size) {
-  failing *f = ud;
-  if (size == 0) {
-    if (ptr) {
-      f->live--;
-    }
-    free(ptr);
-    return NULL;
-  }
-  if (f->budget-- <= 0) {
-    return NULL;
-  }
-  void *q = realloc(ptr, size);
-  if (q && !ptr) {
-    f->live++;
-  }
-  return q;
-}
-
-
 /* Makes a solid with the allocator `al` from what `ud` describes. */
 typedef vxc_status (*make_solid)(const vxc_allocator *al, const void *ud, vxc_solid **s);
 
@@ -170,8 +149,8 @@ typedef vxc_status (*make_solid)(const vxc_allocator *al, const void *ud, vxc_so
 static void assert_allocation_failures_are_clean(make_solid make, const void *ud) {
   int ok = 0;
   for (int n = 0; n < 10000 && !ok; n++) {
-    failing f = {n, 0};
-    vxc_allocator al = {failing_realloc, &f};
+    counter f = {0, 0, n}; /* grants allocations 0 .. n - 1 */
+    vxc_allocator al = {counting_realloc, &f};
     vxc_solid *s = NULL;
     vxc_status st = make(&al, ud, &s);
     if (st == VXC_OK) {
