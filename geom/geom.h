@@ -43,10 +43,19 @@
 void *vxg_alloc(const vxc_allocator *al, size_t size);
 void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size);
 /* Grows the array *p of `elem`-byte items to hold `need` (capacity *cap, doubled from 16):
- * 0, or -1 (out of memory or overflow) with *p and *cap unchanged. */
+ * 0, or -1 (out of memory or overflow) with *p and *cap unchanged. The one growth rule of
+ * every layer. */
 int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem);
+/* The capacity vxg_grow moves `cap` to for `need` items of `elem` bytes, in *out: 0, or -1
+ * when it or its size in bytes would overflow (for a caller that accounts its memory). */
+int vxg_grow_cap(size_t cap, size_t need, size_t elem, size_t *out);
 void vxg_free(const vxc_allocator *al, void *ptr);
 char *vxg_strdup(const vxc_allocator *al, const char *s);
+
+/* For "did you mean" hints (geom/model.c): the name of cands[0 .. n) (n < 0: up to a NULL)
+ * nearest to `word`, when fewer than 3 single-character edits away and fewer than its own
+ * length (the first of equals); else NULL (also for names over 32 characters). */
+const char *vxg_nearest_name(const char *word, const char *const *cands, int n);
 
 /* Fills `err` (when not NULL) with status, position and a printf-style message.
  * `file` may be NULL, `line`/`column` 0 when not about a file position. Returns `status`. */
@@ -225,7 +234,8 @@ typedef struct vxg_solid {
   char *name;     /* owned */
   char *path;     /* file it was read from (owned), or NULL */
   double density; /* kg/m^3, 0 when the model gives none */
-  int ncell, cap;
+  int ncell;
+  size_t cap;
   vxg_cell **cell;         /* owned */
   const vxc_allocator *al; /* borrowed: must outlive the solid */
 } vxg_solid;

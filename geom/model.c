@@ -128,19 +128,23 @@ static int edit_distance(const char *a, const char *b) {
 }
 
 
-/* The keyword of `cands` (NULL-terminated) closest to `word`, when close enough to be a
- * likely typo; NULL otherwise. */
-static const char *closest(const char *word, const char *const *cands) {
+const char *vxg_nearest_name(const char *word, const char *const *cands, int n) {
   const char *best = NULL;
   int bestd = 3; /* at most two edits */
-  for (int i = 0; cands[i]; i++) {
-    int d = edit_distance(word, cands[i]);
+  for (int i = 0; word && cands && (n < 0 ? cands[i] != NULL : i < n); i++) {
+    int d = cands[i] ? edit_distance(word, cands[i]) : 1000;
     if (d < bestd && d < (int)strlen(cands[i])) {
       best = cands[i];
       bestd = d;
     }
   }
   return best;
+}
+
+
+/* The keyword of `cands` (NULL-terminated) closest to `word`, or NULL. */
+static const char *closest(const char *word, const char *const *cands) {
+  return vxg_nearest_name(word, cands, -1);
 }
 
 

@@ -20,11 +20,8 @@ void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size) {
 }
 
 
-int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) {
-    return 0;
-  }
-  size_t n = *cap ? *cap : 16;
+int vxg_grow_cap(size_t cap, size_t need, size_t elem, size_t *out) {
+  size_t n = cap ? cap : 16;
   while (n < need) {
     if (n > SIZE_MAX / 2) {
       return -1;
@@ -32,6 +29,19 @@ int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t
     n *= 2;
   }
   if (elem && n > SIZE_MAX / elem) {
+    return -1;
+  }
+  *out = n;
+  return 0;
+}
+
+
+int vxg_grow(const vxc_allocator *al, void **p, size_t *cap, size_t need, size_t elem) {
+  size_t n;
+  if (need <= *cap) {
+    return 0;
+  }
+  if (vxg_grow_cap(*cap, need, elem, &n) != 0) {
     return -1;
   }
   void *q = vxg_realloc(al, *p, n * elem);
@@ -140,14 +150,8 @@ vxc_status vxg_solid_add_cell(vxg_solid *s, const char *name, const vxg_xform *p
                            "duplicate cell name '%s' in solid '%s'", name, s->name);
     }
   }
-  if (s->ncell == s->cap) {
-    int cap = s->cap ? 2 * s->cap : 8;
-    vxg_cell **grown = vxg_realloc(s->al, s->cell, (size_t)cap * sizeof *grown);
-    if (!grown) {
-      return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    }
-    s->cell = grown;
-    s->cap = cap;
+  if (vxg_grow(s->al, (void **)&s->cell, &s->cap, (size_t)s->ncell + 1, sizeof *s->cell) != 0) {
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
   }
   vxg_cell *c = vxg_alloc(s->al, sizeof *c);
   if (!c) {

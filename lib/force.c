@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geom/geom.h"
 #include "lib/force_internal.h"
 #include "geom/vec3.h"
 
@@ -88,23 +89,89 @@ static void start_state(const vxc_params *p, double v_n, double ref, const doubl
 }
 
 
-vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
-                             const vxc_body_motion *a, const vxc_body_motion *b,
-                             double state[VXC_STATE_SIZE]) {
-  if (!p || !geom || !a || !b || !state || !p->prepared) {
-    return VXC_ERR_ARG;
+/* The checks every entry shares, in the order of its statuses: a NULL argument or p not
+ * prepared (VXC_ERR_ARG), then a non-finite motion or state (VXC_ERR_NUMERIC). `names`
+ * lists the pointer arguments' names; `state` is checked for finiteness when `read`. */
+static vxc_status check_args(const char *fn, const void *const *ptr, const char *const *names,
+                             int nptr, const vxc_params *p, const vxc_body_motion *a,
+                             const vxc_body_motion *b, const double *state, int read,
+                             vxc_error *err) {
+  for (int i = 0; i < nptr; i++) {
+    if (!ptr[i]) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn, names[i]);
+    }
   }
-  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) || !motion_finite(a) ||
-      !motion_finite(b)) {
-    return VXC_ERR_NUMERIC;
+  if (!p->prepared) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "%s: p is not prepared (call vxc_params_prepare)", fn);
   }
-  double n[3];
-  vxc_status st = vxci_unit_normal(geom->normal, n);
+  if (!motion_finite(a) || !motion_finite(b)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "%s: the motion of body %s (r, v or w) is not finite", fn,
+                         motion_finite(a) ? "b" : "a");
+  }
+  for (int i = 0; read && i < VXC_STATE_SIZE; i++) {
+    if (!isfinite(state[i])) {
+      return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: state[%d] = %g is not finite", fn,
+                           i, state[i]);
+    }
+  }
+  return VXC_OK;
+}
+
+
+/* The unit normal from `in` (named `what`): VXC_ERR_NUMERIC when not finite, VXC_ERR_ARG
+ * when its length is not 1 to VXC_UNIT_TOL. */
+static vxc_status check_normal(const char *fn, const char *what, const double in[3], double n[3],
+                               vxc_error *err) {
+  vxc_status st = vxci_unit_normal(in, n);
+  if (st == VXC_ERR_NUMERIC) {
+    return vxg_error_set(err, st, NULL, 0, 0, "%s: %s is not finite", fn, what);
+  }
+  if (st != VXC_OK) {
+    return vxg_error_set(err, st, NULL, 0, 0, "%s: %s has length %.9g, not 1 (to %g)", fn, what,
+                         sqrt(vxg_dot(in, in)), VXC_UNIT_TOL);
+  }
+  return VXC_OK;
+}
+
+
+/* The contact geometry's checks: volume and centroid (and inertia when `inertia`) finite,
+ * the normal unit, V >= 0. */
+static vxc_status check_geometry(const char *fn, const vxc_contact_geometry *geom, int inertia,
+                                 double n[3], vxc_error *err) {
+  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) ||
+      (inertia && !finite_n(geom->inertia, 9))) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: geom->%s is not finite", fn,
+                         !isfinite(geom->volume)        ? "volume"
+                         : !finite_n(geom->centroid, 3) ? "centroid"
+                                                        : "inertia");
+  }
+  vxc_status st = check_normal(fn, "geom->normal", geom->normal, n, err);
   if (st != VXC_OK) {
     return st;
   }
   if (geom->volume < 0) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: geom->volume = %g m^3 is negative", fn,
+                         geom->volume);
+  }
+  return VXC_OK;
+}
+
+
+vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
+                             const vxc_body_motion *a, const vxc_body_motion *b,
+                             double state[VXC_STATE_SIZE], vxc_error *err) {
+  static const char *fn = "vxc_contact_start";
+  const void *ptr[] = {p, geom, a, b, state};
+  static const char *const names[] = {"p", "geom", "a", "b", "state"};
+  double n[3];
+  vxc_status st = check_args(fn, ptr, names, 5, p, a, b, state, 0, err);
+  if (st == VXC_OK) {
+    st = check_geometry(fn, geom, 0, n, err);
+  }
+  if (st != VXC_OK) {
+    return st;
   }
   double v_c[3];
   relative_velocity(a, b, geom->centroid, v_c);
@@ -113,17 +180,28 @@ vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *ge
 }
 
 
+/* The point model's own inputs: depth and point finite, the normal unit. */
+static vxc_status check_point(const char *fn, double depth, const double point[3],
+                              const double normal[3], double n[3], vxc_error *err) {
+  if (!isfinite(depth) || !finite_n(point, 3)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: %s is not finite", fn,
+                         isfinite(depth) ? "point" : "depth");
+  }
+  return check_normal(fn, "normal", normal, n, err);
+}
+
+
 vxc_status vxc_point_start(const vxc_params *p, double depth, const double point[3],
                            const double normal[3], const vxc_body_motion *a,
-                           const vxc_body_motion *b, double state[VXC_STATE_SIZE]) {
-  if (!p || !point || !normal || !a || !b || !state || !p->prepared) {
-    return VXC_ERR_ARG;
-  }
-  if (!isfinite(depth) || !finite_n(point, 3) || !motion_finite(a) || !motion_finite(b)) {
-    return VXC_ERR_NUMERIC;
-  }
+                           const vxc_body_motion *b, double state[VXC_STATE_SIZE], vxc_error *err) {
+  static const char *fn = "vxc_point_start";
+  const void *ptr[] = {p, point, normal, a, b, state};
+  static const char *const names[] = {"p", "point", "normal", "a", "b", "state"};
   double n[3];
-  vxc_status st = vxci_unit_normal(normal, n);
+  vxc_status st = check_args(fn, ptr, names, 6, p, a, b, state, 0, err);
+  if (st == VXC_OK) {
+    st = check_point(fn, depth, point, normal, n, err);
+  }
   if (st != VXC_OK) {
     return st;
   }
@@ -193,7 +271,8 @@ typedef struct contact_terms {
 
 static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vxc_body_motion *a,
                            const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
-                           vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
+                           vxc_wrench *out, double dstate[VXC_STATE_SIZE], const char *fn,
+                           vxc_error *err) {
   const double *n = c->n;
   double v_cn = vxg_dot(n, c->v_c);
   double w_n = vxg_dot(n, c->w_r);
@@ -268,7 +347,10 @@ static vxc_status assemble(const vxc_params *p, const contact_terms *c, const vx
   /* refuse to hand out overflowed or NaN results */
   if (!finite_n((const double *)&w, (int)(sizeof w / sizeof(double))) ||
       !finite_n(ds, VXC_STATE_SIZE)) {
-    return VXC_ERR_NUMERIC;
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "%s: the wrench or the state derivative is not finite (f_n = %g N; "
+                         "a parameter or an input too large?)",
+                         fn, c->f_n);
   }
   *out = w;
   if (dstate) {
@@ -289,21 +371,17 @@ static void zero_outputs(vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
 vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geom,
                             const vxc_body_motion *a, const vxc_body_motion *b,
                             const double state[VXC_STATE_SIZE], vxc_wrench *out,
-                            double dstate[VXC_STATE_SIZE]) {
-  if (!p || !geom || !a || !b || !state || !out || !p->prepared) {
-    return VXC_ERR_ARG;
-  }
-  if (!isfinite(geom->volume) || !finite_n(geom->centroid, 3) || !finite_n(geom->inertia, 9) ||
-      !motion_finite(a) || !motion_finite(b) || !finite_n(state, VXC_STATE_SIZE)) {
-    return VXC_ERR_NUMERIC;
-  }
+                            double dstate[VXC_STATE_SIZE], vxc_error *err) {
+  static const char *fn = "vxc_contact_eval";
+  const void *ptr[] = {p, geom, a, b, state, out};
+  static const char *const names[] = {"p", "geom", "a", "b", "state", "out"};
   contact_terms c;
-  vxc_status st = vxci_unit_normal(geom->normal, c.n);
+  vxc_status st = check_args(fn, ptr, names, 6, p, a, b, state, 1, err);
+  if (st == VXC_OK) {
+    st = check_geometry(fn, geom, 1, c.n, err);
+  }
   if (st != VXC_OK) {
     return st;
-  }
-  if (geom->volume < 0) {
-    return VXC_ERR_ARG;
   }
   if (geom->volume == 0) {
     zero_outputs(out, dstate);
@@ -346,23 +424,22 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
 
   c.r_gyr = vxc_gyration_radius(geom);
   c.contensou = 1;
-  return assemble(p, &c, a, b, state, out, dstate);
+  return assemble(p, &c, a, b, state, out, dstate, fn, err);
 }
 
 
 vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[3],
                           const double normal[3], const vxc_body_motion *a,
                           const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
-                          vxc_wrench *out, double dstate[VXC_STATE_SIZE]) {
-  if (!p || !point || !normal || !a || !b || !state || !out || !p->prepared) {
-    return VXC_ERR_ARG;
-  }
-  if (!isfinite(depth) || !finite_n(point, 3) || !motion_finite(a) || !motion_finite(b) ||
-      !finite_n(state, VXC_STATE_SIZE)) {
-    return VXC_ERR_NUMERIC;
-  }
+                          vxc_wrench *out, double dstate[VXC_STATE_SIZE], vxc_error *err) {
+  static const char *fn = "vxc_point_eval";
+  const void *ptr[] = {p, point, normal, a, b, state, out};
+  static const char *const names[] = {"p", "point", "normal", "a", "b", "state", "out"};
   contact_terms c;
-  vxc_status st = vxci_unit_normal(normal, c.n);
+  vxc_status st = check_args(fn, ptr, names, 7, p, a, b, state, 1, err);
+  if (st == VXC_OK) {
+    st = check_point(fn, depth, point, normal, c.n, err);
+  }
   if (st != VXC_OK) {
     return st;
   }
@@ -389,5 +466,5 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
   memset(c.tau_roll, 0, sizeof c.tau_roll);
   c.r_gyr = 0.0;
   c.contensou = 0;
-  return assemble(p, &c, a, b, state, out, dstate);
+  return assemble(p, &c, a, b, state, out, dstate, fn, err);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "geom/vec3.h"
 #include "lib/internal.h"
 #include "voxel/voxel.h"
 
@@ -25,9 +26,9 @@ struct vxc_query {
   vxc_allocator al;
   vxv_workspace *ws;
   vxc_pair_metrics *pair; /* results of the last run */
-  int pair_cap;
+  size_t pair_cap;
   double *box_a, *box_b; /* world bounding boxes of the cells, 6 per cell */
-  int box_cap_a, box_cap_b;
+  size_t box_cap_a, box_cap_b;
   /* the integrated region (options.region): the octree's elements, pair by pair */
   vxc_region_box *reg;
   size_t nreg, capreg;
@@ -38,7 +39,7 @@ struct vxc_query {
   vxc_patch *patches;
   size_t npatches, cappatches;
   size_t *patch_off;
-  int patch_off_cap;
+  size_t patch_off_cap;
 };
 
 
@@ -105,25 +106,6 @@ void vxc_query_free(vxc_query *q) {
 }
 
 
-/* Grows an array of `elem`-byte items to hold n; returns 0 or -1 (unchanged). */
-static int grow(const vxc_allocator *al, void **p, int *cap, int n, size_t elem) {
-  if (n <= *cap) {
-    return 0;
-  }
-  int c = *cap ? *cap : 8;
-  while (c < n) {
-    c *= 2;
-  }
-  void *g = vxg_realloc(al, *p, (size_t)c * elem);
-  if (!g) {
-    return -1;
-  }
-  *p = g;
-  *cap = c;
-  return 0;
-}
-
-
 /* The visitor of the octree's elements (vxv_options.visit): stores them in q->reg. */
 static void keep_region(void *ud, const vxv_visit *v) {
   vxc_query *q = ud;
@@ -131,15 +113,9 @@ static void keep_region(void *ud, const vxv_visit *v) {
     q->nreg = q->pair_start; /* the pair's octree runs a pass again */
     return;
   }
-  if (q->nreg == q->capreg) {
-    size_t c = q->capreg ? 2 * q->capreg : 1024;
-    vxc_region_box *g = vxg_realloc(query_al(q), q->reg, c * sizeof *g);
-    if (!g) {
-      q->reg_failed = 1;
-      return;
-    }
-    q->reg = g;
-    q->capreg = c;
+  if (vxg_grow(query_al(q), (void **)&q->reg, &q->capreg, q->nreg + 1, sizeof *q->reg) != 0) {
+    q->reg_failed = 1;
+    return;
   }
   vxc_region_box *b = &q->reg[q->nreg++];
   b->pair = q->cur_pair;
@@ -249,17 +225,10 @@ static int boxes_overlap(const double a[6], const double b[6]) {
  * set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
 static int pair_patches(vxc_query *q, const vxc_query_options *o, vxc_pair_metrics *pm) {
   size_t n = q->nreg - q->pair_start;
-  if (q->npatches + n > q->cappatches) {
-    size_t c = 2 * (q->npatches + n);
-    vxc_patch *g = vxg_realloc(query_al(q), q->patches, c * sizeof *g);
-    if (!g) {
-      return -1;
-    }
-    q->patches = g;
-    q->cappatches = c;
-  }
-  if (grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, q->cur_pair + 1,
-           sizeof *q->patch_off) != 0) {
+  if (vxg_grow(query_al(q), (void **)&q->patches, &q->cappatches, q->npatches + n,
+               sizeof *q->patches) != 0 ||
+      vxg_grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, (size_t)q->cur_pair + 1,
+               sizeof *q->patch_off) != 0) {
     return -1;
   }
   int np = vxci_patches(query_al(q), q->reg + q->pair_start, n, o, pm->geom.normal,
@@ -279,6 +248,41 @@ static void set_patch_pointers(vxc_query *q, vxc_pair_metrics *pair, int n) {
   for (int i = 0; i < n; i++) {
     pair[i].patch = pair[i].npatch > 0 ? q->patches + q->patch_off[i] : NULL;
   }
+}
+
+
+/* The normal's geometric estimate geo (not normalised) from A toward B: the area vector of
+ * A's surface inside B, which integrates the actual surfaces and turns continuously with
+ * the poses; when it vanishes (A wholly inside B), MPR's direction (the engine's `mpr` when
+ * not NULL, else the hulls'), else the offset of the cells' origins. MPR's portal direction
+ * is not used otherwise: it jumps as the portal changes. Returns 1 when MPR's was taken. */
+static int geometric_estimate(const vxv_result *r, const vxg_mpr_result *mpr, const vxg_cell *ca,
+                              const vxg_xform *ta, const vxg_cell *cb, const vxg_xform *tb,
+                              double geo[3]) {
+  double alen = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  if (alen > 1e-9 * cbrt(r->volume * r->volume)) {
+    for (int k = 0; k < 3; k++) {
+      geo[k] = r->area_vector[k] / alen;
+    }
+    return 0;
+  }
+  vxg_mpr_result own;
+  if (!mpr && vxg_mpr(ca, ta, cb, tb, &own) == VXC_OK && own.overlap) {
+    mpr = &own;
+  }
+  if (mpr) {
+    memcpy(geo, mpr->dir, 3 * sizeof geo[0]);
+    return 1;
+  }
+  double pa[3], pb[3];
+  vxg_xform_point(ta, (double[3]){0, 0, 0}, pa);
+  vxg_xform_point(tb, (double[3]){0, 0, 0}, pb);
+  vxg_sub(pb, pa, geo);
+  if (!(vxg_dot(geo, geo) > 0)) {
+    geo[0] = geo[1] = 0;
+    geo[2] = 1; /* concentric: any direction is as good */
+  }
+  return 0;
 }
 
 
@@ -350,40 +354,8 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
     return VXC_OK;
   }
 
-  /* the geometric estimate: the area vector of A's surface inside B (zero when A lies wholly
-     inside B; then MPR's direction, the hulls' MPR, the centres' offset) */
-  double geo[3] = {0, 0, 0};
-  double alen = sqrt(r.area_vector[0] * r.area_vector[0] + r.area_vector[1] * r.area_vector[1] +
-                     r.area_vector[2] * r.area_vector[2]);
-  int area_ok = alen > 1e-9 * cbrt(r.volume * r.volume);
-  /* The area vector integrates the actual surfaces: it is accurate for any cell shape and
-     a continuous function of the poses. MPR's direction is that of a portal, not always the
-     shallowest way out, and it jumps as the portal changes: over a table's edge it strayed
-     8 to 13 degrees from the true normal at a third of the poses, in and out of any
-     agreement window, and such jumps made an adaptive integrator crawl with microsecond
-     steps. So MPR serves only when there is no area vector (A wholly inside B). */
-  if (area_ok) {
-    for (int k = 0; k < 3; k++) {
-      geo[k] = r.area_vector[k] / alen;
-    }
-  } else if (have_mpr) {
-    memcpy(geo, mpr.dir, sizeof geo);
-    pm->normal_from_mpr = 1;
-  } else if (vxg_mpr(ca, &ta, cb, &tb, &mpr) == VXC_OK && mpr.overlap) {
-    memcpy(geo, mpr.dir, sizeof geo);
-    pm->normal_from_mpr = 1;
-  } else {
-    double pa[3], pb[3], len = 0;
-    vxg_xform_point(&ta, (double[3]){0, 0, 0}, pa);
-    vxg_xform_point(&tb, (double[3]){0, 0, 0}, pb);
-    for (int k = 0; k < 3; k++) {
-      geo[k] = pb[k] - pa[k];
-      len += geo[k] * geo[k];
-    }
-    if (!(len > 0)) {
-      geo[2] = 1; /* concentric: any direction is as good */
-    }
-  }
+  double geo[3];
+  pm->normal_from_mpr = geometric_estimate(&r, have_mpr ? &mpr : NULL, ca, &ta, cb, &tb, geo);
   double np[3];
   int has_prev = prev && prev(prev_ud, ia, ib, np);
   int flags = 0;
@@ -401,6 +373,9 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
+  int kept = o->region || o->patches;
+  vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
+                   kept ? q->nreg - q->pair_start : 0, pm);
   if (o->patches && pair_patches(q, o, pm) != 0) {
     return VXC_ERR_NOMEM;
   }
@@ -411,8 +386,8 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
 
 /* World bounding boxes of a solid's cells into *boxes (6 per cell). */
 static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, double **boxes,
-                      int *cap) {
-  if (grow(query_al(q), (void **)boxes, cap, 6 * s->ncell, sizeof(double)) != 0) {
+                      size_t *cap) {
+  if (vxg_grow(query_al(q), (void **)boxes, cap, 6 * (size_t)s->ncell, sizeof(double)) != 0) {
     return -1;
   }
   for (int i = 0; i < s->ncell; i++) {
@@ -455,7 +430,8 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
         continue;
       }
       m.candidates++;
-      if (grow(query_al(q), (void **)&q->pair, &q->pair_cap, m.npair + 1, sizeof *q->pair) != 0) {
+      if (vxg_grow(query_al(q), (void **)&q->pair, &q->pair_cap, (size_t)m.npair + 1,
+                   sizeof *q->pair) != 0) {
         return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
       }
       vxc_pair_metrics *pm = &q->pair[m.npair];

@@ -99,8 +99,16 @@ int pairi_slot(const vxc_pair *pr, int pi) {
 }
 
 
+/* A force-model error of cell pair pm: its message prefixed with the cells' names. */
+static vxc_status pair_fail(const vxc_pair_metrics *pm, const vxc_error *e, vxc_error *err) {
+  return vxg_error_set(err, e->status, NULL, 0, 0, "cells '%s' and '%s': %s", pm->name_a,
+                       pm->name_b, e->message);
+}
+
+
 vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
-                        const double *states, double *dstates, vxc_pair_wrench *sum) {
+                        const double *states, double *dstates, vxc_pair_wrench *sum,
+                        vxc_error *err) {
   memset(sum, 0, sizeof *sum);
   pr->deep = 0;
   double fn[3] = {0}, ft[3] = {0}, tr[3] = {0}, ts[3] = {0}, vmax = -1;
@@ -113,10 +121,11 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
     }
     const double *sy = states + slot * VXC_STATE_SIZE;
     vxc_wrench *w = &pr->w[slot];
+    vxc_error e;
     vxc_status st = vxc_contact_eval(&pr->params, &pm->geom, ma, mb, sy, w,
-                                     dstates ? dstates + slot * VXC_STATE_SIZE : NULL);
+                                     dstates ? dstates + slot * VXC_STATE_SIZE : NULL, &e);
     if (st != VXC_OK) {
-      return st;
+      return pair_fail(pm, &e, err);
     }
     sum->npairs++;
     sum->volume += pm->geom.volume;
@@ -146,7 +155,7 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
 
 
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
-                       double *states, int *started, int *lost) {
+                       double *states, int *started, int *lost, vxc_error *err) {
   int np = pr->m.npair;
   *started = *lost = 0;
   if (np > pr->slots) {
@@ -159,7 +168,8 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
   vxc_tracker_step ts;
   vxc_status st = vxc_tracker_update(pr->tracker, pr->pairs, np, &ts);
   if (st != VXC_OK) {
-    return st;
+    return vxg_error_set(err, st, NULL, 0, 0, "the cell-pair tracker failed: %s",
+                         vxc_status_str(st));
   }
   for (int k = 0; k < ts.nlost; k++) {
     int sl = ts.lost_slots[k];
@@ -173,9 +183,10 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
     const vxc_pair_metrics *pm = &pr->m.pair[p];
     if (pr->slot_pair[sl].a < 0) {
       pr->slot_pair[sl] = pr->pairs[p];
-      st = vxc_contact_start(&pr->params, &pm->geom, ma, mb, sy);
+      vxc_error e;
+      st = vxc_contact_start(&pr->params, &pm->geom, ma, mb, sy, &e);
       if (st != VXC_OK) {
-        return st;
+        return pair_fail(pm, &e, err);
       }
       (*started)++;
     } else {
@@ -310,7 +321,8 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
     return st;
   }
   int started, lost;
-  st = pairi_track(pr, motion_a, motion_b, pr->state, &started, &lost);
+  vxc_error e;
+  st = pairi_track(pr, motion_a, motion_b, pr->state, &started, &lost, &e);
   if (st == VXC_ERR_LIMIT) {
     return vxg_error_set(err, st, NULL, 0, 0,
                          "vxc_pair_step: %d cell pairs in contact, %d slots (create the pair "
@@ -319,11 +331,10 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   }
   vxc_pair_wrench sum;
   if (st == VXC_OK) {
-    st = pairi_forces(pr, motion_a, motion_b, pr->state, pr->dstate, &sum);
+    st = pairi_forces(pr, motion_a, motion_b, pr->state, pr->dstate, &sum, &e);
   }
   if (st != VXC_OK) {
-    return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_step: the force model failed: %s",
-                         vxc_status_str(st));
+    return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_step: %s", e.message);
   }
   if (dt > 0 && !advance(pr, dt)) {
     return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,

@@ -39,14 +39,18 @@ int pairi_slot(const vxc_pair *pr, int pi);
 
 /* The force model on every tracked pair of the last query: pr->w[slot] and the derivatives
  * (dstates may be NULL) of the held slots, their sum in *sum (started, lost and capped
- * left 0), pr->deep from the untracked ones. Statuses of vxc_contact_eval. */
+ * left 0), pr->deep from the untracked ones. Statuses of vxc_contact_eval, its message in
+ * err (may be NULL) prefixed with the cell pair's names. */
 vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
-                        const double *states, double *dstates, vxc_pair_wrench *sum);
+                        const double *states, double *dstates, vxc_pair_wrench *sum,
+                        vxc_error *err);
 
 /* The tracker update from the last query's pairs: lost slots reset, new ones started from
  * the motions, found ones re-projected. *started, *lost count them. VXC_ERR_LIMIT (more
- * pairs than slots; nothing changed), or the statuses of vxc_contact_start. */
+ * pairs than slots; nothing changed; no message), the tracker's statuses, or those of
+ * vxc_contact_start, its message in err (may be NULL) prefixed with the cell pair's
+ * names. */
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
-                       double *states, int *started, int *lost);
+                       double *states, int *started, int *lost, vxc_error *err);
 
 #endif /* VXC_PAIR_INTERNAL_H */

@@ -120,7 +120,13 @@ vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_err
   } else if (strcmp(name, "p_exp") == 0) {
     q.p_exp = value;
   } else {
-    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown parameter '%.200s'", name);
+    static const char *const names[] = {
+        "k_v",    "e_eff",   "v_small", "tau_r",  "mu_s",  "mu_c",    "sigma0",
+        "sigma1", "sigma2",  "v_s",     "tau_dw", "v_e",   "theta_c", "r_n",
+        "n_i",    "rolling", "eta_r",   "eta_s",  "phi_0", "k_p",     "p_exp"};
+    const char *near = vxc_nearest_name(name, names, (int)(sizeof names / sizeof names[0]));
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown parameter '%.200s'%s%s%s", name,
+                         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   }
   q.prepared = 0;
   *p = q;

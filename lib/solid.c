@@ -13,6 +13,11 @@ const char *vxc_version(void) {
 }
 
 
+const char *vxc_nearest_name(const char *name, const char *const *names, int n) {
+  return n > 0 ? vxg_nearest_name(name, names, n) : NULL;
+}
+
+
 const char *vxc_status_str(vxc_status status) {
   switch (status) {
     case VXC_OK:

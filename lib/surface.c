@@ -6,7 +6,7 @@
 
 typedef struct surf_acc {
   vxc_surface *s;
-  size_t cap;
+  size_t capv, capc; /* capacities of s->v (triangles) and s->cell */
   int cell;
   int failed;
 } surf_acc;
@@ -23,19 +23,11 @@ static void add_tri(void *ud, const double tri[9]) {
   if (a->failed) {
     return;
   }
-  if (s->ntri == a->cap) {
-    size_t c = a->cap ? 2 * a->cap : 1024;
-    double *v = vxg_realloc(surf_al(s), s->v, 9 * c * sizeof *v);
-    if (v) {
-      s->v = v;
-    }
-    int *cell = v ? vxg_realloc(surf_al(s), s->cell, c * sizeof *cell) : NULL;
-    if (!cell) {
-      a->failed = 1;
-      return;
-    }
-    s->cell = cell;
-    a->cap = c;
+  size_t need = (size_t)s->ntri + 1;
+  if (vxg_grow(surf_al(s), (void **)&s->v, &a->capv, need, 9 * sizeof *s->v) != 0 ||
+      vxg_grow(surf_al(s), (void **)&s->cell, &a->capc, need, sizeof *s->cell) != 0) {
+    a->failed = 1;
+    return;
   }
   memcpy(s->v + 9 * s->ntri, tri, 9 * sizeof *tri);
   s->cell[s->ntri++] = a->cell;
@@ -72,7 +64,7 @@ vxc_status vxc_solid_surface(const vxc_solid *solid, const vxc_pose *pose, doubl
   vxc_surface s;
   memset(&s, 0, sizeof s);
   s.al = solid->al;
-  surf_acc acc = {&s, 0, 0, 0};
+  surf_acc acc = {&s, 0, 0, 0, 0};
   const vxg_solid *g = solid->geom;
   for (int i = 0; i < g->ncell && st == VXC_OK && !acc.failed; i++) {
     vxg_xform to_world;

@@ -102,6 +102,7 @@ struct vxc_sweep {
   int naxis;
   sw_axis *axis;
   int nset;
+  size_t capset_op, capset_val;
   sw_op **set_op;
   double *set_val;
   int grid;
@@ -1280,15 +1281,9 @@ static int load_set(loader *L, const vxg_sexp *c) {
   const vxg_sexp *v;
   char name[256];
   sw_op *op = vxg_alloc(&s->al, sizeof *op);
-  sw_op **ops = vxg_realloc(&s->al, s->set_op, sizeof *ops * (size_t)(s->nset + 1));
-  double *vals = ops ? vxg_realloc(&s->al, s->set_val, sizeof *vals * (size_t)(s->nset + 1)) : NULL;
-  if (ops) {
-    s->set_op = ops;
-  }
-  if (vals) {
-    s->set_val = vals;
-  }
-  if (!op || !ops || !vals) {
+  size_t need = (size_t)s->nset + 1;
+  if (!op || vxg_grow(&s->al, (void **)&s->set_op, &s->capset_op, need, sizeof *s->set_op) != 0 ||
+      vxg_grow(&s->al, (void **)&s->set_val, &s->capset_val, need, sizeof *s->set_val) != 0) {
     vxg_free(&s->al, op);
     return nomem(L);
   }

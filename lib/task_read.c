@@ -71,6 +71,18 @@ static int fail(reader *rd, const vxg_sexp *at, const char *fmt, const char *a, 
 }
 
 
+/* Fails with "CONTEXT: unknown form 'H'" and, when one of the n known forms is near H,
+ * "; did you mean 'NAME'?". Returns -1. */
+static int unknown_form(reader *rd, const vxg_sexp *f, const char *context, const char *h,
+                        const char *const *known, int n) {
+  const char *near = vxc_nearest_name(h, known, n);
+  char msg[320];
+  snprintf(msg, sizeof msg, "%.100s: unknown form '%.100s'%s%.40s%s", context, h,
+           near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  return fail(rd, f, "%s", msg, NULL);
+}
+
+
 static const char *head(const vxg_sexp *n) {
   if (n && n->kind == VXG_SEXP_LIST && n->child && n->child->kind == VXG_SEXP_WORD) {
     return n->child->text;
@@ -345,7 +357,11 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
       b->gripper = 1;
       b->dynamic = 1;
     } else {
-      return fail(rd, f, "(%s ...): unknown form '%s'", h, fh);
+      static const char *const forms[] = {"mass",     "density", "com",    "inertia",
+                                          "keyframe", "line",    "gripper"};
+      char ctx[40];
+      snprintf(ctx, sizeof ctx, "(%s ...)", h);
+      return unknown_form(rd, f, ctx, fh, forms, driven ? 7 : 4);
     }
   }
   if (driven && !b->nkey && !b->have_line) {
@@ -485,7 +501,10 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(body %s ...): unknown form '%s'", name, h);
+      static const char *const forms[] = {"model", "fixed", "free", "driven", "pose", "velocity"};
+      char ctx[VXG_NAME_MAX + 20];
+      snprintf(ctx, sizeof ctx, "(body %s ...)", name);
+      return unknown_form(rd, f, ctx, h, forms, 6);
     }
   }
   if (!model_at) {
@@ -526,6 +545,57 @@ static int find_body(reader *rd, const vxg_sexp *n, int *out) {
 }
 
 
+/* (params (NAME VALUE)... [(friction-law NAME)]) of a contact into p. Returns 0 or -1. */
+static int params_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
+  for (const vxg_sexp *q = f->child->next; q; q = q->next) {
+    const char *pn = head(q);
+    vxc_error e2;
+    if (pn && strcmp(pn, "friction-law") == 0 && q->nchild == 2 &&
+        q->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
+      if (vxc_params_set_law(p, q->child->next->text, &e2) != VXC_OK) {
+        return fail(rd, q->child->next, "%.300s", e2.message, NULL);
+      }
+      continue;
+    }
+    if (!pn || q->nchild != 2 || q->child->next->kind != VXG_SEXP_NUMBER) {
+      return fail(rd, q, "(params ...): expected (NAME VALUE) or (friction-law NAME)", NULL, NULL);
+    }
+    if (vxc_params_set(p, pn, q->child->next->num, &e2) != VXC_OK) {
+      return fail(rd, q, "%.300s", e2.message, NULL);
+    }
+  }
+  return 0;
+}
+
+
+/* What a contact gets when its file does not say: slots for every cell pair (up to 256),
+ * and the event force and atol of the negligible force. */
+static void contact_defaults(reader *rd, task_contact *c, int have_atol) {
+  if (!c->slots) {
+    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
+                   vxc_solid_cell_count(rd->t->body[c->b].solid);
+    c->slots = nc > 256 ? 256 : (int)nc;
+  }
+  /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
+     1e-4 N). A new pair's contact starts once its elastic force is within it of zero, and
+     by default a volume bracket worth it (k_v atol) is accurate enough */
+  double m = 0;
+  for (int k = 0; k < 2; k++) {
+    const task_body *b = &rd->t->body[k ? c->b : c->a];
+    if (b->dynamic && b->mass > m) {
+      m = b->mass;
+    }
+  }
+  double df = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
+  if (c->event_force < 0) {
+    c->event_force = df;
+  }
+  if (!have_atol) {
+    c->query.atol = df / c->params.k_v;
+  }
+}
+
+
 static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   vxc_params_default(&c->params);
   vxc_query_options_default(&c->query);
@@ -554,23 +624,8 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
       return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
     if (strcmp(h, "params") == 0) {
-      for (const vxg_sexp *p = f->child->next; p; p = p->next) {
-        const char *pn = head(p);
-        vxc_error e2;
-        if (pn && strcmp(pn, "friction-law") == 0 && p->nchild == 2 &&
-            p->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
-          if (vxc_params_set_law(&c->params, p->child->next->text, &e2) != VXC_OK) {
-            return fail(rd, p->child->next, "%.300s", e2.message, NULL);
-          }
-          continue;
-        }
-        if (!pn || p->nchild != 2 || p->child->next->kind != VXG_SEXP_NUMBER) {
-          return fail(rd, p, "(params ...): expected (NAME VALUE) or (friction-law NAME)", NULL,
-                      NULL);
-        }
-        if (vxc_params_set(&c->params, pn, p->child->next->num, &e2) != VXC_OK) {
-          return fail(rd, p, "%.300s", e2.message, NULL);
-        }
+      if (params_form(rd, f, &c->params) < 0) {
+        return -1;
       }
     } else if (strcmp(h, "voxel") == 0) {
       if (one_number(rd, f, &c->query.voxel, 1) < 0) {
@@ -613,7 +668,9 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(contact ...): unknown form '%s'", h, NULL);
+      static const char *const forms[] = {"params", "voxel", "rtol",        "certified",
+                                          "atol",   "slots", "event-force", "rolling"};
+      return unknown_form(rd, f, "(contact ...)", h, forms, 8);
     }
   }
   if (have_voxel && !have_rtol) {
@@ -626,28 +683,7 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   c->query.theta_c = c->params.theta_c;
   c->query.r_n = c->params.r_n;
   c->query.n_i = c->params.n_i;
-  if (!c->slots) {
-    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
-                   vxc_solid_cell_count(rd->t->body[c->b].solid);
-    c->slots = nc > 256 ? 256 : (int)nc;
-  }
-  /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
-     1e-4 N). A new pair's contact starts once its elastic force is within it of zero, and
-     by default a volume bracket worth it (k_v atol) is accurate enough */
-  double m = 0;
-  for (int k = 0; k < 2; k++) {
-    const task_body *b = &rd->t->body[k ? c->b : c->a];
-    if (b->dynamic && b->mass > m) {
-      m = b->mass;
-    }
-  }
-  double df = m > 0 ? 1e-4 * 9.81 * m : 1e-4;
-  if (c->event_force < 0) {
-    c->event_force = df;
-  }
-  if (!have_atol) {
-    c->query.atol = df / c->params.k_v;
-  }
+  contact_defaults(rd, c, have_atol);
   return 0;
 }
 
@@ -694,7 +730,10 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(integrator %s ...): unknown form '%s'", k->text, h ? h : "?");
+      static const char *const forms[] = {"step", "rtol", "atol", "method", "max-step"};
+      char ctx[VXG_NAME_MAX + 20];
+      snprintf(ctx, sizeof ctx, "(integrator %s ...)", k->text);
+      return unknown_form(rd, f, ctx, h ? h : "?", forms, t->integrator == TASK_ADAPTIVE ? 5 : 1);
     }
   }
   if (t->integrator == TASK_RK4 && !have_step) {
@@ -793,7 +832,10 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
         return -1;
       }
     } else {
-      return fail(rd, f, "(task ...): unknown form '%s'", h, NULL);
+      static const char *const forms[] = {
+          "gravity", "duration", "record",          "integrator",
+          "body",    "contact",  "initial-overlap", "energy-tolerance"};
+      return unknown_form(rd, f, "(task ...)", h, forms, 8);
     }
   }
   if (!have_duration) {

@@ -326,10 +326,11 @@ vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
       }
     }
     vxc_pair_wrench sw;
-    st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw);
+    vxc_error e;
+    st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw, &e);
     if (st != VXC_OK) {
-      vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: force model failed",
-                    T->body[tc->a].name, T->body[tc->b].name, t);
+      vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: %s",
+                    T->body[tc->a].name, T->body[tc->b].name, t, e.message);
       break;
     }
     for (int pi = 0; pi < pr->m.npair; pi++) {
@@ -567,7 +568,8 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
     body_kin(s, tc->a, t, s->y, &ka);
     body_kin(s, tc->b, t, s->y, &kb);
     int started, lost;
-    vxc_status st = pairi_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost);
+    vxc_error e;
+    vxc_status st = pairi_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost, &e);
     if (st == VXC_ERR_LIMIT) {
       return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
                            "contact %s~%s at t = %.9g s: %d cell pairs in contact, %d slots "
@@ -577,8 +579,8 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
     }
     if (st != VXC_OK) {
       return vxg_error_set(s->err, st, NULL, 0, 0,
-                           "contact %s~%s at t = %.9g s: tracking or start failed",
-                           T->body[tc->a].name, T->body[tc->b].name, t);
+                           "contact %s~%s at t = %.9g s: %s", T->body[tc->a].name,
+                           T->body[tc->b].name, t, e.message);
     }
     s->t->sum_contact[ci].impacts += started;
     *changed = *changed || started || lost;
@@ -673,7 +675,7 @@ static vxc_status contact_wrench_a(sim *s, double t) {
     ka.m.r[2] = ka.pose.p[2];
     memcpy(ka.m.v, ka.origin_v, sizeof ka.m.v);
     vxc_pair_wrench sw;
-    vxc_status st = pairi_forces(c->pair, &ka.m, &kb.m, s->y + c->off, NULL, &sw);
+    vxc_status st = pairi_forces(c->pair, &ka.m, &kb.m, s->y + c->off, NULL, &sw, s->err);
     if (st != VXC_OK) {
       return st;
     }

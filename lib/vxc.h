@@ -36,6 +36,12 @@ VXC_API const char *vxc_version(void);
 /* A short English description of a status ("out of memory", ...). Never NULL. */
 VXC_API const char *vxc_status_str(vxc_status status);
 
+/* For "did you mean" hints: the name among names[0 .. n) nearest to `name` by edit
+ * distance (single-character insertions, deletions and substitutions) when it is at most
+ * 2 edits away and fewer than its own length, the first of equals; else NULL (also for a
+ * NULL input, n <= 0, or names over 32 characters). Returns a pointer into `names`. */
+VXC_API const char *vxc_nearest_name(const char *name, const char *const *names, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,28 +28,28 @@ extern "C" {
 /* Parameters of one contact (a body pair). Names follow lib/README.md. */
 typedef struct vxc_params {
   /* normal force f_n = k_v V (1 + a v_cn), a = d / (e_eff u)  (4.62, 3.18-3.25) */
-  double k_v;      /* volumetric stiffness, N/m^3, > 0 (two compliant bodies: see
-                      vxc_series_stiffness) */
-  double e_eff;    /* effective coefficient of restitution, in (0, 1] */
-  double v_small;  /* smallest impact speed u used in the damping factor, m/s, > 0 */
-  double tau_r;    /* constraint relaxation time constant, s; 0 disables relaxation,
-                      else > 0 (3.44-3.45) */
+  double k_v;     /* volumetric stiffness, N/m^3, > 0 (two compliant bodies: see
+                     vxc_series_stiffness) */
+  double e_eff;   /* effective coefficient of restitution, in (0, 1] */
+  double v_small; /* smallest impact speed u used in the damping factor, m/s, > 0 */
+  double tau_r;   /* constraint relaxation time constant, s; 0 disables relaxation,
+                     else > 0 (3.44-3.45) */
   /* friction (table 3.1, 3.30-3.39, 4.219-4.243) */
-  double mu_s;     /* stiction coefficient, >= mu_c */
-  double mu_c;     /* Coulomb coefficient, >= 0 */
-  double sigma0;   /* bristle stiffness, 1/m, > 0 */
-  double sigma1;   /* bristle damping, s/m, > 0 */
-  double sigma2;   /* viscous friction, s/m, >= 0 */
-  double v_s;      /* Stribeck velocity, m/s, > 0 */
-  double tau_dw;   /* dwell time constant, s, > 0 */
-  double v_e;      /* numerical velocity tolerance, m/s, > 0 (default v_s / 100) */
+  double mu_s;   /* stiction coefficient, >= mu_c */
+  double mu_c;   /* Coulomb coefficient, >= 0 */
+  double sigma0; /* bristle stiffness, 1/m, > 0 */
+  double sigma1; /* bristle damping, s/m, > 0 */
+  double sigma2; /* viscous friction, s/m, >= 0 */
+  double v_s;    /* Stribeck velocity, m/s, > 0 */
+  double tau_dw; /* dwell time constant, s, > 0 */
+  double v_e;    /* numerical velocity tolerance, m/s, > 0 (default v_s / 100) */
   /* contact normal by inverse iteration (A.30, A.31) */
-  double theta_c;  /* convergence angle, rad, > 0 (default 1 degree) */
-  double r_n;      /* weight of the previous normal in the guess, in [0, 1) (0.95) */
-  int n_i;         /* most iterations, >= 1 (15) */
+  double theta_c; /* convergence angle, rad, > 0 (default 1 degree) */
+  double r_n;     /* weight of the previous normal in the guess, in [0, 1) (0.95) */
+  int n_i;        /* most iterations, >= 1 (15) */
   /* point contact model f = k_p x^p_exp (1 + a xdot)  (chapter 3) */
-  double k_p;      /* point stiffness, N/m^p_exp, > 0 */
-  double p_exp;    /* exponent, > 0 (3/2 for Hertz) */
+  double k_p;   /* point stiffness, N/m^p_exp, > 0 */
+  double p_exp; /* exponent, > 0 (3/2 for Hertz) */
   /* the sliding friction law (vxc_friction.h): 0, the model's own bristle kernel
      (default); else 1 + a vxc_friction_law, set with vxc_params_set_law */
   int friction_law;
@@ -61,8 +61,8 @@ typedef struct vxc_params {
   double eta_s; /* spinning friction length, m, >= 0 (0) */
   double phi_0; /* angle of the bristle at the bound eta f_n, rad, > 0 (1e-4) */
   /* derived by vxc_params_prepare; do not set */
-  double d;        /* root of the impact equation for e_eff (3.22-3.23), in [0, 1) */
-  int prepared;    /* 1 once vxc_params_prepare succeeded on these values */
+  double d;     /* root of the impact equation for e_eff (3.22-3.23), in [0, 1) */
+  int prepared; /* 1 once vxc_params_prepare succeeded on these values */
 } vxc_params;
 
 /* Fills p with the defaults below and prepares it (p NULL: no-op). Sources: thesis (Gonthier
@@ -101,8 +101,7 @@ VXC_API void vxc_params_default(vxc_params *p);
  * vxc_params_prepare, except n_i, which must be an integer in [1, 1e6] here, and rolling,
  * which must be 0 or 1. Returns VXC_OK, or VXC_ERR_ARG naming the unknown parameter (or
  * the bad n_i or rolling, or a NULL p or name); p untouched on error. */
-VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value,
-                                  vxc_error *err);
+VXC_API vxc_status vxc_params_set(vxc_params *p, const char *name, double value, vxc_error *err);
 
 /* Selects the law of the friction library (vxc_friction.h) called `law` ("lugre", ...)
  * for the sliding part of both contact models: the tangential force and the deflection's
@@ -141,17 +140,17 @@ VXC_API double vxc_series_stiffness(double k1, double k2);
 
 /* What the force model needs of a volume of interference (vxc metrics give it). */
 typedef struct vxc_contact_geometry {
-  double volume;       /* V, m^3; 0 means no contact */
-  double centroid[3];  /* p_c, world, m */
-  double inertia[9];   /* J about p_c (unit density), world, m^5, row-major, symmetric */
-  double normal[3];    /* n, unit, from body A toward body B */
+  double volume;      /* V, m^3; 0 means no contact */
+  double centroid[3]; /* p_c, world, m */
+  double inertia[9];  /* J about p_c (unit density), world, m^5, row-major, symmetric */
+  double normal[3];   /* n, unit, from body A toward body B */
 } vxc_contact_geometry;
 
 /* Kinematics of one body. */
 typedef struct vxc_body_motion {
-  double r[3];  /* reference point (the model-frame origin), world, m */
-  double v[3];  /* velocity of r, world, m/s */
-  double w[3];  /* angular velocity, world, rad/s */
+  double r[3]; /* reference point (the model-frame origin), world, m */
+  double v[3]; /* velocity of r, world, m/s */
+  double w[3]; /* angular velocity, world, rad/s */
 } vxc_body_motion;
 
 /* ---- contact state ------------------------------------------------------------------ */
@@ -160,12 +159,12 @@ typedef struct vxc_body_motion {
  * the bodies. Layout (indices): */
 #define VXC_STATE_SIZE 16
 enum {
-  VXC_STATE_Z = 0,      /* bristle deflection z, 3 doubles, m (kept in the contact plane) */
-  VXC_STATE_THETA = 3,  /* spin bristle angle theta_n, rad */
-  VXC_STATE_SDW = 4,    /* dwell state s_dw, in [0, 1] */
-  VXC_STATE_VRO = 5,    /* relaxation volume V_ro, m^3 */
-  VXC_STATE_U = 6,      /* impact speed memory u = max(|v_cn at first contact|, v_small), m/s */
-  VXC_STATE_NPREV = 7,  /* previous normal, 3 doubles, unit */
+  VXC_STATE_Z = 0,       /* bristle deflection z, 3 doubles, m (kept in the contact plane) */
+  VXC_STATE_THETA = 3,   /* spin bristle angle theta_n, rad */
+  VXC_STATE_SDW = 4,     /* dwell state s_dw, in [0, 1] */
+  VXC_STATE_VRO = 5,     /* relaxation volume V_ro, m^3 */
+  VXC_STATE_U = 6,       /* impact speed memory u = max(|v_cn at first contact|, v_small), m/s */
+  VXC_STATE_NPREV = 7,   /* previous normal, 3 doubles, unit */
   VXC_STATE_ACTIVE = 10, /* 1 while the contact is on, 0 when reset */
   /* index 11 is reserved (zero) */
   VXC_STATE_PHI = 12, /* rate-independent rolling bristle angle, 3 doubles, rad (in the
@@ -176,12 +175,13 @@ enum {
 /* Starts a contact (the first step of a new cell pair): zeroes the bristle states, sets
  * s_dw = 1 (a contact starts in stiction), u = max(|v_cn|, v_small) from the approach
  * speed at p_c, V_ro = V when relaxation is on (else 0), the previous normal to
- * geom->normal, ACTIVE = 1. Returns VXC_OK, or VXC_ERR_ARG when p is not prepared, an
- * input is NULL, the normal is not unit (to 1e-6) or V < 0, VXC_ERR_NUMERIC for a
- * non-finite input; state untouched on error. */
+ * geom->normal, ACTIVE = 1. Returns VXC_OK; VXC_ERR_ARG when an input is NULL, p is not
+ * prepared, the normal is not unit (to 1e-6) or V < 0; VXC_ERR_NUMERIC for a non-finite
+ * input. On error the state is untouched and `err` (may be NULL) names the function and
+ * the argument, e.g. "vxc_contact_start: geom->volume = -1 m^3 is negative". */
 VXC_API vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *geom,
                                      const vxc_body_motion *a, const vxc_body_motion *b,
-                                     double state[VXC_STATE_SIZE]);
+                                     double state[VXC_STATE_SIZE], vxc_error *err);
 
 /* Resets a state to "no contact" (all zero): what a lost contact does. */
 VXC_API void vxc_contact_reset(double state[VXC_STATE_SIZE]);
@@ -194,11 +194,14 @@ VXC_API void vxc_contact_project(double state[VXC_STATE_SIZE], const double norm
 
 /* Starts a point contact (vxc_point_eval): as vxc_contact_start, with u from the approach
  * speed at `point` along `normal` (A toward B) and, when relaxation is on, the relaxation
- * depth x_ro = depth (m, in the V_ro slot). Same statuses (depth non-finite:
- * VXC_ERR_NUMERIC); state untouched on error. */
+ * depth x_ro = depth (m, in the V_ro slot). Returns VXC_OK; VXC_ERR_ARG (an input NULL, p
+ * not prepared, the normal not unit to 1e-6); VXC_ERR_NUMERIC (depth, point or a motion
+ * not finite). On error the state is untouched and `err` (may be NULL) names the
+ * argument. */
 VXC_API vxc_status vxc_point_start(const vxc_params *p, double depth, const double point[3],
                                    const double normal[3], const vxc_body_motion *a,
-                                   const vxc_body_motion *b, double state[VXC_STATE_SIZE]);
+                                   const vxc_body_motion *b, double state[VXC_STATE_SIZE],
+                                   vxc_error *err);
 
 /* The wrench of one contact, term by term (world frame, on body A unless said). */
 typedef struct vxc_wrench {
@@ -222,13 +225,15 @@ typedef struct vxc_wrench {
  * projected on the current contact plane; u is taken as at least v_small. The rolling
  * torque is -k_v a T J w_t (T J w_t = J w_t when n is an eigenvector of J); the spin's
  * sgn(w_n) is relaxed like dir_e on r_gyr w_n with tolerance v_e. Reads no global
- * and writes only *out and dstate. Returns VXC_OK, VXC_ERR_ARG (p not prepared, a NULL
- * input, a normal not unit to 1e-6, V < 0), VXC_ERR_NUMERIC (a non-finite input or
- * result); outputs untouched on error. */
+ * and writes only *out and dstate. Returns VXC_OK; VXC_ERR_ARG (a NULL input other than
+ * dstate, p not prepared, a normal not unit to 1e-6, V < 0); VXC_ERR_NUMERIC (a
+ * non-finite input, state entry or result). On error the outputs are untouched and `err`
+ * (may be NULL) names the function and the argument, e.g. "vxc_contact_eval: state[4] =
+ * nan is not finite". */
 VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geom,
                                     const vxc_body_motion *a, const vxc_body_motion *b,
                                     const double state[VXC_STATE_SIZE], vxc_wrench *out,
-                                    double dstate[VXC_STATE_SIZE]);
+                                    double dstate[VXC_STATE_SIZE], vxc_error *err);
 
 /* The point contact model of chapter 3 (for comparison): f_n = k_p x^p_exp (1 + a xdot)
  * with x the penetration depth (m, > 0 in contact), applied at `point` (world) along
@@ -236,11 +241,15 @@ VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geome
  * no rolling or spinning torque. xdot is taken from the bodies' motion at `point`; the
  * stick indicator uses |v_t| alone. depth <= 0 gives zero outputs. With relaxation on, the
  * V_ro slot holds x_ro (m) and x - x_ro replaces x (3.44-3.45). Start the state with
- * vxc_point_start. Same state layout, statuses and outputs as vxc_contact_eval. */
+ * vxc_point_start. Same state layout and outputs as vxc_contact_eval; returns VXC_OK,
+ * VXC_ERR_ARG (an input other than dstate NULL, p not prepared, the normal not unit to
+ * 1e-6) or VXC_ERR_NUMERIC (depth, point, a motion, a state entry or the result not
+ * finite); on error the outputs are untouched and `err` (may be NULL) names the
+ * argument. */
 VXC_API vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[3],
                                   const double normal[3], const vxc_body_motion *a,
                                   const vxc_body_motion *b, const double state[VXC_STATE_SIZE],
-                                  vxc_wrench *out, double dstate[VXC_STATE_SIZE]);
+                                  vxc_wrench *out, double dstate[VXC_STATE_SIZE], vxc_error *err);
 
 /* Radius of gyration of the volume of interference about n: sqrt(n.J.n / V), m
  * (4.200-4.201); 0 when V = 0. */

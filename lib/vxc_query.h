@@ -36,7 +36,8 @@ typedef struct vxc_query_options {
   int n_i;             /* most iterations (15) */
   int region;          /* 1: keep the region each pair's octree integrated, for
                           vxc_query_region (the octree then runs on the caller's thread
-                          alone; the figures are the same) (0) */
+                          alone; the figures are the same, but for the penetration
+                          bracket, which the region tightens) (0) */
   int patches;         /* 1: split each pair's interference into contact patches
                           (vxc_pair_metrics.patch; implies `region`) (0) */
 } vxc_query_options;
@@ -76,7 +77,25 @@ typedef struct vxc_pair_metrics {
                                   area vector: A wholly inside B) */
   int normal_flags;            /* VXC_NORMAL_* */
   double r_gyr;                /* radius of gyration about n, m */
-  double depth;                /* penetration measure x = -V^(1/3), m */
+  double depth;                /* the thesis's penetration measure x = -V^(1/3), m (< 0; a
+                                  volume's scale, not a distance along n) */
+  double penetration;          /* largest penetration along n, m: the extent of the
+                                  interference along n. Two convex cells: the length of
+                                  the segment from one body's deepest point along n back
+                                  through both cells (a sphere or a box corner on a face:
+                                  the depth; two spheres: the overlap along the line of
+                                  centres); else the middle of the bracket below when the
+                                  region was kept, else its upper end. The distance a
+                                  point-contact law (vxc_point_eval) takes as x; the
+                                  volumetric model uses V, never this */
+  double penetration_lo;       /* certified bracket of that extent, m: above, the slab */
+  double penetration_hi;       /* between the cells' support planes (their convex hulls'
+                                  for cells that are not convex), and the spread of the
+                                  region's cubes along n when it was kept
+                                  (options.region or patches); below, the convex cells'
+                                  segment and the spread of the region's whole boxes and
+                                  leaf centroids (else 0). With the region its width is
+                                  at most the boundary leaves' edge times sqrt 3 */
   double area;                 /* contact area estimate A_c (area vector length), m^2 */
   long long boxes, leaves;     /* work: boxes classified, boundary leaves integrated */
   int level;                   /* deepest octree level */
@@ -167,8 +186,8 @@ typedef struct vxc_region_box {
 } vxc_region_box;
 
 /* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options
- * asked for it (`region` or `patches`): *boxes (owned by q, valid until its next run or free) and *n.
- * Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
+ * asked for it (`region` or `patches`): *boxes (owned by q, valid until its next run or free) and
+ * *n. Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
  * estimates to error_estimate; pairs not in contact have none. *n = 0 when the options
  * did not ask for it or nothing overlapped. Returns VXC_OK or VXC_ERR_ARG (a NULL
  * argument). */

@@ -1,5 +1,6 @@
-/* counting_alloc.h: an allocator for the fuzz entry points that counts allocations and
- * live blocks and fails every allocation from number `fail_at` on (fail_at < 0: never),
+/* counting_alloc.h: the one failing allocator of the tests and the fuzz entry points: it
+ * counts allocations and live blocks and fails every allocation from number `fail_at` on
+ * (fail_at < 0: never),
  * the allocation numbers at which an entry point fails its input's run again, and the
  * driver that runs an input clean and then failing at each of them. */
 #ifndef VXC_COUNTING_ALLOC_H

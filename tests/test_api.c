@@ -4,6 +4,8 @@
 #include "tools/mesh_gen.h"
 #include "vxc.h"
 
+#include "counting_alloc.h"
+
 // the run-time version is the header's
 static void test_api_version_matches_header(void **state) {
   (void)state;
@@ -14,9 +16,9 @@ static void test_api_version_matches_header(void **state) {
 // every status has its own description
 static void test_api_status_strings_are_distinct(void **state) {
   (void)state;
-  const vxc_status all[] = {VXC_OK,        VXC_NO_CONTACT,   VXC_ERR_NOMEM,
-                            VXC_ERR_ARG,   VXC_ERR_IO,       VXC_ERR_FORMAT,
-                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT, VXC_ERR_NUMERIC};
+  const vxc_status all[] = {VXC_OK,           VXC_NO_CONTACT, VXC_ERR_NOMEM,
+                            VXC_ERR_ARG,      VXC_ERR_IO,     VXC_ERR_FORMAT,
+                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT,  VXC_ERR_NUMERIC};
   const int n = (int)(sizeof all / sizeof all[0]);
   for (int i = 0; i < n; i++) {
     assert_non_null(vxc_status_str(all[i]));
@@ -26,6 +28,23 @@ static void test_api_status_strings_are_distinct(void **state) {
     }
   }
   assert_string_equal(vxc_status_str((vxc_status)-99), "unknown status");
+}
+
+
+// "did you mean": the name at most 2 edits away (the first of equals), else none
+static void test_api_nearest_name(void **state) {
+  (void)state;
+  const char *const names[] = {"gravity", "duration", "record", "mu_s", "mu_c"};
+  assert_string_equal(vxc_nearest_name("gravty", names, 5), "gravity");    /* a deletion */
+  assert_string_equal(vxc_nearest_name("durtaion", names, 5), "duration"); /* 2 substitutions */
+  assert_string_equal(vxc_nearest_name("mu_z", names, 5), "mu_s");         /* first of equals */
+  assert_null(vxc_nearest_name("gravitation", names, 5));                  /* 4 insertions */
+  assert_null(vxc_nearest_name("gravty", names, 0));
+  assert_null(vxc_nearest_name(NULL, names, 5));
+  assert_null(vxc_nearest_name("abcdefghijklmnopqrstuvwxyzabcdefg", names, 5)); /* > 32 */
+  const char *const short_names[] = {"x", "yz"};
+  assert_null(vxc_nearest_name("q", short_names, 2));               /* 1 edit: all of "x" */
+  assert_string_equal(vxc_nearest_name("y", short_names, 2), "yz"); /* 1 edit of 2 */
 }
 
 
@@ -122,32 +141,6 @@ static void test_api_missing_file_names_it(void **state) {
 }
 
 
-/* An allocator that fails after `budget` successful allocations and counts live blocks. */
-typedef struct {
-  int budget;
-  int live;
-} failing;
-
-static void *failing_realloc(void *ud, void *ptr, size_t size) {
-  failing *f = ud;
-  if (size == 0) {
-    if (ptr) {
-      f->live--;
-    }
-    free(ptr);
-    return NULL;
-  }
-  if (f->budget-- <= 0) {
-    return NULL;
-  }
-  void *q = realloc(ptr, size);
-  if (q && !ptr) {
-    f->live++;
-  }
-  return q;
-}
-
-
 /* Makes a solid with the allocator `al` from what `ud` describes. */
 typedef vxc_status (*make_solid)(const vxc_allocator *al, const void *ud, vxc_solid **s);
 
@@ -156,8 +149,8 @@ typedef vxc_status (*make_solid)(const vxc_allocator *al, const void *ud, vxc_so
 static void assert_allocation_failures_are_clean(make_solid make, const void *ud) {
   int ok = 0;
   for (int n = 0; n < 10000 && !ok; n++) {
-    failing f = {n, 0};
-    vxc_allocator al = {failing_realloc, &f};
+    counter f = {0, 0, n}; /* grants allocations 0 .. n - 1 */
+    vxc_allocator al = {counting_realloc, &f};
     vxc_solid *s = NULL;
     vxc_status st = make(&al, ud, &s);
     if (st == VXC_OK) {
@@ -196,7 +189,8 @@ static double mesh_volume(const mg_mesh *g) {
     const double *a = g->v + 3 * g->t[3 * i], *b = g->v + 3 * g->t[3 * i + 1],
                  *c = g->v + 3 * g->t[3 * i + 2];
     v += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-          a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+          a[2] * (b[0] * c[1] - b[1] * c[0])) /
+         6;
   }
   return v;
 }
@@ -336,6 +330,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_api_version_matches_header),
       cmocka_unit_test(test_api_status_strings_are_distinct),
+      cmocka_unit_test(test_api_nearest_name),
       cmocka_unit_test(test_api_ball_loads_with_its_density),
       cmocka_unit_test(test_api_aabb_follows_pose),
       cmocka_unit_test(test_api_bad_arguments_are_refused),

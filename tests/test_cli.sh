@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..52"
+echo "1..54"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -125,6 +125,11 @@ ok "--opt=value is --opt value" 0 'total V = ' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a="0 0 0.049" --rtol=1e-2
 ok "a misspelt option gets a hint" 2 "unknown option '--rtl'; did you mean '--rtol'" -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --rtl 1e-2
+cp "$data/ball.vxm" "$tmp/-ball.vxm"
+ok "after --, a file may start with '-'" 0 "^\./-ball\.vxm: solid 'ball'" -- \
+  sh -c "cd '$tmp' && '$vxc' info -- -ball.vxm"
+ok "after --, '-' is a file called '-', not standard input" 1 "\./-: cannot open" -- \
+  sh -c "cd '$tmp' && '$vxc' info -- - < '$data/ball.vxm'"
 printf '(solid s (cell a (sphere 0.1)) (cell b (sphere 0.1) (pose (translate 0.05 0 0))))' >"$tmp/overlap.vxm"
 ok "vxc check warns of overlapping cells" 0 "warning: .*overlap\.vxm: cells 'a' and 'b' overlap by" -- \
   "$vxc" check "$tmp/overlap.vxm"

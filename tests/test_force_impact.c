@@ -72,7 +72,7 @@ static double accel(impact_case *c, double x, double v) {
   vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion b = {{0, 0, c->body.size - x}, {0, 0, -v}, {0, 0, 0}};
   vxc_wrench w;
-  assert_int_equal(vxc_contact_eval(c->p, &g, &a, &b, c->state, &w, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(c->p, &g, &a, &b, c->state, &w, NULL, NULL), VXC_OK);
   /* the force on B is +f_n n, and B's z-velocity is -v */
   assert_double_near(w.force_b[2], w.f_n, 1e-12 * w.f_n);
   return -w.force_b[2] / c->mass;
@@ -97,7 +97,7 @@ static double impact(impact_case *c, double v_in) {
   overlap(&c->body, 0.0, &g);
   vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion b = {{0, 0, c->body.size}, {0, 0, -v_in}, {0, 0, 0}};
-  assert_int_equal(vxc_contact_start(c->p, &g, &a, &b, c->state), VXC_OK);
+  assert_int_equal(vxc_contact_start(c->p, &g, &a, &b, c->state, NULL), VXC_OK);
   double u = v_in > c->p->v_small ? v_in : c->p->v_small;
   assert_double_near(c->state[VXC_STATE_U], u, 1e-15 * u);
 

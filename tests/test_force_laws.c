@@ -121,7 +121,7 @@ static void flat_contact_init(const vxc_params *p, flat_contact *c, const double
   memcpy(c->a.v, v_t, sizeof c->a.v);
   c->a.w[2] = w_n;
   c->b.r[2] = 0.5;
-  assert_int_equal(vxc_contact_start(p, &c->g, &c->a, &c->b, c->state), VXC_OK);
+  assert_int_equal(vxc_contact_start(p, &c->g, &c->a, &c->b, c->state, NULL), VXC_OK);
 }
 
 
@@ -139,7 +139,7 @@ static void test_contensou_pure_spin(void **state) {
   c.state[VXC_STATE_THETA] = p.mu_c / (c.r_gyr * p.sigma0);
   vxc_wrench w;
   double ds[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds, NULL), VXC_OK);
   double f_n = p.k_v * c.g.volume;
   assert_double_rel(w.f_n, f_n, 1e-15);
   assert_double_near(w.stick, 0.0, 1e-300);
@@ -152,7 +152,7 @@ static void test_contensou_pure_spin(void **state) {
   /* small slip: C_v = |v_t| / v_avg -> 0, C_w -> 1 */
   double v_t[3] = {1e-4, 0, 0}; /* 10 v_e */
   flat_contact_init(&p, &c, v_t, w_n);
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL, NULL), VXC_OK);
   double v_avg = hypot(1e-4, c.r_gyr * w_n);
   double c_v = norm3(w.force_friction) / (p.mu_c * f_n);
   double c_w = fabs(w.torque_spinning[2]) / (p.mu_c * c.r_gyr * f_n);
@@ -172,7 +172,7 @@ static void test_contensou_pure_sliding(void **state) {
   double v_t[3] = {0.3, -0.4, 0};
   flat_contact_init(&p, &c, v_t, 0.0);
   vxc_wrench w;
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL, NULL), VXC_OK);
   double f_n = p.k_v * c.g.volume;
   for (int i = 0; i < 3; i++) {
     assert_double_near(w.force_friction[i], -p.mu_c * f_n * v_t[i] / 0.5, 1e-12 * f_n);
@@ -199,7 +199,7 @@ static void test_contensou_factors_on_unit_circle(void **state) {
     flat_contact c;
     flat_contact_init(&p, &c, v_t, wr / 0.02);
     vxc_wrench w;
-    assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL, NULL), VXC_OK);
     double f_n = w.f_n;
     double c_v = norm3(w.force_friction) / (p.mu_c * f_n);
     double c_w = fabs(w.torque_spinning[2]) / (p.mu_c * c.r_gyr * f_n);
@@ -222,7 +222,7 @@ static void test_friction_stick_and_saturation(void **state) {
   c.state[VXC_STATE_Z + 1] = -0.8 * z_ok;
   vxc_wrench w;
   double ds[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds, NULL), VXC_OK);
   assert_double_near(w.stick, 1.0, 0);
   for (int i = 0; i < 3; i++) {
     assert_double_near(w.force_friction[i], -f_n * p.sigma0 * c.state[VXC_STATE_Z + i],
@@ -236,7 +236,7 @@ static void test_friction_stick_and_saturation(void **state) {
   double z3 = 6 * z_ok;
   c.state[VXC_STATE_Z + 0] = 0.6 * z3;
   c.state[VXC_STATE_Z + 1] = -0.8 * z3;
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds, NULL), VXC_OK);
   assert_double_rel(norm3(w.force_friction), p.mu_s * f_n, 1e-12);
   assert_double_rel(w.force_friction[0], -p.mu_s * f_n * 0.6, 1e-12);
   for (int i = 0; i < 2; i++) {
@@ -247,7 +247,7 @@ static void test_friction_stick_and_saturation(void **state) {
   /* dwell: with s_dw = 0.25 the limit is mu_c + (mu_s - mu_c) / 4, and s_dw rises toward
    * s = 1 with tau_dw */
   c.state[VXC_STATE_SDW] = 0.25;
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds, NULL), VXC_OK);
   assert_double_rel(norm3(w.force_friction), (p.mu_c + 0.25 * (p.mu_s - p.mu_c)) * f_n, 1e-12);
   assert_double_rel(ds[VXC_STATE_SDW], 0.75 / p.tau_dw, 1e-15);
 
@@ -255,7 +255,7 @@ static void test_friction_stick_and_saturation(void **state) {
   double v_t[3] = {0.2, 0, 0};
   flat_contact_init(&p, &c, v_t, 0.0);
   c.state[VXC_STATE_SDW] = 0.25;
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, ds, NULL), VXC_OK);
   assert_double_rel(ds[VXC_STATE_SDW], -0.25 * p.sigma0 / p.sigma1, 1e-15);
   /* and the bristle relaxes toward the Coulomb deflection mu_c / sigma0 along v_t */
   assert_double_rel(ds[VXC_STATE_Z], p.mu_c / p.sigma1, 1e-12);
@@ -273,8 +273,8 @@ static void test_friction_viscous_terms(void **state) {
   flat_contact c;
   flat_contact_init(&p, &c, v_t, 3.0);
   vxc_wrench w, w0;
-  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL), VXC_OK);
-  assert_int_equal(vxc_contact_eval(&p0, &c.g, &c.a, &c.b, c.state, &w0, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p, &c.g, &c.a, &c.b, c.state, &w, NULL, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&p0, &c.g, &c.a, &c.b, c.state, &w0, NULL, NULL), VXC_OK);
   for (int i = 0; i < 3; i++) {
     assert_double_near(w.force_friction[i] - w0.force_friction[i], -w.f_n * 0.7 * v_t[i],
                        1e-12 * w.f_n);
@@ -313,7 +313,7 @@ static void test_rolling_torque_opposes_relative_rolling(void **state) {
       a.v[i] = v_in * n[i];
     }
     double st[VXC_STATE_SIZE];
-    assert_int_equal(vxc_contact_start(&p, &g, &a, &b, st), VXC_OK);
+    assert_int_equal(vxc_contact_start(&p, &g, &a, &b, st, NULL), VXC_OK);
     double aa = p.d / (p.e_eff * v_in);
     memset(a.v, 0, sizeof a.v);
 
@@ -322,7 +322,7 @@ static void test_rolling_torque_opposes_relative_rolling(void **state) {
       a.w[i] = b.w[i] = vxc_rng_uniform(&rng, -5, 5);
     }
     vxc_wrench w;
-    assert_int_equal(vxc_contact_eval(&p, &g, &a, &b, st, &w, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &g, &a, &b, st, &w, NULL, NULL), VXC_OK);
     assert_double_near(norm3(w.torque_rolling), 0.0, 0);
 
     /* relative rolling w_t plus a spin part (which must not roll) */
@@ -333,7 +333,7 @@ static void test_rolling_torque_opposes_relative_rolling(void **state) {
       wt[i] = c1 * u1[i] + c2 * u2[i];
       a.w[i] = b.w[i] + wt[i] + spin * n[i];
     }
-    assert_int_equal(vxc_contact_eval(&p, &g, &a, &b, st, &w, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &g, &a, &b, st, &w, NULL, NULL), VXC_OK);
     double jw[3];
     mat_vec(g.inertia, wt, jw);
     double scale = p.k_v * aa * norm3(jw);
@@ -408,7 +408,7 @@ static void random_scene(vxc_rng *r, const vxc_params *p, double speed_lo, scene
     s->b.v[i] = vxc_rng_uniform(r, -0.1, 0.1) * va;
     s->b.w[i] = vxc_rng_uniform(r, -0.1, 0.1) * wa;
   }
-  assert_int_equal(vxc_contact_start(p, &s->g, &s->a, &s->b, s->st), VXC_OK);
+  assert_int_equal(vxc_contact_start(p, &s->g, &s->a, &s->b, s->st, NULL), VXC_OK);
   /* a state anywhere in its range; z in the contact plane */
   double z[3];
   random_unit(r, z);
@@ -438,7 +438,7 @@ static void test_passivity_dissipative_power_never_positive(void **state) {
     scene s;
     random_scene(&rng, &p, 0.05, &s);
     vxc_wrench w;
-    assert_int_equal(vxc_contact_eval(&p, &s.g, &s.a, &s.b, s.st, &w, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &s.g, &s.a, &s.b, s.st, &w, NULL, NULL), VXC_OK);
     /* the sliding regime only (the stuck bristle stores and returns energy) */
     if (w.stick > 1e-30) {
       continue;
@@ -537,8 +537,8 @@ static void test_frame_invariance(void **state) {
     }
     vxc_wrench ws, wt;
     double ds[VXC_STATE_SIZE], dt[VXC_STATE_SIZE];
-    assert_int_equal(vxc_contact_eval(&p, &s.g, &s.a, &s.b, s.st, &ws, ds), VXC_OK);
-    assert_int_equal(vxc_contact_eval(&p, &t.g, &t.a, &t.b, t.st, &wt, dt), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &s.g, &s.a, &s.b, s.st, &ws, ds, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&p, &t.g, &t.a, &t.b, t.st, &wt, dt, NULL), VXC_OK);
     assert_double_near(wt.f_n, ws.f_n, 1e-12 * ws.f_n);
     assert_double_near(wt.stick, ws.stick, 1e-12);
     const double *vs[] = {ws.force_normal,    ws.force_friction, ws.torque_rolling,

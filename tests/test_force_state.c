@@ -48,6 +48,17 @@ static void fixture_init(fixture *f, double v_in) {
 }
 
 
+/* A call's status is `want`, and its message (in e) starts with the function's name and
+ * names the bad argument (`what`). */
+static void check_err(vxc_status got, const vxc_error *e, vxc_status want, const char *what) {
+  assert_int_equal(got, want);
+  assert_int_equal(e->status, want);
+  if (!strstr(e->message, what)) {
+    fail_msg("message '%s' lacks '%s'", e->message, what);
+  }
+}
+
+
 /* start: z = theta = 0, s_dw = 1, u = max(|v_cn|, v_small), V_ro per relaxation,
  * previous normal = n, active */
 static void test_contact_start_sets_documented_state(void **state) {
@@ -60,7 +71,7 @@ static void test_contact_start_sets_documented_state(void **state) {
     for (int i = 0; i < VXC_STATE_SIZE; i++) {
       st[i] = 42.0;
     }
-    assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+    assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
     for (int i = 0; i < 3; i++) {
       assert_double_near(st[VXC_STATE_Z + i], 0, 0);
       assert_double_near(st[VXC_STATE_NPREV + i], f.g.normal[i], 1e-16);
@@ -79,7 +90,7 @@ static void test_contact_start_sets_documented_state(void **state) {
   f.p.tau_r = 1.0;
   assert_int_equal(vxc_params_prepare(&f.p, NULL), VXC_OK);
   double st[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
   assert_double_near(st[VXC_STATE_VRO], f.g.volume, 0);
 }
 
@@ -95,27 +106,39 @@ static void test_contact_start_errors_leave_state(void **state) {
   }
   vxc_params unprep = f.p;
   unprep.prepared = 0;
-  assert_int_equal(vxc_contact_start(&unprep, &f.g, &f.a, &f.b, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_start(NULL, &f.g, &f.a, &f.b, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_start(&f.p, NULL, &f.a, &f.b, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, NULL, &f.b, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, NULL), VXC_ERR_ARG);
+  vxc_error e;
+  check_err(vxc_contact_start(&unprep, &f.g, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: p is not prepared");
+  check_err(vxc_contact_start(NULL, &f.g, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: p is NULL");
+  check_err(vxc_contact_start(&f.p, NULL, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: geom is NULL");
+  check_err(vxc_contact_start(&f.p, &f.g, NULL, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: a is NULL");
+  check_err(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, NULL, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: state is NULL");
   fixture bad = f;
   bad.g.normal[0] *= 1.01;
-  assert_int_equal(vxc_contact_start(&f.p, &bad.g, &f.a, &f.b, st), VXC_ERR_ARG);
+  check_err(vxc_contact_start(&f.p, &bad.g, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: geom->normal has length");
   bad = f;
   bad.g.volume = -1e-9;
-  assert_int_equal(vxc_contact_start(&f.p, &bad.g, &f.a, &f.b, st), VXC_ERR_ARG);
+  check_err(vxc_contact_start(&f.p, &bad.g, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_start: geom->volume = -1e-09 m^3 is negative");
   bad = f;
   bad.a.v[1] = NAN;
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &bad.a, &f.b, st), VXC_ERR_NUMERIC);
+  check_err(vxc_contact_start(&f.p, &f.g, &bad.a, &f.b, st, &e), &e, VXC_ERR_NUMERIC,
+            "vxc_contact_start: the motion of body a");
   assert_int_equal(memcmp(st, ref, sizeof st), 0);
   /* point start: same rules */
   const double pt[3] = {0, 0, 0};
-  assert_int_equal(vxc_point_start(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_point_start(&f.p, NAN, pt, f.g.normal, &f.a, &f.b, st), VXC_ERR_NUMERIC);
-  assert_int_equal(vxc_point_start(&f.p, 1e-4, pt, bad.g.normal, &f.a, &f.b, st), VXC_OK);
-  assert_int_equal(vxc_point_start(&f.p, 1e-4, NULL, f.g.normal, &f.a, &f.b, ref), VXC_ERR_ARG);
+  check_err(vxc_point_start(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st, &e), &e, VXC_ERR_ARG,
+            "vxc_point_start: p is not prepared");
+  check_err(vxc_point_start(&f.p, NAN, pt, f.g.normal, &f.a, &f.b, st, &e), &e, VXC_ERR_NUMERIC,
+            "vxc_point_start: depth is not finite");
+  assert_int_equal(vxc_point_start(&f.p, 1e-4, pt, bad.g.normal, &f.a, &f.b, st, NULL), VXC_OK);
+  check_err(vxc_point_start(&f.p, 1e-4, NULL, f.g.normal, &f.a, &f.b, ref, &e), &e, VXC_ERR_ARG,
+            "vxc_point_start: point is NULL");
   assert_double_near(ref[0], 42.0, 0);
 }
 
@@ -181,7 +204,7 @@ static void test_contact_eval_zero_volume_gives_zero(void **state) {
   fixture f;
   fixture_init(&f, 0.5);
   double st[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
   st[VXC_STATE_Z] = 1e-5;
   st[VXC_STATE_THETA] = 0.1;
   f.g.volume = 0;
@@ -190,7 +213,7 @@ static void test_contact_eval_zero_volume_gives_zero(void **state) {
   double ds[VXC_STATE_SIZE];
   memset(&w, 0x55, sizeof w);
   memset(ds, 0x55, sizeof ds);
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds, NULL), VXC_OK);
   const double *wd = (const double *)&w;
   for (size_t i = 0; i < sizeof w / sizeof(double); i++) {
     assert_double_near(wd[i], 0, 0);
@@ -199,7 +222,7 @@ static void test_contact_eval_zero_volume_gives_zero(void **state) {
     assert_double_near(ds[i], 0, 0);
   }
   /* dstate may be NULL */
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, NULL), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, NULL, NULL), VXC_OK);
 }
 
 
@@ -209,7 +232,7 @@ static void test_contact_eval_errors_leave_outputs(void **state) {
   fixture f;
   fixture_init(&f, 0.5);
   double st[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
   vxc_wrench w, wref;
   double ds[VXC_STATE_SIZE], dsref[VXC_STATE_SIZE];
   memset(&w, 0x5a, sizeof w);
@@ -218,35 +241,46 @@ static void test_contact_eval_errors_leave_outputs(void **state) {
   memcpy(dsref, ds, sizeof ds);
   vxc_params unprep = f.p;
   unprep.prepared = 0;
-  assert_int_equal(vxc_contact_eval(&unprep, &f.g, &f.a, &f.b, st, &w, ds), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_eval(&f.p, NULL, &f.a, &f.b, st, &w, ds), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, NULL, st, &w, ds), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, NULL, &w, ds), VXC_ERR_ARG);
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, NULL, ds), VXC_ERR_ARG);
+  vxc_error e;
+  check_err(vxc_contact_eval(&unprep, &f.g, &f.a, &f.b, st, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: p is not prepared");
+  check_err(vxc_contact_eval(&f.p, NULL, &f.a, &f.b, st, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: geom is NULL");
+  check_err(vxc_contact_eval(&f.p, &f.g, &f.a, NULL, st, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: b is NULL");
+  check_err(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, NULL, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: state is NULL");
+  check_err(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, NULL, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: out is NULL");
   fixture bad = f;
   bad.g.normal[2] = 0;
-  assert_int_equal(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds), VXC_ERR_ARG);
+  check_err(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: geom->normal has length");
   bad = f;
   bad.g.volume = -1e-9;
-  assert_int_equal(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds), VXC_ERR_ARG);
+  check_err(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds, &e), &e, VXC_ERR_ARG,
+            "vxc_contact_eval: geom->volume = -1e-09");
   bad = f;
   bad.g.inertia[4] = NAN;
-  assert_int_equal(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds), VXC_ERR_NUMERIC);
+  check_err(vxc_contact_eval(&f.p, &bad.g, &f.a, &f.b, st, &w, ds, &e), &e, VXC_ERR_NUMERIC,
+            "vxc_contact_eval: geom->inertia is not finite");
   bad = f;
   bad.b.w[0] = INFINITY;
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &bad.b, st, &w, ds), VXC_ERR_NUMERIC);
+  check_err(vxc_contact_eval(&f.p, &f.g, &f.a, &bad.b, st, &w, ds, &e), &e, VXC_ERR_NUMERIC,
+            "vxc_contact_eval: the motion of body b");
   double stbad[VXC_STATE_SIZE];
   memcpy(stbad, st, sizeof st);
   stbad[VXC_STATE_THETA] = NAN;
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, stbad, &w, ds), VXC_ERR_NUMERIC);
+  check_err(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, stbad, &w, ds, &e), &e, VXC_ERR_NUMERIC,
+            "vxc_contact_eval: state[3] = nan is not finite");
   /* the point model */
   const double pt[3] = {0, 0, 0};
-  assert_int_equal(vxc_point_eval(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st, &w, ds),
-                   VXC_ERR_ARG);
-  assert_int_equal(vxc_point_eval(&f.p, 1e-4, pt, bad.g.normal, &f.a, &bad.b, st, &w, ds),
-                   VXC_ERR_NUMERIC);
-  assert_int_equal(vxc_point_eval(&f.p, INFINITY, pt, f.g.normal, &f.a, &f.b, st, &w, ds),
-                   VXC_ERR_NUMERIC);
+  check_err(vxc_point_eval(&unprep, 1e-4, pt, f.g.normal, &f.a, &f.b, st, &w, ds, &e), &e,
+            VXC_ERR_ARG, "vxc_point_eval: p is not prepared");
+  check_err(vxc_point_eval(&f.p, 1e-4, pt, bad.g.normal, &f.a, &bad.b, st, &w, ds, &e), &e,
+            VXC_ERR_NUMERIC, "vxc_point_eval: the motion of body b");
+  check_err(vxc_point_eval(&f.p, INFINITY, pt, f.g.normal, &f.a, &f.b, st, &w, ds, &e), &e,
+            VXC_ERR_NUMERIC, "vxc_point_eval: depth is not finite");
   assert_int_equal(memcmp(&w, &wref, sizeof w), 0);
   assert_int_equal(memcmp(ds, dsref, sizeof ds), 0);
 }
@@ -260,7 +294,7 @@ static void test_contact_eval_normal_force_law(void **state) {
   double v_in = 0.4;
   fixture_init(&f, v_in);
   double st[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
   double a = f.p.d / (f.p.e_eff * v_in);
   const double vcn[] = {0.4, 0.1, 0.0, -0.2, -0.9 / a * 0.999, -1.001 / a, -3.0};
   for (int k = 0; k < 7; k++) {
@@ -268,7 +302,7 @@ static void test_contact_eval_normal_force_law(void **state) {
       f.a.v[i] = vcn[k] * f.g.normal[i];
     }
     vxc_wrench w;
-    assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, NULL), VXC_OK);
+    assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, NULL, NULL), VXC_OK);
     double fn = f.p.k_v * f.g.volume * (1 + a * vcn[k]);
     if (fn < 0) {
       fn = 0;
@@ -304,14 +338,14 @@ static void test_contact_eval_relaxation(void **state) {
   f.p.tau_r = 2.0;
   assert_int_equal(vxc_params_prepare(&f.p, NULL), VXC_OK);
   double st[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
-  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st), VXC_OK);
+  assert_int_equal(vxc_contact_start(&f.p, &f.g, &f.a, &f.b, st, NULL), VXC_OK);
   memset(f.a.v, 0, sizeof f.a.v);
   vxc_wrench w;
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds, NULL), VXC_OK);
   assert_double_near(w.f_n, 0, 0);
   assert_double_rel(ds[VXC_STATE_VRO], -f.g.volume / 2.0, 1e-15);
   st[VXC_STATE_VRO] = 0.25 * f.g.volume;
-  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_contact_eval(&f.p, &f.g, &f.a, &f.b, st, &w, ds, NULL), VXC_OK);
   assert_double_rel(w.f_n, f.p.k_v * 0.75 * f.g.volume, 1e-14);
   assert_double_rel(ds[VXC_STATE_VRO], -0.25 * f.g.volume / 2.0, 1e-15);
 }
@@ -327,7 +361,7 @@ static void test_point_eval_force_and_torques(void **state) {
   vxc_body_motion a = {{0.3, -0.1 - 0.06, 0.2 - 0.08}, {0, 0.6 * 0.2, 0.8 * 0.2}, {0, 0, 0}};
   vxc_body_motion b = {{0.5, 0.0, 0.4}, {0, 0, 0}, {0, 0, 0}};
   double depth = 2e-4, st[VXC_STATE_SIZE];
-  assert_int_equal(vxc_point_start(&p, depth, pt, n, &a, &b, st), VXC_OK);
+  assert_int_equal(vxc_point_start(&p, depth, pt, n, &a, &b, st, NULL), VXC_OK);
   assert_double_rel(st[VXC_STATE_U], 0.2, 1e-15);
   double aa = p.d / (p.e_eff * 0.2);
   /* approaching at 0.1 m/s along n, spinning about n relative to B */
@@ -338,7 +372,7 @@ static void test_point_eval_force_and_torques(void **state) {
   }
   vxc_wrench w;
   double ds[VXC_STATE_SIZE];
-  assert_int_equal(vxc_point_eval(&p, depth, pt, n, &a, &b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_point_eval(&p, depth, pt, n, &a, &b, st, &w, ds, NULL), VXC_OK);
   double fn = p.k_p * pow(depth, 1.5) * (1 + aa * 0.1);
   assert_double_rel(w.f_n, fn, 1e-14);
   for (int i = 0; i < 3; i++) {
@@ -355,7 +389,7 @@ static void test_point_eval_force_and_torques(void **state) {
     assert_double_near(w.torque_a[i], la[i], 1e-14 * fn);
   }
   /* separated: zero */
-  assert_int_equal(vxc_point_eval(&p, -1e-6, pt, n, &a, &b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_point_eval(&p, -1e-6, pt, n, &a, &b, st, &w, ds, NULL), VXC_OK);
   assert_double_near(w.f_n, 0, 0);
   assert_double_near(w.force_a[1], 0, 0);
   assert_double_near(ds[VXC_STATE_SDW], 0, 0);

@@ -46,7 +46,7 @@ static void rig_rhs(rig *r, const double y[NSTATE], double dy[NSTATE]) {
   vxc_body_motion belt = {{0, 0, -0.1}, {r->belt, 0, 0}, {0, 0, 0}};
   vxc_body_motion blk = {{y[0], 0, 0.05}, {y[1], 0, 0}, {0, 0, 0}};
   vxc_wrench w;
-  assert_int_equal(vxc_point_eval(r->p, r->depth, point, n, &belt, &blk, y + 2, &w, dy + 2),
+  assert_int_equal(vxc_point_eval(r->p, r->depth, point, n, &belt, &blk, y + 2, &w, dy + 2, NULL),
                    VXC_OK);
   r->f_t = w.force_b[0];
   dy[0] = y[1];
@@ -105,7 +105,7 @@ static void test_stickslip_breakaway_and_period(void **state) {
     const double n[3] = {0, 0, 1}, point[3] = {0, 0, 0};
     vxc_body_motion belt = {{0, 0, -0.1}, {V, 0, 0}, {0, 0, 0}};
     vxc_body_motion blk = {{0, 0, 0.05}, {V, 0, 0}, {0, 0, 0}};
-    assert_int_equal(vxc_point_start(&p, r.depth, point, n, &belt, &blk, y + 2), VXC_OK);
+    assert_int_equal(vxc_point_start(&p, r.depth, point, n, &belt, &blk, y + 2, NULL), VXC_OK);
 
     /* break-away: the relative velocity leaves the stick band (above 10 v_s); recorded
      * with the spring force there */

@@ -42,7 +42,7 @@ static void block_rhs(const block *b, const double y[NSTATE], double dy[NSTATE])
   vxc_body_motion plane = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion blk = {{y[0], 0, y[1]}, {y[2], 0, y[3]}, {0, 0, 0}};
   vxc_wrench w;
-  assert_int_equal(vxc_contact_eval(b->p, &g, &plane, &blk, y + 4, &w, dy + 4), VXC_OK);
+  assert_int_equal(vxc_contact_eval(b->p, &g, &plane, &blk, y + 4, &w, dy + 4, NULL), VXC_OK);
   dy[0] = y[2];
   dy[1] = y[3];
   dy[2] = b->grav[0] + w.force_b[0] / b->mass;
@@ -116,7 +116,7 @@ static void block_start(block *b, const vxc_params *p, double deg, int preload, 
   g.inertia[0] = g.inertia[4] = g.inertia[8] = g.volume * b->L * b->L / 6;
   vxc_body_motion plane = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion blk = {{0, 0, y[1]}, {0, 0, 0}, {0, 0, 0}};
-  assert_int_equal(vxc_contact_start(p, &g, &plane, &blk, y + 4), VXC_OK);
+  assert_int_equal(vxc_contact_start(p, &g, &plane, &blk, y + 4, NULL), VXC_OK);
   if (preload) {
     /* the force on B is +f_n sigma0 z along x: it must hold m g sin a uphill, so
      * z = -tan(a) / sigma0 along x */

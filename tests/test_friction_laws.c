@@ -284,7 +284,7 @@ static void point_slide(const vxc_params *p, double vb, const double *st, double
   vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion b = {{0, 0, 0.1}, {vb, 0, 0}, {0, 0, 0}};
   vxc_wrench w;
-  assert_int_equal(vxc_point_eval(p, 1e-5, pt, n, &a, &b, st, &w, ds), VXC_OK);
+  assert_int_equal(vxc_point_eval(p, 1e-5, pt, n, &a, &b, st, &w, ds, NULL), VXC_OK);
   memcpy(f, w.force_friction, sizeof w.force_friction);
   assert_true(w.f_n > 0);
 }
@@ -324,7 +324,7 @@ static void test_contact_law(void **state) {
   vxc_body_motion a = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
   vxc_body_motion b = {{0, 0, 0.1}, {0.2, 0, 0}, {0, 0, 0}};
   double st0[VXC_STATE_SIZE] = {0};
-  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl), VXC_OK);
+  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl, NULL), VXC_OK);
   assert_double_rel(w.force_friction[0], q.mu_c * w.f_n, 1e-12);
   /* LuGre at rest with a deflection: F = sigma0 f_n z */
   q = p;
@@ -332,7 +332,7 @@ static void test_contact_law(void **state) {
   assert_int_equal(vxc_params_prepare(&q, &err), VXC_OK);
   b.v[0] = 0;
   st0[VXC_STATE_Z] = 1e-6;
-  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl), VXC_OK);
+  assert_int_equal(vxc_point_eval(&q, 1e-5, pt, n, &a, &b, st0, &w, dl, NULL), VXC_OK);
   assert_double_rel(w.force_friction[0], q.sigma0 * w.f_n * 1e-6, 1e-12);
   assert_int_equal(vxc_params_set_law(&q, "lu-gre", &err), VXC_ERR_ARG);
   assert_non_null(strstr(err.message, "lu-gre"));

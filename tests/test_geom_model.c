@@ -14,6 +14,8 @@
 #include "geom/geom.h"
 #include "geom/sexp.h"
 
+#include "counting_alloc.h"
+
 #define NAME "t.vxm"
 
 static vxg_solid *const SENTINEL = (vxg_solid *)(uintptr_t)0x5e5e;
@@ -996,41 +998,13 @@ static void test_model_every_data_model_loads(void **state) {
 /* ---------------------------------------------------------------------------------------
  * Allocation failures. */
 
-/* An allocator that fails once `budget` allocations have succeeded, and counts live blocks. */
-typedef struct failing {
-  long budget;
-  long live;
-  long calls;
-} failing;
-
-static void *failing_realloc(void *ud, void *ptr, size_t size) {
-  failing *f = ud;
-  if (size == 0) {
-    if (ptr) {
-      f->live--;
-    }
-    free(ptr);
-    return NULL;
-  }
-  f->calls++;
-  if (f->budget-- <= 0) {
-    return NULL;
-  }
-  void *q = realloc(ptr, size);
-  if (q && !ptr) {
-    f->live++;
-  }
-  return q;
-}
-
-
 /* Loads with the Nth allocation failing for N = 0, 1, 2... until it succeeds: every failure
  * must be VXC_ERR_NOMEM with a message, leave *out untouched and leak nothing. Either `path`
  * (the file reader) or `text` (the buffer parser). Returns the number of failing runs. */
 static int fail_each_allocation(const char *path, const char *text, size_t len) {
   for (int n = 0; n < 100000; n++) {
-    failing f = {n, 0, 0};
-    vxc_allocator al = {failing_realloc, &f};
+    counter f = {0, 0, n}; /* grants allocations 0 .. n - 1 */
+    vxc_allocator al = {counting_realloc, &f};
     vxg_solid *s = SENTINEL;
     vxc_error err;
     memset(&err, 0, sizeof err);

@@ -8,6 +8,7 @@
 #include "vxc_test.h"
 
 #include "geom/geom.h"
+#include "geom/vec3.h"
 
 /* fails unless every directed edge (a, b) appears once and (b, a) once, vertices are used,
  * faces have >= 3 vertices */
@@ -295,9 +296,8 @@ static void test_poly_six_clips_rebuild_a_rotated_box(void **state) {
     /* moments: V = 8 h0 h1 h2, m1 = V o, m2 = R diag(V h_a^2 / 3) R^T + V o o^T */
     double v = 8 * h[0] * h[1] * h[2];
     vxg_moments want = {v, {v * o[0], v * o[1], v * o[2]}, {0}};
-    static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
     for (int k = 0; k < 6; k++) {
-      int i = ia[k], j = ib[k];
+      int i = VXG_SYM_ROW[k], j = VXG_SYM_COL[k];
       double s = v * o[i] * o[j];
       for (int a = 0; a < 3; a++) {
         s += rot.r[i * 3 + a] * rot.r[j * 3 + a] * v * h[a] * h[a] / 3;

@@ -1,30 +1,10 @@
 /* test_metrics_query.c: contact metrics of posed solids (vxc_query_run) against closed
  * forms: caps, lenses, wedges, circular-segment prisms, a ball in a groove, a peg in its
  * hole, and separation distances. Black-box: only <vxc.h>. */
-#include <unistd.h>
-
 #include "vxc_test.h"
 
 #include "vxc.h"
-
-/* Writes model text to a temporary file and loads it. */
-static vxc_solid *load_text(const char *text) {
-  char path[] = "/tmp/vxc_test_XXXXXX";
-  int fd = mkstemp(path);
-  assert_true(fd >= 0);
-  assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-  close(fd);
-  vxc_solid *s = NULL;
-  vxc_error err;
-  vxc_status st = vxc_solid_load(path, NULL, &s, &err);
-  if (st != VXC_OK) {
-    fprintf(stderr, "# %s\n", err.message);
-  }
-  unlink(path);
-  assert_int_equal(st, VXC_OK);
-  return s;
-}
-
+#include "vxc_test_api.h"
 
 /* Options of the thesis's fixed-leaf rule: leaves of edge h, no certified refinement. */
 static vxc_query_options fixed_leaf(double h) {
@@ -33,13 +13,6 @@ static vxc_query_options fixed_leaf(double h) {
   o.rtol = 0;
   o.voxel = h;
   return o;
-}
-
-
-static double angle(const double a[3], const double b[3]) {
-  double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  double x[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-  return atan2(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), c);
 }
 
 
@@ -64,7 +37,7 @@ static const char *GROUND = "(solid ground (cell top (box 2 2 0.2) (pose (transl
 // its bracket, and a normal along the ground's normal within 1e-4 rad at rtol 1e-5
 static void test_query_sphere_on_tilted_ground(void **state) {
   (void)state;
-  vxc_solid *ball = load_text(BALL), *ground = load_text(GROUND);
+  vxc_solid *ball = vxc_test_load_text(BALL), *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -92,7 +65,7 @@ static void test_query_sphere_on_tilted_ground(void **state) {
     assert_true(p->volume_lo <= V && V <= p->volume_hi);
     assert_double_rel(p->geom.volume, V, 1e-5);
     double down[3] = {-up[0], -up[1], -up[2]};  // from the ball toward the ground
-    assert_true(angle(p->geom.normal, down) < 1e-4);
+    assert_true(vxc_test_angle(p->geom.normal, down) < 1e-4);
     // the cap's centroid lies on the axis, (3 (2R - h)^2 / (4 (3R - h))) from the centre
     double zc_cap = 3 * (2 * R - h) * (2 * R - h) / (4 * (3 * R - h));
     for (int i = 0; i < 3; i++) {
@@ -112,8 +85,8 @@ static void test_query_sphere_on_tilted_ground(void **state) {
 // (MPR's portal direction, once the estimate, strayed by 8 to 13 degrees at a third of them)
 static void test_query_ball_over_an_edge_has_a_continuous_normal(void **state) {
   (void)state;
-  vxc_solid *ball = load_text("(solid ball (cell c (sphere 0.1)))");
-  vxc_solid *table = load_text(
+  vxc_solid *ball = vxc_test_load_text("(solid ball (cell c (sphere 0.1)))");
+  vxc_solid *table = vxc_test_load_text(
       "(solid table (cell top (box 1 1.6 0.04) "
       "(pose (translate 0 0 -0.02))))");
   vxc_query *q = NULL;
@@ -131,9 +104,10 @@ static void test_query_ball_over_an_edge_has_a_continuous_normal(void **state) {
     double len = hypot(y > 0.8 ? y - 0.8 : 0, z);
     double truth[3] = {0, y > 0.8 ? (y - 0.8) / len : 0, z / len};
     const double *n = m.pair[0].geom.normal;
-    assert_true(angle(n, truth) < M_PI / 180);
+    assert_true(vxc_test_angle(n, truth) < M_PI / 180);
     if (k > 0) {
-      assert_true(angle(n, prev) < 2 * M_PI / 180); /* the truth turns 0.4 degrees a step */
+      assert_true(vxc_test_angle(n, prev) <
+                  2 * M_PI / 180); /* the truth turns 0.4 degrees a step */
     }
     memcpy(prev, n, sizeof prev);
   }
@@ -145,8 +119,8 @@ static void test_query_ball_over_an_edge_has_a_continuous_normal(void **state) {
 
 static void test_query_two_spheres_lens(void **state) {
   (void)state;
-  vxc_solid *a = load_text("(solid a (cell c (sphere 0.1)))");
-  vxc_solid *b = load_text("(solid b (cell c (sphere 0.06)))");
+  vxc_solid *a = vxc_test_load_text("(solid a (cell c (sphere 0.1)))");
+  vxc_solid *b = vxc_test_load_text("(solid b (cell c (sphere 0.06)))");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -167,10 +141,10 @@ static void test_query_two_spheres_lens(void **state) {
   assert_int_equal(m.npair, 1);
   assert_true(m.pair[0].volume_lo <= V && V <= m.pair[0].volume_hi);
   assert_double_rel(m.pair[0].geom.volume, V, 1e-4);
-  assert_true(angle(m.pair[0].geom.normal, dir) < 1e-4);
+  assert_true(vxc_test_angle(m.pair[0].geom.normal, dir) < 1e-4);
   // the estimate is the area vector, along the centres' line by symmetry
   assert_int_equal(m.pair[0].normal_from_mpr, 0);
-  assert_true(angle(m.pair[0].normal_geo, dir) < 1e-3);
+  assert_true(vxc_test_angle(m.pair[0].normal_geo, dir) < 1e-3);
   vxc_query_free(q);
   vxc_solid_free(a);
   vxc_solid_free(b);
@@ -183,8 +157,8 @@ static void test_query_two_spheres_lens(void **state) {
 // so are mass properties (the sphere's 4/3 pi r^3)
 static void test_query_capped_is_flagged(void **state) {
   (void)state;
-  vxc_solid *a = load_text("(solid a (cell c (sphere 0.1)))");
-  vxc_solid *b = load_text("(solid b (cell c (sphere 0.06)))");
+  vxc_solid *a = vxc_test_load_text("(solid a (cell c (sphere 0.1)))");
+  vxc_solid *b = vxc_test_load_text("(solid b (cell c (sphere 0.06)))");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   const double r1 = 0.1, r2 = 0.06, d = 0.15;
@@ -225,8 +199,8 @@ static void test_query_capped_is_flagged(void **state) {
 // bracket) at most the tolerance, the actual error within the estimate, fewer leaves
 static void test_query_atol_floor(void **state) {
   (void)state;
-  vxc_solid *a = load_text(BALL);
-  vxc_solid *g = load_text(GROUND);
+  vxc_solid *a = vxc_test_load_text(BALL);
+  vxc_solid *g = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   const double R = 0.1, h = 1e-6, V = M_PI * h * h * (3 * R - h) / 3;
@@ -265,8 +239,8 @@ static void test_query_atol_floor(void **state) {
 // about x with its lowest edge 1 mm deep (a triangular prism, V = a delta^2 / sin(2 theta))
 static void test_query_box_flat_and_tilted(void **state) {
   (void)state;
-  vxc_solid *box = load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
-  vxc_solid *ground = load_text(GROUND);
+  vxc_solid *box = vxc_test_load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
+  vxc_solid *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -310,7 +284,7 @@ static void test_query_box_flat_and_tilted(void **state) {
   double want[3] = {0, -ev[1] / el, -ev[2] / el};  // toward the ground
   assert_double_near(m.pair[0].geom.centroid[1], cy, 1e-9);
   assert_double_near(m.pair[0].geom.centroid[2], cz, 1e-9);
-  assert_true(angle(m.pair[0].geom.normal, want) < 1e-6);
+  assert_true(vxc_test_angle(m.pair[0].geom.normal, want) < 1e-6);
   vxc_query_free(q);
   vxc_solid_free(box);
   vxc_solid_free(ground);
@@ -320,9 +294,9 @@ static void test_query_box_flat_and_tilted(void **state) {
 // a cylinder (R 0.05, length 0.3) lying on the ground 2 mm deep: a circular-segment prism
 static void test_query_cylinder_on_ground(void **state) {
   (void)state;
-  vxc_solid *cyl =
-      load_text("(solid c (cell c (move (rotate y 90) (cylinder 0.05)) (slab x -0.15 0.15)))");
-  vxc_solid *ground = load_text(GROUND);
+  vxc_solid *cyl = vxc_test_load_text(
+      "(solid c (cell c (move (rotate y 90) (cylinder 0.05)) (slab x -0.15 0.15)))");
+  vxc_solid *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
@@ -368,7 +342,7 @@ static void test_query_ball_in_groove(void **state) {
     assert_int_equal(vxc_query_run(q, ball, &pb, block, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
     assert_int_equal(m.npair, 1);
     double out[3] = {0, sin(phi), -cos(phi)};
-    assert_true(angle(m.pair[0].geom.normal, out) < 1e-3);
+    assert_true(vxc_test_angle(m.pair[0].geom.normal, out) < 1e-3);
     assert_int_equal(m.pair[0].normal_from_mpr, 0);  // a concave cell: the area vector
   }
   vxc_query_free(q);
@@ -400,7 +374,7 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
     vxc_metrics m;
     assert_int_equal(vxc_query_run(q, ball, &pb, block, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
     assert_int_equal(m.npair, 1);
-    err[k] = angle(m.pair[0].geom.normal, radial);
+    err[k] = vxc_test_angle(m.pair[0].geom.normal, radial);
   }
   assert_true(err[0] < 1e-3);
   assert_true(err[1] < 1e-6);
@@ -427,7 +401,7 @@ static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
   assert_int_equal(vxc_query_run(q, table, &pt, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
   assert_int_equal(m.npair, 1);
   double up[3] = {0, 0, 1};
-  assert_true(angle(m.pair[0].geom.normal, up) < atan(0.4 / 7));
+  assert_true(vxc_test_angle(m.pair[0].geom.normal, up) < atan(0.4 / 7));
   vxc_query_free(q);
   vxc_solid_free(ball);
   vxc_solid_free(table);
@@ -467,7 +441,7 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
       double rl = sqrt(radial[0] * radial[0] + radial[1] * radial[1]);
       radial[0] /= rl;
       radial[1] /= rl;
-      assert_true(angle(p->geom.normal, radial) < 0.1);
+      assert_true(vxc_test_angle(p->geom.normal, radial) < 0.1);
     } else {
       assert_string_equal(p->name_a, "tip");
       tip++;
@@ -498,8 +472,8 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
 // apart: the exact distance for two spheres and for a sphere above the ground
 static void test_query_separation_distance(void **state) {
   (void)state;
-  vxc_solid *ball = load_text(BALL), *ground = load_text(GROUND);
-  vxc_solid *small = load_text("(solid s (cell c (sphere 0.03)))");
+  vxc_solid *ball = vxc_test_load_text(BALL), *ground = vxc_test_load_text(GROUND);
+  vxc_solid *small = vxc_test_load_text("(solid s (cell c (sphere 0.03)))");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_pose pa = {{0, 0, 0.1 + 0.0042}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
@@ -524,7 +498,7 @@ static void test_query_separation_distance(void **state) {
 // a pose with NaN, a zero quaternion or bad options: VXC_ERR_ARG naming it, out untouched
 static void test_query_bad_input(void **state) {
   (void)state;
-  vxc_solid *ball = load_text(BALL);
+  vxc_solid *ball = vxc_test_load_text(BALL);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_metrics m;

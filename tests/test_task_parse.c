@@ -99,6 +99,12 @@ static void test_errors(void **state) {
   expect_error("(task x (duration 1)\n  (gravity 0 0))", VXC_ERR_FORMAT, 2, 3,
                "at least 3 numbers");
   expect_error("(task x (duration 1)\n  (wobble 3))", VXC_ERR_FORMAT, 2, 3, "unknown form");
+  expect_error("(task x (duration 1)\n  (gravty 0 0 -9.81))", VXC_ERR_FORMAT, 2, 3,
+               "unknown form 'gravty'; did you mean 'gravity'?");
+  expect_error("(task x (duration 1)\n  (body b (model \"ball.vxm\") (free (mas 1)) (pose 0 0 0)))",
+               VXC_ERR_FORMAT, 2, 36, "(free ...): unknown form 'mas'; did you mean 'mass'?");
+  expect_error("(task x (duration 1)\n  (integrator adaptive (rtl 1e-6)))", VXC_ERR_FORMAT, 2, 24,
+               "did you mean 'rtol'?");
   expect_error("(task x\n  (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 0)))",
                VXC_ERR_FORMAT, 1, 1, "missing (duration T)");
   expect_error(

@@ -8,6 +8,7 @@
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
+#include "counting_alloc.h"
 #include "voxel_exact.h"
 
 
@@ -594,24 +595,6 @@ static void test_voxel_bad_arguments_return_arg_error(void **state) {
 }
 
 
-static int g_fail_after = -1;
-
-static void *failing_realloc(void *ud, void *ptr, size_t size) {
-  (void)ud;
-  if (size == 0) {
-    free(ptr);
-    return NULL;
-  }
-  if (g_fail_after == 0) {
-    return NULL;
-  }
-  if (g_fail_after > 0) {
-    g_fail_after--;
-  }
-  return realloc(ptr, size);
-}
-
-
 // a workspace whose allocator fails reports VXC_ERR_NOMEM at creation or at the query, also
 // when the refusal comes while the leaves are stored (that is not taken as the memory cap)
 static void test_voxel_allocation_failures_return_nomem(void **state) {
@@ -620,10 +603,10 @@ static void test_voxel_allocation_failures_return_nomem(void **state) {
   vxg_xform xa, xb;
   vxg_xform_translation(&xa, 0, 0, 0);
   vxg_xform_translation(&xb, 0.15, 0, 0);
-  vxc_allocator al = {failing_realloc, NULL};
   int ok = 0;
   for (int n = 0; n < 10000 && !ok; n++) {
-    g_fail_after = n;
+    counter c = {0, 0, n}; /* grants allocations 0 .. n - 1 */
+    vxc_allocator al = {counting_realloc, &c};
     vxv_workspace *ws = NULL;
     vxc_status st = vxv_workspace_create(&al, &ws);
     if (st != VXC_OK) {
@@ -639,8 +622,8 @@ static void test_voxel_allocation_failures_return_nomem(void **state) {
       assert_int_equal(st, VXC_ERR_NOMEM);
     }
     vxv_workspace_free(ws);
+    assert_int_equal(c.live, 0);
   }
-  g_fail_after = -1;
   assert_true(ok);
 }
 

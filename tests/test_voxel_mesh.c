@@ -22,7 +22,6 @@
 #include "voxel_exact.h"
 
 
-
 /* A cell of one mesh primitive (the cell owns the mesh). */
 static vxg_cell *mesh_cell(fixture *f, const char *name, const mg_mesh *g) {
   struct vxg_mesh *m = NULL;
@@ -80,8 +79,9 @@ static void test_voxel_mesh_icosphere_cap_converges(void **state) {
     assert_int_equal(vxv_intersect(f->ws, c, &id, cut, &id, &o, &r), VXC_OK);
     double lo = cap_volume(g.r_in, g.r_in - z0), hi = exact;
     double err = fabs(r.volume - exact) / exact;
-    fprintf(stderr, "# level %d (%d triangles): V %.6e, exact cap %.6e, rel error %.2e, "
-                    "shell [%.6e, %.6e], bracket [%.4e, %.4e]\n",
+    fprintf(stderr,
+            "# level %d (%d triangles): V %.6e, exact cap %.6e, rel error %.2e, "
+            "shell [%.6e, %.6e], bracket [%.4e, %.4e]\n",
             level, g.nt, r.volume, exact, err, lo, hi, r.volume_lo, r.volume_hi);
     /* the bracket is certified for the mesh's cap, which the shell bounds */
     assert_true(r.volume_lo <= hi && r.volume_hi >= lo);
@@ -124,8 +124,8 @@ static void test_voxel_mesh_box_matches_quadric_box(void **state) {
   vxv_result rm, rq;
   assert_int_equal(vxv_intersect(f->ws, mb, &id, ball, &at, &o, &rm), VXC_OK);
   assert_int_equal(vxv_intersect(f->ws, qb, &id, ball, &at, &o, &rq), VXC_OK);
-  fprintf(stderr, "# mesh box V %.8e [%.6e, %.6e]; quadric box V %.8e [%.6e, %.6e]\n",
-          rm.volume, rm.volume_lo, rm.volume_hi, rq.volume, rq.volume_lo, rq.volume_hi);
+  fprintf(stderr, "# mesh box V %.8e [%.6e, %.6e]; quadric box V %.8e [%.6e, %.6e]\n", rm.volume,
+          rm.volume_lo, rm.volume_hi, rq.volume, rq.volume_lo, rq.volume_hi);
   assert_true(rm.volume_lo <= rq.volume_hi && rq.volume_lo <= rm.volume_hi);
   assert_true(rm.volume_lo <= rq.volume && rq.volume <= rm.volume_hi);
   assert_double_rel(rm.volume, rq.volume, 2e-3);
@@ -184,8 +184,7 @@ static void test_voxel_mesh_peg_in_hole(void **state) {
   vxg_solid *peg = NULL, *hole = NULL;
   vxc_error err;
   assert_int_equal(vxg_model_read(NULL, vxc_test_data("mesh-peg.vxm"), &peg, &err), VXC_OK);
-  assert_int_equal(vxg_model_read(NULL, vxc_test_data("mesh-hole-block.vxm"), &hole, &err),
-                   VXC_OK);
+  assert_int_equal(vxg_model_read(NULL, vxc_test_data("mesh-hole-block.vxm"), &hole, &err), VXC_OK);
   vxv_workspace *ws;
   assert_int_equal(vxv_workspace_create(NULL, &ws), VXC_OK);
   vxg_xform pp, id;
@@ -199,8 +198,8 @@ static void test_voxel_mesh_peg_in_hole(void **state) {
   vxv_result r;
   assert_int_equal(vxv_intersect(ws, peg->cell[0], &pp, hole->cell[0], &id, &o, &r), VXC_OK);
   double exact = 0.001 * 0.02 * 0.03;
-  fprintf(stderr, "# peg in hole V %.6e exact %.6e [%.4e, %.4e]\n", r.volume, exact,
-          r.volume_lo, r.volume_hi);
+  fprintf(stderr, "# peg in hole V %.6e exact %.6e [%.4e, %.4e]\n", r.volume, exact, r.volume_lo,
+          r.volume_hi);
   assert_true(r.volume_lo <= exact && exact <= r.volume_hi);
   assert_double_rel(r.volume, exact, 1e-2);
   assert_double_near(r.centroid[0], 0.0125, 2e-5);
@@ -221,24 +220,16 @@ static void test_voxel_mesh_peg_in_hole(void **state) {
 static void expect_moments(const vxv_result *r, const mg_moments *m, double size, double rel_v,
                            double rel_j) {
   assert_double_rel(r->volume, m->m0, rel_v);
-  double c[3];
+  /* the centroid and J about it from the exact moments */
+  double c[3], J[9];
+  mg_moments_inertia(m, c, J);
   for (int k = 0; k < 3; k++) {
-    c[k] = m->m1[k] / m->m0;
     assert_double_near(r->centroid[k], c[k], rel_v * size);
   }
-  /* J about the centroid from the exact second moments: J = tr(C) I - C */
-  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
-  double cc[6];
-  for (int k = 0; k < 6; k++) {
-    cc[k] = m->m2[k] - m->m1[ia[k]] * c[ib[k]];
+  double tr = (J[0] + J[4] + J[8]) / 2, jn = tr * m->m0 > 0 ? tr : 1; /* tr = trace(C) */
+  for (int k = 0; k < 9; k++) {
+    assert_double_near(r->inertia[k], J[k], rel_j * jn);
   }
-  double tr = cc[0] + cc[1] + cc[2], jn = tr * m->m0 > 0 ? tr : 1;
-  assert_double_near(r->inertia[0], tr - cc[0], rel_j * jn);
-  assert_double_near(r->inertia[4], tr - cc[1], rel_j * jn);
-  assert_double_near(r->inertia[8], tr - cc[2], rel_j * jn);
-  assert_double_near(r->inertia[1], -cc[3], rel_j * jn);
-  assert_double_near(r->inertia[5], -cc[4], rel_j * jn);
-  assert_double_near(r->inertia[2], -cc[5], rel_j * jn);
   /* the certified bracket holds the exact volume and is tight: every leaf is exact */
   assert_true(r->volume_lo <= m->m0 * (1 + 1e-12) && r->volume_hi >= m->m0 * (1 - 1e-12));
   assert_true(r->volume_hi - r->volume_lo <= 1e-9 * m->m0);
@@ -331,8 +322,8 @@ static void test_voxel_mesh_convex_pair_is_exact(void **state) {
   o.h_min = R2 / 8;
   vxv_result r1, r3;
   assert_int_equal(vxv_intersect(f->ws, a, &id, b, &at, &o, &r1), VXC_OK);
-  fprintf(stderr, "# convex pair V %.12e, polyhedral %.12e, bracket width %.2e\n", r1.volume,
-          ex.m0, r1.volume_hi - r1.volume_lo);
+  fprintf(stderr, "# convex pair V %.12e, polyhedral %.12e, bracket width %.2e\n", r1.volume, ex.m0,
+          r1.volume_hi - r1.volume_lo);
   expect_moments(&r1, &ex, R2, 1e-10, 1e-9);
   o.threads = 3;
   assert_int_equal(vxv_intersect(f->ws, a, &id, b, &at, &o, &r3), VXC_OK);

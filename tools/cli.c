@@ -139,40 +139,13 @@ const cli_command *cli_find(const char *name) {
 
 
 /* Levenshtein distance of two short strings (longer ones count as far apart). */
-int cli_edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 30 || lb > 30) {
-    return 99;
-  }
-  int d[32][32];
-  for (size_t i = 0; i <= la; i++) {
-    d[i][0] = (int)i;
-  }
-  for (size_t j = 0; j <= lb; j++) {
-    d[0][j] = (int)j;
-  }
-  for (size_t i = 1; i <= la; i++) {
-    for (size_t j = 1; j <= lb; j++) {
-      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-      d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-    }
-  }
-  return d[la][lb];
-}
-
-
 const char *cli_suggest(const char *name) {
-  const char *best = NULL;
-  int best_d = 3;
-  for (int i = 0; cli_commands[i]; i++) {
-    int d = cli_edit_distance(name, cli_commands[i]->name);
-    if (d < best_d) {
-      best_d = d;
-      best = cli_commands[i]->name;
-    }
+  const char *names[64];
+  int n = 0;
+  for (int i = 0; cli_commands[i] && n < 64; i++) {
+    names[n++] = cli_commands[i]->name;
   }
-  return best;
+  return vxc_nearest_name(name, names, n);
 }
 
 

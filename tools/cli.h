@@ -66,11 +66,11 @@ const cli_command *cli_find(const char *name);
 
 /* The nearest command name to a misspelt one (edit distance <= 2), or NULL. */
 const char *cli_suggest(const char *name);
-/* Levenshtein distance of two strings of at most 30 characters (99 beyond). */
-int cli_edit_distance(const char *a, const char *b);
 /* Command-line conventions every command shares (cli_args.c): splits `--opt=value` into
  * `--opt` `value` (before a `--`) into a new argv (*argv_out, free with free(); NULL when
- * out of memory). */
+ * out of memory). A `--` ends the options and is dropped; an argument after it that starts
+ * with '-' is a file and becomes "./ARG" (so `-- -` names a file called "-", not standard
+ * input). */
 char **cli_split_equals(int argc, char **argv, int *argc_out);
 /* Checks every `--option` of a command line (before `--`) against the options its usage
  * text names; prints "unknown option" with the nearest one and returns CLI_USAGE, else

@@ -7,15 +7,23 @@
 #include "cli.h"
 
 char **cli_split_equals(int argc, char **argv, int *argc_out) {
-  char **out = malloc(sizeof *out * (2 * (size_t)argc + 1));
+  size_t room = sizeof(char *) * (2 * (size_t)argc + 1);
+  for (int i = 0; i < argc; i++) {
+    room += strlen(argv[i]) + 3;
+  }
+  char **out = malloc(room), *text = (char *)(out + 2 * argc + 1);
   if (!out) {
     return NULL;
   }
   int n = 0, rest = 0;
   for (int i = 0; i < argc; i++) {
     char *eq = strchr(argv[i], '=');
-    rest |= strcmp(argv[i], "--") == 0;
-    if (!rest && i > 0 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
+    if (!rest && i > 0 && strcmp(argv[i], "--") == 0) {
+      rest = 1; /* the end of the options: dropped */
+    } else if (rest && argv[i][0] == '-') {
+      out[n++] = text; /* a file whose name starts with '-' (even "-" itself) */
+      text += sprintf(text, "./%s", argv[i]) + 1;
+    } else if (!rest && i > 0 && strncmp(argv[i], "--", 2) == 0 && eq && eq > argv[i] + 2) {
       *eq = '\0'; /* argv's strings are the program's to change */
       out[n++] = argv[i];
       out[n++] = eq + 1;
@@ -44,22 +52,24 @@ static int usage_names(const char *usage, const char *opt) {
 
 /* The option of `usage` nearest to `opt` (edit distance <= 2), copied to best. */
 static int nearest_option(const char *usage, const char *opt, char *best, size_t size) {
-  int best_d = 3;
-  for (const char *p = strstr(usage, "--"); p; p = strstr(p + 2, "--")) {
+  char cand[64][40];
+  const char *names[64];
+  int k = 0;
+  for (const char *p = strstr(usage, "--"); p && k < 64; p = strstr(p + 2, "--")) {
     size_t n = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") + 2;
-    char cand[40];
-    if (n <= 2 || n >= sizeof cand) {
+    if (n <= 2 || n >= sizeof cand[0]) {
       continue;
     }
-    memcpy(cand, p, n);
-    cand[n] = '\0';
-    int d = cli_edit_distance(opt, cand);
-    if (d < best_d) {
-      best_d = d;
-      snprintf(best, size, "%s", cand);
-    }
+    memcpy(cand[k], p, n);
+    cand[k][n] = '\0';
+    names[k] = cand[k];
+    k++;
   }
-  return best_d < 3;
+  const char *b = vxc_nearest_name(opt, names, k);
+  if (b) {
+    snprintf(best, size, "%s", b);
+  }
+  return b != NULL;
 }
 
 

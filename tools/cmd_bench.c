@@ -94,21 +94,7 @@ static void moments_to_exact(const mg_moments *m, exact *e) {
   memset(e, 0, sizeof *e);
   e->have = e->have_j = 1;
   e->volume = m->m0;
-  for (int k = 0; k < 3; k++) {
-    e->centroid[k] = m->m1[k] / m->m0;
-  }
-  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
-  double c[6];
-  for (int k = 0; k < 6; k++) {
-    c[k] = m->m2[k] - m->m1[ia[k]] * e->centroid[ib[k]];
-  }
-  double tr = c[0] + c[1] + c[2];
-  e->inertia[0] = tr - c[0];
-  e->inertia[4] = tr - c[1];
-  e->inertia[8] = tr - c[2];
-  e->inertia[1] = e->inertia[3] = -c[3];
-  e->inertia[5] = e->inertia[7] = -c[4];
-  e->inertia[2] = e->inertia[6] = -c[5];
+  mg_moments_inertia(m, e->centroid, e->inertia);
 }
 
 /* Exact moments of mesh g translated by t, cut to z <= 0. Returns 0 or -1. */

@@ -123,6 +123,8 @@ static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench 
   cli_json_num(stdout, pm->geom.volume);
   printf(", \"error_estimate\": ");
   cli_json_num(stdout, pm->error_estimate);
+  printf(", \"penetration\": ");
+  cli_json_num(stdout, pm->penetration);
   printf(", \"stick\": ");
   cli_json_num(stdout, w->stick);
   printf(", \"state_derivative\": ");
@@ -163,13 +165,13 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
     const vxc_pair_metrics *pm = &m->pair[i];
     double state[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
     vxc_wrench w;
-    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state);
+    vxc_error e;
+    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state, &e);
     if (st == VXC_OK) {
-      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds);
+      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds, &e);
     }
     if (st != VXC_OK) {
-      fprintf(stderr, "vxc: cells '%s' and '%s': the force model failed: %s\n", pm->name_a,
-              pm->name_b, vxc_status_str(st));
+      fprintf(stderr, "vxc: cells '%s' and '%s': %s\n", pm->name_a, pm->name_b, e.message);
       return CLI_FAIL;
     }
     vec_add(tot[0], w.force_a);
@@ -287,6 +289,7 @@ const cli_command cli_cmd_force = {
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
-    "          \"torque_spinning\", ...}], \"body_a\": {\"force\", \"torque\"}, \"body_b\": "
+    "          \"torque_spinning\", ..., \"penetration\" (m, as vxc metrics)}], \"body_a\": "
+    "{\"force\", \"torque\"}, \"body_b\": "
     "{...}}\n",
     force_run};

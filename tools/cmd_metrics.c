@@ -79,6 +79,12 @@ static void json_pair(const vxc_pair_metrics *p) {
   cli_json_vec(stdout, p->normal_geo, 3);
   printf(", \"depth\": ");
   cli_json_num(stdout, p->depth);
+  printf(", \"penetration\": ");
+  cli_json_num(stdout, p->penetration);
+  printf(", \"penetration_lo\": ");
+  cli_json_num(stdout, p->penetration_lo);
+  printf(", \"penetration_hi\": ");
+  cli_json_num(stdout, p->penetration_hi);
   printf(", \"radius_of_gyration\": ");
   cli_json_num(stdout, p->r_gyr);
   printf(", \"area\": ");
@@ -161,6 +167,8 @@ static int metrics_run(int argc, char **argv) {
       printf("  %s ~ %s\n", p->name_a, p->name_b);
       printf("    V = %.6g m^3 in [%.6g, %.6g], depth x = -V^(1/3) = %.6g m\n", p->geom.volume,
              p->volume_lo, p->volume_hi, p->depth);
+      printf("    penetration along the normal %.6g m in [%.6g, %.6g]\n", p->penetration,
+             p->penetration_lo, p->penetration_hi);
       printf("    centroid (%.6g, %.6g, %.6g) m, area %.6g m^2, r_gyr %.6g m\n",
              p->geom.centroid[0], p->geom.centroid[1], p->geom.centroid[2], p->area, p->r_gyr);
       printf(
@@ -200,8 +208,11 @@ const cli_command cli_cmd_metrics = {
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
     "its certified bracket, centroid, inertia tensor J (m^5), the contact normal (the\n"
-    "eigenvector of J nearest the geometric estimate, from A toward B), penetration\n"
-    "measure x = -V^(1/3), radius of gyration about the normal and contact area. When the\n"
+    "eigenvector of J nearest the geometric estimate, from A toward B), the thesis's\n"
+    "penetration measure x = -V^(1/3) (\"depth\"), the largest penetration along the normal\n"
+    "(\"penetration\", with its bracket \"penetration_lo\", \"penetration_hi\": exact for\n"
+    "two convex cells, within a leaf edge with --patches), radius of gyration about the\n"
+    "normal and contact area. When the\n"
     "solids are apart it reports the distance between their closest cells.\n\n"
     "  --rtol R     refine until each pair's error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
@@ -210,8 +221,10 @@ const cli_command cli_cmd_metrics = {
     "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\",\n"
     "               \"centroid\", "
     "\"inertia\",\n"
-    "               \"normal\", \"normal_geo\", \"depth\", \"radius_of_gyration\", \"area\",\n"
-    "               \"leaves\", \"time_ms\", \"capped\"}], \"total\": {\"capped\", \"volume\",\n"
+    "               \"normal\", \"normal_geo\", \"depth\", \"penetration\", \"penetration_lo\",\n"
+    "               \"penetration_hi\", \"radius_of_gyration\", \"area\", \"leaves\", \"time_ms\", "
+    "\"capped\"}],\n"
+    "               \"total\": {\"capped\", \"volume\",\n"
     "               \"centroid\"}}\n"
     "  --patches    split each pair into contact patches (its connected parts: the octree's\n"
     "               boxes and leaves that touch), each measured as a pair: \"patches\":\n"

@@ -116,8 +116,9 @@ static inline int mg_icosphere(mg_mesh *m, double R, int level) {
   }
   m->nv = m->nt = 0;
   double p = (1 + sqrt(5.0)) / 2, s = R / sqrt(1 + p * p);
-  const double iv[12][3] = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0}, {0, -1, p}, {0, 1, p},
-                            {0, -1, -p}, {0, 1, -p}, {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
+  const double iv[12][3] = {{-1, p, 0}, {1, p, 0}, {-1, -p, 0}, {1, -p, 0},
+                            {0, -1, p}, {0, 1, p}, {0, -1, -p}, {0, 1, -p},
+                            {p, 0, -1}, {p, 0, 1}, {-p, 0, -1}, {-p, 0, 1}};
   const int it[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
                          {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
                          {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
@@ -137,7 +138,8 @@ static inline int mg_icosphere(mg_mesh *m, double R, int level) {
     m->nt = 0;
     for (int i = 0; i < n; i++) {
       int a = tmp[3 * i], b = tmp[3 * i + 1], c = tmp[3 * i + 2];
-      int ab = mg_mid(m, e, &ne, &head, next, a, b, R), bc = mg_mid(m, e, &ne, &head, next, b, c, R),
+      int ab = mg_mid(m, e, &ne, &head, next, a, b, R),
+          bc = mg_mid(m, e, &ne, &head, next, b, c, R),
           ca = mg_mid(m, e, &ne, &head, next, c, a, R);
       mg_tri(m, a, ab, ca);
       mg_tri(m, b, bc, ab);
@@ -217,12 +219,36 @@ typedef struct mg_moments {
   double m0, m1[3], m2[6];
 } mg_moments;
 
+/* Row and column of m2's six entries (xx yy zz xy yz xz). */
+#define MG_SYM_ROW ((const int[6]){0, 1, 2, 0, 1, 0})
+#define MG_SYM_COL ((const int[6]){0, 1, 2, 1, 2, 2})
+
+/* The centroid c (m) and the inertia J about it (unit density, row-major, m^5) of moments
+ * m (m0 > 0): J = tr(C) I - C with C = m2 - m1 c^T. */
+static inline void mg_moments_inertia(const mg_moments *m, double c[3], double J[9]) {
+  double cc[6];
+  for (int k = 0; k < 3; k++) {
+    c[k] = m->m1[k] / m->m0;
+  }
+  for (int k = 0; k < 6; k++) {
+    cc[k] = m->m2[k] - m->m1[MG_SYM_ROW[k]] * c[MG_SYM_COL[k]];
+  }
+  double tr = cc[0] + cc[1] + cc[2];
+  J[0] = tr - cc[0];
+  J[4] = tr - cc[1];
+  J[8] = tr - cc[2];
+  J[1] = J[3] = -cc[3];
+  J[5] = J[7] = -cc[4];
+  J[2] = J[6] = -cc[5];
+}
+
 /* Adds the signed tetrahedron (origin, a, b, c). */
 static inline void mg_add_tet(mg_moments *m, const double a[3], const double b[3],
                               const double c[3]) {
-  static const int ia[6] = {0, 1, 2, 0, 1, 0}, ib[6] = {0, 1, 2, 1, 2, 2};
+  const int *ia = MG_SYM_ROW, *ib = MG_SYM_COL;
   double v = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-              a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+              a[2] * (b[0] * c[1] - b[1] * c[0])) /
+             6;
   double sum[3];
   for (int k = 0; k < 3; k++) {
     sum[k] = a[k] + b[k] + c[k];
@@ -283,8 +309,7 @@ static inline double *mg_placed(const mg_mesh *g, const double t[3]) {
  * (k < nh), skipping triangles whose box misses `box` (lo x y z, hi x y z). Returns 0, or
  * -1 when a clipped triangle has too many vertices. */
 static inline int mg_add_clipped(mg_moments *m, const mg_mesh *g, const double *v,
-                                 const double *nrm, const double *d, int nh,
-                                 const double box[6]) {
+                                 const double *nrm, const double *d, int nh, const double box[6]) {
   for (int t = 0; t < g->nt; t++) {
     double p[MG_POLY_MAX][3];
     int n = 3, miss = 0;
@@ -349,15 +374,13 @@ static inline int mg_cap_moments(const mg_mesh *g, const double t[3], mg_moments
 
 /* Exact moments of the intersection of the convex meshes ga, gb translated by ta, tb.
  * Returns 0, or -1. */
-static inline int mg_convex_meet_moments(const mg_mesh *ga, const double ta[3],
-                                         const mg_mesh *gb, const double tb[3],
-                                         mg_moments *m) {
+static inline int mg_convex_meet_moments(const mg_mesh *ga, const double ta[3], const mg_mesh *gb,
+                                         const double tb[3], mg_moments *m) {
   double *va = mg_placed(ga, ta), *vb = mg_placed(gb, tb);
   double *na = NULL, *da = NULL, *nb = NULL, *db = NULL;
   int rc = -1;
   memset(m, 0, sizeof *m);
-  if (va && vb && mg_face_planes(ga, va, &na, &da) == 0 &&
-      mg_face_planes(gb, vb, &nb, &db) == 0) {
+  if (va && vb && mg_face_planes(ga, va, &na, &da) == 0 && mg_face_planes(gb, vb, &nb, &db) == 0) {
     /* triangles are skipped when they miss the intersection of the two boxes */
     double box[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     double bb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};

@@ -47,12 +47,9 @@ int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t el
   if (need <= *cap) {
     return 0;
   }
-  size_t ncap = *cap ? *cap : 64;
-  while (ncap < need) {
-    if (ncap > ((size_t)-1 / 2) / elem) {
-      return -1;
-    }
-    ncap *= 2;
+  size_t ncap;
+  if (vxg_grow_cap(*cap, need, elem, &ncap) != 0) {
+    return -1;
   }
   int rc = -1;
   pthread_mutex_lock(&ws->mem_mu);

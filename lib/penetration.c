@@ -1,0 +1,124 @@
+/* penetration.c: a cell pair's largest penetration along its contact normal.
+ *
+ * The interference I = A n B of two posed cells has, along the unit normal n (from A
+ * toward B), an extent max_I n.x - min_I n.x. Bounds of it:
+ * - above: each cell lies in its hull (the cell itself when convex), whose support
+ *   function h(d) = max d.x is closed-form (geom/support.c), so I lies in the slab
+ *   max(-h_A(-n), -h_B(-n)) <= n.x <= min(h_A(n), h_B(n)); when the octree's region is at
+ *   hand, also in the spread of its cubes that hold volume;
+ * - below: for two convex cells, A's deepest point along n (its support point) and the
+ *   segment from it back along -n while it stays in both cells lie in I, and so do B's
+ *   along +n: the longer segment is the depth a point-contact law expects; with the
+ *   region, the spread of its whole boxes' cubes and its leaves' volumes' centroids.
+ * The estimate is the segment for convex cells, else the region's midpoint, else the
+ * slab (an upper bound). */
+#include <math.h>
+
+#include "geom/vec3.h"
+#include "lib/internal.h"
+
+/* Support value h(d) = max d.x over the hull of cell c posed by t (cell -> world); the
+ * support point (world) in s. */
+static double posed_support(const vxg_cell *c, const vxg_xform *t, const double d[3], double s[3]) {
+  double dl[3], sl[3];
+  vxg_xform_vector_inv(t, d, dl);
+  vxg_hull_support(&c->hull, dl, sl);
+  vxg_xform_point(t, sl, s);
+  return vxg_dot(d, s);
+}
+
+
+/* Whether world point p lies in both cells. */
+static int in_both(const vxg_cell *ca, const vxg_xform *ia, const vxg_cell *cb, const vxg_xform *ib,
+                   const double p[3]) {
+  double q[3];
+  vxg_xform_point(ia, p, q);
+  if (!vxg_cell_contains(ca, q)) {
+    return 0;
+  }
+  vxg_xform_point(ib, p, q);
+  return vxg_cell_contains(cb, q);
+}
+
+
+/* Length of the segment from p along d (unit) that stays in both convex cells, at most
+ * len: 0 unless p + len 2^-40 d is in both; then bisection on the membership of p + t d
+ * (an interval for convex cells), to len 2^-52. */
+static double segment_in_both(const vxg_cell *ca, const vxg_xform *ia, const vxg_cell *cb,
+                              const vxg_xform *ib, const double p[3], const double d[3],
+                              double len) {
+  double lo = ldexp(len, -40), hi = len, x[3];
+  for (int k = 0; k < 3; k++) {
+    x[k] = p[k] + lo * d[k];
+  }
+  if (!(len > 0) || !in_both(ca, ia, cb, ib, x)) {
+    return 0.0;
+  }
+  for (int it = 0; it < 52; it++) {
+    double t = 0.5 * (lo + hi);
+    for (int k = 0; k < 3; k++) {
+      x[k] = p[k] + t * d[k];
+    }
+    if (in_both(ca, ia, cb, ib, x)) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+  }
+  return lo;
+}
+
+
+/* The region's elements holding volume: the spread of their cubes along n (*hi) and of
+ * what surely lies in I (*lo): a whole box's cube, a leaf's volume's centroid. 0 when none
+ * holds volume. */
+static int region_spread(const double n[3], const vxc_region_box *box, size_t nbox, double *hi,
+                         double *lo) {
+  double cmin = HUGE_VAL, cmax = -HUGE_VAL, bmin = HUGE_VAL, bmax = -HUGE_VAL;
+  double reach = 0.5 * (fabs(n[0]) + fabs(n[1]) + fabs(n[2])); /* a unit cube's half-extent */
+  for (size_t i = 0; i < nbox; i++) {
+    const vxc_region_box *b = &box[i];
+    if (!(b->volume > 0)) {
+      continue;
+    }
+    double c = vxg_dot(n, b->center), r = b->size * reach;
+    double g = c + vxg_dot(n, b->moments + 1) / b->volume, in = b->leaf ? 0.0 : r;
+    bmin = fmin(bmin, c - r);
+    bmax = fmax(bmax, c + r);
+    cmin = fmin(cmin, (b->leaf ? g : c) - in);
+    cmax = fmax(cmax, (b->leaf ? g : c) + in);
+  }
+  if (!(bmax >= bmin)) {
+    return 0;
+  }
+  *hi = bmax - bmin;
+  *lo = cmax - cmin;
+  return 1;
+}
+
+
+void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
+                      const vxg_xform *tb, const double n[3], const vxc_region_box *box,
+                      size_t nbox, vxc_pair_metrics *pm) {
+  double m[3] = {-n[0], -n[1], -n[2]}, pa[3], pb[3], s[3];
+  double top = fmin(posed_support(ca, ta, n, pa), posed_support(cb, tb, n, s));
+  double bottom = fmax(-posed_support(ca, ta, m, s), -posed_support(cb, tb, m, pb));
+  double hi = fmax(top - bottom, 0.0), lo = 0.0, rhi, rlo;
+  int region = region_spread(n, box, nbox, &rhi, &rlo);
+  if (region) {
+    hi = fmin(hi, rhi);
+    lo = fmin(hi, rlo);
+  }
+  double seg = 0.0;
+  if (ca->hull.exact && cb->hull.exact) {
+    vxg_xform ia, ib;
+    vxg_xform_inverse(&ia, ta);
+    vxg_xform_inverse(&ib, tb);
+    seg = fmax(segment_in_both(ca, &ia, cb, &ib, pa, m, hi),
+               segment_in_both(ca, &ia, cb, &ib, pb, n, hi));
+    lo = fmax(lo, seg);
+  }
+  pm->penetration_lo = lo;
+  pm->penetration_hi = hi;
+  pm->penetration = seg > 0 ? seg : region ? 0.5 * (lo + hi) : hi;
+}
