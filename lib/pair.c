@@ -75,6 +75,42 @@ static int prev_normal(void *ud, int ca, int cb, double n[3]) {
 }
 
 
+/* Appends the last query's contacts: each pair's patches when the options split them, else
+ * the pair. Returns 0 or -1 (memory). */
+static int list_contacts(vxc_pair *pr) {
+  pr->ncontact = 0;
+  for (int pi = 0; pi < pr->m.npair; pi++) {
+    const vxc_pair_metrics *pm = &pr->m.pair[pi];
+    int n = pr->opt.patches && pm->npatch > 0 ? pm->npatch : 1;
+    size_t need = (size_t)pr->ncontact + (size_t)n;
+    if (vxg_grow(&pr->al, (void **)&pr->contact, &pr->cap[0], need, sizeof *pr->contact) != 0 ||
+        vxg_grow(&pr->al, (void **)&pr->keys, &pr->cap[1], need, sizeof *pr->keys) != 0 ||
+        vxg_grow(&pr->al, (void **)&pr->match, &pr->cap[2], need, sizeof *pr->match) != 0) {
+      return -1;
+    }
+    for (int k = 0; k < n; k++) {
+      pairi_contact *c = &pr->contact[pr->ncontact];
+      c->pair = pi;
+      c->patch = pr->opt.patches && pm->npatch > 0 ? k : -1;
+      c->geom = pm->geom;
+      if (c->patch >= 0) {
+        const vxc_patch *pa = &pm->patch[k];
+        c->geom.volume = pa->volume;
+        memcpy(c->geom.centroid, pa->centroid, sizeof c->geom.centroid);
+        memcpy(c->geom.inertia, pa->inertia, sizeof c->geom.inertia);
+        memcpy(c->geom.normal, pa->normal, sizeof c->geom.normal);
+      }
+      vxc_contact_key *key = &pr->keys[pr->ncontact];
+      key->a = pm->cell_a;
+      key->b = pm->cell_b;
+      memcpy(key->centroid, c->geom.centroid, sizeof key->centroid);
+      pr->ncontact++;
+    }
+  }
+  return 0;
+}
+
+
 vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err) {
   prev_ctx pc = {pr, states};
@@ -84,18 +120,18 @@ vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, con
     pr->m.npair = 0;
     st = VXC_OK;
   }
-  return st;
-}
-
-
-int pairi_slot(const vxc_pair *pr, int pi) {
-  const vxc_pair_metrics *pm = &pr->m.pair[pi];
-  for (int k = 0; k < pr->slots; k++) {
-    if (pr->slot_pair[k].a == pm->cell_a && pr->slot_pair[k].b == pm->cell_b) {
-      return k;
-    }
+  if (st != VXC_OK) {
+    return st;
   }
-  return -1;
+  if (list_contacts(pr) != 0) {
+    pr->m.npair = pr->ncontact = 0;
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
+  }
+  st = vxc_tracker_match(pr->tracker, pr->keys, pr->ncontact, pr->match);
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    pr->contact[ci].slot = st == VXC_OK ? pr->match[ci] : -1;
+  }
+  return VXC_OK;
 }
 
 
@@ -112,23 +148,23 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
   memset(sum, 0, sizeof *sum);
   pr->deep = 0;
   double fn[3] = {0}, ft[3] = {0}, tr[3] = {0}, ts[3] = {0}, vmax = -1;
-  for (int pi = 0; pi < pr->m.npair; pi++) {
-    const vxc_pair_metrics *pm = &pr->m.pair[pi];
-    int slot = pairi_slot(pr, pi);
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    const vxc_contact_geometry *g = &pr->contact[ci].geom;
+    int slot = pr->contact[ci].slot;
     if (slot < 0) {
-      pr->deep = fmax(pr->deep, pr->params.k_v * pm->geom.volume);
+      pr->deep = fmax(pr->deep, pr->params.k_v * g->volume);
       continue;
     }
     const double *sy = states + slot * VXC_STATE_SIZE;
     vxc_wrench *w = &pr->w[slot];
     vxc_error e;
-    vxc_status st = vxc_contact_eval(&pr->params, &pm->geom, ma, mb, sy, w,
+    vxc_status st = vxc_contact_eval(&pr->params, g, ma, mb, sy, w,
                                      dstates ? dstates + slot * VXC_STATE_SIZE : NULL, &e);
     if (st != VXC_OK) {
-      return pair_fail(pm, &e, err);
+      return pair_fail(&pr->m.pair[pr->contact[ci].pair], &e, err);
     }
     sum->npairs++;
-    sum->volume += pm->geom.volume;
+    sum->volume += g->volume;
     for (int j = 0; j < 3; j++) {
       sum->force_a[j] += w->force_a[j];
       sum->torque_a[j] += w->torque_a[j];
@@ -139,9 +175,9 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
       tr[j] += w->torque_rolling[j];
       ts[j] += w->torque_spinning[j];
     }
-    if (pm->geom.volume > vmax) {
-      vmax = pm->geom.volume;
-      memcpy(sum->normal, pm->geom.normal, sizeof sum->normal);
+    if (g->volume > vmax) {
+      vmax = g->volume;
+      memcpy(sum->normal, g->normal, sizeof sum->normal);
       sum->stick = w->stick;
       sum->sdw = sy[VXC_STATE_SDW];
     }
@@ -156,17 +192,13 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
 
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost, vxc_error *err) {
-  int np = pr->m.npair;
+  int nc = pr->ncontact;
   *started = *lost = 0;
-  if (np > pr->slots) {
+  if (nc > pr->slots) {
     return VXC_ERR_LIMIT;
   }
-  for (int p = 0; p < np; p++) {
-    pr->pairs[p].a = pr->m.pair[p].cell_a;
-    pr->pairs[p].b = pr->m.pair[p].cell_b;
-  }
   vxc_tracker_step ts;
-  vxc_status st = vxc_tracker_update(pr->tracker, pr->pairs, np, &ts);
+  vxc_status st = vxc_tracker_update_keys(pr->tracker, pr->keys, nc, &ts);
   if (st != VXC_OK) {
     return vxg_error_set(err, st, NULL, 0, 0, "the cell-pair tracker failed: %s",
                          vxc_status_str(st));
@@ -177,20 +209,22 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
     pr->slot_pair[sl].a = pr->slot_pair[sl].b = -1;
     (*lost)++;
   }
-  for (int p = 0; p < np; p++) {
-    int sl = ts.current_slots[p];
+  for (int ci = 0; ci < nc; ci++) {
+    int sl = ts.current_slots[ci];
     double *sy = states + sl * VXC_STATE_SIZE;
-    const vxc_pair_metrics *pm = &pr->m.pair[p];
+    const vxc_contact_geometry *g = &pr->contact[ci].geom;
+    pr->contact[ci].slot = sl;
     if (pr->slot_pair[sl].a < 0) {
-      pr->slot_pair[sl] = pr->pairs[p];
+      pr->slot_pair[sl].a = pr->keys[ci].a;
+      pr->slot_pair[sl].b = pr->keys[ci].b;
       vxc_error e;
-      st = vxc_contact_start(&pr->params, &pm->geom, ma, mb, sy, &e);
+      st = vxc_contact_start(&pr->params, g, ma, mb, sy, &e);
       if (st != VXC_OK) {
-        return pair_fail(pm, &e, err);
+        return pair_fail(&pr->m.pair[pr->contact[ci].pair], &e, err);
       }
       (*started)++;
     } else {
-      vxc_contact_project(sy, pm->geom.normal);
+      vxc_contact_project(sy, g->normal);
     }
   }
   return VXC_OK;
@@ -209,7 +243,7 @@ void vxc_pair_free(vxc_pair *pr) {
   }
   vxc_query_free(pr->query);
   vxc_tracker_free(pr->tracker);
-  void *v[] = {pr->slot_pair, pr->pairs, pr->w, pr->state, pr->dstate};
+  void *v[] = {pr->slot_pair, pr->contact, pr->keys, pr->match, pr->w, pr->state, pr->dstate};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
     vxg_free(&pr->al, v[i]);
   }
@@ -255,11 +289,10 @@ vxc_status vxc_pair_create(const vxc_solid *a, const vxc_solid *b, const vxc_par
   pr->slots = slots;
   size_t n = (size_t)slots, ns = n * VXC_STATE_SIZE * sizeof(double);
   pr->slot_pair = pair_alloc(pr, n * sizeof *pr->slot_pair);
-  pr->pairs = pair_alloc(pr, (n + 1) * sizeof *pr->pairs);
   pr->w = pair_alloc(pr, n * sizeof *pr->w);
   pr->state = pair_alloc(pr, ns);
   pr->dstate = pair_alloc(pr, ns);
-  st = pr->slot_pair && pr->pairs && pr->w && pr->state && pr->dstate ? VXC_OK : VXC_ERR_NOMEM;
+  st = pr->slot_pair && pr->w && pr->state && pr->dstate ? VXC_OK : VXC_ERR_NOMEM;
   if (st == VXC_OK) {
     st = vxc_query_create(&pr->al, &pr->query);
   }
@@ -325,9 +358,9 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   st = pairi_track(pr, motion_a, motion_b, pr->state, &started, &lost, &e);
   if (st == VXC_ERR_LIMIT) {
     return vxg_error_set(err, st, NULL, 0, 0,
-                         "vxc_pair_step: %d cell pairs in contact, %d slots (create the pair "
-                         "with more)",
-                         pr->m.npair, pr->slots);
+                         "vxc_pair_step: %d contacts (cell pairs or patches), %d slots (create "
+                         "the pair with more)",
+                         pr->ncontact, pr->slots);
   }
   vxc_pair_wrench sum;
   if (st == VXC_OK) {
@@ -360,4 +393,28 @@ const double *vxc_pair_state(const vxc_pair *pr, int slot) {
     return NULL;
   }
   return pr->state + slot * VXC_STATE_SIZE;
+}
+
+
+int vxc_pair_contact_count(const vxc_pair *pr) {
+  return pr ? pr->ncontact : 0;
+}
+
+
+vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out) {
+  if (!pr || !out || i < 0 || i >= pr->ncontact) {
+    return VXC_ERR_ARG;
+  }
+  const pairi_contact *c = &pr->contact[i];
+  memset(out, 0, sizeof *out);
+  out->cell_a = pr->m.pair[c->pair].cell_a;
+  out->cell_b = pr->m.pair[c->pair].cell_b;
+  out->pair = c->pair;
+  out->patch = c->patch;
+  out->slot = c->slot;
+  out->geom = c->geom;
+  if (c->slot >= 0) {
+    out->wrench = pr->w[c->slot];
+  }
+  return VXC_OK;
 }

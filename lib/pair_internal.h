@@ -1,8 +1,10 @@
 /* pair_internal.h: the contact of two solids (vxc_pair.h) in the parts the task runner drives
  * one by one (lib/pair.c, lib/task_run.c).
  *
- * Data: a pair owns its query workspace, its tracker, the map from tracker slot to cell pair
- * and the last force evaluation of each slot. The contact states live with the caller
+ * Data: a pair owns its query workspace, its tracker, the map from tracker slot to cell pair,
+ * the last query's contacts (each overlapping cell pair, or with opt.patches each patch of
+ * it, with the slot it matches) and the last force evaluation of each slot. The contact states live
+ * with the caller
  * (`states`: slots blocks of VXC_STATE_SIZE doubles, block k belonging to slot k): the task
  * runner keeps them in its integrated state vector, vxc_pair_step in the pair's own `state`.
  * Invariants: slot_pair[k].a = -1 exactly while the tracker holds no pair in slot k, and its
@@ -11,6 +13,14 @@
 #define VXC_PAIR_INTERNAL_H
 
 #include "vxc.h"
+
+/* One contact of the last query: a cell pair's interference, or one patch of it. */
+typedef struct pairi_contact {
+  int pair;                  /* index in m.pair */
+  int patch;                 /* index in that pair's patches; -1: the whole pair */
+  vxc_contact_geometry geom; /* its V, p_c, J and n */
+  int slot;                  /* the tracker slot it holds, or would keep; -1: untracked */
+} pairi_contact;
 
 struct vxc_pair {
   vxc_allocator al;
@@ -22,22 +32,25 @@ struct vxc_pair {
   vxc_tracker *tracker;
   vxc_metrics m;            /* the last query's result */
   vxc_cell_pair *slot_pair; /* slot -> pair, a = -1 when free */
-  vxc_cell_pair *pairs;     /* scratch for the tracker, slots + 1 */
-  vxc_wrench *w;            /* per slot, its last evaluation */
-  double *state, *dstate;   /* vxc_pair_step's own states and their derivatives */
-  double deep;              /* largest k_v V of an overlapping untracked pair at the last
-                               pairi_forces, N */
+  pairi_contact *contact;   /* the last query's contacts */
+  vxc_contact_key *keys;    /* their tracker keys */
+  int *match;               /* scratch: their matched slots */
+  int ncontact;
+  size_t cap[3];          /* room in contact, keys, match */
+  vxc_wrench *w;          /* per slot, its last evaluation */
+  double *state, *dstate; /* vxc_pair_step's own states and their derivatives */
+  double deep;            /* largest k_v V of an overlapping untracked pair at the last
+                             pairi_forces, N */
 };
 
 /* The query at the two poses, each tracked pair's previous normal (from `states`) as its
- * guess; apart bodies give npair = 0 and VXC_OK. Statuses of vxc_query_run otherwise. */
+ * guess, then its contacts listed and matched to the tracker's slots (without updating it);
+ * apart bodies give npair = 0, no contact and VXC_OK. Statuses of vxc_query_run otherwise,
+ * VXC_ERR_NOMEM. */
 vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err);
 
-/* The slot of the last query's pair `pi`, or -1 when the tracker does not hold it. */
-int pairi_slot(const vxc_pair *pr, int pi);
-
-/* The force model on every tracked pair of the last query: pr->w[slot] and the derivatives
+/* The force model on every tracked contact of the last query: pr->w[slot] and the derivatives
  * (dstates may be NULL) of the held slots, their sum in *sum (started, lost and capped
  * left 0), pr->deep from the untracked ones. Statuses of vxc_contact_eval, its message in
  * err (may be NULL) prefixed with the cell pair's names. */
@@ -45,11 +58,11 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
                         const double *states, double *dstates, vxc_pair_wrench *sum,
                         vxc_error *err);
 
-/* The tracker update from the last query's pairs: lost slots reset, new ones started from
- * the motions, found ones re-projected. *started, *lost count them. VXC_ERR_LIMIT (more
- * pairs than slots; nothing changed; no message), the tracker's statuses, or those of
- * vxc_contact_start, its message in err (may be NULL) prefixed with the cell pair's
- * names. */
+/* The tracker update from the last query's contacts: lost slots reset, new ones started from
+ * the motions, found ones re-projected; each contact's slot set. *started, *lost count
+ * them. VXC_ERR_LIMIT (more contacts than slots; nothing changed; no message), the
+ * tracker's statuses, or those of vxc_contact_start, its message in err (may be NULL)
+ * prefixed with the cell pair's names. */
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost, vxc_error *err);
 

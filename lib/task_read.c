@@ -13,7 +13,7 @@
  *                [(velocity VX VY VZ WX WY WZ)])
  *         | (contact A B [(params (NAME VALUE)... [(friction-law NAME)])] [(voxel H) | (rtol R)]
  *             [(rolling rate-independent (eta_r E) (eta_s S) [(phi_0 A)])]
- *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)])
+ *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)] [+(patches)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
  *                   [+(com X Y Z)])
@@ -28,7 +28,9 @@
  * gripper it is a free payload pulled toward that trajectory by a linear spring-damper
  * (translation K, C; rotation KR, CR). A contact's (voxel H) alone gives the thesis's
  * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3), stopped on the
- * error estimate or, with (certified), on the certified bracket. */
+ * error estimate or, with (certified), on the certified bracket. (patches) makes each
+ * connected part of a cell pair's interference a contact of its own (lib/README.md section
+ * 11); the default (slots N) is then PATCH_SLOTS per cell pair. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +40,9 @@
 #include "geom/input.h"
 #include "geom/sexp.h"
 #include "task_internal.h"
+
+/* Default state slots per cell pair of a (patches) contact (a peg in a hole: 4 walls). */
+#define PATCH_SLOTS 8
 
 typedef struct reader {
   vxc_task *t;
@@ -574,6 +579,7 @@ static void contact_defaults(reader *rd, task_contact *c, int have_atol) {
   if (!c->slots) {
     long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
                    vxc_solid_cell_count(rd->t->body[c->b].solid);
+    nc *= c->query.patches ? PATCH_SLOTS : 1; /* room for a few patches per cell pair */
     c->slots = nc > 256 ? 256 : (int)nc;
   }
   /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
@@ -642,6 +648,11 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return fail(rd, f, "(certified) takes no value", NULL, NULL);
       }
       c->query.certified = 1;
+    } else if (strcmp(h, "patches") == 0) {
+      if (f->nchild != 1) {
+        return fail(rd, f, "(patches) takes no value", NULL, NULL);
+      }
+      c->query.patches = 1;
     } else if (strcmp(h, "atol") == 0) {
       if (one_number(rd, f, &c->query.atol, 0) < 0) {
         return -1;

@@ -333,8 +333,8 @@ vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
                     T->body[tc->a].name, T->body[tc->b].name, t, e.message);
       break;
     }
-    for (int pi = 0; pi < pr->m.npair; pi++) {
-      int slot = pairi_slot(pr, pi);
+    for (int ci = 0; ci < pr->ncontact; ci++) {
+      int slot = pr->contact[ci].slot;
       if (slot < 0) {
         continue;
       }
@@ -345,7 +345,7 @@ vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
         Fb[3 * tc->b + j] += w->force_b[j];
         Tb[3 * tc->b + j] += w->torque_b[j];
       }
-      pair_power(s, tc, K, &pr->m.pair[pi].geom, w, y + c->off + slot * VXC_STATE_SIZE, de);
+      pair_power(s, tc, K, &pr->contact[ci].geom, w, y + c->off + slot * VXC_STATE_SIZE, de);
     }
     cs->npairs = sw.npairs;
     cs->volume = sw.volume;
@@ -572,9 +572,9 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
     vxc_status st = pairi_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost, &e);
     if (st == VXC_ERR_LIMIT) {
       return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
-                           "contact %s~%s at t = %.9g s: %d cell pairs in contact, %d slots "
-                           "(raise (slots N))",
-                           T->body[tc->a].name, T->body[tc->b].name, t, c->pair->m.npair,
+                           "contact %s~%s at t = %.9g s: %d contacts (cell pairs or patches), "
+                           "%d slots (raise (slots N))",
+                           T->body[tc->a].name, T->body[tc->b].name, t, c->pair->ncontact,
                            tc->slots);
     }
     if (st != VXC_OK) {
@@ -836,8 +836,8 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   int rosw = T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW;
   int kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
   double expo = T->integrator == TASK_RK4 ? 0
-                : rosw                     ? -1.0 / ROSW_ORDER
-                                           : -1.0 / PAIRS[T->method].order;
+                : rosw                    ? -1.0 / ROSW_ORDER
+                                          : -1.0 / PAIRS[T->method].order;
   int changed = 0;
   long long nrec = 0;
   st = run_bounds(T, s->err);

@@ -1,6 +1,9 @@
 /* vxc_tracker.h: the cell-pair tracker keeps, from step to step, which cell pairs of two
  * solids are in contact and which state slot each occupies (thesis A.4, lib/README.md
- * section 11). Conventions of vxc.h apply (SI units, statuses, ownership). */
+ * section 11). With contact patches (vxc_query_options.patches) a contact is one patch of a
+ * cell pair: the tracker keys it by (cell pair, patch) and follows each patch from step to
+ * step by its centroid (vxc_tracker_update_keys). Conventions of vxc.h apply (SI units,
+ * statuses, ownership). */
 #ifndef VXC_TRACKER_H
 #define VXC_TRACKER_H
 
@@ -17,6 +20,15 @@ typedef struct vxc_cell_pair {
   int a;
   int b;
 } vxc_cell_pair;
+
+/* A contact as the tracker follows it: a cell pair and, when the pair's interference is
+ * split into patches, the centroid of one patch (world, m; any value otherwise). Several
+ * keys may name the same cell pair, one per patch. */
+typedef struct vxc_contact_key {
+  int a;
+  int b;
+  double centroid[3];
+} vxc_contact_key;
 
 /* The tracker: a fixed number of state slots, each held by one contacting pair from its
  * first contact to its loss. Opaque. */
@@ -46,6 +58,24 @@ VXC_API void vxc_tracker_free(vxc_tracker *t);
  * tracker unchanged, so the caller can grow or report). */
 VXC_API vxc_status vxc_tracker_update(vxc_tracker *t, const vxc_cell_pair *pairs, int npairs,
                                       vxc_tracker_step *step);
+
+/* The same for contacts that may share a cell pair (one key per patch). Within each cell
+ * pair, the slots it held at the last update are matched to the keys given nearest centroid
+ * first (the closest held slot and key of the pair are matched, then the closest of the
+ * rest, and so on): a matched key is found and keeps its slot (and its centroid is
+ * remembered for the next update), a key left over is new, a held slot left over is lost.
+ * With one key per cell pair this is vxc_tracker_update. Returns VXC_OK with *step filled;
+ * VXC_ERR_ARG (a NULL argument, a negative index, a non-finite centroid; tracker unchanged);
+ * VXC_ERR_LIMIT (more keys than slots, or new keys than free slots; tracker unchanged). */
+VXC_API vxc_status vxc_tracker_update_keys(vxc_tracker *t, const vxc_contact_key *keys, int nkeys,
+                                           vxc_tracker_step *step);
+
+/* The matching of vxc_tracker_update_keys without the update: slot_of[i] (nkeys entries,
+ * the caller's) gets the slot key i would keep, or -1 when it would be new. No slot
+ * changes (only the tracker's scratch is used). Returns VXC_OK, or VXC_ERR_ARG (as
+ * vxc_tracker_update_keys; slot_of untouched). */
+VXC_API vxc_status vxc_tracker_match(vxc_tracker *t, const vxc_contact_key *keys, int nkeys,
+                                     int *slot_of);
 
 /* The pair holding `slot`. Returns VXC_OK, or VXC_ERR_ARG when the slot is out of range
  * or free (*out untouched). */

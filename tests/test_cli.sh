@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..54"
+echo "1..56"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -57,6 +57,19 @@ ok "force at rest is k_v V" 0 '"f_n": 31(2[89]|3[0-4])[0-9]\.' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
 ok "force takes --param" 0 '"f_n": 31(2\.[89]|3\.[0-4])' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --param k_v=1e9 --json
+# force --patches: a box peg 0.2 mm into both x walls of the concave mesh hole-block, 10 mm
+# deep: two patches, each k_v V = 1e9 N/m^3 * 0.2 mm * 20 mm * 10 mm = 40 N (at rest), and
+# the pair's f_n their sum; a connected contact (the ball on the table) has one patch
+printf '(solid p (cell c (box 0.0244 0.02 0.06) (pose (translate 0 0 0.03))))\n' >"$tmp/pp.vxm"
+ok "force --patches: each wall's patch k_v V" 0 '^2$' -- sh -c "'$vxc' force \
+  '$data/mesh-hole-block.vxm' '$tmp/pp.vxm' --pose-b '0 0 -0.01' --voxel 5e-4 --param k_v=1e9 \
+  --patches --json | grep -o '\"f_n\": 40\.[0-4][0-9]*' | wc -l"
+ok "force --patches: the pair's f_n is their sum" 0 '"f_n": 80\.[0-9]+, "normal"' -- \
+  "$vxc" force "$data/mesh-hole-block.vxm" "$tmp/pp.vxm" --pose-b "0 0 -0.01" --voxel 5e-4 \
+  --param k_v=1e9 --patches --json
+ok "force --patches: a connected contact has one patch" 0 '^1 2$' -- sh -c "'$vxc' force \
+  '$data/ball.vxm' '$data/table.vxm' --pose-a '0 0 0.099' --patches --json >'$tmp/fp.json'; \
+  echo \$(grep -o '\"patches\": \[{' '$tmp/fp.json' | wc -l) \$(grep -o '\"f_n\"' '$tmp/fp.json' | wc -l)"
 ok "force names a bad parameter" 2 "e_eff" -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --param e_eff=1.5
 ok "force names an unknown parameter" 2 "k_vv" -- \

@@ -172,6 +172,63 @@ static void test_tracker_random_sequence_invariants(void **state) {
   vxc_tracker_free(t);
 }
 
+// patches of one cell pair (a peg between two walls, then a third wall): each keeps its
+// slot by nearest centroid whatever order the keys come in; a new patch takes a free slot,
+// a vanished one is lost; vxc_tracker_match predicts the update without changing anything
+static void test_tracker_patches_follow_centroids(void **state) {
+  (void)state;
+  vxc_tracker *t = NULL;
+  assert_int_equal(vxc_tracker_create(4, NULL, &t), VXC_OK);
+  vxc_tracker_step s;
+  vxc_contact_key k1[] = {{0, 0, {-1, 0, 0}}, {0, 0, {1, 0, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, k1, 2, &s), VXC_OK);
+  assert_int_equal(s.nnew, 2);
+  int left = s.current_slots[0], right = s.current_slots[1];
+  // the peg moves up by 0.3 and the keys come in the other order: each matches its wall
+  vxc_contact_key k2[] = {{0, 0, {1, 0.3, 0}}, {0, 0, {-1, 0.3, 0}}};
+  int slot_of[2] = {-9, -9};
+  assert_int_equal(vxc_tracker_match(t, k2, 2, slot_of), VXC_OK);
+  assert_int_equal(slot_of[0], right);
+  assert_int_equal(slot_of[1], left);
+  assert_int_equal(vxc_tracker_update_keys(t, k2, 2, &s), VXC_OK);
+  assert_int_equal(s.nnew, 0);
+  assert_int_equal(s.nfound, 2);
+  assert_int_equal(s.current_slots[0], right);
+  assert_int_equal(s.current_slots[1], left);
+  // a third wall comes in between them, listed before the right one: the nearest held
+  // and given patches are matched first, so the two old patches keep their slots
+  vxc_contact_key k3[] = {{0, 0, {-1, 0.6, 0}}, {0, 0, {0, 1, 0}}, {0, 0, {1, 0.6, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, k3, 3, &s), VXC_OK);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.current_slots[0], left);
+  assert_int_equal(s.current_slots[2], right);
+  int third = s.current_slots[1];
+  assert_true(third != left && third != right);
+  // the right patch vanishes: lost, the others kept
+  vxc_contact_key k4[] = {{0, 0, {0, 1, 0}}, {0, 0, {-1, 0.6, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, k4, 2, &s), VXC_OK);
+  assert_int_equal(s.nlost, 1);
+  assert_int_equal(s.lost_slots[0], right);
+  assert_int_equal(s.current_slots[0], third);
+  assert_int_equal(s.current_slots[1], left);
+  // another cell pair's patch never takes this pair's slot, however near
+  vxc_contact_key k5[] = {{0, 0, {0, 1, 0}}, {1, 0, {-1, 0.6, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, k5, 2, &s), VXC_OK);
+  assert_int_equal(s.current_slots[0], third);
+  assert_int_equal(s.nnew, 1);
+  assert_int_equal(s.nlost, 1);
+  assert_int_equal(s.lost_slots[0], left);
+  // bad keys change nothing
+  vxc_contact_key bad[] = {{0, 0, {NAN, 0, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, bad, 1, &s), VXC_ERR_ARG);
+  assert_int_equal(vxc_tracker_match(t, bad, 1, slot_of), VXC_ERR_ARG);
+  vxc_contact_key many[5] = {{0, 0, {0, 0, 0}}};
+  assert_int_equal(vxc_tracker_update_keys(t, many, 5, &s), VXC_ERR_LIMIT);
+  assert_int_equal(vxc_tracker_update_keys(t, k5, 2, &s), VXC_OK);
+  assert_int_equal(s.nfound, 2);
+  vxc_tracker_free(t);
+}
+
 
 int main(void) {
   const struct CMUnitTest tests[] = {
@@ -179,6 +236,7 @@ int main(void) {
       cmocka_unit_test(test_tracker_overflow_returns_limit_and_keeps_state),
       cmocka_unit_test(test_tracker_bad_input),
       cmocka_unit_test(test_tracker_random_sequence_invariants),
+      cmocka_unit_test(test_tracker_patches_follow_centroids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,10 @@
  * square mesh peg pressed against two opposite walls of a square mesh hole (two patches,
  * opposite normals, each the box overlap), a ball on one face of a mesh cube (one patch, the
  * spherical cap), a ball in a mesh V-groove (two patches, the walls' normals), and the patches'
- * sums against the pair's figures. Black-box: only <vxc.h>. */
+ * sums against the pair's figures; then patches as contacts of a vxc_pair: the peg's two
+ * wall forces (equal and opposite, each k_v times its box), the ball resting in the groove
+ * (each wall m g / (2 cos a) by statics), and each patch keeping its slot and its bristle
+ * while the peg slides. Black-box: only <vxc.h>. */
 #include "vxc_test.h"
 
 #include "vxc.h"
@@ -310,11 +313,177 @@ static void test_patches_ball_in_v_groove(void **state) {
 }
 
 
+/* A pair of solids with patches on, the default contact parameters and 8 slots. */
+static vxc_pair *patch_pair(const vxc_solid *a, const vxc_solid *b, vxc_params *p) {
+  vxc_params_default(p);
+  vxc_error err;
+  assert_int_equal(vxc_params_prepare(p, &err), VXC_OK);
+  vxc_query_options o = patch_options();
+  vxc_pair *pr = NULL;
+  assert_int_equal(vxc_pair_create(a, b, p, &o, 8, NULL, &pr, &err), VXC_OK);
+  return pr;
+}
+
+
+/* One step of pr with A at pose pa moving at va (m/s, no rotation) and B fixed at the origin;
+ * returns the summed wrench. */
+static vxc_pair_wrench pair_at(vxc_pair *pr, const vxc_pose *pa, const double va[3], double dt) {
+  vxc_pose pb = vxc_pose_identity();
+  vxc_body_motion ma = {{0}}, mb = {{0}};
+  memcpy(ma.r, pa->p, sizeof ma.r);
+  memcpy(ma.v, va, sizeof ma.v);
+  vxc_pair_wrench w;
+  vxc_error err;
+  vxc_status st = vxc_pair_step(pr, pa, &ma, &pb, &mb, dt, &w, &err);
+  if (st != VXC_OK) {
+    fprintf(stderr, "# %s\n", err.message);
+  }
+  assert_int_equal(st, VXC_OK);
+  return w;
+}
+
+
+/* The square peg of test_patches_square_peg_two_walls at rest as a vxc_pair with patches:
+ * two contacts, each with the normal force k_v d 2a D of its box (at rest the damping term
+ * a v_cn is zero), along its own normal: the two forces are equal and opposite, so the net
+ * force across is zero (one contact for the pair would put a single force at the centroid
+ * between the walls). */
+static void test_patch_forces_square_peg(void **state) {
+  (void)state;
+  const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02;
+  mesh_buf pm = {0}, bm = {0};
+  box_mesh(&pm, w + d, a, -D, 0.03);
+  holed_block_mesh(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_params p;
+  vxc_pair *pr = patch_pair(peg, block, &p);
+  vxc_pose pa = vxc_pose_identity();
+  vxc_pair_wrench sum = pair_at(pr, &pa, (const double[3]){0, 0, 0}, 0);
+  assert_int_equal(vxc_pair_contact_count(pr), 2);
+  assert_int_equal(sum.npairs, 2);
+  double want = p.k_v * d * 2 * a * D, fx[2];
+  for (int i = 0; i < 2; i++) {
+    vxc_pair_contact c;
+    assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+    assert_int_equal(c.patch, i);
+    fprintf(stderr, "# wall %d: f_n %.6g N (k_v V %.6g N), force on the peg (%.4g, %.3g, %.4g)\n",
+            i, c.wrench.f_n, want, c.wrench.force_a[0], c.wrench.force_a[1], c.wrench.force_a[2]);
+    assert_double_rel(c.wrench.f_n, want, 1e-3);
+    /* the force on the peg is -f_n n: away from the wall it presses */
+    double side = c.geom.centroid[0] > 0 ? 1 : -1;
+    assert_true(side * c.wrench.force_a[0] < 0);
+    fx[i] = c.wrench.force_a[0];
+  }
+  assert_true(fx[0] * fx[1] < 0);
+  fprintf(stderr, "# net force across %.3g N of %.6g N per wall\n", sum.force_a[0], want);
+  assert_double_near(sum.force_a[0], 0, 2e-3 * want);
+  assert_int_equal(vxc_pair_contact_get(pr, 2, &(vxc_pair_contact){0}), VXC_ERR_ARG);
+  vxc_pair_free(pr);
+  vxc_solid_free(peg);
+  vxc_solid_free(block);
+}
+
+
+/* The peg of test_patch_forces_square_peg sliding up at 1 mm/s for 10 steps of 1 ms: each
+ * wall's patch keeps its slot from step to step (nearest centroid), and its bristle
+ * deflection, starting from zero, follows the slip of the peg over the wall (+z). */
+static void test_patch_states_follow_sliding_peg(void **state) {
+  (void)state;
+  const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02, v = 1e-3, dt = 1e-3;
+  mesh_buf pm = {0}, bm = {0};
+  box_mesh(&pm, w + d, a, -D, 0.03);
+  holed_block_mesh(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_params p;
+  vxc_pair *pr = patch_pair(peg, block, &p);
+  vxc_pose pa = vxc_pose_identity();
+  int slot_of_side[2] = {-1, -1};
+  for (int k = 0; k < 10; k++) {
+    pa.p[2] = v * dt * k;
+    vxc_pair_wrench sum = pair_at(pr, &pa, (const double[3]){0, 0, v}, dt);
+    assert_int_equal(sum.started, k == 0 ? 2 : 0);
+    assert_int_equal(sum.lost, 0);
+    assert_int_equal(vxc_pair_contact_count(pr), 2);
+    for (int i = 0; i < 2; i++) {
+      vxc_pair_contact c;
+      assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+      int side = c.geom.centroid[0] > 0;
+      if (k == 0) {
+        slot_of_side[side] = c.slot;
+      }
+      assert_int_equal(c.slot, slot_of_side[side]);
+    }
+  }
+  assert_true(slot_of_side[0] != slot_of_side[1]);
+  for (int s = 0; s < 2; s++) {
+    const double *st = vxc_pair_state(pr, slot_of_side[s]);
+    fprintf(stderr, "# wall %d: bristle z (%.3g, %.3g, %.3g) m\n", s, st[0], st[1], st[2]);
+    /* in the patch's plane: its normal leans from +-x toward z by up to atan(d / D) */
+    assert_true(st[2] > 0);
+    assert_true(fabs(st[0]) <= 1.05 * d / D * st[2]);
+  }
+  vxc_pair_free(pr);
+  vxc_solid_free(peg);
+  vxc_solid_free(block);
+}
+
+
+/* A ball of mass M resting in the mesh V-groove of half-angle a = 45 degrees under gravity:
+ * statics give each wall the normal force M g / (2 cos a). The ball's height is found where
+ * the contact force on it balances its weight (bisection, at rest); there each wall's
+ * patch carries that force, along its own normal, and its volume is the cap f_n / k_v. */
+static void test_patch_forces_ball_in_v_groove(void **state) {
+  (void)state;
+  const double r = 0.01, g = 0.02, M = 10, grav = 9.81, half = M_PI / 4;
+  mesh_buf gm = {0};
+  v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
+  vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
+  vxc_params p;
+  vxc_pair *pr = patch_pair(ball, groove, &p);
+  vxc_pose pa = vxc_pose_identity();
+  double hi = sqrt(2) * r - g, lo = sqrt(2) * (r - 1e-3) - g; /* touching; 1 mm deep */
+  for (int it = 0; it < 40; it++) {
+    pa.p[2] = 0.5 * (lo + hi);
+    vxc_pair_wrench sum = pair_at(pr, &pa, (const double[3]){0, 0, 0}, 0);
+    if (sum.force_a[2] > M * grav) {
+      lo = pa.p[2];
+    } else {
+      hi = pa.p[2];
+    }
+  }
+  pa.p[2] = 0.5 * (lo + hi);
+  vxc_pair_wrench sum = pair_at(pr, &pa, (const double[3]){0, 0, 0}, 0);
+  assert_int_equal(vxc_pair_contact_count(pr), 2);
+  double want = M * grav / (2 * cos(half));
+  for (int i = 0; i < 2; i++) {
+    vxc_pair_contact c;
+    assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+    /* the cap of depth dd = r - (distance of the centre to the wall) */
+    double side = c.geom.centroid[0] > 0 ? 1 : -1;
+    double dist = fabs(side * 0 + pa.p[2] + g) * sin(half); /* centre on the axis x = 0 */
+    double dd = r - dist, cap = M_PI * dd * dd * (3 * r - dd) / 3;
+    fprintf(stderr, "# wall %+.0f: f_n %.6g N (statics %.6g N), V %.6g (cap %.6g) m^3\n", side,
+            c.wrench.f_n, want, c.geom.volume, cap);
+    assert_double_rel(c.wrench.f_n, want, 2e-3);
+    assert_double_rel(c.geom.volume, cap, 2e-3);
+    assert_double_near(c.geom.normal[0], side * sin(half), 1e-3);
+  }
+  /* the walls' pushes across cancel */
+  assert_double_near(sum.force_a[0], 0, 2e-3 * want);
+  vxc_pair_free(pr);
+  vxc_solid_free(ball);
+  vxc_solid_free(groove);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patches_square_peg_two_walls),
       cmocka_unit_test(test_patches_ball_on_cube_face),
       cmocka_unit_test(test_patches_ball_in_v_groove),
+      cmocka_unit_test(test_patch_forces_square_peg),
+      cmocka_unit_test(test_patch_states_follow_sliding_peg),
+      cmocka_unit_test(test_patch_forces_ball_in_v_groove),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,6 +328,17 @@ void cli_json_measure(FILE *f, const double vol[4], const double centroid[3],
 }
 
 
+void cli_json_patch_keys(FILE *f, const vxc_patch *p) {
+  const double vol[4] = {p->volume, p->volume_lo, p->volume_hi, p->error_estimate};
+  cli_json_measure(f, vol, p->centroid, p->inertia);
+  fputs(", \"normal\": ", f);
+  cli_json_vec(f, p->normal, 3);
+  fputs(", \"area\": ", f);
+  cli_json_num(f, p->area);
+  fprintf(f, ", \"boxes\": %lld", p->boxes);
+}
+
+
 void cli_json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {

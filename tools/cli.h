@@ -130,6 +130,10 @@ void cli_json_num(FILE *f, double x);
 void cli_json_vec(FILE *f, const double *v, int n);
 void cli_json_mat3(FILE *f, const double m[9]);
 void cli_json_str(FILE *f, const char *s);
+/* A contact patch's keys (no braces): the measure of cli_json_measure, "normal", "area",
+ * "boxes". */
+void cli_json_patch_keys(FILE *f, const vxc_patch *p);
+
 /* The keys of a measured region, without braces: "volume", "volume_lo", "volume_hi",
  * "error_estimate" (vol[0 .. 3]), "centroid", "inertia". */
 void cli_json_measure(FILE *f, const double vol[4], const double centroid[3],

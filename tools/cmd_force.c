@@ -13,12 +13,17 @@ typedef struct force_opts {
   const char *params; /* --params FILE */
   int nset;           /* --param NAME=VALUE, in order */
   const char *set[64];
+  int patches; /* --patches: each contact patch a contact of its own */
 } force_opts;
 
 
 static int force_opt(int argc, char **argv, int *i, void *ud) {
   force_opts *f = ud;
   const char *arg = argv[*i];
+  if (strcmp(arg, "--patches") == 0) {
+    f->patches = 1;
+    return 1;
+  }
   int vel_a = strcmp(arg, "--vel-a") == 0, vel_b = strcmp(arg, "--vel-b") == 0;
   int known = vel_a || vel_b || strcmp(arg, "--params") == 0 || strcmp(arg, "--param") == 0;
   if (!known) {
@@ -100,9 +105,28 @@ static void force_motion(const vxc_pose *pose, const double vel[6], vxc_body_mot
 }
 
 
-/* One pair's entry of the JSON "pairs" list. */
+/* One patch's entry of a pair's JSON "patches" list: its measure and its wrench w. */
+static void force_patch_json(int i, const vxc_patch *pa, const vxc_wrench *w) {
+  printf("%s{", i ? ", " : "");
+  cli_json_patch_keys(stdout, pa);
+  printf(", \"f_n\": ");
+  cli_json_num(stdout, w->f_n);
+  const char *keys[] = {"force", "torque", "force_normal", "force_friction", "force_b", "torque_b"};
+  const double *vals[] = {w->force_a,        w->torque_a, w->force_normal,
+                          w->force_friction, w->force_b,  w->torque_b};
+  for (int k = 0; k < 6; k++) {
+    printf(", \"%s\": ", keys[k]);
+    cli_json_vec(stdout, vals[k], 3);
+  }
+  printf(", \"stick\": ");
+  cli_json_num(stdout, w->stick);
+  printf("}");
+}
+
+
+/* One pair's entry of the JSON "pairs" list (with pw, its patches' wrenches, when split). */
 static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench *w,
-                            const double ds[VXC_STATE_SIZE]) {
+                            const double ds[VXC_STATE_SIZE], const vxc_wrench *pw) {
   printf("%s{\"cell_a\": ", i ? ", " : "");
   cli_json_str(stdout, pm->name_a);
   printf(", \"cell_b\": ");
@@ -129,7 +153,15 @@ static void force_pair_json(int i, const vxc_pair_metrics *pm, const vxc_wrench 
   cli_json_num(stdout, w->stick);
   printf(", \"state_derivative\": ");
   cli_json_vec(stdout, ds, VXC_STATE_SIZE);
-  printf(", \"capped\": %s}", pm->capped ? "true" : "false");
+  printf(", \"capped\": %s", pm->capped ? "true" : "false");
+  if (pw) {
+    printf(", \"patches\": [");
+    for (int k = 0; k < pm->npatch; k++) {
+      force_patch_json(k, &pm->patch[k], &pw[k]);
+    }
+    printf("]");
+  }
+  printf("}");
 }
 
 
@@ -157,21 +189,78 @@ static void force_pair_text(const vxc_pair_metrics *pm, const vxc_wrench *w,
 }
 
 
-/* Each pair's wrench from a zero state, reported and summed into tot (force and torque on A,
- * then on B). CLI_OK, or CLI_FAIL after the message when the force model fails. */
+/* One contact's wrench w and state derivative ds from a zero state. */
+static vxc_status force_eval(const vxc_params *p, const vxc_contact_geometry *g,
+                             const vxc_body_motion *ma, const vxc_body_motion *mb, vxc_wrench *w,
+                             double ds[VXC_STATE_SIZE], vxc_error *e) {
+  double state[VXC_STATE_SIZE];
+  vxc_status st = vxc_contact_start(p, g, ma, mb, state, e);
+  return st == VXC_OK ? vxc_contact_eval(p, g, ma, mb, state, w, ds, e) : st;
+}
+
+
+static void wrench_add(vxc_wrench *s, const vxc_wrench *w) {
+  s->f_n += w->f_n;
+  vec_add(s->force_normal, w->force_normal);
+  vec_add(s->force_friction, w->force_friction);
+  vec_add(s->torque_rolling, w->torque_rolling);
+  vec_add(s->torque_spinning, w->torque_spinning);
+  vec_add(s->force_a, w->force_a);
+  vec_add(s->torque_a, w->torque_a);
+  vec_add(s->force_b, w->force_b);
+  vec_add(s->torque_b, w->torque_b);
+}
+
+
+/* A pair split into patches: each patch a contact of its own (pw[k]), the pair's wrench w
+ * their sum (f_n the sum of theirs; stick and ds those of the largest patch, the first). */
+static vxc_status force_patches(const vxc_params *p, const vxc_pair_metrics *pm,
+                                const vxc_body_motion *ma, const vxc_body_motion *mb,
+                                vxc_wrench *pw, vxc_wrench *w, double ds[VXC_STATE_SIZE],
+                                vxc_error *e) {
+  memset(w, 0, sizeof *w);
+  for (int k = 0; k < pm->npatch; k++) {
+    const vxc_patch *pa = &pm->patch[k];
+    vxc_contact_geometry g = pm->geom;
+    g.volume = pa->volume;
+    memcpy(g.centroid, pa->centroid, sizeof g.centroid);
+    memcpy(g.inertia, pa->inertia, sizeof g.inertia);
+    memcpy(g.normal, pa->normal, sizeof g.normal);
+    double dk[VXC_STATE_SIZE];
+    vxc_status st = force_eval(p, &g, ma, mb, &pw[k], dk, e);
+    if (st != VXC_OK) {
+      return st;
+    }
+    wrench_add(w, &pw[k]);
+    if (k == 0) {
+      w->stick = pw[k].stick;
+      memcpy(ds, dk, sizeof dk);
+    }
+  }
+  return VXC_OK;
+}
+
+
+/* Each pair's wrench from a zero state (with patches, the sum of its patches'), reported and
+ * summed into tot (force and torque on A, then on B). CLI_OK, or CLI_FAIL after the message
+ * when the force model fails or memory runs out. */
 static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body_motion *ma,
                        const vxc_body_motion *mb, int json, double tot[4][3]) {
   for (int i = 0; i < m->npair; i++) {
     const vxc_pair_metrics *pm = &m->pair[i];
-    double state[VXC_STATE_SIZE], ds[VXC_STATE_SIZE];
-    vxc_wrench w;
-    vxc_error e;
-    vxc_status st = vxc_contact_start(p, &pm->geom, ma, mb, state, &e);
-    if (st == VXC_OK) {
-      st = vxc_contact_eval(p, &pm->geom, ma, mb, state, &w, ds, &e);
+    double ds[VXC_STATE_SIZE];
+    vxc_wrench w, *pw = NULL;
+    vxc_error e = {.status = VXC_ERR_NOMEM, .message = "out of memory"};
+    vxc_status st = VXC_ERR_NOMEM;
+    if (pm->npatch > 0) {
+      pw = calloc((size_t)pm->npatch, sizeof *pw);
+      st = pw ? force_patches(p, pm, ma, mb, pw, &w, ds, &e) : VXC_ERR_NOMEM;
+    } else {
+      st = force_eval(p, &pm->geom, ma, mb, &w, ds, &e);
     }
     if (st != VXC_OK) {
       fprintf(stderr, "vxc: cells '%s' and '%s': %s\n", pm->name_a, pm->name_b, e.message);
+      free(pw);
       return CLI_FAIL;
     }
     vec_add(tot[0], w.force_a);
@@ -179,10 +268,11 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
     vec_add(tot[2], w.force_b);
     vec_add(tot[3], w.torque_b);
     if (json) {
-      force_pair_json(i, pm, &w, ds);
+      force_pair_json(i, pm, &w, ds, pw);
     } else {
       force_pair_text(pm, &w, ds, p->rolling);
     }
+    free(pw);
   }
   return CLI_OK;
 }
@@ -261,6 +351,7 @@ static int force_run(int argc, char **argv) {
     o.query.theta_c = p.theta_c;
     o.query.r_n = p.r_n;
     o.query.n_i = p.n_i;
+    o.query.patches = f.patches;
     rc = force_report(&o, &f, &p, a, b);
   }
   vxc_solid_free(a);
@@ -274,7 +365,7 @@ const cli_command cli_cmd_force = {
     "usage: vxc force A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"] [--pose-b ...]\n"
     "                 [--vel-a \"vx vy vz wx wy wz\"] [--vel-b ...] [--params FILE]\n"
     "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n               "
-    "  [--max-boxes N] [--json]\n\n"
+    "  [--max-boxes N] [--patches] [--json]\n\n"
     "Measures the contact metrics as `vxc metrics` does, starts each contact from a zero\n"
     "state (the approach speed sets the impact memory u), and prints per cell pair the\n"
     "normal force, the friction force, the rolling and spinning torques (on A; B gets the\n"
@@ -290,6 +381,12 @@ const cli_command cli_cmd_force = {
     "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
     "          \"torque_spinning\", ..., \"penetration\" (m, as vxc metrics)}], \"body_a\": "
-    "{\"force\", \"torque\"}, \"body_b\": "
-    "{...}}\n",
+    "{\"force\", \"torque\"}, \"body_b\": {...}}\n"
+    "  --patches  each connected part of a pair's interference (a patch) is a contact of its\n"
+    "          own; the pair's wrench is their sum (its stick and state derivative those of\n"
+    "          its largest patch), and each pair gains \"patches\": [{\"volume\", \"volume_lo\",\n"
+    "          \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\", "
+    "\"area\",\n"
+    "          \"boxes\", \"f_n\", \"force\", \"torque\" (on A), \"force_normal\",\n"
+    "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first\n",
     force_run};

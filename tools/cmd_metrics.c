@@ -54,14 +54,9 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
 
 
 static void json_patch(const vxc_patch *p) {
-  const double vol[4] = {p->volume, p->volume_lo, p->volume_hi, p->error_estimate};
   printf("{");
-  cli_json_measure(stdout, vol, p->centroid, p->inertia);
-  printf(", \"normal\": ");
-  cli_json_vec(stdout, p->normal, 3);
-  printf(", \"area\": ");
-  cli_json_num(stdout, p->area);
-  printf(", \"boxes\": %lld}", p->boxes);
+  cli_json_patch_keys(stdout, p);
+  printf("}");
 }
 
 
