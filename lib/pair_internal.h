@@ -10,6 +10,7 @@
 #ifndef VXC_PAIR_INTERNAL_H
 #define VXC_PAIR_INTERNAL_H
 
+#include "lib/internal.h"
 #include "vxc.h"
 
 struct vxc_pair {
@@ -25,12 +26,16 @@ struct vxc_pair {
   vxc_cell_pair *pairs;     /* scratch for the tracker, slots + 1 */
   vxc_wrench *w;            /* per slot, its last evaluation */
   double *state, *dstate;   /* vxc_pair_step's own states and their derivatives */
+  vxci_leaf_hint *leaf;     /* per slot, the leaf edge its queries start from and one
+                               found too coarse (the rtol rule's pairs only; set at each
+                               pairi_track, zero when free) */
   double deep;              /* largest k_v V of an overlapping untracked pair at the last
                                pairi_forces, N */
 };
 
 /* The query at the two poses, each tracked pair's previous normal (from `states`) as its
- * guess; apart bodies give npair = 0 and VXC_OK. Statuses of vxc_query_run otherwise. */
+ * guess and its leaf (vxci_query_run's hint); apart bodies give npair = 0 and VXC_OK.
+ * Statuses of vxc_query_run otherwise. */
 vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err);
 
@@ -44,8 +49,9 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
                         const double *states, double *dstates, vxc_pair_wrench *sum);
 
 /* The tracker update from the last query's pairs: lost slots reset, new ones started from
- * the motions, found ones re-projected. *started, *lost count them. VXC_ERR_LIMIT (more
- * pairs than slots; nothing changed), or the statuses of vxc_contact_start. */
+ * the motions, found ones re-projected, each held slot's leaf set for the next queries. *started,
+ * *lost count them. VXC_ERR_LIMIT (more pairs than slots; nothing changed), or the statuses of
+ * vxc_contact_start. */
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost);
 
