@@ -28,4 +28,31 @@ void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *c
                       const vxg_xform *tb, const double n[3], const vxc_region_box *box,
                       size_t nbox, vxc_pair_metrics *pm);
 
+/* A cell pair's leaf-edge hint for vxci_query_run: h, the leaf edge to start from (m, 0:
+ * none); too_coarse, which the query raises to a leaf edge whose estimate missed the
+ * tolerance (m, 0: none known), and tol, that tolerance (m^3). */
+typedef struct vxci_leaf_hint {
+  double h;
+  double too_coarse;
+  double tol;
+} vxci_leaf_hint;
+
+/* The hint of the pair (cell_a of A, cell_b of B), or NULL when it has none. */
+typedef vxci_leaf_hint *(*vxci_leaf_hint_fn)(void *ud, int cell_a, int cell_b);
+
+/* vxc_query_run with a per-pair leaf-edge hint (lib/metrics.c). Under the estimate rule
+ * (rtol > 0, not certified, no region or patches), a pair with a hint h > 0 is measured on a
+ * fixed leaf h (halved up to VXCI_HINT_HALVINGS times, not below the options' voxel) whose
+ * error estimate is the rtol rule's (|V_parent - sum of V_children|, from each final leaf's
+ * parent); the first result whose estimate meets max(rtol V, atol) is kept, else (or when
+ * the fixed leaf finds no overlap) the pair is measured by the rtol rule as without a hint
+ * (and flagged capped when that misses). A fixed leaf keeps the refinement pattern from one
+ * query to the next, so the figures change smoothly with the poses. hint may be NULL.
+ * Statuses of vxc_query_run. */
+#define VXCI_HINT_HALVINGS 2
+vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
+                          const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
+                          vxc_prev_normal_fn prev, void *prev_ud, vxci_leaf_hint_fn hint,
+                          void *hint_ud, vxc_metrics *out, vxc_error *err);
+
 #endif

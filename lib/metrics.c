@@ -384,6 +384,40 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
 }
 
 
+/* A pair measured on its hinted fixed leaf h (vxci_query_run), halved while the estimate
+ * misses the tolerance, else by the options' rule. */
+static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, const vxg_xform *xa,
+                                 const vxg_solid *sb, int ib, const vxg_xform *xb,
+                                 const vxc_query_options *o, const vxv_options *vo,
+                                 vxci_leaf_hint *hint, vxc_prev_normal_fn prev, void *prev_ud,
+                                 vxc_pair_metrics *pm) {
+  double h = hint ? hint->h : 0;
+  if (h > 0 && o->rtol > 0 && !o->certified && !o->region && !o->patches) {
+    vxv_options fixed = *vo;
+    fixed.rtol = 0;
+    fixed.parent_est = 1;
+    for (int k = 0; k <= VXCI_HINT_HALVINGS && h >= o->voxel; k++, h *= 0.5) {
+      fixed.h_min = h;
+      vxc_status st = measure_pair(q, sa, ia, xa, sb, ib, xb, o, &fixed, 0, prev, prev_ud, pm);
+      if (st != VXC_OK) {
+        if (st != VXC_NO_CONTACT) {
+          return st;
+        }
+        break; /* a pair being lost: a finer leaf would not tell more than the rtol rule */
+      }
+      if (!pm->capped && pm->error_estimate <= fmax(o->rtol * pm->geom.volume, o->atol)) {
+        return VXC_OK;
+      }
+      if (h > hint->too_coarse) {
+        hint->too_coarse = h;
+        hint->tol = fmax(o->rtol * pm->geom.volume, o->atol);
+      }
+    }
+  }
+  return measure_pair(q, sa, ia, xa, sb, ib, xb, o, vo, 0, prev, prev_ud, pm);
+}
+
+
 /* World bounding boxes of a solid's cells into *boxes (6 per cell). */
 static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, double **boxes,
                       size_t *cap) {
@@ -402,6 +436,14 @@ static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, doub
 vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
                          const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
                          vxc_prev_normal_fn prev, void *prev_ud, vxc_metrics *out, vxc_error *err) {
+  return vxci_query_run(q, a, pose_a, b, pose_b, opt, prev, prev_ud, NULL, NULL, out, err);
+}
+
+
+vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
+                          const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
+                          vxc_prev_normal_fn prev, void *prev_ud, vxci_leaf_hint_fn hint,
+                          void *hint_ud, vxc_metrics *out, vxc_error *err) {
   double t0 = now_ms();
   if (!q || !a || !b || !out) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
@@ -436,7 +478,8 @@ vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_
       }
       vxc_pair_metrics *pm = &q->pair[m.npair];
       q->cur_pair = m.npair;
-      st = measure_pair(q, sa, i, &xa, sb, j, &xb, &o, &vo, 0, prev, prev_ud, pm);
+      vxci_leaf_hint *h = hint ? hint(hint_ud, i, j) : NULL;
+      st = measure_hinted(q, sa, i, &xa, sb, j, &xb, &o, &vo, h, prev, prev_ud, pm);
       if (st == VXC_NO_CONTACT) {
         continue;
       }

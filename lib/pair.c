@@ -111,11 +111,23 @@ static int list_contacts(vxc_pair *pr) {
 }
 
 
+/* A tracked pair's leaf hint (vxci_leaf_hint_fn). */
+static vxci_leaf_hint *leaf_hint(void *ud, int ca, int cb) {
+  vxc_pair *pr = ud;
+  for (int s = 0; s < pr->slots; s++) {
+    if (pr->slot_pair[s].a == ca && pr->slot_pair[s].b == cb) {
+      return &pr->leaf[s];
+    }
+  }
+  return NULL;
+}
+
+
 vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err) {
   prev_ctx pc = {pr, states};
-  vxc_status st =
-      vxc_query_run(pr->query, pr->a, pa, pr->b, pb, &pr->opt, prev_normal, &pc, &pr->m, err);
+  vxc_status st = vxci_query_run(pr->query, pr->a, pa, pr->b, pb, &pr->opt, prev_normal, &pc,
+                                 leaf_hint, pr, &pr->m, err);
   if (st == VXC_NO_CONTACT) {
     pr->m.npair = 0;
     st = VXC_OK;
@@ -190,6 +202,32 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
 }
 
 
+/* The leaf edge slot sl's next queries start from, after its query pm (rtol rule only): the
+ * edge it ended on, doubled while its estimate is below a sixteenth of the tolerance (a
+ * doubling multiplies the estimate by about 8 to 16) unless the doubled edge was found too
+ * coarse (forgotten once the estimate falls below a 256th of the tolerance or the tolerance
+ * has changed twofold since: the contact has changed). Kept from step to step, it keeps the
+ * refinement pattern and the force smooth in time. */
+static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
+  const vxc_query_options *o = &pr->opt;
+  vxci_leaf_hint *lh = &pr->leaf[sl];
+  double h = pm->leaf_min;
+  if (!(o->rtol > 0) || o->certified || o->region || o->patches || !(h > 0) || pm->capped ||
+      !(pm->error_estimate > 0)) { /* an exact result (planar faces) is smooth anyway */
+    memset(lh, 0, sizeof *lh);
+    return;
+  }
+  double tol = fmax(o->rtol * pm->geom.volume, o->atol);
+  if (pm->error_estimate < tol / 256 || tol > 2 * lh->tol || tol < 0.5 * lh->tol) {
+    lh->too_coarse = 0; /* the contact has changed since */
+  }
+  if (pm->error_estimate < tol / 16 && !(lh->too_coarse > 0 && 2 * h >= lh->too_coarse)) {
+    h *= 2;
+  }
+  lh->h = h;
+}
+
+
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost, vxc_error *err) {
   int nc = pr->ncontact;
@@ -207,6 +245,7 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
     int sl = ts.lost_slots[k];
     vxc_contact_reset(states + sl * VXC_STATE_SIZE);
     pr->slot_pair[sl].a = pr->slot_pair[sl].b = -1;
+    memset(&pr->leaf[sl], 0, sizeof pr->leaf[sl]);
     (*lost)++;
   }
   for (int ci = 0; ci < nc; ci++) {
@@ -226,6 +265,7 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
     } else {
       vxc_contact_project(sy, g->normal);
     }
+    update_leaf(pr, sl, &pr->m.pair[pr->contact[ci].pair]);
   }
   return VXC_OK;
 }
@@ -243,7 +283,8 @@ void vxc_pair_free(vxc_pair *pr) {
   }
   vxc_query_free(pr->query);
   vxc_tracker_free(pr->tracker);
-  void *v[] = {pr->slot_pair, pr->contact, pr->keys, pr->match, pr->w, pr->state, pr->dstate};
+  void *v[] = {pr->slot_pair, pr->contact, pr->keys, pr->match,
+               pr->w,         pr->state,   pr->dstate, pr->leaf};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
     vxg_free(&pr->al, v[i]);
   }
@@ -292,7 +333,8 @@ vxc_status vxc_pair_create(const vxc_solid *a, const vxc_solid *b, const vxc_par
   pr->w = pair_alloc(pr, n * sizeof *pr->w);
   pr->state = pair_alloc(pr, ns);
   pr->dstate = pair_alloc(pr, ns);
-  st = pr->slot_pair && pr->w && pr->state && pr->dstate ? VXC_OK : VXC_ERR_NOMEM;
+  pr->leaf = pair_alloc(pr, n * sizeof *pr->leaf);
+  st = pr->slot_pair && pr->w && pr->state && pr->dstate && pr->leaf ? VXC_OK : VXC_ERR_NOMEM;
   if (st == VXC_OK) {
     st = vxc_query_create(&pr->al, &pr->query);
   }
@@ -307,6 +349,7 @@ vxc_status vxc_pair_create(const vxc_solid *a, const vxc_solid *b, const vxc_par
     pr->slot_pair[k].a = pr->slot_pair[k].b = -1;
   }
   memset(pr->state, 0, ns);
+  memset(pr->leaf, 0, n * sizeof *pr->leaf);
   *out = pr;
   return VXC_OK;
 }

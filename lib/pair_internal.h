@@ -12,6 +12,7 @@
 #ifndef VXC_PAIR_INTERNAL_H
 #define VXC_PAIR_INTERNAL_H
 
+#include "lib/internal.h"
 #include "vxc.h"
 
 /* One contact of the last query: a cell pair's interference, or one patch of it. */
@@ -39,14 +40,17 @@ struct vxc_pair {
   size_t cap[3];          /* room in contact, keys, match */
   vxc_wrench *w;          /* per slot, its last evaluation */
   double *state, *dstate; /* vxc_pair_step's own states and their derivatives */
+  vxci_leaf_hint *leaf;   /* per slot, the leaf edge its queries start from and one found
+                             too coarse (the rtol rule's pairs only; set at each pairi_track,
+                             zero when free) */
   double deep;            /* largest k_v V of an overlapping untracked pair at the last
                              pairi_forces, N */
 };
 
 /* The query at the two poses, each tracked pair's previous normal (from `states`) as its
- * guess, then its contacts listed and matched to the tracker's slots (without updating it);
- * apart bodies give npair = 0, no contact and VXC_OK. Statuses of vxc_query_run otherwise,
- * VXC_ERR_NOMEM. */
+ * guess and its leaf (vxci_query_run's hint), then its contacts listed and matched to the
+ * tracker's slots (without updating it); apart bodies give npair = 0, no contact and
+ * VXC_OK. Statuses of vxc_query_run otherwise, VXC_ERR_NOMEM. */
 vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err);
 
@@ -59,8 +63,8 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
                         vxc_error *err);
 
 /* The tracker update from the last query's contacts: lost slots reset, new ones started from
- * the motions, found ones re-projected; each contact's slot set. *started, *lost count
- * them. VXC_ERR_LIMIT (more contacts than slots; nothing changed; no message), the
+ * the motions, found ones re-projected; each contact's slot set, each held slot's leaf
+ * set for the next queries. *started, *lost count them. VXC_ERR_LIMIT (more contacts than slots; nothing changed; no message), the
  * tracker's statuses, or those of vxc_contact_start, its message in err (may be NULL)
  * prefixed with the cell pair's names. */
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,

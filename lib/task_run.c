@@ -240,7 +240,6 @@ static void pair_power(const sim *s, const task_contact *tc, const kin *K,
 }
 
 
-/* dy = f(t, y). Fills s->bs, s->cs (records) and each contact's metrics and `deep`. */
 /* Whether a pose is within the model files' workspace, |x|, |y|, |z| <= VXG_MAX_LENGTH (a
  * query refuses others). */
 static int in_workspace(const vxc_pose *p) {
@@ -249,147 +248,208 @@ static int in_workspace(const vxc_pose *p) {
 }
 
 
-vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
-  vxc_task *T = s->t;
-  memset(dy, 0, sizeof *dy * s->n);
+/* One evaluation's scratch: each body's kinematics, and the force and torque (world, about
+ * the centre of mass) summed on it. Up to 64 bodies on the stack, more from the task's
+ * allocator. */
+typedef struct eval_ws {
   kin kb[64];
-  kin *K = kb;
+  double fb[6 * 64];
+  kin *K;
+  double *F, *Tq; /* [3 nbody] each */
+} eval_ws;
+
+static vxc_status eval_ws_init(sim *s, eval_ws *w) {
+  vxc_task *T = s->t;
+  w->K = w->kb;
+  w->F = w->fb;
   if (T->nbody > 64) {
-    K = task_alloc(T, sizeof *K * T->nbody);
-    if (!K) {
+    w->K = task_alloc(T, sizeof *w->K * T->nbody);
+    w->F = task_alloc(T, sizeof *w->F * 6 * T->nbody);
+    if (!w->K || !w->F) {
+      task_free_mem(T, w->K);
+      task_free_mem(T, w->F);
       return vxg_error_set(s->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
   }
-  double F[3 * 64], Tq[3 * 64];
-  double *Fb = F, *Tb = Tq;
-  if (T->nbody > 64) {
-    Fb = task_alloc(T, sizeof *Fb * 6 * T->nbody);
-    if (!Fb) {
-      task_free_mem(T, K);
-      return vxg_error_set(s->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
-    }
-    Tb = Fb + 3 * T->nbody;
+  w->Tq = w->F + 3 * T->nbody;
+  return VXC_OK;
+}
+
+static void eval_ws_free(sim *s, eval_ws *w) {
+  if (w->K != w->kb) {
+    task_free_mem(s->t, w->K);
   }
-  double *de = dy + s->eoff;
-  vxc_status st = VXC_OK;
+  if (w->F != w->fb) {
+    task_free_mem(s->t, w->F);
+  }
+}
+
+
+/* The gripper's spring-damper on dynamic body i (kinematics k) at time t: force f and
+ * torque tq (world, about the centre of mass), and its power into *win. */
+static void gripper_wrench(const task_body *b, double t, const kin *k, double f[3], double tq[3],
+                           double *win) {
+  vxc_pose hp;
+  double hv[6], hc[3], hR[9], hvc[3], wx[3];
+  trajectory(b, t, &hp, hv);
+  vxg_quat_to_mat(hp.q, hR);
+  rot_vec(hR, b->com, hc);
+  vxg_cross(hv + 3, hc, wx);
+  double qc[4] = {k->pose.q[0], -k->pose.q[1], -k->pose.q[2], -k->pose.q[3]}, qe[4], rv[3];
+  quat_mul(hp.q, qc, qe);
+  quat_log(qe, rv);
+  for (int j = 0; j < 3; j++) {
+    hvc[j] = hv[j] + wx[j];
+    f[j] = b->grip_k * (hp.p[j] + hc[j] - k->m.r[j]) + b->grip_c * (hvc[j] - k->m.v[j]);
+    tq[j] = b->grip_kr * rv[j] + b->grip_cr * (hv[3 + j] - k->m.w[j]);
+  }
+  *win += vxg_dot(f, k->m.v) + vxg_dot(tq, k->m.w);
+}
+
+
+/* Stage 1, the bodies: kinematics at (t, y) into w->K and the records s->bs, gravity and the
+ * grippers' wrenches into w->F, w->Tq (their work into de). */
+static void eval_bodies(sim *s, double t, const double *y, eval_ws *w, double *de) {
+  vxc_task *T = s->t;
   for (int i = 0; i < T->nbody; i++) {
     const task_body *b = &T->body[i];
-    body_kin(s, i, t, y, &K[i]);
+    kin *k = &w->K[i];
+    body_kin(s, i, t, y, k);
     for (int j = 0; j < 3; j++) {
-      Fb[3 * i + j] = s->b[i].off >= 0 ? b->mass * T->gravity[j] : 0;
-      Tb[3 * i + j] = 0;
+      w->F[3 * i + j] = s->b[i].off >= 0 ? b->mass * T->gravity[j] : 0;
+      w->Tq[3 * i + j] = 0;
     }
-    memcpy(s->bs[i].pose, K[i].pose.p, 3 * sizeof(double));
-    memcpy(s->bs[i].pose + 3, K[i].pose.q, 4 * sizeof(double));
-    memcpy(s->bs[i].velocity, K[i].origin_v, 3 * sizeof(double));
-    memcpy(s->bs[i].velocity + 3, K[i].m.w, 3 * sizeof(double));
+    memcpy(s->bs[i].pose, k->pose.p, 3 * sizeof(double));
+    memcpy(s->bs[i].pose + 3, k->pose.q, 4 * sizeof(double));
+    memcpy(s->bs[i].velocity, k->origin_v, 3 * sizeof(double));
+    memcpy(s->bs[i].velocity + 3, k->m.w, 3 * sizeof(double));
     if (b->gripper) {
-      vxc_pose hp;
-      double hv[6], hc[3], hR[9], hvc[3], wx[3], fg[3], tg[3];
-      trajectory(b, t, &hp, hv);
-      vxg_quat_to_mat(hp.q, hR);
-      rot_vec(hR, b->com, hc);
-      vxg_cross(hv + 3, hc, wx);
-      double qc[4] = {K[i].pose.q[0], -K[i].pose.q[1], -K[i].pose.q[2], -K[i].pose.q[3]}, qe[4],
-             rv[3];
-      quat_mul(hp.q, qc, qe);
-      quat_log(qe, rv);
+      double fg[3], tg[3];
+      gripper_wrench(b, t, k, fg, tg, &de[E_WIN]);
       for (int j = 0; j < 3; j++) {
-        hvc[j] = hv[j] + wx[j];
-        fg[j] = b->grip_k * (hp.p[j] + hc[j] - K[i].m.r[j]) + b->grip_c * (hvc[j] - K[i].m.v[j]);
-        tg[j] = b->grip_kr * rv[j] + b->grip_cr * (hv[3 + j] - K[i].m.w[j]);
-        Fb[3 * i + j] += fg[j];
-        Tb[3 * i + j] += tg[j];
+        w->F[3 * i + j] += fg[j];
+        w->Tq[3 * i + j] += tg[j];
       }
-      de[E_WIN] += vxg_dot(fg, K[i].m.v) + vxg_dot(tg, K[i].m.w);
     }
   }
-  for (int ci = 0; ci < T->ncontact && st == VXC_OK; ci++) {
-    task_contact *tc = &T->contact[ci];
-    contact_rt *c = &s->c[ci];
-    vxc_task_contact_state *cs = &s->cs[ci];
-    memset(cs, 0, sizeof *cs);
-    if (!in_workspace(&K[tc->a].pose) || !in_workspace(&K[tc->b].pose)) {
-      st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+}
+
+
+/* The contact record of a pair wrench. */
+static void contact_record(const vxc_pair_wrench *sw, vxc_task_contact_state *cs) {
+  cs->npairs = sw->npairs;
+  cs->volume = sw->volume;
+  memcpy(cs->normal, sw->normal, sizeof cs->normal);
+  cs->stick = sw->stick;
+  cs->sdw = sw->sdw;
+  cs->f_n = sw->f_n;
+  cs->f_t = sw->f_t;
+  cs->t_roll = sw->t_roll;
+  cs->t_spin = sw->t_spin;
+}
+
+
+/* Stage 2, one contact: the query at the bodies' poses (query = 1), the force model on its
+ * tracked pairs (their state derivatives into dy), their wrenches onto both bodies in w,
+ * their powers into de, the record s->cs[ci]. */
+static vxc_status eval_contact(sim *s, int ci, double t, const double *y, double *dy, int query,
+                               eval_ws *w, double *de) {
+  vxc_task *T = s->t;
+  task_contact *tc = &T->contact[ci];
+  contact_rt *c = &s->c[ci];
+  kin *K = w->K;
+  memset(&s->cs[ci], 0, sizeof s->cs[ci]);
+  if (!in_workspace(&K[tc->a].pose) || !in_workspace(&K[tc->b].pose)) {
+    return vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
                          "a body left the %g m workspace at t = %.9g s: the run diverged (a "
                          "smaller step or a smaller voxel may help)",
                          VXG_MAX_LENGTH, t);
-      break;
-    }
-    vxc_pair *pr = c->pair;
-    if (query) {
-      st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
-      s->queries++;
-      s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
-      if (st != VXC_OK) {
-        break;
-      }
-    }
-    vxc_pair_wrench sw;
-    vxc_error e;
-    st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw, &e);
+  }
+  vxc_pair *pr = c->pair;
+  vxc_status st;
+  if (query) {
+    st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
+    s->queries++;
+    s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
     if (st != VXC_OK) {
-      vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: %s",
-                    T->body[tc->a].name, T->body[tc->b].name, t, e.message);
-      break;
+      return st;
     }
-    for (int ci = 0; ci < pr->ncontact; ci++) {
-      int slot = pr->contact[ci].slot;
-      if (slot < 0) {
-        continue;
-      }
-      const vxc_wrench *w = &pr->w[slot];
-      for (int j = 0; j < 3; j++) {
-        Fb[3 * tc->a + j] += w->force_a[j];
-        Tb[3 * tc->a + j] += w->torque_a[j];
-        Fb[3 * tc->b + j] += w->force_b[j];
-        Tb[3 * tc->b + j] += w->torque_b[j];
-      }
-      pair_power(s, tc, K, &pr->contact[ci].geom, w, y + c->off + slot * VXC_STATE_SIZE, de);
+  }
+  vxc_pair_wrench sw;
+  vxc_error e;
+  st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw, &e);
+  if (st != VXC_OK) {
+    return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: %s",
+                         T->body[tc->a].name, T->body[tc->b].name, t, e.message);
+  }
+  for (int k = 0; k < pr->ncontact; k++) {
+    int slot = pr->contact[k].slot;
+    if (slot < 0) {
+      continue;
     }
-    cs->npairs = sw.npairs;
-    cs->volume = sw.volume;
-    memcpy(cs->normal, sw.normal, sizeof cs->normal);
-    cs->stick = sw.stick;
-    cs->sdw = sw.sdw;
-    cs->f_n = sw.f_n;
-    cs->f_t = sw.f_t;
-    cs->t_roll = sw.t_roll;
-    cs->t_spin = sw.t_spin;
+    }
+    const vxc_wrench *pw = &pr->w[slot];
+    for (int j = 0; j < 3; j++) {
+      w->F[3 * tc->a + j] += pw->force_a[j];
+      w->Tq[3 * tc->a + j] += pw->torque_a[j];
+      w->F[3 * tc->b + j] += pw->force_b[j];
+      w->Tq[3 * tc->b + j] += pw->torque_b[j];
+    }
+    pair_power(s, tc, K, &pr->contact[k].geom, pw, y + c->off + slot * VXC_STATE_SIZE, de);
+  }
+  contact_record(&sw, &s->cs[ci]);
+  return VXC_OK;
+}
+
+
+/* Stage 3, Newton-Euler: the dynamic bodies' state derivatives from the summed wrenches. */
+static void eval_accelerations(const sim *s, const double *y, const eval_ws *w, double *dy) {
+  const vxc_task *T = s->t;
+  for (int i = 0; i < T->nbody; i++) {
+    const body_rt *br = &s->b[i];
+    if (br->off < 0) {
+      continue;
+    }
+    const task_body *b = &T->body[i];
+    const double *x = y + br->off;
+    double *dx = dy + br->off;
+    double q[4] = {x[3], x[4], x[5], x[6]}, wq[4] = {0, x[10], x[11], x[12]}, qd[4];
+    quat_mul(q, wq, qd);
+    double tb[3], Iw[3], gyro[3], rhs[3];
+    rot_vec_t(w->K[i].R, w->Tq + 3 * i, tb);
+    mat_vec(b->inertia, x + 10, Iw);
+    vxg_cross(x + 10, Iw, gyro);
+    for (int j = 0; j < 3; j++) {
+      dx[j] = x[7 + j];
+      dx[7 + j] = w->F[3 * i + j] / b->mass;
+      rhs[j] = tb[j] - gyro[j];
+    }
+    for (int j = 0; j < 4; j++) {
+      dx[3 + j] = 0.5 * qd[j];
+    }
+    mat_vec(br->Iinv, rhs, dx + 10);
+  }
+}
+
+
+/* dy = f(t, y): the bodies, each contact, then Newton-Euler. Fills s->bs, s->cs (records)
+ * and each contact's metrics and `deep`. */
+vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
+  memset(dy, 0, sizeof *dy * s->n);
+  eval_ws w;
+  vxc_status st = eval_ws_init(s, &w);
+  if (st != VXC_OK) {
+    return st;
+  }
+  double *de = dy + s->eoff;
+  eval_bodies(s, t, y, &w, de);
+  for (int ci = 0; ci < s->t->ncontact && st == VXC_OK; ci++) {
+    st = eval_contact(s, ci, t, y, dy, query, &w, de);
   }
   if (st == VXC_OK) {
-    /* Newton-Euler for the dynamic bodies */
-    for (int i = 0; i < T->nbody; i++) {
-      const body_rt *br = &s->b[i];
-      if (br->off < 0) {
-        continue;
-      }
-      const task_body *b = &T->body[i];
-      const double *x = y + br->off;
-      double *dx = dy + br->off;
-      double q[4] = {x[3], x[4], x[5], x[6]}, wq[4] = {0, x[10], x[11], x[12]}, qd[4];
-      quat_mul(q, wq, qd);
-      double tb[3], Iw[3], gyro[3], rhs[3];
-      rot_vec_t(K[i].R, Tb + 3 * i, tb);
-      mat_vec(b->inertia, x + 10, Iw);
-      vxg_cross(x + 10, Iw, gyro);
-      for (int j = 0; j < 3; j++) {
-        dx[j] = x[7 + j];
-        dx[7 + j] = Fb[3 * i + j] / b->mass;
-        rhs[j] = tb[j] - gyro[j];
-      }
-      for (int j = 0; j < 4; j++) {
-        dx[3 + j] = 0.5 * qd[j];
-      }
-      mat_vec(br->Iinv, rhs, dx + 10);
-    }
+    eval_accelerations(s, y, &w, dy);
   }
-  if (K != kb) {
-    task_free_mem(T, K);
-  }
-  if (Fb != F) {
-    task_free_mem(T, Fb);
-  }
+  eval_ws_free(s, &w);
   return st;
 }
 
@@ -810,6 +870,262 @@ static vxc_status run_bounds(const vxc_task *T, vxc_error *err) {
 }
 
 
+/* The step loop's state between stages. */
+typedef struct run_loop {
+  double t, h;      /* time, next trial step, s */
+  double next_rec;  /* time of the next record, s */
+  double next_prog; /* time of the next progress call, s */
+  double event_hi;  /* a rejected step's end: a contact starts before it (-1: none) */
+  int kend;         /* the stage holding f(t + h, y1) after a trial */
+  double expo;      /* step-size update exponent (0: fixed step) */
+  int stop, polled; /* stop now; the poll asked to stop (record now, then stop) */
+  long long nrec;   /* records written */
+  vxc_task_record_fn rec;
+  void *ud;
+  vxc_task_summary sum;
+} run_loop;
+
+
+/* Stage 0: the contacts at t = 0 (query, tracker, the query again when pairs started), the
+ * energy reference, the initial overlap's check. */
+static vxc_status run_start(sim *s, run_loop *L) {
+  vxc_task *T = s->t;
+  int changed = 0;
+  vxc_status st = run_bounds(T, s->err);
+  if (st == VXC_OK) {
+    st = tsim_eval(s, L->t, s->y, s->k[0], 1);
+  }
+  if (st == VXC_OK) {
+    st = update_contacts(s, L->t, &changed);
+  }
+  if (st == VXC_OK && changed) {
+    st = tsim_eval(s, L->t, s->y, s->k[0], 1);
+  }
+  vxc_task_energy e;
+  tsim_energy(s, s->y, &e);
+  s->e0 = e.error; /* error = total - 0 here */
+  s->p0 = e.potential;
+  if (st == VXC_OK) {
+    track_summary(s, L->t);
+    st = initial_overlap(s);
+  }
+  return st;
+}
+
+
+/* Stage 1, at a record time: the record (with its energy check) to the callback, and the
+ * next record time; L->stop when the callback or the poll asked to stop. */
+static vxc_status run_record(sim *s, run_loop *L) {
+  vxc_task *T = s->t;
+  double t = L->t;
+  vxc_status st = contact_wrench_a(s, t);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (L->nrec++ >= T->max_records) {
+    return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "the record limit %lld was reached at t = %.9g s (raise it with "
+                         "--max-output)",
+                         T->max_records, t);
+  }
+  vxc_task_record r;
+  fill_record(s, t, &r);
+  L->sum.max_abs_error = fmax(L->sum.max_abs_error, fabs(r.energy.error));
+  if (!energy_ok(s, &r.energy)) {
+    L->sum.energy_failed = 1;
+    st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                       "the energy balance broke at t = %.9g s: error %.4g J, %.3g of the "
+                       "run's energy scale %.4g J (tolerance %g; raise it with "
+                       "(energy-tolerance R))",
+                       t, r.energy.error, fabs(r.energy.error) / s->escale, s->escale,
+                       T->energy_tol);
+  }
+  int want_stop = L->rec && L->rec(L->ud, &r); /* the broken record is written too */
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (want_stop || L->polled) {
+    L->stop = 1;
+    L->sum.stopped = 1;
+    return VXC_OK;
+  }
+  L->next_rec = T->every > 0 ? L->next_rec + T->every : t;
+  while (T->every > 0 && L->next_rec <= t + 1e-12 * fmax(1, t)) {
+    L->next_rec += T->every;
+  }
+  return VXC_OK;
+}
+
+
+/* Stage 2: the trial step's size, within the maximum step, the next record time and a
+ * located contact start. */
+static double step_size(const sim *s, const run_loop *L) {
+  const vxc_task *T = s->t;
+  double t = L->t, tend = T->duration;
+  double hmax = T->integrator == TASK_RK4 ? T->step : T->max_step;
+  double hs = fmin(L->h, hmax);
+  double tgt = fmin(tend, T->every > 0 ? L->next_rec : tend);
+  if (L->event_hi > t) {
+    hs = fmin(hs, L->event_hi - t);
+  }
+  if (t + hs > tgt - 1e-12 * fmax(1, tgt)) {
+    hs = tgt - t;
+  }
+  return hs;
+}
+
+
+/* Stage 3, after a trial of size hs with scaled error errn: 1 when it is rejected, for its
+ * error or for a contact that started too deep within it (L->h, L->event_hi then set for the
+ * retry; a collapsed step is an error in *st). */
+static int step_rejected(sim *s, run_loop *L, double hs, double errn, vxc_status *st) {
+  vxc_task *T = s->t;
+  double t = L->t;
+  if (T->integrator == TASK_ADAPTIVE && !(errn <= 1)) {
+    L->sum.rejected++;
+    double f = isfinite(errn) ? fmax(0.2, 0.9 * pow(errn, L->expo)) : 0.2;
+    L->h = hs * f;
+    if (L->h < 1e-12) {
+      *st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                          "the step size collapsed below 1e-12 s at t = %.9g s (the run "
+                          "diverged or is too stiff for the tolerances)",
+                          t);
+    }
+    return 1;
+  }
+  int deep = 0;
+  for (int ci = 0; ci < T->ncontact; ci++) {
+    if (s->c[ci].pair->deep > T->contact[ci].event_force) {
+      deep = 1;
+    }
+  }
+  if (deep && hs > 1e-11 * fmax(1, t)) {
+    L->sum.rejected++;
+    L->event_hi = t + hs;
+    L->h = hs * 0.5;
+    return 1;
+  }
+  return 0;
+}
+
+
+/* Stage 4, an accepted step of size hs: y1 becomes y, the trackers follow the new pairs (the
+ * contacts queried again when pairs started or ended), the summary, the poll, the next step
+ * size. */
+static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
+  vxc_task *T = s->t;
+  if (!all_finite(s, s->y1, s->n)) {
+    return vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "the state became NaN, infinite or implausibly large at t = %.9g s: "
+                         "the run diverged (a smaller step or a smaller voxel may help)",
+                         L->t + hs);
+  }
+  double *tmp = s->y;
+  s->y = s->y1;
+  s->y1 = tmp;
+  tmp = s->k[0];
+  s->k[0] = s->k[L->kend];
+  s->k[L->kend] = tmp;
+  s->jac.ok = 0; /* the fast variables' Jacobian belonged to the step's start */
+  L->t += hs;
+  double t = L->t;
+  L->sum.steps++;
+  L->sum.min_step = fmin(L->sum.min_step, hs);
+  L->sum.max_step = fmax(L->sum.max_step, hs);
+  int changed;
+  vxc_status st = update_contacts(s, t, &changed);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (changed) {
+    L->event_hi = -1;
+    st = tsim_eval(s, t, s->y, s->k[0], 1);
+    if (st != VXC_OK) {
+      return st;
+    }
+  }
+  track_summary(s, t);
+  if (T->poll && T->poll(T->poll_ud)) {
+    L->polled = 1;
+    L->next_rec = t; /* the loop's top writes the record at t and stops */
+  }
+  if (T->integrator == TASK_ADAPTIVE) {
+    /* a step cut short by a record time or an event does not shrink the next one */
+    double f = errn > 0 ? fmin(5, fmax(0.2, 0.9 * pow(errn, L->expo))) : 5;
+    L->h = hs < L->h ? fmax(L->h, hs * f) : hs * f;
+  } else {
+    L->h = T->step;
+  }
+  if (L->sum.steps >= T->max_steps && t < T->duration - 1e-12 * fmax(1, T->duration)) {
+    return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "the step limit %lld was reached at t = %.9g s (raise it with "
+                         "--max-steps)",
+                         T->max_steps, t);
+  }
+  return VXC_OK;
+}
+
+
+/* The step loop: records, trial steps, rejections and acceptances until the task's end, a
+ * stop or an error. */
+static vxc_status run_loop_steps(sim *s, run_loop *L, vxc_task_progress_fn progress) {
+  vxc_task *T = s->t;
+  double tend = T->duration;
+  vxc_status st = VXC_OK;
+  while (st == VXC_OK && !L->stop) {
+    if (L->t >= L->next_rec - 1e-12 * fmax(1, L->t)) {
+      if ((st = run_record(s, L)) != VXC_OK || L->stop) {
+        break;
+      }
+    }
+    if (L->t >= tend - 1e-12 * fmax(1, tend)) {
+      L->sum.completed = 1;
+      break;
+    }
+    if (progress && L->t >= L->next_prog) {
+      progress(L->ud, L->t, tend);
+      L->next_prog = L->t + tend / 200;
+    }
+    double hs = step_size(s, L), errn;
+    if ((st = trial(s, L->t, hs, &errn)) != VXC_OK) {
+      break;
+    }
+    if (step_rejected(s, L, hs, errn, &st)) {
+      continue;
+    }
+    st = step_accept(s, L, hs, errn);
+  }
+  return st;
+}
+
+
+/* Stage 5: the summary's figures and the final body states (the last eval's may belong to a
+ * rejected trial, so they are recomputed). */
+static void run_finish(sim *s, run_loop *L) {
+  vxc_task *T = s->t;
+  vxc_task_summary *sum = &L->sum;
+  sum->t_end = L->t;
+  tsim_energy(s, s->y, &sum->energy);
+  sum->energy_scale = s->escale;
+  sum->queries = s->queries;
+  sum->capped_queries = s->capped_queries;
+  sum->nbody = T->nbody;
+  sum->ncontact = T->ncontact;
+  sum->contact = T->sum_contact;
+  if (sum->min_step == HUGE_VAL) {
+    sum->min_step = 0;
+  }
+  for (int i = 0; i < T->nbody; i++) {
+    kin k;
+    body_kin(s, i, L->t, s->y, &k);
+    memcpy(s->bs[i].pose, k.pose.p, 3 * sizeof(double));
+    memcpy(s->bs[i].pose + 3, k.pose.q, 4 * sizeof(double));
+    memcpy(s->bs[i].velocity, k.origin_v, 3 * sizeof(double));
+    memcpy(s->bs[i].velocity + 3, k.m.w, 3 * sizeof(double));
+  }
+}
+
+
 vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_fn progress,
                         void *ud, vxc_task_summary *summary, vxc_error *err) {
   if (!T) {
@@ -829,199 +1145,30 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
     return vxg_error_set(err, st, NULL, 0, 0, "cannot set up the simulation: %s",
                          vxc_status_str(st));
   }
-  vxc_task_summary sum;
-  memset(&sum, 0, sizeof sum);
-  sum.min_step = HUGE_VAL;
-  double t = 0, h = T->step, tend = T->duration;
+  run_loop L;
+  memset(&L, 0, sizeof L);
+  L.sum.min_step = HUGE_VAL;
+  L.h = T->step;
+  L.event_hi = -1;
+  L.rec = rec;
+  L.ud = ud;
   int rosw = T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW;
-  int kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
-  double expo = T->integrator == TASK_RK4 ? 0
-                : rosw                    ? -1.0 / ROSW_ORDER
-                                          : -1.0 / PAIRS[T->method].order;
-  int changed = 0;
-  long long nrec = 0;
-  st = run_bounds(T, s->err);
+  L.kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
+  L.expo = T->integrator == TASK_RK4 ? 0 : rosw ? -1.0 / ROSW_ORDER : -1.0 / PAIRS[T->method].order;
+  st = run_start(s, &L);
   if (st == VXC_OK) {
-    st = tsim_eval(s, t, s->y, s->k[0], 1);
-  }
-  if (st == VXC_OK) {
-    st = update_contacts(s, t, &changed);
-  }
-  if (st == VXC_OK && changed) {
-    st = tsim_eval(s, t, s->y, s->k[0], 1);
-  }
-  vxc_task_energy e;
-  tsim_energy(s, s->y, &e);
-  s->e0 = e.error; /* error = total - 0 here */
-  s->p0 = e.potential;
-  if (st == VXC_OK) {
-    track_summary(s, t);
-    st = initial_overlap(s);
-  }
-  double next_rec = 0, next_prog = 0, event_hi = -1;
-  int stop = 0, polled = 0; /* polled: the poll asked to stop; record now, then stop */
-  while (st == VXC_OK && !stop) {
-    if (t >= next_rec - 1e-12 * fmax(1, t)) {
-      if ((st = contact_wrench_a(s, t)) != VXC_OK) {
-        break;
-      }
-      if (nrec++ >= T->max_records) {
-        st = vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
-                           "the record limit %lld was reached at t = %.9g s (raise it with "
-                           "--max-output)",
-                           T->max_records, t);
-        break;
-      }
-      vxc_task_record r;
-      fill_record(s, t, &r);
-      sum.max_abs_error = fmax(sum.max_abs_error, fabs(r.energy.error));
-      if (!energy_ok(s, &r.energy)) {
-        sum.energy_failed = 1;
-        st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
-                           "the energy balance broke at t = %.9g s: error %.4g J, %.3g of the "
-                           "run's energy scale %.4g J (tolerance %g; raise it with "
-                           "(energy-tolerance R))",
-                           t, r.energy.error, fabs(r.energy.error) / s->escale, s->escale,
-                           T->energy_tol);
-      }
-      int want_stop = rec && rec(ud, &r); /* the broken record is written too */
-      if (st != VXC_OK) {
-        break;
-      }
-      if (want_stop || polled) {
-        stop = 1;
-        sum.stopped = 1;
-        break;
-      }
-      next_rec = T->every > 0 ? next_rec + T->every : t;
-      while (T->every > 0 && next_rec <= t + 1e-12 * fmax(1, t)) {
-        next_rec += T->every;
-      }
-    }
-    if (t >= tend - 1e-12 * fmax(1, tend)) {
-      sum.completed = 1;
-      break;
-    }
-    if (progress && t >= next_prog) {
-      progress(ud, t, tend);
-      next_prog = t + tend / 200;
-    }
-    double hmax = T->integrator == TASK_RK4 ? T->step : T->max_step;
-    double hs = fmin(h, hmax);
-    double tgt = fmin(tend, T->every > 0 ? next_rec : tend);
-    if (event_hi > t) {
-      hs = fmin(hs, event_hi - t);
-    }
-    if (t + hs > tgt - 1e-12 * fmax(1, tgt)) {
-      hs = tgt - t;
-    }
-    double errn;
-    st = trial(s, t, hs, &errn);
-    if (st != VXC_OK) {
-      break;
-    }
-    if (T->integrator == TASK_ADAPTIVE && !(errn <= 1)) {
-      sum.rejected++;
-      double f = isfinite(errn) ? fmax(0.2, 0.9 * pow(errn, expo)) : 0.2;
-      h = hs * f;
-      if (h < 1e-12) {
-        st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
-                           "the step size collapsed below 1e-12 s at t = %.9g s (the run "
-                           "diverged or is too stiff for the tolerances)",
-                           t);
-      }
-      continue;
-    }
-    int deep = 0;
-    for (int ci = 0; ci < T->ncontact; ci++) {
-      if (s->c[ci].pair->deep > T->contact[ci].event_force) {
-        deep = 1;
-      }
-    }
-    if (deep && hs > 1e-11 * fmax(1, t)) {
-      sum.rejected++;
-      event_hi = t + hs;
-      h = hs * 0.5;
-      continue;
-    }
-    if (!all_finite(s, s->y1, s->n)) {
-      st = vxg_error_set(s->err, VXC_ERR_NUMERIC, NULL, 0, 0,
-                         "the state became NaN, infinite or implausibly large at t = %.9g s: the "
-                         "run diverged (a smaller step or a smaller voxel may help)",
-                         t + hs);
-      break;
-    }
-    /* accept */
-    double *tmp = s->y;
-    s->y = s->y1;
-    s->y1 = tmp;
-    tmp = s->k[0];
-    s->k[0] = s->k[kend];
-    s->k[kend] = tmp;
-    s->jac.ok = 0; /* the fast variables' Jacobian belonged to the step's start */
-    t += hs;
-    sum.steps++;
-    sum.min_step = fmin(sum.min_step, hs);
-    sum.max_step = fmax(sum.max_step, hs);
-    st = update_contacts(s, t, &changed);
-    if (st != VXC_OK) {
-      break;
-    }
-    if (changed) {
-      event_hi = -1;
-      st = tsim_eval(s, t, s->y, s->k[0], 1);
-      if (st != VXC_OK) {
-        break;
-      }
-    }
-    track_summary(s, t);
-    if (T->poll && T->poll(T->poll_ud)) {
-      polled = 1;
-      next_rec = t; /* the loop's top writes the record at t and stops */
-    }
-    if (T->integrator == TASK_ADAPTIVE) {
-      /* a step cut short by a record time or an event does not shrink the next one */
-      double f = errn > 0 ? fmin(5, fmax(0.2, 0.9 * pow(errn, expo))) : 5;
-      h = hs < h ? fmax(h, hs * f) : hs * f;
-    } else {
-      h = T->step;
-    }
-    if (sum.steps >= T->max_steps && t < tend - 1e-12 * fmax(1, tend)) {
-      st = vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
-                         "the step limit %lld was reached at t = %.9g s (raise it with "
-                         "--max-steps)",
-                         T->max_steps, t);
-    }
-  }
-  sum.t_end = t;
-  tsim_energy(s, s->y, &sum.energy);
-  sum.energy_scale = s->escale;
-  sum.queries = s->queries;
-  sum.capped_queries = s->capped_queries;
-  sum.nbody = T->nbody;
-  sum.ncontact = T->ncontact;
-  sum.contact = T->sum_contact;
-  if (sum.min_step == HUGE_VAL) {
-    sum.min_step = 0;
+    st = run_loop_steps(s, &L, progress);
   }
   if (st != VXC_OK && !(err ? err : &local)->message[0]) {
-    vxg_error_set(err, st, NULL, 0, 0, "the run failed at t = %.9g s: %s", t, vxc_status_str(st));
+    vxg_error_set(err, st, NULL, 0, 0, "the run failed at t = %.9g s: %s", L.t, vxc_status_str(st));
   }
-  /* the body states of the last eval may belong to a rejected trial: recompute */
-  for (int i = 0; i < T->nbody; i++) {
-    kin k;
-    body_kin(s, i, t, s->y, &k);
-    memcpy(s->bs[i].pose, k.pose.p, 3 * sizeof(double));
-    memcpy(s->bs[i].pose + 3, k.pose.q, 4 * sizeof(double));
-    memcpy(s->bs[i].velocity, k.origin_v, 3 * sizeof(double));
-    memcpy(s->bs[i].velocity + 3, k.m.w, 3 * sizeof(double));
-  }
+  run_finish(s, &L);
   teardown(s);
-  sum.body = T->rec_body;
-  sum.wall_s = now_s() - wall0;
-  sum.realtime_factor = sum.wall_s > 0 ? t / sum.wall_s : 0;
+  L.sum.body = T->rec_body;
+  L.sum.wall_s = now_s() - wall0;
+  L.sum.realtime_factor = L.sum.wall_s > 0 ? L.t / L.sum.wall_s : 0;
   if (summary) {
-    *summary = sum;
+    *summary = L.sum;
   }
   if (st != VXC_OK && err) {
     err->status = st;

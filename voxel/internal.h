@@ -92,9 +92,10 @@ typedef struct vxv_leaf {
 typedef struct vxv_query {
   int ncell;
   vxv_qcell cell[2];
-  int rtol_rule; /* 1: rtol rounds, 0: h_min rule */
-  double h_min;  /* leaf edge floor (0: none) */
-  double tau;    /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
+  int rtol_rule;  /* 1: rtol rounds, 0: h_min rule */
+  double h_min;   /* leaf edge floor (0: none) */
+  int parent_est; /* h_min rule: the final leaves' estimate from their parent (vxv_options) */
+  double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   vxv_plane plane;

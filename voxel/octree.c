@@ -205,6 +205,74 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
 }
 
 
+/* Least share of a leaf's gap its error estimate keeps: the coarse and fine values can
+ * agree by chance while both are off (the finite cylinder 2 mm on a table at rtol 1e-5
+ * then stopped 2.8 times its estimate off); with the floor the measured error stayed
+ * below half the estimate on the validation cases, for a few per cent more leaves. */
+#define EST_FLOOR 1e-3
+
+/* Shares |V_parent - sum of the children's V| (diff) among the inexact leaves kid[0..n) in
+ * proportion to their gaps, each keeping at least EST_FLOOR of its gap. */
+static void share_estimate(vxv_leaf *kid, int n, double diff) {
+  double gsum = 0;
+  int ninexact = 0;
+  for (int j = 0; j < n; j++) {
+    if (!kid[j].exact) {
+      gsum += kid[j].hi - kid[j].lo;
+      ninexact++;
+    }
+  }
+  for (int j = 0; j < n; j++) {
+    vxv_leaf *k = &kid[j];
+    if (!k->exact) {
+      k->est = gsum > 0 ? diff * (k->hi - k->lo) / gsum : diff / ninexact;
+      k->est = fmax(k->est, EST_FLOOR * (k->hi - k->lo));
+    }
+  }
+}
+
+
+/* h_min rule with parent_est: 1 when b's children are final leaves (too small to split). */
+static int last_split(const vxv_query *q, const vxv_box *b) {
+  return q->parent_est && (b->h <= q->h_min || b->level + 1 >= VXV_MAX_LEVEL);
+}
+
+
+/* h_min rule with parent_est: splits b into its final leaves, integrated and retired, their
+ * estimate from b integrated as a leaf (as refine does under the rtol rule). */
+static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b) {
+  const vxv_query *q = &ws->q;
+  vxv_leaf p, kid[8];
+  vxv_leaf_eval(q, th, b, &p, 0);
+  double h = 0.5 * b->h, sum = 0;
+  int n = 0;
+  for (int j = 0; j < 8; j++) {
+    vxv_box c = *b;
+    c.h = h;
+    c.level = b->level + 1;
+    c.c[0] += (j & 1) ? h : -h;
+    c.c[1] += (j & 2) ? h : -h;
+    c.c[2] += (j & 4) ? h : -h;
+    st->rboxes++;
+    vxg_class cls = vxv_box_classify(q, &c);
+    if (cls == VXG_INSIDE) {
+      visit_box(ws, &c);
+      vxv_acc_box(&st->full, &c);
+      sum += 8 * h * h * h;
+    } else if (cls == VXG_MIXED) {
+      vxv_leaf_eval(q, th, &c, &kid[n], 0);
+      sum += kid[n].m[0];
+      st->depth = c.level > st->depth ? c.level : st->depth;
+      n++;
+    }
+  }
+  share_estimate(kid, n, fabs(p.m[0] - sum));
+  for (int j = 0; j < n; j++) {
+    retire(ws, st, &kid[j]);
+  }
+}
+
+
 /* Depth-first processing of the MIXED boxes on the stack. */
 static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, int sp) {
   const vxv_query *q = &ws->q;
@@ -219,6 +287,8 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         /* a box inexact only through convex meshes may still be an exact leaf */
         if (vxv_leaf_eval(q, th, &b, &l, 1)) {
           retire(ws, st, &l);
+        } else if (last_split(q, &b)) {
+          split_estimated(ws, th, st, &b);
         } else {
           split(ws, th, st, &b, &sp);
         }
@@ -238,12 +308,6 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
 }
 
 
-/* Least share of a leaf's gap its error estimate keeps: the coarse and fine values can
- * agree by chance while both are off (the finite cylinder 2 mm on a table at rtol 1e-5
- * then stopped 2.8 times its estimate off); with the floor the measured error stayed
- * below half the estimate on the validation cases, for a few per cent more leaves. */
-#define EST_FLOOR 1e-3
-
 /* The estimate rule's split of leaf p (its estimate above tau): its eight children are
  * classified and the MIXED ones integrated as leaves and stored; |V_p - sum of the
  * children's V| (the embedded-rule difference of adaptive quadrature: the coarse value
@@ -254,8 +318,8 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
 static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *p) {
   const vxv_query *q = &ws->q;
   vxv_leaf kid[8];
-  double h = 0.5 * p->b.h, sum = 0, gsum = 0;
-  int n = 0, ninexact = 0;
+  double h = 0.5 * p->b.h, sum = 0;
+  int n = 0;
   for (int j = 0; j < 8; j++) {
     vxv_box c = p->b;
     c.h = h;
@@ -272,22 +336,13 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
     } else if (cls == VXG_MIXED && !vxv_box_empty(q, th, &c)) {
       vxv_leaf_eval(q, th, &c, &kid[n], 0);
       sum += kid[n].m[0];
-      if (!kid[n].exact) {
-        gsum += kid[n].hi - kid[n].lo;
-        ninexact++;
-      }
       st->depth = c.level > st->depth ? c.level : st->depth;
       n++;
     }
   }
-  double diff = fabs(p->m[0] - sum);
+  share_estimate(kid, n, fabs(p->m[0] - sum));
   for (int j = 0; j < n; j++) {
-    vxv_leaf *k = &kid[j];
-    if (!k->exact) {
-      k->est = gsum > 0 ? diff * (k->hi - k->lo) / gsum : diff / ninexact;
-      k->est = fmax(k->est, EST_FLOOR * (k->hi - k->lo));
-    }
-    store(ws, th, par, st, k);
+    store(ws, th, par, st, &kid[j]);
   }
 }
 
@@ -492,7 +547,8 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
     for (int i = 0; i < n; i++) {
       const vxv_box *b = &ws->list[cur][i];
       int ok = b->level < VXV_MAX_LEVEL && vxv_box_inexact(q, b) &&
-               !(q->h_min > 0 && 2 * b->h <= q->h_min) && !exact_leaf(ws, b);
+               !(q->h_min > 0 && 2 * b->h <= q->h_min) && !exact_leaf(ws, b) &&
+               !(!q->rtol_rule && last_split(q, b)); /* drain estimates that split */
       if (!ok) {
         ws->cls[m] = TOP_KEEP;
         next[m++] = *b;
@@ -831,6 +887,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     ws->top_mesh |= !bounded_atoms(cells[k]);
   }
   q->rtol_rule = opt->rtol > 0;
+  q->parent_est = opt->parent_est && !q->rtol_rule;
   q->certified = opt->certified;
   /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
      region would linearise whole solids (a ball in a 10 m leaf is a half-space) */

@@ -99,6 +99,10 @@ typedef struct vxv_options {
   int hull_test;       /* two cells: first test their convex hulls' overlap by MPR (res->mpr);
                           VXC_NO_CONTACT at once when they do not overlap. With several
                           threads the test runs beside the root grid's classification */
+  int parent_est;      /* h_min rule: 1 integrates each box split into final leaves as a
+                          leaf too, so that its leaves' error estimate is |V_parent - sum of
+                          V_children| as under the rtol rule (about a quarter more leaf
+                          integrations); 0 (default): the leaves' bracket widths */
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
                           visitor runs on the caller's thread alone (same figures) */
   void *visit_ud;
