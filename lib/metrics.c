@@ -149,6 +149,9 @@ static void keep_region(void *ud, const vxv_visit *v) {
   memcpy(b->area_vector, v->area, sizeof b->area_vector);
   memcpy(b->center, v->c, sizeof b->center);
   b->size = 2 * v->h;
+  for (int k = 0; k < 3; k++) {
+    b->extent[k] = 2 * v->e[k];
+  }
   b->volume = v->m[0];
   b->volume_lo = v->lo;
   b->volume_hi = v->hi;

@@ -28,7 +28,7 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
-void vxv_cp_box(vxv_cpoly *p, double e) {
+void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
   static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
                                 {7, 0, 5}, {4, 1, 6}, {5, 2, 7}, {6, 3, 4}};
   /* vertex k: x high for 1 2 5 6, y high for 2 3 6 7, z high for 4..7 */
@@ -37,9 +37,9 @@ void vxv_cp_box(vxv_cpoly *p, double e) {
   static const signed char sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
   p->nv = 8;
   for (int k = 0; k < 8; k++) {
-    p->pos[k][0] = sx[k] * e;
-    p->pos[k][1] = sy[k] * e;
-    p->pos[k][2] = sz[k] * e;
+    p->pos[k][0] = sx[k] * e[0];
+    p->pos[k][1] = sy[k] * e[1];
+    p->pos[k][2] = sz[k] * e[2];
     memcpy(p->nbr[k], nbr[k], sizeof nbr[k]);
     /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
     p->on[k] = ((uint64_t)1 << (sx[k] > 0 ? 1 : 0)) | ((uint64_t)1 << (sy[k] > 0 ? 3 : 2)) |
@@ -258,3 +258,4 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
   }
   return m0;
 }
+

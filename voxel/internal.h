@@ -4,7 +4,7 @@
  *  - vxv_qcell: a posed cell prepared for box classification: per primitive the bit mask of
  *    its atoms (atoms are grouped per primitive, at most 64, so one uint64_t per cell) and
  *    its complement flag; per atom whether its linearisation is exact (a plane).
- *  - vxv_box: an octree box (centre, half-edge, level) with, per cell, the atoms still
+ *  - vxv_box: an octree box (centre, half-extents, level) with, per cell, the atoms still
  *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
  *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
  *    masks and classify only its MIXED atoms. Per cell, an upper bound on |f| of its first
@@ -67,7 +67,8 @@ typedef struct vxv_qcell {
 
 typedef struct vxv_box {
   double c[3]; /* centre, query frame */
-  double h;    /* half-edge */
+  double h;    /* half-edge: the smallest of e (a cube's, or a column's across its axis) */
+  double e[3]; /* half-extents along the axes: all h, but a column's along its axis (column.c) */
   int level;
   uint64_t mixed[2];
   uint64_t outside[2];
@@ -97,6 +98,8 @@ typedef struct vxv_query {
   double tau;    /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
+  int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
+                    it only (column.c) */
   vxv_plane plane;
 } vxv_query;
 
@@ -316,9 +319,21 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact);
 
+/* column.c */
+/* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric
+ * invariant under translation (a cylinder or elliptic cylinder along it: its remainder over
+ * the box does not grow with the box's extent along it), or -1 (none, q->columns off). */
+int vxv_box_column_axis(const vxv_query *q, const vxv_box *b);
+/* The children of b into kid[]: halved along every axis but its column axis (if any),
+ * numbered as split's octants; returns their count, 8 or 4. */
+int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]);
+/* Half-diagonal of b, and its volume. */
+double vxv_box_radius(const vxv_box *b);
+double vxv_box_volume(const vxv_box *b);
+
 /* clip.c */
-/* The cube [-e, e]^3. */
-void vxv_cp_box(vxv_cpoly *p, double e);
+/* The box [-e0, e0] x [-e1, e1] x [-e2, e2]. */
+void vxv_cp_box(vxv_cpoly *p, const double e[3]);
 /* Keeps the part where n.y <= d; new vertices get plane bit `bit`. Returns 0, or -1 when
  * the vertex capacity would be exceeded (p is then garbage). */
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);

@@ -7,12 +7,13 @@
  * are INSIDE (OUTSIDE when complemented), else MIXED; a cell is the conjunction of its
  * primitives.
  *
- * A leaf (local coordinates y = x - c, half-edge e) replaces each MIXED atom by a half-space.
+ * A leaf (local coordinates y = x - c, half-extents e_k: a cube, or a column longer along one
+ * axis, column.c) replaces each MIXED atom by a half-space.
  * For an atom f (sign s = +1, or -1 for a complemented primitive) with value f0 and
  * gradient g at c, the remainder r(y) = f(c + y) - f0 - g.y lies in [rl, rh] over the leaf:
  *  - quadric: r(y) = A y0^2 + B y1^2 + C y2^2 + D y0 y1 + E y1 y2 + F y0 y2 exactly, so
- *    each diagonal term lies in [min(0, A e^2), max(0, A e^2)] and each cross term in
- *    [-|D| e^2, |D| e^2]; its mean over the cube is (A + B + C) e^2 / 3;
+ *    each diagonal term lies in [min(0, A e0^2), max(0, A e0^2)] and each cross term in
+ *    [-|D| e0 e1, |D| e0 e1]; its mean over the box is (A e0^2 + B e1^2 + C e2^2) / 3;
  *  - torus (an exact distance D - r to the core circle, D its distance): the Hessian of D
  *    has norm <= max(1 / D, 1 / rho) (rho the distance to the axis), so over the ball of
  *    radius rad (the half-diagonal) |r| <= rad^2 / 2 max(1 / (D_c - rad), 1 / (rho_c - rad))
@@ -78,9 +79,8 @@ double vxv_acc_get(const vxv_acc *a, int k) {
 
 
 void vxv_acc_box(vxv_acc *a, const vxv_box *b) {
-  const double e[3] = {b->h, b->h, b->h};
   vxg_moments m;
-  vxg_box_moments(b->c, e, &m);
+  vxg_box_moments(b->c, b->e, &m);
   vxv_acc_add(a, VXV_ACC_M0, m.m0);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(a, VXV_ACC_M1 + k, m.m1[k]);
@@ -175,7 +175,7 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
 void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   memset(b, 0, sizeof *b);
   memcpy(b->c, c, sizeof b->c);
-  b->h = h;
+  b->h = b->e[0] = b->e[1] = b->e[2] = h;
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
     b->mu[k] = INFINITY;
@@ -202,7 +202,7 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
   if (i != qc->mslot) {
     return vxg_atom_classify(a, b->c, e);
   }
-  double bound = (double)b->mu[k] + sqrt(3.0) * b->h, f, g[3], upper;
+  double bound = (double)b->mu[k] + vxv_box_radius(b), f, g[3], upper;
   vxg_class c = vxg_atom_classify_eval(a, b->c, e, bound, &f, g, &upper);
   b->mu[k] = float_up(upper);
   return c;
@@ -210,7 +210,7 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
 
 
 vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
-  const double e[3] = {b->h, b->h, b->h};
+  const double *e = b->e;
   int all_inside = 1;
   /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
      either cell is dropped before any search */
@@ -294,23 +294,23 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
 }
 
 
-/* Range [*rl, *rh] and mean *rm of the remainder of atom a over the cube of half-edge e
- * centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
+/* Range [*rl, *rh] and mean *rm of the remainder of atom a over the box of half-extents
+ * ex centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
  * known. */
-static int remainder_range(const vxg_atom *a, const double c[3], double e, double f0,
+static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e2 = e * e;
+  double e = fmax(ex[0], fmax(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
     for (int k = 0; k < 3; k++) {
-      double t = q[k] * e2;
+      double t = q[k] * ex[k] * ex[k];
       lo += t < 0 ? t : 0;
       hi += t > 0 ? t : 0;
       qa += fabs(q[k]);
     }
     for (int k = 3; k < 6; k++) {
-      double t = fabs(q[k]) * e2;
+      double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
       lo -= t;
       hi += t;
       qa += fabs(q[k]);
@@ -322,10 +322,10 @@ static int remainder_range(const vxg_atom *a, const double c[3], double e, doubl
          (fabs(q[6]) + fabs(q[7]) + fabs(q[8])) * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e));
     *rl = lo - slack;
     *rh = hi + slack;
-    *rm = (q[0] + q[1] + q[2]) * e2 / 3;
+    *rm = (q[0] * ex[0] * ex[0] + q[1] * ex[1] * ex[1] + q[2] * ex[2] * ex[2]) / 3;
     return 0;
   }
-  double rad = sqrt(3.0) * e, t;
+  double rad = sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]), t;
   if (a->kind == VXG_ATOM_TORUS) {
     double pl[3];
     vxg_xform_point(&a->to_local, c, pl);
@@ -428,7 +428,7 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
                   const double g[3], vxv_hs *h) {
   const vxg_atom *a = &q->cell[k].pc->atom[i];
   double rl = 0, rh = 0, rm = 0;
-  int ok = remainder_range(a, b->c, b->h, f0, g, &rl, &rh, &rm) == 0;
+  int ok = remainder_range(a, b->c, b->e, f0, g, &rl, &rh, &rm) == 0;
   if (q->plane == VXV_PLANE_TANGENT || !ok) {
     rm = 0;
   }
@@ -443,8 +443,8 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
     /* the remainder's leading term from the Hessian at the centre (an estimate only: the
      * bracket keeps the rigorous bound) */
     h->q = h->qbuf;
-    double e2 = b->h * b->h;
-    rm = (h->qbuf[0] + h->qbuf[1] + h->qbuf[2]) * e2 / 3;
+    const double *ex = b->e;
+    rm = (h->qbuf[0] * ex[0] * ex[0] + h->qbuf[1] * ex[1] * ex[1] + h->qbuf[2] * ex[2] * ex[2]) / 3;
     rm = rm < rl ? rl : (rm > rh ? rh : rm);
   }
   h->s = s;
@@ -540,8 +540,8 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
                          int lo_empty, double out[15]) {
-  const double zero[3] = {0, 0, 0}, e[3] = {b->h, b->h, b->h};
-  double boxvol = 8 * b->h * b->h * b->h;
+  const double zero[3] = {0, 0, 0}, *e = b->e;
+  double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
   int overflow = 0, ncurved = 0;
   vxg_poly_box(base, zero, e);
@@ -562,7 +562,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
     if (q->plane == VXV_PLANE_MEAN && p->nvert > 0 && !overflow) {
       int changed = 0;
       for (int j = 0; j < nh; j++) {
-        if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, b->h, &area, m2, avec) &&
+        if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, emax, &area, m2, avec) &&
             area > 0) {
           double d = recentred(&hs[j], area, m2);
           changed |= d != hs[j].dm;
@@ -581,7 +581,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
   memcpy(out + 4, mm.m2, sizeof mm.m2);
   out[12] = out[13] = out[14] = 0;
   for (int j = 0; j < nh; j++) {
-    if (hs[j].cell == 0 && poly_face_on(mid, &hs[j], hs[j].dm, b->h, &area, m2, avec)) {
+    if (hs[j].cell == 0 && poly_face_on(mid, &hs[j], hs[j].dm, emax, &area, m2, avec)) {
       for (int k = 0; k < 3; k++) {
         out[12 + k] += avec[k];
       }
@@ -688,7 +688,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   int ncurved = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
-  vxv_cp_box(base, b->h);
+  vxv_cp_box(base, b->e);
   for (int j = 0; j < nh; j++) {
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
@@ -843,7 +843,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
                           int attempt, vxv_hs *hs) {
   double pl[4 * VXV_MESH_PLANES];
   int max = room < VXV_MESH_PLANES ? room : VXV_MESH_PLANES;
-  double r = sqrt(3.0) * b->h;
+  double r = vxv_box_radius(b);
   if (attempt && M_PI * r * r > 4 * max * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near: the
                   disc of its ball holds 4 max triangles of mean size */
@@ -854,7 +854,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     const double *q = pl + 4 * j;
     /* n . (c + y) <= d  is  n . y <= d - n . c */
     double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
-    if ((fabs(q[0]) + fabs(q[1]) + fabs(q[2])) * b->h < d) {
+    if (fabs(q[0]) * b->e[0] + fabs(q[1]) * b->e[1] + fabs(q[2]) * b->e[2] < d) {
       continue; /* the whole box is on the plane's inner side: it cuts nothing */
     }
     vxv_hs *h = &hs[m++];
@@ -995,7 +995,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
   vxv_cpoly *p = &th->cterm;
   int nclip = 0;
-  vxv_cp_box(p, b->h);
+  vxv_cp_box(p, b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
     double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
@@ -1003,7 +1003,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
       continue;
     }
     /* a margin for the clipped vertices' rounding */
-    double d = h->dh + 1e-12 * b->h * n1;
+    double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
     if (!isfinite(d) || vxv_cp_clip(p, h->n, d, 6) != 0) {
       return 0; /* not decided */
     }
@@ -1015,7 +1015,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
-  double boxvol = 8 * b->h * b->h * b->h;
+  double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
   vxv_hs *hs = th->hs;

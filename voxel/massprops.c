@@ -187,7 +187,7 @@ vxc_status vxv_grid_baseline(vxv_workspace *ws, const vxg_cell *a, const vxg_xfo
     }
     vxv_box box;
     memset(&box, 0, sizeof box);
-    box.h = 0.5 * h;
+    box.h = box.e[0] = box.e[1] = box.e[2] = 0.5 * h;
     for (long long k = 0; k < n[2]; k++) {
       box.c[2] = lo[2] - ref[2] + (k + 0.5) * h;
       for (long long j = 0; j < n[1]; j++) {
