@@ -35,8 +35,9 @@
 #define VXV_ACC_LO 10
 #define VXV_ACC_HI 11
 #define VXV_ACC_AREA 12
-#define VXV_ACC_EST 15 /* the leaves' error estimates, summed in absolute value */
-#define VXV_ACC_N 16
+#define VXV_ACC_EST 15  /* the leaves' error estimates, summed in absolute value */
+#define VXV_ACC_PGAP 16 /* the leaves' planar enclosures' widths (vxv_leaf.pgap) */
+#define VXV_ACC_N 17
 
 /* Deepest level a box may reach below the root grid, and the DFS stack that needs. */
 #define VXV_MAX_LEVEL 40
@@ -80,9 +81,12 @@ typedef struct vxv_leaf {
   vxv_box b;
   double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
   double lo, hi;  /* certified volumes of the leaf */
+  double pgap;    /* the width of the planar enclosures' bracket (the lower and upper
+                     polyhedra), which lo and hi may narrow (leaf.c, third_order): what the
+                     estimate rule shares its differences by */
   double area[3]; /* area vector of A's facets */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
-                     gap hi - lo until the leaf's parent is known, then its share of
+                     gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
 } vxv_leaf;
@@ -341,6 +345,11 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
+
+/* Sum over the faces of p that lie on none of the planes `skip` (plane bits) of |u . A_f|,
+ * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
+ * face is skipped when all its vertices carry one of the bits). */
+double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
 
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);

@@ -35,6 +35,9 @@
  * with no upper polyhedron). The lower region takes R's lower half-spaces and the Q_g's upper
  * ones (a bigger hole), the upper region the reverse.
  *
+ * A leaf with one curved half-space, a quadric's, and no groups narrows its bracket to third
+ * order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
+ *
  * The ranges are widened by a rounding allowance and every leaf's bracket by 1e-12 of its
  * volume (polyhedron arithmetic). */
 #include <float.h>
@@ -115,6 +118,7 @@ void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
     vxv_acc_add(a, VXV_ACC_AREA + k, l->area[k]);
   }
   vxv_acc_add(a, VXV_ACC_EST, l->est);
+  vxv_acc_add(a, VXV_ACC_PGAP, l->pgap);
 }
 
 
@@ -539,7 +543,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[15]) {
+                         int lo_empty, double out[17]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -597,8 +601,8 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
     lo = lo_empty ? 0 : (poly_curved(p, base, hs, nh, 1) ? 0 : poly_volume(p));
     hi = poly_curved(p, base, hs, nh, 2) ? boxvol : poly_volume(p);
   }
-  out[10] = lo;
-  out[11] = hi;
+  out[10] = out[15] = lo;
+  out[11] = out[16] = hi;
 }
 
 
@@ -674,6 +678,75 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
 }
 
 
+/* A third-order bracket for a leaf whose only curved half-space h is a quadric (no groups):
+ * B is the leaf clipped by its exact planes, M = B and {n.y <= dm} the mid polyhedron (volume
+ * vmid) and F its face on that plane (area, int y y^T dA in f). With unit normal u = n / |n|
+ * and y = s u + w, the true set is {phi <= 0}, phi = n.y - dm + sg (r(y) - rm), r the
+ * quadratic remainder. When |n| > kappa >= max |grad r . u| over the leaf, phi increases along
+ * every chord of B parallel to u, so each chord holds one interval of the set. On a chord whose
+ * ends lie outside the slab dl <= n.y <= dh (where the lower and upper planes put the surface), the
+ * true length differs from M's by -sg (r(y_m) - rm) / |n| (y_m: the chord's point on the plane), up
+ * to delta kappa / |n|, delta = max(dm - dl, dh - dm) / |n| the slab's half-width about the plane;
+ * integrated over F that is -I / |n| with I = int_F sg (r - rm) dA, which the face's second moments
+ * give exactly. Other chords, within the projection of B's faces inside the slab (area P), differ
+ * by at most 2 delta each. So |V - (vmid - I / |n|)| <= 2 delta P + delta kappa area(F) / |n|,
+ * O(h^5) per leaf where the lower and upper planes give O(h^4). Narrows [*lo, *hi] (never
+ * widens it). Returns 0, or -1 when not applicable (the bracket unchanged). */
+static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *h, int bit,
+                       const vxv_cpoly *base, double vmid, const vxv_cpface *f, double *lo,
+                       double *hi) {
+  const double *q = h->q;
+  double nn = sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
+  if (!(nn > 0) || !f->found) {
+    return -1;
+  }
+  double u[3] = {h->n[0] / nn, h->n[1] / nn, h->n[2] / nn};
+  /* kappa >= max over the box of |grad r . u| = |2 u^T M y|, M the remainder's matrix (a
+     column's axis, which M does not involve, adds nothing) */
+  const double m[3][3] = {{q[0], 0.5 * q[3], 0.5 * q[5]},
+                          {0.5 * q[3], q[1], 0.5 * q[4]},
+                          {0.5 * q[5], 0.5 * q[4], q[2]}};
+  double kappa = 0;
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      kappa += 2 * fabs(u[i] * m[i][j]) * b->e[j];
+    }
+  }
+  kappa *= 1 + 1e-12;
+  if (!(kappa < 0.5 * nn)) {
+    return -1;
+  }
+  double delta = fmax(h->dm - h->dl, h->dh - h->dm) / nn;
+  /* B's faces inside the slab: B clipped by both of its planes (bits 6 + bit, 6 + bit + 1
+     are free: the clip's own bit and one past the last half-space) */
+  vxv_cpoly *s = &th->cterm;
+  cp_copy(s, base);
+  double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
+  if (vxv_cp_clip(s, h->n, h->dm + delta * nn, 6 + bit) != 0 ||
+      vxv_cp_clip(s, nm, -(h->dm - delta * nn), 6 + VXV_CP_PLANES - 1) != 0) {
+    return -1;
+  }
+  uint64_t slab = ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << (6 + VXV_CP_PLANES - 1));
+  double band = vxv_cp_proj_faces(s, u, slab);
+  /* I = int_F sg r dA - sg rm area, with sg rm = -dm - sg f0 */
+  double qm = q[0] * f->m2[0] + q[1] * f->m2[1] + q[2] * f->m2[2] + q[3] * f->m2[3] +
+              q[4] * f->m2[4] + q[5] * f->m2[5];
+  double qa = fabs(q[0] * f->m2[0]) + fabs(q[1] * f->m2[1]) + fabs(q[2] * f->m2[2]) +
+              fabs(q[3] * f->m2[3]) + fabs(q[4] * f->m2[4]) + fabs(q[5] * f->m2[5]);
+  double c0 = h->dm + h->s * h->f0;
+  double I = h->s * qm + c0 * f->area;
+  double centre = vmid - I / nn;
+  double w = 2 * delta * band + delta * kappa * f->area / nn +
+             1e-9 * (qa + fabs(c0) * f->area) / nn; /* rounding of I */
+  if (!isfinite(centre) || !isfinite(w)) {
+    return -1;
+  }
+  *lo = fmax(*lo, centre - w);
+  *hi = fmin(*hi, centre + w);
+  return 0;
+}
+
+
 /* The fast integration (vxv_cpoly). The region is R minus the union of the groups' insides
  * Q_g, R the box clipped by the constraints (group 0); by inclusion and exclusion its
  * moments are the sum over subsets S of the groups of (-1)^|S| m(R and the Q_g, g in S),
@@ -681,7 +754,7 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[15]) {
+                     int ng, unsigned nohi, int lo_empty, double out[17]) {
   if (nh > VXV_CP_PLANES) {
     return -1;
   }
@@ -733,9 +806,21 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       }
     }
   }
+  /* a leaf whose only curved half-space is a quadric's gets a third-order bracket */
+  int jc = -1;
+  for (int j = 0; j < nh && ng == 0 && ncurved == 1 && !lo_empty && nh < VXV_CP_PLANES; j++) {
+    if (!hs[j].exact && hs[j].q && hs[j].q != hs[j].qbuf && hs[j].use_hi) {
+      jc = j;
+    }
+  }
+  uint64_t jbit = jc >= 0 ? (uint64_t)1 << (6 + jc) : 0;
+  vxv_cpface fc = {0};
   double mm[15];
   if (ng == 0) {
-    vxv_cp_moments(mid, mm, cell0_bits, th->face);
+    vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
+    if (jc >= 0) {
+      fc = th->face[jc];
+    }
     mm[12] = mm[13] = mm[14] = 0;
     for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
       const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
@@ -779,6 +864,11 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (isnan(lo) || isnan(hi)) {
       return -1;
     }
+  }
+  out[15] = lo;
+  out[16] = hi;
+  if (jc >= 0 && mid->nv > 0 && base->nv > 0) {
+    third_order(th, b, &hs[jc], jc, base, mm[0], &fc, &lo, &hi);
   }
   out[10] = lo;
   out[11] = hi;
@@ -1027,7 +1117,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
     return 0;
   }
   l->b = *b;
-  double out[15];
+  double out[17];
   int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     if (only_exact && nplanes > 0) {
@@ -1044,13 +1134,18 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   }
   memcpy(l->m, out, sizeof l->m);
   memcpy(l->area, out + 12, sizeof l->area);
-  double mid = out[0], lo = out[10], hi = out[11];
-  double slack = 1e-12 * boxvol;
-  lo = (lo < mid ? lo : mid) - slack;
-  hi = (hi > mid ? hi : mid) + slack;
-  l->lo = lo > 0 ? lo : 0;
-  l->hi = hi < boxvol ? hi : boxvol;
+  double mid = out[0], slack = 1e-12 * boxvol, r[4];
+  for (int k = 0; k < 2; k++) {
+    double lo = out[k ? 15 : 10], hi = out[k ? 16 : 11];
+    lo = (lo < mid ? lo : mid) - slack;
+    hi = (hi > mid ? hi : mid) + slack;
+    r[2 * k] = lo > 0 ? lo : 0;
+    r[2 * k + 1] = hi < boxvol ? hi : boxvol;
+  }
+  l->lo = r[0];
+  l->hi = r[1];
+  l->pgap = r[3] - r[2];
   l->exact = exact;
-  l->est = exact ? 0 : l->hi - l->lo;
+  l->est = exact ? 0 : l->pgap;
   return exact;
 }

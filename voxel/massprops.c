@@ -31,6 +31,7 @@ static void acc_result(vxv_acc *acc, const vxv_result *r, const double ref0[3]) 
   }
   vxv_acc_add(acc, VXV_ACC_LO, r->volume_lo);
   vxv_acc_add(acc, VXV_ACC_HI, r->volume_hi);
+  vxv_acc_add(acc, VXV_ACC_PGAP, r->moment_width);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(acc, VXV_ACC_AREA + k, r->area_vector[k]);
   }
@@ -73,6 +74,7 @@ void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result
   vxv_acc_add(&acc, VXV_ACC_M0, m.m0);
   vxv_acc_add(&acc, VXV_ACC_LO, m.m0 - round);
   vxv_acc_add(&acc, VXV_ACC_HI, m.m0 + round);
+  vxv_acc_add(&acc, VXV_ACC_PGAP, 2 * round);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(&acc, VXV_ACC_M1 + k, m.m1[k]);
     vxv_acc_add(&acc, VXV_ACC_AREA + k, area[k]);

@@ -267,7 +267,7 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
       vxv_leaf_eval(q, th, &c, &kid[n], 0);
       sum += kid[n].m[0];
       if (!kid[n].exact) {
-        gsum += kid[n].hi - kid[n].lo;
+        gsum += kid[n].pgap;
         ninexact++;
       }
       st->depth = c.level > st->depth ? c.level : st->depth;
@@ -278,8 +278,8 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
   for (int j = 0; j < n; j++) {
     vxv_leaf *k = &kid[j];
     if (!k->exact) {
-      k->est = gsum > 0 ? diff * (k->hi - k->lo) / gsum : diff / ninexact;
-      k->est = fmax(k->est, EST_FLOOR * (k->hi - k->lo));
+      k->est = gsum > 0 ? diff * k->pgap / gsum : diff / ninexact;
+      k->est = fmax(k->est, EST_FLOOR * k->pgap);
     }
     store(ws, th, par, st, k);
   }
@@ -720,6 +720,7 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
   }
   res->contact_area = sqrt(a2);
   res->error_estimate = vxv_acc_get(tot, VXV_ACC_EST);
+  res->moment_width = vxv_acc_get(tot, VXV_ACC_PGAP);
   double p[3];
   vxg_moments_inertia(&res->mom, p, res->inertia);
   for (int k = 0; k < 3; k++) {
@@ -1138,7 +1139,7 @@ vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *
   vxv_options o = *opt;
   long long boxes = res->boxes;
   for (int k = 0; k < VXV_MAX_HALVINGS && res->volume_hi > 0 && !res->capped &&
-                  res->volume < 0.5 * (res->volume_hi - res->volume_lo);
+                  res->volume < 0.5 * res->moment_width;
        k++) {
     vxv_result r;
     o.h_min *= 0.5;

@@ -123,6 +123,10 @@ typedef struct vxv_result {
                             |V_parent - sum of V_children| shared among the children (the
                             bracket's width for a leaf whose parent was not integrated, as
                             under the h_min rule); 0 for an exact result */
+  double moment_width;   /* the width of the leaves' planar enclosures, m^3: of the order of
+                            the bracket the moments (not only V) are known to; the volume
+                            bracket can be narrower (a leaf with one curved quadric has a
+                            third-order volume bracket) */
   double ref[3];         /* the query frame's origin, world, m */
   vxg_moments mom;       /* volume, first and second moments about ref (world axes) */
   long long boxes;       /* boxes classified */
