@@ -125,6 +125,9 @@ static void keep_region(void *ud, const vxv_visit *v) {
   memcpy(b->area_vector, v->area, sizeof b->area_vector);
   memcpy(b->center, v->c, sizeof b->center);
   b->size = 2 * v->h;
+  for (int k = 0; k < 3; k++) {
+    b->extent[k] = 2 * v->e[k];
+  }
   b->volume = v->m[0];
   b->volume_lo = v->lo;
   b->volume_hi = v->hi;
@@ -359,9 +362,10 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   double np[3];
   int has_prev = prev && prev(prev_ud, ia, ib, np);
   int flags = 0;
-  /* J's uncertainty: the volume bracket's relative width (the moments come from the same
-     leaves, so their error is of the same relative order) */
-  double j_err = (r.volume_hi - r.volume_lo) / r.volume;
+  /* J's uncertainty: the relative width of the leaves' planar enclosures (the moments come
+     from the same leaves, so their error is of the same relative order; the volume bracket
+     itself can be narrower) */
+  double j_err = r.moment_width / r.volume;
   st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n, o->n_i,
                                j_err, pm->geom.normal, &flags, NULL);
   if (st != VXC_OK) {

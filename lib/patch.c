@@ -51,8 +51,8 @@ static void join(size_t *up, size_t a, size_t b) {
 
 
 static int touch(const vxc_region_box *a, const vxc_region_box *b) {
-  double reach = 0.5 * (a->size + b->size) * (1 + 1e-9);
   for (int k = 0; k < 3; k++) {
+    double reach = 0.5 * (a->extent[k] + b->extent[k]) * (1 + 1e-9);
     if (fabs(a->center[k] - b->center[k]) > reach) {
       return 0;
     }
@@ -80,14 +80,14 @@ static int join_touching(const vxc_allocator *al, const vxc_region_box *box, siz
   }
   double smax = 0;
   for (size_t i = 0; i < n; i++) {
-    s[i].lo = box[i].center[ax] - 0.5 * box[i].size;
+    s[i].lo = box[i].center[ax] - 0.5 * box[i].extent[ax];
     s[i].i = i;
-    smax = fmax(smax, box[i].size);
+    smax = fmax(smax, box[i].extent[ax]);
   }
   qsort(s, n, sizeof *s, cmp_lo);
   for (size_t a = 0; a < n; a++) {
     const vxc_region_box *p = &box[s[a].i];
-    double end = p->center[ax] + 0.5 * p->size + 1e-9 * (p->size + smax);
+    double end = p->center[ax] + 0.5 * p->extent[ax] + 1e-9 * (p->extent[ax] + smax);
     for (size_t b = a + 1; b < n && s[b].lo <= end; b++) {
       if (touch(p, &box[s[b].i])) {
         join(up, s[a].i, s[b].i);

@@ -166,7 +166,8 @@ VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
 
 /* One element of the region a query integrated (vxc_query_options.region): a box of the
  * octree wholly inside both cells of a pair, or a boundary leaf with the part of the
- * interference inside it. Boxes are cubes with edges along the world axes. */
+ * interference inside it. Boxes have edges along the world axes: cubes, or under an rtol
+ * rule columns (longer along one axis, where the surfaces are invariant along it). */
 typedef struct vxc_region_box {
   int pair;                    /* the cell pair: index in vxc_metrics.pair (0 for
                                   vxc_query_pair) */
@@ -175,7 +176,8 @@ typedef struct vxc_region_box {
   int patch;                   /* its contact patch (index in the pair's patch list) when
                                   options.patches, else -1 */
   double center[3];            /* world, m */
-  double size;                 /* edge, m */
+  double size;                 /* edge, m (a column's across its axis) */
+  double extent[3];            /* edges along the world axes, m (all `size` for a cube) */
   double volume;               /* volume of the interference inside the box, m^3 (the
                                   box's own for a whole box) */
   double volume_lo, volume_hi; /* its certified bracket, m^3 */

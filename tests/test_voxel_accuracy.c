@@ -93,7 +93,7 @@ static void test_capped_rtol_query_keeps_a_certified_bracket(void **state) {
   for (int i = 0; i < 3; i++) {
     vxv_options o;
     vxv_options_default(&o);
-    o.rtol = 1e-7;
+    o.rtol = 1e-11; /* the roller's column leaves reach 1e-7 within 3000 boxes */
     o.max_boxes = caps[i];
     vxv_result r;
     double V;
@@ -195,6 +195,40 @@ static void check_estimate(const vxv_result *r, double V, double rtol, const cha
   assert_true(r->error_estimate <= rtol * r->volume);
   assert_true(err <= r->error_estimate);
   assert_true(r->volume_lo <= V && V <= r->volume_hi);
+}
+
+
+// a leaf cut by one quadric has a third-order bracket: at fixed leaves of 4, 2, 1 and 0.5 mm
+// the brackets of a 5 mm spherical cap and of a cylinder lying 1 mm deep hold the closed
+// forms and narrow by at least 6 per halving of the leaf (h^3 over the O(h^-2) boundary
+// leaves: 8; the planar enclosures narrow by 4, h^2)
+static void test_third_order_brackets(void **state) {
+  fixture *f = *state;
+  for (int c = 0; c < 2; c++) {
+    double prev = 0;
+    for (int k = 0; k < 4; k++) {
+      vxv_options o;
+      vxv_options_default(&o);
+      o.rtol = 0;
+      o.h_min = 4e-3 / (1 << k);
+      vxv_result r;
+      double V;
+      if (c == 0) {
+        assert_int_equal(ball_case(f, 5e-3, &o, &r, &V), VXC_OK);
+      } else {
+        roller_case(f, 1e-3, &o, &r, &V);
+      }
+      double w = r.volume_hi - r.volume_lo;
+      print_message("# %s h %.2g mm: bracket %.3e V, planar enclosures %.3e V\n",
+                    c ? "cylinder" : "cap", 1e3 * o.h_min, w / V, r.moment_width / V);
+      assert_true(r.volume_lo <= V && V <= r.volume_hi);
+      assert_true(w <= r.moment_width);
+      if (k > 0) {
+        assert_true(prev >= 6 * w);
+      }
+      prev = w;
+    }
+  }
 }
 
 
@@ -428,6 +462,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_mesh_alone_icosphere_matches_pyramids_and_octree, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_atol_stops_a_grazing_contact, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_third_order_brackets, setup, teardown),
       cmocka_unit_test_setup_teardown(test_estimate_bounds_cap_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_estimate_bounds_cylinder_error, setup, teardown),
   };

@@ -7,6 +7,8 @@
 #include "geom/geom.h"
 #include "voxel/internal.h"
 
+static const double HALF[3] = {0.5, 0.5, 0.5}; /* the unit cube's half-extents */
+
 // the cube [-1/2, 1/2]^3 cut by x + y + z <= s - 3/2 leaves the corner simplex of edge s
 static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **state) {
   (void)state;
@@ -14,7 +16,7 @@ static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **stat
   for (int k = 1; k <= 4; k++) {
     double s = 0.25 * k;
     vxv_cpoly p;
-    vxv_cp_box(&p, 0.5);
+    vxv_cp_box(&p, HALF);
     assert_int_equal(vxv_cp_clip(&p, n, s - 1.5, 6), 0);
     double m[10];
     double v = vxv_cp_moments(&p, m, 0, NULL);
@@ -39,7 +41,7 @@ static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
     const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
     vxv_cpoly cp;
     vxg_poly gp;
-    vxv_cp_box(&cp, 0.5);
+    vxv_cp_box(&cp, HALF);
     vxg_poly_box(&gp, z, e);
     int np = 1 + it % 5;
     for (int k = 0; k < np; k++) {
@@ -75,7 +77,7 @@ static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
 static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
   (void)state;
   vxv_cpoly p;
-  vxv_cp_box(&p, 0.5);
+  vxv_cp_box(&p, HALF);
   const double n[3] = {0, 0, 2};
   assert_int_equal(vxv_cp_clip(&p, n, 0.2, 6), 0); /* z <= 0.1 */
   vxv_cpface f[2];
@@ -91,7 +93,7 @@ static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
   assert_double_near(f[0].m2[2], 0.01, 1e-15);
   assert_double_near(f[0].m2[3], 0, 1e-15);
   /* a plane that misses the box adds no face */
-  vxv_cp_box(&p, 0.5);
+  vxv_cp_box(&p, HALF);
   assert_int_equal(vxv_cp_clip(&p, n, 5, 7), 0);
   vxv_cp_moments(&p, m, (uint64_t)1 << 7, f);
   assert_false(f[1].found);
@@ -130,7 +132,7 @@ static void test_voxel_accumulator_adds_box_and_leaf_moments(void **state) {
   b.c[0] = 1;
   b.c[1] = 2;
   b.c[2] = 3;
-  b.h = 0.5;
+  b.h = b.e[0] = b.e[1] = b.e[2] = 0.5;
   vxv_acc_box(&a, &b);
   /* V = 1, int x = 1, int x^2 = 1 + 1/12, int xy = 2 */
   assert_double_near(vxv_acc_get(&a, VXV_ACC_M0), 1, 1e-15);

@@ -101,10 +101,11 @@ int vtk_write_region(const char *path, const vxc_region_box *box, const int *con
   array_open(f, "Float64", "points", 3);
   for (size_t i = 0; i < n; i++) {
     const vxc_region_box *b = &box[i];
-    double h = 0.5 * b->size;
+    const double *x = b->extent;
     for (int j = 0; j < 8; j++) { /* VTK_VOXEL's order: x fastest, then y, then z */
-      fprintf(f, "%.17g %.17g %.17g\n", b->center[0] + (j & 1 ? h : -h),
-              b->center[1] + (j & 2 ? h : -h), b->center[2] + (j & 4 ? h : -h));
+      fprintf(f, "%.17g %.17g %.17g\n", b->center[0] + 0.5 * (j & 1 ? x[0] : -x[0]),
+              b->center[1] + 0.5 * (j & 2 ? x[1] : -x[1]),
+              b->center[2] + 0.5 * (j & 4 ? x[2] : -x[2]));
     }
   }
   array_close(f);

@@ -28,7 +28,7 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
-void vxv_cp_box(vxv_cpoly *p, double e) {
+void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
   static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
                                 {7, 0, 5}, {4, 1, 6}, {5, 2, 7}, {6, 3, 4}};
   /* vertex k: x high for 1 2 5 6, y high for 2 3 6 7, z high for 4..7 */
@@ -37,9 +37,9 @@ void vxv_cp_box(vxv_cpoly *p, double e) {
   static const signed char sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
   p->nv = 8;
   for (int k = 0; k < 8; k++) {
-    p->pos[k][0] = sx[k] * e;
-    p->pos[k][1] = sy[k] * e;
-    p->pos[k][2] = sz[k] * e;
+    p->pos[k][0] = sx[k] * e[0];
+    p->pos[k][1] = sy[k] * e[1];
+    p->pos[k][2] = sz[k] * e[2];
     memcpy(p->nbr[k], nbr[k], sizeof nbr[k]);
     /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
     p->on[k] = ((uint64_t)1 << (sx[k] > 0 ? 1 : 0)) | ((uint64_t)1 << (sy[k] > 0 ? 3 : 2)) |
@@ -257,4 +257,53 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
     }
   }
   return m0;
+}
+
+
+double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
+  unsigned char mark[VXV_CP_MAX][3];
+  double sum = 0;
+  memset(mark, 0, (size_t)(p->nv > 0 ? p->nv : 0) * sizeof mark[0]);
+  for (int vstart = 0; vstart < p->nv; vstart++) {
+    for (int k = 0; k < 3; k++) {
+      if (mark[vstart][k]) {
+        continue;
+      }
+      /* walk the face from the edge vstart -> nbr[vstart][k], as vxv_cp_moments does */
+      const double *ap = p->pos[vstart];
+      int vcur = vstart, vnext = p->nbr[vstart][k], np = 0;
+      uint64_t fmask = p->on[vstart];
+      double fvec[3] = {0, 0, 0};
+      mark[vcur][k] = 1;
+      while (p->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      vcur = vnext;
+      int pn = (np + 1) % 3;
+      mark[vcur][pn] = 1;
+      vnext = p->nbr[vcur][pn];
+      fmask &= p->on[vcur];
+      while (vnext != vstart) {
+        fmask &= p->on[vnext];
+        const double *b = p->pos[vnext], *c = p->pos[vcur];
+        double s[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
+        double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
+        fvec[0] += 0.5 * (s[1] * t[2] - s[2] * t[1]);
+        fvec[1] += 0.5 * (s[2] * t[0] - s[0] * t[2]);
+        fvec[2] += 0.5 * (s[0] * t[1] - s[1] * t[0]);
+        np = 0;
+        while (p->nbr[vnext][np] != vcur) {
+          np++;
+        }
+        vcur = vnext;
+        pn = (np + 1) % 3;
+        mark[vcur][pn] = 1;
+        vnext = p->nbr[vcur][pn];
+      }
+      if (!(fmask & skip)) {
+        sum += fabs(u[0] * fvec[0] + u[1] * fvec[1] + u[2] * fvec[2]);
+      }
+    }
+  }
+  return sum;
 }

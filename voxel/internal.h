@@ -4,7 +4,7 @@
  *  - vxv_qcell: a posed cell prepared for box classification: per primitive the bit mask of
  *    its atoms (atoms are grouped per primitive, at most 64, so one uint64_t per cell) and
  *    its complement flag; per atom whether its linearisation is exact (a plane).
- *  - vxv_box: an octree box (centre, half-edge, level) with, per cell, the atoms still
+ *  - vxv_box: an octree box (centre, half-extents, level) with, per cell, the atoms still
  *    MIXED over the box and the atoms certainly OUTSIDE it. Invariant: an atom that is
  *    INSIDE or OUTSIDE a box is so for every sub-box, so children start from the parent's
  *    masks and classify only its MIXED atoms. Per cell, an upper bound on |f| of its first
@@ -35,8 +35,9 @@
 #define VXV_ACC_LO 10
 #define VXV_ACC_HI 11
 #define VXV_ACC_AREA 12
-#define VXV_ACC_EST 15 /* the leaves' error estimates, summed in absolute value */
-#define VXV_ACC_N 16
+#define VXV_ACC_EST 15  /* the leaves' error estimates, summed in absolute value */
+#define VXV_ACC_PGAP 16 /* the leaves' planar enclosures' widths (vxv_leaf.pgap) */
+#define VXV_ACC_N 17
 
 /* Deepest level a box may reach below the root grid, and the DFS stack that needs. */
 #define VXV_MAX_LEVEL 40
@@ -67,7 +68,8 @@ typedef struct vxv_qcell {
 
 typedef struct vxv_box {
   double c[3]; /* centre, query frame */
-  double h;    /* half-edge */
+  double h;    /* half-edge: the smallest of e (a cube's, or a column's across its axis) */
+  double e[3]; /* half-extents along the axes: all h, but a column's along its axis (column.c) */
   int level;
   uint64_t mixed[2];
   uint64_t outside[2];
@@ -79,9 +81,12 @@ typedef struct vxv_leaf {
   vxv_box b;
   double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
   double lo, hi;  /* certified volumes of the leaf */
+  double pgap;    /* the width of the planar enclosures' bracket (the lower and upper
+                     polyhedra), which lo and hi may narrow (leaf.c, third_order): what the
+                     estimate rule shares its differences by */
   double area[3]; /* area vector of A's facets */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
-                     gap hi - lo until the leaf's parent is known, then its share of
+                     gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
 } vxv_leaf;
@@ -98,6 +103,8 @@ typedef struct vxv_query {
   double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
+  int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
+                    it only (column.c) */
   vxv_plane plane;
 } vxv_query;
 
@@ -317,9 +324,21 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact);
 
+/* column.c */
+/* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric
+ * invariant under translation (a cylinder or elliptic cylinder along it: its remainder over
+ * the box does not grow with the box's extent along it), or -1 (none, q->columns off). */
+int vxv_box_column_axis(const vxv_query *q, const vxv_box *b);
+/* The children of b into kid[]: halved along every axis but its column axis (if any),
+ * numbered as split's octants; returns their count, 8 or 4. */
+int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]);
+/* Half-diagonal of b, and its volume. */
+double vxv_box_radius(const vxv_box *b);
+double vxv_box_volume(const vxv_box *b);
+
 /* clip.c */
-/* The cube [-e, e]^3. */
-void vxv_cp_box(vxv_cpoly *p, double e);
+/* The box [-e0, e0] x [-e1, e1] x [-e2, e2]. */
+void vxv_cp_box(vxv_cpoly *p, const double e[3]);
 /* Keeps the part where n.y <= d; new vertices get plane bit `bit`. Returns 0, or -1 when
  * the vertex capacity would be exceeded (p is then garbage). */
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
@@ -327,6 +346,11 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
+
+/* Sum over the faces of p that lie on none of the planes `skip` (plane bits) of |u . A_f|,
+ * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
+ * face is skipped when all its vertices carry one of the bits). */
+double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
 
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);

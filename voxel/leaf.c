@@ -7,12 +7,13 @@
  * are INSIDE (OUTSIDE when complemented), else MIXED; a cell is the conjunction of its
  * primitives.
  *
- * A leaf (local coordinates y = x - c, half-edge e) replaces each MIXED atom by a half-space.
+ * A leaf (local coordinates y = x - c, half-extents e_k: a cube, or a column longer along one
+ * axis, column.c) replaces each MIXED atom by a half-space.
  * For an atom f (sign s = +1, or -1 for a complemented primitive) with value f0 and
  * gradient g at c, the remainder r(y) = f(c + y) - f0 - g.y lies in [rl, rh] over the leaf:
  *  - quadric: r(y) = A y0^2 + B y1^2 + C y2^2 + D y0 y1 + E y1 y2 + F y0 y2 exactly, so
- *    each diagonal term lies in [min(0, A e^2), max(0, A e^2)] and each cross term in
- *    [-|D| e^2, |D| e^2]; its mean over the cube is (A + B + C) e^2 / 3;
+ *    each diagonal term lies in [min(0, A e0^2), max(0, A e0^2)] and each cross term in
+ *    [-|D| e0 e1, |D| e0 e1]; its mean over the box is (A e0^2 + B e1^2 + C e2^2) / 3;
  *  - torus (an exact distance D - r to the core circle, D its distance): the Hessian of D
  *    has norm <= max(1 / D, 1 / rho) (rho the distance to the axis), so over the ball of
  *    radius rad (the half-diagonal) |r| <= rad^2 / 2 max(1 / (D_c - rad), 1 / (rho_c - rad))
@@ -33,6 +34,9 @@
  * primitives per leaf; beyond, the atom with the largest value at c stands in, complemented,
  * with no upper polyhedron). The lower region takes R's lower half-spaces and the Q_g's upper
  * ones (a bigger hole), the upper region the reverse.
+ *
+ * A leaf with one curved half-space, a quadric's, and no groups narrows its bracket to third
+ * order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
  *
  * The ranges are widened by a rounding allowance and every leaf's bracket by 1e-12 of its
  * volume (polyhedron arithmetic). */
@@ -78,9 +82,8 @@ double vxv_acc_get(const vxv_acc *a, int k) {
 
 
 void vxv_acc_box(vxv_acc *a, const vxv_box *b) {
-  const double e[3] = {b->h, b->h, b->h};
   vxg_moments m;
-  vxg_box_moments(b->c, e, &m);
+  vxg_box_moments(b->c, b->e, &m);
   vxv_acc_add(a, VXV_ACC_M0, m.m0);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(a, VXV_ACC_M1 + k, m.m1[k]);
@@ -115,6 +118,7 @@ void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
     vxv_acc_add(a, VXV_ACC_AREA + k, l->area[k]);
   }
   vxv_acc_add(a, VXV_ACC_EST, l->est);
+  vxv_acc_add(a, VXV_ACC_PGAP, l->pgap);
 }
 
 
@@ -175,7 +179,7 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
 void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h) {
   memset(b, 0, sizeof *b);
   memcpy(b->c, c, sizeof b->c);
-  b->h = h;
+  b->h = b->e[0] = b->e[1] = b->e[2] = h;
   for (int k = 0; k < q->ncell; k++) {
     b->mixed[k] = q->cell[k].all;
     b->mu[k] = INFINITY;
@@ -202,7 +206,7 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
   if (i != qc->mslot) {
     return vxg_atom_classify(a, b->c, e);
   }
-  double bound = (double)b->mu[k] + sqrt(3.0) * b->h, f, g[3], upper;
+  double bound = (double)b->mu[k] + vxv_box_radius(b), f, g[3], upper;
   vxg_class c = vxg_atom_classify_eval(a, b->c, e, bound, &f, g, &upper);
   b->mu[k] = float_up(upper);
   return c;
@@ -210,7 +214,7 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
 
 
 vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
-  const double e[3] = {b->h, b->h, b->h};
+  const double *e = b->e;
   int all_inside = 1;
   /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
      either cell is dropped before any search */
@@ -294,23 +298,23 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
 }
 
 
-/* Range [*rl, *rh] and mean *rm of the remainder of atom a over the cube of half-edge e
- * centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
+/* Range [*rl, *rh] and mean *rm of the remainder of atom a over the box of half-extents
+ * ex centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
  * known. */
-static int remainder_range(const vxg_atom *a, const double c[3], double e, double f0,
+static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e2 = e * e;
+  double e = fmax(ex[0], fmax(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
     for (int k = 0; k < 3; k++) {
-      double t = q[k] * e2;
+      double t = q[k] * ex[k] * ex[k];
       lo += t < 0 ? t : 0;
       hi += t > 0 ? t : 0;
       qa += fabs(q[k]);
     }
     for (int k = 3; k < 6; k++) {
-      double t = fabs(q[k]) * e2;
+      double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
       lo -= t;
       hi += t;
       qa += fabs(q[k]);
@@ -322,10 +326,10 @@ static int remainder_range(const vxg_atom *a, const double c[3], double e, doubl
          (fabs(q[6]) + fabs(q[7]) + fabs(q[8])) * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e));
     *rl = lo - slack;
     *rh = hi + slack;
-    *rm = (q[0] + q[1] + q[2]) * e2 / 3;
+    *rm = (q[0] * ex[0] * ex[0] + q[1] * ex[1] * ex[1] + q[2] * ex[2] * ex[2]) / 3;
     return 0;
   }
-  double rad = sqrt(3.0) * e, t;
+  double rad = sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]), t;
   if (a->kind == VXG_ATOM_TORUS) {
     double pl[3];
     vxg_xform_point(&a->to_local, c, pl);
@@ -428,7 +432,7 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
                   const double g[3], vxv_hs *h) {
   const vxg_atom *a = &q->cell[k].pc->atom[i];
   double rl = 0, rh = 0, rm = 0;
-  int ok = remainder_range(a, b->c, b->h, f0, g, &rl, &rh, &rm) == 0;
+  int ok = remainder_range(a, b->c, b->e, f0, g, &rl, &rh, &rm) == 0;
   if (q->plane == VXV_PLANE_TANGENT || !ok) {
     rm = 0;
   }
@@ -443,8 +447,8 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
     /* the remainder's leading term from the Hessian at the centre (an estimate only: the
      * bracket keeps the rigorous bound) */
     h->q = h->qbuf;
-    double e2 = b->h * b->h;
-    rm = (h->qbuf[0] + h->qbuf[1] + h->qbuf[2]) * e2 / 3;
+    const double *ex = b->e;
+    rm = (h->qbuf[0] * ex[0] * ex[0] + h->qbuf[1] * ex[1] * ex[1] + h->qbuf[2] * ex[2] * ex[2]) / 3;
     rm = rm < rl ? rl : (rm > rh ? rh : rm);
   }
   h->s = s;
@@ -539,9 +543,9 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[15]) {
-  const double zero[3] = {0, 0, 0}, e[3] = {b->h, b->h, b->h};
-  double boxvol = 8 * b->h * b->h * b->h;
+                         int lo_empty, double out[17]) {
+  const double zero[3] = {0, 0, 0}, *e = b->e;
+  double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
   int overflow = 0, ncurved = 0;
   vxg_poly_box(base, zero, e);
@@ -562,7 +566,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
     if (q->plane == VXV_PLANE_MEAN && p->nvert > 0 && !overflow) {
       int changed = 0;
       for (int j = 0; j < nh; j++) {
-        if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, b->h, &area, m2, avec) &&
+        if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, emax, &area, m2, avec) &&
             area > 0) {
           double d = recentred(&hs[j], area, m2);
           changed |= d != hs[j].dm;
@@ -581,7 +585,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
   memcpy(out + 4, mm.m2, sizeof mm.m2);
   out[12] = out[13] = out[14] = 0;
   for (int j = 0; j < nh; j++) {
-    if (hs[j].cell == 0 && poly_face_on(mid, &hs[j], hs[j].dm, b->h, &area, m2, avec)) {
+    if (hs[j].cell == 0 && poly_face_on(mid, &hs[j], hs[j].dm, emax, &area, m2, avec)) {
       for (int k = 0; k < 3; k++) {
         out[12 + k] += avec[k];
       }
@@ -597,8 +601,8 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
     lo = lo_empty ? 0 : (poly_curved(p, base, hs, nh, 1) ? 0 : poly_volume(p));
     hi = poly_curved(p, base, hs, nh, 2) ? boxvol : poly_volume(p);
   }
-  out[10] = lo;
-  out[11] = hi;
+  out[10] = out[15] = lo;
+  out[11] = out[16] = hi;
 }
 
 
@@ -674,6 +678,75 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
 }
 
 
+/* A third-order bracket for a leaf whose only curved half-space h is a quadric (no groups):
+ * B is the leaf clipped by its exact planes, M = B and {n.y <= dm} the mid polyhedron (volume
+ * vmid) and F its face on that plane (area, int y y^T dA in f). With unit normal u = n / |n|
+ * and y = s u + w, the true set is {phi <= 0}, phi = n.y - dm + sg (r(y) - rm), r the
+ * quadratic remainder. When |n| > kappa >= max |grad r . u| over the leaf, phi increases along
+ * every chord of B parallel to u, so each chord holds one interval of the set. On a chord whose
+ * ends lie outside the slab dl <= n.y <= dh (where the lower and upper planes put the surface), the
+ * true length differs from M's by -sg (r(y_m) - rm) / |n| (y_m: the chord's point on the plane), up
+ * to delta kappa / |n|, delta = max(dm - dl, dh - dm) / |n| the slab's half-width about the plane;
+ * integrated over F that is -I / |n| with I = int_F sg (r - rm) dA, which the face's second moments
+ * give exactly. Other chords, within the projection of B's faces inside the slab (area P), differ
+ * by at most 2 delta each. So |V - (vmid - I / |n|)| <= 2 delta P + delta kappa area(F) / |n|,
+ * O(h^5) per leaf where the lower and upper planes give O(h^4). Narrows [*lo, *hi] (never
+ * widens it). Returns 0, or -1 when not applicable (the bracket unchanged). */
+static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *h, int bit,
+                       const vxv_cpoly *base, double vmid, const vxv_cpface *f, double *lo,
+                       double *hi) {
+  const double *q = h->q;
+  double nn = sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
+  if (!(nn > 0) || !f->found) {
+    return -1;
+  }
+  double u[3] = {h->n[0] / nn, h->n[1] / nn, h->n[2] / nn};
+  /* kappa >= max over the box of |grad r . u| = |2 u^T M y|, M the remainder's matrix (a
+     column's axis, which M does not involve, adds nothing) */
+  const double m[3][3] = {{q[0], 0.5 * q[3], 0.5 * q[5]},
+                          {0.5 * q[3], q[1], 0.5 * q[4]},
+                          {0.5 * q[5], 0.5 * q[4], q[2]}};
+  double kappa = 0;
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      kappa += 2 * fabs(u[i] * m[i][j]) * b->e[j];
+    }
+  }
+  kappa *= 1 + 1e-12;
+  if (!(kappa < 0.5 * nn)) {
+    return -1;
+  }
+  double delta = fmax(h->dm - h->dl, h->dh - h->dm) / nn;
+  /* B's faces inside the slab: B clipped by both of its planes (bits 6 + bit, 6 + bit + 1
+     are free: the clip's own bit and one past the last half-space) */
+  vxv_cpoly *s = &th->cterm;
+  cp_copy(s, base);
+  double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
+  if (vxv_cp_clip(s, h->n, h->dm + delta * nn, 6 + bit) != 0 ||
+      vxv_cp_clip(s, nm, -(h->dm - delta * nn), 6 + VXV_CP_PLANES - 1) != 0) {
+    return -1;
+  }
+  uint64_t slab = ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << (6 + VXV_CP_PLANES - 1));
+  double band = vxv_cp_proj_faces(s, u, slab);
+  /* I = int_F sg r dA - sg rm area, with sg rm = -dm - sg f0 */
+  double qm = q[0] * f->m2[0] + q[1] * f->m2[1] + q[2] * f->m2[2] + q[3] * f->m2[3] +
+              q[4] * f->m2[4] + q[5] * f->m2[5];
+  double qa = fabs(q[0] * f->m2[0]) + fabs(q[1] * f->m2[1]) + fabs(q[2] * f->m2[2]) +
+              fabs(q[3] * f->m2[3]) + fabs(q[4] * f->m2[4]) + fabs(q[5] * f->m2[5]);
+  double c0 = h->dm + h->s * h->f0;
+  double I = h->s * qm + c0 * f->area;
+  double centre = vmid - I / nn;
+  double w = 2 * delta * band + delta * kappa * f->area / nn +
+             1e-9 * (qa + fabs(c0) * f->area) / nn; /* rounding of I */
+  if (!isfinite(centre) || !isfinite(w)) {
+    return -1;
+  }
+  *lo = fmax(*lo, centre - w);
+  *hi = fmin(*hi, centre + w);
+  return 0;
+}
+
+
 /* The fast integration (vxv_cpoly). The region is R minus the union of the groups' insides
  * Q_g, R the box clipped by the constraints (group 0); by inclusion and exclusion its
  * moments are the sum over subsets S of the groups of (-1)^|S| m(R and the Q_g, g in S),
@@ -681,14 +754,14 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[15]) {
+                     int ng, unsigned nohi, int lo_empty, double out[17]) {
   if (nh > VXV_CP_PLANES) {
     return -1;
   }
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   int ncurved = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
-  vxv_cp_box(base, b->h);
+  vxv_cp_box(base, b->e);
   for (int j = 0; j < nh; j++) {
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
@@ -733,9 +806,21 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       }
     }
   }
+  /* a leaf whose only curved half-space is a quadric's gets a third-order bracket */
+  int jc = -1;
+  for (int j = 0; j < nh && ng == 0 && ncurved == 1 && !lo_empty && nh < VXV_CP_PLANES; j++) {
+    if (!hs[j].exact && hs[j].q && hs[j].q != hs[j].qbuf && hs[j].use_hi) {
+      jc = j;
+    }
+  }
+  uint64_t jbit = jc >= 0 ? (uint64_t)1 << (6 + jc) : 0;
+  vxv_cpface fc = {0};
   double mm[15];
   if (ng == 0) {
-    vxv_cp_moments(mid, mm, cell0_bits, th->face);
+    vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
+    if (jc >= 0) {
+      fc = th->face[jc];
+    }
     mm[12] = mm[13] = mm[14] = 0;
     for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
       const vxv_cpface *f = &th->face[__builtin_ctzll(w)];
@@ -779,6 +864,11 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (isnan(lo) || isnan(hi)) {
       return -1;
     }
+  }
+  out[15] = lo;
+  out[16] = hi;
+  if (jc >= 0 && mid->nv > 0 && base->nv > 0) {
+    third_order(th, b, &hs[jc], jc, base, mm[0], &fc, &lo, &hi);
   }
   out[10] = lo;
   out[11] = hi;
@@ -843,7 +933,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
                           int attempt, vxv_hs *hs) {
   double pl[4 * VXV_MESH_PLANES];
   int max = room < VXV_MESH_PLANES ? room : VXV_MESH_PLANES;
-  double r = sqrt(3.0) * b->h;
+  double r = vxv_box_radius(b);
   if (attempt && M_PI * r * r > 4 * max * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near: the
                   disc of its ball holds 4 max triangles of mean size */
@@ -854,7 +944,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     const double *q = pl + 4 * j;
     /* n . (c + y) <= d  is  n . y <= d - n . c */
     double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
-    if ((fabs(q[0]) + fabs(q[1]) + fabs(q[2])) * b->h < d) {
+    if (fabs(q[0]) * b->e[0] + fabs(q[1]) * b->e[1] + fabs(q[2]) * b->e[2] < d) {
       continue; /* the whole box is on the plane's inner side: it cuts nothing */
     }
     vxv_hs *h = &hs[m++];
@@ -995,7 +1085,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
   vxv_cpoly *p = &th->cterm;
   int nclip = 0;
-  vxv_cp_box(p, b->h);
+  vxv_cp_box(p, b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
     double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
@@ -1003,7 +1093,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
       continue;
     }
     /* a margin for the clipped vertices' rounding */
-    double d = h->dh + 1e-12 * b->h * n1;
+    double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
     if (!isfinite(d) || vxv_cp_clip(p, h->n, d, 6) != 0) {
       return 0; /* not decided */
     }
@@ -1015,7 +1105,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
-  double boxvol = 8 * b->h * b->h * b->h;
+  double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
   vxv_hs *hs = th->hs;
@@ -1027,7 +1117,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
     return 0;
   }
   l->b = *b;
-  double out[15];
+  double out[17];
   int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     if (only_exact && nplanes > 0) {
@@ -1044,13 +1134,18 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   }
   memcpy(l->m, out, sizeof l->m);
   memcpy(l->area, out + 12, sizeof l->area);
-  double mid = out[0], lo = out[10], hi = out[11];
-  double slack = 1e-12 * boxvol;
-  lo = (lo < mid ? lo : mid) - slack;
-  hi = (hi > mid ? hi : mid) + slack;
-  l->lo = lo > 0 ? lo : 0;
-  l->hi = hi < boxvol ? hi : boxvol;
+  double mid = out[0], slack = 1e-12 * boxvol, r[4];
+  for (int k = 0; k < 2; k++) {
+    double lo = out[k ? 15 : 10], hi = out[k ? 16 : 11];
+    lo = (lo < mid ? lo : mid) - slack;
+    hi = (hi > mid ? hi : mid) + slack;
+    r[2 * k] = lo > 0 ? lo : 0;
+    r[2 * k + 1] = hi < boxvol ? hi : boxvol;
+  }
+  l->lo = r[0];
+  l->hi = r[1];
+  l->pgap = r[3] - r[2];
   l->exact = exact;
-  l->est = exact ? 0 : l->hi - l->lo;
+  l->est = exact ? 0 : l->pgap;
   return exact;
 }

@@ -31,6 +31,7 @@ static void acc_result(vxv_acc *acc, const vxv_result *r, const double ref0[3]) 
   }
   vxv_acc_add(acc, VXV_ACC_LO, r->volume_lo);
   vxv_acc_add(acc, VXV_ACC_HI, r->volume_hi);
+  vxv_acc_add(acc, VXV_ACC_PGAP, r->moment_width);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(acc, VXV_ACC_AREA + k, r->area_vector[k]);
   }
@@ -73,6 +74,7 @@ void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result
   vxv_acc_add(&acc, VXV_ACC_M0, m.m0);
   vxv_acc_add(&acc, VXV_ACC_LO, m.m0 - round);
   vxv_acc_add(&acc, VXV_ACC_HI, m.m0 + round);
+  vxv_acc_add(&acc, VXV_ACC_PGAP, 2 * round);
   for (int k = 0; k < 3; k++) {
     vxv_acc_add(&acc, VXV_ACC_M1 + k, m.m1[k]);
     vxv_acc_add(&acc, VXV_ACC_AREA + k, area[k]);
@@ -187,7 +189,7 @@ vxc_status vxv_grid_baseline(vxv_workspace *ws, const vxg_cell *a, const vxg_xfo
     }
     vxv_box box;
     memset(&box, 0, sizeof box);
-    box.h = 0.5 * h;
+    box.h = box.e[0] = box.e[1] = box.e[2] = 0.5 * h;
     for (long long k = 0; k < n[2]; k++) {
       box.c[2] = lo[2] - ref[2] + (k + 0.5) * h;
       for (long long j = 0; j < n[1]; j++) {

@@ -13,7 +13,9 @@
  *     boxes and drop them from the area vector).
  *  2. Each box is classified against both cells (leaf.c, per atom, with masks inherited
  *     from the parent). INSIDE both: its exact moments are added (vxg_box_moments).
- *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf.
+ *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf. Under the
+ *     rtol rules a box whose curved atoms are invariant along an axis is split into four,
+ *     across that axis only (column.c).
  *  3. A leaf is integrated exactly on linearised surfaces (leaf.c): every MIXED atom becomes
  *     a half-space, the tangent plane g.(x - c) + f(c) <= 0 at the leaf centre c shifted by
  *     an offset; the leaf is clipped by them and the volume, first and second moments of
@@ -118,6 +120,7 @@ static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind ki
     v->c[k] = ws->ref[k] + b->c[k];
   }
   v->h = b->h;
+  memcpy(v->e, b->e, sizeof v->e);
   v->level = b->level;
 }
 
@@ -129,10 +132,10 @@ static void visit_box(const vxv_workspace *ws, const vxv_box *b) {
   }
   vxv_visit v;
   visit_start(&v, ws, VXV_VISIT_BOX, b);
-  double vol = 8 * b->h * b->h * b->h;
+  double vol = vxv_box_volume(b);
   v.m[0] = v.lo = v.hi = vol;
   for (int k = 0; k < 3; k++) {
-    v.m[4 + k] = vol * b->h * b->h / 3; /* int x^2 over the cube [-h, h]^3 */
+    v.m[4 + k] = vol * b->e[k] * b->e[k] / 3; /* int x^2 over [-e, e] */
   }
   ws->visit(ws->visit_ud, &v);
 }
@@ -182,14 +185,9 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
 
 /* Splits b: whole children are summed, MIXED ones pushed on the stack. */
 static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
-  double h = 0.5 * b->h;
-  for (int j = 7; j >= 0; j--) {
-    vxv_box c = *b;
-    c.h = h;
-    c.level = b->level + 1;
-    c.c[0] += (j & 1) ? h : -h;
-    c.c[1] += (j & 2) ? h : -h;
-    c.c[2] += (j & 4) ? h : -h;
+  vxv_box kid[8];
+  for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
+    vxv_box c = kid[j];
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, &c);
     if (cls == VXG_INSIDE) {
@@ -212,21 +210,22 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
 #define EST_FLOOR 1e-3
 
 /* Shares |V_parent - sum of the children's V| (diff) among the inexact leaves kid[0..n) in
- * proportion to their gaps, each keeping at least EST_FLOOR of its gap. */
+ * proportion to their planar enclosures' widths (pgap), each keeping at least EST_FLOOR of
+ * it. */
 static void share_estimate(vxv_leaf *kid, int n, double diff) {
   double gsum = 0;
   int ninexact = 0;
   for (int j = 0; j < n; j++) {
     if (!kid[j].exact) {
-      gsum += kid[j].hi - kid[j].lo;
+      gsum += kid[j].pgap;
       ninexact++;
     }
   }
   for (int j = 0; j < n; j++) {
     vxv_leaf *k = &kid[j];
     if (!k->exact) {
-      k->est = gsum > 0 ? diff * (k->hi - k->lo) / gsum : diff / ninexact;
-      k->est = fmax(k->est, EST_FLOOR * (k->hi - k->lo));
+      k->est = gsum > 0 ? diff * k->pgap / gsum : diff / ninexact;
+      k->est = fmax(k->est, EST_FLOOR * k->pgap);
     }
   }
 }
@@ -238,34 +237,41 @@ static int last_split(const vxv_query *q, const vxv_box *b) {
 }
 
 
-/* h_min rule with parent_est: splits b into its final leaves, integrated and retired, their
- * estimate from b integrated as a leaf (as refine does under the rtol rule). */
-static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b) {
+/* Splits b (vxv_box_split): its INSIDE children counted whole, its MIXED ones (not empty,
+ * when drop_empty) integrated into kid[0..*n). Returns the children's volume. */
+static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b,
+                             int drop_empty, vxv_leaf kid[8], int *n) {
   const vxv_query *q = &ws->q;
-  vxv_leaf p, kid[8];
-  vxv_leaf_eval(q, th, b, &p, 0);
-  double h = 0.5 * b->h, sum = 0;
-  int n = 0;
-  for (int j = 0; j < 8; j++) {
-    vxv_box c = *b;
-    c.h = h;
-    c.level = b->level + 1;
-    c.c[0] += (j & 1) ? h : -h;
-    c.c[1] += (j & 2) ? h : -h;
-    c.c[2] += (j & 4) ? h : -h;
+  vxv_box cb[8];
+  double sum = 0;
+  int nc = vxv_box_split(q, b, cb);
+  *n = 0;
+  for (int j = 0; j < nc; j++) {
+    vxv_box c = cb[j];
     st->rboxes++;
     vxg_class cls = vxv_box_classify(q, &c);
     if (cls == VXG_INSIDE) {
       visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
-      sum += 8 * h * h * h;
-    } else if (cls == VXG_MIXED) {
-      vxv_leaf_eval(q, th, &c, &kid[n], 0);
-      sum += kid[n].m[0];
+      sum += vxv_box_volume(&c);
+    } else if (cls == VXG_MIXED && !(drop_empty && vxv_box_empty(q, th, &c))) {
+      vxv_leaf_eval(q, th, &c, &kid[*n], 0);
+      sum += kid[*n].m[0];
       st->depth = c.level > st->depth ? c.level : st->depth;
-      n++;
+      (*n)++;
     }
   }
+  return sum;
+}
+
+
+/* h_min rule with parent_est: splits b into its final leaves, integrated and retired, their
+ * estimate from b integrated as a leaf (as refine does under the rtol rule). */
+static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b) {
+  vxv_leaf p, kid[8];
+  vxv_leaf_eval(&ws->q, th, b, &p, 0);
+  int n;
+  double sum = split_children(ws, th, st, b, 0, kid, &n);
   share_estimate(kid, n, fabs(p.m[0] - sum));
   for (int j = 0; j < n; j++) {
     retire(ws, st, &kid[j]);
@@ -316,30 +322,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
  * where the surfaces' curvature lies). One level per round: the next round's threshold is
  * chosen from these estimates. */
 static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *p) {
-  const vxv_query *q = &ws->q;
   vxv_leaf kid[8];
-  double h = 0.5 * p->b.h, sum = 0;
-  int n = 0;
-  for (int j = 0; j < 8; j++) {
-    vxv_box c = p->b;
-    c.h = h;
-    c.level = p->b.level + 1;
-    c.c[0] += (j & 1) ? h : -h;
-    c.c[1] += (j & 2) ? h : -h;
-    c.c[2] += (j & 4) ? h : -h;
-    st->rboxes++;
-    vxg_class cls = vxv_box_classify(q, &c);
-    if (cls == VXG_INSIDE) {
-      visit_box(ws, &c);
-      vxv_acc_box(&st->full, &c);
-      sum += 8 * h * h * h;
-    } else if (cls == VXG_MIXED && !vxv_box_empty(q, th, &c)) {
-      vxv_leaf_eval(q, th, &c, &kid[n], 0);
-      sum += kid[n].m[0];
-      st->depth = c.level > st->depth ? c.level : st->depth;
-      n++;
-    }
-  }
+  int n;
+  double sum = split_children(ws, th, st, &p->b, 1, kid, &n);
   share_estimate(kid, n, fabs(p->m[0] - sum));
   for (int j = 0; j < n; j++) {
     store(ws, th, par, st, &kid[j]);
@@ -555,18 +540,13 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue;
       }
       any = 1;
-      double h = 0.5 * b->h;
-      for (int j = 0; j < 8; j++) {
-        vxv_box c = *b;
-        c.h = h;
-        c.level = b->level + 1;
-        c.c[0] += (j & 1) ? h : -h;
-        c.c[1] += (j & 2) ? h : -h;
-        c.c[2] += (j & 4) ? h : -h;
+      vxv_box kid[8];
+      int nk = vxv_box_split(q, b, kid);
+      for (int j = 0; j < nk; j++) {
         (*boxes)++;
         todo++;
         ws->cls[m] = TOP_TODO;
-        next[m++] = c;
+        next[m++] = kid[j];
       }
     }
     cur = nxt;
@@ -787,6 +767,7 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
   }
   res->contact_area = sqrt(a2);
   res->error_estimate = vxv_acc_get(tot, VXV_ACC_EST);
+  res->moment_width = vxv_acc_get(tot, VXV_ACC_PGAP);
   double p[3];
   vxg_moments_inertia(&res->mom, p, res->inertia);
   for (int k = 0; k < 3; k++) {
@@ -889,6 +870,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->rtol_rule = opt->rtol > 0;
   q->parent_est = opt->parent_est && !q->rtol_rule;
   q->certified = opt->certified;
+  q->columns = q->rtol_rule;
   /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
      region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
   q->h_min = fmin(opt->h_min, ext / 4);
@@ -1205,7 +1187,7 @@ vxc_status vxv_intersect(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *
   vxv_options o = *opt;
   long long boxes = res->boxes;
   for (int k = 0; k < VXV_MAX_HALVINGS && res->volume_hi > 0 && !res->capped &&
-                  res->volume < 0.5 * (res->volume_hi - res->volume_lo);
+                  res->volume < 0.5 * res->moment_width;
        k++) {
     vxv_result r;
     o.h_min *= 0.5;

@@ -50,8 +50,8 @@ typedef enum vxv_plane {
 } vxv_plane;
 
 /* One element of the region a query integrated, reported to a visitor (vxv_options.visit):
- * an octree box wholly inside the region, or a boundary leaf. Boxes are cubes with edges
- * along the world axes. */
+ * an octree box wholly inside the region, or a boundary leaf. Boxes have edges along the
+ * world axes: cubes, or columns (longer along one axis) under the rtol rule. */
 typedef enum vxv_visit_kind {
   VXV_VISIT_RESET = 0, /* forget every element reported so far: the query runs a pass again
                           (the other fields are unset) */
@@ -62,7 +62,9 @@ typedef enum vxv_visit_kind {
 typedef struct vxv_visit {
   vxv_visit_kind kind;
   double c[3];    /* the box's centre, world, m */
-  double h;       /* its half-edge, m */
+  double h;       /* its half-edge, m (a column's across its axis) */
+  double e[3];    /* its half-extents along the world axes, m: all h, but a column's along
+                     its axis (a leaf the rtol rule split across that axis only) */
   int level;      /* its level below the root grid */
   double m[10];   /* moments of the region in the box about c: m0 (m^3), m1 (m^4), m2
                      (xx yy zz xy yz xz, m^5), world axes */
@@ -125,6 +127,10 @@ typedef struct vxv_result {
                             |V_parent - sum of V_children| shared among the children (the
                             bracket's width for a leaf whose parent was not integrated, as
                             under the h_min rule); 0 for an exact result */
+  double moment_width;   /* the width of the leaves' planar enclosures, m^3: of the order of
+                            the bracket the moments (not only V) are known to; the volume
+                            bracket can be narrower (a leaf with one curved quadric has a
+                            third-order volume bracket) */
   double ref[3];         /* the query frame's origin, world, m */
   vxg_moments mom;       /* volume, first and second moments about ref (world axes) */
   long long boxes;       /* boxes classified */
