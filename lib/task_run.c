@@ -387,7 +387,6 @@ static vxc_status eval_contact(sim *s, int ci, double t, const double *y, double
     if (slot < 0) {
       continue;
     }
-    }
     const vxc_wrench *pw = &pr->w[slot];
     for (int j = 0; j < 3; j++) {
       w->F[3 * tc->a + j] += pw->force_a[j];
