@@ -5,6 +5,7 @@
  * terms, and invariance under a rigid motion of the whole scene. */
 #include "vxc_test.h"
 #include "vxc.h"
+#include "vxc_test_api.h"
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -498,10 +499,9 @@ static void test_frame_invariance(void **state) {
       }
     } while (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1);
     double ql = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    double w0 = q[0] / ql, x = q[1] / ql, y = q[2] / ql, z = q[3] / ql;
-    double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w0 * z),    2 * (x * z + w0 * y),
-                   2 * (x * y + w0 * z),    1 - 2 * (x * x + z * z), 2 * (y * z - w0 * x),
-                   2 * (x * z - w0 * y),    2 * (y * z + w0 * x),    1 - 2 * (x * x + y * y)};
+    const double qn[4] = {q[0] / ql, q[1] / ql, q[2] / ql, q[3] / ql};
+    double R[9];
+    vxc_test_quat_matrix(qn, R);
     double tr[3];
     for (int i = 0; i < 3; i++) {
       tr[i] = vxc_rng_uniform(&rng, -1, 1);

@@ -18,10 +18,8 @@ static vxc_query_options fixed_leaf(double h) {
 
 /* Rotates v by the unit quaternion q. */
 static void rotate(const double q[4], const double v[3], double o[3]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  double R[9];
+  vxc_test_quat_matrix(q, R);
   for (int i = 0; i < 3; i++) {
     o[i] = R[3 * i] * v[0] + R[3 * i + 1] * v[1] + R[3 * i + 2] * v[2];
   }

@@ -6,6 +6,7 @@
 #include "vxc_test.h"
 
 #include "vxc.h"
+#include "vxc_test_api.h"
 
 static const char *datadir(void) {
   const char *d = getenv("VXC_DATADIR");
@@ -33,15 +34,6 @@ static void run(vxc_task *t, vxc_task_record_fn rec, void *ud, vxc_task_summary 
   }
   assert_int_equal(st, VXC_OK);
   assert_int_equal(s->completed, 1);
-}
-
-
-static void quat_rot(const double q[4], double R[9]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
-                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
-                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
-  memcpy(R, r, sizeof r);
 }
 
 
@@ -103,7 +95,7 @@ static void test_torque_free(void **state) {
   for (int k = 0; k < 2; k++) {
     double R[9], wb[3], Iw[3];
     const double *qq = k ? q : q0, *ww = k ? w : w0;
-    quat_rot(qq, R);
+    vxc_test_quat_matrix(qq, R);
     for (int i = 0; i < 3; i++) {
       wb[i] = R[i] * ww[0] + R[3 + i] * ww[1] + R[6 + i] * ww[2];
     }

@@ -1,5 +1,6 @@
 /* vxc_test_api.h: what the black-box tests of the public API share (include after
- * vxc_test.h and vxc.h): a solid from model text, and the angle between two vectors. */
+ * vxc_test.h and vxc.h): a solid from model text, the angle between two vectors, and a
+ * quaternion's rotation matrix. */
 #ifndef VXC_TEST_API_H
 #define VXC_TEST_API_H
 
@@ -30,6 +31,15 @@ static inline double vxc_test_angle(const double a[3], const double b[3]) {
   double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   double x[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
   return atan2(sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]), c);
+}
+
+/* The rotation matrix R (row-major) of the unit quaternion q = (w, x, y, z). */
+static inline void vxc_test_quat_matrix(const double q[4], double R[9]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  double r[9] = {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+                 2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+                 2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+  memcpy(R, r, sizeof r);
 }
 
 #endif /* VXC_TEST_API_H */
