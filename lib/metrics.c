@@ -362,10 +362,11 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   double np[3];
   int has_prev = prev && prev(prev_ud, ia, ib, np);
   int flags = 0;
-  /* J's uncertainty: the relative width of the leaves' planar enclosures (the moments come
-     from the same leaves, so their error is of the same relative order; the volume bracket
-     itself can be narrower) */
-  double j_err = r.moment_width / r.volume;
+  /* J's uncertainty: the relative width the rule controls (the moments come from the same
+     leaves, so their error is of the same relative order): the volume bracket's under the
+     certified rule, else the leaves' planar enclosures' (the volume bracket can be far
+     narrower where third-order leaf brackets apply, the moments' error is not) */
+  double j_err = (vo->certified ? r.volume_hi - r.volume_lo : r.moment_width) / r.volume;
   st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n, o->n_i,
                                j_err, pm->geom.normal, &flags, NULL);
   if (st != VXC_OK) {

@@ -35,8 +35,8 @@
  * with no upper polyhedron). The lower region takes R's lower half-spaces and the Q_g's upper
  * ones (a bigger hole), the upper region the reverse.
  *
- * A leaf with one curved half-space, a quadric's, and no groups narrows its bracket to third
- * order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
+ * A leaf with one or two curved half-spaces, quadrics', and no groups narrows its bracket to
+ * third order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
  *
  * The ranges are widened by a rounding allowance and every leaf's bracket by 1e-12 of its
  * volume (polyhedron arithmetic). */
@@ -678,66 +678,134 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
 }
 
 
-/* A third-order bracket for a leaf whose only curved half-space h is a quadric (no groups):
- * B is the leaf clipped by its exact planes, M = B and {n.y <= dm} the mid polyhedron (volume
- * vmid) and F its face on that plane (area, int y y^T dA in f). With unit normal u = n / |n|
- * and y = s u + w, the true set is {phi <= 0}, phi = n.y - dm + sg (r(y) - rm), r the
- * quadratic remainder. When |n| > kappa >= max |grad r . u| over the leaf, phi increases along
- * every chord of B parallel to u, so each chord holds one interval of the set. On a chord whose
- * ends lie outside the slab dl <= n.y <= dh (where the lower and upper planes put the surface), the
- * true length differs from M's by -sg (r(y_m) - rm) / |n| (y_m: the chord's point on the plane), up
- * to delta kappa / |n|, delta = max(dm - dl, dh - dm) / |n| the slab's half-width about the plane;
- * integrated over F that is -I / |n| with I = int_F sg (r - rm) dA, which the face's second moments
- * give exactly. Other chords, within the projection of B's faces inside the slab (area P), differ
- * by at most 2 delta each. So |V - (vmid - I / |n|)| <= 2 delta P + delta kappa area(F) / |n|,
- * O(h^5) per leaf where the lower and upper planes give O(h^4). Narrows [*lo, *hi] (never
- * widens it). Returns 0, or -1 when not applicable (the bracket unchanged). */
-static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *h, int bit,
-                       const vxv_cpoly *base, double vmid, const vxv_cpface *f, double *lo,
-                       double *hi) {
+/* A curved half-space's figures for third_order: unit normal u, |n|, the half-width delta of
+ * the planar enclosures' slab about the mid plane, kappa >= max over the box of
+ * |grad r . u| = |2 u^T M y| (M the remainder's matrix; a column's axis, which M does not
+ * involve, adds nothing). */
+typedef struct t3_surf {
+  double nn, u[3], delta, kappa;
+} t3_surf;
+
+static int t3_init(const vxv_box *b, const vxv_hs *h, t3_surf *t) {
   const double *q = h->q;
-  double nn = sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
-  if (!(nn > 0) || !f->found) {
+  t->nn = sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
+  if (!(t->nn > 0)) {
     return -1;
   }
-  double u[3] = {h->n[0] / nn, h->n[1] / nn, h->n[2] / nn};
-  /* kappa >= max over the box of |grad r . u| = |2 u^T M y|, M the remainder's matrix (a
-     column's axis, which M does not involve, adds nothing) */
+  for (int i = 0; i < 3; i++) {
+    t->u[i] = h->n[i] / t->nn;
+  }
   const double m[3][3] = {{q[0], 0.5 * q[3], 0.5 * q[5]},
                           {0.5 * q[3], q[1], 0.5 * q[4]},
                           {0.5 * q[5], 0.5 * q[4], q[2]}};
-  double kappa = 0;
+  t->kappa = 0;
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
-      kappa += 2 * fabs(u[i] * m[i][j]) * b->e[j];
+      t->kappa += 2 * fabs(t->u[i] * m[i][j]) * b->e[j];
     }
   }
-  kappa *= 1 + 1e-12;
-  if (!(kappa < 0.5 * nn)) {
-    return -1;
-  }
-  double delta = fmax(h->dm - h->dl, h->dh - h->dm) / nn;
-  /* B's faces inside the slab: B clipped by both of its planes (bits 6 + bit, 6 + bit + 1
-     are free: the clip's own bit and one past the last half-space) */
-  vxv_cpoly *s = &th->cterm;
-  cp_copy(s, base);
+  t->kappa *= 1 + 1e-12;
+  t->delta = fmax(h->dm - h->dl, h->dh - h->dm) / t->nn;
+  return t->kappa < 0.5 * t->nn && isfinite(t->delta) ? 0 : -1;
+}
+
+
+/* Clips s (a copy of a polyhedron) to h's slab, its planes tagged with bits 6 + bit and 63
+ * (free: h's own plane is not among s's, and a leaf has fewer than VXV_CP_PLANES
+ * half-spaces). Returns the plane mask of the slab, or 0 when a capacity is exceeded. */
+static uint64_t t3_slab(vxv_cpoly *s, const vxv_hs *h, const t3_surf *t, int bit) {
   double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
-  if (vxv_cp_clip(s, h->n, h->dm + delta * nn, 6 + bit) != 0 ||
-      vxv_cp_clip(s, nm, -(h->dm - delta * nn), 6 + VXV_CP_PLANES - 1) != 0) {
+  if (vxv_cp_clip(s, h->n, h->dm + t->delta * t->nn, 6 + bit) != 0 ||
+      vxv_cp_clip(s, nm, -(h->dm - t->delta * t->nn), 63) != 0) {
+    return 0;
+  }
+  return ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << 63);
+}
+
+
+/* I = int_F sg (r - rm) dA over h's face F (f) = sg int_F r dA - sg rm area, with
+ * sg rm = -dm - sg f0; *round gets an allowance for its rounding. */
+static double t3_integral(const vxv_hs *h, const vxv_cpface *f, double *round) {
+  const double *q = h->q;
+  double qm = 0, qa = 0;
+  for (int k = 0; k < 6; k++) {
+    qm += q[k] * f->m2[k];
+    qa += fabs(q[k] * f->m2[k]);
+  }
+  double c0 = h->dm + h->s * h->f0;
+  *round = 1e-9 * (qa + fabs(c0) * f->area);
+  return h->s * qm + c0 * f->area;
+}
+
+
+/* A third-order bracket for a leaf whose curved half-spaces, one or two, are quadrics' (no
+ * groups). B is the leaf clipped by its exact planes, M = B and the mid half-spaces
+ * {n_i.y <= dm_i} the mid polyhedron (volume vmid), F_i its face on plane i (f[i]: area,
+ * int y y^T dA; none: zero). For one surface, u = n / |n| and y = s u + w: the true set is {phi <=
+ * 0}, phi = n.y - dm + sg (r(y) - rm), r the quadratic remainder. As |n| > 2 kappa, phi increases
+ * along every chord parallel to u. On a chord of a set C whose ends lie outside the slab
+ * |n.y - dm| <= delta |n| (where the planar enclosures put the surface), the true length
+ * differs from the mid plane's by -sg (r(y_m) - rm) / |n| (y_m: the chord's point on the
+ * plane), up to delta kappa / |n|; integrated over the plane's section of C that is -I / |n|,
+ * I = int sg (r - rm) dA, exact from a face's second moments. Chords with an end in the slab,
+ * within the projection (area P) of the boundary of C inside it, differ by at most 2 delta:
+ *   V(C and T) - V(C and P) = -I / |n| +- (2 delta P + delta kappa area / |n|),
+ * O(h^5) per leaf where the planar enclosures give O(h^4). Two surfaces: V(B T1 T2) - vmid =
+ * [V(B P2 T1) - V(B P2 P1)] + [V(B T1 T2) - V(B T1 P2)]: the first with C = B and P2 (F1
+ * exactly, P from the faces of that polyhedron in slab 1); the second with C = B and T1,
+ * whose section of plane 2 differs from F2 within slab 1 (area A21, a face of B, slab 1 and
+ * P2: an error delta2 A21 in the integral) and whose boundary in slab 2 lies on B's faces or
+ * in slabs 1 and 2 (S12, projected whole). Narrows [*lo, *hi] (never widens it). Returns 0,
+ * or -1 when not applicable (the bracket unchanged). */
+static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nc, const int *jc,
+                       const vxv_cpoly *base, double vmid, const vxv_cpface *f, double *lo,
+                       double *hi) {
+  t3_surf t[2];
+  double centre = vmid, w = 0;
+  for (int i = 0; i < nc; i++) {
+    if (t3_init(b, &hs[jc[i]], &t[i]) != 0) {
+      return -1;
+    }
+    double round, I = t3_integral(&hs[jc[i]], &f[i], &round);
+    centre -= I / t[i].nn;
+    w += round / t[i].nn;
+  }
+  const vxv_hs *h1 = &hs[jc[0]];
+  vxv_cpoly *s = &th->cterm;
+  /* surface 1 over C = B (and P2) */
+  cp_copy(s, base);
+  if (nc == 2 && vxv_cp_clip(s, hs[jc[1]].n, hs[jc[1]].dm, 6 + jc[1]) != 0) {
     return -1;
   }
-  uint64_t slab = ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << (6 + VXV_CP_PLANES - 1));
-  double band = vxv_cp_proj_faces(s, u, slab);
-  /* I = int_F sg r dA - sg rm area, with sg rm = -dm - sg f0 */
-  double qm = q[0] * f->m2[0] + q[1] * f->m2[1] + q[2] * f->m2[2] + q[3] * f->m2[3] +
-              q[4] * f->m2[4] + q[5] * f->m2[5];
-  double qa = fabs(q[0] * f->m2[0]) + fabs(q[1] * f->m2[1]) + fabs(q[2] * f->m2[2]) +
-              fabs(q[3] * f->m2[3]) + fabs(q[4] * f->m2[4]) + fabs(q[5] * f->m2[5]);
-  double c0 = h->dm + h->s * h->f0;
-  double I = h->s * qm + c0 * f->area;
-  double centre = vmid - I / nn;
-  double w = 2 * delta * band + delta * kappa * f->area / nn +
-             1e-9 * (qa + fabs(c0) * f->area) / nn; /* rounding of I */
+  uint64_t slab = t3_slab(s, h1, &t[0], jc[0]);
+  if (!slab) {
+    return -1;
+  }
+  w += 2 * t[0].delta * vxv_cp_proj_faces(s, t[0].u, slab) +
+       t[0].delta * t[0].kappa * f[0].area / t[0].nn;
+  if (nc == 2) {
+    /* surface 2 over C = B and T1 */
+    const vxv_hs *h2 = &hs[jc[1]];
+    cp_copy(s, base);
+    if (!(slab = t3_slab(s, h2, &t[1], jc[1]))) {
+      return -1;
+    }
+    double band = vxv_cp_proj_faces(s, t[1].u, slab);
+    cp_copy(s, base); /* S12: B in both slabs, every face */
+    if (!t3_slab(s, h1, &t[0], jc[0]) || !t3_slab(s, h2, &t[1], jc[1])) {
+      return -1;
+    }
+    band += 0.5 * vxv_cp_proj_faces(s, t[1].u, 0);
+    cp_copy(s, base); /* A21: plane 2's face of B, slab 1 and P2 */
+    if (!t3_slab(s, h1, &t[0], jc[0]) || vxv_cp_clip(s, h2->n, h2->dm, 6 + jc[1]) != 0) {
+      return -1;
+    }
+    vxv_cpface *fa = &th->face[jc[1]];
+    vxv_cp_moments(s, NULL, (uint64_t)1 << (6 + jc[1]), th->face);
+    double a21 = fa->found ? fa->area : 0;
+    w += 2 * t[1].delta * band + t[1].delta * t[1].kappa * (f[1].area + a21) / t[1].nn +
+         t[1].delta * a21;
+  }
   if (!isfinite(centre) || !isfinite(w)) {
     return -1;
   }
@@ -806,20 +874,25 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       }
     }
   }
-  /* a leaf whose only curved half-space is a quadric's gets a third-order bracket */
-  int jc = -1;
-  for (int j = 0; j < nh && ng == 0 && ncurved == 1 && !lo_empty && nh < VXV_CP_PLANES; j++) {
+  /* a leaf whose curved half-spaces, one or two, are quadrics' gets a third-order bracket */
+  int jc[2], nc = 0;
+  for (int j = 0; j < nh && ng == 0 && ncurved <= 2 && !lo_empty && nh < VXV_CP_PLANES; j++) {
     if (!hs[j].exact && hs[j].q && hs[j].q != hs[j].qbuf && hs[j].use_hi) {
-      jc = j;
+      jc[nc++] = j;
     }
   }
-  uint64_t jbit = jc >= 0 ? (uint64_t)1 << (6 + jc) : 0;
-  vxv_cpface fc = {0};
+  nc = nc == ncurved ? nc : 0;
+  uint64_t jbit = 0;
+  for (int i = 0; i < nc; i++) {
+    jbit |= (uint64_t)1 << (6 + jc[i]);
+  }
+  vxv_cpface fc[2];
+  memset(fc, 0, sizeof fc);
   double mm[15];
   if (ng == 0) {
     vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
-    if (jc >= 0) {
-      fc = th->face[jc];
+    for (int i = 0; i < nc; i++) {
+      fc[i] = th->face[jc[i]];
     }
     mm[12] = mm[13] = mm[14] = 0;
     for (uint64_t w = cell0_bits >> 6; w; w &= w - 1) {
@@ -867,8 +940,8 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   out[15] = lo;
   out[16] = hi;
-  if (jc >= 0 && mid->nv > 0 && base->nv > 0) {
-    third_order(th, b, &hs[jc], jc, base, mm[0], &fc, &lo, &hi);
+  if (nc > 0 && mid->nv > 0 && base->nv > 0) {
+    third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi);
   }
   out[10] = lo;
   out[11] = hi;
