@@ -161,6 +161,11 @@ static void test_errors(void **state) {
              rolling[k][0]);
     expect_error(text, VXC_ERR_FORMAT, 4, rolling_col[k], rolling[k][1]);
   }
+  expect_error(
+      "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
+      " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"
+      " (contact a b (patches 1)))",
+      VXC_ERR_FORMAT, 4, 15, "(patches) takes no value");
   expect_error("(task x (duration 1)\n  (body b (model \"ball.vxm\") (free (mass 1))))",
                VXC_ERR_FORMAT, 2, 3, "missing (pose");
   /* syntax errors come from the S-expression reader with their position */

@@ -689,6 +689,53 @@ static void test_peg_in_hole(void **state) {
 }
 
 
+/* press-fit.vxt and mesh-press-fit.vxt: a press-fit peg pushed through a square hole,
+ * sliding on two opposite walls: the quadric version (the block split by hand into four
+ * convex cells) against the closed form, the mesh version (one concave mesh cell for the
+ * block, one for the peg, (patches) contacts) against the quadric version. */
+
+/* The mean force on the peg along z (+: up) over the records with t in [t0, t1]. */
+static double mean_fz(const series *s, double t0, double t1) {
+  double sum = 0;
+  int n = 0;
+  for (int k = 0; k < s->n; k++) {
+    if (s->t[k] >= t0 - 1e-12 && s->t[k] <= t1 + 1e-12) {
+      sum += -s->c[k].force_a[2];
+      n++;
+    }
+  }
+  assert_true(n > 0);
+  return sum / n;
+}
+
+static void test_press_fit(void **state) {
+  (void)state;
+  int lng = long_mode();
+  /* each x wall overlaps the peg in a box delta x w x H; sliding down, the friction on the
+     peg is mu_c k_v delta w H per wall, up */
+  const double k_v = 1e8, mu_c = 0.15, delta = 2e-4, w = 0.02, H = 0.04;
+  const double closed = 2 * mu_c * k_v * delta * w * H;
+  vxc_task_summary sum;
+  vxc_task *t = load("press-fit", NULL, NULL);
+  run(t, 0, &S, &sum);
+  double t1 = lng ? 0.1 : 0.012, quad = mean_fz(&S, 0.005, t1);
+  vxc_task_free(t);
+  fprintf(stderr, "# quadric cells: insertion force %.6g N (closed form %.6g N)\n", quad, closed);
+  assert_double_rel(quad, closed, 1e-3);
+  /* the mesh version: only its first 12 ms unless VXC_LONG (about 45 s in all) */
+  t = load("mesh-press-fit", NULL, NULL);
+  run(t, lng ? 0 : 0.012, &S, &sum);
+  double mesh = mean_fz(&S, 0.005, t1);
+  fprintf(stderr, "# one mesh cell each, (patches): insertion force %.6g N (quadric %.6g N)\n",
+          mesh, quad);
+  assert_double_rel(mesh, quad, 0.05);
+  for (int k = 1; k < S.n; k++) {
+    assert_int_equal(S.c[k].npairs, 2); /* a contact per wall */
+  }
+  vxc_task_free(t);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_battery_box),
@@ -699,6 +746,7 @@ int main(void) {
       cmocka_unit_test(test_ball_in_cylinder),
       cmocka_unit_test(test_peg_in_hole),
       {"test_step_peg_in_hole", test_peg_in_hole, NULL, NULL, "step-peg-in-hole"},
+      cmocka_unit_test(test_press_fit),
   };
   /* VXC_TEST_FILTER=test_ball_on_table (a pattern with * and ?) runs only those */
   const char *only = getenv("VXC_TEST_FILTER");
