@@ -138,6 +138,81 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
   return 0;
 }
 
+int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit) {
+  int nv = src->nv;
+  if (nv == 0) {
+    return 1;
+  }
+  double s[VXV_CP_MAX];
+  int map[VXV_CP_MAX];
+  int nin = 0, nout = 0;
+  for (int v = 0; v < nv; v++) {
+    s[v] = n[0] * src->pos[v][0] + n[1] * src->pos[v][1] + n[2] * src->pos[v][2] - d;
+    if (s[v] > 0) {
+      nout++;
+      map[v] = -1;
+    } else {
+      map[v] = nin++;
+    }
+  }
+  if (nout == 0) {
+    return 1;
+  }
+  dst->nv = 0;
+  if (nin == 0) {
+    return 0;
+  }
+  uint64_t tag = (uint64_t)1 << bit;
+  /* the kept vertices in order, then the new ones in vxv_cp_clip's order of creation; the
+     capacity test is vxv_cp_clip's (room for the cut vertices too), so that both agree */
+  int nn = nin;
+  for (int v = 0; v < nv; v++) {
+    int dv = map[v];
+    if (dv < 0) {
+      continue;
+    }
+    memcpy(dst->pos[dv], src->pos[v], sizeof dst->pos[0]);
+    dst->on[dv] = src->on[v];
+    for (int k = 0; k < 3; k++) {
+      int w = src->nbr[v][k];
+      if (map[w] >= 0) {
+        dst->nbr[dv][k] = map[w];
+        continue;
+      }
+      if (nn - nin + nv >= VXV_CP_MAX) {
+        return -1;
+      }
+      double a = s[w], b = -s[v], den = a + b;
+      for (int c = 0; c < 3; c++) {
+        dst->pos[nn][c] = (src->pos[v][c] * a + src->pos[w][c] * b) / den;
+      }
+      dst->on[nn] = (src->on[v] & src->on[w]) | tag;
+      dst->nbr[nn][0] = dv;
+      dst->nbr[dv][k] = nn;
+      nn++;
+    }
+  }
+  /* link the new vertices around the cap, as vxv_cp_clip does */
+  for (int vs = nin; vs < nn; vs++) {
+    int vcur = vs, vnext = dst->nbr[vcur][0];
+    do {
+      int np = 0;
+      while (np < 3 && dst->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      if (np == 3) {
+        return -1;
+      }
+      vcur = vnext;
+      vnext = dst->nbr[vcur][(np + 1) % 3];
+    } while (vcur < nin);
+    dst->nbr[vs][2] = vcur;
+    dst->nbr[vcur][1] = vs;
+  }
+  dst->nv = nn;
+  return 0;
+}
+
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face) {
   unsigned char mark[VXV_CP_MAX][3];
   double r[VXV_CP_MAX][3];

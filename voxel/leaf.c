@@ -614,17 +614,36 @@ static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
 }
 
 
-/* Clips a copy of base by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
+/* Clips *cur by n.y <= d into buf: from *cur into buf while *cur is not buf (no copy
+ * first), in buf after that; *cur then points at the result. Returns 0, or -1 when a
+ * capacity is exceeded. */
+static int cp_clip_into(vxv_cpoly *buf, const vxv_cpoly **cur, const double n[3], double d,
+                        int bit) {
+  if (*cur == buf) {
+    return vxv_cp_clip(buf, n, d, bit);
+  }
+  int r = vxv_cp_clip_to(buf, *cur, n, d, bit);
+  if (r == 0) {
+    *cur = buf;
+  }
+  return r < 0 ? -1 : 0;
+}
+
+
+/* p = base clipped by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
 static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int nh, int which) {
-  cp_copy(p, base);
-  for (int j = 0; j < nh && p->nv > 0; j++) {
+  const vxv_cpoly *cur = base;
+  for (int j = 0; j < nh && cur->nv > 0; j++) {
     if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
       continue;
     }
     double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
-    if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+    if (cp_clip_into(p, &cur, hs[j].n, d, 6 + j) != 0) {
       return -1;
     }
+  }
+  if (cur != p) {
+    cp_copy(p, cur);
   }
   return 0;
 }
@@ -646,12 +665,11 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
       continue;
     }
     double sign = (__builtin_popcount(S) & 1) ? -1 : 1;
-    vxv_cpoly *p = &th->cterm;
-    cp_copy(p, r);
+    const vxv_cpoly *p = r;
     for (int j = 0; j < nh && p->nv > 0; j++) {
       if (hs[j].group && (S >> (hs[j].group - 1)) & 1) {
         double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
-        if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+        if (cp_clip_into(&th->cterm, &p, hs[j].n, d, 6 + j) != 0) {
           return NAN;
         }
       }
@@ -719,11 +737,10 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *h, int bi
   double delta = fmax(h->dm - h->dl, h->dh - h->dm) / nn;
   /* B's faces inside the slab: B clipped by both of its planes (bits 6 + bit, 6 + bit + 1
      are free: the clip's own bit and one past the last half-space) */
-  vxv_cpoly *s = &th->cterm;
-  cp_copy(s, base);
+  const vxv_cpoly *s = base;
   double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
-  if (vxv_cp_clip(s, h->n, h->dm + delta * nn, 6 + bit) != 0 ||
-      vxv_cp_clip(s, nm, -(h->dm - delta * nn), 6 + VXV_CP_PLANES - 1) != 0) {
+  if (cp_clip_into(&th->cterm, &s, h->n, h->dm + delta * nn, 6 + bit) != 0 ||
+      cp_clip_into(&th->cterm, &s, nm, -(h->dm - delta * nn), 6 + VXV_CP_PLANES - 1) != 0) {
     return -1;
   }
   uint64_t slab = ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << (6 + VXV_CP_PLANES - 1));
@@ -848,8 +865,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (ng == 0) {
         lo = vxv_cp_moments(p, NULL, 0, NULL);
       } else {
-        cp_copy(&th->cmid, p);
-        lo = cp_groups(th, &th->cmid, hs, nh, ng, 2, 0, 0, NULL);
+        lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
     }
     if (cp_curved(p, base, hs, nh, 2) != 0) {
@@ -858,8 +874,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (ng == 0) {
       hi = vxv_cp_moments(p, NULL, 0, NULL);
     } else {
-      cp_copy(&th->cmid, p);
-      hi = cp_groups(th, &th->cmid, hs, nh, ng, 1, nohi, 0, NULL);
+      hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
     if (isnan(lo) || isnan(hi)) {
       return -1;
