@@ -32,19 +32,21 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
   static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
                                 {7, 0, 5}, {4, 1, 6}, {5, 2, 7}, {6, 3, 4}};
   /* vertex k: x high for 1 2 5 6, y high for 2 3 6 7, z high for 4..7 */
-  static const signed char sx[8] = {-1, 1, 1, -1, -1, 1, 1, -1};
-  static const signed char sy[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
-  static const signed char sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
+  static const unsigned char hx[8] = {0, 1, 1, 0, 0, 1, 1, 0};
+  static const unsigned char hy[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+  static const unsigned char hz[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+  /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z; vertex k lies on faces hx[k],
+     2 + hy[k] and 4 + hz[k] */
+  static const uint64_t on[8] = {0x15, 0x16, 0x1a, 0x19, 0x25, 0x26, 0x2a, 0x29};
+  const double x[2] = {-e[0], e[0]}, y[2] = {-e[1], e[1]}, z[2] = {-e[2], e[2]};
   p->nv = 8;
   for (int k = 0; k < 8; k++) {
-    p->pos[k][0] = sx[k] * e[0];
-    p->pos[k][1] = sy[k] * e[1];
-    p->pos[k][2] = sz[k] * e[2];
-    memcpy(p->nbr[k], nbr[k], sizeof nbr[k]);
-    /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
-    p->on[k] = ((uint64_t)1 << (sx[k] > 0 ? 1 : 0)) | ((uint64_t)1 << (sy[k] > 0 ? 3 : 2)) |
-               ((uint64_t)1 << (sz[k] > 0 ? 5 : 4));
+    p->pos[k][0] = x[hx[k]];
+    p->pos[k][1] = y[hy[k]];
+    p->pos[k][2] = z[hz[k]];
   }
+  memcpy(p->nbr, nbr, sizeof nbr);
+  memcpy(p->on, on, sizeof on);
 }
 
 

@@ -778,7 +778,8 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   int ncurved = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
-  vxv_cp_box(base, b->e);
+  const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
+  vxv_cp_box(&th->cterm, b->e);
   for (int j = 0; j < nh; j++) {
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
@@ -790,12 +791,15 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       continue;
     }
     if (hs[j].exact) {
-      if (vxv_cp_clip(base, hs[j].n, hs[j].dm, 6 + j) != 0) {
+      if (cp_clip_into(base, &cur, hs[j].n, hs[j].dm, 6 + j) != 0) {
         return -1;
       }
     } else if (hs[j].q) {
       curved_bits |= (uint64_t)1 << (6 + j);
     }
+  }
+  if (cur != base) {
+    cp_copy(base, cur);
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
@@ -1098,9 +1102,11 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   unsigned nohi;
   vxv_hs *hs = th->hs;
   int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  vxv_cpoly *p = &th->cterm;
+  /* the box clipped from one buffer into the other (no clip in place) */
+  vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
+  const vxv_cpoly *p = buf[0];
   int nclip = 0;
-  vxv_cp_box(p, b->e);
+  vxv_cp_box(buf[0], b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
     double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
@@ -1109,8 +1115,13 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
     }
     /* a margin for the clipped vertices' rounding */
     double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
-    if (!isfinite(d) || vxv_cp_clip(p, h->n, d, 6) != 0) {
+    vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
+    int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
+    if (rc < 0) {
       return 0; /* not decided */
+    }
+    if (rc == 0) {
+      p = dst;
     }
     nclip++;
   }
