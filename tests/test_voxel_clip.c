@@ -73,6 +73,45 @@ static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
 }
 
 
+// clipping into another polyhedron gives vxv_cp_clip's vertices, links and plane bits bit for
+// bit (the leaves' results must not depend on which of the two is used), and says when the
+// plane cuts nothing away
+static void test_voxel_clip_to_matches_the_clip_in_place(void **state) {
+  (void)state;
+  vxc_rng r = {77};
+  int cut = 0, uncut = 0;
+  for (int it = 0; it < 5000; it++) {
+    vxv_cpoly cp, out;
+    vxv_cp_box(&cp, HALF);
+    for (int k = 0; k < 1 + it % 6 && cp.nv > 0; k++) {
+      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
+                     vxc_rng_uniform(&r, -1, 1)};
+      double d = vxc_rng_uniform(&r, -0.4, 1.0);
+      if (it % 3 == 0) {
+        for (int a = 0; a < 3; a++) {
+          n[a] = round(2 * n[a]);
+        }
+        d = 0.25 * round(4 * d);
+      }
+      int rc = vxv_cp_clip_to(&out, &cp, n, d, 6 + k);
+      int nv0 = cp.nv;
+      assert_int_equal(vxv_cp_clip(&cp, n, d, 6 + k), 0);
+      if (rc == 1) {
+        assert_int_equal(cp.nv, nv0); /* nothing was cut away */
+        uncut++;
+        continue;
+      }
+      assert_int_equal(rc, 0);
+      assert_int_equal(out.nv, cp.nv);
+      assert_memory_equal(out.pos, cp.pos, (size_t)cp.nv * sizeof cp.pos[0]);
+      assert_memory_equal(out.nbr, cp.nbr, (size_t)cp.nv * sizeof cp.nbr[0]);
+      assert_memory_equal(out.on, cp.on, (size_t)cp.nv * sizeof cp.on[0]);
+      cut++;
+    }
+  }
+  assert_true(cut > 1000 && uncut > 100);
+}
+
 // the face on a clipping plane is found with its area, vector area and second moments
 static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
   (void)state;
@@ -158,6 +197,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_voxel_clip_corner_simplex_matches_dirichlet_moments),
       cmocka_unit_test(test_voxel_clip_agrees_with_face_list_polyhedra),
+      cmocka_unit_test(test_voxel_clip_to_matches_the_clip_in_place),
       cmocka_unit_test(test_voxel_clip_reports_the_face_on_a_plane),
       cmocka_unit_test(test_voxel_accumulator_is_compensated),
       cmocka_unit_test(test_voxel_accumulator_adds_box_and_leaf_moments),

@@ -32,19 +32,21 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
   static const int nbr[8][3] = {{1, 4, 3}, {2, 5, 0}, {3, 6, 1}, {0, 7, 2},
                                 {7, 0, 5}, {4, 1, 6}, {5, 2, 7}, {6, 3, 4}};
   /* vertex k: x high for 1 2 5 6, y high for 2 3 6 7, z high for 4..7 */
-  static const signed char sx[8] = {-1, 1, 1, -1, -1, 1, 1, -1};
-  static const signed char sy[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
-  static const signed char sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
+  static const unsigned char hx[8] = {0, 1, 1, 0, 0, 1, 1, 0};
+  static const unsigned char hy[8] = {0, 0, 1, 1, 0, 0, 1, 1};
+  static const unsigned char hz[8] = {0, 0, 0, 0, 1, 1, 1, 1};
+  /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z; vertex k lies on faces hx[k],
+     2 + hy[k] and 4 + hz[k] */
+  static const uint64_t on[8] = {0x15, 0x16, 0x1a, 0x19, 0x25, 0x26, 0x2a, 0x29};
+  const double x[2] = {-e[0], e[0]}, y[2] = {-e[1], e[1]}, z[2] = {-e[2], e[2]};
   p->nv = 8;
   for (int k = 0; k < 8; k++) {
-    p->pos[k][0] = sx[k] * e[0];
-    p->pos[k][1] = sy[k] * e[1];
-    p->pos[k][2] = sz[k] * e[2];
-    memcpy(p->nbr[k], nbr[k], sizeof nbr[k]);
-    /* box face bits: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
-    p->on[k] = ((uint64_t)1 << (sx[k] > 0 ? 1 : 0)) | ((uint64_t)1 << (sy[k] > 0 ? 3 : 2)) |
-               ((uint64_t)1 << (sz[k] > 0 ? 5 : 4));
+    p->pos[k][0] = x[hx[k]];
+    p->pos[k][1] = y[hy[k]];
+    p->pos[k][2] = z[hz[k]];
   }
+  memcpy(p->nbr, nbr, sizeof nbr);
+  memcpy(p->on, on, sizeof on);
 }
 
 
@@ -135,6 +137,81 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
     }
   }
   p->nv = m;
+  return 0;
+}
+
+int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit) {
+  int nv = src->nv;
+  if (nv == 0) {
+    return 1;
+  }
+  double s[VXV_CP_MAX];
+  int map[VXV_CP_MAX];
+  int nin = 0, nout = 0;
+  for (int v = 0; v < nv; v++) {
+    s[v] = n[0] * src->pos[v][0] + n[1] * src->pos[v][1] + n[2] * src->pos[v][2] - d;
+    if (s[v] > 0) {
+      nout++;
+      map[v] = -1;
+    } else {
+      map[v] = nin++;
+    }
+  }
+  if (nout == 0) {
+    return 1;
+  }
+  dst->nv = 0;
+  if (nin == 0) {
+    return 0;
+  }
+  uint64_t tag = (uint64_t)1 << bit;
+  /* the kept vertices in order, then the new ones in vxv_cp_clip's order of creation; the
+     capacity test is vxv_cp_clip's (room for the cut vertices too), so that both agree */
+  int nn = nin;
+  for (int v = 0; v < nv; v++) {
+    int dv = map[v];
+    if (dv < 0) {
+      continue;
+    }
+    memcpy(dst->pos[dv], src->pos[v], sizeof dst->pos[0]);
+    dst->on[dv] = src->on[v];
+    for (int k = 0; k < 3; k++) {
+      int w = src->nbr[v][k];
+      if (map[w] >= 0) {
+        dst->nbr[dv][k] = map[w];
+        continue;
+      }
+      if (nn - nin + nv >= VXV_CP_MAX) {
+        return -1;
+      }
+      double a = s[w], b = -s[v], den = a + b;
+      for (int c = 0; c < 3; c++) {
+        dst->pos[nn][c] = (src->pos[v][c] * a + src->pos[w][c] * b) / den;
+      }
+      dst->on[nn] = (src->on[v] & src->on[w]) | tag;
+      dst->nbr[nn][0] = dv;
+      dst->nbr[dv][k] = nn;
+      nn++;
+    }
+  }
+  /* link the new vertices around the cap, as vxv_cp_clip does */
+  for (int vs = nin; vs < nn; vs++) {
+    int vcur = vs, vnext = dst->nbr[vcur][0];
+    do {
+      int np = 0;
+      while (np < 3 && dst->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      if (np == 3) {
+        return -1;
+      }
+      vcur = vnext;
+      vnext = dst->nbr[vcur][(np + 1) % 3];
+    } while (vcur < nin);
+    dst->nbr[vs][2] = vcur;
+    dst->nbr[vcur][1] = vs;
+  }
+  dst->nv = nn;
   return 0;
 }
 

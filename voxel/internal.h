@@ -178,7 +178,7 @@ typedef struct vxv_cpface {
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
   vxg_poly base, poly;
-  vxv_cpoly cbase, cpoly, cmid, cterm;
+  vxv_cpoly cbase, cpoly, cterm;
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   vxv_leaf *buf[2];
@@ -342,6 +342,10 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]);
 /* Keeps the part where n.y <= d; new vertices get plane bit `bit`. Returns 0, or -1 when
  * the vertex capacity would be exceeded (p is then garbage). */
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
+/* vxv_cp_clip of src written into dst (dst != src; the same vertices in the same order,
+ * without copying src first). Returns 1 when the plane cuts nothing away (dst untouched:
+ * the result is src), 0 when dst holds the result, -1 as vxv_cp_clip (dst is garbage). */
+int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit);
 /* Volume, or the ten moments m0, m1, m2 about the local origin when m != NULL; when
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */

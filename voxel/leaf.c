@@ -614,17 +614,36 @@ static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
 }
 
 
-/* Clips a copy of base by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
+/* Clips *cur by n.y <= d into buf: from *cur into buf while *cur is not buf (no copy
+ * first), in buf after that; *cur then points at the result. Returns 0, or -1 when a
+ * capacity is exceeded. */
+static int cp_clip_into(vxv_cpoly *buf, const vxv_cpoly **cur, const double n[3], double d,
+                        int bit) {
+  if (*cur == buf) {
+    return vxv_cp_clip(buf, n, d, bit);
+  }
+  int r = vxv_cp_clip_to(buf, *cur, n, d, bit);
+  if (r == 0) {
+    *cur = buf;
+  }
+  return r < 0 ? -1 : 0;
+}
+
+
+/* p = base clipped by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
 static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int nh, int which) {
-  cp_copy(p, base);
-  for (int j = 0; j < nh && p->nv > 0; j++) {
+  const vxv_cpoly *cur = base;
+  for (int j = 0; j < nh && cur->nv > 0; j++) {
     if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
       continue;
     }
     double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
-    if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+    if (cp_clip_into(p, &cur, hs[j].n, d, 6 + j) != 0) {
       return -1;
     }
+  }
+  if (cur != p) {
+    cp_copy(p, cur);
   }
   return 0;
 }
@@ -646,12 +665,11 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
       continue;
     }
     double sign = (__builtin_popcount(S) & 1) ? -1 : 1;
-    vxv_cpoly *p = &th->cterm;
-    cp_copy(p, r);
+    const vxv_cpoly *p = r;
     for (int j = 0; j < nh && p->nv > 0; j++) {
       if (hs[j].group && (S >> (hs[j].group - 1)) & 1) {
         double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
-        if (vxv_cp_clip(p, hs[j].n, d, 6 + j) != 0) {
+        if (cp_clip_into(&th->cterm, &p, hs[j].n, d, 6 + j) != 0) {
           return NAN;
         }
       }
@@ -710,13 +728,15 @@ static int t3_init(const vxv_box *b, const vxv_hs *h, t3_surf *t) {
 }
 
 
-/* Clips s (a copy of a polyhedron) to h's slab, its planes tagged with bits 6 + bit and 63
- * (free: h's own plane is not among s's, and a leaf has fewer than VXV_CP_PLANES
- * half-spaces). Returns the plane mask of the slab, or 0 when a capacity is exceeded. */
-static uint64_t t3_slab(vxv_cpoly *s, const vxv_hs *h, const t3_surf *t, int bit) {
+/* Clips *cur to h's slab into buf (cp_clip_into), its planes tagged with bits 6 + bit and
+ * 63 (free: h's own plane is not among the polyhedron's, and a leaf has fewer than
+ * VXV_CP_PLANES half-spaces). Returns the plane mask of the slab, or 0 when a capacity is
+ * exceeded. */
+static uint64_t t3_slab(vxv_cpoly *buf, const vxv_cpoly **cur, const vxv_hs *h, const t3_surf *t,
+                        int bit) {
   double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
-  if (vxv_cp_clip(s, h->n, h->dm + t->delta * t->nn, 6 + bit) != 0 ||
-      vxv_cp_clip(s, nm, -(h->dm - t->delta * t->nn), 63) != 0) {
+  if (cp_clip_into(buf, cur, h->n, h->dm + t->delta * t->nn, 6 + bit) != 0 ||
+      cp_clip_into(buf, cur, nm, -(h->dm - t->delta * t->nn), 63) != 0) {
     return 0;
   }
   return ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << 63);
@@ -773,35 +793,36 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   const vxv_hs *h1 = &hs[jc[0]];
   vxv_cpoly *s = &th->cterm;
   /* surface 1 over C = B (and P2) */
-  cp_copy(s, base);
-  if (nc == 2 && vxv_cp_clip(s, hs[jc[1]].n, hs[jc[1]].dm, 6 + jc[1]) != 0) {
+  const vxv_cpoly *cur = base;
+  if (nc == 2 && cp_clip_into(s, &cur, hs[jc[1]].n, hs[jc[1]].dm, 6 + jc[1]) != 0) {
     return -1;
   }
-  uint64_t slab = t3_slab(s, h1, &t[0], jc[0]);
+  uint64_t slab = t3_slab(s, &cur, h1, &t[0], jc[0]);
   if (!slab) {
     return -1;
   }
-  w += 2 * t[0].delta * vxv_cp_proj_faces(s, t[0].u, slab) +
+  w += 2 * t[0].delta * vxv_cp_proj_faces(cur, t[0].u, slab) +
        t[0].delta * t[0].kappa * f[0].area / t[0].nn;
   if (nc == 2) {
     /* surface 2 over C = B and T1 */
     const vxv_hs *h2 = &hs[jc[1]];
-    cp_copy(s, base);
-    if (!(slab = t3_slab(s, h2, &t[1], jc[1]))) {
+    cur = base;
+    if (!(slab = t3_slab(s, &cur, h2, &t[1], jc[1]))) {
       return -1;
     }
-    double band = vxv_cp_proj_faces(s, t[1].u, slab);
-    cp_copy(s, base); /* S12: B in both slabs, every face */
-    if (!t3_slab(s, h1, &t[0], jc[0]) || !t3_slab(s, h2, &t[1], jc[1])) {
+    double band = vxv_cp_proj_faces(cur, t[1].u, slab);
+    cur = base; /* S12: B in both slabs, every face */
+    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) || !t3_slab(s, &cur, h2, &t[1], jc[1])) {
       return -1;
     }
-    band += 0.5 * vxv_cp_proj_faces(s, t[1].u, 0);
-    cp_copy(s, base); /* A21: plane 2's face of B, slab 1 and P2 */
-    if (!t3_slab(s, h1, &t[0], jc[0]) || vxv_cp_clip(s, h2->n, h2->dm, 6 + jc[1]) != 0) {
+    band += 0.5 * vxv_cp_proj_faces(cur, t[1].u, 0);
+    cur = base; /* A21: plane 2's face of B, slab 1 and P2 */
+    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) ||
+        cp_clip_into(s, &cur, h2->n, h2->dm, 6 + jc[1]) != 0) {
       return -1;
     }
     vxv_cpface *fa = &th->face[jc[1]];
-    vxv_cp_moments(s, NULL, (uint64_t)1 << (6 + jc[1]), th->face);
+    vxv_cp_moments(cur, NULL, (uint64_t)1 << (6 + jc[1]), th->face);
     double a21 = fa->found ? fa->area : 0;
     w += 2 * t[1].delta * band + t[1].delta * t[1].kappa * (f[1].area + a21) / t[1].nn +
          t[1].delta * a21;
@@ -829,7 +850,8 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   int ncurved = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
-  vxv_cp_box(base, b->e);
+  const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
+  vxv_cp_box(&th->cterm, b->e);
   for (int j = 0; j < nh; j++) {
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
@@ -841,12 +863,15 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       continue;
     }
     if (hs[j].exact) {
-      if (vxv_cp_clip(base, hs[j].n, hs[j].dm, 6 + j) != 0) {
+      if (cp_clip_into(base, &cur, hs[j].n, hs[j].dm, 6 + j) != 0) {
         return -1;
       }
     } else if (hs[j].q) {
       curved_bits |= (uint64_t)1 << (6 + j);
     }
+  }
+  if (cur != base) {
+    cp_copy(base, cur);
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
@@ -921,8 +946,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (ng == 0) {
         lo = vxv_cp_moments(p, NULL, 0, NULL);
       } else {
-        cp_copy(&th->cmid, p);
-        lo = cp_groups(th, &th->cmid, hs, nh, ng, 2, 0, 0, NULL);
+        lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
     }
     if (cp_curved(p, base, hs, nh, 2) != 0) {
@@ -931,8 +955,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (ng == 0) {
       hi = vxv_cp_moments(p, NULL, 0, NULL);
     } else {
-      cp_copy(&th->cmid, p);
-      hi = cp_groups(th, &th->cmid, hs, nh, ng, 1, nohi, 0, NULL);
+      hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
     if (isnan(lo) || isnan(hi)) {
       return -1;
@@ -1156,9 +1179,11 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   unsigned nohi;
   vxv_hs *hs = th->hs;
   int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  vxv_cpoly *p = &th->cterm;
+  /* the box clipped from one buffer into the other (no clip in place) */
+  vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
+  const vxv_cpoly *p = buf[0];
   int nclip = 0;
-  vxv_cp_box(p, b->e);
+  vxv_cp_box(buf[0], b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
     double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
@@ -1167,8 +1192,13 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
     }
     /* a margin for the clipped vertices' rounding */
     double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
-    if (!isfinite(d) || vxv_cp_clip(p, h->n, d, 6) != 0) {
+    vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
+    int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
+    if (rc < 0) {
       return 0; /* not decided */
+    }
+    if (rc == 0) {
+      p = dst;
     }
     nclip++;
   }
