@@ -33,7 +33,8 @@ static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **stat
 }
 
 
-// random clips (general and through vertices/edges) agree with the face-list polyhedra
+// random clips (general and through vertices/edges) agree with the face-list polyhedra, and
+// the volume alone with the moments' m0
 static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
   (void)state;
   vxc_rng r = {2024};
@@ -63,6 +64,9 @@ static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
     vxg_moments gm;
     vxg_poly_moments(&gp, &gm);
     assert_double_near(m[0], gm.m0, 1e-14);
+    /* the volume alone is the full walk's m0, bit for bit */
+    double vol = vxv_cp_volume(&cp);
+    assert_memory_equal(&vol, &m[0], sizeof vol);
     for (int a = 0; a < 3; a++) {
       assert_double_near(m[1 + a], gm.m1[a], 1e-14);
     }

@@ -337,6 +337,52 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
 }
 
 
+/* vxv_cp_moments's volume alone: the same face walk and the same sum of determinants in the
+ * same order (so the same bits), without the moments' and the faces' bookkeeping. */
+double vxv_cp_volume(const vxv_cpoly *p) {
+  unsigned char mark[VXV_CP_MAX][3];
+  double r[VXV_CP_MAX][3];
+  double v6 = 0;
+  if (p->nv <= 0) {
+    return 0;
+  }
+  const double *o = p->pos[0];
+  for (int v = 0; v < p->nv; v++) {
+    r[v][0] = p->pos[v][0] - o[0];
+    r[v][1] = p->pos[v][1] - o[1];
+    r[v][2] = p->pos[v][2] - o[2];
+  }
+  memset(mark, 0, (size_t)p->nv * sizeof mark[0]);
+  for (int vstart = 0; vstart < p->nv; vstart++) {
+    const double *a0 = r[vstart];
+    for (int k = 0; k < 3; k++) {
+      if (mark[vstart][k]) {
+        continue;
+      }
+      int vcur = vstart, vnext = p->nbr[vstart][k];
+      mark[vcur][k] = 1;
+      do {
+        /* the faces through vertex 0 weigh nothing: only their edges are marked */
+        if (vcur != vstart && vstart != 0) {
+          const double *b = r[vnext], *c = r[vcur];
+          v6 += a0[0] * (b[1] * c[2] - b[2] * c[1]) + a0[1] * (b[2] * c[0] - b[0] * c[2]) +
+                a0[2] * (b[0] * c[1] - b[1] * c[0]);
+        }
+        int np = 0;
+        while (p->nbr[vnext][np] != vcur) {
+          np++;
+        }
+        vcur = vnext;
+        int pn = (np + 1) % 3;
+        mark[vcur][pn] = 1;
+        vnext = p->nbr[vcur][pn];
+      } while (vnext != vstart);
+    }
+  }
+  return v6 / 6;
+}
+
+
 double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
   unsigned char mark[VXV_CP_MAX][3];
   double sum = 0;

@@ -675,7 +675,7 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
       }
     }
     if (!m) {
-      vol += sign * vxv_cp_moments(p, NULL, 0, NULL);
+      vol += sign * vxv_cp_volume(p);
       continue;
     }
     double mm[10];
@@ -944,7 +944,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
         return -1;
       }
       if (ng == 0) {
-        lo = vxv_cp_moments(p, NULL, 0, NULL);
+        lo = vxv_cp_volume(p);
       } else {
         lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
@@ -953,7 +953,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       return -1;
     }
     if (ng == 0) {
-      hi = vxv_cp_moments(p, NULL, 0, NULL);
+      hi = vxv_cp_volume(p);
     } else {
       hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
