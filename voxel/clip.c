@@ -50,6 +50,30 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
 }
 
 
+/* Links the new vertices [first, end) of a clip around the cap: from each, walk its face
+ * through kept vertices (those below first) to the next new vertex. Returns 0, or -1 on
+ * broken links (cannot happen for a valid polyhedron). */
+static int link_cap(vxv_cpoly *p, int first, int end) {
+  for (int vs = first; vs < end; vs++) {
+    int vcur = vs, vnext = p->nbr[vcur][0];
+    do {
+      int np = 0;
+      while (np < 3 && p->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      if (np == 3) {
+        return -1;
+      }
+      vcur = vnext;
+      vnext = p->nbr[vcur][(np + 1) % 3];
+    } while (vcur < first);
+    p->nbr[vs][2] = vcur;
+    p->nbr[vcur][1] = vs;
+  }
+  return 0;
+}
+
+
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
   int nv = p->nv;
   if (nv == 0) {
@@ -99,23 +123,8 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
       nv++;
     }
   }
-  /* link the new vertices around the cap: from each, walk its face through kept vertices
-   * to the next new vertex */
-  for (int vs = onv; vs < nv; vs++) {
-    int vcur = vs, vnext = p->nbr[vcur][0];
-    do {
-      int np = 0;
-      while (np < 3 && p->nbr[vnext][np] != vcur) {
-        np++;
-      }
-      if (np == 3) {
-        return -1; /* broken links: cannot happen for a valid polyhedron */
-      }
-      vcur = vnext;
-      vnext = p->nbr[vcur][(np + 1) % 3];
-    } while (vcur < onv);
-    p->nbr[vs][2] = vcur;
-    p->nbr[vcur][1] = vs;
+  if (link_cap(p, onv, nv) != 0) {
+    return -1;
   }
   /* compact the kept and new vertices */
   int m = 0;
@@ -194,22 +203,8 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
       nn++;
     }
   }
-  /* link the new vertices around the cap, as vxv_cp_clip does */
-  for (int vs = nin; vs < nn; vs++) {
-    int vcur = vs, vnext = dst->nbr[vcur][0];
-    do {
-      int np = 0;
-      while (np < 3 && dst->nbr[vnext][np] != vcur) {
-        np++;
-      }
-      if (np == 3) {
-        return -1;
-      }
-      vcur = vnext;
-      vnext = dst->nbr[vcur][(np + 1) % 3];
-    } while (vcur < nin);
-    dst->nbr[vs][2] = vcur;
-    dst->nbr[vcur][1] = vs;
+  if (link_cap(dst, nin, nn) != 0) {
+    return -1;
   }
   dst->nv = nn;
   return 0;
