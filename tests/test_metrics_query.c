@@ -288,6 +288,46 @@ static void test_query_box_flat_and_tilted(void **state) {
   vxc_solid_free(ground);
 }
 
+// a generically rotated 0.2 x 0.1 x 0.05 box with its lowest corner 2 um into the ground:
+// the region is the tetrahedron along the box's three edges from that corner, V = d^3 /
+// (6 |u1z u2z u3z|) (u_k the rotated edge directions, orthonormal); the certified rule's
+// bracket (rounding allowances on exact leaves) reaches 1e-3 of this tiny V, uncapped
+static void test_query_certified_grazing_box_corner(void **state) {
+  (void)state;
+  vxc_solid *box = vxc_test_load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
+  vxc_solid *ground = vxc_test_load_text(GROUND);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-3;
+  o.certified = 1;
+  // a unit quaternion with no zero component; R2 the rotation matrix's third row
+  double ax = 0.35, ay = 0.2, qw = cos(ay) * cos(ax), qx = cos(ay) * sin(ax);
+  double qy = sin(ay) * cos(ax), qz = sin(ay) * sin(ax);
+  double R2[3] = {2 * (qx * qz - qw * qy), 2 * (qy * qz + qw * qx),
+                  qw * qw - qx * qx - qy * qy + qz * qz};
+  const double half[3] = {0.1, 0.05, 0.025};
+  double zlow = 0, prod = 1, d = 2e-6;
+  for (int k = 0; k < 3; k++) {
+    zlow -= fabs(R2[k]) * half[k];
+    prod *= fabs(R2[k]);
+  }
+  vxc_pose pg = vxc_pose_identity(), pb = {{0.003, -0.004, -zlow - d}, {qw, qx, qy, qz}};
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, box, &pb, ground, &pg, &o, NULL, NULL, &m, NULL), VXC_OK);
+  assert_int_equal(m.npair, 1);
+  double V = d * d * d / (6 * prod);
+  const vxc_pair_metrics *p = &m.pair[0];
+  assert_int_equal(m.capped, 0);
+  assert_true(p->volume_lo <= V * (1 + 1e-9) && V * (1 - 1e-9) <= p->volume_hi);
+  assert_true(p->volume_hi - p->volume_lo <= 1e-3 * V);
+  assert_double_rel(p->geom.volume, V, 1e-6);
+  vxc_query_free(q);
+  vxc_solid_free(box);
+  vxc_solid_free(ground);
+}
+
 
 // a cylinder (R 0.05, length 0.3) lying on the ground 2 mm deep: a circular-segment prism
 static void test_query_cylinder_on_ground(void **state) {
@@ -540,6 +580,7 @@ int main(void) {
       cmocka_unit_test(test_query_atol_floor),
       cmocka_unit_test(test_query_ball_over_an_edge_has_a_continuous_normal),
       cmocka_unit_test(test_query_box_flat_and_tilted),
+      cmocka_unit_test(test_query_certified_grazing_box_corner),
       cmocka_unit_test(test_query_cylinder_on_ground),
       cmocka_unit_test(test_query_ball_in_groove),
       cmocka_unit_test(test_query_normal_error_shrinks_with_rtol),

@@ -1051,7 +1051,10 @@ static double polyhedral_case(const cx_case *c) {
                    scale * (s->prim[0].kind == CX_BOX ? g.v : ico.v)[3 * i + 2]};
     qrot(s->pose.q, 0, v, g.v + 3 * i);
   }
-  double t[3] = {s->pose.p[0], s->pose.p[1], s->pose.p[2] - table_top(c)};
+  /* the sums' origin under the deepest point (m0 does not depend on it in x and y): a small
+     cap's tetrahedra do not cancel */
+  double t[3] = {s->pose.p[0] - c->p_star[0], s->pose.p[1] - c->p_star[1],
+                 s->pose.p[2] - table_top(c)};
   mg_moments m;
   int rc = mg_cap_moments(&g, t, &m);
   if (s->prim[0].kind == CX_BOX) {

@@ -38,8 +38,8 @@
  * A leaf with one or two curved half-spaces, quadrics', and no groups narrows its bracket to
  * third order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
  *
- * The ranges are widened by a rounding allowance and every leaf's bracket by 1e-12 of its
- * volume (polyhedron arithmetic). */
+ * The ranges are widened by a rounding allowance and every leaf's bracket by a bound on the
+ * polyhedra's rounding error (cp_rounding; 1e-12 of the box's volume on the generic path). */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -543,7 +543,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[17]) {
+                         int lo_empty, double out[18]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -603,6 +603,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
   }
   out[10] = out[15] = lo;
   out[11] = out[16] = hi;
+  out[17] = 1e-12 * boxvol; /* the general polyhedra: a share of the box's volume */
 }
 
 
@@ -836,6 +837,62 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 }
 
 
+/* Rounding of the vertices and planes (m), the delta of cp_rounding. */
+static double vertex_rounding(const vxv_box *b) {
+  return 64 * DBL_EPSILON *
+         (fmax(fabs(b->c[0]), fmax(fabs(b->c[1]), fabs(b->c[2]))) +
+          fmax(b->e[0], fmax(b->e[1], b->e[2])));
+}
+
+
+/* 1 when the clip by h that emptied p (its nv vertices still stored) cleared every vertex
+ * by more than their rounding: the exact polyhedron is empty too. */
+static int cut_clear(const vxv_cpoly *p, int nv, const vxv_hs *h, const vxv_box *b) {
+  double m = vertex_rounding(b) * sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
+  for (int v = 0; v < nv; v++) {
+    const double *y = p->pos[v];
+    if (!(h->n[0] * y[0] + h->n[1] * y[1] + h->n[2] * y[2] - h->dm > 2 * m)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* A bound on the rounding error (m^3) of the volume of any polyhedron the leaf cuts from
+ * base (the box clipped by its exact planes: every lower, middle and upper polyhedron and
+ * every term of the groups' sums lies in it); nv0: base's vertex count before a clip that
+ * emptied it not clearly (cut_clear), else 0. Two sources: each vertex is off the exact
+ * crossing of its planes by delta = 64 eps (|c| + e) (the planes' offsets are evaluated at
+ * the world centre c; then the clips), which moves the volume by at most the surface area
+ * times delta, the area at most that of the polyhedron's bounding box; and each of the fan's
+ * 2 (nv + 8) tetrahedra (8: room for the curved clips' vertices) has a determinant of vectors
+ * no longer than the bounding box's diagonal D, within 8 eps D^3 of exact. One such term per
+ * subset of the groups. It vanishes with the polyhedron, as a share of the box's volume does
+ * not. */
+static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int ng) {
+  int nv = base->nv > 0 ? base->nv : nv0;
+  if (nv <= 0) {
+    return 0;
+  }
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; k++) {
+    lo[k] = hi[k] = base->pos[0][k];
+  }
+  for (int v = 1; v < nv; v++) {
+    for (int k = 0; k < 3; k++) {
+      lo[k] = fmin(lo[k], base->pos[v][k]);
+      hi[k] = fmax(hi[k], base->pos[v][k]);
+    }
+  }
+  double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
+  double area = 2 * (d[0] * d[1] + d[1] * d[2] + d[0] * d[2]);
+  double diag = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+  double err = area * vertex_rounding(b) + 16 * (nv + 8) * DBL_EPSILON * diag * diag * diag;
+  return err * (double)(1u << ng);
+}
+
+
 /* The fast integration (vxv_cpoly). The region is R minus the union of the groups' insides
  * Q_g, R the box clipped by the constraints (group 0); by inclusion and exclusion its
  * moments are the sum over subsets S of the groups of (-1)^|S| m(R and the Q_g, g in S),
@@ -843,12 +900,12 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[17]) {
+                     int ng, unsigned nohi, int lo_empty, double out[18]) {
   if (nh > VXV_CP_PLANES) {
     return -1;
   }
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
-  int ncurved = 0;
+  int ncurved = 0, nv0 = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
   const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
   vxv_cp_box(&th->cterm, b->e);
@@ -863,8 +920,19 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       continue;
     }
     if (hs[j].exact) {
+      const vxv_cpoly *src = cur;
+      int nvb = src->nv;
       if (cp_clip_into(base, &cur, hs[j].n, hs[j].dm, 6 + j) != 0) {
         return -1;
+      }
+      if (nvb > 0 && cur->nv == 0 && !cut_clear(src, nvb, &hs[j], b)) {
+        /* emptied within rounding: the bound keeps what was there (in base, nv 0) */
+        if (src != base) {
+          cp_copy(base, src);
+          base->nv = 0;
+          cur = base;
+        }
+        nv0 = nvb;
       }
     } else if (hs[j].q) {
       curved_bits |= (uint64_t)1 << (6 + j);
@@ -963,6 +1031,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   out[15] = lo;
   out[16] = hi;
+  out[17] = cp_rounding(base, nv0, b, ng);
   if (nc > 0 && mid->nv > 0 && base->nv > 0) {
     third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi);
   }
@@ -1220,7 +1289,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
     return 0;
   }
   l->b = *b;
-  double out[17];
+  double out[18];
   int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     if (only_exact && nplanes > 0) {
@@ -1237,7 +1306,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   }
   memcpy(l->m, out, sizeof l->m);
   memcpy(l->area, out + 12, sizeof l->area);
-  double mid = out[0], slack = 1e-12 * boxvol, r[4];
+  double mid = out[0], slack = out[17], r[4];
   for (int k = 0; k < 2; k++) {
     double lo = out[k ? 15 : 10], hi = out[k ? 16 : 11];
     lo = (lo < mid ? lo : mid) - slack;

@@ -507,12 +507,11 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
 /* 1 when b, inexact only through convex meshes, is an exact leaf as it is (their planes fit
  * a leaf): a root of its own rather than split for the count of subtrees (a convex mesh on a
  * table at rtol 1e-3 went three levels deeper than its exact leaves, at 7.8 times the work).
- * Not for the certified rule: an exact leaf's bracket keeps a rounding allowance of its
- * box's volume, which a tiny contact in a large leaf does not meet. */
+ * An exact leaf's bracket is its polyhedron's rounding allowance, which shrinks with the
+ * polyhedron (leaf.c), so the certified rule keeps it too. */
 static int exact_leaf(vxv_workspace *ws, const vxv_box *b) {
   vxv_leaf l;
-  return ws->top_mesh && !ws->q.certified && vxv_box_planar(&ws->q, b) &&
-         vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1);
+  return ws->top_mesh && vxv_box_planar(&ws->q, b) && vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1);
 }
 
 
