@@ -29,12 +29,14 @@ void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *c
                       size_t nbox, vxc_pair_metrics *pm);
 
 /* A cell pair's leaf-edge hint for vxci_query_run: h, the leaf edge to start from (m, 0:
- * none); too_coarse, which the query raises to a leaf edge whose estimate missed the
- * tolerance (m, 0: none known), and tol, that tolerance (m^3). */
+ * none), which the query lowers to a halved edge that met the tolerance; too_coarse, which
+ * it raises to a leaf edge whose estimate missed the tolerance (m, 0: none known), tol, that
+ * tolerance (m^3), and age, which it zeroes then (the owner counts its steps since). */
 typedef struct vxci_leaf_hint {
   double h;
   double too_coarse;
   double tol;
+  int age;
 } vxci_leaf_hint;
 
 /* The hint of the pair (cell_a of A, cell_b of B), or NULL when it has none. */
@@ -44,7 +46,8 @@ typedef vxci_leaf_hint *(*vxci_leaf_hint_fn)(void *ud, int cell_a, int cell_b);
  * (rtol > 0, not certified, no region or patches), a pair with a hint h > 0 is measured on a
  * fixed leaf h (halved up to VXCI_HINT_HALVINGS times, not below the options' voxel) whose
  * error estimate is the rtol rule's (|V_parent - sum of V_children|, from each final leaf's
- * parent); the first result whose estimate meets max(rtol V, atol) is kept, else (or when
+ * parent); the first result whose estimate meets max(rtol V, atol) is kept (a halved leaf
+ * becomes the hint's h, so that the next queries of a step do not miss again), else (or when
  * the fixed leaf finds no overlap) the pair is measured by the rtol rule as without a hint
  * (and flagged capped when that misses). A fixed leaf keeps the refinement pattern from one
  * query to the next, so the figures change smoothly with the poses. hint may be NULL.

@@ -411,12 +411,14 @@ static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, cons
         break; /* a pair being lost: a finer leaf would not tell more than the rtol rule */
       }
       if (!pm->capped && pm->error_estimate <= fmax(o->rtol * pm->geom.volume, o->atol)) {
+        hint->h = h;
         return VXC_OK;
       }
       if (h > hint->too_coarse) {
         hint->too_coarse = h;
         hint->tol = fmax(o->rtol * pm->geom.volume, o->atol);
       }
+      hint->age = 0;
     }
   }
   return measure_pair(q, sa, ia, xa, sb, ib, xb, o, vo, 0, prev, prev_ud, pm);

@@ -205,9 +205,12 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
 /* The leaf edge slot sl's next queries start from, after its query pm (rtol rule only): the
  * edge it ended on, doubled while its estimate is below a sixteenth of the tolerance (a
  * doubling multiplies the estimate by about 8 to 16) unless the doubled edge was found too
- * coarse (forgotten once the estimate falls below a 256th of the tolerance or the tolerance
- * has changed twofold since: the contact has changed). Kept from step to step, it keeps the
- * refinement pattern and the force smooth in time. */
+ * coarse in the last HINT_MEMORY steps (forgotten sooner once the estimate falls below a
+ * 256th of the tolerance or the tolerance has changed twofold since: the contact has
+ * changed). A contact whose volume swings about the doubled edge's limit then retries it
+ * every few steps instead of staying on the finer, costlier edge. Kept from step to step,
+ * the edge keeps the refinement pattern and the force smooth in time. */
+#define HINT_MEMORY 2
 static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
   const vxc_query_options *o = &pr->opt;
   vxci_leaf_hint *lh = &pr->leaf[sl];
@@ -218,8 +221,9 @@ static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
     return;
   }
   double tol = fmax(o->rtol * pm->geom.volume, o->atol);
-  if (pm->error_estimate < tol / 256 || tol > 2 * lh->tol || tol < 0.5 * lh->tol) {
-    lh->too_coarse = 0; /* the contact has changed since */
+  if (lh->too_coarse > 0 && (pm->error_estimate < tol / 256 || tol > 2 * lh->tol ||
+                             tol < 0.5 * lh->tol || ++lh->age > HINT_MEMORY)) {
+    lh->too_coarse = 0;
   }
   if (pm->error_estimate < tol / 16 && !(lh->too_coarse > 0 && 2 * h >= lh->too_coarse)) {
     h *= 2;
