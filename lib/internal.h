@@ -44,15 +44,19 @@ typedef vxci_leaf_hint *(*vxci_leaf_hint_fn)(void *ud, int cell_a, int cell_b);
 
 /* vxc_query_run with a per-pair leaf-edge hint (lib/metrics.c). Under the estimate rule
  * (rtol > 0, not certified, no region or patches), a pair with a hint h > 0 is measured on a
- * fixed leaf h (halved up to VXCI_HINT_HALVINGS times, not below the options' voxel) whose
+ * fixed leaf h (divided by VXCI_HINT_RATIO up to VXCI_HINT_REFINES times, not below the
+ * options' voxel) whose
  * error estimate is the rtol rule's (|V_parent - sum of V_children|, from each final leaf's
- * parent); the first result whose estimate meets max(rtol V, atol) is kept (a halved leaf
+ * parent); the first result whose estimate meets max(rtol V, atol) is kept (a finer leaf
  * becomes the hint's h, so that the next queries of a step do not miss again), else (or when
  * the fixed leaf finds no overlap) the pair is measured by the rtol rule as without a hint
  * (and flagged capped when that misses). A fixed leaf keeps the refinement pattern from one
  * query to the next, so the figures change smoothly with the poses. hint may be NULL.
  * Statuses of vxc_query_run. */
-#define VXCI_HINT_HALVINGS 2
+#define VXCI_HINT_REFINES 5
+/* The ladder of hinted leaf edges, a step of 2^(1/3): a step of 2 overshoots a contact
+ * whose tolerance lies between two powers of two by up to 2.5 times the leaves. */
+#define VXCI_HINT_RATIO 1.2599210498948732
 vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
                           const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
                           vxc_prev_normal_fn prev, void *prev_ud, vxci_leaf_hint_fn hint,

@@ -389,7 +389,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
 }
 
 
-/* A pair measured on its hinted fixed leaf h (vxci_query_run), halved while the estimate
+/* A pair measured on its hinted fixed leaf h (vxci_query_run), refined while the estimate
  * misses the tolerance, else by the options' rule. */
 static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, const vxg_xform *xa,
                                  const vxg_solid *sb, int ib, const vxg_xform *xb,
@@ -401,7 +401,7 @@ static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, cons
     vxv_options fixed = *vo;
     fixed.rtol = 0;
     fixed.parent_est = 1;
-    for (int k = 0; k <= VXCI_HINT_HALVINGS && h >= o->voxel; k++, h *= 0.5) {
+    for (int k = 0; k <= VXCI_HINT_REFINES && h >= o->voxel; k++, h /= VXCI_HINT_RATIO) {
       fixed.h_min = h;
       vxc_status st = measure_pair(q, sa, ia, xa, sb, ib, xb, o, &fixed, 0, prev, prev_ud, pm);
       if (st != VXC_OK) {

@@ -203,11 +203,11 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
 
 
 /* The leaf edge slot sl's next queries start from, after its query pm (rtol rule only): the
- * edge it ended on, doubled while its estimate is below a sixteenth of the tolerance (a
- * doubling multiplies the estimate by about 8 to 16) unless the doubled edge was found too
- * coarse in the last HINT_MEMORY steps (forgotten sooner once the estimate falls below a
- * 256th of the tolerance or the tolerance has changed twofold since: the contact has
- * changed). A contact whose volume swings about the doubled edge's limit then retries it
+ * edge it ended on, times r = VXCI_HINT_RATIO while its estimate is below tol / r^4 (an edge
+ * r times longer multiplies the estimate by about r^3 to r^4) unless the coarser edge was
+ * found too coarse in the last HINT_MEMORY steps (forgotten sooner once the estimate falls
+ * below a 256th of the tolerance or the tolerance has changed twofold since: the contact
+ * has changed). A contact whose volume swings about the coarser edge's limit then retries it
  * every few steps instead of staying on the finer, costlier edge. Kept from step to step,
  * the edge keeps the refinement pattern and the force smooth in time. */
 #define HINT_MEMORY 2
@@ -225,8 +225,10 @@ static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
                              tol < 0.5 * lh->tol || ++lh->age > HINT_MEMORY)) {
     lh->too_coarse = 0;
   }
-  if (pm->error_estimate < tol / 16 && !(lh->too_coarse > 0 && 2 * h >= lh->too_coarse)) {
-    h *= 2;
+  const double r = VXCI_HINT_RATIO, r4 = r * r * r * r;
+  /* (the 1.001: the rounding of an edge divided and multiplied by r) */
+  if (pm->error_estimate < tol / r4 && !(lh->too_coarse > 0 && 1.001 * r * h >= lh->too_coarse)) {
+    h *= r;
   }
   lh->h = h;
 }
