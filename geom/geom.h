@@ -490,4 +490,36 @@ void vxg_moments_inertia(const vxg_moments *m, double p[3], double J[9]);
 void vxg_mesh_moments(const struct vxg_mesh *m, const vxg_xform *to_frame, vxg_moments *mom,
                       double area_vec[3]);
 
+/* ---------------------------------------------------------------------------------------
+ * Spherical caps and lenses in closed form (geom/cap.c): the interference of a ball with a
+ * half-space or with another ball. Any frame (all inputs and outputs in the same one), SI. */
+
+/* The part of the ball (centre c, radius r > 0) where n.(x - c) <= h - r, n a unit axis:
+ * pole c - r n, height h from the pole along n (0: empty, 2r: the whole ball), flat face
+ * on the plane n.(x - c) = h - r with outward normal n. */
+typedef struct vxg_cap {
+  double c[3]; /* the ball's centre, m */
+  double r;    /* its radius, m */
+  double n[3]; /* unit axis: from the pole toward the flat face */
+  double h;    /* height, m, in [0, 2r] */
+} vxg_cap;
+
+/* Volume of a cap of height h (clamped to [0, 2r]) of a ball of radius r, m^3. */
+double vxg_cap_volume(double r, double h);
+/* The cap ball (c, r) cut to the half-space n.x <= d (n unit). */
+void vxg_cap_of_plane(const double c[3], double r, const double n[3], double d, vxg_cap *cap);
+/* The lens of balls (c1, r1) and (c2, r2) as two caps with disjoint insides: cap[0] of ball 1
+ * (toward c2), cap[1] of ball 2; the smaller ball whole when one holds the other, both
+ * empty when they do not overlap. */
+void vxg_lens_caps(const double c1[3], double r1, const double c2[3], double r2, vxg_cap cap[2]);
+/* Volume of the lens of balls of radii r1, r2 whose centres are dist apart, m^3. */
+double vxg_lens_volume(double r1, double r2, double dist);
+/* Squared radius of the cap's flat face (its rim), m^2: its area is pi times it. */
+double vxg_cap_rim2(const vxg_cap *cap);
+/* Volume *v (m^3), centroid g (m) and second moments about the centroid cm (int (x - g)
+ * (x - g)^T dV as xx yy zz xy yz xz, m^5) of the cap; g = c and cm = 0 when it is empty. */
+void vxg_cap_central(const vxg_cap *cap, double *v, double g[3], double cm[6]);
+/* The cap's exact bounding box (lo x y z, hi x y z), up to rounding. */
+void vxg_cap_aabb(const vxg_cap *cap, double box[6]);
+
 #endif /* VXG_GEOM_H */
