@@ -54,7 +54,7 @@ static void roller_case(fixture *f, double d, const vxv_options *o, vxv_result *
 static void test_capped_fixed_leaf_returns_last_complete_level(void **state) {
   fixture *f = *state;
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.05 / 1024;
   o.max_boxes = 20000;
@@ -92,7 +92,7 @@ static void test_capped_rtol_query_keeps_a_certified_bracket(void **state) {
   const long long caps[3] = {3000, 10000, 40000};
   for (int i = 0; i < 3; i++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = 1e-11; /* the roller's column leaves reach 1e-7 within 3000 boxes */
     o.max_boxes = caps[i];
     vxv_result r;
@@ -132,7 +132,7 @@ static vxc_status ball_case(fixture *f, double d, const vxv_options *o, vxv_resu
 static void test_atol_stops_a_grazing_contact(void **state) {
   fixture *f = *state;
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 1e-12;
   o.atol = 1e-14;
   o.max_boxes = 200000;
@@ -230,7 +230,7 @@ static void test_third_order_brackets(void **state) {
     double prev = 0;
     for (int k = 0; k < 4; k++) {
       vxv_options o;
-      vxv_options_default(&o);
+      vx_octree_options(&o);
       o.rtol = 0;
       o.h_min = 4e-3 / (1 << k);
       vxv_result r;
@@ -263,7 +263,7 @@ static void test_estimate_bounds_cap_error(void **state) {
   for (int i = 0; i < 3; i++) {
     for (int k = 0; k < 4; k++) {
       vxv_options o;
-      vxv_options_default(&o);
+      vx_octree_options(&o);
       o.rtol = rtols[k];
       vxv_result r;
       double V;
@@ -284,7 +284,7 @@ static void test_estimate_bounds_cylinder_error(void **state) {
   vx_segment(R, d, seg);
   for (int k = 0; k < 4; k++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = rtols[k];
     vxv_result r;
     vxg_xform x, rz, tr;
@@ -326,7 +326,7 @@ static void test_estimate_bounds_cylinder_error(void **state) {
   V *= (x1 - x0) / np / 3;
   for (int k = 0; k < 3; k++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = rtols[k];
     vxv_result r;
     vxg_xform x, ry, tr;
@@ -462,7 +462,7 @@ static void test_mesh_alone_icosphere_matches_pyramids_and_octree(void **state) 
     assert_double_near(r.centroid[k], x.t[k], 1e-15);
   }
   vxv_options opt;
-  vxv_options_default(&opt);
+  vx_octree_options(&opt);
   opt.rtol = 0;
   opt.h_min = R / 32;
   assert_int_equal(vxv_cell_massprops(f->ws, cut, &x, &opt, &o), VXC_OK);

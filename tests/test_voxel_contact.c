@@ -74,7 +74,7 @@ static void test_voxel_sphere_cap_matches_closed_form_at_four_depths(void **stat
   const double depths[4] = {1e-5, 1e-4, 1e-3, 1e-2};
   for (int i = 0; i < 4; i++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = 0;
     o.h_min = sqrt(2 * 0.1 * depths[i]) / 8; /* an eighth of the cap's radius */
     vxv_result r;
@@ -101,7 +101,7 @@ static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
   const double depths[2] = {1e-4, 1e-3};
   for (int i = 0; i < 2; i++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = 1e-2;
     o.certified = 1;
     vxv_result r;
@@ -121,7 +121,7 @@ static void test_voxel_sphere_cap_rtol_rule_meets_its_tolerance(void **state) {
 static void test_voxel_cap_smaller_than_the_leaf_is_resolved_by_halving(void **state) {
   fixture *f = *state;
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.032;
   vxv_result r;
@@ -144,7 +144,7 @@ static void test_voxel_two_spheres_give_the_lens(void **state) {
   vxg_xform_translation(&xa, c1[0], c1[1], c1[2]);
   vxg_xform_translation(&xb, c1[0] + d * u[0], c1[1] + d * u[1], c1[2] + d * u[2]);
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.01;
   vxv_result r;
@@ -171,7 +171,7 @@ static void test_voxel_ball_in_a_cavity_gives_ball_minus_lens(void **state) {
   vxg_xform_translation(&xc, o0[0], o0[1], o0[2]);
   vxg_xform_translation(&xball, o0[0] + dist * u[0], o0[1] + dist * u[1], o0[2] + dist * u[2]);
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.004;
   vxv_result r;
@@ -227,7 +227,7 @@ static void test_voxel_rotated_boxes_give_the_triangular_prism(void **state) {
     xa = world;
     vxg_xform_compose(&xb, &world, &xb0);
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     vxv_result r;
     assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_OK);
     /* prism: triangle of base 2p (along y, at x = 0.5) and height p (along x), length 1 in z;
@@ -263,7 +263,7 @@ static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
   vxg_xform_compose(&xc, &tr, &rot);
   vxg_xform_translation(&xt, 0, 0, -0.05);
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.002;
   vxv_result r;
@@ -293,7 +293,7 @@ static void test_voxel_ellipsoid_cap_is_the_affine_image_of_a_sphere_cap(void **
   vxg_xform_translation(&xe, -0.03, 0.04, cz - d);
   vxg_xform_translation(&xt, 0, 0, -0.05);
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0.002;
   vxv_result r;
@@ -357,7 +357,7 @@ static void test_voxel_cube_over_a_cavity_corner_is_cube_minus_overlap(void **st
   rotate_sym(&world, J0, J);
   for (int k = 0; k < 2; k++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     if (k == 1) {
       o.rtol = 0;
       o.h_min = 0.004;
@@ -394,7 +394,7 @@ static void test_voxel_ball_in_a_conical_hole_is_ball_minus_sector(void **state)
   double c[3];
   vxg_xform_point(&x, c0, c);
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = r0 / 32;
   vxv_result r;
@@ -418,7 +418,7 @@ static void test_voxel_results_do_not_depend_on_thread_count(void **state) {
     vxv_result r[3];
     for (int t = 0; t < 3; t++) {
       vxv_options o;
-      vxv_options_default(&o);
+      vx_octree_options(&o);
       o.threads = t + 1;
       if (rule == 0) {
         o.rtol = 0;
@@ -472,7 +472,7 @@ static void test_voxel_error_falls_as_h_squared_on_cap_and_lens(void **state) {
     for (int k = 0; k < 3; k++) {
       for (int plane = 0; plane < 2; plane++) {
         vxv_options o;
-        vxv_options_default(&o);
+        vx_octree_options(&o);
         o.rtol = 0;
         o.h_min = h0 / (1 << k);
         o.plane = plane ? VXV_PLANE_TANGENT : VXV_PLANE_MEAN;
@@ -530,7 +530,7 @@ static void test_voxel_hull_test_decides_and_changes_nothing_else(void **state) 
   vxg_xform_translation(&xa, 0, 0, 0);
   for (int t = 1; t <= 2; t++) {
     vxv_options o;
-    vxv_options_default(&o);
+    vx_octree_options(&o);
     o.rtol = 0;
     o.h_min = 0.004;
     o.threads = t;
@@ -575,14 +575,14 @@ static void test_voxel_bad_arguments_return_arg_error(void **state) {
   memset(&r, 0x5a, sizeof r);
   before = r;
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 0;
   o.h_min = 0;
   assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = -1;
   assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.h_min = NAN;
   assert_int_equal(vxv_intersect(f->ws, a, &x, a, &x, &o, &r), VXC_ERR_ARG);
   assert_int_equal(vxv_intersect(f->ws, NULL, &x, a, &x, NULL, &r), VXC_ERR_ARG);
@@ -615,7 +615,9 @@ static void test_voxel_allocation_failures_return_nomem(void **state) {
       continue;
     }
     vxv_result r;
-    st = vxv_intersect(ws, a, &xa, b, &xb, NULL, &r);
+    vxv_options o;
+    vx_octree_options(&o);
+    st = vxv_intersect(ws, a, &xa, b, &xb, &o, &r);
     if (st == VXC_OK) {
       ok = 1;
     } else {
@@ -632,7 +634,7 @@ static void test_voxel_allocation_failures_return_nomem(void **state) {
 static void test_voxel_memory_cap_is_reported_not_exceeded(void **state) {
   fixture *f = *state;
   vxv_options o;
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 1e-4;
   o.certified = 1; /* the bracket-driven rule: it needs the leaves the cap refuses */
   o.max_bytes = 1 << 20;
@@ -643,7 +645,7 @@ static void test_voxel_memory_cap_is_reported_not_exceeded(void **state) {
   assert_true(r.peak_bytes <= ((size_t)1 << 20) + (1 << 16));
   assert_true(r.volume_lo <= V && V <= r.volume_hi);
   /* the work cap likewise */
-  vxv_options_default(&o);
+  vx_octree_options(&o);
   o.rtol = 1e-4;
   o.certified = 1;
   o.max_boxes = 2000;

@@ -27,6 +27,13 @@
 #include "geom/geom.h"
 #include "voxel/voxel.h"
 
+/* The default options with the closed forms off (vxv_options.closed_form): the tests of
+ * the octree on caps and lenses measure the octree, not the formula. */
+static inline void vx_octree_options(vxv_options *o) {
+  vxv_options_default(o);
+  o->closed_form = 0;
+}
+
 /* Moments of an axisymmetric body along its axis s: V, int s, int s^2, int rho^2. */
 typedef struct vx_axial {
   double v, s1, s2, r2;

@@ -90,6 +90,7 @@ void vxv_options_default(vxv_options *o) {
   o->threads = 1;
   o->plane = VXV_PLANE_MEAN;
   o->hull_test = 0;
+  o->closed_form = 1;
 }
 
 
@@ -1092,8 +1093,12 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (empty) {
     return no_contact(ws, ref, &r, res);
   }
-  vxv_ws_alert(ws, nt);
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  if (opt.closed_form && vxv_closed_form(ws, lo, hi, &r)) {
+    *res = r;
+    return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
+  }
+  vxv_ws_alert(ws, nt);
 
   int nroot;
   if (root_grid(ws, lo, hi, ref, ext, &nroot, &r.root_size) != 0) {

@@ -56,7 +56,8 @@ typedef enum vxv_visit_kind {
   VXV_VISIT_RESET = 0, /* forget every element reported so far: the query runs a pass again
                           (the other fields are unset) */
   VXV_VISIT_BOX = 1,   /* a box inside the region: volume = lo = hi = its own, est = 0 */
-  VXV_VISIT_LEAF = 2   /* a boundary leaf: the region inside it, integrated */
+  VXV_VISIT_LEAF = 2   /* a boundary leaf: the region inside it, integrated (a closed-form
+                          result: one leaf, the region's bounding box, any shape) */
 } vxv_visit_kind;
 
 typedef struct vxv_visit {
@@ -108,9 +109,14 @@ typedef struct vxv_options {
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
                           visitor runs on the caller's thread alone (same figures) */
   void *visit_ud;
+  int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
+                      closed form when no other surface of the cells meets their
+                      interference (closed.c: exact, no octree, whatever the rule); 0
+                      always runs the octree */
 } vxv_options;
 
-/* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test. */
+/* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
+ * forms on. */
 void vxv_options_default(vxv_options *o);
 
 /* The outcome of a query. All vectors and tensors are in world axes. */
@@ -146,6 +152,10 @@ typedef struct vxv_result {
   double root_size;      /* edge of the root grid's cubes, m */
   double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
   size_t peak_bytes;     /* bytes the workspace held at the query's peak */
+  int closed_form;       /* 1 when measured in closed form (vxv_options.closed_form): the cap
+                            of a ball on a plane or the lens of two balls, exact up to the
+                            rounding the bracket allows; error_estimate and moment_width 0,
+                            no leaves; boxes counts the boxes classified to decide it */
   int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
   int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
                             libccd failed (the query went on without it) */

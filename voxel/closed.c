@@ -1,0 +1,389 @@
+/* closed.c: the interference of the commonest contacts in closed form (a ball on a plane,
+ * two balls), before any octree box.
+ *
+ * The query's region (the intersection of the cells' bounding boxes) holds the
+ * interference. Each atom of both cells is classified over it: when the only surfaces left
+ * undecided are one ball (a sphere primitive, not complemented) and planes, or two balls,
+ * the candidates are the ball whole, the ball cut by each plane (a cap), or the two balls'
+ * lens (geom/cap.c). A candidate K is the interference when every other primitive of both
+ * cells holds K's bounding box (a complemented one: the box lies outside one of its
+ * atoms); then the cells' intersection is K exactly, whatever the region. A cap that is
+ * empty proves the cells apart. Anything else (a truncating plane that cuts the cap, a
+ * complemented or curved surface, a mesh) is left to the octree.
+ *
+ * The result is exact up to rounding: its bracket is the volume at the cap's height (or the
+ * lens's depth) moved by its rounding allowance, the error estimate 0. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "geom/vec3.h"
+#include "voxel/internal.h"
+
+/* Planes left undecided over the region that are tried as the cap's (a box table thinner
+ * than the ball leaves its top and bottom faces). */
+#define CF_MAX_PLANES 8
+/* Rounding allowance of the formulas' volume, relative. */
+#define CF_REL (32 * DBL_EPSILON)
+
+/* An undecided surface: a ball (cell, atom, centre c, radius r) or a plane n.x <= d. */
+typedef struct cf_surf {
+  int cell, atom;
+  double c[3], r;
+  double n[3], d;
+} cf_surf;
+
+typedef struct cf_scan {
+  int nsph, npl;
+  cf_surf sph[2], pl[CF_MAX_PLANES];
+} cf_scan;
+
+/* A candidate: one or two caps (a lens), the cell of each cap's ball, the plane's cell (-1:
+ * none) and the volume bracket. */
+typedef struct cf_solid {
+  int ncap;
+  vxg_cap cap[2];
+  int cap_cell[2];
+  int plane_cell;
+  uint64_t used[2]; /* the atoms it is made of, per cell */
+  double lo, hi;
+} cf_solid;
+
+
+/* 1 when the atom is a plane (no quadratic part). */
+static int is_plane(const vxg_atom *a) {
+  if (a->kind != VXG_ATOM_QUADRIC) {
+    return 0;
+  }
+  for (int k = 0; k < 6; k++) {
+    if (a->q[k] != 0) {
+      return 0;
+    }
+  }
+  return a->q[6] != 0 || a->q[7] != 0 || a->q[8] != 0;
+}
+
+
+/* Records the MIXED atom i (primitive pr) of posed cell k; 0 when it is neither a ball nor a
+ * plane or there are too many. */
+static int record(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr, int i) {
+  const vxg_atom *a = &pc->atom[i];
+  cf_surf *f;
+  if (pr->kind == VXG_SPHERE) {
+    if (s->nsph == 2) {
+      return 0;
+    }
+    f = &s->sph[s->nsph++];
+    vxg_xform_point(&pc->to_frame, pr->move.t, f->c); /* the centre, from the model */
+    f->r = pr->param[0];
+  } else if (is_plane(a)) {
+    if (s->npl == CF_MAX_PLANES) {
+      return 0;
+    }
+    f = &s->pl[s->npl++];
+    double len = sqrt(vxg_dot(a->q + 6, a->q + 6));
+    for (int j = 0; j < 3; j++) {
+      f->n[j] = a->q[6 + j] / len;
+    }
+    f->d = -a->q[9] / len;
+  } else {
+    return 0;
+  }
+  f->cell = k;
+  f->atom = i;
+  return 1;
+}
+
+
+/* 1 when primitive pr of posed cell pc holds the box (c, e), its atoms in `skip` aside. */
+static int prim_holds(const vxg_posed_cell *pc, const vxg_prim *pr, uint64_t skip,
+                      const double c[3], const double e[3]) {
+  for (int i = pr->first_atom; i < pr->first_atom + pr->natom; i++) {
+    if (skip >> i & 1) {
+      continue;
+    }
+    vxg_class cl = vxg_atom_classify(&pc->atom[i], c, e);
+    if (pr->complement && cl == VXG_OUTSIDE) {
+      return 1; /* outside one atom: inside the complement */
+    }
+    if (!pr->complement && cl != VXG_INSIDE) {
+      return 0;
+    }
+  }
+  return !pr->complement;
+}
+
+
+/* The undecided surfaces of the query's cells over the box (c, e). 0 when a cell has a mesh
+ * (its classification costs a search), a primitive is outside or undecided but not a ball
+ * or a plane (complemented primitives must hold the box), or there are not one or two
+ * balls. */
+static int scan(const vxv_workspace *ws, const double c[3], const double e[3], cf_scan *s) {
+  memset(s, 0, sizeof *s);
+  for (int k = 0; k < 2; k++) {
+    const vxg_posed_cell *pc = &ws->pc[k];
+    for (int i = 0; i < pc->natom; i++) {
+      if (pc->atom[i].kind == VXG_ATOM_MESH) {
+        return 0;
+      }
+    }
+    for (int p = 0; p < pc->cell->nprim; p++) {
+      const vxg_prim *pr = &pc->cell->prim[p];
+      if (pr->complement) {
+        if (!prim_holds(pc, pr, 0, c, e)) {
+          return 0;
+        }
+        continue;
+      }
+      for (int i = pr->first_atom; i < pr->first_atom + pr->natom; i++) {
+        vxg_class cl = vxg_atom_classify(&pc->atom[i], c, e);
+        if (cl == VXG_OUTSIDE || (cl == VXG_MIXED && !record(s, pc, k, pr, i))) {
+          return 0;
+        }
+      }
+    }
+  }
+  return s->nsph >= 1;
+}
+
+
+/* 1 when every primitive of both cells but the candidate's atoms holds the candidate's
+ * bounding box (widened by its rounding). */
+static int others_hold(const vxv_workspace *ws, const cf_solid *k) {
+  double box[6], c[3], e[3];
+  vxg_cap_aabb(&k->cap[0], box);
+  if (k->ncap == 2) {
+    double b2[6];
+    vxg_cap_aabb(&k->cap[1], b2);
+    for (int j = 0; j < 3; j++) {
+      box[j] = fmin(box[j], b2[j]);
+      box[3 + j] = fmax(box[3 + j], b2[3 + j]);
+    }
+  }
+  for (int j = 0; j < 3; j++) {
+    double pad = 64 * DBL_EPSILON * (fabs(box[j]) + fabs(box[3 + j]) + k->cap[0].r);
+    c[j] = 0.5 * (box[j] + box[3 + j]);
+    e[j] = 0.5 * (box[3 + j] - box[j]) + pad;
+  }
+  for (int n = 0; n < 2; n++) {
+    const vxg_posed_cell *pc = &ws->pc[n];
+    for (int p = 0; p < pc->cell->nprim; p++) {
+      if (!prim_holds(pc, &pc->cell->prim[p], k->used[n], c, e)) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+
+static void use_atom(cf_solid *k, const cf_surf *f) {
+  k->used[f->cell] |= (uint64_t)1 << f->atom;
+}
+
+
+/* The ball s cut by the plane p (NULL: the ball whole), with its bracket. */
+static void cap_candidate(const cf_surf *s, const cf_surf *p, cf_solid *k) {
+  memset(k, 0, sizeof *k);
+  k->ncap = 1;
+  k->cap_cell[0] = s->cell;
+  k->plane_cell = p ? p->cell : -1;
+  use_atom(k, s);
+  if (!p) {
+    static const double up[3] = {0, 0, 1};
+    vxg_cap_of_plane(s->c, s->r, up, HUGE_VAL, &k->cap[0]);
+    double v = vxg_cap_volume(s->r, 2 * s->r);
+    k->lo = v * (1 - CF_REL);
+    k->hi = v * (1 + CF_REL);
+    return;
+  }
+  use_atom(k, p);
+  vxg_cap_of_plane(s->c, s->r, p->n, p->d, &k->cap[0]);
+  /* the height r + d - n.c, rounded in d, n.c and the sum */
+  double h = s->r + (p->d - vxg_dot(p->n, s->c));
+  double dh = 8 * DBL_EPSILON *
+              (s->r + fabs(p->d) + fabs(p->n[0] * s->c[0]) + fabs(p->n[1] * s->c[1]) +
+               fabs(p->n[2] * s->c[2]));
+  k->lo = vxg_cap_volume(s->r, h - dh) * (1 - CF_REL);
+  k->hi = vxg_cap_volume(s->r, h + dh) * (1 + CF_REL);
+}
+
+
+/* The lens of balls s1 and s2, with its bracket. */
+static void lens_candidate(const cf_surf *s1, const cf_surf *s2, cf_solid *k) {
+  memset(k, 0, sizeof *k);
+  k->ncap = 2;
+  k->cap_cell[0] = s1->cell;
+  k->cap_cell[1] = s2->cell;
+  k->plane_cell = -1;
+  use_atom(k, s1);
+  use_atom(k, s2);
+  vxg_lens_caps(s1->c, s1->r, s2->c, s2->r, k->cap);
+  double u[3];
+  vxg_sub(s2->c, s1->c, u);
+  double dist = sqrt(vxg_dot(u, u));
+  double dd = 8 * DBL_EPSILON *
+              (dist + fabs(s1->c[0]) + fabs(s1->c[1]) + fabs(s1->c[2]) + fabs(s2->c[0]) +
+               fabs(s2->c[1]) + fabs(s2->c[2]));
+  k->lo = vxg_lens_volume(s1->r, s2->r, dist + dd) * (1 - CF_REL);
+  k->hi = vxg_lens_volume(s1->r, s2->r, dist - dd) * (1 + CF_REL);
+}
+
+
+/* Volume, centroid and central second moments of the candidate's caps together. */
+static void solid_central(const cf_solid *k, double *v, double g[3], double cm[6]) {
+  double vi[2], gi[2][3], ci[2][6];
+  *v = 0;
+  memset(g, 0, 3 * sizeof g[0]);
+  memset(cm, 0, 6 * sizeof cm[0]);
+  for (int i = 0; i < k->ncap; i++) {
+    vxg_cap_central(&k->cap[i], &vi[i], gi[i], ci[i]);
+    *v += vi[i];
+  }
+  if (!(*v > 0)) {
+    return;
+  }
+  for (int j = 0; j < 3; j++) {
+    for (int i = 0; i < k->ncap; i++) {
+      g[j] += vi[i] / *v * gi[i][j];
+    }
+  }
+  for (int i = 0; i < k->ncap; i++) {
+    double dg[3];
+    vxg_sub(gi[i], g, dg);
+    for (int s = 0; s < 6; s++) {
+      cm[s] += ci[i][s] + vi[i] * dg[VXG_SYM_ROW[s]] * dg[VXG_SYM_COL[s]];
+    }
+  }
+}
+
+
+/* The area vector of cell A's surface inside B: a cap's spherical part has minus its flat
+ * face's vector area (pi a^2 n), the flat face (a plane of A) plus it. */
+static void solid_area(const cf_solid *k, double area[3]) {
+  memset(area, 0, 3 * sizeof area[0]);
+  for (int i = 0; i < k->ncap; i++) {
+    double s = (k->cap_cell[i] == 0 ? -1.0 : 0.0) + (k->plane_cell == 0 ? 1.0 : 0.0);
+    double a2 = M_PI * vxg_cap_rim2(&k->cap[i]);
+    for (int j = 0; j < 3; j++) {
+      area[j] += s * a2 * k->cap[i].n[j];
+    }
+  }
+}
+
+
+/* The moments (m0, m1, m2 as vxv_visit.m) about o of a region of volume v, centroid g and
+ * central second moments cm. */
+static void moments_about(double v, const double g[3], const double cm[6], const double o[3],
+                          double m[10]) {
+  double p[3];
+  vxg_sub(g, o, p);
+  m[0] = v;
+  for (int j = 0; j < 3; j++) {
+    m[1 + j] = v * p[j];
+  }
+  for (int s = 0; s < 6; s++) {
+    m[4 + s] = cm[s] + v * p[VXG_SYM_ROW[s]] * p[VXG_SYM_COL[s]];
+  }
+}
+
+
+/* Reports the candidate to the query's visitor as one leaf: its bounding box. */
+static void visit_solid(const vxv_workspace *ws, const cf_solid *k, const vxv_result *r, double v,
+                        const double g[3], const double cm[6]) {
+  vxv_visit vis;
+  memset(&vis, 0, sizeof vis);
+  vis.kind = VXV_VISIT_LEAF;
+  double box[6], bc[3];
+  vxg_cap_aabb(&k->cap[0], box);
+  for (int i = 1; i < k->ncap; i++) {
+    double b2[6];
+    vxg_cap_aabb(&k->cap[i], b2);
+    for (int j = 0; j < 3; j++) {
+      box[j] = fmin(box[j], b2[j]);
+      box[3 + j] = fmax(box[3 + j], b2[3 + j]);
+    }
+  }
+  vis.h = HUGE_VAL;
+  for (int j = 0; j < 3; j++) {
+    bc[j] = 0.5 * (box[j] + box[3 + j]);
+    vis.c[j] = ws->ref[j] + bc[j];
+    vis.e[j] = 0.5 * (box[3 + j] - box[j]);
+    vis.h = fmin(vis.h, vis.e[j]);
+  }
+  moments_about(v, g, cm, bc, vis.m);
+  vis.lo = r->volume_lo;
+  vis.hi = r->volume_hi;
+  memcpy(vis.area, r->area_vector, sizeof vis.area);
+  ws->visit(ws->visit_ud, &vis);
+}
+
+
+/* Fills r from candidate k (query frame: the world translated by ws->ref). */
+static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long boxes,
+                        vxv_result *r) {
+  double v, g[3], cm[6], m[10];
+  solid_central(k, &v, g, cm);
+  moments_about(v, g, cm, (const double[3]){0, 0, 0}, m);
+  r->volume = r->mom.m0 = v;
+  r->volume_lo = fmin(k->lo, v);
+  r->volume_hi = fmax(k->hi, v);
+  memcpy(r->mom.m1, m + 1, sizeof r->mom.m1);
+  memcpy(r->mom.m2, m + 4, sizeof r->mom.m2);
+  memcpy(r->ref, ws->ref, sizeof r->ref);
+  double tr = cm[0] + cm[1] + cm[2];
+  memset(r->inertia, 0, sizeof r->inertia);
+  for (int s = 0; s < 6; s++) {
+    int a = VXG_SYM_ROW[s], b = VXG_SYM_COL[s];
+    r->inertia[3 * a + b] = r->inertia[3 * b + a] = (a == b ? tr : 0) - cm[s];
+  }
+  for (int j = 0; j < 3; j++) {
+    r->centroid[j] = ws->ref[j] + (v > 0 ? g[j] : 0);
+  }
+  solid_area(k, r->area_vector);
+  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  r->boxes = boxes;
+  r->peak_bytes = ws->peak;
+  r->closed_form = 1;
+  if (ws->visit && v > 0) {
+    visit_solid(ws, k, r, v, g, cm);
+  }
+}
+
+
+int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi[3],
+                    vxv_result *r) {
+  if (ws->q.ncell != 2) {
+    return 0;
+  }
+  double c[3], e[3];
+  for (int j = 0; j < 3; j++) {
+    c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
+    e[j] = 0.5 * (hi[j] - lo[j]);
+  }
+  cf_scan s;
+  if (!scan(ws, c, e, &s)) {
+    return 0;
+  }
+  long long boxes = 1;
+  cf_solid k;
+  if (s.nsph == 2) {
+    lens_candidate(&s.sph[0], &s.sph[1], &k);
+    boxes++;
+    if (!(k.hi > 0) || others_hold(ws, &k)) {
+      fill_result(ws, &k, boxes, r);
+      return 1;
+    }
+    return 0;
+  }
+  for (int j = -1; j < s.npl; j++) {
+    cap_candidate(&s.sph[0], j < 0 ? NULL : &s.pl[j], &k);
+    boxes++;
+    /* an empty cap proves the cells apart, whatever their other surfaces */
+    if (!(k.hi > 0) || others_hold(ws, &k)) {
+      fill_result(ws, &k, boxes, r);
+      return 1;
+    }
+  }
+  return 0;
+}
