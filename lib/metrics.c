@@ -62,6 +62,7 @@ void vxc_query_options_default(vxc_query_options *o) {
   o->theta_c = M_PI / 180.0;
   o->r_n = 0.95;
   o->n_i = 15;
+  o->closed_form = 1;
 }
 
 
@@ -189,6 +190,7 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   v->certified = o->certified != 0;
   v->max_boxes = o->max_boxes;
   v->threads = o->threads;
+  v->closed_form = o->closed_form != 0;
   return VXC_OK;
 }
 
@@ -338,6 +340,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   pm->leaves = r.leaves;
   pm->level = r.depth;
   pm->leaf_min = r.leaf_size_min;
+  pm->closed_form = r.closed_form;
   pm->workspace_bytes = (double)r.peak_bytes;
   if (st == VXC_NO_CONTACT || !(r.volume > 0)) {
     pm->time_ms = now_ms() - t0;

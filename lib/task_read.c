@@ -13,7 +13,8 @@
  *                [(velocity VX VY VZ WX WY WZ)])
  *         | (contact A B [(params (NAME VALUE)... [(friction-law NAME)])] [(voxel H) | (rtol R)]
  *             [(rolling rate-independent (eta_r E) (eta_s S) [(phi_0 A)])]
- *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)] [+(patches)])
+ *                [+(atol A)] [+(certified)] [+(slots N)] [+(event-force F)] [+(patches)]
+ *                [+(closed-form on|off)])
  *   motion := (fixed)
  *           | (free [(mass M)] [(inertia IXX IYY IZZ [IXY IXZ IYZ])] [+(density RHO)]
  *                   [+(com X Y Z)])
@@ -30,7 +31,8 @@
  * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3), stopped on the
  * error estimate or, with (certified), on the certified bracket. (patches) makes each
  * connected part of a cell pair's interference a contact of its own (lib/README.md section
- * 11); the default (slots N) is then PATCH_SLOTS per cell pair. */
+ * 11); the default (slots N) is then PATCH_SLOTS per cell pair. (closed-form off) measures
+ * a ball on a plane or two balls by the octree too (vxc_query_options.closed_form). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -602,6 +604,18 @@ static void contact_defaults(reader *rd, task_contact *c, int have_atol) {
 }
 
 
+/* (NAME on) or (NAME off) into *v (1 or 0). */
+static int on_off(reader *rd, const vxg_sexp *f, int *v) {
+  const vxg_sexp *a = f->child->next;
+  const char *w = f->nchild == 2 && a->kind == VXG_SEXP_WORD ? a->text : "";
+  if (strcmp(w, "on") != 0 && strcmp(w, "off") != 0) {
+    return fail(rd, f, "(%s on) or (%s off) expected", head(f), head(f));
+  }
+  *v = strcmp(w, "on") == 0;
+  return 0;
+}
+
+
 static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   vxc_params_default(&c->params);
   vxc_query_options_default(&c->query);
@@ -648,6 +662,10 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return fail(rd, f, "(certified) takes no value", NULL, NULL);
       }
       c->query.certified = 1;
+    } else if (strcmp(h, "closed-form") == 0) {
+      if (on_off(rd, f, &c->query.closed_form) < 0) {
+        return -1;
+      }
     } else if (strcmp(h, "patches") == 0) {
       if (f->nchild != 1) {
         return fail(rd, f, "(patches) takes no value", NULL, NULL);
@@ -679,9 +697,10 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
     } else {
-      static const char *const forms[] = {"params", "voxel", "rtol",        "certified",
-                                          "atol",   "slots", "event-force", "rolling"};
-      return unknown_form(rd, f, "(contact ...)", h, forms, 8);
+      static const char *const forms[] = {"params",  "voxel",      "rtol",        "certified",
+                                          "atol",    "slots",      "event-force", "rolling",
+                                          "patches", "closed-form"};
+      return unknown_form(rd, f, "(contact ...)", h, forms, 10);
     }
   }
   if (have_voxel && !have_rtol) {

@@ -349,6 +349,17 @@ static void contact_record(const vxc_pair_wrench *sw, vxc_task_contact_state *cs
 }
 
 
+/* 1 when the metrics have a pair in contact and every such pair came in closed form. */
+static int all_closed_form(const vxc_metrics *m) {
+  for (int i = 0; i < m->npair; i++) {
+    if (!m->pair[i].closed_form) {
+      return 0;
+    }
+  }
+  return m->npair > 0;
+}
+
+
 /* Stage 2, one contact: the query at the bodies' poses (query = 1), the force model on its
  * tracked pairs (their state derivatives into dy), their wrenches onto both bodies in w,
  * their powers into de, the record s->cs[ci]. */
@@ -371,6 +382,7 @@ static vxc_status eval_contact(sim *s, int ci, double t, const double *y, double
     st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
     s->queries++;
     s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
+    s->closed_form_queries += st == VXC_OK && all_closed_form(&pr->m);
     if (st != VXC_OK) {
       return st;
     }
@@ -637,9 +649,8 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
                            tc->slots);
     }
     if (st != VXC_OK) {
-      return vxg_error_set(s->err, st, NULL, 0, 0,
-                           "contact %s~%s at t = %.9g s: %s", T->body[tc->a].name,
-                           T->body[tc->b].name, t, e.message);
+      return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: %s",
+                           T->body[tc->a].name, T->body[tc->b].name, t, e.message);
     }
     s->t->sum_contact[ci].impacts += started;
     *changed = *changed || started || lost;
@@ -1108,6 +1119,7 @@ static void run_finish(sim *s, run_loop *L) {
   sum->energy_scale = s->escale;
   sum->queries = s->queries;
   sum->capped_queries = s->capped_queries;
+  sum->closed_form_queries = s->closed_form_queries;
   sum->nbody = T->nbody;
   sum->ncontact = T->ncontact;
   sum->contact = T->sum_contact;

@@ -53,7 +53,8 @@ typedef struct sim {
   double p0;                  /* initial potential energy, J */
   double escale;              /* energy scale of the run so far (energy_check), J */
   long long queries;
-  long long capped_queries; /* queries less accurate than their contact's tolerance */
+  long long capped_queries;      /* queries less accurate than their contact's tolerance */
+  long long closed_form_queries; /* queries in contact measured in closed form throughout */
   vxc_error *err;
   sim_jac jac; /* (method rosw) only */
 } sim;

@@ -40,6 +40,11 @@ typedef struct vxc_query_options {
                           bracket, which the region tightens) (0) */
   int patches;         /* 1: split each pair's interference into contact patches
                           (vxc_pair_metrics.patch; implies `region`) (0) */
+  int closed_form;     /* 1: a cell pair whose interference is a ball's cap by a plane (a
+                          ball or a round tip on a face) or two balls' lens, met by no other
+                          surface of the cells, is measured in closed form, exact up to
+                          rounding, whatever voxel or rtol asks (its region is one leaf,
+                          the interference's bounding box); 0: always by the octree (1) */
 } vxc_query_options;
 
 /* One connected part of a cell pair's interference (vxc_query_options.patches): the
@@ -58,7 +63,8 @@ typedef struct vxc_patch {
   long long boxes;             /* octree elements (boxes and leaves) in the patch */
 } vxc_patch;
 
-/* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15. */
+/* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15, closed
+ * forms on. */
 VXC_API void vxc_query_options_default(vxc_query_options *o);
 
 /* The contact of one cell pair. */
@@ -102,7 +108,9 @@ typedef struct vxc_pair_metrics {
   int capped;                  /* 1 when the work or memory cap stopped refinement before
                                   the options' rtol or voxel was reached: the result is
                                   less accurate than asked (the bracket still holds) */
-  double leaf_min;             /* edge of the smallest leaf integrated, m */
+  double leaf_min;             /* edge of the smallest leaf integrated, m (0: none) */
+  int closed_form;             /* 1 when measured in closed form (options.closed_form): no
+                                  octree, no leaves, error_estimate 0 */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
   double time_ms;              /* wall time of this pair, ms */
   int npatch;                  /* contact patches (options.patches; else 0) */

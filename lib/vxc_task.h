@@ -161,14 +161,16 @@ typedef struct vxc_task_summary {
   double max_abs_error;                    /* largest |energy error| seen at the records, J */
   long long steps, rejected;               /* accepted steps, steps rejected (error or event) */
   long long queries;                       /* contact queries (vxc_query_run calls) */
-  long long capped_queries;  /* of which capped: less accurate than the contact's (rtol R) or
-                                (voxel H) (vxc_metrics.capped); the run goes on with them */
-  double min_step, max_step; /* smallest and largest accepted step, s */
-  double wall_s;             /* wall time, s */
-  double realtime_factor;    /* simulated seconds per wall second */
-  double energy_scale;       /* largest K + |P - P0| + E + D + |W| seen at the records, J */
-  int energy_failed;         /* 1 when the run stopped because |energy error| passed the task's
-                                (energy-tolerance R) times energy_scale (status VXC_ERR_NUMERIC) */
+  long long capped_queries;      /* of which capped: less accurate than the contact's (rtol R) or
+                                    (voxel H) (vxc_metrics.capped); the run goes on with them */
+  long long closed_form_queries; /* queries in contact whose every cell pair in contact was
+                                    measured in closed form (vxc_pair_metrics.closed_form) */
+  double min_step, max_step;     /* smallest and largest accepted step, s */
+  double wall_s;                 /* wall time, s */
+  double realtime_factor;        /* simulated seconds per wall second */
+  double energy_scale;           /* largest K + |P - P0| + E + D + |W| seen at the records, J */
+  int energy_failed;             /* 1 when the run stopped because |energy error| passed the task's
+                                    (energy-tolerance R) times energy_scale (status VXC_ERR_NUMERIC) */
 } vxc_task_summary;
 
 /* Runs the task from its initial state (a task may be run again: it restarts). `rec` and

@@ -9,7 +9,7 @@
 /* Options of the thesis's fixed-leaf rule: leaves of edge h, no certified refinement. */
 static vxc_query_options fixed_leaf(double h) {
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 0;
   o.voxel = h;
   return o;
@@ -39,7 +39,7 @@ static void test_query_sphere_on_tilted_ground(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-5;
   vxc_rng r = {8};
   const double R = 0.1, h = 1e-3;
@@ -122,7 +122,7 @@ static void test_query_two_spheres_lens(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-4;
   const double r1 = 0.1, r2 = 0.06, d = 0.15;
   // lens of two spheres at distance d: pi (r1 + r2 - d)^2 (d^2 + 2 d r2 - 3 r2^2 + 2 d r1
@@ -166,7 +166,7 @@ static void test_query_capped_is_flagged(void **state) {
   pb.p[0] = d;
   for (int k = 0; k < 2; k++) {
     vxc_query_options o;
-    vxc_query_options_default(&o);
+    vxc_test_octree_options(&o);
     o.rtol = 1e-4;
     o.certified = 1; /* capped: the bracket missed the tolerance */
     o.max_boxes = k == 0 ? 200 : 0;
@@ -208,7 +208,7 @@ static void test_query_atol_floor(void **state) {
     long long leaves[2];
     for (int k = 0; k < 2; k++) {
       vxc_query_options o;
-      vxc_query_options_default(&o);
+      vxc_test_octree_options(&o);
       o.atol = k ? 3e-14 : 0;
       o.certified = cert;
       vxc_metrics m;
@@ -242,7 +242,7 @@ static void test_query_box_flat_and_tilted(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-6;
   vxc_pose pg = vxc_pose_identity(), pb = {{0.01, 0.02, 0.025 - 1e-3}, {1, 0, 0, 0}};
   vxc_metrics m;
@@ -299,7 +299,7 @@ static void test_query_certified_grazing_box_corner(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-3;
   o.certified = 1;
   // a unit quaternion with no zero component; R2 the rotation matrix's third row
@@ -338,7 +338,7 @@ static void test_query_cylinder_on_ground(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-5;
   const double R = 0.05, L = 0.3, d = 2e-3;
   double V = L * (R * R * acos((R - d) / R) - (R - d) * sqrt(2 * R * d - d * d));
@@ -368,7 +368,7 @@ static void test_query_ball_in_groove(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-4;
   // the groove's axis is the line y = 0, z = 1 (model frame); the ball's centre at
   // distance 1 - 0.1 + 1e-3 from it, at angle phi from straight down
@@ -406,7 +406,7 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
   const double rtol[2] = {1e-2, 1e-3};
   for (int k = 0; k < 2; k++) {
     vxc_query_options o;
-    vxc_query_options_default(&o);
+    vxc_test_octree_options(&o);
     o.rtol = rtol[k];
     o.certified = 1; /* the bracket-driven rule, whose moments these bounds were set for */
     vxc_metrics m;
@@ -459,7 +459,7 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-3;
   o.certified = 1; /* mirrored normals to 1e-6: the bracket-driven rule's moments */
   vxc_pose pp = {{0.0006, 0, -0.04}, {1, 0, 0, 0}}, ph = vxc_pose_identity();
@@ -557,13 +557,13 @@ static void test_query_bad_input(void **state) {
                    VXC_ERR_ARG);
   assert_non_null(strstr(err.message, "beyond"));
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.atol = -1;
   assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 0;
   assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.threads = 0;
   assert_int_equal(vxc_query_run(q, ball, NULL, ball, NULL, &o, NULL, NULL, &m, &err), VXC_ERR_ARG);
   assert_int_equal(m.npair, -7);

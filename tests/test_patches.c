@@ -144,6 +144,7 @@ static vxc_query_options patch_options(void) {
   vxc_query_options_default(&o);
   o.rtol = 1e-3;
   o.patches = 1;
+  o.closed_form = 0; /* the octree's patches, not one closed-form leaf */
   return o;
 }
 

@@ -44,7 +44,7 @@ static void test_penetration_ball_into_tilted_slab(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   vxc_rng r = {21};
   const double R = 0.1, depths[4] = {1e-5, 1e-3, 1e-2, 0.05};
   for (int k = 0; k < 8; k++) {
@@ -78,7 +78,7 @@ static void test_penetration_two_balls(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   vxc_rng r = {5};
   for (int k = 0; k < 6; k++) {
     double D = vxc_rng_uniform(&r, 0.06, 0.149), th = acos(vxc_rng_uniform(&r, -1, 1));
@@ -107,7 +107,7 @@ static void test_penetration_cube_corner(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 1e-5;
   /* the turn taking the diagonal (1, 1, 1)/sqrt 3 to -z: about (1, -1, 0)/sqrt 2 by
      pi - acos(1/sqrt 3) */
@@ -141,7 +141,7 @@ static void test_penetration_nonconvex_bracket(void **state) {
   const double R = 0.1, d = 4e-3, h = 2.5e-4;
   vxc_pose pb = {{0, 0, R - d}, {1, 0, 0, 0}};
   vxc_query_options o;
-  vxc_query_options_default(&o);
+  vxc_test_octree_options(&o);
   o.rtol = 0;
   o.voxel = h;
   const vxc_pair_metrics *p = one_pair(q, ball, &pb, slab, NULL, &o);

@@ -26,6 +26,14 @@ static inline vxc_solid *vxc_test_load_text(const char *text) {
 }
 
 
+/* The default query options with the closed forms off (vxc_query_options.closed_form): the
+ * tests of the octree on caps and lenses measure the octree, not the formula. */
+static inline void vxc_test_octree_options(vxc_query_options *o) {
+  vxc_query_options_default(o);
+  o->closed_form = 0;
+}
+
+
 /* The angle between a and b, rad (atan2 of |a x b| and a.b: accurate near 0). */
 static inline double vxc_test_angle(const double a[3], const double b[3]) {
   double c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

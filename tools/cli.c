@@ -168,6 +168,10 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
     o->query.certified = 1;
     return 1;
   }
+  if (strcmp(arg, "--no-closed-form") == 0) {
+    o->query.closed_form = 0;
+    return 1;
+  }
   int is_pose = strcmp(arg, "--pose-a") == 0 || strcmp(arg, "--pose-b") == 0;
   int known = (allow_pose && is_pose) || strcmp(arg, "--voxel") == 0 ||
               strcmp(arg, "--rtol") == 0 || strcmp(arg, "--threads") == 0 ||

@@ -82,7 +82,8 @@ int cli_split_param(const char *arg, char *name, size_t size, double *value);
 
 /* Options shared by the commands that measure contacts (metrics, force, mass, bench). */
 typedef struct cli_geom_opts {
-  vxc_query_options query; /* --voxel, --rtol, --atol, --certified, --threads, --max-boxes */
+  vxc_query_options query; /* --voxel, --rtol, --atol, --certified, --threads, --max-boxes,
+                              --no-closed-form */
   vxc_pose pose_a, pose_b; /* --pose-a, --pose-b */
   int json;                /* --json */
   int have_voxel, have_rtol;
@@ -111,6 +112,8 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
   "  --atol A     with --rtol: an error of A m^3 is enough too (default 0)\n"               \
   "  --certified  stop on the certified bracket (V_hi - V_lo <= max(R V, A)), not on the\n" \
   "               error estimate: a guarantee, at a higher cost\n"                          \
+  "  --no-closed-form  measure a ball on a plane or two balls by the octree too (by\n"      \
+  "               default they are exact, in closed form)\n"                                \
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
   "               tolerance says \"capped\": true, warns, and the exit status is 3\n"
 

@@ -86,7 +86,8 @@ static void json_pair(const vxc_pair_metrics *p) {
   cli_json_num(stdout, p->area);
   printf(", \"leaves\": %lld, \"time_ms\": ", p->leaves);
   cli_json_num(stdout, p->time_ms);
-  printf(", \"capped\": %s", p->capped ? "true" : "false");
+  printf(", \"capped\": %s, \"closed_form\": %s", p->capped ? "true" : "false",
+         p->closed_form ? "true" : "false");
   if (p->patch) {
     printf(", \"patches\": [");
     for (int i = 0; i < p->npatch; i++) {
@@ -172,7 +173,8 @@ static int metrics_run(int argc, char **argv) {
           p->normal_from_mpr ? "the MPR" : "the area-vector", p->normal_geo[0], p->normal_geo[1],
           p->normal_geo[2],
           (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]" : "");
-      printf("    %lld boxes, %lld leaves, depth %d%s, %.3g ms\n", p->boxes, p->leaves, p->level,
+      printf("    %s%lld boxes, %lld leaves, depth %d%s, %.3g ms\n",
+             p->closed_form ? "closed form (exact), " : "", p->boxes, p->leaves, p->level,
              p->capped ? " (CAPPED: less accurate than asked)" : "", p->time_ms);
       for (int k = 0; k < p->npatch; k++) {
         const vxc_patch *c = &p->patch[k];
@@ -218,7 +220,7 @@ const cli_command cli_cmd_metrics = {
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"penetration\", \"penetration_lo\",\n"
     "               \"penetration_hi\", \"radius_of_gyration\", \"area\", \"leaves\", \"time_ms\", "
-    "\"capped\"}],\n"
+    "\"capped\",\n               \"closed_form\"}],\n"
     "               \"total\": {\"capped\", \"volume\",\n"
     "               \"centroid\"}}\n"
     "  --patches    split each pair into contact patches (its connected parts: the octree's\n"

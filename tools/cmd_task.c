@@ -241,8 +241,8 @@ static int write_summary(const char *path, vxc_task *t, const series_layout *lay
   cli_json_num(f, s->energy_scale);
   fprintf(f,
           ",\n \"steps\": %lld, \"rejected\": %lld, \"queries\": %lld, \"capped_queries\": %lld, "
-          "\"min_step\": ",
-          s->steps, s->rejected, s->queries, s->capped_queries);
+          "\"closed_form_queries\": %lld, \"min_step\": ",
+          s->steps, s->rejected, s->queries, s->capped_queries, s->closed_form_queries);
   cli_json_num(f, s->min_step);
   fprintf(f, ", \"max_step\": ");
   cli_json_num(f, s->max_step);
@@ -465,10 +465,10 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
   printf("task %s: %s at t = %.6g s (%ld records in %s/series.csv)\n", vxc_task_name(t), status,
          s->t_end, o->rows, dir);
   printf(
-      "  wall time %.3f s (real-time factor %.3g), %lld contact queries (%.0f per s), %lld steps "
-      "(%lld rejected), step %.3g .. %.3g s\n",
+      "  wall time %.3f s (real-time factor %.3g), %lld contact queries (%.0f per s; %lld in "
+      "closed form), %lld steps (%lld rejected), step %.3g .. %.3g s\n",
       s->wall_s, s->realtime_factor, s->queries, s->wall_s > 0 ? s->queries / s->wall_s : 0.0,
-      s->steps, s->rejected, s->min_step, s->max_step);
+      s->closed_form_queries, s->steps, s->rejected, s->min_step, s->max_step);
   for (int i = 0; i < s->nbody; i++) {
     const double *p = s->body[i].pose, *v = s->body[i].velocity;
     printf(
