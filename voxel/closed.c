@@ -182,8 +182,16 @@ static void use_atom(cf_solid *k, const cf_surf *f) {
 }
 
 
+/* The rounding of a length of the query frame: that of the posed atoms' coefficients, which
+ * were computed from the world's (ref far from the world's origin), and of the formulas. */
+static double frame_ulp(const vxv_workspace *ws, double size) {
+  return 8 * DBL_EPSILON * (size + fabs(ws->ref[0]) + fabs(ws->ref[1]) + fabs(ws->ref[2]));
+}
+
+
 /* The ball s cut by the plane p (NULL: the ball whole), with its bracket. */
-static void cap_candidate(const cf_surf *s, const cf_surf *p, cf_solid *k) {
+static void cap_candidate(const vxv_workspace *ws, const cf_surf *s, const cf_surf *p,
+                          cf_solid *k) {
   memset(k, 0, sizeof *k);
   k->ncap = 1;
   k->cap_cell[0] = s->cell;
@@ -201,16 +209,16 @@ static void cap_candidate(const cf_surf *s, const cf_surf *p, cf_solid *k) {
   vxg_cap_of_plane(s->c, s->r, p->n, p->d, &k->cap[0]);
   /* the height r + d - n.c, rounded in d, n.c and the sum */
   double h = s->r + (p->d - vxg_dot(p->n, s->c));
-  double dh = 8 * DBL_EPSILON *
-              (s->r + fabs(p->d) + fabs(p->n[0] * s->c[0]) + fabs(p->n[1] * s->c[1]) +
-               fabs(p->n[2] * s->c[2]));
+  double dh = frame_ulp(ws, s->r + fabs(p->d) + fabs(p->n[0] * s->c[0]) + fabs(p->n[1] * s->c[1]) +
+                                fabs(p->n[2] * s->c[2]));
   k->lo = vxg_cap_volume(s->r, h - dh) * (1 - CF_REL);
   k->hi = vxg_cap_volume(s->r, h + dh) * (1 + CF_REL);
 }
 
 
 /* The lens of balls s1 and s2, with its bracket. */
-static void lens_candidate(const cf_surf *s1, const cf_surf *s2, cf_solid *k) {
+static void lens_candidate(const vxv_workspace *ws, const cf_surf *s1, const cf_surf *s2,
+                           cf_solid *k) {
   memset(k, 0, sizeof *k);
   k->ncap = 2;
   k->cap_cell[0] = s1->cell;
@@ -222,9 +230,8 @@ static void lens_candidate(const cf_surf *s1, const cf_surf *s2, cf_solid *k) {
   double u[3];
   vxg_sub(s2->c, s1->c, u);
   double dist = sqrt(vxg_dot(u, u));
-  double dd = 8 * DBL_EPSILON *
-              (dist + fabs(s1->c[0]) + fabs(s1->c[1]) + fabs(s1->c[2]) + fabs(s2->c[0]) +
-               fabs(s2->c[1]) + fabs(s2->c[2]));
+  double dd = frame_ulp(ws, dist + fabs(s1->c[0]) + fabs(s1->c[1]) + fabs(s1->c[2]) +
+                                fabs(s2->c[0]) + fabs(s2->c[1]) + fabs(s2->c[2]));
   k->lo = vxg_lens_volume(s1->r, s2->r, dist + dd) * (1 - CF_REL);
   k->hi = vxg_lens_volume(s1->r, s2->r, dist - dd) * (1 + CF_REL);
 }
@@ -368,7 +375,7 @@ int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi
   long long boxes = 1;
   cf_solid k;
   if (s.nsph == 2) {
-    lens_candidate(&s.sph[0], &s.sph[1], &k);
+    lens_candidate(ws, &s.sph[0], &s.sph[1], &k);
     boxes++;
     if (!(k.hi > 0) || others_hold(ws, &k)) {
       fill_result(ws, &k, boxes, r);
@@ -377,7 +384,7 @@ int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi
     return 0;
   }
   for (int j = -1; j < s.npl; j++) {
-    cap_candidate(&s.sph[0], j < 0 ? NULL : &s.pl[j], &k);
+    cap_candidate(ws, &s.sph[0], j < 0 ? NULL : &s.pl[j], &k);
     boxes++;
     /* an empty cap proves the cells apart, whatever their other surfaces */
     if (!(k.hi > 0) || others_hold(ws, &k)) {
