@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..57"
+echo "1..58"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -92,6 +92,10 @@ ok "a capped mass exits with 3 and warns" 3 'vxc mass: warning: .*less accurate 
 ok "a capped mass says so in every JSON object" 3 '"capped": true.*"capped": true' -- \
   "$vxc" mass "$data/ball.vxm" --rtol 1e-4 --max-boxes 100 --json
 ok "a capped contact query exits with 3" 3 '"capped": true' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --max-boxes 50 --json \
+  --no-closed-form
+ok "a ball on a table is measured in closed form, uncapped whatever the cap" 0 \
+  '"capped": false, "closed_form": true' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --max-boxes 50 --json
 ok "a query that meets its tolerance is not capped" 0 '"total": \{"capped": false' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json

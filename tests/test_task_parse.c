@@ -166,6 +166,16 @@ static void test_errors(void **state) {
       " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"
       " (contact a b (patches 1)))",
       VXC_ERR_FORMAT, 4, 15, "(patches) takes no value");
+  expect_error(
+      "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
+      " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"
+      " (contact a b (closed-form no)))",
+      VXC_ERR_FORMAT, 4, 15, "(closed-form on) or (closed-form off)");
+  expect_error(
+      "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
+      " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"
+      " (contact a b (closed-fom off)))",
+      VXC_ERR_FORMAT, 4, 15, "did you mean 'closed-form'");
   expect_error("(task x (duration 1)\n  (body b (model \"ball.vxm\") (free (mass 1))))",
                VXC_ERR_FORMAT, 2, 3, "missing (pose");
   /* syntax errors come from the S-expression reader with their position */

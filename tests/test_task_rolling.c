@@ -11,9 +11,11 @@
  * with (initial-overlap allow), and e_eff = 1: no normal damping, hence no rolling resistance
  * (4.67), which the rigid closed forms leave out. mu_s = mu_c, so the start's stiction does
  * not matter. The tolerance asked is 2%. Each runs with bs3, and with every adaptive method
- * under VXC_LONG=1 (make check-long): the contact's default tolerance refines its octree
- * differently from query to query, and the step control resolves that noise, so these short
- * runs take hundreds of thousands of queries with the slower methods. */
+ * under VXC_LONG=1 (make check-long). The cap is measured in closed form (exact, no noise
+ * from query to query: a few thousand queries each); by the octree (closed-form off) the
+ * contact's default tolerance refines differently from query to query, and the step control
+ * resolves that noise, so that these short runs take hundreds of thousands of queries with
+ * the slower methods. */
 #include "vxc_test.h"
 
 #include "vxc.h"

@@ -359,9 +359,9 @@ static double tilt(const vxc_task_body_state *b) {
 /* The tippe-top's contact geometry (tippe-top.vxm) against Leine and Glocker's two-sphere
  * model: tilted by th about x with its lowest point depth metres into the table, which cell
  * pairs touch, their volumes (a shallow spherical cap: pi depth^2 (r - depth / 3)) and
- * normals (+z, from the table toward the top). tippe_pose puts the lowest point of the
- * sphere whose centre is c above the model origin along the axis (radius r) depth below
- * the table's top. */
+ * normals (+z, from the table toward the top), in closed form and by the octree. tippe_pose puts
+ * the lowest point of the sphere whose centre is c above the model origin along the axis (radius r)
+ * depth below the table's top. */
 static void tippe_pose(double th, double c, double r, double depth, vxc_pose *p) {
   p->p[0] = 0;
   p->p[1] = c * sin(th); /* the sphere's centre over the origin's (0, 0) */
@@ -397,7 +397,10 @@ static void test_tippe_top_geometry(void **state) {
       {th_star + 0.05, d, r2, 0, 1}, /* just after: on the small sphere */
       {M_PI, d, r2, 0, 1},           /* inverted */
   };
-  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+  const size_t n = sizeof cases / sizeof *cases;
+  for (size_t j = 0; j < 2 * n; j++) { /* in closed form, then by the octree */
+    size_t k = j % n;
+    o.closed_form = j < n;
     vxc_pose pp;
     tippe_pose(cases[k].th, cases[k].c, cases[k].r, depth, &pp);
     vxc_metrics m;
@@ -411,6 +414,7 @@ static void test_tippe_top_geometry(void **state) {
       double r = is_tip ? r2 : r1;
       assert_double_rel(pm->geom.volume, M_PI * depth * depth * (r - depth / 3), 0.01);
       assert_double_near(pm->geom.normal[2], 1, 1e-6);
+      assert_int_equal(pm->closed_form, o.closed_form);
     }
   }
   vxc_query_free(q);
