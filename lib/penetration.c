@@ -75,13 +75,15 @@ static double segment_in_both(const vxg_cell *ca, const vxg_xform *ia, const vxg
 static int region_spread(const double n[3], const vxc_region_box *box, size_t nbox, double *hi,
                          double *lo) {
   double cmin = HUGE_VAL, cmax = -HUGE_VAL, bmin = HUGE_VAL, bmax = -HUGE_VAL;
-  double reach = 0.5 * (fabs(n[0]) + fabs(n[1]) + fabs(n[2])); /* a unit cube's half-extent */
   for (size_t i = 0; i < nbox; i++) {
     const vxc_region_box *b = &box[i];
     if (!(b->volume > 0)) {
       continue;
     }
-    double c = vxg_dot(n, b->center), r = b->size * reach;
+    /* the box's half-extent along n (a column, or a closed-form pair's box, is no cube) */
+    double r =
+        0.5 * (fabs(n[0]) * b->extent[0] + fabs(n[1]) * b->extent[1] + fabs(n[2]) * b->extent[2]);
+    double c = vxg_dot(n, b->center);
     double g = c + vxg_dot(n, b->moments + 1) / b->volume, in = b->leaf ? 0.0 : r;
     bmin = fmin(bmin, c - r);
     bmax = fmax(bmax, c + r);

@@ -110,7 +110,8 @@ typedef struct vxc_pair_metrics {
                                   less accurate than asked (the bracket still holds) */
   double leaf_min;             /* edge of the smallest leaf integrated, m (0: none) */
   int closed_form;             /* 1 when measured in closed form (options.closed_form): no
-                                  octree, no leaves, error_estimate 0 */
+                                  octree, one leaf (the region's one element), error_estimate
+                                  0 */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
   double time_ms;              /* wall time of this pair, ms */
   int npatch;                  /* contact patches (options.patches; else 0) */

@@ -76,7 +76,7 @@ static void check_exact(const vxv_result *cf, double V, const double c[3], const
   assert_true(cf->volume_hi - cf->volume_lo <= 100 * rel * V);
   assert_double_rel(cf->volume, V, rel);
   assert_double_near(cf->error_estimate, 0, 0);
-  assert_int_equal(cf->leaves, 0);
+  assert_int_equal(cf->leaves, 1);
   assert_false(cf->capped);
   double jm = 0;
   for (int i = 0; i < 9; i++) {
@@ -437,6 +437,18 @@ static void test_patches_of_a_closed_form_pair(void **state) {
   assert_int_equal(rb[0].leaf, 1);
   assert_double_rel(rb[0].extent[2], 1e-3, 1e-9); /* the cap's bounding box: its depth */
   /* the penetration along the normal is the cap's depth */
+  assert_double_near(p->penetration, 1e-3, 1e-9);
+  /* the table tilted 0.3 rad about x, the ball 1 mm into its top along the face's normal:
+     the region's one box is no cube, and the penetration bracket still holds the depth */
+  vxc_pose pt = {{0, 0, 0}, {cos(0.15), sin(0.15), 0, 0}};
+  double n[3] = {0, -sin(0.3), cos(0.3)};
+  for (int k = 0; k < 3; k++) {
+    pb.p[k] = (k == 0 ? 0.01 : 0) + (0.1 - 1e-3) * n[k];
+  }
+  assert_int_equal(vxc_query_run(q, table, &pt, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);
+  p = &m.pair[0];
+  assert_int_equal(p->closed_form, 1);
+  assert_true(p->penetration_lo <= 1e-3 * (1 + 1e-9) && 1e-3 * (1 - 1e-9) <= p->penetration_hi);
   assert_double_near(p->penetration, 1e-3, 1e-9);
   vxc_query_free(q);
   vxc_solid_free(ball);

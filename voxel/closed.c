@@ -350,6 +350,7 @@ static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long bo
   solid_area(k, r->area_vector);
   r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
   r->boxes = boxes;
+  r->leaves = v > 0; /* the solid, one leaf (ws->visit's) */
   r->peak_bytes = ws->peak;
   r->closed_form = 1;
   if (ws->visit && v > 0) {

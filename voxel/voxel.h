@@ -155,7 +155,8 @@ typedef struct vxv_result {
   int closed_form;       /* 1 when measured in closed form (vxv_options.closed_form): the cap
                             of a ball on a plane or the lens of two balls, exact up to the
                             rounding the bracket allows; error_estimate and moment_width 0,
-                            no leaves; boxes counts the boxes classified to decide it */
+                            one leaf (none when empty); boxes counts the boxes classified
+                            to decide it */
   int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
   int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
                             libccd failed (the query went on without it) */
