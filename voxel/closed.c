@@ -147,19 +147,25 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
 }
 
 
-/* 1 when every primitive of both cells but the candidate's atoms holds the candidate's
- * bounding box (widened by its rounding). */
-static int others_hold(const vxv_workspace *ws, const cf_solid *k) {
-  double box[6], c[3], e[3];
+/* The candidate's bounding box (lo x y z, hi x y z, query frame). */
+static void solid_box(const cf_solid *k, double box[6]) {
   vxg_cap_aabb(&k->cap[0], box);
-  if (k->ncap == 2) {
+  for (int i = 1; i < k->ncap; i++) {
     double b2[6];
-    vxg_cap_aabb(&k->cap[1], b2);
+    vxg_cap_aabb(&k->cap[i], b2);
     for (int j = 0; j < 3; j++) {
       box[j] = fmin(box[j], b2[j]);
       box[3 + j] = fmax(box[3 + j], b2[3 + j]);
     }
   }
+}
+
+
+/* 1 when every primitive of both cells but the candidate's atoms holds the candidate's
+ * bounding box (widened by its rounding). */
+static int others_hold(const vxv_workspace *ws, const cf_solid *k) {
+  double box[6], c[3], e[3];
+  solid_box(k, box);
   for (int j = 0; j < 3; j++) {
     double pad = 64 * DBL_EPSILON * (fabs(box[j]) + fabs(box[3 + j]) + k->cap[0].r);
     c[j] = 0.5 * (box[j] + box[3 + j]);
@@ -302,15 +308,7 @@ static void visit_solid(const vxv_workspace *ws, const cf_solid *k, const vxv_re
   memset(&vis, 0, sizeof vis);
   vis.kind = VXV_VISIT_LEAF;
   double box[6], bc[3];
-  vxg_cap_aabb(&k->cap[0], box);
-  for (int i = 1; i < k->ncap; i++) {
-    double b2[6];
-    vxg_cap_aabb(&k->cap[i], b2);
-    for (int j = 0; j < 3; j++) {
-      box[j] = fmin(box[j], b2[j]);
-      box[3 + j] = fmax(box[3 + j], b2[3 + j]);
-    }
-  }
+  solid_box(k, box);
   vis.h = HUGE_VAL;
   for (int j = 0; j < 3; j++) {
     bc[j] = 0.5 * (box[j] + box[3 + j]);
