@@ -103,12 +103,15 @@ static vxc_solid *solid(const char *name) {
 typedef struct pair_case {
   const char *a, *b;
   vxc_pose pose_a;
+  int octree; /* 1: the closed forms off (vxc_query_options.closed_form) */
 } pair_case;
 
 static const pair_case pairs[] = {
-    {"ball.vxm", "table.vxm", {{0, 0, 0.049}, {1, 0, 0, 0}}},           /* quadrics */
-    {"mesh-icosphere.vxm", "table.vxm", {{0, 0, 0.045}, {1, 0, 0, 0}}}, /* a mesh */
+    {"ball.vxm", "table.vxm", {{0, 0, 0.049}, {1, 0, 0, 0}}, 1},           /* quadrics */
+    {"ball.vxm", "table.vxm", {{0, 0, 0.049}, {1, 0, 0, 0}}, 0},           /* a closed form */
+    {"mesh-icosphere.vxm", "table.vxm", {{0, 0, 0.045}, {1, 0, 0, 0}}, 0}, /* a mesh */
 };
+#define NPAIRS (int)(sizeof pairs / sizeof *pairs)
 static int pair_index;
 static vxc_solid *pair_a, *pair_b;
 static int pair_cells[2]; /* a cell pair in contact, for vxc_query_pair */
@@ -139,6 +142,7 @@ static vxc_status with_query(const vxc_allocator *al, vxc_error *err,
   }
   vxc_query_options o;
   vxc_query_options_default(&o);
+  o.closed_form = !pairs[pair_index].octree;
   st = fn(q, &o, err);
   vxc_query_free(q);
   return st;
@@ -188,7 +192,7 @@ static vxc_status solid_mass(const vxc_allocator *al, vxc_error *err) {
 // allocation, on quadric cells and on meshes
 static void test_alloc_queries(void **state) {
   (void)state;
-  for (pair_index = 0; pair_index < 2; pair_index++) {
+  for (pair_index = 0; pair_index < NPAIRS; pair_index++) {
     pair_a = solid(pairs[pair_index].a);
     pair_b = solid(pairs[pair_index].b);
     find_contact_cells();
