@@ -213,15 +213,40 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
 }
 
 
-vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
+/* The hint's atom (a plain, cheap one, MIXED over b) classified first: VXG_OUTSIDE, or
+ * its bit in *done (MIXED: to skip; INSIDE: cleared from b's mask). */
+static vxg_class classify_hint(const vxv_query *q, vxv_box *b, int hint, uint64_t done[2]) {
+  int k = hint >> 6, i = hint & 63;
+  if (hint < 0 || k >= q->ncell) {
+    return VXG_MIXED;
+  }
+  const vxv_qcell *qc = &q->cell[k];
+  uint64_t bit = (uint64_t)1 << i;
+  if (!(b->mixed[k] & bit & ~(qc->costly | qc->comp_atoms))) {
+    return VXG_MIXED;
+  }
+  vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, b->e);
+  if (c == VXG_INSIDE) {
+    b->mixed[k] &= ~bit;
+  }
+  done[k] = bit;
+  return c;
+}
+
+
+vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   const double *e = b->e;
   int all_inside = 1;
+  uint64_t done[2] = {0, 0};
+  if (hint && classify_hint(q, b, *hint, done) == VXG_OUTSIDE) {
+    return VXG_OUTSIDE;
+  }
   /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
      either cell is dropped before any search */
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; k < q->ncell; k++) {
       const vxv_qcell *qc = &q->cell[k];
-      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly);
+      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly) & ~done[k];
       while (m) {
         int i = ctz64(m);
         uint64_t bit = (uint64_t)1 << i;
@@ -233,6 +258,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
         b->mixed[k] &= ~bit;
         if (c == VXG_OUTSIDE) {
           if (!(qc->comp_atoms & bit)) {
+            if (hint && !(qc->costly & bit)) {
+              *hint = 64 * k + i;
+            }
             return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
           }
           /* a complemented primitive with an atom outside: inside it, nothing more to learn */

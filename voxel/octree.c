@@ -189,7 +189,7 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
   for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
     vxv_box c = kid[j];
     st->rboxes++;
-    vxg_class cls = vxv_box_classify(&ws->q, &c);
+    vxg_class cls = vxv_box_classify(&ws->q, &c, &th->hint);
     if (cls == VXG_INSIDE) {
       visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
@@ -249,7 +249,7 @@ static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st,
   for (int j = 0; j < nc; j++) {
     vxv_box c = cb[j];
     st->rboxes++;
-    vxg_class cls = vxv_box_classify(q, &c);
+    vxg_class cls = vxv_box_classify(q, &c, &th->hint);
     if (cls == VXG_INSIDE) {
       visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
@@ -424,9 +424,10 @@ static int top_chunk(const vxv_workspace *ws, int n, int nt) {
 
 
 static void top_classify(vxv_workspace *ws, int i0, int i1) {
+  int hint = -1;
   for (int i = i0; i < i1; i++) {
     if (ws->cls[i] == TOP_TODO) {
-      vxg_class c = vxv_box_classify(&ws->q, &ws->top[i]);
+      vxg_class c = vxv_box_classify(&ws->q, &ws->top[i], &hint);
       ws->cls[i] = c == VXG_INSIDE ? TOP_INSIDE : c == VXG_MIXED ? TOP_MIXED : TOP_OUTSIDE;
     }
   }
