@@ -306,10 +306,10 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc);
 void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h);
 /* Classifies b against the query's cells, starting from the masks it holds (its parent's)
  * and updating them. VXG_INSIDE: inside every cell; VXG_OUTSIDE: outside one; else MIXED.
- * *hint (NULL: none) names the plain atom that last put a box outside (64 cell + atom, or
- * -1), which is classified first, and is updated: the order of the atoms changes neither
- * the class nor the masks, only the work (neighbouring boxes tend to lie outside the same
- * atom). */
+ * *hint (NULL: none) names the plain atom, or an atom of the complemented primitive, that
+ * last put a box outside (64 cell + atom, or -1); it (or the primitive's atoms) is
+ * classified first, and the hint updated: the order of the atoms changes neither the class
+ * nor the masks, only the work (neighbouring boxes tend to lie outside the same atom). */
 vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint);
 /* 1 when the integration of the MIXED box b is not exact (a curved atom or a complemented
  * primitive with several MIXED atoms): the h_min rule refines such boxes. */

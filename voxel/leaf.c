@@ -213,8 +213,10 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
 }
 
 
-/* The hint's atom (a plain, cheap one, MIXED over b) classified first: VXG_OUTSIDE, or
- * its bit in *done (MIXED: to skip; INSIDE: cleared from b's mask). */
+/* The hint's atom classified first (a plain one, cheap, MIXED over b), or the cheap MIXED
+ * atoms of its primitive (a complemented one without searches): VXG_OUTSIDE when that
+ * decides b, else VXG_MIXED with the atoms classified in done[] and b's masks updated as
+ * vxv_box_classify's loop does. */
 static vxg_class classify_hint(const vxv_query *q, vxv_box *b, int hint, uint64_t done[2]) {
   int k = hint >> 6, i = hint & 63;
   if (hint < 0 || k >= q->ncell) {
@@ -222,15 +224,36 @@ static vxg_class classify_hint(const vxv_query *q, vxv_box *b, int hint, uint64_
   }
   const vxv_qcell *qc = &q->cell[k];
   uint64_t bit = (uint64_t)1 << i;
-  if (!(b->mixed[k] & bit & ~(qc->costly | qc->comp_atoms))) {
+  if (!(qc->comp_atoms & bit)) {
+    if (!(b->mixed[k] & bit & ~qc->costly)) {
+      return VXG_MIXED;
+    }
+    vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, b->e);
+    if (c == VXG_INSIDE) {
+      b->mixed[k] &= ~bit;
+    }
+    done[k] = bit;
+    return c;
+  }
+  uint64_t pm = qc->pmask[qc->prim_of[i]], m = b->mixed[k] & pm;
+  if (!m || (pm & qc->costly)) {
     return VXG_MIXED;
   }
-  vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, b->e);
-  if (c == VXG_INSIDE) {
-    b->mixed[k] &= ~bit;
+  done[k] = m;
+  for (; m; m &= m - 1) {
+    int j = ctz64(m);
+    uint64_t bj = (uint64_t)1 << j;
+    vxg_class c = vxg_atom_classify(&qc->pc->atom[j], b->c, b->e);
+    if (c == VXG_INSIDE) {
+      b->mixed[k] &= ~bj;
+    } else if (c == VXG_OUTSIDE) {
+      b->outside[k] |= bj; /* outside one atom: inside the primitive */
+      b->mixed[k] &= ~pm;
+      return VXG_MIXED;
+    }
   }
-  done[k] = bit;
-  return c;
+  /* every atom inside: outside the primitive, hence the cell */
+  return (pm & (b->mixed[k] | b->outside[k])) == 0 ? VXG_OUTSIDE : VXG_MIXED;
 }
 
 
@@ -280,6 +303,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
       int p = qc->prim_of[ctz64(open)];
       uint64_t pm = qc->pmask[p];
       if ((pm & (b->mixed[k] | b->outside[k])) == 0) {
+        if (hint && !(pm & qc->costly)) {
+          *hint = 64 * k + ctz64(pm);
+        }
         return VXG_OUTSIDE;
       }
       open &= ~pm;
