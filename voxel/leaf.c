@@ -866,14 +866,18 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
       return -1;
     }
     double band = vxv_cp_proj_faces(cur, t[1].u, slab);
-    cur = base; /* S12: B in both slabs, every face */
-    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) || !t3_slab(s, &cur, h2, &t[1], jc[1])) {
+    /* B in slab 1, for S12 and A21 (th->cpoly: the leaf's polyhedra are integrated) */
+    const vxv_cpoly *b1 = base;
+    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0])) {
+      return -1;
+    }
+    cur = b1; /* S12: B in both slabs, every face */
+    if (!t3_slab(s, &cur, h2, &t[1], jc[1])) {
       return -1;
     }
     band += 0.5 * vxv_cp_proj_faces(cur, t[1].u, 0);
-    cur = base; /* A21: plane 2's face of B, slab 1 and P2 */
-    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) ||
-        cp_clip_into(s, &cur, h2->n, h2->dm, 6 + jc[1]) != 0) {
+    cur = b1; /* A21: plane 2's face of B, slab 1 and P2 */
+    if (cp_clip_into(s, &cur, h2->n, h2->dm, 6 + jc[1]) != 0) {
       return -1;
     }
     vxv_cpface *fa = &th->face[jc[1]];
