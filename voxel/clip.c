@@ -332,6 +332,94 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
 }
 
 
+void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
+  unsigned char mark[VXV_CP_MAX][3];
+  want >>= 6;
+  for (uint64_t w = want; w; w &= w - 1) {
+    memset(&face[__builtin_ctzll(w)], 0, sizeof face[0]);
+  }
+  if (p->nv <= 0) {
+    return;
+  }
+  memset(mark, 0, (size_t)p->nv * sizeof mark[0]);
+  for (int vstart = 0; vstart < p->nv; vstart++) {
+    for (int k = 0; k < 3; k++) {
+      int vcur = vstart, vnext = p->nbr[vstart][k];
+      if (mark[vstart][k]) {
+        continue;
+      }
+      /* the faces in vxv_cp_moments's order, each from the same first edge; one whose first
+         edge lies on no wanted plane is only marked */
+      if (!((((p->on[vstart] & p->on[vnext]) >> 6) & want))) {
+        mark[vcur][k] = 1;
+        do {
+          int np = 0;
+          while (p->nbr[vnext][np] != vcur) {
+            np++;
+          }
+          vcur = vnext;
+          int pn = (np + 1) % 3;
+          mark[vcur][pn] = 1;
+          vnext = p->nbr[vcur][pn];
+        } while (vnext != vstart);
+        continue;
+      }
+      const double *ap = p->pos[vstart];
+      uint64_t fmask = p->on[vstart];
+      double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
+      mark[vcur][k] = 1;
+      int np = 0;
+      while (p->nbr[vnext][np] != vcur) {
+        np++;
+      }
+      vcur = vnext;
+      int pn = (np + 1) % 3;
+      mark[vcur][pn] = 1;
+      vnext = p->nbr[vcur][pn];
+      fmask &= p->on[vcur];
+      while (vnext != vstart) {
+        fmask &= p->on[vnext];
+        const double *b = p->pos[vnext], *c = p->pos[vcur];
+        double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
+        double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
+        double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
+                       0.5 * (u[0] * t[1] - u[1] * t[0])};
+        double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
+        farea += at;
+        for (int i = 0; i < 3; i++) {
+          fvec[i] += x[i];
+        }
+        for (int q = 0; q < 6; q++) {
+          int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
+          fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
+        }
+        np = 0;
+        while (p->nbr[vnext][np] != vcur) {
+          np++;
+        }
+        vcur = vnext;
+        pn = (np + 1) % 3;
+        mark[vcur][pn] = 1;
+        vnext = p->nbr[vcur][pn];
+      }
+      uint64_t hit = (fmask >> 6) & want;
+      for (; hit; hit &= hit - 1) {
+        vxv_cpface *f = &face[__builtin_ctzll(hit)];
+        f->found = 1;
+        f->area += farea;
+        for (int i = 0; i < 3; i++) {
+          f->avec[i] += fvec[i];
+        }
+        for (int q = 0; q < 6; q++) {
+          f->m2[q] += fm2[q];
+        }
+      }
+    }
+  }
+}
+
+
 /* vxv_cp_moments's volume alone: the same face walk and the same sum of determinants in the
  * same order (so the same bits), without the moments' and the faces' bookkeeping. */
 double vxv_cp_volume(const vxv_cpoly *p) {

@@ -355,6 +355,9 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
+/* The face data alone, bit for bit that of vxv_cp_moments(p, NULL, want, face), walking
+ * only the faces that may lie on a wanted plane. */
+void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face);
 /* The volume alone, bit for bit vxv_cp_moments(p, NULL, 0, NULL) (m^3; 0 when empty). */
 double vxv_cp_volume(const vxv_cpoly *p);
 

@@ -881,7 +881,7 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
       return -1;
     }
     vxv_cpface *fa = &th->face[jc[1]];
-    vxv_cp_moments(cur, NULL, (uint64_t)1 << (6 + jc[1]), th->face);
+    vxv_cp_faces(cur, (uint64_t)1 << (6 + jc[1]), th->face);
     double a21 = fa->found ? fa->area : 0;
     w += 2 * t[1].delta * band + t[1].delta * t[1].kappa * (f[1].area + a21) / t[1].nn +
          t[1].delta * a21;
@@ -1007,7 +1007,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     mid = p;
     for (int it = 0; it < RECENTRE_ITERS && q->plane == VXV_PLANE_MEAN && p->nv > 0 && curved_bits;
          it++) {
-      vxv_cp_moments(p, NULL, curved_bits, th->face);
+      vxv_cp_faces(p, curved_bits, th->face);
       int changed = 0;
       for (uint64_t w = curved_bits >> 6; w; w &= w - 1) {
         int j = __builtin_ctzll(w);
