@@ -75,77 +75,16 @@ static int link_cap(vxv_cpoly *p, int first, int end) {
 
 
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
-  int nv = p->nv;
-  if (nv == 0) {
-    return 0;
+  /* into a copy and back: cheaper than compacting the vertices in place */
+  vxv_cpoly t;
+  int r = vxv_cp_clip_to(&t, p, n, d, bit);
+  if (r != 0) {
+    return r < 0 ? -1 : 0;
   }
-  double s[VXV_CP_MAX];
-  int map[VXV_CP_MAX];
-  int nin = 0, nout = 0;
-  for (int v = 0; v < nv; v++) {
-    s[v] = n[0] * p->pos[v][0] + n[1] * p->pos[v][1] + n[2] * p->pos[v][2] - d;
-    if (s[v] > 0) {
-      nout++;
-    } else {
-      nin++;
-    }
-  }
-  if (nout == 0) {
-    return 0;
-  }
-  if (nin == 0) {
-    p->nv = 0;
-    return 0;
-  }
-  uint64_t tag = (uint64_t)1 << bit;
-  int onv = nv;
-  /* a new vertex on every kept-to-cut edge, linked to its kept end */
-  for (int v = 0; v < onv; v++) {
-    if (s[v] > 0) {
-      continue;
-    }
-    for (int k = 0; k < 3; k++) {
-      int w = p->nbr[v][k];
-      if (!(s[w] > 0)) {
-        continue;
-      }
-      if (nv >= VXV_CP_MAX) {
-        return -1;
-      }
-      double a = s[w], b = -s[v], den = a + b;
-      for (int c = 0; c < 3; c++) {
-        p->pos[nv][c] = (p->pos[v][c] * a + p->pos[w][c] * b) / den;
-      }
-      p->on[nv] = (p->on[v] & p->on[w]) | tag;
-      p->nbr[nv][0] = v;
-      p->nbr[v][k] = nv;
-      s[nv] = 0;
-      nv++;
-    }
-  }
-  if (link_cap(p, onv, nv) != 0) {
-    return -1;
-  }
-  /* compact the kept and new vertices */
-  int m = 0;
-  for (int v = 0; v < nv; v++) {
-    if (v < onv && s[v] > 0) {
-      map[v] = -1;
-      continue;
-    }
-    if (m != v) {
-      memcpy(p->pos[m], p->pos[v], sizeof p->pos[0]);
-      memcpy(p->nbr[m], p->nbr[v], sizeof p->nbr[0]);
-      p->on[m] = p->on[v];
-    }
-    map[v] = m++;
-  }
-  for (int v = 0; v < m; v++) {
-    for (int k = 0; k < 3; k++) {
-      p->nbr[v][k] = map[p->nbr[v][k]];
-    }
-  }
-  p->nv = m;
+  p->nv = t.nv;
+  memcpy(p->pos, t.pos, (size_t)t.nv * sizeof p->pos[0]);
+  memcpy(p->nbr, t.nbr, (size_t)t.nv * sizeof p->nbr[0]);
+  memcpy(p->on, t.on, (size_t)t.nv * sizeof p->on[0]);
   return 0;
 }
 
