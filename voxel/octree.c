@@ -540,13 +540,11 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue;
       }
       any = 1;
-      vxv_box kid[8];
-      int nk = vxv_box_split(q, b, kid);
+      int nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
       for (int j = 0; j < nk; j++) {
         (*boxes)++;
         todo++;
-        ws->cls[m] = TOP_TODO;
-        next[m++] = kid[j];
+        ws->cls[m++] = TOP_TODO;
       }
     }
     cur = nxt;
