@@ -187,16 +187,16 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
 static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
   vxv_box kid[8];
   for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
-    vxv_box c = kid[j];
+    vxv_box *c = &kid[j];
     st->rboxes++;
-    vxg_class cls = vxv_box_classify(&ws->q, &c, &th->hint);
+    vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
     if (cls == VXG_INSIDE) {
-      visit_box(ws, &c);
-      vxv_acc_box(&st->full, &c);
+      visit_box(ws, c);
+      vxv_acc_box(&st->full, c);
     } else if (cls == VXG_MIXED) {
-      th->stack[(*sp)++] = c;
-      if (c.level > st->depth) {
-        st->depth = c.level;
+      th->stack[(*sp)++] = *c;
+      if (c->level > st->depth) {
+        st->depth = c->level;
       }
     }
   }
