@@ -47,6 +47,18 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
+/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
+ * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
+ * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
+static inline double max2(double a, double b) {
+  return a > b ? a : (b == b ? b : a);
+}
+
+static inline double min2(double a, double b) {
+  return a < b ? a : (b == b ? b : a);
+}
+
+
 void vxv_acc_zero(vxv_acc *a) {
   memset(a, 0, sizeof *a);
 }
@@ -357,7 +369,7 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
  * known. */
 static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e = fmax(ex[0], fmax(ex[1], ex[2])), e2 = e * e;
+  double e = max2(ex[0], max2(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
@@ -898,8 +910,8 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 /* Rounding of the vertices and planes (m), the delta of cp_rounding. */
 static double vertex_rounding(const vxv_box *b) {
   return 64 * DBL_EPSILON *
-         (fmax(fabs(b->c[0]), fmax(fabs(b->c[1]), fabs(b->c[2]))) +
-          fmax(b->e[0], fmax(b->e[1], b->e[2])));
+         (max2(fabs(b->c[0]), max2(fabs(b->c[1]), fabs(b->c[2]))) +
+          max2(b->e[0], max2(b->e[1], b->e[2])));
 }
 
 
@@ -939,8 +951,8 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
   }
   for (int v = 1; v < nv; v++) {
     for (int k = 0; k < 3; k++) {
-      lo[k] = fmin(lo[k], base->pos[v][k]);
-      hi[k] = fmax(hi[k], base->pos[v][k]);
+      lo[k] = min2(lo[k], base->pos[v][k]);
+      hi[k] = max2(hi[k], base->pos[v][k]);
     }
   }
   double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
@@ -1318,7 +1330,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
       continue;
     }
     /* a margin for the clipped vertices' rounding */
-    double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
+    double d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
     if (rc < 0) {
