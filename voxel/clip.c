@@ -50,6 +50,13 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
 }
 
 
+/* The neighbour slot of a vertex (links nb) that follows vcur, one of its neighbours: the
+ * next edge of the face walked from vcur through it. */
+static inline int next_on_face(const int nb[3], int vcur) {
+  return nb[0] == vcur ? 1 : (nb[1] == vcur ? 2 : 0);
+}
+
+
 /* Links the new vertices [first, end) of a clip around the cap: from each, walk its face
  * through kept vertices (those below first) to the next new vertex. Returns 0, or -1 on
  * broken links (cannot happen for a valid polyhedron). */
@@ -57,15 +64,13 @@ static int link_cap(vxv_cpoly *p, int first, int end) {
   for (int vs = first; vs < end; vs++) {
     int vcur = vs, vnext = p->nbr[vcur][0];
     do {
-      int np = 0;
-      while (np < 3 && p->nbr[vnext][np] != vcur) {
-        np++;
-      }
-      if (np == 3) {
+      const int *nb = p->nbr[vnext];
+      int pn = nb[0] == vcur ? 1 : nb[1] == vcur ? 2 : nb[2] == vcur ? 0 : -1;
+      if (pn < 0) {
         return -1;
       }
       vcur = vnext;
-      vnext = p->nbr[vcur][(np + 1) % 3];
+      vnext = nb[pn];
     } while (vcur < first);
     p->nbr[vs][2] = vcur;
     p->nbr[vcur][1] = vs;
@@ -186,12 +191,8 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       uint64_t fmask = p->on[vstart];
       double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
       mark[vcur][k] = 1;
-      int np = 0;
-      while (p->nbr[vnext][np] != vcur) {
-        np++;
-      }
+      int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
-      int pn = (np + 1) % 3;
       mark[vcur][pn] = 1;
       vnext = p->nbr[vcur][pn];
       fmask &= p->on[vcur];
@@ -231,12 +232,8 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
             fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
           }
         }
-        np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
@@ -292,12 +289,8 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       if (!((((p->on[vstart] & p->on[vnext]) >> 6) & want))) {
         mark[vcur][k] = 1;
         do {
-          int np = 0;
-          while (p->nbr[vnext][np] != vcur) {
-            np++;
-          }
+          int pn = next_on_face(p->nbr[vnext], vcur);
           vcur = vnext;
-          int pn = (np + 1) % 3;
           mark[vcur][pn] = 1;
           vnext = p->nbr[vcur][pn];
         } while (vnext != vstart);
@@ -307,12 +300,8 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       uint64_t fmask = p->on[vstart];
       double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
       mark[vcur][k] = 1;
-      int np = 0;
-      while (p->nbr[vnext][np] != vcur) {
-        np++;
-      }
+      int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
-      int pn = (np + 1) % 3;
       mark[vcur][pn] = 1;
       vnext = p->nbr[vcur][pn];
       fmask &= p->on[vcur];
@@ -333,12 +322,8 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
           int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
           fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
         }
-        np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
@@ -390,12 +375,8 @@ double vxv_cp_volume(const vxv_cpoly *p) {
           v6 += a0[0] * (b[1] * c[2] - b[2] * c[1]) + a0[1] * (b[2] * c[0] - b[0] * c[2]) +
                 a0[2] * (b[0] * c[1] - b[1] * c[0]);
         }
-        int np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        int pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        int pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       } while (vnext != vstart);
@@ -416,15 +397,12 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
       }
       /* walk the face from the edge vstart -> nbr[vstart][k], as vxv_cp_moments does */
       const double *ap = p->pos[vstart];
-      int vcur = vstart, vnext = p->nbr[vstart][k], np = 0;
+      int vcur = vstart, vnext = p->nbr[vstart][k];
       uint64_t fmask = p->on[vstart];
       double fvec[3] = {0, 0, 0};
       mark[vcur][k] = 1;
-      while (p->nbr[vnext][np] != vcur) {
-        np++;
-      }
+      int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
-      int pn = (np + 1) % 3;
       mark[vcur][pn] = 1;
       vnext = p->nbr[vcur][pn];
       fmask &= p->on[vcur];
@@ -436,12 +414,8 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
         fvec[0] += 0.5 * (s[1] * t[2] - s[2] * t[1]);
         fvec[1] += 0.5 * (s[2] * t[0] - s[0] * t[2]);
         fvec[2] += 0.5 * (s[0] * t[1] - s[1] * t[0]);
-        np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
