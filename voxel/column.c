@@ -87,6 +87,7 @@ int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]) {
     e[k] = k != a ? 0.5 * b->e[k] : b->e[k];
     h = e[k] < h ? e[k] : h;
   }
+  const double off[3][2] = {{-e[0], e[0]}, {-e[1], e[1]}, {-e[2], e[2]}};
   for (int j = 0; j < 8; j++) {
     if (a >= 0 && (j >> a & 1)) {
       continue;
@@ -98,7 +99,7 @@ int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]) {
     for (int k = 0; k < 3; k++) {
       c->e[k] = e[k];
       if (k != a) {
-        c->c[k] += (j >> k & 1) ? e[k] : -e[k];
+        c->c[k] = b->c[k] + off[k][j >> k & 1];
       }
     }
   }
