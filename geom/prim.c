@@ -308,12 +308,12 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]) {
 }
 
 
-/* Bounds of f over the box: [lo, hi] of f(c + d), |d_i| <= e_i, widened by the rounding
- * allowance. f(c + d) = f(c) + g.d + d^T M d with g = grad f(c); each axis' 1-D part
- * g_i d_i + M_ii d_i^2 is bounded exactly, the cross terms by 2 |M_ij| e_i e_j.
- * `ax` = |c| + e componentwise: the farthest reach of the box from the origin. */
-static inline void quadric_bounds(const double q[10], const double c[3], const double e[3],
-                                  const double ax[3], double *lo, double *hi) {
+/* Bounds of f over the box: [l - w, h + w] bounds f(c + d), |d_i| <= e_i, with
+ * w = cross + ROUND_MARGIN quadric_slack. f(c + d) = f(c) + g.d + d^T M d with g = grad f(c);
+ * each axis' 1-D part g_i d_i + M_ii d_i^2 is bounded exactly ([l, h]), the cross terms by
+ * 2 |M_ij| e_i e_j (cross). */
+static inline void quadric_range(const double q[10], const double c[3], const double e[3],
+                                 double *lp, double *hp, double *cross) {
   double g[3];
   quadric_grad(q, c, g);
   double fc = quadric_value(q, c);
@@ -332,15 +332,18 @@ static inline void quadric_bounds(const double q[10], const double c[3], const d
       h += mi + gi;
     }
   }
-  double cross = fabs(q[3]) * e[0] * e[1] + fabs(q[4]) * e[1] * e[2] + fabs(q[5]) * e[0] * e[2];
-  /* the magnitude of every monomial at the box's farthest reach bounds the rounding of
-   * vxg_atom_eval anywhere in the box, and of this bound */
-  double s = fabs(q[0]) * ax[0] * ax[0] + fabs(q[1]) * ax[1] * ax[1] + fabs(q[2]) * ax[2] * ax[2] +
-             fabs(q[3]) * ax[0] * ax[1] + fabs(q[4]) * ax[1] * ax[2] + fabs(q[5]) * ax[0] * ax[2] +
-             fabs(q[6]) * ax[0] + fabs(q[7]) * ax[1] + fabs(q[8]) * ax[2] + fabs(q[9]);
-  double w = cross + ROUND_MARGIN * s;
-  *lo = l - w;
-  *hi = h + w;
+  *lp = l;
+  *hp = h;
+  *cross = fabs(q[3]) * e[0] * e[1] + fabs(q[4]) * e[1] * e[2] + fabs(q[5]) * e[0] * e[2];
+}
+
+
+/* The magnitude of every monomial at the box's farthest reach `ax` = |c| + e (componentwise),
+ * which bounds the rounding of vxg_atom_eval anywhere in the box, and of quadric_range. */
+static inline double quadric_slack(const double q[10], const double ax[3]) {
+  return fabs(q[0]) * ax[0] * ax[0] + fabs(q[1]) * ax[1] * ax[1] + fabs(q[2]) * ax[2] * ax[2] +
+         fabs(q[3]) * ax[0] * ax[1] + fabs(q[4]) * ax[1] * ax[2] + fabs(q[5]) * ax[0] * ax[2] +
+         fabs(q[6]) * ax[0] + fabs(q[7]) * ax[1] + fabs(q[8]) * ax[2] + fabs(q[9]);
 }
 
 
@@ -390,7 +393,16 @@ static inline vxg_class atom_classify(const vxg_atom *a, const double c[3], cons
       lo = fc - w;
       hi = fc + w;
     } else {
-      quadric_bounds(q, c, e, ax, &lo, &hi);
+      double l, h, cross;
+      quadric_range(q, c, e, &l, &h, &cross);
+      if (l - cross <= 0 && h + cross > 0) {
+        /* MIXED whatever the rounding allowance, which only widens the range (w >= cross,
+           so l - w <= l - cross and h + w >= h + cross, rounded as well) */
+        return VXG_MIXED;
+      }
+      double w = cross + ROUND_MARGIN * quadric_slack(q, ax);
+      lo = l - w;
+      hi = h + w;
     }
     return lo > 0 ? VXG_OUTSIDE : (hi <= 0 ? VXG_INSIDE : VXG_MIXED);
   }

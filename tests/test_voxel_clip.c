@@ -116,6 +116,48 @@ static void test_voxel_clip_to_matches_the_clip_in_place(void **state) {
   assert_true(cut > 1000 && uncut > 100);
 }
 
+// vxv_cp_faces gives vxv_cp_moments's face data bit for bit, degenerate cuts included
+static void test_voxel_clip_faces_match_the_moments_walk(void **state) {
+  (void)state;
+  vxc_rng r = {91};
+  int found = 0;
+  for (int it = 0; it < 3000; it++) {
+    vxv_cpoly cp;
+    vxv_cp_box(&cp, HALF);
+    int nk = 1 + it % 5;
+    for (int k = 0; k < nk && cp.nv > 0; k++) {
+      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
+                     vxc_rng_uniform(&r, -1, 1)};
+      double d = vxc_rng_uniform(&r, -0.4, 1.0);
+      if (it % 3 == 0) {
+        for (int a = 0; a < 3; a++) {
+          n[a] = round(2 * n[a]);
+        }
+        d = 0.25 * round(4 * d);
+      }
+      assert_true(vxv_cp_clip(&cp, n, d, 6 + k) == 0);
+    }
+    /* every plane, or one of them */
+    uint64_t want = it % 2 ? (((uint64_t)1 << nk) - 1) << 6 : (uint64_t)1 << (6 + it % nk);
+    vxv_cpface a[8], b[8];
+    memset(a, 0x5a, sizeof a);
+    memset(b, 0x5a, sizeof b);
+    vxv_cp_moments(&cp, NULL, want, a);
+    vxv_cp_faces(&cp, want, b);
+    for (int j = 0; j < nk; j++) {
+      if (!(want >> (6 + j) & 1)) {
+        continue;
+      }
+      assert_int_equal(a[j].found, b[j].found);
+      assert_memory_equal(&a[j].area, &b[j].area, sizeof a[j].area);
+      assert_memory_equal(a[j].avec, b[j].avec, sizeof a[j].avec);
+      assert_memory_equal(a[j].m2, b[j].m2, sizeof a[j].m2);
+      found += a[j].found;
+    }
+  }
+  assert_true(found > 1000);
+}
+
 // the face on a clipping plane is found with its area, vector area and second moments
 static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
   (void)state;
@@ -202,6 +244,7 @@ int main(void) {
       cmocka_unit_test(test_voxel_clip_corner_simplex_matches_dirichlet_moments),
       cmocka_unit_test(test_voxel_clip_agrees_with_face_list_polyhedra),
       cmocka_unit_test(test_voxel_clip_to_matches_the_clip_in_place),
+      cmocka_unit_test(test_voxel_clip_faces_match_the_moments_walk),
       cmocka_unit_test(test_voxel_clip_reports_the_face_on_a_plane),
       cmocka_unit_test(test_voxel_accumulator_is_compensated),
       cmocka_unit_test(test_voxel_accumulator_adds_box_and_leaf_moments),

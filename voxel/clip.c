@@ -50,6 +50,13 @@ void vxv_cp_box(vxv_cpoly *p, const double e[3]) {
 }
 
 
+/* The neighbour slot of a vertex (links nb) that follows vcur, one of its neighbours: the
+ * next edge of the face walked from vcur through it. */
+static inline int next_on_face(const int nb[3], int vcur) {
+  return nb[0] == vcur ? 1 : (nb[1] == vcur ? 2 : 0);
+}
+
+
 /* Links the new vertices [first, end) of a clip around the cap: from each, walk its face
  * through kept vertices (those below first) to the next new vertex. Returns 0, or -1 on
  * broken links (cannot happen for a valid polyhedron). */
@@ -57,15 +64,13 @@ static int link_cap(vxv_cpoly *p, int first, int end) {
   for (int vs = first; vs < end; vs++) {
     int vcur = vs, vnext = p->nbr[vcur][0];
     do {
-      int np = 0;
-      while (np < 3 && p->nbr[vnext][np] != vcur) {
-        np++;
-      }
-      if (np == 3) {
+      const int *nb = p->nbr[vnext];
+      int pn = nb[0] == vcur ? 1 : nb[1] == vcur ? 2 : nb[2] == vcur ? 0 : -1;
+      if (pn < 0) {
         return -1;
       }
       vcur = vnext;
-      vnext = p->nbr[vcur][(np + 1) % 3];
+      vnext = nb[pn];
     } while (vcur < first);
     p->nbr[vs][2] = vcur;
     p->nbr[vcur][1] = vs;
@@ -75,77 +80,16 @@ static int link_cap(vxv_cpoly *p, int first, int end) {
 
 
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
-  int nv = p->nv;
-  if (nv == 0) {
-    return 0;
+  /* into a copy and back: cheaper than compacting the vertices in place */
+  vxv_cpoly t;
+  int r = vxv_cp_clip_to(&t, p, n, d, bit);
+  if (r != 0) {
+    return r < 0 ? -1 : 0;
   }
-  double s[VXV_CP_MAX];
-  int map[VXV_CP_MAX];
-  int nin = 0, nout = 0;
-  for (int v = 0; v < nv; v++) {
-    s[v] = n[0] * p->pos[v][0] + n[1] * p->pos[v][1] + n[2] * p->pos[v][2] - d;
-    if (s[v] > 0) {
-      nout++;
-    } else {
-      nin++;
-    }
-  }
-  if (nout == 0) {
-    return 0;
-  }
-  if (nin == 0) {
-    p->nv = 0;
-    return 0;
-  }
-  uint64_t tag = (uint64_t)1 << bit;
-  int onv = nv;
-  /* a new vertex on every kept-to-cut edge, linked to its kept end */
-  for (int v = 0; v < onv; v++) {
-    if (s[v] > 0) {
-      continue;
-    }
-    for (int k = 0; k < 3; k++) {
-      int w = p->nbr[v][k];
-      if (!(s[w] > 0)) {
-        continue;
-      }
-      if (nv >= VXV_CP_MAX) {
-        return -1;
-      }
-      double a = s[w], b = -s[v], den = a + b;
-      for (int c = 0; c < 3; c++) {
-        p->pos[nv][c] = (p->pos[v][c] * a + p->pos[w][c] * b) / den;
-      }
-      p->on[nv] = (p->on[v] & p->on[w]) | tag;
-      p->nbr[nv][0] = v;
-      p->nbr[v][k] = nv;
-      s[nv] = 0;
-      nv++;
-    }
-  }
-  if (link_cap(p, onv, nv) != 0) {
-    return -1;
-  }
-  /* compact the kept and new vertices */
-  int m = 0;
-  for (int v = 0; v < nv; v++) {
-    if (v < onv && s[v] > 0) {
-      map[v] = -1;
-      continue;
-    }
-    if (m != v) {
-      memcpy(p->pos[m], p->pos[v], sizeof p->pos[0]);
-      memcpy(p->nbr[m], p->nbr[v], sizeof p->nbr[0]);
-      p->on[m] = p->on[v];
-    }
-    map[v] = m++;
-  }
-  for (int v = 0; v < m; v++) {
-    for (int k = 0; k < 3; k++) {
-      p->nbr[v][k] = map[p->nbr[v][k]];
-    }
-  }
-  p->nv = m;
+  p->nv = t.nv;
+  memcpy(p->pos, t.pos, (size_t)t.nv * sizeof p->pos[0]);
+  memcpy(p->nbr, t.nbr, (size_t)t.nv * sizeof p->nbr[0]);
+  memcpy(p->on, t.on, (size_t)t.nv * sizeof p->on[0]);
   return 0;
 }
 
@@ -247,12 +191,8 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       uint64_t fmask = p->on[vstart];
       double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
       mark[vcur][k] = 1;
-      int np = 0;
-      while (p->nbr[vnext][np] != vcur) {
-        np++;
-      }
+      int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
-      int pn = (np + 1) % 3;
       mark[vcur][pn] = 1;
       vnext = p->nbr[vcur][pn];
       fmask &= p->on[vcur];
@@ -292,12 +232,8 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
             fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
           }
         }
-        np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
@@ -332,6 +268,82 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
 }
 
 
+void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
+  unsigned char mark[VXV_CP_MAX][3];
+  want >>= 6;
+  for (uint64_t w = want; w; w &= w - 1) {
+    memset(&face[__builtin_ctzll(w)], 0, sizeof face[0]);
+  }
+  if (p->nv <= 0) {
+    return;
+  }
+  memset(mark, 0, (size_t)p->nv * sizeof mark[0]);
+  for (int vstart = 0; vstart < p->nv; vstart++) {
+    for (int k = 0; k < 3; k++) {
+      int vcur = vstart, vnext = p->nbr[vstart][k];
+      if (mark[vstart][k]) {
+        continue;
+      }
+      /* the faces in vxv_cp_moments's order, each from the same first edge; one whose first
+         edge lies on no wanted plane is only marked */
+      if (!((((p->on[vstart] & p->on[vnext]) >> 6) & want))) {
+        mark[vcur][k] = 1;
+        do {
+          int pn = next_on_face(p->nbr[vnext], vcur);
+          vcur = vnext;
+          mark[vcur][pn] = 1;
+          vnext = p->nbr[vcur][pn];
+        } while (vnext != vstart);
+        continue;
+      }
+      const double *ap = p->pos[vstart];
+      uint64_t fmask = p->on[vstart];
+      double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
+      mark[vcur][k] = 1;
+      int pn = next_on_face(p->nbr[vnext], vcur);
+      vcur = vnext;
+      mark[vcur][pn] = 1;
+      vnext = p->nbr[vcur][pn];
+      fmask &= p->on[vcur];
+      while (vnext != vstart) {
+        fmask &= p->on[vnext];
+        const double *b = p->pos[vnext], *c = p->pos[vcur];
+        double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
+        double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
+        double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
+                       0.5 * (u[0] * t[1] - u[1] * t[0])};
+        double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
+        farea += at;
+        for (int i = 0; i < 3; i++) {
+          fvec[i] += x[i];
+        }
+        for (int q = 0; q < 6; q++) {
+          int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
+          fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
+        }
+        pn = next_on_face(p->nbr[vnext], vcur);
+        vcur = vnext;
+        mark[vcur][pn] = 1;
+        vnext = p->nbr[vcur][pn];
+      }
+      uint64_t hit = (fmask >> 6) & want;
+      for (; hit; hit &= hit - 1) {
+        vxv_cpface *f = &face[__builtin_ctzll(hit)];
+        f->found = 1;
+        f->area += farea;
+        for (int i = 0; i < 3; i++) {
+          f->avec[i] += fvec[i];
+        }
+        for (int q = 0; q < 6; q++) {
+          f->m2[q] += fm2[q];
+        }
+      }
+    }
+  }
+}
+
+
 /* vxv_cp_moments's volume alone: the same face walk and the same sum of determinants in the
  * same order (so the same bits), without the moments' and the faces' bookkeeping. */
 double vxv_cp_volume(const vxv_cpoly *p) {
@@ -363,12 +375,8 @@ double vxv_cp_volume(const vxv_cpoly *p) {
           v6 += a0[0] * (b[1] * c[2] - b[2] * c[1]) + a0[1] * (b[2] * c[0] - b[0] * c[2]) +
                 a0[2] * (b[0] * c[1] - b[1] * c[0]);
         }
-        int np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        int pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        int pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       } while (vnext != vstart);
@@ -389,15 +397,12 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
       }
       /* walk the face from the edge vstart -> nbr[vstart][k], as vxv_cp_moments does */
       const double *ap = p->pos[vstart];
-      int vcur = vstart, vnext = p->nbr[vstart][k], np = 0;
+      int vcur = vstart, vnext = p->nbr[vstart][k];
       uint64_t fmask = p->on[vstart];
       double fvec[3] = {0, 0, 0};
       mark[vcur][k] = 1;
-      while (p->nbr[vnext][np] != vcur) {
-        np++;
-      }
+      int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
-      int pn = (np + 1) % 3;
       mark[vcur][pn] = 1;
       vnext = p->nbr[vcur][pn];
       fmask &= p->on[vcur];
@@ -409,12 +414,8 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
         fvec[0] += 0.5 * (s[1] * t[2] - s[2] * t[1]);
         fvec[1] += 0.5 * (s[2] * t[0] - s[0] * t[2]);
         fvec[2] += 0.5 * (s[0] * t[1] - s[1] * t[0]);
-        np = 0;
-        while (p->nbr[vnext][np] != vcur) {
-          np++;
-        }
+        pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
-        pn = (np + 1) % 3;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }

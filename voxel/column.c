@@ -81,6 +81,13 @@ int vxv_box_column_axis(const vxv_query *q, const vxv_box *b) {
 
 int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]) {
   int a = vxv_box_column_axis(q, b), n = 0;
+  /* the children's half-extents and half-edge, the same for all */
+  double e[3], h = HUGE_VAL;
+  for (int k = 0; k < 3; k++) {
+    e[k] = k != a ? 0.5 * b->e[k] : b->e[k];
+    h = e[k] < h ? e[k] : h;
+  }
+  const double off[3][2] = {{-e[0], e[0]}, {-e[1], e[1]}, {-e[2], e[2]}};
   for (int j = 0; j < 8; j++) {
     if (a >= 0 && (j >> a & 1)) {
       continue;
@@ -88,13 +95,12 @@ int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]) {
     vxv_box *c = &kid[n++];
     *c = *b;
     c->level = b->level + 1;
-    c->h = HUGE_VAL;
+    c->h = h;
     for (int k = 0; k < 3; k++) {
+      c->e[k] = e[k];
       if (k != a) {
-        c->e[k] = 0.5 * b->e[k];
-        c->c[k] += (j >> k & 1) ? c->e[k] : -c->e[k];
+        c->c[k] = b->c[k] + off[k][j >> k & 1];
       }
-      c->h = c->e[k] < c->h ? c->e[k] : c->h;
     }
   }
   return n;

@@ -181,6 +181,7 @@ typedef struct vxv_thread {
   vxv_cpoly cbase, cpoly, cterm;
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
+  int hint; /* vxv_box_classify's hint for the boxes this thread splits */
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
 } vxv_thread;
@@ -304,8 +305,12 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc);
 /* Starts a box: every atom MIXED, none OUTSIDE. */
 void vxv_box_root(const vxv_query *q, vxv_box *b, const double c[3], double h);
 /* Classifies b against the query's cells, starting from the masks it holds (its parent's)
- * and updating them. VXG_INSIDE: inside every cell; VXG_OUTSIDE: outside one; else MIXED. */
-vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b);
+ * and updating them. VXG_INSIDE: inside every cell; VXG_OUTSIDE: outside one; else MIXED.
+ * *hint (NULL: none) names the plain atom, or an atom of the complemented primitive, that
+ * last put a box outside (64 cell + atom, or -1); it (or the primitive's atoms) is
+ * classified first, and the hint updated: the order of the atoms changes neither the class
+ * nor the masks, only the work (neighbouring boxes tend to lie outside the same atom). */
+vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint);
 /* 1 when the integration of the MIXED box b is not exact (a curved atom or a complemented
  * primitive with several MIXED atoms): the h_min rule refines such boxes. */
 int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
@@ -350,6 +355,9 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face);
+/* The face data alone, bit for bit that of vxv_cp_moments(p, NULL, want, face), walking
+ * only the faces that may lie on a wanted plane. */
+void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face);
 /* The volume alone, bit for bit vxv_cp_moments(p, NULL, 0, NULL) (m^3; 0 when empty). */
 double vxv_cp_volume(const vxv_cpoly *p);
 

@@ -47,6 +47,18 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
+/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
+ * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
+ * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
+static inline double max2(double a, double b) {
+  return a > b ? a : (b == b ? b : a);
+}
+
+static inline double min2(double a, double b) {
+  return a < b ? a : (b == b ? b : a);
+}
+
+
 void vxv_acc_zero(vxv_acc *a) {
   memset(a, 0, sizeof *a);
 }
@@ -213,15 +225,63 @@ static vxg_class classify_atom(const vxv_qcell *qc, int k, int i, vxv_box *b, co
 }
 
 
-vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
+/* The hint's atom classified first (a plain one, cheap, MIXED over b), or the cheap MIXED
+ * atoms of its primitive (a complemented one without searches): VXG_OUTSIDE when that
+ * decides b, else VXG_MIXED with the atoms classified in done[] and b's masks updated as
+ * vxv_box_classify's loop does. */
+static vxg_class classify_hint(const vxv_query *q, vxv_box *b, int hint, uint64_t done[2]) {
+  int k = hint >> 6, i = hint & 63;
+  if (hint < 0 || k >= q->ncell) {
+    return VXG_MIXED;
+  }
+  const vxv_qcell *qc = &q->cell[k];
+  uint64_t bit = (uint64_t)1 << i;
+  if (!(qc->comp_atoms & bit)) {
+    if (!(b->mixed[k] & bit & ~qc->costly)) {
+      return VXG_MIXED;
+    }
+    vxg_class c = vxg_atom_classify(&qc->pc->atom[i], b->c, b->e);
+    if (c == VXG_INSIDE) {
+      b->mixed[k] &= ~bit;
+    }
+    done[k] = bit;
+    return c;
+  }
+  uint64_t pm = qc->pmask[qc->prim_of[i]], m = b->mixed[k] & pm;
+  if (!m || (pm & qc->costly)) {
+    return VXG_MIXED;
+  }
+  done[k] = m;
+  for (; m; m &= m - 1) {
+    int j = ctz64(m);
+    uint64_t bj = (uint64_t)1 << j;
+    vxg_class c = vxg_atom_classify(&qc->pc->atom[j], b->c, b->e);
+    if (c == VXG_INSIDE) {
+      b->mixed[k] &= ~bj;
+    } else if (c == VXG_OUTSIDE) {
+      b->outside[k] |= bj; /* outside one atom: inside the primitive */
+      b->mixed[k] &= ~pm;
+      return VXG_MIXED;
+    }
+  }
+  /* every atom inside: outside the primitive, hence the cell */
+  return (pm & (b->mixed[k] | b->outside[k])) == 0 ? VXG_OUTSIDE : VXG_MIXED;
+}
+
+
+vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   const double *e = b->e;
   int all_inside = 1;
+  uint64_t done[2] = {0, 0};
+  if (hint && classify_hint(q, b, *hint, done) == VXG_OUTSIDE) {
+    return VXG_OUTSIDE;
+  }
   /* cheap atoms of every cell first, searches (meshes) last: a box outside a plane of
      either cell is dropped before any search */
   for (int pass = 0; pass < 2; pass++) {
     for (int k = 0; k < q->ncell; k++) {
       const vxv_qcell *qc = &q->cell[k];
-      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly);
+      uint64_t m = b->mixed[k] & (pass ? qc->costly : ~qc->costly) & ~done[k];
       while (m) {
         int i = ctz64(m);
         uint64_t bit = (uint64_t)1 << i;
@@ -233,6 +293,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
         b->mixed[k] &= ~bit;
         if (c == VXG_OUTSIDE) {
           if (!(qc->comp_atoms & bit)) {
+            if (hint && !(qc->costly & bit)) {
+              *hint = 64 * k + i;
+            }
             return VXG_OUTSIDE; /* outside a plain primitive: outside the cell */
           }
           /* a complemented primitive with an atom outside: inside it, nothing more to learn */
@@ -252,6 +315,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b) {
       int p = qc->prim_of[ctz64(open)];
       uint64_t pm = qc->pmask[p];
       if ((pm & (b->mixed[k] | b->outside[k])) == 0) {
+        if (hint && !(pm & qc->costly)) {
+          *hint = 64 * k + ctz64(pm);
+        }
         return VXG_OUTSIDE;
       }
       open &= ~pm;
@@ -303,7 +369,7 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
  * known. */
 static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e = fmax(ex[0], fmax(ex[1], ex[2])), e2 = e * e;
+  double e = max2(ex[0], max2(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
@@ -812,18 +878,22 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
       return -1;
     }
     double band = vxv_cp_proj_faces(cur, t[1].u, slab);
-    cur = base; /* S12: B in both slabs, every face */
-    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) || !t3_slab(s, &cur, h2, &t[1], jc[1])) {
+    /* B in slab 1, for S12 and A21 (th->cpoly: the leaf's polyhedra are integrated) */
+    const vxv_cpoly *b1 = base;
+    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0])) {
+      return -1;
+    }
+    cur = b1; /* S12: B in both slabs, every face */
+    if (!t3_slab(s, &cur, h2, &t[1], jc[1])) {
       return -1;
     }
     band += 0.5 * vxv_cp_proj_faces(cur, t[1].u, 0);
-    cur = base; /* A21: plane 2's face of B, slab 1 and P2 */
-    if (!t3_slab(s, &cur, h1, &t[0], jc[0]) ||
-        cp_clip_into(s, &cur, h2->n, h2->dm, 6 + jc[1]) != 0) {
+    cur = b1; /* A21: plane 2's face of B, slab 1 and P2 */
+    if (cp_clip_into(s, &cur, h2->n, h2->dm, 6 + jc[1]) != 0) {
       return -1;
     }
     vxv_cpface *fa = &th->face[jc[1]];
-    vxv_cp_moments(cur, NULL, (uint64_t)1 << (6 + jc[1]), th->face);
+    vxv_cp_faces(cur, (uint64_t)1 << (6 + jc[1]), th->face);
     double a21 = fa->found ? fa->area : 0;
     w += 2 * t[1].delta * band + t[1].delta * t[1].kappa * (f[1].area + a21) / t[1].nn +
          t[1].delta * a21;
@@ -840,8 +910,8 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 /* Rounding of the vertices and planes (m), the delta of cp_rounding. */
 static double vertex_rounding(const vxv_box *b) {
   return 64 * DBL_EPSILON *
-         (fmax(fabs(b->c[0]), fmax(fabs(b->c[1]), fabs(b->c[2]))) +
-          fmax(b->e[0], fmax(b->e[1], b->e[2])));
+         (max2(fabs(b->c[0]), max2(fabs(b->c[1]), fabs(b->c[2]))) +
+          max2(b->e[0], max2(b->e[1], b->e[2])));
 }
 
 
@@ -881,8 +951,8 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
   }
   for (int v = 1; v < nv; v++) {
     for (int k = 0; k < 3; k++) {
-      lo[k] = fmin(lo[k], base->pos[v][k]);
-      hi[k] = fmax(hi[k], base->pos[v][k]);
+      lo[k] = min2(lo[k], base->pos[v][k]);
+      hi[k] = max2(hi[k], base->pos[v][k]);
     }
   }
   double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
@@ -949,7 +1019,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     mid = p;
     for (int it = 0; it < RECENTRE_ITERS && q->plane == VXV_PLANE_MEAN && p->nv > 0 && curved_bits;
          it++) {
-      vxv_cp_moments(p, NULL, curved_bits, th->face);
+      vxv_cp_faces(p, curved_bits, th->face);
       int changed = 0;
       for (uint64_t w = curved_bits >> 6; w; w &= w - 1) {
         int j = __builtin_ctzll(w);
@@ -1260,7 +1330,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
       continue;
     }
     /* a margin for the clipped vertices' rounding */
-    double d = h->dh + 1e-12 * fmax(b->e[0], fmax(b->e[1], b->e[2])) * n1;
+    double d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
     if (rc < 0) {

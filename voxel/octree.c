@@ -190,16 +190,16 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
 static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
   vxv_box kid[8];
   for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
-    vxv_box c = kid[j];
+    vxv_box *c = &kid[j];
     st->rboxes++;
-    vxg_class cls = vxv_box_classify(&ws->q, &c);
+    vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
     if (cls == VXG_INSIDE) {
-      visit_box(ws, &c);
-      vxv_acc_box(&st->full, &c);
+      visit_box(ws, c);
+      vxv_acc_box(&st->full, c);
     } else if (cls == VXG_MIXED) {
-      th->stack[(*sp)++] = c;
-      if (c.level > st->depth) {
-        st->depth = c.level;
+      th->stack[(*sp)++] = *c;
+      if (c->level > st->depth) {
+        st->depth = c->level;
       }
     }
   }
@@ -252,7 +252,7 @@ static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st,
   for (int j = 0; j < nc; j++) {
     vxv_box c = cb[j];
     st->rboxes++;
-    vxg_class cls = vxv_box_classify(q, &c);
+    vxg_class cls = vxv_box_classify(q, &c, &th->hint);
     if (cls == VXG_INSIDE) {
       visit_box(ws, &c);
       vxv_acc_box(&st->full, &c);
@@ -427,9 +427,10 @@ static int top_chunk(const vxv_workspace *ws, int n, int nt) {
 
 
 static void top_classify(vxv_workspace *ws, int i0, int i1) {
+  int hint = -1;
   for (int i = i0; i < i1; i++) {
     if (ws->cls[i] == TOP_TODO) {
-      vxg_class c = vxv_box_classify(&ws->q, &ws->top[i]);
+      vxg_class c = vxv_box_classify(&ws->q, &ws->top[i], &hint);
       ws->cls[i] = c == VXG_INSIDE ? TOP_INSIDE : c == VXG_MIXED ? TOP_MIXED : TOP_OUTSIDE;
     }
   }
@@ -542,13 +543,11 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue;
       }
       any = 1;
-      vxv_box kid[8];
-      int nk = vxv_box_split(q, b, kid);
+      int nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
       for (int j = 0; j < nk; j++) {
         (*boxes)++;
         todo++;
-        ws->cls[m] = TOP_TODO;
-        next[m++] = kid[j];
+        ws->cls[m++] = TOP_TODO;
       }
     }
     cur = nxt;

@@ -185,6 +185,7 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
       break;
     }
     memset(th, 0, sizeof *th);
+    th->hint = -1;
     ws->th[ws->nth++] = th;
   }
   if (ws->nth < n) {
