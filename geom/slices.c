@@ -18,38 +18,49 @@
 #include "geom/geom.h"
 #include "geom/vec3.h"
 
-/* Nodes of the outer rules (n and 2n) and of the segments' small-angle rule. */
-#define BC_N 24
-#define BC_NSEG 10
+/* Gauss-Legendre rules on [-1, 1], their nodes x > 0 and weights (the rule is symmetric):
+ * 10 nodes for a segment's small angles, 24 and 48 for the slices (the error estimate). */
+static const double GL10_X[5] = {0.14887433898163121, 0.43339539412924719, 0.67940956829902441,
+                                 0.86506336668898451, 0.97390652851717172};
+static const double GL10_W[5] = {0.29552422471475287, 0.26926671930999636, 0.21908636251598204,
+                                 0.14945134915058059, 0.066671344308688138};
+static const double GL24_X[12] = {0.064056892862605626, 0.19111886747361631, 0.31504267969616337,
+                                  0.43379350762604514,  0.54542147138883954, 0.64809365193697557,
+                                  0.74012419157855436,  0.82000198597390292, 0.88641552700440103,
+                                  0.93827455200273276,  0.9747285559713095,  0.99518721999702136};
+static const double GL24_W[12] = {0.12793819534675216,  0.1258374563468283,   0.12167047292780339,
+                                  0.1155056680537256,   0.10744427011596563,  0.097618652104113888,
+                                  0.086190161531953276, 0.073346481411080306, 0.059298584915436781,
+                                  0.044277438817419806, 0.028531388628933663, 0.012341229799987199};
+static const double GL48_X[24] = {
+    0.032380170962869362, 0.097004699209462699, 0.16122235606889172, 0.22476379039468906,
+    0.28736248735545558,  0.34875588629216074,  0.40868648199071673, 0.4669029047509584,
+    0.52316097472223303,  0.5772247260839727,   0.62886739677651362, 0.67787237963266391,
+    0.72403413092381465,  0.76715903251574034,  0.80706620402944263, 0.84358826162439353,
+    0.87657202027424789,  0.90587913671556967,  0.93138669070655433, 0.95298770316043086,
+    0.97059159254624725,  0.98412458372282686,  0.99353017226635076, 0.99877100725242612};
+static const double GL48_W[24] = {
+    0.064737696812683922, 0.064466164435950082, 0.063924238584648187,  0.063114192286254026,
+    0.062039423159892664, 0.06070443916589388,  0.059114839698395636,  0.057277292100403216,
+    0.055199503699984163, 0.052890189485193667, 0.050359035553854475,  0.047616658492490475,
+    0.04467456085669428,  0.041545082943464749, 0.038241351065830706,  0.034777222564770439,
+    0.031167227832798089, 0.027426509708356948, 0.023570760839324379,  0.019616160457355528,
+    0.015579315722943849, 0.011477234579234539, 0.0073275539012762621, 0.0031533460523058387};
 
 typedef struct bc_rule {
-  int n;
-  double x[2 * BC_N], w[2 * BC_N];
+  int n; /* nodes, even */
+  const double *x, *w;
 } bc_rule;
 
-/* Gauss-Legendre nodes and weights on [-1, 1] (Newton on the Legendre recurrence). */
-static void gauss_legendre(int n, bc_rule *g) {
-  g->n = n;
-  for (int i = 0; i < (n + 1) / 2; i++) {
-    double x = cos(M_PI * (i + 0.75) / (n + 0.5)), dp = 1;
-    for (int it = 0; it < 100; it++) {
-      double p0 = 1, p1 = x;
-      for (int k = 2; k <= n; k++) {
-        double p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
-        p0 = p1;
-        p1 = p2;
-      }
-      dp = n * (x * p1 - p0) / (x * x - 1);
-      double dx = p1 / dp;
-      x -= dx;
-      if (fabs(dx) < 1e-16) {
-        break;
-      }
-    }
-    g->x[i] = -x;
-    g->x[n - 1 - i] = x;
-    g->w[i] = g->w[n - 1 - i] = 2 / ((1 - x * x) * dp * dp);
-  }
+static const bc_rule RULE_SEG = {10, GL10_X, GL10_W};
+static const bc_rule RULE_N = {24, GL24_X, GL24_W};
+static const bc_rule RULE_2N = {48, GL48_X, GL48_W};
+
+/* Node k (0 .. n-1) of rule g: its abscissa on [-1, 1] and weight. */
+static double node(const bc_rule *g, int k, double *w) {
+  int h = g->n / 2, i = k < h ? h - 1 - k : k - h;
+  *w = g->w[i];
+  return k < h ? -g->x[i] : g->x[i];
 }
 
 
@@ -66,7 +77,7 @@ static void segment(double r, double al, const bc_rule *gs, bc_seg *s) {
   double i0 = 0, i1 = 0, i2 = 0, s4 = 0;
   if (al < 0.5) {
     for (int k = 0; k < gs->n; k++) {
-      double ph = 0.5 * al * (1 + gs->x[k]), w = 0.5 * al * gs->w[k];
+      double wk, xk = node(gs, k, &wk), ph = 0.5 * al * (1 + xk), w = 0.5 * al * wk;
       double sn = sin(ph), sn2 = sn * sn;
       double dc = 2 * sin(0.5 * (al + ph)) * sin(0.5 * (al - ph)); /* cos ph - cos al */
       i0 += w * sn2;
@@ -94,7 +105,6 @@ typedef struct bc_prob {
   double R, rc, d, x0;
   int inside;
   double dout, din; /* rc + R - d, R + d - rc: the depths at t = 0 */
-  bc_rule seg;
 } bc_prob;
 
 /* Per slice: area, int (x - x0), int (x - x0)^2, int y^2, the wall's chord (its vector area
@@ -151,14 +161,14 @@ static void slice(const bc_prob *p, double phi, double f[S_N]) {
   double h = sqrt(fmax(0, s1 * (2 * p->rc - s1))), a1 = p->rc - s1;
   double al1 = atan2(h, p->rc - s1), al2 = atan2(h, rho - s2);
   bc_seg g1, g2;
-  segment(p->rc, al1, &p->seg, &g1);
+  segment(p->rc, al1, &RULE_SEG, &g1);
   if (p->inside) {
-    segment(rho, M_PI - al2, &p->seg, &g2); /* the disk beyond the chord */
+    segment(rho, M_PI - al2, &RULE_SEG, &g2); /* the disk beyond the chord */
     add_seg(&g2, a1, p->x0, 1, 1, f);
     add_seg(&g1, a1, p->x0, 1, -1, f);
     f[S_W] = -2 * h;
   } else {
-    segment(rho, al2, &p->seg, &g2);
+    segment(rho, al2, &RULE_SEG, &g2);
     add_seg(&g1, a1, p->x0, 1, 1, f);
     add_seg(&g2, a1, p->x0, -1, 1, f);
     f[S_W] = 2 * h;
@@ -182,8 +192,9 @@ static void integrate(const bc_prob *p, double lo, double hi, double mult, const
    * tangencies are analytic in phi */
   int whole = (lo == -0.5 * M_PI && hi == 0.5 * M_PI) || !is_lens(p, mid);
   for (int i = 0; i < g->n; i++) {
-    double th = 0.5 * M_PI * g->x[i], phi = mid + half * (whole ? g->x[i] : sin(th));
-    double w = half * g->w[i] * (whole ? 1 : 0.5 * M_PI * cos(th)) * p->R * cos(phi) * mult;
+    double wi, xi = node(g, i, &wi), th = 0.5 * M_PI * xi,
+               phi = mid + half * (whole ? xi : sin(th));
+    double w = half * wi * (whole ? 1 : 0.5 * M_PI * cos(th)) * p->R * cos(phi) * mult;
     double t = p->R * sin(phi), f[S_N];
     slice(p, phi, f);
     f[S_TT] = t * t * f[S_A];
@@ -269,14 +280,10 @@ int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const dou
   /* moments about the chord at t = 0 (or the ball's centre): near the region */
   double dc0 = rc + d - r;
   p.x0 = p.dout > 0 && p.din > 0 && dc0 > 0 ? rc - p.dout * p.din / (2 * d) : d;
-  gauss_legendre(BC_NSEG, &p.seg);
   double tb[4], a1[S_N], a2[S_N];
   int nb = breaks(&p, tb);
-  bc_rule g;
-  gauss_legendre(BC_N, &g);
-  quadrature(&p, tb, nb, &g, a1);
-  gauss_legendre(2 * BC_N, &g);
-  quadrature(&p, tb, nb, &g, a2);
+  quadrature(&p, tb, nb, &RULE_N, a1);
+  quadrature(&p, tb, nb, &RULE_2N, a2);
   double v = a2[S_A];
   out->v = v;
   out->err = fabs(a2[S_A] - a1[S_A]);
