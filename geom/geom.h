@@ -534,6 +534,10 @@ typedef struct vxg_ball_cyl {
   double parts;   /* sum of the magnitudes of the pieces added into v, m^3 (its rounding) */
   double depth;   /* how far the ball crosses the wall, m: rc + r - d (rod) or r + d - rc
                      (bore), d its centre's distance from the axis; <= 0: empty */
+  int has_plane;  /* 1: the half-space pn.x <= pd holds the region (the rod's tangent plane
+                     facing the ball, or for a ball centred inside the bore the plane of
+                     the chord at its centre), whose cap of the ball bounds it (its box) */
+  double pn[3], pd;
 } vxg_ball_cyl;
 
 /* The ball (c, r) intersected with the cylinder of radius rc about the line through pa along

@@ -279,7 +279,16 @@ int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const dou
   }
   /* moments about the chord at t = 0 (or the ball's centre): near the region */
   double dc0 = rc + d - r;
-  p.x0 = p.dout > 0 && p.din > 0 && dc0 > 0 ? rc - p.dout * p.din / (2 * d) : d;
+  int chord = p.dout > 0 && p.din > 0 && dc0 > 0;
+  p.x0 = chord ? rc - p.dout * p.din / (2 * d) : d;
+  /* the region's side: the rod within x <= rc; in a bore, the ball centred inside, beyond
+   * the chord at t = 0 (the chords move outward with |t|, the other slices are empty) */
+  out->has_plane = !inside || (chord && d < rc);
+  double oe = vxg_dot(o, e1), s = inside ? -1 : 1;
+  for (int k = 0; k < 3; k++) {
+    out->pn[k] = s * e1[k];
+  }
+  out->pd = s * (oe + (inside ? p.x0 : rc));
   double tb[4], a1[S_N], a2[S_N];
   int nb = breaks(&p, tb);
   quadrature(&p, tb, nb, &RULE_N, a1);

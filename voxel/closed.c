@@ -14,8 +14,9 @@
  * The result is exact up to rounding: its bracket is the volume at the cap's height (or the
  * lens's depth) moved by its rounding allowance, the error estimate 0.
  *
- * A ball against one cylinder (a rod, or a bore or groove: the cylinder complemented), any
- * planes left holding the ball's box, is integrated by quadrature along the axis
+ * A ball against one cylinder (a rod, or a bore or groove: the cylinder complemented), the
+ * other primitives holding the box of the ball's cap by a plane that holds the region, is
+ * integrated by quadrature along the axis
  * (geom/slices.c): not certified, so taken under the rtol rule when its bracket (a multiple
  * of its rules' difference, about 1e-15 of V, plus rounding) is within the asked width,
  * under the h_min rule within CF_QUAD_REL of V, never under the certified rule;
@@ -448,17 +449,6 @@ static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const 
   if (quad_tolerance(opt, 1) < 0) {
     return 0;
   }
-  double box[6];
-  uint64_t used[2] = {0, 0};
-  used[b->cell] |= (uint64_t)1 << b->atom;
-  used[y->cell] |= (uint64_t)1 << y->atom;
-  for (int j = 0; j < 3; j++) {
-    box[j] = b->c[j] - b->r;
-    box[3 + j] = b->c[j] + b->r;
-  }
-  if (!box_held(ws, box, used, b->r)) {
-    return 0;
-  }
   vxg_ball_cyl q;
   if (vxg_ball_cylinder(b->c, b->r, y->p, y->u, y->r, y->complement, &q) != 0) {
     return 0;
@@ -466,6 +456,18 @@ static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const 
   /* the ball's distance from the axis, rounded by dd: the volume moves by |area| dd */
   double dd = frame_ulp(ws, y->r + b->r + fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) +
                                 fabs(y->p[0]) + fabs(y->p[1]) + fabs(y->p[2]));
+  /* the region's box: the ball's, or its cap by the plane that holds the region */
+  double box[6];
+  vxg_cap cap;
+  vxg_cap_of_plane(b->c, b->r, q.has_plane ? q.pn : (const double[3]){0, 0, 1},
+                   q.has_plane ? q.pd + dd : HUGE_VAL, &cap);
+  vxg_cap_aabb(&cap, box);
+  uint64_t used[2] = {0, 0};
+  used[b->cell] |= (uint64_t)1 << b->atom;
+  used[y->cell] |= (uint64_t)1 << y->atom;
+  if (!box_held(ws, box, used, b->r)) {
+    return 0;
+  }
   double wa = sqrt(vxg_dot(q.area, q.area));
   double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.parts + (wa + M_PI * b->r * dd) * dd;
   if (q.depth + dd <= 0) {
