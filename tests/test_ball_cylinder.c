@@ -180,11 +180,19 @@ static void test_parts_and_the_flat_limit(void **state) {
     assert_double_near(out.g[1], 0.3, 1e-12);
     assert_double_rel(out.area[0], M_PI * h * (2 * R - h), R / rc + 1e-9 / h);
   }
+  /* a ball inside a 0.5 m rod, 0.3 m off its axis: the ball whole, no wall inside it */
+  vxg_ball_cyl out;
+  const double c[3] = {0.3, 0.1, -0.1}, ez[3] = {0, 0, 1};
+  assert_int_equal(vxg_ball_cylinder(c, R, pa, ez, 0.5, 0, &out), 0);
+  assert_double_rel(out.v, ball, 1e-14);
+  assert_double_near(out.g[0], 0.3, 1e-15);
+  assert_double_near(out.area[0], 0, 1e-18);
 }
 
 
-// a ball inside a rod whole (4/3 pi R^3, the ball's own closed form), tangent to it and 1 nm apart,
-// inside a bore 1 nm off its wall; the certified rule keeps the octree
+// a ball inside a rod whole (4/3 pi R^3, the ball's own closed form), tangent to it and
+// 1 nm apart, inside a bore 1 nm off its wall; the certified rule keeps the octree, the
+// fixed-leaf rule takes the quadrature
 static void test_whole_tangent_apart_and_certified(void **state) {
   fixture *f = *state;
   const double R = 0.02, rc = 0.1;
@@ -223,6 +231,12 @@ static void test_whole_tangent_apart_and_certified(void **state) {
   assert_int_equal(vxv_intersect(f->ws, tube, &xc, ball, &xs, &o, &q), VXC_OK);
   assert_int_equal(q.closed_form, 0);
   o.certified = 0;
+  assert_int_equal(vxv_intersect(f->ws, tube, &xc, ball, &xs, &o, &oct), VXC_OK);
+  assert_int_equal(oct.closed_form, 2);
+  assert_true(oct.volume_lo <= q.volume_hi && q.volume_lo <= oct.volume_hi);
+  /* the fixed-leaf rule takes it too (its error far below any leaf's) */
+  o.rtol = 0;
+  o.h_min = 2e-3;
   assert_int_equal(vxv_intersect(f->ws, tube, &xc, ball, &xs, &o, &oct), VXC_OK);
   assert_int_equal(oct.closed_form, 2);
   assert_true(oct.volume_lo <= q.volume_hi && q.volume_lo <= oct.volume_hi);

@@ -16,11 +16,10 @@
  *
  * A ball against one cylinder (a rod, or a bore or groove: the cylinder complemented), the
  * other primitives holding the box of the ball's cap by a plane that holds the region, is
- * integrated by quadrature along the axis
- * (geom/slices.c): not certified, so taken under the rtol rule when its bracket (a multiple
- * of its rules' difference, about 1e-15 of V, plus rounding) is within the asked width,
- * under the h_min rule within CF_QUAD_REL of V, never under the certified rule;
- * vxv_result.closed_form is then 2. */
+ * integrated by quadrature along the axis (geom/slices.c): not certified, so taken under
+ * the rtol rule when its bracket (a multiple of its rules' difference, about 1e-15 of V,
+ * plus rounding) is within the asked width, under the h_min rule within CF_QUAD_REL of V,
+ * never under the certified rule; vxv_result.closed_form is then 2. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
