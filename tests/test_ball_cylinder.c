@@ -161,8 +161,9 @@ static void test_random_poses(void **state) {
 }
 
 
-// the rod's and the bore's parts of a ball make it whole; a cylinder of 1e6 m against a
-// ball of 0.1 m is the half-space's cap to R / (2 rc) (the cross-section's sag)
+// the rod's and the bore's parts of a ball make it whole (volume, centroid, second moments)
+// at any distance from the axis; a cylinder of 1e6 m against a ball of 0.1 m is the
+// half-space's cap to R / (2 rc) (the cross-section's sag)
 static void test_parts_and_the_flat_limit(void **state) {
   (void)state;
   const double R = 0.1, rc = 1e6, pa[3] = {0, 0, 0}, u[3] = {0, 1, 0};
@@ -179,6 +180,29 @@ static void test_parts_and_the_flat_limit(void **state) {
     assert_true(out.err <= 1e-12 * out.v);
     assert_double_near(out.g[1], 0.3, 1e-12);
     assert_double_rel(out.area[0], M_PI * h * (2 * R - h), R / rc + 1e-9 / h);
+  }
+  /* rod and bore parts at every distance from the axis, thin and thick cylinders: the
+     volume, first and second moments of the ball (2/5 R^2 V about its centre on each
+     axis), the walls' vector areas opposite */
+  const double w[3] = {0.48, -0.6, 0.64}; /* unit */
+  for (int k = 0; k < 40; k++) {
+    double rcs = k % 2 ? 0.03 : 0.3, d = (k / 2) * (rcs + 1.2 * R) / 19;
+    double c[3] = {d * 0.8, d * 0.6, 0.2}; /* (0.8, 0.6, 0) is across w */
+    vxg_ball_cyl in, out;
+    assert_int_equal(vxg_ball_cylinder(c, R, pa, w, rcs, 0, &out), 0);
+    assert_int_equal(vxg_ball_cylinder(c, R, pa, w, rcs, 1, &in), 0);
+    assert_double_rel(in.v + out.v, ball, 1e-13);
+    for (int j = 0; j < 3; j++) {
+      assert_double_near((in.v * in.g[j] + out.v * out.g[j]) / ball, c[j], 1e-13);
+      assert_double_near(in.area[j] + out.area[j], 0, 1e-15);
+    }
+    for (int m = 0; m < 6; m++) {
+      int a = VXG_SYM_ROW[m], b = VXG_SYM_COL[m];
+      double sum = in.cm[m] + out.cm[m];
+      sum += in.v * (in.g[a] - c[a]) * (in.g[b] - c[b]);
+      sum += out.v * (out.g[a] - c[a]) * (out.g[b] - c[b]);
+      assert_double_near(sum, m < 3 ? 0.2 * R * R * ball : 0, 1e-12 * R * R * ball);
+    }
   }
   /* a ball inside a 0.5 m rod, 0.3 m off its axis: the ball whole, no wall inside it */
   vxg_ball_cyl out;
