@@ -117,6 +117,41 @@ static void check_octree(const vxv_result *q, const vxv_result *oct, double size
 }
 
 
+/* One pose: the ball sunk `depth` into the cylinder's wall (i odd: from inside the bore),
+ * the cells' box `margin` beyond the cylinder, the axis random (every third along a world
+ * axis), either cell first by i: the quadrature against the octree. */
+static void pose_case(fixture *f, vxc_rng *g, int i, double R, double depth, double rc,
+                      double margin) {
+  int bore = i % 2, ball_first = (i / 2) % 2;
+  double u[3], P[3], a[3];
+  random_dir(g, i, u);
+  for (int k = 0; k < 3; k++) {
+    P[k] = vxc_rng_uniform(g, -1, 1);
+  }
+  vxg_xform xc, xs;
+  frame_z_to(u, P, &xc);
+  /* the ball's centre: along the cell's x, at its distance from the axis, off along z */
+  double dist = bore ? rc - R + depth : rc + R - depth, along = vxc_rng_uniform(g, -R, R);
+  vxg_xform_point(&xc, (double[3]){dist, 0, along}, a);
+  vxg_xform_translation(&xs, a[0], a[1], a[2]);
+  vxg_cell *ball = sphere_cell(f, R), *cyl = cyl_cell(f, rc, 2 * (rc + margin), 12 * R, bore);
+  vxv_result q, oct;
+  vxc_status st[2];
+  if (ball_first) {
+    both(f, ball, &xs, cyl, &xc, 2, &q, &oct, st);
+  } else {
+    both(f, cyl, &xc, ball, &xs, 2, &q, &oct, st);
+  }
+  assert_int_equal(st[0], VXC_OK);
+  assert_int_equal(st[1], VXC_OK);
+  check_octree(&q, &oct, sqrt(fmin(depth, R) * R));
+  /* the ball's surface points away from it toward the axis (rod) or the wall (bore) */
+  double out[3], s = (ball_first ? -1 : 1) * (bore ? -1 : 1);
+  vxg_xform_vector(&xc, (double[3]){1, 0, 0}, out);
+  assert_true(s * vxg_dot(q.area_vector, out) > 0.99 * q.contact_area);
+}
+
+
 // a ball of radius 1 cm to 0.3 m sunk 1e-5 to 0.5 of its radius into the wall of a bore of
 // 1.5 to 20 times its radius (bore) or onto a rod of 0.2 to 20 times it, the axis random or
 // along the world's, anywhere within a metre, either cell first: the octree's figures. The
@@ -126,37 +161,26 @@ static void test_random_poses(void **state) {
   fixture *f = *state;
   vxc_rng g = {0x2545F4914F6CDD1DULL};
   for (int i = 0; i < 24; i++) {
-    int bore = i % 2, ball_first = (i / 2) % 2;
+    int bore = i % 2;
     double R = pow(10, vxc_rng_uniform(&g, -2, log10(0.3)));
     double depth = R * pow(10, vxc_rng_uniform(&g, -5, log10(0.5)));
     double rc = R * (bore ? pow(10, vxc_rng_uniform(&g, log10(1.5), log10(20)))
                           : pow(10, vxc_rng_uniform(&g, log10(0.2), log10(20))));
-    double u[3], P[3], a[3];
-    random_dir(&g, i, u);
-    for (int k = 0; k < 3; k++) {
-      P[k] = vxc_rng_uniform(&g, -1, 1);
-    }
-    vxg_xform xc, xs;
-    frame_z_to(u, P, &xc);
-    /* the ball's centre: along the cell's x, at its distance from the axis, off along z */
-    double dist = bore ? rc - R + depth : rc + R - depth, along = vxc_rng_uniform(&g, -R, R);
-    vxg_xform_point(&xc, (double[3]){dist, 0, along}, a);
-    vxg_xform_translation(&xs, a[0], a[1], a[2]);
-    vxg_cell *ball = sphere_cell(f, R), *cyl = cyl_cell(f, rc, 2 * (rc + R), 12 * R, bore);
-    vxv_result q, oct;
-    vxc_status st[2];
-    if (ball_first) {
-      both(f, ball, &xs, cyl, &xc, 2, &q, &oct, st);
-    } else {
-      both(f, cyl, &xc, ball, &xs, 2, &q, &oct, st);
-    }
-    assert_int_equal(st[0], VXC_OK);
-    assert_int_equal(st[1], VXC_OK);
-    check_octree(&q, &oct, sqrt(depth * R));
-    /* the ball's surface points away from it toward the axis (rod) or the wall (bore) */
-    double out[3], s = (ball_first ? -1 : 1) * (bore ? -1 : 1);
-    vxg_xform_vector(&xc, (double[3]){1, 0, 0}, out);
-    assert_true(s * vxg_dot(q.area_vector, out) > 0.99 * q.contact_area);
+    pose_case(f, &g, i, R, depth, rc, R);
+  }
+}
+
+
+// deeper than the radius: the ball's centre inside the rod, or inside the bore's wall (the
+// cells' box 3 R beyond the cylinder, holding the ball's bounding box in any pose)
+static void test_deep_poses(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x9E3779B97F4A7C15ULL};
+  for (int i = 0; i < 8; i++) {
+    double R = pow(10, vxc_rng_uniform(&g, -2, log10(0.3)));
+    double depth = R * vxc_rng_uniform(&g, 1.05, 1.8);
+    double rc = R * pow(10, vxc_rng_uniform(&g, log10(1.5), log10(20)));
+    pose_case(f, &g, i, R, depth, rc, 3 * R);
   }
 }
 
@@ -270,6 +294,7 @@ static void test_whole_tangent_apart_and_certified(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_random_poses, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_deep_poses, setup, teardown),
       cmocka_unit_test(test_parts_and_the_flat_limit),
       cmocka_unit_test_setup_teardown(test_whole_tangent_apart_and_certified, setup, teardown),
   };
