@@ -1,10 +1,11 @@
 /* test_ball_cylinder.c: a ball against a cylinder by quadrature along its axis
  * (geom/slices.c, voxel/closed.c) against independent answers: the octree with the closed
- * forms off at rtol 1e-6 (certified), whose bracket must meet the quadrature's, on seeded
- * random poses, radii and depths (1e-5 to 0.5 of the ball's radius), a ball in a bore and
- * on a rod, axes random and along the world's; a 1e6 m cylinder against the half-space's
- * cap; a ball inside a rod whole; the rod and the bore's parts of a ball adding up to it;
- * tangent and apart cases; and the certified rule, which keeps the octree. */
+ * forms off at rtol 1e-6, whose certified bracket must meet the quadrature's, on seeded
+ * random poses, radii and depths (1e-5 to 0.5 of the ball's radius, and 1.05 to 1.8), a
+ * ball in a bore and on a rod, axes random and along the world's, either cell first; a
+ * 1e6 m cylinder against the half-space's cap; a ball inside a rod whole; the rod's and the
+ * bore's parts of a ball adding up to its volume and moments; tangent and apart cases; the
+ * certified rule, which keeps the octree, and the fixed-leaf rule, which takes it. */
 #include "vxc_test.h"
 
 #include "geom/geom.h"
