@@ -522,4 +522,29 @@ void vxg_cap_central(const vxg_cap *cap, double *v, double g[3], double cm[6]);
 /* The cap's exact bounding box (lo x y z, hi x y z), up to rounding. */
 void vxg_cap_aabb(const vxg_cap *cap, double box[6]);
 
+/* ---------------------------------------------------------------------------------------
+ * A ball against an infinite cylinder by quadrature along its axis (geom/slices.c). */
+typedef struct vxg_ball_cyl {
+  double v;       /* volume, m^3 (0: empty) */
+  double g[3];    /* centroid, m (the ball's centre when empty) */
+  double cm[6];   /* central second moments int (x - g)(x - g)^T dV, xx yy zz xy yz xz, m^5 */
+  double area[3]; /* int of n dA over the cylinder's wall inside the ball, n outward of the
+                     region (the ball's part of the boundary has minus it), m^2 */
+  double err;     /* the two rules' difference in v, m^3: the estimate of its error */
+  double parts;   /* sum of the magnitudes of the pieces added into v, m^3 (its rounding) */
+  double depth;   /* how far the ball crosses the wall, m: rc + r - d (rod) or r + d - rc
+                     (bore), d its centre's distance from the axis; <= 0: empty */
+  int has_plane;  /* 1: the half-space pn.x <= pd holds the region (the rod's tangent plane
+                     facing the ball, or for a ball centred inside the bore the plane of
+                     the chord at its centre), whose cap of the ball bounds it (its box) */
+  double pn[3], pd;
+} vxg_ball_cyl;
+
+/* The ball (c, r) intersected with the cylinder of radius rc about the line through pa along
+ * u (u unit), or (inside 1) the ball minus that cylinder, in the frame of c, pa and u.
+ * Returns 0 (out filled), or -1 when r or rc is not positive. Not a certified result: err
+ * estimates v's error (about 1e-12 v on smooth cases). */
+int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const double u[3],
+                      double rc, int inside, vxg_ball_cyl *out);
+
 #endif /* VXG_GEOM_H */

@@ -32,7 +32,8 @@
  * error estimate or, with (certified), on the certified bracket. (patches) makes each
  * connected part of a cell pair's interference a contact of its own (lib/README.md section
  * 11); the default (slots N) is then PATCH_SLOTS per cell pair. (closed-form off) measures
- * a ball on a plane or two balls by the octree too (vxc_query_options.closed_form). */
+ * a ball on a plane, two balls or a ball against a cylinder by the octree too
+ * (vxc_query_options.closed_form). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,7 +12,14 @@
  * complemented or curved surface, a mesh) is left to the octree.
  *
  * The result is exact up to rounding: its bracket is the volume at the cap's height (or the
- * lens's depth) moved by its rounding allowance, the error estimate 0. */
+ * lens's depth) moved by its rounding allowance, the error estimate 0.
+ *
+ * A ball against one cylinder (a rod, or a bore or groove: the cylinder complemented), the
+ * other primitives holding the box of the ball's cap by a plane that holds the region, is
+ * integrated by quadrature along the axis (geom/slices.c): not certified, so taken under
+ * the rtol rule when its bracket (a multiple of its rules' difference, about 1e-15 of V,
+ * plus rounding) is within the asked width, under the h_min rule within CF_QUAD_REL of V,
+ * never under the certified rule; vxv_result.closed_form is then 2. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -25,6 +32,10 @@
 #define CF_MAX_PLANES 8
 /* Rounding allowance of the formulas' volume, relative. */
 #define CF_REL (32 * DBL_EPSILON)
+/* A quadrature's bracket: this multiple of its rules' difference (plus rounding). */
+#define CF_QUAD_SAFETY 16
+/* h_min rule: a quadrature is taken when its bracket is within this fraction of its volume. */
+#define CF_QUAD_REL 1e-9
 
 /* An undecided surface: a ball (cell, atom, centre c, radius r) or a plane n.x <= d. */
 typedef struct cf_surf {
@@ -33,9 +44,17 @@ typedef struct cf_surf {
   double n[3], d;
 } cf_surf;
 
+/* An undecided cylinder (cell, atom): axis through p along u (unit), radius r; complement
+ * 1 for a bore or groove (the cell holds its outside). */
+typedef struct cf_cyl {
+  int cell, atom, complement;
+  double p[3], u[3], r;
+} cf_cyl;
+
 typedef struct cf_scan {
-  int nsph, npl;
+  int nsph, npl, ncyl;
   cf_surf sph[2], pl[CF_MAX_PLANES];
+  cf_cyl cyl;
 } cf_scan;
 
 /* A candidate: one or two caps (a lens), the cell of each cap's ball, the plane's cell (-1:
@@ -64,11 +83,39 @@ static int is_plane(const vxg_atom *a) {
 }
 
 
-/* Records the MIXED atom i (primitive pr) of posed cell k; 0 when it is neither a ball nor a
- * plane or there are too many. */
+/* Records the cylinder primitive pr (one atom, i) of posed cell k; 0 when one is recorded
+ * already. */
+static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr) {
+  if (s->ncyl == 1 || pr->natom != 1) {
+    return 0;
+  }
+  static const double ez[3] = {0, 0, 1};
+  double uc[3];
+  cf_cyl *y = &s->cyl;
+  s->ncyl = 1;
+  y->cell = k;
+  y->atom = pr->first_atom;
+  y->complement = pr->complement;
+  y->r = pr->param[0];
+  vxg_xform_point(&pc->to_frame, pr->move.t, y->p);
+  vxg_xform_vector(&pr->move, ez, uc);
+  vxg_xform_vector(&pc->to_frame, uc, y->u);
+  double n = sqrt(vxg_dot(y->u, y->u));
+  for (int j = 0; j < 3; j++) {
+    y->u[j] /= n;
+  }
+  return 1;
+}
+
+
+/* Records the MIXED atom i (primitive pr) of posed cell k; 0 when it is neither a ball, a
+ * plane nor a cylinder, or there are too many. */
 static int record(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr, int i) {
   const vxg_atom *a = &pc->atom[i];
   cf_surf *f;
+  if (pr->kind == VXG_CYLINDER) {
+    return record_cyl(s, pc, k, pr);
+  }
   if (pr->kind == VXG_SPHERE) {
     if (s->nsph == 2) {
       return 0;
@@ -115,9 +162,9 @@ static int prim_holds(const vxg_posed_cell *pc, const vxg_prim *pr, uint64_t ski
 
 
 /* The undecided surfaces of the query's cells over the box (c, e). 0 when a cell has a mesh
- * (its classification costs a search), a primitive is outside or undecided but not a ball
- * or a plane (complemented primitives must hold the box), or there are not one or two
- * balls. */
+ * (its classification costs a search), a primitive is outside or undecided but not a ball,
+ * a plane or a cylinder (complemented primitives must hold the box, but for one
+ * cylinder), or there are not one or two balls. */
 static int scan(const vxv_workspace *ws, const double c[3], const double e[3], cf_scan *s) {
   memset(s, 0, sizeof *s);
   for (int k = 0; k < 2; k++) {
@@ -130,7 +177,8 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
     for (int p = 0; p < pc->cell->nprim; p++) {
       const vxg_prim *pr = &pc->cell->prim[p];
       if (pr->complement) {
-        if (!prim_holds(pc, pr, 0, c, e)) {
+        if (!prim_holds(pc, pr, 0, c, e) &&
+            !(pr->kind == VXG_CYLINDER && record_cyl(s, pc, k, pr))) {
           return 0;
         }
         continue;
@@ -161,25 +209,39 @@ static void solid_box(const cf_solid *k, double box[6]) {
 }
 
 
-/* 1 when every primitive of both cells but the candidate's atoms holds the candidate's
- * bounding box (widened by its rounding). */
-static int others_hold(const vxv_workspace *ws, const cf_solid *k) {
-  double box[6], c[3], e[3];
-  solid_box(k, box);
+/* 1 when every primitive of both cells but the atoms in used (a primitive all of whose
+ * atoms are used aside) holds the box (widened by its rounding, size r). */
+static int box_held(const vxv_workspace *ws, const double box[6], const uint64_t used[2],
+                    double r) {
+  double c[3], e[3];
   for (int j = 0; j < 3; j++) {
-    double pad = 64 * DBL_EPSILON * (fabs(box[j]) + fabs(box[3 + j]) + k->cap[0].r);
+    double pad = 64 * DBL_EPSILON * (fabs(box[j]) + fabs(box[3 + j]) + r);
     c[j] = 0.5 * (box[j] + box[3 + j]);
     e[j] = 0.5 * (box[3 + j] - box[j]) + pad;
   }
   for (int n = 0; n < 2; n++) {
     const vxg_posed_cell *pc = &ws->pc[n];
     for (int p = 0; p < pc->cell->nprim; p++) {
-      if (!prim_holds(pc, &pc->cell->prim[p], k->used[n], c, e)) {
+      const vxg_prim *pr = &pc->cell->prim[p];
+      uint64_t mine = ((((uint64_t)1 << pr->natom) - 1) << pr->first_atom);
+      if (pr->natom > 0 && pr->natom < 64 && (used[n] & mine) == mine) {
+        continue;
+      }
+      if (!prim_holds(pc, pr, used[n], c, e)) {
         return 0;
       }
     }
   }
   return 1;
+}
+
+
+/* 1 when every primitive of both cells but the candidate's atoms holds the candidate's
+ * bounding box. */
+static int others_hold(const vxv_workspace *ws, const cf_solid *k) {
+  double box[6];
+  solid_box(k, box);
+  return box_held(ws, box, k->used, k->cap[0].r);
 }
 
 
@@ -301,14 +363,13 @@ static void moments_about(double v, const double g[3], const double cm[6], const
 }
 
 
-/* Reports the candidate to the query's visitor as one leaf: its bounding box. */
-static void visit_solid(const vxv_workspace *ws, const cf_solid *k, const vxv_result *r, double v,
+/* Reports the solid in box to the query's visitor as one leaf: the box. */
+static void visit_solid(const vxv_workspace *ws, const double box[6], const vxv_result *r, double v,
                         const double g[3], const double cm[6]) {
   vxv_visit vis;
   memset(&vis, 0, sizeof vis);
   vis.kind = VXV_VISIT_LEAF;
-  double box[6], bc[3];
-  solid_box(k, box);
+  double bc[3];
   vis.h = HUGE_VAL;
   for (int j = 0; j < 3; j++) {
     bc[j] = 0.5 * (box[j] + box[3 + j]);
@@ -324,15 +385,13 @@ static void visit_solid(const vxv_workspace *ws, const cf_solid *k, const vxv_re
 }
 
 
-/* Fills r from candidate k (query frame: the world translated by ws->ref). */
-static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long boxes,
-                        vxv_result *r) {
-  double v, g[3], cm[6], m[10];
-  solid_central(k, &v, g, cm);
+/* Fills r's volume, moments, centroid, inertia and counters from the solid's volume v,
+ * centroid g and central moments cm (query frame: the world translated by ws->ref). */
+static void fill_moments(const vxv_workspace *ws, double v, const double g[3], const double cm[6],
+                         long long boxes, vxv_result *r) {
+  double m[10];
   moments_about(v, g, cm, (const double[3]){0, 0, 0}, m);
   r->volume = r->mom.m0 = v;
-  r->volume_lo = fmin(k->lo, v);
-  r->volume_hi = fmax(k->hi, v);
   memcpy(r->mom.m1, m + 1, sizeof r->mom.m1);
   memcpy(r->mom.m2, m + 4, sizeof r->mom.m2);
   memcpy(r->ref, ws->ref, sizeof r->ref);
@@ -345,20 +404,97 @@ static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long bo
   for (int j = 0; j < 3; j++) {
     r->centroid[j] = ws->ref[j] + (v > 0 ? g[j] : 0);
   }
-  solid_area(k, r->area_vector);
-  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
   r->boxes = boxes;
   r->leaves = v > 0; /* the solid, one leaf (ws->visit's) */
   r->peak_bytes = ws->peak;
+}
+
+
+/* Fills r from candidate k. */
+static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long boxes,
+                        vxv_result *r) {
+  double v, g[3], cm[6];
+  solid_central(k, &v, g, cm);
+  fill_moments(ws, v, g, cm, boxes, r);
+  r->volume_lo = fmin(k->lo, v);
+  r->volume_hi = fmax(k->hi, v);
+  solid_area(k, r->area_vector);
+  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
   r->closed_form = 1;
   if (ws->visit && v > 0) {
-    visit_solid(ws, k, r, v, g, cm);
+    double box[6];
+    solid_box(k, box);
+    visit_solid(ws, box, r, v, g, cm);
   }
 }
 
 
-int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi[3],
-                    vxv_result *r) {
+/* The ball's tolerance on a quadrature's bracket (its half-width), m^3: under the rtol rule
+ * (not certified) half the asked width, under the h_min rule CF_QUAD_REL of the volume; -1
+ * under the certified rule (no quadrature). */
+static double quad_tolerance(const vxv_options *opt, double v) {
+  if (opt->rtol > 0) {
+    return opt->certified ? -1 : 0.5 * fmax(opt->rtol * v, opt->atol);
+  }
+  return CF_QUAD_REL * v;
+}
+
+
+/* A ball against one cylinder (a rod, or a bore when complemented) by quadrature
+ * (geom/slices.c), when every other primitive holds the ball's box and the rules' error
+ * is within the asked tolerance: 1 with r filled, else 0. */
+static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const cf_surf *b,
+                         const cf_cyl *y, vxv_result *r) {
+  if (quad_tolerance(opt, 1) < 0) {
+    return 0;
+  }
+  vxg_ball_cyl q;
+  if (vxg_ball_cylinder(b->c, b->r, y->p, y->u, y->r, y->complement, &q) != 0) {
+    return 0;
+  }
+  /* the ball's distance from the axis, rounded by dd: the volume moves by |area| dd */
+  double dd = frame_ulp(ws, y->r + b->r + fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) +
+                                fabs(y->p[0]) + fabs(y->p[1]) + fabs(y->p[2]));
+  /* the region's box: the ball's, or its cap by the plane that holds the region */
+  double box[6];
+  vxg_cap cap;
+  vxg_cap_of_plane(b->c, b->r, q.has_plane ? q.pn : (const double[3]){0, 0, 1},
+                   q.has_plane ? q.pd + dd : HUGE_VAL, &cap);
+  vxg_cap_aabb(&cap, box);
+  uint64_t used[2] = {0, 0};
+  used[b->cell] |= (uint64_t)1 << b->atom;
+  used[y->cell] |= (uint64_t)1 << y->atom;
+  if (!box_held(ws, box, used, b->r)) {
+    return 0;
+  }
+  double wa = sqrt(vxg_dot(q.area, q.area));
+  double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.parts + (wa + M_PI * b->r * dd) * dd;
+  if (q.depth + dd <= 0) {
+    hw = 0; /* apart, or wholly in the bore, beyond the rounding */
+  }
+  if (q.v > 0 && hw > quad_tolerance(opt, q.v)) {
+    return 0;
+  }
+  fill_moments(ws, q.v, q.g, q.cm, 1, r);
+  r->volume_lo = fmax(0, q.v - hw);
+  r->volume_hi = q.v + hw;
+  r->error_estimate = q.err;
+  r->moment_width = hw;
+  for (int j = 0; j < 3; j++) {
+    /* the wall's part (the cylinder's cell) has the vector, the ball's part minus it */
+    r->area_vector[j] = ((y->cell == 0) - (b->cell == 0)) * q.area[j];
+  }
+  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  r->closed_form = 2;
+  if (ws->visit && q.v > 0) {
+    visit_solid(ws, box, r, q.v, q.g, q.cm);
+  }
+  return 1;
+}
+
+
+int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const double lo[3],
+                    const double hi[3], vxv_result *r) {
   if (ws->q.ncell != 2) {
     return 0;
   }
@@ -370,6 +506,9 @@ int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi
   cf_scan s;
   if (!scan(ws, c, e, &s)) {
     return 0;
+  }
+  if (s.ncyl) {
+    return s.nsph == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl, r);
   }
   long long boxes = 1;
   cf_solid k;

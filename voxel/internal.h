@@ -375,10 +375,12 @@ void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result
 
 /* closed.c: with the query's two cells posed (ws->q, ws->pc, ws->ref) and the region
  * [lo, hi] (world) that holds their interference, measures it in closed form when it is a
- * ball's cap by a plane or two balls' lens that no other surface of the cells meets: fills
+ * ball's cap by a plane or two balls' lens that no other surface of the cells meets (or by
+ * quadrature, a ball against a cylinder, when opt's rule accepts its error): fills
  * *r but for `threads` (a zero volume when the cells are apart), reports it to ws->visit
  * as one leaf, and returns 1; else returns 0 (r untouched). */
-int vxv_closed_form(const vxv_workspace *ws, const double lo[3], const double hi[3], vxv_result *r);
+int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const double lo[3],
+                    const double hi[3], vxv_result *r);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */

@@ -111,8 +111,9 @@ typedef struct vxv_options {
   void *visit_ud;
   int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
                       closed form when no other surface of the cells meets their
-                      interference (closed.c: exact, no octree, whatever the rule); 0
-                      always runs the octree */
+                      interference (closed.c: exact, no octree, whatever the rule), and a
+                      ball against a cylinder by quadrature (not under the certified rule;
+                      res->closed_form 2); 0 always runs the octree */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
@@ -156,7 +157,10 @@ typedef struct vxv_result {
                             of a ball on a plane or the lens of two balls, exact up to the
                             rounding the bracket allows; error_estimate and moment_width 0,
                             one leaf (none when empty); boxes counts the boxes classified
-                            to decide it */
+                            to decide it. 2: a ball against a cylinder by quadrature along
+                            its axis (not under the certified rule): error_estimate is its
+                            rules' difference (about 1e-15 V), the bracket a multiple of it
+                            plus rounding (moment_width its half-width), not certified */
   int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
   int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
                             libccd failed (the query went on without it) */
