@@ -61,15 +61,16 @@ vxc_status tsim_rosw_init(sim *s) {
   j->W = task_alloc(T, sizeof *j->W * ((size_t)mmax * mmax + 1));
   j->f0 = task_alloc(T, sizeof *j->f0 * s->n);
   j->g = task_alloc(T, sizeof *j->g * (mmax + 1));
+  j->d = task_alloc(T, sizeof *j->d * (mmax + 1));
   j->ok = 0;
   j->h = 0;
-  return j->u && j->piv && j->J && j->W && j->f0 && j->g ? VXC_OK : VXC_ERR_NOMEM;
+  return j->u && j->piv && j->J && j->W && j->f0 && j->g && j->d ? VXC_OK : VXC_ERR_NOMEM;
 }
 
 
 void tsim_rosw_free(sim *s) {
   sim_jac *j = &s->jac;
-  void *v[] = {j->u, j->piv, j->J, j->W, j->f0, j->g};
+  void *v[] = {j->u, j->piv, j->J, j->W, j->f0, j->g, j->d};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
     task_free_mem(s->t, v[i]);
   }
@@ -133,6 +134,10 @@ static vxc_status jacobian(sim *s, double t) {
   int n = s->n;
   vxc_status st = tsim_eval(s, t, s->y, j->f0, 0);
   fast_set(s);
+  for (int c = 0; c < j->m; c++) {
+    double d = s->t->atol + s->t->rtol * fabs(s->y[j->u[c]]);
+    j->d[c] = d > 0 ? d : 1;
+  }
   double *yp = s->ytmp, *fp = s->k[6];
   memcpy(yp, s->y, sizeof *yp * n);
   for (int c = 0; c < j->m && st == VXC_OK; c++) {
@@ -202,13 +207,17 @@ static void lu_solve(const double *A, int m, const int *piv, double *x) {
 }
 
 
-/* W = I - h gamma J_uu, factored. 0 when singular. */
+/* W = D^-1 (I - h gamma J_uu) D, factored, D the fast variables' scales. 0 when singular.
+ * Their units span twenty orders of magnitude (a bristle's 1e-8 m against a body's
+ * velocities, J's entries from 1e-14 to 1e7); in the error norm's scales the entries are
+ * moderate, so partial pivoting chooses by significance rather than by units. */
 static int factor_w(sim *s, double h) {
   sim_jac *j = &s->jac;
   int m = j->m;
   for (int r = 0; r < m; r++) {
     for (int c = 0; c < m; c++) {
-      j->W[r * m + c] = (r == c) - h * RW_GAMMA * j->J[(size_t)c * s->n + j->u[r]];
+      double jrc = j->J[(size_t)c * s->n + j->u[r]] * j->d[c] / j->d[r];
+      j->W[r * m + c] = (r == c) - h * RW_GAMMA * jrc;
     }
   }
   j->h = lu_factor(j->W, m, j->piv) ? h : 0;
@@ -236,9 +245,12 @@ static void add_jv(const sim *s, double a, const double *v, double *x) {
 static void stage_solve(sim *s, double h, double *k) {
   sim_jac *j = &s->jac;
   for (int c = 0; c < j->m; c++) {
-    j->g[c] = k[j->u[c]];
+    j->g[c] = k[j->u[c]] / j->d[c];
   }
   lu_solve(j->W, j->m, j->piv, j->g);
+  for (int c = 0; c < j->m; c++) {
+    j->g[c] *= j->d[c];
+  }
   for (int c = 0; c < j->m; c++) {
     k[j->u[c]] = 0;
   }

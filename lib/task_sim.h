@@ -36,6 +36,8 @@ typedef struct sim_jac {
   int *piv;   /* [mmax] */
   double *f0; /* [n] f at the step's start, without a new query */
   double *g;  /* [mmax] scratch */
+  double *d;  /* [mmax] the fast variables' scales at the step's start (the error norm's
+                 atol + rtol |y|); W is factored as D^-1 (I - h gamma J_uu) D */
   int ok;     /* 1 while J belongs to s->y */
   double h;   /* the step W was factored for, 0: none */
 } sim_jac;
