@@ -161,7 +161,7 @@ static int takes_closed_form(vxc_query *q, const cx_case *c, const vxc_solid *a,
   }
   int all = m.npair > 0;
   for (int i = 0; i < m.npair; i++) {
-    all &= m.pair[i].closed_form;
+    all &= m.pair[i].closed_form != 0;
   }
   return all;
 }
@@ -235,7 +235,8 @@ int bench_corpus(int n, unsigned long long seed) {
       "vxc bench --corpus: %d cases (seed %llu), %d without a reference; errors relative to "
       "the reference V; cost = CPU time over the oracle's (the fastest fixed leaf reaching "
       "the same error; for the certified rule, reaching rtol); the octree throughout (%d of "
-      "the cases are caps or lenses the library measures in closed form by default)\n\n",
+      "the cases are caps, lenses or balls against cylinders, which the library measures in "
+      "closed form or by quadrature by default)\n\n",
       n, (unsigned long long)seed, missing, closed);
   printf("%-16s %-14s %5s %7s %7s %9s %7s %6s %7s %7s %8s %8s\n", "family", "rule", "cases",
          "%<=tol", "%<=3tol", "worst", "%holds", "capped", "cost50", "cost95", "ms50", "ms max");
