@@ -154,6 +154,44 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
   return 0;
 }
 
+/* One fan triangle (ap, b, c) of a face: its area, half its cross product (the vector
+ * area) and its second moments added to the face's sums. */
+typedef struct fsum {
+  double area, vec[3], m2[6];
+} fsum;
+
+static inline void face_tri(const double *ap, const double *b, const double *c, fsum *f) {
+  double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
+  double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
+  double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
+                 0.5 * (u[0] * t[1] - u[1] * t[0])};
+  double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+  double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
+  f->area += at;
+  for (int i = 0; i < 3; i++) {
+    f->vec[i] += x[i];
+  }
+  for (int q = 0; q < 6; q++) {
+    int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
+    f->m2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
+  }
+}
+
+/* A walked face's sums credited to each wanted plane it lies on (fmask: its plane bits). */
+static inline void face_credit(vxv_cpface *face, uint64_t fmask, uint64_t want, const fsum *f) {
+  for (uint64_t hit = (fmask >> 6) & want; hit; hit &= hit - 1) {
+    vxv_cpface *o = &face[__builtin_ctzll(hit)];
+    o->found = 1;
+    o->area += f->area;
+    for (int i = 0; i < 3; i++) {
+      o->avec[i] += f->vec[i];
+    }
+    for (int q = 0; q < 6; q++) {
+      o->m2[q] += f->m2[q];
+    }
+  }
+}
+
 double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *face) {
   unsigned char mark[VXV_CP_MAX][3];
   double r[VXV_CP_MAX][3];
@@ -189,7 +227,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       int vol = vstart != 0, fdata = (((p->on[vstart] & p->on[vnext]) >> 6) & want) != 0;
       const double *a0 = r[vstart], *ap = p->pos[vstart];
       uint64_t fmask = p->on[vstart];
-      double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
+      fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       mark[vcur][k] = 1;
       int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
@@ -216,39 +254,14 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
           }
         }
         if (fdata) {
-          const double *b = p->pos[vnext], *c = p->pos[vcur];
-          double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
-          double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
-          double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
-                         0.5 * (u[0] * t[1] - u[1] * t[0])};
-          double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-          double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
-          farea += at;
-          for (int i = 0; i < 3; i++) {
-            fvec[i] += x[i];
-          }
-          for (int q = 0; q < 6; q++) {
-            int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
-            fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
-          }
+          face_tri(ap, p->pos[vnext], p->pos[vcur], &fs);
         }
         pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
-      uint64_t hit = (fmask >> 6) & want;
-      for (; hit; hit &= hit - 1) {
-        vxv_cpface *f = &face[__builtin_ctzll(hit)];
-        f->found = 1;
-        f->area += farea;
-        for (int i = 0; i < 3; i++) {
-          f->avec[i] += fvec[i];
-        }
-        for (int q = 0; q < 6; q++) {
-          f->m2[q] += fm2[q];
-        }
-      }
+      face_credit(face, fmask, want, &fs);
     }
   }
   double m0 = v6 / 6;
@@ -298,7 +311,7 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       }
       const double *ap = p->pos[vstart];
       uint64_t fmask = p->on[vstart];
-      double farea = 0, fvec[3] = {0, 0, 0}, fm2[6] = {0, 0, 0, 0, 0, 0};
+      fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       mark[vcur][k] = 1;
       int pn = next_on_face(p->nbr[vnext], vcur);
       vcur = vnext;
@@ -307,38 +320,13 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       fmask &= p->on[vcur];
       while (vnext != vstart) {
         fmask &= p->on[vnext];
-        const double *b = p->pos[vnext], *c = p->pos[vcur];
-        double u[3] = {b[0] - ap[0], b[1] - ap[1], b[2] - ap[2]};
-        double t[3] = {c[0] - ap[0], c[1] - ap[1], c[2] - ap[2]};
-        double x[3] = {0.5 * (u[1] * t[2] - u[2] * t[1]), 0.5 * (u[2] * t[0] - u[0] * t[2]),
-                       0.5 * (u[0] * t[1] - u[1] * t[0])};
-        double at = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
-        double sm[3] = {ap[0] + b[0] + c[0], ap[1] + b[1] + c[1], ap[2] + b[2] + c[2]};
-        farea += at;
-        for (int i = 0; i < 3; i++) {
-          fvec[i] += x[i];
-        }
-        for (int q = 0; q < 6; q++) {
-          int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
-          fm2[q] += at / 12 * (ap[i] * ap[j] + b[i] * b[j] + c[i] * c[j] + sm[i] * sm[j]);
-        }
+        face_tri(ap, p->pos[vnext], p->pos[vcur], &fs);
         pn = next_on_face(p->nbr[vnext], vcur);
         vcur = vnext;
         mark[vcur][pn] = 1;
         vnext = p->nbr[vcur][pn];
       }
-      uint64_t hit = (fmask >> 6) & want;
-      for (; hit; hit &= hit - 1) {
-        vxv_cpface *f = &face[__builtin_ctzll(hit)];
-        f->found = 1;
-        f->area += farea;
-        for (int i = 0; i < 3; i++) {
-          f->avec[i] += fvec[i];
-        }
-        for (int q = 0; q < 6; q++) {
-          f->m2[q] += fm2[q];
-        }
-      }
+      face_credit(face, fmask, want, &fs);
     }
   }
 }
