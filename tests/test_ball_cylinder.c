@@ -18,31 +18,6 @@
 #define OCT_RTOL 1e-6
 
 
-/* A rotation taking +z to the unit vector n, with translation t. */
-static void frame_z_to(const double n[3], const double t[3], vxg_xform *x) {
-  double axis[3] = {-n[1], n[0], 0}, s = sqrt(n[0] * n[0] + n[1] * n[1]);
-  vxg_xform_identity(x);
-  if (s > 1e-300) {
-    assert_int_equal(vxg_xform_axis_angle(x, axis, atan2(s, n[2])), 0);
-  } else if (n[2] < 0) {
-    const double ax[3] = {1, 0, 0};
-    assert_int_equal(vxg_xform_axis_angle(x, ax, M_PI), 0);
-  }
-  memcpy(x->t, t, sizeof x->t);
-}
-
-
-static vxg_cell *sphere_cell(fixture *f, double r) {
-  static int n = 0;
-  char name[32];
-  snprintf(name, sizeof name, "sphere%d", n++);
-  vx_prim_spec p = {VXG_SPHERE, {r}, 1, 0, NULL};
-  vxg_cell *c = vx_cell(f->s, name, &p, 1);
-  assert_non_null(c);
-  return c;
-}
-
-
 /* A rod (bore 0) or a square tube (bore 1) of a box w x w x len about the z axis and the
  * cylinder of radius rc along z. */
 static vxg_cell *cyl_cell(fixture *f, double rc, double w, double len, int bore) {
@@ -130,12 +105,12 @@ static void pose_case(fixture *f, vxc_rng *g, int i, double R, double depth, dou
     P[k] = vxc_rng_uniform(g, -1, 1);
   }
   vxg_xform xc, xs;
-  frame_z_to(u, P, &xc);
+  vx_frame_z_to(u, P, &xc);
   /* the ball's centre: along the cell's x, at its distance from the axis, off along z */
   double dist = bore ? rc - R + depth : rc + R - depth, along = vxc_rng_uniform(g, -R, R);
   vxg_xform_point(&xc, (double[3]){dist, 0, along}, a);
   vxg_xform_translation(&xs, a[0], a[1], a[2]);
-  vxg_cell *ball = sphere_cell(f, R), *cyl = cyl_cell(f, rc, 2 * (rc + margin), 12 * R, bore);
+  vxg_cell *ball = vx_sphere_cell(f, R), *cyl = cyl_cell(f, rc, 2 * (rc + margin), 12 * R, bore);
   vxv_result q, oct;
   vxc_status st[2];
   if (ball_first) {
@@ -245,12 +220,12 @@ static void test_parts_and_the_flat_limit(void **state) {
 static void test_whole_tangent_apart_and_certified(void **state) {
   fixture *f = *state;
   const double R = 0.02, rc = 0.1;
-  vxg_cell *ball = sphere_cell(f, R), *rod = cyl_cell(f, rc, 0.5, 0.5, 0);
+  vxg_cell *ball = vx_sphere_cell(f, R), *rod = cyl_cell(f, rc, 0.5, 0.5, 0);
   vxg_cell *tube = cyl_cell(f, rc, 0.5, 0.5, 1);
   vxg_xform xs, xc;
   const double ex[3] = {1, 0, 0};
-  frame_z_to(ex, (double[3]){0.01, 0.02, 0.03}, &xc); /* the axis along x */
-  vxg_xform_translation(&xs, 0.05, 0.05, 0.03);       /* 0.05 m from the axis */
+  vx_frame_z_to(ex, (double[3]){0.01, 0.02, 0.03}, &xc); /* the axis along x */
+  vxg_xform_translation(&xs, 0.05, 0.05, 0.03);          /* 0.05 m from the axis */
   vxv_result q, oct;
   vxc_status st[2];
   both(f, ball, &xs, rod, &xc, 1, &q, NULL, st); /* the rod's wall holds it: the ball whole */

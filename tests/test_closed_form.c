@@ -17,31 +17,6 @@
 #define OCT_RTOL 1e-6
 
 
-/* A rotation taking +z to the unit vector n, with translation t. */
-static void frame_z_to(const double n[3], const double t[3], vxg_xform *x) {
-  double axis[3] = {-n[1], n[0], 0}, s = sqrt(n[0] * n[0] + n[1] * n[1]);
-  vxg_xform_identity(x);
-  if (s > 1e-300) {
-    assert_int_equal(vxg_xform_axis_angle(x, axis, atan2(s, n[2])), 0);
-  } else if (n[2] < 0) {
-    const double ax[3] = {1, 0, 0};
-    assert_int_equal(vxg_xform_axis_angle(x, ax, M_PI), 0);
-  }
-  memcpy(x->t, t, sizeof x->t);
-}
-
-
-static vxg_cell *sphere_cell(fixture *f, double r) {
-  static int n = 0;
-  char name[32];
-  snprintf(name, sizeof name, "sphere%d", n++);
-  vx_prim_spec p = {VXG_SPHERE, {r}, 1, 0, NULL};
-  vxg_cell *c = vx_cell(f->s, name, &p, 1);
-  assert_non_null(c);
-  return c;
-}
-
-
 static vxg_cell *box_cell(fixture *f, double lx, double ly, double lz) {
   static int n = 0;
   char name[32];
@@ -147,13 +122,13 @@ static void test_cap_random_poses(void **state) {
     /* the box's top face through P, the box 8 R wide, 3 R thick, its centre off the cap's */
     vxg_xform xb, xs;
     double off[3] = {vxc_rng_uniform(&g, -R, R), vxc_rng_uniform(&g, -R, R), -1.5 * R};
-    frame_z_to(n, (double[3]){0, 0, 0}, &xb);
+    vx_frame_z_to(n, (double[3]){0, 0, 0}, &xb);
     vxg_xform_vector(&xb, off, tb);
     for (int k = 0; k < 3; k++) {
       xb.t[k] = P[k] + tb[k];
     }
     vxg_xform_translation(&xs, c[0], c[1], c[2]);
-    vxg_cell *ball = sphere_cell(f, R), *table = box_cell(f, 8 * R, 8 * R, 3 * R);
+    vxg_cell *ball = vx_sphere_cell(f, R), *table = box_cell(f, 8 * R, 8 * R, 3 * R);
     double V, cc[3], J[9], u[3] = {-n[0], -n[1], -n[2]};
     vx_axial_world(vx_cap(R, d), P, u, &V, cc, J);
     double area = M_PI * d * (2 * R - d);
@@ -196,7 +171,7 @@ static void test_lens_random_poses(void **state) {
     vxg_xform x1, x2;
     vxg_xform_translation(&x1, c1[0], c1[1], c1[2]);
     vxg_xform_translation(&x2, c2[0], c2[1], c2[2]);
-    vxg_cell *a = sphere_cell(f, r1), *b = sphere_cell(f, r2);
+    vxg_cell *a = vx_sphere_cell(f, r1), *b = vx_sphere_cell(f, r2);
     double V, cc[3], J[9];
     vx_axial_world(vx_lens(r1, r2, dist), c1, u, &V, cc, J);
     vxv_result cf, oct;
@@ -327,7 +302,8 @@ static void test_own_plane_cutting_the_cap_falls_back(void **state) {
 static void test_contained_tangent_and_apart(void **state) {
   fixture *f = *state;
   const double R = 0.02;
-  vxg_cell *ball = sphere_cell(f, R), *box = box_cell(f, 0.2, 0.2, 0.2), *big = sphere_cell(f, 0.1);
+  vxg_cell *ball = vx_sphere_cell(f, R), *box = box_cell(f, 0.2, 0.2, 0.2),
+           *big = vx_sphere_cell(f, 0.1);
   vxg_xform xs, xb, xg;
   vxg_xform_translation(&xs, 0.03, -0.05, 0.07);
   vxg_xform_translation(&xb, 0.01, 0, 0.02);

@@ -186,4 +186,28 @@ static inline int teardown(void **state) {
 }
 
 
+/* A rotation taking +z to the unit vector n, with translation t. */
+static inline void vx_frame_z_to(const double n[3], const double t[3], vxg_xform *x) {
+  double axis[3] = {-n[1], n[0], 0}, s = sqrt(n[0] * n[0] + n[1] * n[1]);
+  vxg_xform_identity(x);
+  if (s > 1e-300) {
+    assert_int_equal(vxg_xform_axis_angle(x, axis, atan2(s, n[2])), 0);
+  } else if (n[2] < 0) {
+    const double ax[3] = {1, 0, 0};
+    assert_int_equal(vxg_xform_axis_angle(x, ax, M_PI), 0);
+  }
+  memcpy(x->t, t, sizeof x->t);
+}
+
+/* A ball of radius r about the cell frame's origin, named sphereN. */
+static inline vxg_cell *vx_sphere_cell(fixture *f, double r) {
+  static int n = 0;
+  char name[32];
+  snprintf(name, sizeof name, "sphere%d", n++);
+  vx_prim_spec p = {VXG_SPHERE, {r}, 1, 0, NULL};
+  vxg_cell *c = vx_cell(f->s, name, &p, 1);
+  assert_non_null(c);
+  return c;
+}
+
 #endif /* VXC_VOXEL_EXACT_H */
