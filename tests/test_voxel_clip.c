@@ -9,6 +9,22 @@
 
 static const double HALF[3] = {0.5, 0.5, 0.5}; /* the unit cube's half-extents */
 
+/* A random plane n.x <= d (d uniform in [-0.4, dhi]); with `snapped`, integer normals and
+ * quarter offsets, so that planes pass through the cube's vertices and edges. */
+static double random_plane(vxc_rng *r, int snapped, double dhi, double n[3]) {
+  for (int a = 0; a < 3; a++) {
+    n[a] = vxc_rng_uniform(r, -1, 1);
+  }
+  double d = vxc_rng_uniform(r, -0.4, dhi);
+  if (snapped) {
+    for (int a = 0; a < 3; a++) {
+      n[a] = round(2 * n[a]);
+    }
+    d = 0.25 * round(4 * d);
+  }
+  return d;
+}
+
 // the cube [-1/2, 1/2]^3 cut by x + y + z <= s - 3/2 leaves the corner simplex of edge s
 static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **state) {
   (void)state;
@@ -46,16 +62,7 @@ static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
     vxg_poly_box(&gp, z, e);
     int np = 1 + it % 5;
     for (int k = 0; k < np; k++) {
-      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
-                     vxc_rng_uniform(&r, -1, 1)};
-      double d = vxc_rng_uniform(&r, -0.4, 0.4);
-      if (it % 3 == 0) {
-        /* integer normals and quarter offsets: planes through vertices and edges */
-        for (int a = 0; a < 3; a++) {
-          n[a] = round(2 * n[a]);
-        }
-        d = 0.25 * round(4 * d);
-      }
+      double n[3], d = random_plane(&r, it % 3 == 0, 0.4, n);
       assert_int_equal(vxv_cp_clip(&cp, n, d, 6 + k), 0);
       assert_int_equal(vxg_poly_clip(&gp, n, d), 0);
     }
@@ -88,15 +95,7 @@ static void test_voxel_clip_to_splits_the_volume(void **state) {
     vxv_cpoly cp, out, rest;
     vxv_cp_box(&cp, HALF);
     for (int k = 0; k < 1 + it % 6 && cp.nv > 0; k++) {
-      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
-                     vxc_rng_uniform(&r, -1, 1)};
-      double d = vxc_rng_uniform(&r, -0.4, 1.0);
-      if (it % 3 == 0) {
-        for (int a = 0; a < 3; a++) {
-          n[a] = round(2 * n[a]);
-        }
-        d = 0.25 * round(4 * d);
-      }
+      double n[3], d = random_plane(&r, it % 3 == 0, 1.0, n);
       double mn[3] = {-n[0], -n[1], -n[2]};
       double v0 = vxv_cp_volume(&cp);
       int rc = vxv_cp_clip_to(&out, &cp, n, d, 6 + k);
@@ -132,15 +131,7 @@ static void test_voxel_clip_faces_match_the_moments_walk(void **state) {
     vxv_cp_box(&cp, HALF);
     int nk = 1 + it % 5;
     for (int k = 0; k < nk && cp.nv > 0; k++) {
-      double n[3] = {vxc_rng_uniform(&r, -1, 1), vxc_rng_uniform(&r, -1, 1),
-                     vxc_rng_uniform(&r, -1, 1)};
-      double d = vxc_rng_uniform(&r, -0.4, 1.0);
-      if (it % 3 == 0) {
-        for (int a = 0; a < 3; a++) {
-          n[a] = round(2 * n[a]);
-        }
-        d = 0.25 * round(4 * d);
-      }
+      double n[3], d = random_plane(&r, it % 3 == 0, 1.0, n);
       assert_true(vxv_cp_clip(&cp, n, d, 6 + k) == 0);
     }
     /* every plane, or one of them */
