@@ -35,7 +35,8 @@
 #define BORE_BISECT 48
 #define BORE_LAMBDA_MAX 64.0
 
-/* A complemented cylinder of cell `cell` (query frame) and the other cell's hull to test. */
+/* A complemented cylinder (axis p + t u, radius r; query frame) and the other cell, whose
+ * hull is tested. */
 typedef struct bore {
   const vxg_posed_cell *other;
   double p[3], u[3], r;
@@ -135,7 +136,7 @@ static int interval_inside(bore *b, double a0, double a1, double g0, double g1, 
 }
 
 
-/* 1 when the other hull, cut by the slab, lies inside the cylinder. */
+/* 1 when the other hull, cut by the region.s box, lies inside the cylinder. */
 static int hull_inside(bore *b) {
   double g[BORE_SAMPLES + 1], step = 2 * M_PI / BORE_SAMPLES;
   double enough = b->target * cos(0.5 * step);
