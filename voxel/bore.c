@@ -136,7 +136,7 @@ static int interval_inside(bore *b, double a0, double a1, double g0, double g1, 
 }
 
 
-/* 1 when the other hull, cut by the region.s box, lies inside the cylinder. */
+/* 1 when the other hull, cut by the region's box, lies inside the cylinder. */
 static int hull_inside(bore *b) {
   double g[BORE_SAMPLES + 1], step = 2 * M_PI / BORE_SAMPLES;
   double enough = b->target * cos(0.5 * step);
