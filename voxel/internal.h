@@ -376,11 +376,16 @@ void vxv_mesh_massprops(const vxg_cell *c, const vxg_xform *to_world, vxv_result
 /* closed.c: with the query's two cells posed (ws->q, ws->pc, ws->ref) and the region
  * [lo, hi] (world) that holds their interference, measures it in closed form when it is a
  * ball's cap by a plane or two balls' lens that no other surface of the cells meets (or by
- * quadrature, a ball against a cylinder, when opt's rule accepts its error): fills
+ * quadrature, a ball against a cylinder, when opt's rule accepts its error), or proves
+ * the cells apart (a cap that is empty; one cell inside the other's bore, bore.c): fills
  * *r but for `threads` (a zero volume when the cells are apart), reports it to ws->visit
  * as one leaf, and returns 1; else returns 0 (r untouched). */
 int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const double lo[3],
                     const double hi[3], vxv_result *r);
+/* bore.c: 1 when the two posed cells are proved apart because one lies, over the region
+ * (centre c, half-extents e, query frame) that holds their interference, inside the
+ * cylinder of a complemented cylinder primitive of the other; else 0. */
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3]);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */

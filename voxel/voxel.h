@@ -113,7 +113,8 @@ typedef struct vxv_options {
                       closed form when no other surface of the cells meets their
                       interference (closed.c: exact, no octree, whatever the rule), and a
                       ball against a cylinder by quadrature (not under the certified rule;
-                      res->closed_form 2); 0 always runs the octree */
+                      res->closed_form 2), and proves a cell inside another's bore (a
+                      complemented cylinder) apart; 0 always runs the octree */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
@@ -154,8 +155,9 @@ typedef struct vxv_result {
   double leaf_size_min;  /* edge of the smallest leaf integrated, m (0: none) */
   size_t peak_bytes;     /* bytes the workspace held at the query's peak */
   int closed_form;       /* 1 when measured in closed form (vxv_options.closed_form): the cap
-                            of a ball on a plane or the lens of two balls, exact up to the
-                            rounding the bracket allows; error_estimate and moment_width 0,
+                            of a ball on a plane or the lens of two balls (or a proof that
+                            the cells are apart: a cell inside the other's bore), exact up to
+                            the rounding the bracket allows; error_estimate and moment_width 0,
                             one leaf (none when empty); boxes counts the boxes classified
                             to decide it. 2: a ball against a cylinder by quadrature along
                             its axis (not under the certified rule): error_estimate is its
