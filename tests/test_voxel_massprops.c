@@ -18,7 +18,6 @@
 #include "voxel_exact.h"
 
 
-
 /* a rigid motion: rotation about a fixed oblique axis, then a translation */
 static void motion(vxg_xform *x) {
   const double ax[3] = {0.3, -0.5, 0.8};
@@ -54,7 +53,7 @@ static void check_posed(const vxv_result *r, const vxg_xform *x, double V, const
 
 
 static void opts(vxv_options *o, double h) {
-  vxv_options_default(o);
+  vx_octree_options(o); /* the octree, not the closed forms of balls and caps */
   o->rtol = 0;
   o->h_min = h;
 }
@@ -95,6 +94,43 @@ static void test_voxel_massprops_sphere(void **state) {
   double V = 4.0 / 3 * M_PI * R * R * R, j = 0.4 * V * R * R;
   const double c0[3] = {0, 0, 0}, j0[3] = {j, j, j};
   check_posed(&r, &x, V, c0, j0, R, 1e-5);
+}
+
+
+// with the closed forms on (the default), a ball cell and a ball cut by a plane are exact:
+// V, centroid and J to rounding against the cap's moments, a zero-width bracket
+static void test_voxel_massprops_ball_and_cap_in_closed_form(void **state) {
+  fixture *f = *state;
+  const double R = 0.1, d = 0.04; /* the cut: z <= d in the cell frame */
+  vx_prim_spec ball = {VXG_SPHERE, {R}, 1, 0, NULL};
+  vx_prim_spec cut[2] = {{VXG_SPHERE, {R}, 1, 0, NULL}, {VXG_HALFSPACE, {0, 0, 1, d}, 4, 0, NULL}};
+  vxg_cell *cells[2] = {vx_cell(f->s, "ball", &ball, 1), vx_cell(f->s, "cut", cut, 2)};
+  vxg_xform x;
+  motion(&x);
+  /* the ball, and the cut ball: a cap of height R + d from the plane z = d toward -z */
+  const double o0[3] = {0, 0, 0}, od[3] = {0, 0, d}, mz[3] = {0, 0, -1};
+  vx_axial ax[2] = {vx_sphere(R), vx_cap(R, R + d)};
+  const double *org[2] = {o0, od};
+  for (int k = 0; k < 2; k++) {
+    assert_non_null(cells[k]);
+    vxv_options o;
+    vxv_options_default(&o);
+    vxv_result r;
+    assert_int_equal(vxv_cell_massprops(f->ws, cells[k], &x, &o, &r), VXC_OK);
+    assert_int_equal(r.closed_form, 1);
+    double ow[3], uw[3], V, c[3], J[9];
+    vxg_xform_point(&x, org[k], ow);
+    vxg_xform_vector(&x, mz, uw);
+    vx_axial_world(ax[k], ow, uw, &V, c, J);
+    assert_double_rel(r.volume, V, 1e-12);
+    assert_true(r.volume_lo <= V && V <= r.volume_hi && r.volume_hi - r.volume_lo <= 1e-12 * V);
+    for (int i = 0; i < 3; i++) {
+      assert_double_near(r.centroid[i], c[i], 1e-12 * R);
+    }
+    for (int i = 0; i < 9; i++) {
+      assert_double_near(r.inertia[i], J[i], 1e-10 * J[0]);
+    }
+  }
 }
 
 
@@ -233,6 +269,8 @@ static void test_voxel_result_sum_moves_moments_to_one_point(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_voxel_massprops_box_is_exact, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_massprops_ball_and_cap_in_closed_form, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_voxel_massprops_sphere, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_massprops_cylinder, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_massprops_cone, setup, teardown),

@@ -170,7 +170,7 @@ static int prim_holds(const vxg_posed_cell *pc, const vxg_prim *pr, uint64_t ski
  * cylinder), or there are not one or two balls. */
 static int scan(const vxv_workspace *ws, const double c[3], const double e[3], cf_scan *s) {
   memset(s, 0, sizeof *s);
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < ws->q.ncell; k++) {
     const vxg_posed_cell *pc = &ws->pc[k];
     for (int i = 0; i < pc->natom; i++) {
       if (pc->atom[i].kind == VXG_ATOM_MESH) {
@@ -222,7 +222,7 @@ static int box_held(const vxv_workspace *ws, const double box[6], const uint64_t
     c[j] = 0.5 * (box[j] + box[3 + j]);
     e[j] = 0.5 * (box[3 + j] - box[j]) + pad;
   }
-  for (int n = 0; n < 2; n++) {
+  for (int n = 0; n < ws->q.ncell; n++) {
     const vxg_posed_cell *pc = &ws->pc[n];
     for (int p = 0; p < pc->cell->nprim; p++) {
       const vxg_prim *pr = &pc->cell->prim[p];
@@ -532,7 +532,7 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
 
 int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const double lo[3],
                     const double hi[3], vxv_result *r) {
-  if (ws->q.ncell != 2) {
+  if (ws->q.ncell < 1 || ws->q.ncell > 2) {
     return 0;
   }
   double c[3], e[3];
@@ -543,7 +543,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
   if (fast_paths(ws, opt, c, e, r)) {
     return 1;
   }
-  if (vxv_bore_apart(ws, c, e)) {
+  if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e)) {
     /* apart: an empty result, exact */
     static const double z[6] = {0, 0, 0, 0, 0, 0};
     fill_moments(ws, 0, z, z, 1, r);
