@@ -22,7 +22,8 @@
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
  * When none of these applies, a cell inside the other's bore (bore.c) proves the cells
- * apart: an empty result, exact (closed_form 1). */
+ * apart: an empty result, exact (closed_form 1). A query of one cell (its mass properties)
+ * takes the same paths over that cell's atoms alone, but for the bore. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
