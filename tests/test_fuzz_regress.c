@@ -1,10 +1,10 @@
 /* test_fuzz_regress.c: replays the fuzzing entry points (tests/fuzz_model.c, fuzz_mesh.c,
- * fuzz_task.c, fuzz_sweep.c, fuzz_cli.c) over every saved fuzz input (tests/fuzz/TARGET/, found
- * through VXC_TESTDIR), every bundled model (the data/ .vxm files, through VXC_DATADIR, with its
- * meshes), every bundled mesh (data/meshes/), every bundled task (data/ .vxt files) and every
- * bundled sweep (data/ .vxs files). Each must
- * end without a crash, with VXC_OK or an error carrying a message (vxc_fuzz_model aborts on a
- * broken invariant, which cmocka reports as a failure); the bundled models must load. */
+ * fuzz_task.c, fuzz_sweep.c, fuzz_cli.c, fuzz_query.c) over every saved fuzz input
+ * (tests/fuzz/TARGET/, found through VXC_TESTDIR), every bundled model (the data/ .vxm files,
+ * through VXC_DATADIR, with its meshes), every bundled mesh (data/meshes/), every bundled task
+ * (data/ .vxt files) and every bundled sweep (data/ .vxs files). Each must end without a crash,
+ * with VXC_OK or an error carrying a message (vxc_fuzz_model aborts on a broken invariant, which
+ * cmocka reports as a failure); the bundled models must load. */
 #include <dirent.h>
 
 #include "vxc_test.h"
@@ -17,11 +17,12 @@ vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
 vxc_status vxc_fuzz_task(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 vxc_status vxc_fuzz_sweep(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int vxc_fuzz_cli(const uint8_t *data, size_t size);
+int vxc_fuzz_query(const uint8_t *data, size_t size);
 
 /* What a replay runs: the model entry point (with `dir` for mesh paths, NULL: none), the
  * mesh readers', the task reader's (models from `dir`), the sweep reader's (its task from
- * `dir`) or the command line's. */
-enum { T_MODEL, T_MESH, T_TASK, T_SWEEP, T_CLI };
+ * `dir`), the command line's or the fast paths' differential one. */
+enum { T_MODEL, T_MESH, T_TASK, T_SWEEP, T_CLI, T_QUERY };
 typedef struct target {
   int kind;
   const char *dir;
@@ -38,6 +39,9 @@ static vxc_status replay_one(const target *tg, const uint8_t *data, size_t size,
       return vxc_fuzz_sweep(data, size, tg->dir, err);
     case T_CLI:
       vxc_fuzz_cli(data, size); /* aborts on a broken invariant */
+      return VXC_OK;
+    case T_QUERY:
+      vxc_fuzz_query(data, size); /* aborts on a broken invariant */
       return VXC_OK;
     default:
       return tg->dir ? vxc_fuzz_model_dir(data, size, tg->dir, err)
@@ -211,6 +215,15 @@ static void test_fuzz_regress_saved_sweep_inputs(void **state) {
 }
 
 
+// every saved query fuzz input (two cells measured by the fast paths and by the octree)
+// keeps the differential invariants: the four seeds and the finds
+static void test_fuzz_regress_saved_query_inputs(void **state) {
+  (void)state;
+  const target tg = {T_QUERY, NULL};
+  assert_true(replay_saved("query", &tg) >= 4);
+}
+
+
 // every bundled sweep goes through the sweep fuzz entry point and loads
 static void test_fuzz_regress_data_sweeps(void **state) {
   (void)state;
@@ -232,6 +245,7 @@ int main(void) {
       cmocka_unit_test(test_fuzz_regress_saved_cli_inputs),
       cmocka_unit_test(test_fuzz_regress_saved_sweep_inputs),
       cmocka_unit_test(test_fuzz_regress_data_sweeps),
+      cmocka_unit_test(test_fuzz_regress_saved_query_inputs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
