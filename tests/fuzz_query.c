@@ -15,8 +15,10 @@
  * the region's size (when the octree was not capped); the fast path proves the cells apart while
  * the octree's lower bound is above that rounding; a fast result's centroid lies outside the
  * bounding box of the octree's elements that may hold the region. Decoding never fails: missing
- * bytes read as 0, and an input whose cell is unbounded or empty is skipped. libFuzzer (tools/fuzz
- * query) and the regression test (tests/test_fuzz_regress.c) share this file. */
+ * bytes read as 0, and an input whose cell is unbounded or empty is skipped. With
+ * VXC_FUZZ_QUERY_VERBOSE set in the environment it prints both results of every input a fast
+ * path answered. libFuzzer (tools/fuzz query) and the regression test
+ * (tests/test_fuzz_regress.c) share this file. */
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
