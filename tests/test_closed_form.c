@@ -66,27 +66,9 @@ static void check_exact(const vxv_result *cf, double V, const double c[3], const
 }
 
 
-/* The octree oct against the closed form cf: brackets that meet, the volume within 3 rtol,
- * the centroid within rtol of the contact's size, J within 10 rtol of its largest entry,
- * the area vector within 3e-4 (at rtol 1e-6 the octree's worst here: 1.5e-8, 2e-8, 2e-7 and
- * 3.5e-5). */
+/* The octree oct against the closed form cf (vx_check_octree at OCT_RTOL). */
 static void check_octree(const vxv_result *cf, const vxv_result *oct, double size) {
-  assert_false(oct->capped);
-  assert_true(oct->volume_lo <= cf->volume_hi && cf->volume_lo <= oct->volume_hi);
-  assert_double_rel(oct->volume, cf->volume, 3 * OCT_RTOL);
-  double jm = 0;
-  for (int i = 0; i < 9; i++) {
-    jm = fmax(jm, fabs(cf->inertia[i]));
-  }
-  for (int i = 0; i < 3; i++) {
-    assert_double_near(oct->centroid[i], cf->centroid[i], OCT_RTOL * size);
-  }
-  for (int i = 0; i < 9; i++) {
-    assert_double_near(oct->inertia[i], cf->inertia[i], 10 * OCT_RTOL * jm);
-  }
-  for (int i = 0; i < 3; i++) {
-    assert_double_near(oct->area_vector[i], cf->area_vector[i], 3e-4 * cf->contact_area);
-  }
+  vx_check_octree(cf, oct, size, OCT_RTOL);
 }
 
 
