@@ -31,21 +31,6 @@ static vxg_cell *cyl_cell(fixture *f, double rc, double w, double len, int bore)
 }
 
 
-/* A random unit vector; every third one along a signed axis. */
-static void random_dir(vxc_rng *g, int i, double n[3]) {
-  if (i % 3 == 0) {
-    n[0] = n[1] = n[2] = 0;
-    n[(i / 3) % 3] = (i / 9) % 2 ? -1 : 1;
-    return;
-  }
-  double z = vxc_rng_uniform(g, -1, 1), ph = vxc_rng_uniform(g, 0, 2 * M_PI);
-  double s = sqrt(1 - z * z);
-  n[0] = s * cos(ph);
-  n[1] = s * sin(ph);
-  n[2] = z;
-}
-
-
 /* The query with the closed forms on (the quadrature expected when `expect` is 2, either way
  * when -1) and off
  * (the octree at OCT_RTOL). */
@@ -84,7 +69,7 @@ static void pose_case(fixture *f, vxc_rng *g, int i, double R, double depth, dou
                       double margin) {
   int bore = i % 2, ball_first = (i / 2) % 2;
   double u[3], P[3], a[3];
-  random_dir(g, i, u);
+  vx_random_dir(g, i, u);
   for (int k = 0; k < 3; k++) {
     P[k] = vxc_rng_uniform(g, -1, 1);
   }

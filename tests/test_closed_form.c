@@ -72,21 +72,6 @@ static void check_octree(const vxv_result *cf, const vxv_result *oct, double siz
 }
 
 
-/* A random unit vector; every third one along a signed axis. */
-static void random_normal(vxc_rng *g, int i, double n[3]) {
-  if (i % 3 == 0) {
-    n[0] = n[1] = n[2] = 0;
-    n[(i / 3) % 3] = (i / 9) % 2 ? -1 : 1;
-    return;
-  }
-  double z = vxc_rng_uniform(g, -1, 1), ph = vxc_rng_uniform(g, 0, 2 * M_PI);
-  double s = sqrt(1 - z * z);
-  n[0] = s * cos(ph);
-  n[1] = s * sin(ph);
-  n[2] = z;
-}
-
-
 // a ball of radius 1 mm to 1 m sunk 1e-5 to 1 of its radius into a box's face (any
 // orientation, anywhere within a metre): the cap's V, centroid, J and area vector of the
 // independent formula to 1e-9, and the octree's at rtol 1e-6, ball first or table first
@@ -96,7 +81,7 @@ static void test_cap_random_poses(void **state) {
   for (int i = 0; i < 24; i++) {
     double R = pow(10, vxc_rng_uniform(&g, -3, 0)), d = R * pow(10, vxc_rng_uniform(&g, -5, 0));
     double n[3], P[3], c[3], tb[3];
-    random_normal(&g, i, n);
+    vx_random_dir(&g, i, n);
     for (int k = 0; k < 3; k++) {
       P[k] = vxc_rng_uniform(&g, -1, 1);
       c[k] = P[k] + (R - d) * n[k];
@@ -145,7 +130,7 @@ static void test_lens_random_poses(void **state) {
     double r1 = pow(10, vxc_rng_uniform(&g, -3, 0)), r2 = r1 * pow(10, vxc_rng_uniform(&g, -1, 1));
     double dep = fmin(r1, r2) * pow(10, vxc_rng_uniform(&g, -5, 0)), dist = r1 + r2 - dep;
     double u[3], c1[3], c2[3];
-    random_normal(&g, i, u);
+    vx_random_dir(&g, i, u);
     for (int k = 0; k < 3; k++) {
       c1[k] = vxc_rng_uniform(&g, -1, 1);
       c2[k] = c1[k] + dist * u[k];

@@ -234,4 +234,18 @@ static inline void vx_check_octree(const vxv_result *f, const vxv_result *oct, d
   }
 }
 
+/* A random unit vector; every third one along a signed axis. */
+static inline void vx_random_dir(vxc_rng *g, int i, double n[3]) {
+  if (i % 3 == 0) {
+    n[0] = n[1] = n[2] = 0;
+    n[(i / 3) % 3] = (i / 9) % 2 ? -1 : 1;
+    return;
+  }
+  double z = vxc_rng_uniform(g, -1, 1), ph = vxc_rng_uniform(g, 0, 2 * M_PI);
+  double s = sqrt(1 - z * z);
+  n[0] = s * cos(ph);
+  n[1] = s * sin(ph);
+  n[2] = z;
+}
+
 #endif /* VXC_VOXEL_EXACT_H */
