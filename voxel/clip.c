@@ -57,6 +57,15 @@ static inline int next_on_face(const int nb[3], int vcur) {
 }
 
 
+/* One step of a face walk: from the edge vcur -> vnext to the face's next edge, marked. */
+static inline void face_step(const vxv_cpoly *p, unsigned char (*mark)[3], int *vcur, int *vnext) {
+  int pn = next_on_face(p->nbr[*vnext], *vcur);
+  *vcur = *vnext;
+  mark[*vcur][pn] = 1;
+  *vnext = p->nbr[*vcur][pn];
+}
+
+
 /* Links the new vertices [first, end) of a clip around the cap: from each, walk its face
  * through kept vertices (those below first) to the next new vertex. Returns 0, or -1 on
  * broken links (cannot happen for a valid polyhedron). */
@@ -229,10 +238,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
       uint64_t fmask = p->on[vstart];
       fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       mark[vcur][k] = 1;
-      int pn = next_on_face(p->nbr[vnext], vcur);
-      vcur = vnext;
-      mark[vcur][pn] = 1;
-      vnext = p->nbr[vcur][pn];
+      face_step(p, mark, &vcur, &vnext);
       fmask &= p->on[vcur];
       while (vnext != vstart) {
         fmask &= p->on[vnext];
@@ -256,10 +262,7 @@ double vxv_cp_moments(const vxv_cpoly *p, double *m, uint64_t want, vxv_cpface *
         if (fdata) {
           face_tri(ap, p->pos[vnext], p->pos[vcur], &fs);
         }
-        pn = next_on_face(p->nbr[vnext], vcur);
-        vcur = vnext;
-        mark[vcur][pn] = 1;
-        vnext = p->nbr[vcur][pn];
+        face_step(p, mark, &vcur, &vnext);
       }
       face_credit(face, fmask, want, &fs);
     }
@@ -302,10 +305,7 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       if (!((((p->on[vstart] & p->on[vnext]) >> 6) & want))) {
         mark[vcur][k] = 1;
         do {
-          int pn = next_on_face(p->nbr[vnext], vcur);
-          vcur = vnext;
-          mark[vcur][pn] = 1;
-          vnext = p->nbr[vcur][pn];
+          face_step(p, mark, &vcur, &vnext);
         } while (vnext != vstart);
         continue;
       }
@@ -313,18 +313,12 @@ void vxv_cp_faces(const vxv_cpoly *p, uint64_t want, vxv_cpface *face) {
       uint64_t fmask = p->on[vstart];
       fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
       mark[vcur][k] = 1;
-      int pn = next_on_face(p->nbr[vnext], vcur);
-      vcur = vnext;
-      mark[vcur][pn] = 1;
-      vnext = p->nbr[vcur][pn];
+      face_step(p, mark, &vcur, &vnext);
       fmask &= p->on[vcur];
       while (vnext != vstart) {
         fmask &= p->on[vnext];
         face_tri(ap, p->pos[vnext], p->pos[vcur], &fs);
-        pn = next_on_face(p->nbr[vnext], vcur);
-        vcur = vnext;
-        mark[vcur][pn] = 1;
-        vnext = p->nbr[vcur][pn];
+        face_step(p, mark, &vcur, &vnext);
       }
       face_credit(face, fmask, want, &fs);
     }
@@ -363,10 +357,7 @@ double vxv_cp_volume(const vxv_cpoly *p) {
           v6 += a0[0] * (b[1] * c[2] - b[2] * c[1]) + a0[1] * (b[2] * c[0] - b[0] * c[2]) +
                 a0[2] * (b[0] * c[1] - b[1] * c[0]);
         }
-        int pn = next_on_face(p->nbr[vnext], vcur);
-        vcur = vnext;
-        mark[vcur][pn] = 1;
-        vnext = p->nbr[vcur][pn];
+        face_step(p, mark, &vcur, &vnext);
       } while (vnext != vstart);
     }
   }
@@ -389,10 +380,7 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
       uint64_t fmask = p->on[vstart];
       double fvec[3] = {0, 0, 0};
       mark[vcur][k] = 1;
-      int pn = next_on_face(p->nbr[vnext], vcur);
-      vcur = vnext;
-      mark[vcur][pn] = 1;
-      vnext = p->nbr[vcur][pn];
+      face_step(p, mark, &vcur, &vnext);
       fmask &= p->on[vcur];
       while (vnext != vstart) {
         fmask &= p->on[vnext];
@@ -402,10 +390,7 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
         fvec[0] += 0.5 * (s[1] * t[2] - s[2] * t[1]);
         fvec[1] += 0.5 * (s[2] * t[0] - s[0] * t[2]);
         fvec[2] += 0.5 * (s[0] * t[1] - s[1] * t[0]);
-        pn = next_on_face(p->nbr[vnext], vcur);
-        vcur = vnext;
-        mark[vcur][pn] = 1;
-        vnext = p->nbr[vcur][pn];
+        face_step(p, mark, &vcur, &vnext);
       }
       if (!(fmask & skip)) {
         sum += fabs(u[0] * fvec[0] + u[1] * fvec[1] + u[2] * fvec[2]);
