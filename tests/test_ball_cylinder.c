@@ -31,24 +31,11 @@ static vxg_cell *cyl_cell(fixture *f, double rc, double w, double len, int bore)
 }
 
 
-/* The query with the closed forms on (the quadrature expected when `expect` is 2, either way
- * when -1) and off
- * (the octree at OCT_RTOL). */
+/* vx_both at OCT_RTOL. */
 static void both(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
-                 const vxg_xform *xb, int expect, vxv_result *q, vxv_result *oct, vxc_status *st) {
-  vxv_options o;
-  vxv_options_default(&o);
-  st[0] = vxv_intersect(f->ws, a, xa, b, xb, &o, q);
-  if (expect >= 0) {
-    assert_int_equal(q->closed_form, expect);
-  }
-  if (!oct) {
-    return;
-  }
-  o.closed_form = 0;
-  o.rtol = OCT_RTOL;
-  st[1] = vxv_intersect(f->ws, a, xa, b, xb, &o, oct);
-  assert_int_equal(oct->closed_form, 0);
+                 const vxg_xform *xb, int expect, vxv_result *fast, vxv_result *oct,
+                 vxc_status *st) {
+  vx_both(f->ws, a, xa, b, xb, expect, OCT_RTOL, fast, oct, st);
 }
 
 

@@ -28,18 +28,11 @@ static vxg_cell *box_cell(fixture *f, double lx, double ly, double lz) {
 }
 
 
-/* The query with the closed form on (it must take it when `expect` is 1, leave it to the
- * octree when 0) and off (the octree at OCT_RTOL); both statuses are returned. */
+/* vx_both at OCT_RTOL. */
 static void both(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
-                 const vxg_xform *xb, int expect, vxv_result *cf, vxv_result *oct, vxc_status *st) {
-  vxv_options o;
-  vxv_options_default(&o);
-  st[0] = vxv_intersect(f->ws, a, xa, b, xb, &o, cf);
-  assert_int_equal(cf->closed_form, expect);
-  o.closed_form = 0;
-  o.rtol = OCT_RTOL;
-  st[1] = vxv_intersect(f->ws, a, xa, b, xb, &o, oct);
-  assert_int_equal(oct->closed_form, 0);
+                 const vxg_xform *xb, int expect, vxv_result *fast, vxv_result *oct,
+                 vxc_status *st) {
+  vx_both(f->ws, a, xa, b, xb, expect, OCT_RTOL, fast, oct, st);
 }
 
 

@@ -248,4 +248,25 @@ static inline void vx_random_dir(vxc_rng *g, int i, double n[3]) {
   n[2] = z;
 }
 
+/* A pair measured with the fast paths on (fast->closed_form must equal `expect`; -1:
+ * either) and, when oct is not NULL, by the octree alone at rtol; st[0], st[1] get the
+ * statuses. */
+static inline void vx_both(vxv_workspace *ws, const vxg_cell *a, const vxg_xform *xa,
+                           const vxg_cell *b, const vxg_xform *xb, int expect, double rtol,
+                           vxv_result *fast, vxv_result *oct, vxc_status *st) {
+  vxv_options o;
+  vxv_options_default(&o);
+  st[0] = vxv_intersect(ws, a, xa, b, xb, &o, fast);
+  if (expect >= 0) {
+    assert_int_equal(fast->closed_form, expect);
+  }
+  if (!oct) {
+    return;
+  }
+  o.closed_form = 0;
+  o.rtol = rtol;
+  st[1] = vxv_intersect(ws, a, xa, b, xb, &o, oct);
+  assert_int_equal(oct->closed_form, 0);
+}
+
 #endif /* VXC_VOXEL_EXACT_H */
