@@ -544,7 +544,50 @@ typedef struct vxg_ball_cyl {
  * u (u unit), or (inside 1) the ball minus that cylinder, in the frame of c, pa and u.
  * Returns 0 (out filled), or -1 when r or rc is not positive. Not a certified result: err
  * estimates v's error (about 1e-12 v on smooth cases). */
-int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const double u[3],
-                      double rc, int inside, vxg_ball_cyl *out);
+int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const double u[3], double rc,
+                      int inside, vxg_ball_cyl *out);
+
+/* ---------------------------------------------------------------------------------------
+ * A rod (inside a cylinder) against a bore (outside another cylinder), both cut by planes:
+ * a peg pressed into the wall of its hole, by quadrature about the bore's axis
+ * (geom/rodbore.c). */
+#define VXG_RB_MAX_PLANES 16
+
+typedef struct vxg_rb_plane {
+  double n[3]; /* unit normal */
+  double d;    /* the half-space n.x <= d, m */
+  int owner;   /* the cell whose face it is (0 or 1), -1 none */
+} vxg_rb_plane;
+
+typedef struct vxg_rod_bore_in {
+  double pa[3], ua[3], ra;   /* the rod: a point of its axis (m), unit direction, radius (m) */
+  double ka;                 /* 0 or 1: a cylinder; 1 / cos^2(half-angle) > 1: a cone (both
+                                nappes: a plane of the list keeps one), pa its apex, ra 0 */
+  double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it */
+  int rod_owner, bore_owner; /* the cells (0 or 1) whose faces they are */
+  int nplane;
+  vxg_rb_plane plane[VXG_RB_MAX_PLANES];
+  double box[6]; /* a box holding the region (lo x y z, hi x y z), m: it bounds the sums */
+  double rtol;   /* the error asked of v: rtol v or atol (m^3), whichever is larger */
+  double atol;
+} vxg_rod_bore_in;
+
+typedef struct vxg_rod_bore {
+  double v;       /* volume, m^3 (0: empty) */
+  double g[3];    /* centroid, m (the bore's point when empty) */
+  double cm[6];   /* central second moments, xx yy zz xy yz xz, m^5 */
+  double area[3]; /* int of n dA over cell 0's faces of the region, n outward, m^2 */
+  double err;     /* estimate of v's error (the rules' differences), m^3 */
+  long evals;     /* half-plane integrals taken */
+  int events;     /* angles where the region changes shape */
+} vxg_rod_bore_out;
+
+/* The region inside the rod (a cylinder or a cone), outside the bore, inside every plane
+ * and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err within the
+ * tolerance asked), 1 (out filled, the estimate above that: the budget was spent), or -1 (out zero)
+ * when a radius is not positive, there are too many planes, or the rod leans more than 60 degrees
+ * from the bore's axis (a cone: its wall comes within 30 degrees of the half-planes about that
+ * axis). Not a certified result. */
+int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out);
 
 #endif /* VXG_GEOM_H */

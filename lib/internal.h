@@ -21,6 +21,15 @@ vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
 int vxci_patches(const vxc_allocator *al, vxc_region_box *box, size_t n, const vxc_query_options *o,
                  const double pair_normal[3], vxc_patch *out);
 
+/* lib/normal.c: a contact's normal: vxc_normal_solve, but the eigenvector is taken only
+ * where the overlap is thin along it (its central second moment along n at most 0.1 of
+ * the smaller of the other two) and it lies within 30 degrees of n_geo; blended into the
+ * guess up to 0.3 and 60 degrees, the guess beyond: an overlap about an edge (a wedge, or a
+ * thin one curved along a rim) has eigenvectors that are no contact normal. Returns as
+ * vxc_normal_solve. */
+vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, vxc_normal_result *out);
+
 /* lib/penetration.c: pm's penetration, penetration_lo and penetration_hi (see
  * vxc_pair_metrics) for cells ca and cb posed by ta and tb (cell -> world) along the unit
  * normal n, from their hulls and, when box is not NULL, the pair's nbox region elements. */

@@ -370,11 +370,13 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
      certified rule, else the leaves' planar enclosures' (the volume bracket can be far
      narrower where third-order leaf brackets apply, the moments' error is not) */
   double j_err = (vo->certified ? r.volume_hi - r.volume_lo : r.moment_width) / r.volume;
-  st = vxc_normal_from_inertia(r.inertia, geo, has_prev ? np : NULL, o->theta_c, o->r_n, o->n_i,
-                               j_err, pm->geom.normal, &flags, NULL);
-  if (st != VXC_OK) {
+  vxc_normal_options no = {has_prev ? np : NULL, o->theta_c, o->r_n, o->n_i, j_err};
+  vxc_normal_result nr;
+  if (vxci_contact_normal(r.inertia, geo, &no, &nr) != VXC_OK) {
     return VXC_ERR_NUMERIC;
   }
+  memcpy(pm->geom.normal, nr.n, sizeof nr.n);
+  flags = nr.flags;
   double gl = sqrt(geo[0] * geo[0] + geo[1] * geo[1] + geo[2] * geo[2]);
   for (int k = 0; k < 3; k++) {
     pm->normal_geo[k] = geo[k] / gl;

@@ -26,6 +26,18 @@
  * it is blended with the guess. */
 #define VXC_NORMAL_BLEND 4.0
 #define VXC_NORMAL_MIN_REL_ERR 1e-12
+/* The eigenvector is the normal of a thin overlap: its second moment along n (J's frame,
+ * about the centroid) over the smaller of the other two, rho, is small. A blocky overlap (a
+ * wedge about an edge: rho near 1/3) has eigenvectors that are no contact normal (they can
+ * point outside both surfaces' normals); from rho = FLAT to BLOCKY the eigenvector is blended
+ * into the guess, beyond it the guess is taken. */
+#define VXC_NORMAL_FLAT 0.1
+#define VXC_NORMAL_BLOCKY 0.3
+/* Nor is an eigenvector far from the geometric estimate (the surfaces' area vector): a
+ * thin overlap curved along an edge (a chamfer on a hole's rim) has one. Taken within
+ * NEAR of it, blended into the guess up to FAR, the guess beyond. */
+#define VXC_NORMAL_NEAR (30 * M_PI / 180)
+#define VXC_NORMAL_FAR (60 * M_PI / 180)
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -249,8 +261,11 @@ static void normal_polish(const double J[9], double n[3]) {
 
 /* The gap between n's eigenvalue and the other two, over the uncertainty of J: the eigenvalue
  * must stand apart, or its eigenvector is arbitrary within a plane (or the whole space).
- * Returns 0, or -1 when the eigen solver fails. */
-static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_err, double *ratio) {
+ * *rho: the overlap's second moment along n over the smaller of the other two (the central
+ * second moments are tr(J) / 2 - J's eigenvalues). Returns 0, or -1 when the eigen solver
+ * fails. */
+static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_err, double *ratio,
+                            double *rho) {
   double jn[3], ev[3], evec[9];
   mat_vec(J, n, jn);
   double lam = dot3(n, jn);
@@ -271,16 +286,23 @@ static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_e
   }
   double rel = fmax(j_rel_err, VXC_NORMAL_MIN_REL_ERR);
   *ratio = gap / (VXC_NORMAL_TRUST * rel * spread);
+  double half = 0.5 * (ev[0] + ev[1] + ev[2]), other = INFINITY;
+  for (int k = 0; k < 3; k++) {
+    if (k != nearest) {
+      other = fmin(other, half - ev[k]);
+    }
+  }
+  *rho = other > 0 ? fmax(half - ev[nearest], 0) / other : INFINITY;
   return 0;
 }
 
 
-/* Between distrust and trust, a blend whose weight grows linearly with the ratio, so that n
+/* Between distrust and trust, a blend whose weight w grows linearly with the ratio, so that n
  * moves continuously as the gap opens or closes (two eigenvalues crossing as a pose moves would
  * otherwise flip n between eigenvectors, or between the eigenvector and the guess, and an
  * adaptive integrator crawls through every such jump). Returns VXC_NORMAL_BLENDED or 0. */
-static int normal_blend(double n[3], const double guess[3], double ratio) {
-  double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1), b[3];
+static int normal_blend(double n[3], const double guess[3], double w) {
+  double b[3];
   double sg = dot3(n, guess) < 0 ? -1 : 1;
   for (int i = 0; i < 3; i++) {
     b[i] = w * sg * n[i] + (1 - w) * guess[i];
@@ -319,9 +341,12 @@ void vxc_normal_options_default(vxc_normal_options *o) {
 }
 
 
-vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_normal_options *o,
-                            vxc_normal_result *out) {
-  double geo[3], guess[3], n[3], ratio;
+/* vxc_normal_solve; with `thin`, an eigenvector along which the overlap is not thin
+ * (VXC_NORMAL_FLAT to VXC_NORMAL_BLOCKY) or far from n_geo (VXC_NORMAL_NEAR to FAR) is also
+ * blended into the guess. */
+static vxc_status normal_solve(const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, int thin, vxc_normal_result *out) {
+  double geo[3], guess[3], n[3], ratio, rho;
   if (!out || normal_check(J, n_geo, o, geo) != VXC_OK) {
     return VXC_ERR_ARG;
   }
@@ -331,13 +356,19 @@ vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_
     normal_polish(J, n);
   }
   if (fl >= 0) {
-    if (normal_gap_ratio(J, n, o->j_rel_err, &ratio) != 0) {
+    if (normal_gap_ratio(J, n, o->j_rel_err, &ratio, &rho) != 0) {
       return VXC_ERR_ARG;
     }
-    if (!(ratio > 1)) {
+    double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1);
+    if (thin) {
+      double ang = acos(fmin(1, fabs(dot3(n, geo))));
+      w = fmin(w, (VXC_NORMAL_BLOCKY - rho) / (VXC_NORMAL_BLOCKY - VXC_NORMAL_FLAT));
+      w = fmin(w, (VXC_NORMAL_FAR - ang) / (VXC_NORMAL_FAR - VXC_NORMAL_NEAR));
+    }
+    if (!(w > 0)) {
       fl = -1;
-    } else if (ratio < VXC_NORMAL_BLEND) {
-      fl |= normal_blend(n, guess, ratio);
+    } else if (w < 1) {
+      fl |= normal_blend(n, guess, w);
     }
   }
   if (fl < 0) {
@@ -351,6 +382,18 @@ vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_
   out->flags = fl;
   out->iterations = it;
   return VXC_OK;
+}
+
+
+vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_normal_options *o,
+                            vxc_normal_result *out) {
+  return normal_solve(J, n_geo, o, 0, out);
+}
+
+
+vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, vxc_normal_result *out) {
+  return normal_solve(J, n_geo, o, 1, out);
 }
 
 

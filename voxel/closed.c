@@ -21,8 +21,8 @@
  * plus rounding) is within the asked width, under the h_min rule within CF_QUAD_REL of V,
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
- * When none of these applies, a cell inside the other's bore (bore.c) proves the cells
- * apart: an empty result, exact (closed_form 1). A query of one cell (its mass properties)
+ * Before these, a cell inside the other's bore (bore.c) proves the cells apart: an empty
+ * result, exact (closed_form 1). A query of one cell (its mass properties)
  * takes the same paths over that cell's atoms alone, but for the bore. */
 #include <float.h>
 #include <math.h>
@@ -39,7 +39,7 @@
 /* A quadrature's bracket: this multiple of its rules' difference (plus rounding). */
 #define CF_QUAD_SAFETY 16
 /* h_min rule: a quadrature is taken when its bracket is within this fraction of its volume. */
-#define CF_QUAD_REL 1e-9
+#define CF_QUAD_REL 1e-6
 
 /* An undecided surface: a ball (cell, atom, centre c, radius r) or a plane n.x <= d. */
 typedef struct cf_surf {
@@ -49,16 +49,17 @@ typedef struct cf_surf {
 } cf_surf;
 
 /* An undecided cylinder (cell, atom): axis through p along u (unit), radius r; complement
- * 1 for a bore or groove (the cell holds its outside). */
+ * 1 for a bore or groove (the cell holds its outside). Or a cone (k = 1 / cos^2 of its
+ * half-angle, > 1): apex p, axis u, r 0 (its nappe's plane is another atom). */
 typedef struct cf_cyl {
   int cell, atom, complement;
-  double p[3], u[3], r;
+  double p[3], u[3], r, k;
 } cf_cyl;
 
 typedef struct cf_scan {
   int nsph, npl, ncyl;
   cf_surf sph[2], pl[CF_MAX_PLANES];
-  cf_cyl cyl;
+  cf_cyl cyl[2];
 } cf_scan;
 
 /* A candidate: one or two caps (a lens), the cell of each cap's ball, the plane's cell (-1:
@@ -90,17 +91,18 @@ static int is_plane(const vxg_atom *a) {
 /* Records the cylinder primitive pr (one atom, i) of posed cell k; 0 when one is recorded
  * already. */
 static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr) {
-  if (s->ncyl == 1 || pr->natom != 1) {
+  int cone = pr->kind == VXG_CONE;
+  if (s->ncyl == 2 || pr->natom != 1 + cone || (cone && pr->complement)) {
     return 0;
   }
   static const double ez[3] = {0, 0, 1};
   double uc[3];
-  cf_cyl *y = &s->cyl;
-  s->ncyl = 1;
+  cf_cyl *y = &s->cyl[s->ncyl++];
   y->cell = k;
   y->atom = pr->first_atom;
   y->complement = pr->complement;
-  y->r = pr->param[0];
+  y->r = cone ? 0 : pr->param[0];
+  y->k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
   vxg_xform_point(&pc->to_frame, pr->move.t, y->p);
   vxg_xform_vector(&pr->move, ez, uc);
   vxg_xform_vector(&pc->to_frame, uc, y->u);
@@ -117,7 +119,7 @@ static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_pri
 static int record(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr, int i) {
   const vxg_atom *a = &pc->atom[i];
   cf_surf *f;
-  if (pr->kind == VXG_CYLINDER) {
+  if (pr->kind == VXG_CYLINDER || (pr->kind == VXG_CONE && i == pr->first_atom)) {
     return record_cyl(s, pc, k, pr);
   }
   if (pr->kind == VXG_SPHERE) {
@@ -195,7 +197,7 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
       }
     }
   }
-  return s->nsph >= 1;
+  return s->nsph >= 1 || s->ncyl == 2;
 }
 
 
@@ -497,6 +499,104 @@ static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const 
 }
 
 
+/* The plane atoms of both cells' primitives (not complemented) that meet the box (c, e)
+ * widened by its rounding, into in; 0 when there are too many. */
+static int collect_planes(const vxv_workspace *ws, const double c[3], const double e[3],
+                          vxg_rod_bore_in *in) {
+  double ew[3];
+  for (int j = 0; j < 3; j++) {
+    ew[j] = e[j] * (1 + 1e-9) + 64 * DBL_EPSILON * fabs(c[j]);
+  }
+  in->nplane = 0;
+  for (int k = 0; k < ws->q.ncell; k++) {
+    const vxg_posed_cell *pc = &ws->pc[k];
+    for (int p = 0; p < pc->cell->nprim; p++) {
+      const vxg_prim *pr = &pc->cell->prim[p];
+      for (int i = pr->first_atom; i < pr->first_atom + pr->natom && !pr->complement; i++) {
+        const vxg_atom *a = &pc->atom[i];
+        if (!is_plane(a) || vxg_atom_classify(a, c, ew) != VXG_MIXED) {
+          continue;
+        }
+        if (in->nplane == VXG_RB_MAX_PLANES) {
+          return 0;
+        }
+        vxg_rb_plane *pl = &in->plane[in->nplane++];
+        double len = sqrt(vxg_dot(a->q + 6, a->q + 6));
+        for (int j = 0; j < 3; j++) {
+          pl->n[j] = a->q[6 + j] / len;
+        }
+        pl->d = -a->q[9] / len;
+        pl->owner = k;
+      }
+    }
+  }
+  return 1;
+}
+
+
+/* A rod (a cylinder of one cell) against a bore (a complemented cylinder of the other) by
+ * quadrature about the bore's axis (geom/rodbore.c), the cells' planes that meet the
+ * region and the region's box bounding it: 1 with r filled when its bracket is within the
+ * asked tolerance, else 0. */
+static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
+                    const double c[3], const double e[3], vxv_result *r) {
+  const cf_cyl *rod = &s->cyl[0], *bore = &s->cyl[1];
+  if (rod->complement) {
+    rod = &s->cyl[1];
+    bore = &s->cyl[0];
+  }
+  if (rod->complement || !bore->complement || bore->k != 1 || rod->cell == bore->cell ||
+      quad_tolerance(opt, 1) < 0) {
+    return 0;
+  }
+  vxg_rod_bore_in in;
+  memset(&in, 0, sizeof in);
+  if (!collect_planes(ws, c, e, &in)) {
+    return 0;
+  }
+  memcpy(in.pa, rod->p, sizeof in.pa);
+  memcpy(in.ua, rod->u, sizeof in.ua);
+  memcpy(in.pb, bore->p, sizeof in.pb);
+  memcpy(in.ub, bore->u, sizeof in.ub);
+  in.ra = rod->r;
+  in.ka = rod->k;
+  in.rb = bore->r;
+  in.rod_owner = rod->cell;
+  in.bore_owner = bore->cell;
+  for (int j = 0; j < 3; j++) {
+    in.box[j] = c[j] - e[j];
+    in.box[3 + j] = c[j] + e[j];
+  }
+  /* a quarter of the asked half-width for the rules, the rest for rounding */
+  in.rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
+  in.atol = opt->rtol > 0 ? 0.25 * opt->atol : 0;
+  vxg_rod_bore_out q;
+  if (vxg_rod_bore(&in, &q) != 0) {
+    return 0;
+  }
+  /* the surfaces' positions, rounded by dd: the volume moves by about its faces' area dd */
+  double dd =
+      frame_ulp(ws, in.ra + in.rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
+  double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
+  if (q.v > 0 && hw > quad_tolerance(opt, q.v)) {
+    return 0;
+  }
+  fill_moments(ws, q.v, q.g, q.cm, 1, r);
+  r->volume_lo = fmax(0, q.v - hw);
+  r->volume_hi = q.v + hw;
+  r->error_estimate = q.err;
+  r->moment_width = hw;
+  memcpy(r->area_vector, q.area, sizeof r->area_vector);
+  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  r->closed_form = 2;
+  if (ws->visit && q.v > 0) {
+    double box[6] = {in.box[0], in.box[1], in.box[2], in.box[3], in.box[4], in.box[5]};
+    visit_solid(ws, box, r, q.v, q.g, q.cm);
+  }
+  return 1;
+}
+
+
 /* The fast paths over the region (c, e): 1 with r filled, else 0. */
 static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const double c[3],
                       const double e[3], vxv_result *r) {
@@ -504,8 +604,11 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
   if (!scan(ws, c, e, &s)) {
     return 0;
   }
+  if (s.ncyl == 2) {
+    return s.nsph == 0 && rod_bore(ws, opt, &s, c, e, r);
+  }
   if (s.ncyl) {
-    return s.nsph == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl, r);
+    return s.nsph == 1 && s.cyl[0].k == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r);
   }
   long long boxes = 1;
   cf_solid k;
@@ -541,16 +644,13 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
     c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
     e[j] = 0.5 * (hi[j] - lo[j]);
   }
-  if (fast_paths(ws, opt, c, e, r)) {
-    return 1;
-  }
   if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e)) {
-    /* apart: an empty result, exact */
+    /* apart: an empty result, exact (first: cheaper than a quadrature's empty result) */
     static const double z[6] = {0, 0, 0, 0, 0, 0};
     fill_moments(ws, 0, z, z, 1, r);
     r->volume_lo = r->volume_hi = 0;
     r->closed_form = 1;
     return 1;
   }
-  return 0;
+  return fast_paths(ws, opt, c, e, r);
 }

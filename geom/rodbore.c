@@ -1,0 +1,1154 @@
+/* rodbore.c: the interference of a rod (inside a cylinder) with a bore (outside another
+ * cylinder), both cut by planes, by quadrature in cylindrical coordinates (r, theta, z)
+ * about the bore's axis: a peg pressed into the wall of its hole.
+ *
+ * In the half-plane at angle theta the bore is the line r = rb, each plane a line and the
+ * rod a convex conic, so the region's trace is a convex polygon (the bore and the planes)
+ * cut by the conic. Its integral is taken along z between the trace's breakpoints (the
+ * polygon's vertices, the conic's crossings of its edges and the conic's extremes in z),
+ * with r integrated in closed form; along theta between the region's events (where its
+ * trace changes shape: the vertices of the region's edges, the tangencies of the bore's and
+ * the planes' curves on the rod). Both by adaptive Gauss-Kronrod 7-15, each piece mapped so
+ * that square roots at its ends become analytic; the rules' difference is the error
+ * estimate. Planes through the bore's axis (a block split into quadrants) bound theta.
+ *
+ * The area vector collects the faces of the cell that owns index 0: the rod's surface by
+ * its radial graph, r grad F / |grad F . e_r| dz dtheta, each plane's (and the bore's) face
+ * by its trace's extent, n times its projected area over |n . e_z| or |n . e_r|. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "geom/vec3.h"
+
+/* Gauss-Kronrod 15 (and its Gauss 7) on [-1, 1]: nodes x >= 0 descending, weights. */
+static const double GK_X[8] = {
+    0.991455371120812639, 0.949107912342758525, 0.864864423359769073, 0.741531185599394440,
+    0.586087235467691130, 0.405845151377397167, 0.207784955007898468, 0.0};
+static const double GK_W[8] = {0.022935322010529225, 0.063092092629978553, 0.104790010322250184,
+                               0.140653259715525919, 0.169004726639267903, 0.190350578064785410,
+                               0.204432940075298892, 0.209482141084727828};
+/* sin and cos of pi/2 GK_X: the map x -> sin(pi x / 2) at the nodes. */
+static const double GK_SIN[8] = {
+    0.9999099280328004, 0.9968064112012679, 0.9775550928383051, 0.9187071826551803,
+    0.7959793011665097, 0.5951883965085023, 0.3206236693824395, 0.0};
+static const double GK_COS[8] = {
+    0.013421468676705487, 0.07985598655109619, 0.2106799479444893, 0.3949393783073312,
+    0.6053238406956022,   0.8035861949172832,  0.9472066631056498, 1.0};
+static const double G7_W[4] = {0.129484966168869693, 0.279705391489276668, 0.381830050505118945,
+                               0.417959183673469388};
+
+/* Integrals over the region (bore frame): 0 v, 1-3 x y z, 4-9 xx yy zz xy yz xz; 10-12 the
+ * area vector of cell 0's faces; 13 their plane faces' area; 14 int dr dz (an axis plane's
+ * face, per unit theta). */
+#define RB_NF 15
+#define RB_MAX_EVENTS 256
+#define RB_NP (VXG_RB_MAX_PLANES + 6)
+#define RB_MAX_POLY (RB_NP + 6)
+/* Adaptive budget: pieces bisected at most this deep, and this many evaluations at most. */
+#define RB_MAX_DEPTH 12
+#define RB_MAX_EVALS 4000
+
+typedef struct rb_prob {
+  double rb;              /* bore radius */
+  double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
+  double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
+  int rod_owner, bore_owner;
+  int np; /* the input's planes, then the region box's six (no owner) */
+  double n[RB_NP][3], d[RB_NP];
+  int owner[RB_NP], axis[RB_NP]; /* axis: through the bore's axis */
+  double rmax, zlo, zhi;         /* a rectangle holding the region's traces */
+  double scale;                  /* a length of the problem (rounding) */
+  long evals;
+} rb_prob;
+
+/* The conic of the rod in the half-plane at theta: Q = arr r^2 + 2 arz r z + azz z^2 +
+ * 2 br r + 2 bz z + c <= 0. */
+typedef struct rb_conic {
+  double arr, arz, azz, br, bz, c;
+} rb_conic;
+
+static void conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
+  double eu = cs * p->u[0] + sn * p->u[1], uz = p->u[2];
+  double pe = cs * p->pa[0] + sn * p->pa[1], pu = vxg_dot(p->pa, p->u);
+  q->arr = 1 - p->k * eu * eu;
+  q->arz = -p->k * eu * uz;
+  q->azz = 1 - p->k * uz * uz;
+  q->br = -pe + p->k * pu * eu;
+  q->bz = -p->pa[2] + p->k * pu * uz;
+  q->c = vxg_dot(p->pa, p->pa) - p->k * pu * pu - p->ra * p->ra;
+}
+
+static double conic_eval(const rb_conic *q, double r, double z) {
+  return q->arr * r * r + 2 * q->arz * r * z + q->azz * z * z + 2 * q->br * r + 2 * q->bz * z +
+         q->c;
+}
+
+/* Roots of a t^2 + 2 b t + c = 0 (stable), ascending; the count. */
+static int quad_roots(double a, double b, double c, double t[2]) {
+  if (a == 0) {
+    if (b == 0) {
+      return 0;
+    }
+    t[0] = -c / (2 * b);
+    return 1;
+  }
+  double disc = b * b - a * c;
+  if (disc < 0) {
+    return 0;
+  }
+  double s = sqrt(disc), qq = -(b + copysign(s, b));
+  double t0 = qq / a, t1 = qq != 0 ? c / qq : t0;
+  t[0] = fmin(t0, t1);
+  t[1] = fmax(t0, t1);
+  return 2;
+}
+
+/* The parts of [0, 1] where a t^2 + 2 b t + c <= 0 (lo[k], hi[k]); their count (at most 2:
+ * a cone's conic need not be convex). */
+static int inside_parts(double a, double b, double c, double lo[2], double hi[2]) {
+  double t[2], cut[4];
+  int nt = quad_roots(a, b, c, t), nc = 0, n = 0;
+  cut[nc++] = 0;
+  for (int k = 0; k < nt; k++) {
+    if (t[k] > 0 && t[k] < 1) {
+      cut[nc++] = t[k];
+    }
+  }
+  cut[nc++] = 1;
+  for (int k = 0; k + 1 < nc; k++) {
+    double m = 0.5 * (cut[k] + cut[k + 1]);
+    if (cut[k + 1] > cut[k] && (a * m + 2 * b) * m + c <= 0) {
+      if (n > 0 && hi[n - 1] == cut[k]) {
+        hi[n - 1] = cut[k + 1];
+      } else if (n < 2) {
+        lo[n] = cut[k];
+        hi[n++] = cut[k + 1];
+      }
+    }
+  }
+  return n;
+}
+
+/* Q along the segment (r, z) + t (dr, dz): a t^2 + 2 b t + c. */
+static void conic_along(const rb_conic *q, double r, double z, double dr, double dz, double *a,
+                        double *b, double *c) {
+  *a = q->arr * dr * dr + 2 * q->arz * dr * dz + q->azz * dz * dz;
+  *b = q->arr * r * dr + q->arz * (r * dz + z * dr) + q->azz * z * dz + q->br * dr + q->bz * dz;
+  *c = conic_eval(q, r, z);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The trace in the half-plane at theta: the convex polygon of the bore and the planes. */
+typedef struct rb_poly {
+  int nv;
+  double r[RB_MAX_POLY], z[RB_MAX_POLY];
+  int id[RB_MAX_POLY]; /* edge i (vertex i to i+1): -2 bore, -1 frame, else the plane */
+} rb_poly;
+
+/* Clips the polygon to a r + b z <= c (edge id). */
+static void poly_clip(rb_poly *g, double a, double b, double c, int id) {
+  rb_poly o;
+  o.nv = 0;
+  for (int i = 0; i < g->nv && o.nv < RB_MAX_POLY - 1; i++) {
+    int j = (i + 1) % g->nv;
+    double si = a * g->r[i] + b * g->z[i] - c, sj = a * g->r[j] + b * g->z[j] - c;
+    if (si <= 0) {
+      o.r[o.nv] = g->r[i];
+      o.z[o.nv] = g->z[i];
+      o.id[o.nv++] = si == 0 && sj > 0 ? id : g->id[i];
+    }
+    if ((si < 0 && sj > 0) || (si > 0 && sj < 0)) {
+      double t = si / (si - sj);
+      o.r[o.nv] = g->r[i] + t * (g->r[j] - g->r[i]);
+      o.z[o.nv] = g->z[i] + t * (g->z[j] - g->z[i]);
+      o.id[o.nv++] = si < 0 ? id : g->id[i];
+    }
+  }
+  *g = o;
+}
+
+/* The trace at theta (cs, sn); 0 when an axis plane excludes the half-plane or it is empty.
+ * skip: an axis plane left out (its face is measured), -1 none. */
+static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
+  /* measuring plane skip's face, the half-plane lies in it and in any plane like it */
+  double edge = skip >= 0 ? 1e-12 : 0;
+  for (int i = 0; i < p->np; i++) {
+    if (p->axis[i] && i != skip && cs * p->n[i][0] + sn * p->n[i][1] > edge) {
+      return 0;
+    }
+  }
+  g->nv = 4;
+  double rr[4] = {p->rb, p->rmax, p->rmax, p->rb}, zz[4] = {p->zlo, p->zlo, p->zhi, p->zhi};
+  int id[4] = {-1, -1, -1, -2};
+  memcpy(g->r, rr, sizeof rr);
+  memcpy(g->z, zz, sizeof zz);
+  memcpy(g->id, id, sizeof id);
+  for (int i = 0; i < p->np && g->nv > 0; i++) {
+    if (!p->axis[i]) {
+      double ne = cs * p->n[i][0] + sn * p->n[i][1];
+      poly_clip(g, ne, p->n[i][2], p->d[i], i);
+    }
+  }
+  return g->nv >= 3;
+}
+
+/* The 3D outward normal of edge id at theta: the plane's, or -e_r for the bore. */
+static void edge_normal(const rb_prob *p, int id, double cs, double sn, double nrm[3]) {
+  if (id == -2) {
+    nrm[0] = -cs;
+    nrm[1] = -sn;
+    nrm[2] = 0;
+  } else {
+    memcpy(nrm, p->n[id], 3 * sizeof nrm[0]);
+  }
+}
+
+/* Owner (cell) of edge id; -1 none. */
+static int edge_owner(const rb_prob *p, int id) {
+  return id == -2 ? p->bore_owner : id >= 0 ? p->owner[id] : -1;
+}
+
+/* Adds the face of edge i's part t0..t1 (inside the conic) to f (see edge_faces). */
+static void edge_part(const rb_prob *p, const rb_poly *g, int i, double t0, double t1, double cs,
+                      double sn, double f[RB_NF]) {
+  int j = (i + 1) % g->nv;
+  double dr = g->r[j] - g->r[i], dz = g->z[j] - g->z[i];
+  double r0 = g->r[i] + t0 * dr, r1 = g->r[i] + t1 * dr;
+  double nrm[3], ne, nz, dens;
+  edge_normal(p, g->id[i], cs, sn, nrm);
+  ne = fabs(cs * nrm[0] + sn * nrm[1]);
+  nz = fabs(nrm[2]);
+  if (nz >= ne) {
+    dens = fabs(r1 - r0) * 0.5 * (r0 + r1) / nz;
+  } else {
+    dens = fabs((t1 - t0) * dz) * 0.5 * (r0 + r1) / ne;
+  }
+  for (int k = 0; k < 3; k++) {
+    f[10 + k] += nrm[k] * dens;
+  }
+  f[13] += dens;
+}
+
+/* Adds to f[10..12] the faces of cell 0 on the polygon's edges inside the conic (each the
+ * projected area of its trace over |n . e_z| or |n . e_r|), to f[13] their plain area. */
+static void edge_faces(const rb_prob *p, const rb_poly *g, const rb_conic *q, double cs, double sn,
+                       double f[RB_NF]) {
+  for (int i = 0; i < g->nv; i++) {
+    if (edge_owner(p, g->id[i]) != 0) {
+      continue;
+    }
+    int j = (i + 1) % g->nv;
+    double dr = g->r[j] - g->r[i], dz = g->z[j] - g->z[i], a, b, c, t0[2], t1[2];
+    conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
+    int np = inside_parts(a, b, c, t0, t1);
+    for (int m = 0; m < np; m++) {
+      edge_part(p, g, i, t0[m], t1[m], cs, sn, f);
+    }
+  }
+}
+
+/* The polygon's r interval at height z (convex: the crossings of its edges): the edges
+ * giving its low and high ends; 0 when z misses it. */
+static int poly_span(const rb_poly *g, double z, int *elo, int *ehi) {
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (int i = 0; i < g->nv; i++) {
+    int j = (i + 1) % g->nv;
+    double za = g->z[i], zb = g->z[j];
+    if (za == zb || z < fmin(za, zb) || z > fmax(za, zb)) {
+      continue;
+    }
+    double r = g->r[i] + (z - za) / (zb - za) * (g->r[j] - g->r[i]);
+    if (r < lo) {
+      lo = r;
+      *elo = i;
+    }
+    if (r > hi) {
+      hi = r;
+      *ehi = i;
+    }
+  }
+  return hi >= lo;
+}
+
+static double edge_r(const rb_poly *g, int i, double z) {
+  int j = (i + 1) % g->nv;
+  return g->r[i] + (z - g->z[i]) / (g->z[j] - g->z[i]) * (g->r[j] - g->r[i]);
+}
+
+/* Sorts a[0..n) ascending (n small). */
+static void sort_small(double *a, int n) {
+  for (int i = 1; i < n; i++) {
+    double v = a[i];
+    int j = i;
+    for (; j > 0 && a[j - 1] > v; j--) {
+      a[j] = a[j - 1];
+    }
+    a[j] = v;
+  }
+}
+
+/* One z piece of the trace: its bounds' sources (an edge, or the conic's low or high root:
+ * -1, -2) and the map of its ends. */
+typedef struct rb_zpiece {
+  double za, zb;
+  int lo_src, hi_src; /* edge index >= 0, or -1 conic low root, -2 conic high root */
+  int sqrt_a, sqrt_b; /* an end at a conic extreme (a square root there) */
+} rb_zpiece;
+
+/* The integrand at (theta, z): the r integrals of the moments and the rod's face. */
+static void z_node(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
+                   double cs, double sn, double z, double w, double f[RB_NF]) {
+  double qa = q->arr, qb = q->arz * z + q->br, qc = (q->azz * z + 2 * q->bz) * z + q->c, t[2];
+  int nq = quad_roots(qa, qb, qc, t);
+  double lo, hi;
+  if (pc->lo_src >= 0) {
+    lo = edge_r(g, pc->lo_src, z);
+  } else {
+    lo = nq == 2 ? t[0] : HUGE_VAL;
+  }
+  if (pc->hi_src >= 0) {
+    hi = edge_r(g, pc->hi_src, z);
+  } else {
+    hi = nq == 2 ? t[1] : -HUGE_VAL;
+  }
+  if (!(hi > lo)) {
+    return;
+  }
+  double dt = hi - lo, s = hi + lo, hh = hi * hi, ll = lo * lo;
+  f[14] += w * dt;
+  double j1 = w * dt * 0.5 * s, j2 = w * dt * (hh + hi * lo + ll) / 3,
+         j3 = w * dt * 0.25 * s * (hh + ll);
+  double zr = z;
+  f[0] += j1;
+  f[1] += cs * j2;
+  f[2] += sn * j2;
+  f[3] += zr * j1;
+  f[4] += cs * cs * j3;
+  f[5] += sn * sn * j3;
+  f[6] += zr * zr * j1;
+  f[7] += cs * sn * j3;
+  f[8] += sn * zr * j2;
+  f[9] += cs * zr * j2;
+  if (p->rod_owner == 0 && (pc->lo_src < 0 || pc->hi_src < 0)) {
+    /* the rod's face: r grad Q / |grad Q . e_r|, grad Q ~ (x - pa) less its u part */
+    for (int side = 0; side < 2; side++) {
+      if ((side == 0 ? pc->lo_src : pc->hi_src) >= 0) {
+        continue;
+      }
+      double r = side == 0 ? lo : hi, x[3] = {r * cs - p->pa[0], r * sn - p->pa[1], z - p->pa[2]};
+      double xu = p->k * vxg_dot(x, p->u), gq[3];
+      for (int k = 0; k < 3; k++) {
+        gq[k] = x[k] - xu * p->u[k];
+      }
+      double ge = fabs(cs * gq[0] + sn * gq[1]);
+      if (ge > 0) {
+        for (int k = 0; k < 3; k++) {
+          f[10 + k] += w * r * gq[k] / ge;
+        }
+      }
+    }
+  }
+}
+
+/* sum of w_k |v_k - mean| over the 15 Kronrod nodes (k = 0..14), mean = sum / 2. */
+static double resasc(const double v[15], double sum) {
+  double r = 0;
+  for (int k = 0; k < 15; k++) {
+    r += GK_W[k < 8 ? k : 14 - k] * fabs(v[k] - 0.5 * sum);
+  }
+  return r;
+}
+
+/* The error of a Kronrod sum k from its Gauss 7 sum g and resasc, the weighted spread of
+ * the values about their mean (QUADPACK's estimate: the Gauss rule's error |k - g| taken to
+ * the power 3/2, as the Kronrod rule's converges faster). */
+static double gk_error(double k, double g, double resasc) {
+  double e = fabs(k - g);
+  if (resasc > 0 && e > 0) {
+    e = resasc * fmin(1, pow(200 * e / resasc, 1.5));
+  }
+  return e;
+}
+
+/* Integrates the z piece by Gauss-Kronrod (into fk, its Gauss 7 estimate of v into *g7). */
+static double z_piece(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
+                      double cs, double sn, double w, double fk[RB_NF]) {
+  double mid = 0.5 * (pc->za + pc->zb), half = 0.5 * (pc->zb - pc->za), v[15], g7 = 0;
+  int map = pc->sqrt_a || pc->sqrt_b;
+  for (int k = 0; k < 15; k++) {
+    int i = k < 8 ? k : 14 - k;
+    double x = k < 8 ? -GK_X[i] : GK_X[i], wk = GK_W[i], z, jac;
+    if (map) {
+      z = mid + half * (k < 8 ? -GK_SIN[i] : GK_SIN[i]);
+      jac = half * 0.5 * M_PI * GK_COS[i];
+    } else {
+      z = mid + half * x;
+      jac = half;
+    }
+    double f1[RB_NF] = {0};
+    z_node(p, g, q, pc, cs, sn, z, w * jac, f1);
+    for (int j = 0; j < RB_NF; j++) {
+      fk[j] += wk * f1[j];
+    }
+    v[k] = f1[0];
+    if (i % 2 == 1) {
+      g7 += G7_W[i / 2] * f1[0]; /* the Gauss 7 nodes: 1, 3, 5 and the centre 7 */
+    }
+  }
+  return gk_error(fk[0], g7, resasc(v, fk[0]));
+}
+
+/* The trace's z breakpoints: vertices, the conic's crossings of edges (flag 0) and its
+ * extremes in z (flag 1). Returns the count. */
+static int z_breaks(const rb_poly *g, const rb_conic *q, double zb[], int flag[]) {
+  int n = 0;
+  for (int i = 0; i < g->nv; i++) {
+    int j = (i + 1) % g->nv;
+    double dr = g->r[j] - g->r[i], dz = g->z[j] - g->z[i], t[2], a, b, c;
+    zb[n] = g->z[i];
+    flag[n++] = 0;
+    conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
+    int nt = quad_roots(a, b, c, t);
+    for (int k = 0; k < nt; k++) {
+      if (t[k] > 0 && t[k] < 1) {
+        zb[n] = g->z[i] + t[k] * dz;
+        flag[n++] = 0;
+      }
+    }
+  }
+  /* extremes in z: dQ/dr = 0, r = -(arz z + br) / arr, then a quadratic in z */
+  double t[2];
+  int nt = quad_roots(q->azz - q->arz * q->arz / q->arr, q->bz - q->arz * q->br / q->arr,
+                      q->c - q->br * q->br / q->arr, t);
+  for (int k = 0; k < nt; k++) {
+    zb[n] = t[k];
+    flag[n++] = 1;
+  }
+  return n;
+}
+
+/* The trace at theta (cs, sn) and its z pieces that hold the region (at most max), with
+ * their bounds' sources and maps; the count (0: empty). skip: as trace. */
+static int z_pieces(const rb_prob *p, double cs, double sn, int skip, rb_poly *g, rb_conic *q,
+                    rb_zpiece *pcs, int max) {
+  if (!trace(p, cs, sn, skip, g)) {
+    return 0;
+  }
+  conic_at(p, cs, sn, q);
+  double zb[4 * RB_MAX_POLY + 2], zs[4 * RB_MAX_POLY + 2], zmin = HUGE_VAL, zmax = -HUGE_VAL;
+  int flag[4 * RB_MAX_POLY + 2], nb = z_breaks(g, q, zb, flag), n = 0;
+  for (int i = 0; i < g->nv; i++) {
+    zmin = fmin(zmin, g->z[i]);
+    zmax = fmax(zmax, g->z[i]);
+  }
+  memcpy(zs, zb, nb * sizeof zb[0]);
+  sort_small(zs, nb);
+  for (int k = 0; k + 1 < nb && n < max; k++) {
+    rb_zpiece pc = {fmax(zs[k], zmin), fmin(zs[k + 1], zmax), 0, 0, 0, 0};
+    double zm = 0.5 * (pc.za + pc.zb), t[2];
+    int elo = 0, ehi = 0;
+    if (!(pc.zb > pc.za) || !poly_span(g, zm, &elo, &ehi) ||
+        quad_roots(q->arr, q->arz * zm + q->br, (q->azz * zm + 2 * q->bz) * zm + q->c, t) < 2) {
+      continue;
+    }
+    double pl = edge_r(g, elo, zm), ph = edge_r(g, ehi, zm);
+    if (!(fmin(ph, t[1]) > fmax(pl, t[0]))) {
+      continue;
+    }
+    pc.lo_src = pl >= t[0] ? elo : -1;
+    pc.hi_src = ph <= t[1] ? ehi : -2;
+    for (int i = 0; i < nb; i++) {
+      pc.sqrt_a |= flag[i] && zb[i] == zs[k] && zs[k] >= zmin;
+      pc.sqrt_b |= flag[i] && zb[i] == zs[k + 1] && zs[k + 1] <= zmax;
+    }
+    pcs[n++] = pc;
+  }
+  return n;
+}
+
+/* The half-plane integral at theta, weight w, into f; its error added to *err. skip: as
+ * trace. */
+static void inner(const rb_prob *p, double th, double w, int skip, double f[RB_NF], double *err) {
+  double cs = cos(th), sn = sin(th);
+  rb_poly g;
+  rb_conic q;
+  rb_zpiece pcs[4 * RB_MAX_POLY];
+  int n = z_pieces(p, cs, sn, skip, &g, &q, pcs, 4 * RB_MAX_POLY);
+  for (int k = 0; k < n; k++) {
+    double fk[RB_NF] = {0};
+    *err += z_piece(p, &g, &q, &pcs[k], cs, sn, w, fk);
+    for (int j = 0; j < RB_NF; j++) {
+      f[j] += fk[j];
+    }
+  }
+  if (n > 0) {
+    double fe[RB_NF] = {0};
+    edge_faces(p, &g, &q, cs, sn, fe);
+    for (int j = 10; j < 14; j++) {
+      f[j] += w * fe[j];
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Events in theta: roots of trigonometric polynomials of degree 2, located rigorously. */
+
+/* A trigonometric polynomial c0 + a1 cos t + b1 sin t + a2 cos 2t + b2 sin 2t. */
+typedef struct rb_trig {
+  double c[5];
+} rb_trig;
+
+typedef void (*rb_fn)(const void *ud, double t, double *v);
+
+/* The trigonometric polynomial through fn's values at five angles (exact for degree 2). */
+static void trig_fit(rb_fn fn, const void *ud, rb_trig *p) {
+  memset(p, 0, sizeof *p);
+  for (int k = 0; k < 5; k++) {
+    double t = 2 * M_PI * k / 5, v;
+    fn(ud, t, &v);
+    p->c[0] += v / 5;
+    p->c[1] += 2 * v * cos(t) / 5;
+    p->c[2] += 2 * v * sin(t) / 5;
+    p->c[3] += 2 * v * cos(2 * t) / 5;
+    p->c[4] += 2 * v * sin(2 * t) / 5;
+  }
+}
+
+/* p at the angle whose cosine and sine are c, s. */
+static double trig_at(const rb_trig *p, double c, double s) {
+  return p->c[0] + p->c[1] * c + p->c[2] * s + p->c[3] * (c - s) * (c + s) + p->c[4] * 2 * s * c;
+}
+
+static double trig_eval(const rb_trig *p, double t) {
+  return trig_at(p, cos(t), sin(t));
+}
+
+typedef struct rb_events {
+  int n;
+  double t[RB_MAX_EVENTS];
+  int sq[RB_MAX_EVENTS]; /* a tangency: the integrand has a square root there */
+} rb_events;
+
+static void add_event(rb_events *ev, double t, int sq) {
+  if (ev->n < RB_MAX_EVENTS && isfinite(t)) {
+    ev->sq[ev->n] = sq;
+    ev->t[ev->n++] = fmod(fmod(t, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+  }
+}
+
+/* Roots of p in [a, b] (values fa, fb there) into out (at most 4): a sign change is
+ * bisected; an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to the
+ * chord) is dropped, any other split; a deepest undecided interval counts as a root (a
+ * double root: an event either way). */
+static void trig_roots_in(const rb_trig *p, double m2, double a, double b, double fa, double fb,
+                          int depth, double *out, int *n) {
+  if (*n >= 4) {
+    return;
+  }
+  double h = b - a;
+  if ((fa < 0) != (fb < 0)) {
+    for (int it = 0; it < 60 && b - a > 1e-15; it++) {
+      double m = 0.5 * (a + b), fm = trig_eval(p, m);
+      if ((fm < 0) == (fa < 0)) {
+        a = m;
+        fa = fm;
+      } else {
+        b = m;
+      }
+    }
+    out[(*n)++] = 0.5 * (a + b);
+    return;
+  }
+  if (fmin(fabs(fa), fabs(fb)) > m2 * h * h / 8) {
+    return;
+  }
+  if (depth == 0) {
+    out[(*n)++] = 0.5 * (a + b);
+    return;
+  }
+  double m = 0.5 * (a + b), fm = trig_eval(p, m);
+  trig_roots_in(p, m2, a, m, fa, fm, depth - 1, out, n);
+  trig_roots_in(p, m2, m, b, fm, fb, depth - 1, out, n);
+}
+
+/* Roots of p over [0, 2pi): the count, at most 4 (a nonzero polynomial of degree 2). */
+static int trig_roots(const rb_trig *p, double out[4]) {
+  double m2 = hypot(p->c[1], p->c[2]) + 4 * hypot(p->c[3], p->c[4]);
+  int n = 0;
+  if (!(m2 > 0)) {
+    return 0;
+  }
+  /* cos and sin of k pi / 8, k = 0..16: the sixteen segments' ends */
+  static const double C8[17] = {
+      1,  0.92387953251128674,  0.70710678118654757,  0.38268343236508978,
+      0,  -0.38268343236508978, -0.70710678118654757, -0.92387953251128674,
+      -1, -0.92387953251128674, -0.70710678118654757, -0.38268343236508978,
+      0,  0.38268343236508978,  0.70710678118654757,  0.92387953251128674,
+      1};
+  const int seg = 16;
+  double fa = trig_at(p, 1, 0);
+  for (int k = 0; k < seg; k++) {
+    double a = 2 * M_PI * k / seg, b = 2 * M_PI * (k + 1) / seg;
+    double fb = trig_at(p, C8[k + 1], C8[(k + 13) % 16]);
+    trig_roots_in(p, m2, a, b, fa, fb, 30, out, &n);
+    fa = fb;
+  }
+  return n;
+}
+
+/* Polar angle of a point of the bore frame. */
+static double polar(const double x[3]) {
+  return atan2(x[1], x[0]);
+}
+
+/* 1 when x lies in the region's closure, up to tol: outside the bore, inside the rod and
+ * every plane (but plane `skip1`, `skip2`). */
+static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2) {
+  double tol = 1e-9 * p->scale, dx[3];
+  if (hypot(x[0], x[1]) < p->rb - tol) {
+    return 0;
+  }
+  vxg_sub(x, p->pa, dx);
+  double along = vxg_dot(dx, p->u);
+  if (vxg_dot(dx, dx) - p->k * along * along >
+      p->ra * p->ra + tol * (2 * p->ra + tol + sqrt(vxg_dot(dx, dx)))) {
+    return 0;
+  }
+  for (int i = 0; i < p->np; i++) {
+    if (i != skip1 && i != skip2 && vxg_dot(p->n[i], x) > p->d[i] + tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Adds x's polar angle when x is near the region. */
+static void add_point(const rb_prob *p, rb_events *ev, const double x[3], int s1, int s2, int sq) {
+  if (near_region(p, x, s1, s2)) {
+    add_event(ev, polar(x), sq);
+  }
+}
+
+/* The bore line's tangencies to the rod's conic: (arz rb + bz)^2 - azz Q(rb, 0 terms). */
+static void tangency_fn(const void *ud, double t, double *v) {
+  const rb_prob *p = ud;
+  rb_conic q;
+  conic_at(p, cos(t), sin(t), &q);
+  double b = q.arz * p->rb + q.bz;
+  *v = b * b - q.azz * ((q.arr * p->rb + 2 * q.br) * p->rb + q.c);
+}
+
+/* Plane i against the bore and the rod, as functions of theta (trigonometric polynomials
+ * of degree 2 once scaled): kind 0, where its curve on the bore crosses the rod; kind 1,
+ * where its trace in the half-plane touches the rod's conic (a vertical plane's trace
+ * r = d / (n . e_r) in z, any other's z = (d - (n . e_r) r) / n_z in r). */
+typedef struct rb_pfn {
+  const rb_prob *p;
+  int i, kind;
+} rb_pfn;
+
+/* The tangency of kind 1 at theta: the discriminant (scaled) and the touching point. */
+static double trace_touch(const rb_prob *p, int i, double cs, double sn, double x[3]) {
+  const double *n = p->n[i];
+  double d = p->d[i], ne = cs * n[0] + sn * n[1], nz = n[2], r, z, v;
+  rb_conic q;
+  conic_at(p, cs, sn, &q);
+  if (fabs(nz) >= 1e-9) {
+    double al = q.arr * nz * nz - 2 * q.arz * ne * nz + q.azz * ne * ne;
+    double be = q.arz * d * nz - q.azz * d * ne + q.br * nz * nz - q.bz * ne * nz;
+    double ga = q.azz * d * d + 2 * q.bz * d * nz + q.c * nz * nz;
+    v = be * be - al * ga;
+    r = al != 0 ? -be / al : 0;
+    z = (d - ne * r) / nz;
+  } else {
+    double b = q.arz * d + q.bz * ne;
+    v = b * b - q.azz * (q.arr * d * d + 2 * q.br * d * ne + q.c * ne * ne);
+    r = ne != 0 ? d / ne : 0;
+    z = q.azz != 0 ? -(q.arz * r + q.bz) / q.azz : 0;
+  }
+  x[0] = r * cs;
+  x[1] = r * sn;
+  x[2] = z;
+  return v;
+}
+
+/* The crossing of kind 0 at theta (n_z scaled out) and the point on the bore. */
+static double bore_cross(const rb_prob *p, int i, double cs, double sn, double x[3]) {
+  const double *n = p->n[i];
+  double nz = n[2], z = (p->d[i] - p->rb * (cs * n[0] + sn * n[1])) / nz;
+  rb_conic q;
+  conic_at(p, cs, sn, &q);
+  x[0] = p->rb * cs;
+  x[1] = p->rb * sn;
+  x[2] = z;
+  return nz * nz * conic_eval(&q, p->rb, z);
+}
+
+static void plane_fn(const void *ud, double t, double *v) {
+  const rb_pfn *f = ud;
+  double x[3];
+  *v = f->kind == 0 ? bore_cross(f->p, f->i, cos(t), sin(t), x)
+                    : trace_touch(f->p, f->i, cos(t), sin(t), x);
+}
+
+/* 1 when plane i's section of the rod holds the bore's axis (its trace then meets the
+ * conic once in every half-plane: no tangency). */
+static int section_holds_axis(const rb_prob *p, int i) {
+  if (fabs(p->n[i][2]) < 1e-9) {
+    return 0;
+  }
+  double y[3] = {-p->pa[0], -p->pa[1], p->d[i] / p->n[i][2] - p->pa[2]}, ya = vxg_dot(y, p->u);
+  return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k == 1 || ya > 0);
+}
+
+/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
+ * conic, a vertical plane's lines on the bore. */
+static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+  const double *n = p->n[i];
+  for (int kind = 0; kind < 2; kind++) {
+    if ((kind == 0 && fabs(n[2]) < 1e-9) || (kind == 1 && section_holds_axis(p, i))) {
+      continue;
+    }
+    rb_pfn f = {p, i, kind};
+    rb_trig tp;
+    double t[4], x[3];
+    trig_fit(plane_fn, &f, &tp);
+    int nr = trig_roots(&tp, t);
+    for (int k = 0; k < nr; k++) {
+      if (kind == 0) {
+        bore_cross(p, i, cos(t[k]), sin(t[k]), x);
+      } else {
+        trace_touch(p, i, cos(t[k]), sin(t[k]), x);
+      }
+      add_point(p, ev, x, i, -1, kind == 1);
+    }
+  }
+  /* rb (n . e_r) = d: where a vertical plane meets the bore */
+  double h = hypot(n[0], n[1]);
+  if (fabs(n[2]) < 1e-9 && h > 0 && fabs(p->d[i]) <= p->rb * h) {
+    double ph = atan2(n[1], n[0]), al = acos(p->d[i] / (p->rb * h));
+    add_event(ev, ph + al, 0);
+    add_event(ev, ph - al, 0);
+  }
+}
+
+/* Where the line x0 + t m crosses the cylinder |x - a|^2 - ((x - a).u)^2 = r^2. */
+static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
+                          const double a[3], const double u[3], double k, double r, int s1,
+                          int s2) {
+  double w[3];
+  vxg_sub(x0, a, w);
+  double mu = vxg_dot(m, u), wu = vxg_dot(w, u), t[2];
+  int nt = quad_roots(vxg_dot(m, m) - k * mu * mu, vxg_dot(m, w) - k * mu * wu,
+                      vxg_dot(w, w) - k * wu * wu - r * r, t);
+  for (int k = 0; k < nt; k++) {
+    double x[3];
+    for (int j = 0; j < 3; j++) {
+      x[j] = x0[j] + t[k] * m[j];
+    }
+    add_point(p, ev, x, s1, s2, 0);
+  }
+}
+
+/* Planes i and j's line: its crossings of the bore, the rod and the other planes. */
+static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
+  double m[3];
+  vxg_cross(p->n[i], p->n[j], m);
+  double mm = vxg_dot(m, m);
+  if (mm < 1e-18) {
+    return;
+  }
+  /* the line's point nearest the origin: (d_i (n_j x m) + d_j (m x n_i)) / |m|^2 */
+  double x0[3], a[3], b[3];
+  vxg_cross(p->n[j], m, a);
+  vxg_cross(m, p->n[i], b);
+  for (int k = 0; k < 3; k++) {
+    x0[k] = (p->d[i] * a[k] + p->d[j] * b[k]) / mm;
+  }
+  static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
+  line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);
+  line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
+  for (int k = 0; k < p->np; k++) {
+    double nm = vxg_dot(p->n[k], m);
+    if (k == i || k == j || p->axis[k] || fabs(nm) < 1e-12) {
+      continue;
+    }
+    double t = (p->d[k] - vxg_dot(p->n[k], x0)) / nm, x[3];
+    for (int l = 0; l < 3; l++) {
+      x[l] = x0[l] + t * m[l];
+    }
+    add_point(p, ev, x, i, j, 0);
+  }
+  if (fabs(m[0]) + fabs(m[1]) < 1e-12 * fabs(m[2])) {
+    add_event(ev, polar(x0), 0); /* a vertical line: one angle */
+  }
+}
+
+/* Every event of the region. */
+static void events(const rb_prob *p, rb_events *ev) {
+  ev->n = 0;
+  for (int i = 0; i < p->np; i++) {
+    if (p->axis[i]) {
+      double th = atan2(-p->n[i][0], p->n[i][1]);
+      add_event(ev, th, 0);
+      add_event(ev, th + M_PI, 0);
+    }
+  }
+  if (fabs(1 - p->k * p->u[2] * p->u[2]) > 1e-12) {
+    rb_trig tp;
+    double r[4];
+    trig_fit(tangency_fn, p, &tp);
+    int nr = trig_roots(&tp, r);
+    for (int k = 0; k < nr; k++) {
+      /* the tangent point (rb, z*) of the half-plane at r[k] */
+      rb_conic q;
+      double cs = cos(r[k]), sn = sin(r[k]);
+      conic_at(p, cs, sn, &q);
+      double zs = -(q.arz * p->rb + q.bz) / q.azz, x[3] = {p->rb * cs, p->rb * sn, zs};
+      add_point(p, ev, x, -1, -1, 1);
+    }
+  }
+  for (int i = 0; i < p->np; i++) {
+    if (p->axis[i]) {
+      continue;
+    }
+    plane_events(p, i, ev);
+    for (int j = i + 1; j < p->np; j++) {
+      if (!p->axis[j]) {
+        pair_events(p, i, j, ev);
+      }
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The integral over theta: pieces between events, bisected where their rules disagree. */
+typedef struct rb_piece {
+  double a, b, f[RB_NF], err;
+  int sq_a, sq_b; /* an end at a tangency, mapped */
+} rb_piece;
+
+/* Node x of [-1, 1] (sin and cos of pi x / 2: sx, cx) mapped into the piece: theta and
+ * its Jacobian. A square root at a mapped end becomes analytic: s^2 at one end, sin at
+ * both. */
+static double piece_map(const rb_piece *pc, double x, double sx, double cx, double *jac) {
+  double w = pc->b - pc->a, s = 0.5 * (x + 1);
+  if (pc->sq_a && pc->sq_b) {
+    *jac = 0.25 * w * M_PI * cx;
+    return 0.5 * (pc->a + pc->b) + 0.5 * w * sx;
+  }
+  if (pc->sq_a) {
+    *jac = w * s;
+    return pc->a + w * s * s;
+  }
+  if (pc->sq_b) {
+    *jac = w * (1 - s);
+    return pc->b - w * (1 - s) * (1 - s);
+  }
+  *jac = 0.5 * w;
+  return pc->a + w * s;
+}
+
+/* Gauss-Kronrod over [a, b] in theta, the map theta = mid + half sin(pi x / 2) making a
+ * square root at either end analytic. */
+static void theta_piece(rb_prob *p, rb_piece *pc) {
+  double g7 = 0, ierr = 0, v[15];
+  memset(pc->f, 0, sizeof pc->f);
+  for (int k = 0; k < 15; k++) {
+    int i = k < 8 ? k : 14 - k;
+    double x = k < 8 ? -GK_X[i] : GK_X[i], sx = k < 8 ? -GK_SIN[i] : GK_SIN[i], jac;
+    double th = piece_map(pc, x, sx, GK_COS[i], &jac);
+    double f1[RB_NF] = {0}, e1 = 0;
+    inner(p, th, jac, -1, f1, &e1);
+    p->evals++;
+    for (int j = 0; j < RB_NF; j++) {
+      pc->f[j] += GK_W[i] * f1[j];
+    }
+    ierr += GK_W[i] * e1;
+    v[k] = f1[0];
+    if (i % 2 == 1) {
+      g7 += G7_W[i / 2] * f1[0];
+    }
+  }
+  pc->err = gk_error(pc->f[0], g7, resasc(v, pc->f[0])) + ierr;
+}
+
+/* 1 when the region's trace at the piece's middle is empty (so is the piece: no event in
+ * it). */
+static int piece_empty(const rb_prob *p, double a, double b) {
+  double th = 0.5 * (a + b);
+  rb_poly g;
+  rb_conic q;
+  rb_zpiece pc;
+  return z_pieces(p, cos(th), sin(th), -1, &g, &q, &pc, 1) == 0;
+}
+
+/* The pieces of the region between sorted events ev (wrapping), integrated. */
+static int theta_pieces(rb_prob *p, const rb_events *ev, rb_piece *pc, int max) {
+  int n = 0, ne = ev->n;
+  for (int k = 0; k < (ne ? ne : 4) && n < max; k++) {
+    double a = ne ? ev->t[k] : 0.5 * M_PI * k;
+    double b = ne ? (k + 1 < ne ? ev->t[k + 1] : ev->t[0] + 2 * M_PI) : a + 0.5 * M_PI;
+    if (!(b > a) || piece_empty(p, a, b)) {
+      continue;
+    }
+    pc[n].a = a;
+    pc[n].b = b;
+    pc[n].sq_a = ne && ev->sq[k];
+    pc[n].sq_b = ne && ev->sq[k + 1 < ne ? k + 1 : 0];
+    theta_piece(p, &pc[n++]);
+  }
+  return n;
+}
+
+/* Bisects the piece with the largest error until the sum is within tol or the budget is
+ * spent; the sum of the errors. */
+static double refine(rb_prob *p, rb_piece *pc, int *n, int max, double rtol, double atol) {
+  for (;;) {
+    double sum = 0, v = 0, tol;
+    int worst = -1;
+    for (int k = 0; k < *n; k++) {
+      sum += pc[k].err;
+      v += pc[k].f[0];
+      if (worst < 0 || pc[k].err > pc[worst].err) {
+        worst = k;
+      }
+    }
+    tol = fmax(rtol * fabs(v), atol) / 16;
+    if (sum <= tol || worst < 0 || *n >= max || p->evals > RB_MAX_EVALS ||
+        pc[worst].b - pc[worst].a < 1e-12) {
+      return sum;
+    }
+    rb_piece *w = &pc[worst], *h = &pc[(*n)++];
+    h->b = w->b;
+    w->b = h->a = 0.5 * (w->a + w->b);
+    h->sq_b = w->sq_b;
+    h->sq_a = w->sq_b = 0;
+    theta_piece(p, w);
+    theta_piece(p, h);
+  }
+}
+
+/* Faces of the axis planes owned by cell 0: n times the region's trace area, at each of
+ * the plane's two angles. */
+static void axis_faces(const rb_prob *p, double area[3]) {
+  for (int i = 0; i < p->np; i++) {
+    if (!p->axis[i] || p->owner[i] != 0) {
+      continue;
+    }
+    double th = atan2(-p->n[i][0], p->n[i][1]);
+    for (int s = 0; s < 2; s++) {
+      double f[RB_NF] = {0}, e = 0;
+      inner(p, th + s * M_PI, 1, i, f, &e);
+      for (int k = 0; k < 3; k++) {
+        area[k] += p->n[i][k] * f[14];
+      }
+    }
+  }
+}
+
+/* Sorts and merges the events. */
+static void sort_events(rb_events *ev) {
+  for (int i = 1; i < ev->n; i++) {
+    double t = ev->t[i];
+    int sq = ev->sq[i], j = i;
+    for (; j > 0 && ev->t[j - 1] > t; j--) {
+      ev->t[j] = ev->t[j - 1];
+      ev->sq[j] = ev->sq[j - 1];
+    }
+    ev->t[j] = t;
+    ev->sq[j] = sq;
+  }
+  int m = 0;
+  for (int k = 0; k < ev->n; k++) {
+    if (m == 0 || ev->t[k] - ev->t[m - 1] > 1e-13) {
+      ev->t[m] = ev->t[k];
+      ev->sq[m++] = ev->sq[k];
+    } else {
+      ev->sq[m - 1] |= ev->sq[k];
+    }
+  }
+  if (m > 1 && ev->t[0] + 2 * M_PI - ev->t[m - 1] <= 1e-13) {
+    ev->sq[0] |= ev->sq[--m];
+  }
+  ev->n = m;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * The problem in the bore's frame. */
+
+/* Orthonormal rows E (e1, e2, e3 = ub). */
+static void bore_frame(const double ub[3], double E[3][3]) {
+  double h[3] = {1, 0, 0};
+  if (fabs(ub[0]) > 0.6) {
+    h[0] = 0;
+    h[1] = 1;
+  }
+  memcpy(E[2], ub, sizeof E[2]);
+  vxg_cross(h, ub, E[0]);
+  double l = sqrt(vxg_dot(E[0], E[0]));
+  for (int k = 0; k < 3; k++) {
+    E[0][k] /= l;
+  }
+  vxg_cross(ub, E[0], E[1]);
+}
+
+static void to_bore(const double E[3][3], const double o[3], const double x[3], double y[3]) {
+  double d[3];
+  vxg_sub(x, o, d);
+  for (int k = 0; k < 3; k++) {
+    y[k] = vxg_dot(E[k], d);
+  }
+}
+
+static void rot_to_bore(const double E[3][3], const double x[3], double y[3]) {
+  for (int k = 0; k < 3; k++) {
+    y[k] = vxg_dot(E[k], x);
+  }
+}
+
+/* Appends the plane n.x <= d of the input's frame (owner: its cell, -1 none) in the bore's
+ * frame, unless it repeats one (a box face on a cell's face). */
+static void add_plane(rb_prob *p, const double E[3][3], const double pb[3], const double n[3],
+                      double d, int owner) {
+  double nb[3], db = d - vxg_dot(n, pb), sc = sqrt(vxg_dot(pb, pb)) + p->rb + fabs(d);
+  rot_to_bore(E, n, nb);
+  for (int j = 0; j < p->np; j++) {
+    if (vxg_dot(nb, p->n[j]) > 1 - 1e-14 && fabs(db - p->d[j]) <= 64 * DBL_EPSILON * sc) {
+      return;
+    }
+  }
+  int i = p->np++;
+  memcpy(p->n[i], nb, sizeof nb);
+  p->d[i] = db;
+  p->owner[i] = owner;
+  /* a plane through the bore's axis (up to rounding) bounds theta */
+  p->axis[i] = fabs(nb[2]) <= 1e-12 && fabs(db) <= 64 * DBL_EPSILON * sc;
+}
+
+/* Fills p from the input in the bore's frame; -1 when it is out of the method's reach. */
+static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
+  memset(p, 0, sizeof *p);
+  double k = in->ka == 0 ? 1 : in->ka;
+  if (!(in->ra >= 0) || !(k >= 1) || (in->ra == 0 && k == 1) || !(in->rb > 0) || in->nplane < 0 ||
+      in->nplane > VXG_RB_MAX_PLANES) {
+    return -1;
+  }
+  bore_frame(in->ub, E);
+  p->rb = in->rb;
+  p->ra = in->ra;
+  p->rod_owner = in->rod_owner;
+  p->bore_owner = in->bore_owner;
+  to_bore(E, in->pb, in->pa, p->pa);
+  rot_to_bore(E, in->ua, p->u);
+  /* the rod within 60 degrees of the bore's axis (a cone: its walls nowhere parallel to the
+     half-planes), so that every line across the axis meets it in an interval */
+  p->k = k;
+  if (fabs(p->u[2]) < 0.5 || k * (1 - p->u[2] * p->u[2]) > 0.75) {
+    return -1;
+  }
+  p->scale = in->rb + in->ra + sqrt(vxg_dot(p->pa, p->pa));
+  p->np = 0;
+  for (int i = 0; i < in->nplane + 6; i++) {
+    double n[3] = {0, 0, 0}, d;
+    int owner = -1;
+    if (i < in->nplane) {
+      memcpy(n, in->plane[i].n, sizeof n);
+      d = in->plane[i].d;
+      owner = in->plane[i].owner;
+    } else {
+      int k = (i - in->nplane) % 3, hi = i - in->nplane >= 3;
+      n[k] = hi ? 1 : -1;
+      d = hi ? in->box[3 + k] : -in->box[k];
+    }
+    add_plane(p, E, in->pb, n, d, owner);
+  }
+  /* the rectangle of the box's traces: its corners' largest distance from the axis, z */
+  p->rmax = p->rb;
+  p->zlo = HUGE_VAL;
+  p->zhi = -HUGE_VAL;
+  for (int c = 0; c < 8; c++) {
+    double x[3] = {in->box[c & 1 ? 3 : 0], in->box[c & 2 ? 4 : 1], in->box[c & 4 ? 5 : 2]}, y[3];
+    to_bore(E, in->pb, x, y);
+    p->rmax = fmax(p->rmax, hypot(y[0], y[1]));
+    p->zlo = fmin(p->zlo, y[2]);
+    p->zhi = fmax(p->zhi, y[2]);
+  }
+  double pad = 1e-6 * (p->rmax + p->zhi - p->zlo);
+  p->rmax += pad;
+  p->zlo -= pad;
+  p->zhi += pad;
+  return 0;
+}
+
+/* Volume, centroid, central moments and area vector in the input's frame from the bore
+ * frame's integrals f. */
+static void result(const double E[3][3], const double pb[3], const double f[RB_NF],
+                   const double area_b[3], vxg_rod_bore_out *out) {
+  out->v = f[0];
+  double gb[3] = {0, 0, 0}, cb[6];
+  if (f[0] > 0) {
+    for (int k = 0; k < 3; k++) {
+      gb[k] = f[1 + k] / f[0];
+    }
+  }
+  for (int s = 0; s < 6; s++) {
+    int a = VXG_SYM_ROW[s], b = VXG_SYM_COL[s];
+    cb[s] = f[0] > 0 ? f[4 + s] - f[0] * gb[a] * gb[b] : 0;
+  }
+  /* x = pb + E^T y: the centroid, the tensor E^T C E and the area vector E^T a */
+  double C[3][3];
+  for (int s = 0; s < 6; s++) {
+    C[VXG_SYM_ROW[s]][VXG_SYM_COL[s]] = C[VXG_SYM_COL[s]][VXG_SYM_ROW[s]] = cb[s];
+  }
+  for (int i = 0; i < 3; i++) {
+    out->g[i] = pb[i];
+    out->area[i] = 0;
+    for (int k = 0; k < 3; k++) {
+      out->g[i] += E[k][i] * gb[k];
+      out->area[i] += E[k][i] * area_b[k];
+    }
+  }
+  for (int s = 0; s < 6; s++) {
+    int a = VXG_SYM_ROW[s], b = VXG_SYM_COL[s];
+    double m = 0;
+    for (int k = 0; k < 3; k++) {
+      for (int l = 0; l < 3; l++) {
+        m += E[k][a] * C[k][l] * E[l][b];
+      }
+    }
+    out->cm[s] = m;
+  }
+}
+
+int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
+  memset(out, 0, sizeof *out);
+  double E[3][3];
+  rb_prob p;
+  if (setup(in, E, &p) != 0) {
+    return -1;
+  }
+  rb_events ev;
+  events(&p, &ev);
+  sort_events(&ev);
+  enum { MAXP = 96 };
+  rb_piece pc[MAXP];
+  int n = theta_pieces(&p, &ev, pc, MAXP);
+  out->err = refine(&p, pc, &n, MAXP, in->rtol, in->atol);
+  double f[RB_NF] = {0}, area[3] = {0, 0, 0};
+  for (int k = 0; k < n; k++) {
+    for (int j = 0; j < RB_NF; j++) {
+      f[j] += pc[k].f[j];
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    area[k] = f[10 + k];
+  }
+  axis_faces(&p, area);
+  result(E, in->pb, f, area, out);
+  out->evals = p.evals;
+  out->events = ev.n;
+  return out->err * 16 <= fmax(in->rtol * out->v, in->atol) ? 0 : 1;
+}
