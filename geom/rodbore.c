@@ -504,15 +504,20 @@ typedef void (*rb_fn)(const void *ud, double t, double *v);
 
 /* The trigonometric polynomial through fn's values at five angles (exact for degree 2). */
 static void trig_fit(rb_fn fn, const void *ud, rb_trig *p) {
+  /* cos and sin of 2 pi k / 5 */
+  static const double C5[5] = {1, 0.30901699437494745, -0.80901699437494734,
+                               -0.80901699437494756, 0.30901699437494723};
+  static const double S5[5] = {0, 0.95105651629515353, 0.58778525229247325,
+                               -0.58778525229247303, -0.95105651629515364};
   memset(p, 0, sizeof *p);
   for (int k = 0; k < 5; k++) {
-    double t = 2 * M_PI * k / 5, v;
-    fn(ud, t, &v);
+    double v, c = C5[k], s = S5[k];
+    fn(ud, 2 * M_PI * k / 5, &v);
     p->c[0] += v / 5;
-    p->c[1] += 2 * v * cos(t) / 5;
-    p->c[2] += 2 * v * sin(t) / 5;
-    p->c[3] += 2 * v * cos(2 * t) / 5;
-    p->c[4] += 2 * v * sin(2 * t) / 5;
+    p->c[1] += 2 * v * c / 5;
+    p->c[2] += 2 * v * s / 5;
+    p->c[3] += 2 * v * (c - s) * (c + s) / 5;
+    p->c[4] += 2 * v * 2 * s * c / 5;
   }
 }
 
@@ -538,8 +543,38 @@ static void add_event(rb_events *ev, double t, int sq) {
   }
 }
 
+/* The root of p in [a, b], where it changes sign (fa, fb), by regula falsi with the Illinois
+ * correction (a bisection where a step falls outside). */
+static double trig_root(const rb_trig *p, double a, double b, double fa, double fb) {
+  double m = 0.5 * (a + b), prev = HUGE_VAL;
+  int side = 0;
+  for (int it = 0; it < 100 && fabs(m - prev) > 1e-15 && b - a > 1e-15; it++) {
+    prev = m;
+    m = (a * fb - b * fa) / (fb - fa);
+    if (!(m > a && m < b)) {
+      m = 0.5 * (a + b);
+    }
+    double fm = trig_eval(p, m);
+    if (fm == 0) {
+      return m;
+    }
+    if ((fm < 0) == (fa < 0)) {
+      a = m;
+      fa = fm;
+      fb = side == -1 ? 0.5 * fb : fb;
+      side = -1;
+    } else {
+      b = m;
+      fb = fm;
+      fa = side == 1 ? 0.5 * fa : fa;
+      side = 1;
+    }
+  }
+  return m;
+}
+
 /* Roots of p in [a, b] (values fa, fb there) into out (at most 4): a sign change is
- * bisected; an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to the
+ * refined (trig_root); an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to the
  * chord) is dropped, any other split; a deepest undecided interval counts as a root (a
  * double root: an event either way). */
 static void trig_roots_in(const rb_trig *p, double m2, double a, double b, double fa, double fb,
@@ -549,16 +584,7 @@ static void trig_roots_in(const rb_trig *p, double m2, double a, double b, doubl
   }
   double h = b - a;
   if ((fa < 0) != (fb < 0)) {
-    for (int it = 0; it < 60 && b - a > 1e-15; it++) {
-      double m = 0.5 * (a + b), fm = trig_eval(p, m);
-      if ((fm < 0) == (fa < 0)) {
-        a = m;
-        fa = fm;
-      } else {
-        b = m;
-      }
-    }
-    out[(*n)++] = 0.5 * (a + b);
+    out[(*n)++] = trig_root(p, a, b, fa, fb);
     return;
   }
   if (fmin(fabs(fa), fabs(fb)) > m2 * h * h / 8) {
