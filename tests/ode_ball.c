@@ -1,5 +1,5 @@
 /* ode_ball.c: vxc's volumetric contact driving ODE through the plain C API, and checked
- * against `vxc task data/ball-on-table.vxt` (the README quotes ode_drop below).
+ * against `vxc task data/ball-on-table.vxt` (tools/README.md quotes ode_drop below).
  *
  * The thesis's ball (2 kg, radius 0.1 m, section 5.2.1) is an ODE body dropped on a table that
  * ODE does not know about: every step, the ball's pose and velocity go to vxc_pair_step, which
