@@ -23,8 +23,8 @@ int vxci_patches(const vxc_allocator *al, vxc_region_box *box, size_t n, const v
 
 /* lib/normal.c: a contact's normal: vxc_normal_solve, but the eigenvector is taken only
  * where the overlap is thin along it (its central second moment along n at most 0.1 of
- * the smaller of the other two) and it lies within 30 degrees of n_geo; blended into the
- * guess up to 0.3 and 60 degrees, the guess beyond: an overlap about an edge (a wedge, or a
+ * the smaller of the other two) and it lies within 3 degrees of n_geo; blended into the
+ * guess up to 0.3 and 10 degrees, the guess beyond: an overlap about an edge (a wedge, or a
  * thin one curved along a rim) has eigenvectors that are no contact normal. Returns as
  * vxc_normal_solve. */
 vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],

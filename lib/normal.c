@@ -33,11 +33,14 @@
  * into the guess, beyond it the guess is taken. */
 #define VXC_NORMAL_FLAT 0.1
 #define VXC_NORMAL_BLOCKY 0.3
-/* Nor is an eigenvector far from the geometric estimate (the surfaces' area vector): a
- * thin overlap curved along an edge (a chamfer on a hole's rim) has one. Taken within
- * NEAR of it, blended into the guess up to FAR, the guess beyond. */
-#define VXC_NORMAL_NEAR (30 * M_PI / 180)
-#define VXC_NORMAL_FAR (60 * M_PI / 180)
+/* Nor is an eigenvector far from the geometric estimate (the area vector, the mean normal
+ * of A's surfaces in the overlap). Between two nearly parallel surfaces they differ by
+ * about half the surfaces' angle (a degree between a peg and its hole's wall); a thin
+ * overlap curved along a rim or a bore, whose curvature couples its extents, turns the
+ * eigenvector several degrees away, out of the surfaces' normals (a chamfer on a rim: 60
+ * degrees). Taken within NEAR of it, blended into the guess up to FAR, the guess beyond. */
+#define VXC_NORMAL_NEAR (3 * M_PI / 180)
+#define VXC_NORMAL_FAR (10 * M_PI / 180)
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
