@@ -516,6 +516,45 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
 }
 
 
+// the chamfer of a peg struck on the hole's rim (the pose of peg-in-hole.vxt at its first
+// contact: 1 mm off the axis, tilted 0.5 degree): each pair's overlap is a thin arc along
+// the rim, whose inertia tensor's eigenvector points some 60 degrees away from both
+// surfaces' normals; the normal is the chamfer's own (45 degrees, at the overlap's azimuth:
+// the edge can only push along it) within 3 degrees, with the rod-in-bore quadrature and
+// with the octree alike
+static void test_query_chamfer_on_rim_normal(void **state) {
+  (void)state;
+  vxc_solid *peg = NULL, *hole = NULL;
+  assert_int_equal(vxc_solid_load(vxc_test_data("peg.vxm"), NULL, &peg, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("hole-block.vxm"), NULL, &hole, NULL), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_pose ph = vxc_pose_identity();
+  vxc_pose pp = {{0.0009705456273, 0, -0.002464556193}, {0.9999898642, 0, 0.004502377995, 0}};
+  for (int octree = 0; octree < 2; octree++) {
+    vxc_query_options o;
+    vxc_test_octree_options(&o);
+    o.rtol = 1e-6;
+    o.closed_form = !octree;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, hole, &ph, peg, &pp, &o, NULL, NULL, &m, NULL), VXC_OK);
+    assert_int_equal(m.npair, 2);
+    for (int i = 0; i < 2; i++) {
+      const vxc_pair_metrics *p = &m.pair[i];
+      assert_string_equal(p->name_b, "tip");
+      assert_int_equal(p->closed_form, octree ? 0 : 2);
+      double phi = atan2(p->geom.centroid[1], p->geom.centroid[0]);
+      /* from the block toward the peg: inward and up */
+      double chamfer[3] = {-cos(phi) / sqrt(2), -sin(phi) / sqrt(2), 1 / sqrt(2)};
+      assert_true(vxc_test_angle(p->geom.normal, chamfer) < 3 * M_PI / 180);
+    }
+  }
+  vxc_query_free(q);
+  vxc_solid_free(peg);
+  vxc_solid_free(hole);
+}
+
+
 // apart: the exact distance for two spheres and for a sphere above the ground
 static void test_query_separation_distance(void **state) {
   (void)state;
@@ -593,6 +632,7 @@ int main(void) {
       cmocka_unit_test(test_query_normal_error_shrinks_with_rtol),
       cmocka_unit_test(test_query_ball_over_table_edge_normal_is_vertical),
       cmocka_unit_test(test_query_peg_in_hole_one_pair_per_cell),
+      cmocka_unit_test(test_query_chamfer_on_rim_normal),
       cmocka_unit_test(test_query_separation_distance),
       cmocka_unit_test(test_query_bad_input),
   };
