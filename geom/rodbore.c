@@ -3,14 +3,15 @@
  * about the bore's axis: a peg pressed into the wall of its hole.
  *
  * In the half-plane at angle theta the bore is the line r = rb, each plane a line and the
- * rod a convex conic, so the region's trace is a convex polygon (the bore and the planes)
- * cut by the conic. Its integral is taken along z between the trace's breakpoints (the
- * polygon's vertices, the conic's crossings of its edges and the conic's extremes in z),
- * with r integrated in closed form; along theta between the region's events (where its
- * trace changes shape: the vertices of the region's edges, the tangencies of the bore's and
- * the planes' curves on the rod). Both by adaptive Gauss-Kronrod 7-15, each piece mapped so
- * that square roots at its ends become analytic; the rules' difference is the error
- * estimate. Planes through the bore's axis (a block split into quadrants) bound theta.
+ * rod a conic (a cone's, both nappes', is kept to one by its nappe's plane), so the
+ * region's trace is a convex polygon (the bore and the planes) cut by the conic. Its integral is
+ * taken along z between the trace's breakpoints (the polygon's vertices, the conic's crossings of
+ * its edges and the conic's extremes in z), with r integrated in closed form; along theta between
+ * the region's events (where its trace changes shape: the vertices of the region's edges, the
+ * tangencies of the bore's and the planes' traces to the rod). Both by Gauss-Kronrod 7-15 (theta
+ * adaptively), pieces mapped so that square roots at their ends become analytic; the error estimate
+ * is QUADPACK's, from the two rules. Planes through the bore's axis (a block split into quadrants)
+ * bound theta.
  *
  * The area vector collects the faces of the cell that owns index 0: the rod's surface by
  * its radial graph, r grad F / |grad F . e_r| dz dtheta, each plane's (and the bore's) face
@@ -40,14 +41,12 @@ static const double G7_W[4] = {0.129484966168869693, 0.279705391489276668, 0.381
                                0.417959183673469388};
 
 /* Integrals over the region (bore frame): 0 v, 1-3 x y z, 4-9 xx yy zz xy yz xz; 10-12 the
- * area vector of cell 0's faces; 13 their plane faces' area; 14 int dr dz (an axis plane's
- * face, per unit theta). */
-#define RB_NF 15
+ * area vector of cell 0's faces; 13 int dr dz (an axis plane's face, per unit theta). */
+#define RB_NF 14
 #define RB_MAX_EVENTS 256
 #define RB_NP (VXG_RB_MAX_PLANES + 6)
 #define RB_MAX_POLY (RB_NP + 6)
-/* Adaptive budget: pieces bisected at most this deep, and this many evaluations at most. */
-#define RB_MAX_DEPTH 12
+/* Adaptive budget: half-plane integrals at most. */
 #define RB_MAX_EVALS 4000
 
 typedef struct rb_prob {
@@ -228,11 +227,10 @@ static void edge_part(const rb_prob *p, const rb_poly *g, int i, double t0, doub
   for (int k = 0; k < 3; k++) {
     f[10 + k] += nrm[k] * dens;
   }
-  f[13] += dens;
 }
 
 /* Adds to f[10..12] the faces of cell 0 on the polygon's edges inside the conic (each the
- * projected area of its trace over |n . e_z| or |n . e_r|), to f[13] their plain area. */
+ * projected area of its trace over |n . e_z| or |n . e_r|). */
 static void edge_faces(const rb_prob *p, const rb_poly *g, const rb_conic *q, double cs, double sn,
                        double f[RB_NF]) {
   for (int i = 0; i < g->nv; i++) {
@@ -317,7 +315,7 @@ static void z_node(const rb_prob *p, const rb_poly *g, const rb_conic *q, const 
     return;
   }
   double dt = hi - lo, s = hi + lo, hh = hi * hi, ll = lo * lo;
-  f[14] += w * dt;
+  f[13] += w * dt;
   double j1 = w * dt * 0.5 * s, j2 = w * dt * (hh + hi * lo + ll) / 3,
          j3 = w * dt * 0.25 * s * (hh + ll);
   double zr = z;
@@ -486,7 +484,7 @@ static void inner(const rb_prob *p, double th, double w, int skip, double f[RB_N
   if (n > 0) {
     double fe[RB_NF] = {0};
     edge_faces(p, &g, &q, cs, sn, fe);
-    for (int j = 10; j < 14; j++) {
+    for (int j = 10; j < 13; j++) {
       f[j] += w * fe[j];
     }
   }
@@ -505,10 +503,10 @@ typedef void (*rb_fn)(const void *ud, double t, double *v);
 /* The trigonometric polynomial through fn's values at five angles (exact for degree 2). */
 static void trig_fit(rb_fn fn, const void *ud, rb_trig *p) {
   /* cos and sin of 2 pi k / 5 */
-  static const double C5[5] = {1, 0.30901699437494745, -0.80901699437494734,
-                               -0.80901699437494756, 0.30901699437494723};
-  static const double S5[5] = {0, 0.95105651629515353, 0.58778525229247325,
-                               -0.58778525229247303, -0.95105651629515364};
+  static const double C5[5] = {1, 0.30901699437494745, -0.80901699437494734, -0.80901699437494756,
+                               0.30901699437494723};
+  static const double S5[5] = {0, 0.95105651629515353, 0.58778525229247325, -0.58778525229247303,
+                               -0.95105651629515364};
   memset(p, 0, sizeof *p);
   for (int k = 0; k < 5; k++) {
     double v, c = C5[k], s = S5[k];
@@ -574,9 +572,9 @@ static double trig_root(const rb_trig *p, double a, double b, double fa, double 
 }
 
 /* Roots of p in [a, b] (values fa, fb there) into out (at most 4): a sign change is
- * refined (trig_root); an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to the
- * chord) is dropped, any other split; a deepest undecided interval counts as a root (a
- * double root: an event either way). */
+ * refined (trig_root); an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to
+ * the chord) is dropped, any other split; a deepest undecided interval counts as a root (a double
+ * root: an event either way). */
 static void trig_roots_in(const rb_trig *p, double m2, double a, double b, double fa, double fb,
                           int depth, double *out, int *n) {
   if (*n >= 4) {
@@ -969,7 +967,7 @@ static void axis_faces(const rb_prob *p, double area[3]) {
       double f[RB_NF] = {0}, e = 0;
       inner(p, th + s * M_PI, 1, i, f, &e);
       for (int k = 0; k < 3; k++) {
-        area[k] += p->n[i][k] * f[14];
+        area[k] += p->n[i][k] * f[13];
       }
     }
   }

@@ -21,6 +21,12 @@
  * plus rounding) is within the asked width, under the h_min rule within CF_QUAD_REL of V,
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
+ * A rod (a cylinder, or a cone: its nappe's plane is one of the planes) of one cell against
+ * a bore of the other, every other undecided surface a plane, is integrated about the
+ * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box
+ * bounding it (every decided primitive holds that box): a peg's shaft or chamfer in its
+ * hole. The same tolerances as the ball's quadrature; closed_form 2.
+ *
  * Before these, a cell inside the other's bore (bore.c) proves the cells apart: an empty
  * result, exact (closed_form 1). A query of one cell (its mass properties)
  * takes the same paths over that cell's atoms alone, but for the bore. */
