@@ -7,6 +7,16 @@
 #include "vxc_test_api.h"
 
 /* Options of the thesis's fixed-leaf rule: leaves of edge h, no certified refinement. */
+/* The data files a and b loaded into *sa and *sb, and a new query. */
+static vxc_query *load_two(const char *a, const char *b, vxc_solid **sa, vxc_solid **sb) {
+  assert_int_equal(vxc_solid_load(vxc_test_data(a), NULL, sa, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data(b), NULL, sb, NULL), VXC_OK);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  return q;
+}
+
+
 static vxc_query_options fixed_leaf(double h) {
   vxc_query_options o;
   vxc_test_octree_options(&o);
@@ -401,10 +411,7 @@ static void test_query_ball_in_groove(void **state) {
 static void test_query_normal_error_shrinks_with_rtol(void **state) {
   (void)state;
   vxc_solid *ball = NULL, *block = NULL;
-  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
-  assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, NULL), VXC_OK);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query *q = load_two("ball.vxm", "grooved-block.vxm", &ball, &block);
   vxc_pose pb = {{0.05, 0.1787, 0.0917}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
   double radial[3] = {0, pb.p[1], pb.p[2] - 1}, l = hypot(radial[1], radial[2]);
   radial[1] /= l;
@@ -438,10 +445,7 @@ static void test_query_normal_error_shrinks_with_rtol(void **state) {
 static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
   (void)state;
   vxc_solid *ball = NULL, *table = NULL;
-  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
-  assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query *q = load_two("ball.vxm", "table.vxm", &ball, &table);
   vxc_query_options o = fixed_leaf(1e-3);
   vxc_pose pt = vxc_pose_identity(), pb = {{0, 0.301744, 0.0995852}, {1, 0, 0, 0}};
   vxc_metrics m;
@@ -461,10 +465,7 @@ static void test_query_ball_over_table_edge_normal_is_vertical(void **state) {
 static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
   (void)state;
   vxc_solid *peg = NULL, *hole = NULL;
-  assert_int_equal(vxc_solid_load(vxc_test_data("peg.vxm"), NULL, &peg, NULL), VXC_OK);
-  assert_int_equal(vxc_solid_load(vxc_test_data("hole-block.vxm"), NULL, &hole, NULL), VXC_OK);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query *q = load_two("peg.vxm", "hole-block.vxm", &peg, &hole);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-3;
@@ -525,10 +526,7 @@ static void test_query_peg_in_hole_one_pair_per_cell(void **state) {
 static void test_query_chamfer_on_rim_normal(void **state) {
   (void)state;
   vxc_solid *peg = NULL, *hole = NULL;
-  assert_int_equal(vxc_solid_load(vxc_test_data("peg.vxm"), NULL, &peg, NULL), VXC_OK);
-  assert_int_equal(vxc_solid_load(vxc_test_data("hole-block.vxm"), NULL, &hole, NULL), VXC_OK);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  vxc_query *q = load_two("peg.vxm", "hole-block.vxm", &peg, &hole);
   vxc_pose ph = vxc_pose_identity();
   vxc_pose pp = {{0.0009705456273, 0, -0.002464556193}, {0.9999898642, 0, 0.004502377995, 0}};
   for (int octree = 0; octree < 2; octree++) {

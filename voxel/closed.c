@@ -452,6 +452,30 @@ static double quad_tolerance(const vxv_options *opt, double v) {
 }
 
 
+/* A quadrature's result (volume v, centroid g, central moments cm, error estimate err,
+ * bracket half-width hw, area vector area, region box) into r when hw is within the asked
+ * tolerance: 1, else 0. */
+static int take_quadrature(const vxv_workspace *ws, const vxv_options *opt, double v,
+                           const double g[3], const double cm[6], double err, double hw,
+                           const double area[3], const double box[6], vxv_result *r) {
+  if (v > 0 && hw > quad_tolerance(opt, v)) {
+    return 0;
+  }
+  fill_moments(ws, v, g, cm, 1, r);
+  r->volume_lo = fmax(0, v - hw);
+  r->volume_hi = v + hw;
+  r->error_estimate = err;
+  r->moment_width = hw;
+  memcpy(r->area_vector, area, sizeof r->area_vector);
+  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
+  r->closed_form = 2;
+  if (ws->visit && v > 0) {
+    visit_solid(ws, box, r, v, g, cm);
+  }
+  return 1;
+}
+
+
 /* A ball against one cylinder (a rod, or a bore when complemented) by quadrature
  * (geom/slices.c), when every other primitive holds the ball's box and the rules' error
  * is within the asked tolerance: 1 with r filled, else 0. */
@@ -484,24 +508,12 @@ static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const 
   if (q.depth + dd <= 0) {
     hw = 0; /* apart, or wholly in the bore, beyond the rounding */
   }
-  if (q.v > 0 && hw > quad_tolerance(opt, q.v)) {
-    return 0;
-  }
-  fill_moments(ws, q.v, q.g, q.cm, 1, r);
-  r->volume_lo = fmax(0, q.v - hw);
-  r->volume_hi = q.v + hw;
-  r->error_estimate = q.err;
-  r->moment_width = hw;
+  /* the wall's part (the cylinder's cell) has the vector, the ball's part minus it */
+  double area[3];
   for (int j = 0; j < 3; j++) {
-    /* the wall's part (the cylinder's cell) has the vector, the ball's part minus it */
-    r->area_vector[j] = ((y->cell == 0) - (b->cell == 0)) * q.area[j];
+    area[j] = ((y->cell == 0) - (b->cell == 0)) * q.area[j];
   }
-  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
-  r->closed_form = 2;
-  if (ws->visit && q.v > 0) {
-    visit_solid(ws, box, r, q.v, q.g, q.cm);
-  }
-  return 1;
+  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, area, box, r);
 }
 
 
@@ -584,22 +596,7 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
   double dd =
       frame_ulp(ws, in.ra + in.rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
   double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
-  if (q.v > 0 && hw > quad_tolerance(opt, q.v)) {
-    return 0;
-  }
-  fill_moments(ws, q.v, q.g, q.cm, 1, r);
-  r->volume_lo = fmax(0, q.v - hw);
-  r->volume_hi = q.v + hw;
-  r->error_estimate = q.err;
-  r->moment_width = hw;
-  memcpy(r->area_vector, q.area, sizeof r->area_vector);
-  r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
-  r->closed_form = 2;
-  if (ws->visit && q.v > 0) {
-    double box[6] = {in.box[0], in.box[1], in.box[2], in.box[3], in.box[4], in.box[5]};
-    visit_solid(ws, box, r, q.v, q.g, q.cm);
-  }
-  return 1;
+  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in.box, r);
 }
 
 
