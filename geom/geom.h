@@ -563,7 +563,10 @@ typedef struct vxg_rod_bore_in {
   double pa[3], ua[3], ra;   /* the rod: a point of its axis (m), unit direction, radius (m) */
   double ka;                 /* 0 or 1: a cylinder; 1 / cos^2(half-angle) > 1: a cone (both
                                 nappes: a plane of the list keeps one), pa its apex, ra 0 */
-  double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it */
+  int ball;                  /* 1: the rod is the ball of centre pa, radius ra (ua, ka
+                                unused) */
+  double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it (rb 0: no
+                                bore, the axis only frames the sums; bore_owner unused) */
   int rod_owner, bore_owner; /* the cells (0 or 1) whose faces they are */
   int nplane;
   vxg_rb_plane plane[VXG_RB_MAX_PLANES];
@@ -582,12 +585,13 @@ typedef struct vxg_rod_bore {
   int events;     /* angles where the region changes shape */
 } vxg_rod_bore_out;
 
-/* The region inside the rod (a cylinder or a cone), outside the bore, inside every plane
- * and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err within the
- * tolerance asked), 1 (out filled, the estimate above that: the budget was spent), or -1 (out zero)
- * when a radius is not positive, there are too many planes, or the rod leans more than 60 degrees
- * from the bore's axis (a cone: its wall comes within 30 degrees of the half-planes about that
- * axis). Not a certified result. */
+/* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every
+ * plane and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err
+ * within the tolerance asked), 1 (out filled, the estimate above that: the budget was
+ * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), there
+ * are too many planes, or the rod leans more than 60 degrees from the bore's axis (a cone:
+ * its wall comes within 30 degrees of the half-planes about that axis). Not a certified
+ * result. */
 int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out);
 
 #endif /* VXG_GEOM_H */

@@ -59,6 +59,7 @@ typedef struct rb_prob {
   int owner[RB_NP], axis[RB_NP]; /* axis: through the bore's axis */
   double rmax, zlo, zhi;         /* a rectangle holding the region's traces */
   double scale;                  /* a length of the problem (rounding) */
+  double zrel;                   /* a z piece is halved while its estimate exceeds zrel of it */
   long evals;
 } rb_prob;
 
@@ -370,15 +371,40 @@ static double gk_error(double k, double g, double resasc) {
   return e;
 }
 
+/* When the conic is an ellipse: the middle zm and half-height zh of its extent in z (1),
+ * else 0. A piece that ends within its own length of the ellipse's extreme is integrated
+ * in the ellipse's angle (z_piece). */
+static int ellipse_span(const rb_conic *q, double *zm, double *zh) {
+  double a = q->azz - q->arz * q->arz / q->arr, b = q->bz - q->arz * q->br / q->arr, t[2];
+  if (!(a > 0) || quad_roots(a, b, q->c - q->br * q->br / q->arr, t) < 2 || !(t[1] > t[0])) {
+    return 0;
+  }
+  *zm = 0.5 * (t[0] + t[1]);
+  *zh = 0.5 * (t[1] - t[0]);
+  return 1;
+}
+
 /* Integrates the z piece by Gauss-Kronrod (into fk, its Gauss 7 estimate of v into *g7). */
 static double z_piece(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
                       double cs, double sn, double w, double fk[RB_NF]) {
-  double mid = 0.5 * (pc->za + pc->zb), half = 0.5 * (pc->zb - pc->za), v[15], g7 = 0;
-  int map = pc->sqrt_a || pc->sqrt_b;
+  double v[15], g7 = 0, zm, zh, psa, psb;
+  int ell = (pc->lo_src < 0 || pc->hi_src < 0) && ellipse_span(q, &zm, &zh) &&
+            zh - fmax(fabs(pc->za - zm), fabs(pc->zb - zm)) < pc->zb - pc->za;
+  if (ell) {
+    psa = asin(fmax(-1, fmin(1, (pc->za - zm) / zh)));
+    psb = asin(fmax(-1, fmin(1, (pc->zb - zm) / zh)));
+  }
+  double mid = 0.5 * (pc->za + pc->zb), half = 0.5 * (pc->zb - pc->za);
+  int map = !ell && (pc->sqrt_a || pc->sqrt_b);
   for (int k = 0; k < 15; k++) {
     int i = k < 8 ? k : 14 - k;
     double x = k < 8 ? -GK_X[i] : GK_X[i], wk = GK_W[i], z, jac;
-    if (map) {
+    if (ell) {
+      /* z = zm + zh sin(psi): the conic's square root is zh cos(psi), analytic */
+      double ps = 0.5 * (psa + psb) + 0.5 * (psb - psa) * x;
+      z = zm + zh * sin(ps);
+      jac = zh * cos(ps) * 0.5 * (psb - psa);
+    } else if (map) {
       z = mid + half * (k < 8 ? -GK_SIN[i] : GK_SIN[i]);
       jac = half * 0.5 * M_PI * GK_COS[i];
     } else {
@@ -396,6 +422,28 @@ static double z_piece(const rb_prob *p, const rb_poly *g, const rb_conic *q, con
     }
   }
   return gk_error(fk[0], g7, resasc(v, fk[0]));
+}
+
+/* z_piece, the piece halved (both halves mapped at both ends) while its estimate exceeds
+ * p->zrel of its integral, at most `depth` times: a square root just beyond an end (a conic's
+ * extreme outside the polygon) is not at the end the map makes analytic. Adds into f;
+ * returns the error estimate. */
+static double z_adaptive(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
+                         double cs, double sn, double w, int depth, double f[RB_NF]) {
+  double fk[RB_NF] = {0};
+  double e = z_piece(p, g, q, pc, cs, sn, w, fk);
+  if (depth > 0 && e > p->zrel * fabs(fk[0])) {
+    rb_zpiece h[2] = {*pc, *pc};
+    h[0].zb = h[1].za = 0.5 * (pc->za + pc->zb);
+    h[0].sqrt_b = h[1].sqrt_a = 1;
+    h[0].sqrt_a = h[1].sqrt_b = 1;
+    return z_adaptive(p, g, q, &h[0], cs, sn, w, depth - 1, f) +
+           z_adaptive(p, g, q, &h[1], cs, sn, w, depth - 1, f);
+  }
+  for (int j = 0; j < RB_NF; j++) {
+    f[j] += fk[j];
+  }
+  return e;
 }
 
 /* The trace's z breakpoints: vertices, the conic's crossings of edges (flag 0) and its
@@ -475,11 +523,7 @@ static void inner(const rb_prob *p, double th, double w, int skip, double f[RB_N
   rb_zpiece pcs[4 * RB_MAX_POLY];
   int n = z_pieces(p, cs, sn, skip, &g, &q, pcs, 4 * RB_MAX_POLY);
   for (int k = 0; k < n; k++) {
-    double fk[RB_NF] = {0};
-    *err += z_piece(p, &g, &q, &pcs[k], cs, sn, w, fk);
-    for (int j = 0; j < RB_NF; j++) {
-      f[j] += fk[j];
-    }
+    *err += z_adaptive(p, &g, &q, &pcs[k], cs, sn, w, 8, f);
   }
   if (n > 0) {
     double fe[RB_NF] = {0};
@@ -724,7 +768,7 @@ static int section_holds_axis(const rb_prob *p, int i) {
     return 0;
   }
   double y[3] = {-p->pa[0], -p->pa[1], p->d[i] / p->n[i][2] - p->pa[2]}, ya = vxg_dot(y, p->u);
-  return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k == 1 || ya > 0);
+  return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k <= 1 || ya > 0);
 }
 
 /* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
@@ -810,9 +854,33 @@ static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
   }
 }
 
+/* A ball's tangencies to the half-planes: where the plane through the axis at theta, of
+ * normal (-sin, cos, 0), lies ra from the centre (the ball's circle in it shrinks to its
+ * centre, a square root). */
+static void ball_events(const rb_prob *p, rb_events *ev) {
+  double a = p->pa[1], b = -p->pa[0], h = hypot(a, b);
+  for (int s = -1; s <= 1 && h > 0; s += 2) {
+    double t = s * p->ra / h;
+    if (fabs(t) > 1) {
+      continue;
+    }
+    for (int k = -1; k <= 1; k += 2) {
+      double th = atan2(b, a) + k * acos(t), x[3];
+      double nx = -sin(th), ny = cos(th), dn = nx * p->pa[0] + ny * p->pa[1];
+      x[0] = p->pa[0] - dn * nx;
+      x[1] = p->pa[1] - dn * ny;
+      x[2] = p->pa[2];
+      add_point(p, ev, x, -1, -1, 1);
+    }
+  }
+}
+
 /* Every event of the region. */
 static void events(const rb_prob *p, rb_events *ev) {
   ev->n = 0;
+  if (p->k == 0) {
+    ball_events(p, ev);
+  }
   for (int i = 0; i < p->np; i++) {
     if (p->axis[i]) {
       double th = atan2(-p->n[i][0], p->n[i][1]);
@@ -1055,25 +1123,26 @@ static void add_plane(rb_prob *p, const double E[3][3], const double pb[3], cons
 /* Fills p from the input in the bore's frame; -1 when it is out of the method's reach. */
 static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   memset(p, 0, sizeof *p);
-  double k = in->ka == 0 ? 1 : in->ka;
-  if (!(in->ra >= 0) || !(k >= 1) || (in->ra == 0 && k == 1) || !(in->rb > 0) || in->nplane < 0 ||
-      in->nplane > VXG_RB_MAX_PLANES) {
+  double k = in->ball ? 0 : in->ka == 0 ? 1 : in->ka;
+  if (!(in->ra >= 0) || !(in->ball || k >= 1) || (in->ra == 0 && k <= 1) || !(in->rb >= 0) ||
+      in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
     return -1;
   }
   bore_frame(in->ub, E);
   p->rb = in->rb;
   p->ra = in->ra;
   p->rod_owner = in->rod_owner;
-  p->bore_owner = in->bore_owner;
+  p->bore_owner = in->rb > 0 ? in->bore_owner : -1;
   to_bore(E, in->pb, in->pa, p->pa);
   rot_to_bore(E, in->ua, p->u);
   /* the rod within 60 degrees of the bore's axis (a cone: its walls nowhere parallel to the
      half-planes), so that every line across the axis meets it in an interval */
   p->k = k;
-  if (fabs(p->u[2]) < 0.5 || k * (1 - p->u[2] * p->u[2]) > 0.75) {
+  if (!in->ball && (fabs(p->u[2]) < 0.5 || k * (1 - p->u[2] * p->u[2]) > 0.75)) {
     return -1;
   }
   p->scale = in->rb + in->ra + sqrt(vxg_dot(p->pa, p->pa));
+  p->zrel = in->rtol > 0 ? fmin(1e-8, 0.01 * in->rtol) : 1e-10;
   p->np = 0;
   for (int i = 0; i < in->nplane + 6; i++) {
     double n[3] = {0, 0, 0}, d;

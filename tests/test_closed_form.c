@@ -392,6 +392,90 @@ static void test_patches_of_a_closed_form_pair(void **state) {
 }
 
 
+/* A cube of edge 10 R posed by X (a random frame, every third along the world's axes) and
+ * a ball of radius R whose centre is at `local` in the cube's frame (the edge along x at
+ * y = z = 5 R): the fast result at rtol `rtol` (fast path `expect`, -1 either). */
+static void ball_on_cube(fixture *f, vxc_rng *g, int i, double R, const double local[3],
+                         double rtol, int expect, vxv_result *r, vxg_xform *X) {
+  double u[3], P[3], c[3];
+  vx_random_dir(g, i, u);
+  for (int k = 0; k < 3; k++) {
+    P[k] = vxc_rng_uniform(g, -1, 1);
+  }
+  vx_frame_z_to(u, P, X);
+  vxg_xform_point(X, local, c);
+  vxg_xform xs;
+  vxg_xform_translation(&xs, c[0], c[1], c[2]);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.rtol = rtol;
+  vxg_cell *ball = vx_sphere_cell(f, R), *cube = box_cell(f, 10 * R, 10 * R, 10 * R);
+  assert_int_equal(vxv_intersect(f->ws, cube, X, ball, &xs, &o, r), VXC_OK);
+  if (expect >= 0) {
+    assert_int_equal(r->closed_form, expect);
+  }
+}
+
+
+// a ball centred on a cube's edge (radius 1 mm to 1 m, the edge anywhere, any orientation):
+// the ball wedge by the quadrature about the edge (closed_form 2) is a quarter ball, pi R^3
+// / 3, its centroid on the bisector 3 sqrt(2) R / 8 from the edge (the lune of dihedral
+// angle phi: (3 pi R / 8) sin(phi / 2) / phi); both to 1e-9
+static void test_ball_on_an_edge(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0xB0E5ULL};
+  for (int i = 0; i < 12; i++) {
+    double R = pow(10, vxc_rng_uniform(&g, -3, 0)), x0 = vxc_rng_uniform(&g, -R, R);
+    double local[3] = {x0, 5 * R, 5 * R}, want[3],
+           wl[3] = {x0, 5 * R - 3 * R / 8, 5 * R - 3 * R / 8};
+    vxv_result r;
+    vxg_xform X;
+    ball_on_cube(f, &g, i, R, local, 1e-10, 2, &r, &X);
+    assert_double_rel(r.volume, M_PI * R * R * R / 3, 1e-9);
+    vxg_xform_point(&X, wl, want);
+    for (int k = 0; k < 3; k++) {
+      assert_double_near(r.centroid[k], want[k], 1e-9 * R + 1e-15 * fabs(want[k]));
+    }
+  }
+}
+
+
+// a ball over a cube's edge, its centre within R of both faces (radius 1 mm to 1 m, any
+// orientation): the fast result (the quadrature where both faces cut the cap, else the cap)
+// against the octree at rtol 1e-6, ball first or cube first alike; most poses take the
+// quadrature
+static void test_ball_over_an_edge(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0xED6EULL};
+  int quad = 0;
+  for (int i = 0; i < 24; i++) {
+    double R = pow(10, vxc_rng_uniform(&g, -3, 0));
+    double local[3] = {vxc_rng_uniform(&g, -R, R), 5 * R + vxc_rng_uniform(&g, -0.95, 0.95) * R,
+                       5 * R + vxc_rng_uniform(&g, -0.95, 0.95) * R};
+    vxv_result r, oct;
+    vxg_xform X;
+    ball_on_cube(f, &g, i, R, local, 1e-3, -1, &r, &X);
+    assert_true(r.closed_form >= 1);
+    quad += r.closed_form == 2;
+    double c[3];
+    vxg_xform_point(&X, local, c);
+    vxg_xform xs;
+    vxg_xform_translation(&xs, c[0], c[1], c[2]);
+    vxg_cell *ball = vx_sphere_cell(f, R), *cube = box_cell(f, 10 * R, 10 * R, 10 * R);
+    vxc_status st[2];
+    if (i % 2) {
+      both(f, cube, &X, ball, &xs, -1, &r, &oct, st);
+    } else {
+      both(f, ball, &xs, cube, &X, -1, &r, &oct, st);
+    }
+    assert_int_equal(st[0], VXC_OK);
+    assert_int_equal(st[1], VXC_OK);
+    check_octree(&r, &oct, R);
+  }
+  assert_true(quad >= 12);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_cap_random_poses, setup, teardown),
@@ -399,6 +483,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_tippe_top_cells_on_a_table, setup, teardown),
       cmocka_unit_test_setup_teardown(test_own_plane_cutting_the_cap_falls_back, setup, teardown),
       cmocka_unit_test_setup_teardown(test_contained_tangent_and_apart, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ball_on_an_edge, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ball_over_an_edge, setup, teardown),
       cmocka_unit_test(test_task_pair_reaches_closed_form),
       cmocka_unit_test(test_patches_of_a_closed_form_pair),
   };

@@ -552,6 +552,29 @@ static int collect_planes(const vxv_workspace *ws, const double c[3], const doub
 }
 
 
+/* The region box (c, e) and the tolerances into in, then vxg_rod_bore's result into r
+ * (take_quadrature): 1, or 0 when it is out of reach or misses the tolerance. */
+static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const double c[3],
+                        const double e[3], vxg_rod_bore_in *in, vxv_result *r) {
+  for (int j = 0; j < 3; j++) {
+    in->box[j] = c[j] - e[j];
+    in->box[3 + j] = c[j] + e[j];
+  }
+  /* a quarter of the asked half-width for the rules, the rest for rounding */
+  in->rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
+  in->atol = opt->rtol > 0 ? 0.25 * opt->atol : 0;
+  vxg_rod_bore_out q;
+  if (vxg_rod_bore(in, &q) != 0) {
+    return 0;
+  }
+  /* the surfaces' positions, rounded by dd: the volume moves by about its faces' area dd */
+  double dd =
+      frame_ulp(ws, in->ra + in->rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
+  double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
+  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in->box, r);
+}
+
+
 /* A rod (a cylinder of one cell) against a bore (a complemented cylinder of the other) by
  * quadrature about the bore's axis (geom/rodbore.c), the cells' planes that meet the
  * region and the region's box bounding it: 1 with r filled when its bracket is within the
@@ -581,22 +604,40 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
   in.rb = bore->r;
   in.rod_owner = rod->cell;
   in.bore_owner = bore->cell;
-  for (int j = 0; j < 3; j++) {
-    in.box[j] = c[j] - e[j];
-    in.box[3 + j] = c[j] + e[j];
-  }
-  /* a quarter of the asked half-width for the rules, the rest for rounding */
-  in.rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
-  in.atol = opt->rtol > 0 ? 0.25 * opt->atol : 0;
-  vxg_rod_bore_out q;
-  if (vxg_rod_bore(&in, &q) != 0) {
+  return run_rod_bore(ws, opt, c, e, &in, r);
+}
+
+
+/* A ball cut by two planes (a ball over a table's edge: neither cap holds the region) by
+ * the same quadrature about the planes' common line, with no bore: both planes then bound
+ * theta. 1 with r filled, else 0. */
+static int ball_wedge(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
+                      const double c[3], const double e[3], vxv_result *r) {
+  const cf_surf *b = &s->sph[0], *p0 = &s->pl[0], *p1 = &s->pl[1];
+  double m[3], a[3], d[3];
+  vxg_cross(p0->n, p1->n, m);
+  double mm = vxg_dot(m, m);
+  if (ws->q.ncell != 2 || s->npl != 2 || !(mm > 1e-12) || quad_tolerance(opt, 1) < 0) {
     return 0;
   }
-  /* the surfaces' positions, rounded by dd: the volume moves by about its faces' area dd */
-  double dd =
-      frame_ulp(ws, in.ra + in.rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
-  double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
-  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in.box, r);
+  vxg_rod_bore_in in;
+  memset(&in, 0, sizeof in);
+  if (!collect_planes(ws, c, e, &in)) {
+    return 0;
+  }
+  /* the line's point nearest the origin: (d0 (n1 x m) + d1 (m x n0)) / |m|^2 */
+  vxg_cross(p1->n, m, a);
+  vxg_cross(m, p0->n, d);
+  for (int j = 0; j < 3; j++) {
+    in.pb[j] = (p0->d * a[j] + p1->d * d[j]) / mm;
+    in.ub[j] = m[j] / sqrt(mm);
+  }
+  memcpy(in.pa, b->c, sizeof in.pa);
+  in.ra = b->r;
+  in.ball = 1;
+  in.rod_owner = b->cell;
+  in.bore_owner = -1;
+  return run_rod_bore(ws, opt, c, e, &in, r);
 }
 
 
@@ -633,7 +674,7 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
       return 1;
     }
   }
-  return 0;
+  return ball_wedge(ws, opt, &s, c, e, r);
 }
 
 
