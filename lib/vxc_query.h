@@ -47,7 +47,8 @@ typedef struct vxc_query_options {
                           the interference's bounding box); a ball against a cylinder (in a
                           bore or groove, or on a rod) by quadrature along the axis, to about
                           1e-12, and a rod or a cone against a bore (a peg's shaft or chamfer
-                          in its hole, cut by planes) by quadrature about the bore's axis,
+                          in its hole, cut by planes) or a ball cut by two planes (over an
+                          edge) by quadrature about the bore's axis or the edge,
                           by their error estimates, when within the asked rtol (a fixed
                           voxel: 1e-6 of V; not with `certified`); 0: always by the octree
                           (1) */
@@ -117,8 +118,9 @@ typedef struct vxc_pair_metrics {
   double leaf_min;             /* edge of the smallest leaf integrated, m (0: none) */
   int closed_form;             /* 1 when measured in closed form (options.closed_form): no
                                   octree, one leaf (the region's one element), error_estimate
-                                  0; 2 by quadrature (a ball against a cylinder, a rod or
-                                  a cone against a bore): one leaf, error_estimate the
+                                  0; 2 by quadrature (a ball against a cylinder or over an
+                                  edge, a rod or a cone against a bore): one leaf,
+                                  error_estimate the
                                   quadrature's, the bracket not certified */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
   double time_ms;              /* wall time of this pair, ms */

@@ -25,7 +25,8 @@
  * a bore of the other, every other undecided surface a plane, is integrated about the
  * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box
  * bounding it (every decided primitive holds that box): a peg's shaft or chamfer in its
- * hole. The same tolerances as the ball's quadrature; closed_form 2.
+ * hole. A ball cut by two planes (over a table's edge) takes it too, with no bore, about
+ * the planes' common line. The same tolerances as the ball's quadrature; closed_form 2.
  *
  * Before these, a cell inside the other's bore (bore.c) proves the cells apart: an empty
  * result, exact (closed_form 1). A query of one cell (its mass properties)

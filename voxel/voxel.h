@@ -112,8 +112,8 @@ typedef struct vxv_options {
   int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
                       closed form when no other surface of the cells meets their
                       interference (closed.c: exact, no octree, whatever the rule), a
-                      ball against a cylinder and a rod or a cone against a bore by
-                      quadrature (not under the certified rule; res->closed_form 2), and
+                      ball against a cylinder or over an edge and a rod or a cone against
+                      a bore by quadrature (not under the certified rule; res->closed_form 2), and
                       proves a cell inside another's bore (a
                       complemented cylinder) apart; 0 always runs the octree */
 } vxv_options;
@@ -161,11 +161,10 @@ typedef struct vxv_result {
                             the rounding the bracket allows; error_estimate and moment_width 0,
                             one leaf (none when empty); boxes counts the boxes classified
                             to decide it. 2: a ball against a cylinder by quadrature along
-                            its axis, or a rod or a cone against a bore about the bore's
-                            axis (not under the certified rule): error_estimate is the
-                            quadrature's (about 1e-15 V for the ball), the bracket a
-                            multiple of it plus rounding (moment_width its half-width), not
-                            certified */
+                            its axis, a rod or a cone against a bore about the bore's axis
+                            or a ball over an edge about it (not under the certified rule): error_estimate
+                            is the       quadrature's (about 1e-15 V for the ball), the bracket a       multiple of it
+                            plus rounding (moment_width its half-width), not       certified */
   int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
   int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
                             libccd failed (the query went on without it) */
