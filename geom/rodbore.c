@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "geom/geom.h"
+#include "geom/rodbore.h"
 #include "geom/vec3.h"
 
 /* Gauss-Kronrod 15 (and its Gauss 7) on [-1, 1]: nodes x >= 0 descending, weights. */
@@ -43,33 +44,12 @@ static const double G7_W[4] = {0.129484966168869693, 0.279705391489276668, 0.381
 /* Integrals over the region (bore frame): 0 v, 1-3 x y z, 4-9 xx yy zz xy yz xz; 10-12 the
  * area vector of cell 0's faces; 13 int dr dz (an axis plane's face, per unit theta). */
 #define RB_NF 14
-#define RB_MAX_EVENTS 256
-#define RB_NP (VXG_RB_MAX_PLANES + 6)
 #define RB_MAX_POLY (RB_NP + 6)
 /* Adaptive budget: half-plane integrals at most. */
 #define RB_MAX_EVALS 4000
 
-typedef struct rb_prob {
-  double rb;              /* bore radius */
-  double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
-  double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
-  int rod_owner, bore_owner;
-  int np; /* the input's planes, then the region box's six (no owner) */
-  double n[RB_NP][3], d[RB_NP];
-  int owner[RB_NP], axis[RB_NP]; /* axis: through the bore's axis */
-  double rmax, zlo, zhi;         /* a rectangle holding the region's traces */
-  double scale;                  /* a length of the problem (rounding) */
-  double zrel;                   /* a z piece is halved while its estimate exceeds zrel of it */
-  long evals;
-} rb_prob;
 
-/* The conic of the rod in the half-plane at theta: Q = arr r^2 + 2 arz r z + azz z^2 +
- * 2 br r + 2 bz z + c <= 0. */
-typedef struct rb_conic {
-  double arr, arz, azz, br, bz, c;
-} rb_conic;
-
-static void conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
+void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
   double eu = cs * p->u[0] + sn * p->u[1], uz = p->u[2];
   double pe = cs * p->pa[0] + sn * p->pa[1], pu = vxg_dot(p->pa, p->u);
   q->arr = 1 - p->k * eu * eu;
@@ -80,13 +60,13 @@ static void conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
   q->c = vxg_dot(p->pa, p->pa) - p->k * pu * pu - p->ra * p->ra;
 }
 
-static double conic_eval(const rb_conic *q, double r, double z) {
+double vxg_rb_conic_eval(const rb_conic *q, double r, double z) {
   return q->arr * r * r + 2 * q->arz * r * z + q->azz * z * z + 2 * q->br * r + 2 * q->bz * z +
          q->c;
 }
 
 /* Roots of a t^2 + 2 b t + c = 0 (stable), ascending; the count. */
-static int quad_roots(double a, double b, double c, double t[2]) {
+int vxg_rb_quad_roots(double a, double b, double c, double t[2]) {
   if (a == 0) {
     if (b == 0) {
       return 0;
@@ -109,7 +89,7 @@ static int quad_roots(double a, double b, double c, double t[2]) {
  * a cone's conic need not be convex). */
 static int inside_parts(double a, double b, double c, double lo[2], double hi[2]) {
   double t[2], cut[4];
-  int nt = quad_roots(a, b, c, t), nc = 0, n = 0;
+  int nt = vxg_rb_quad_roots(a, b, c, t), nc = 0, n = 0;
   cut[nc++] = 0;
   for (int k = 0; k < nt; k++) {
     if (t[k] > 0 && t[k] < 1) {
@@ -136,7 +116,7 @@ static void conic_along(const rb_conic *q, double r, double z, double dr, double
                         double *b, double *c) {
   *a = q->arr * dr * dr + 2 * q->arz * dr * dz + q->azz * dz * dz;
   *b = q->arr * r * dr + q->arz * (r * dz + z * dr) + q->azz * z * dz + q->br * dr + q->bz * dz;
-  *c = conic_eval(q, r, z);
+  *c = vxg_rb_conic_eval(q, r, z);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -277,7 +257,7 @@ static double edge_r(const rb_poly *g, int i, double z) {
 }
 
 /* Sorts a[0..n) ascending (n small). */
-static void sort_small(double *a, int n) {
+void vxg_rb_sort(double *a, int n) {
   for (int i = 1; i < n; i++) {
     double v = a[i];
     int j = i;
@@ -300,7 +280,7 @@ typedef struct rb_zpiece {
 static void z_node(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
                    double cs, double sn, double z, double w, double f[RB_NF]) {
   double qa = q->arr, qb = q->arz * z + q->br, qc = (q->azz * z + 2 * q->bz) * z + q->c, t[2];
-  int nq = quad_roots(qa, qb, qc, t);
+  int nq = vxg_rb_quad_roots(qa, qb, qc, t);
   double lo, hi;
   if (pc->lo_src >= 0) {
     lo = edge_r(g, pc->lo_src, z);
@@ -376,7 +356,7 @@ static double gk_error(double k, double g, double resasc) {
  * in the ellipse's angle (z_piece). */
 static int ellipse_span(const rb_conic *q, double *zm, double *zh) {
   double a = q->azz - q->arz * q->arz / q->arr, b = q->bz - q->arz * q->br / q->arr, t[2];
-  if (!(a > 0) || quad_roots(a, b, q->c - q->br * q->br / q->arr, t) < 2 || !(t[1] > t[0])) {
+  if (!(a > 0) || vxg_rb_quad_roots(a, b, q->c - q->br * q->br / q->arr, t) < 2 || !(t[1] > t[0])) {
     return 0;
   }
   *zm = 0.5 * (t[0] + t[1]);
@@ -456,7 +436,7 @@ static int z_breaks(const rb_poly *g, const rb_conic *q, double zb[], int flag[]
     zb[n] = g->z[i];
     flag[n++] = 0;
     conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
-    int nt = quad_roots(a, b, c, t);
+    int nt = vxg_rb_quad_roots(a, b, c, t);
     for (int k = 0; k < nt; k++) {
       if (t[k] > 0 && t[k] < 1) {
         zb[n] = g->z[i] + t[k] * dz;
@@ -466,8 +446,8 @@ static int z_breaks(const rb_poly *g, const rb_conic *q, double zb[], int flag[]
   }
   /* extremes in z: dQ/dr = 0, r = -(arz z + br) / arr, then a quadratic in z */
   double t[2];
-  int nt = quad_roots(q->azz - q->arz * q->arz / q->arr, q->bz - q->arz * q->br / q->arr,
-                      q->c - q->br * q->br / q->arr, t);
+  int nt = vxg_rb_quad_roots(q->azz - q->arz * q->arz / q->arr, q->bz - q->arz * q->br / q->arr,
+                             q->c - q->br * q->br / q->arr, t);
   for (int k = 0; k < nt; k++) {
     zb[n] = t[k];
     flag[n++] = 1;
@@ -482,7 +462,7 @@ static int z_pieces(const rb_prob *p, double cs, double sn, int skip, rb_poly *g
   if (!trace(p, cs, sn, skip, g)) {
     return 0;
   }
-  conic_at(p, cs, sn, q);
+  vxg_rb_conic_at(p, cs, sn, q);
   double zb[4 * RB_MAX_POLY + 2], zs[4 * RB_MAX_POLY + 2], zmin = HUGE_VAL, zmax = -HUGE_VAL;
   int flag[4 * RB_MAX_POLY + 2], nb = z_breaks(g, q, zb, flag), n = 0;
   for (int i = 0; i < g->nv; i++) {
@@ -490,13 +470,14 @@ static int z_pieces(const rb_prob *p, double cs, double sn, int skip, rb_poly *g
     zmax = fmax(zmax, g->z[i]);
   }
   memcpy(zs, zb, nb * sizeof zb[0]);
-  sort_small(zs, nb);
+  vxg_rb_sort(zs, nb);
   for (int k = 0; k + 1 < nb && n < max; k++) {
     rb_zpiece pc = {fmax(zs[k], zmin), fmin(zs[k + 1], zmax), 0, 0, 0, 0};
     double zm = 0.5 * (pc.za + pc.zb), t[2];
     int elo = 0, ehi = 0;
     if (!(pc.zb > pc.za) || !poly_span(g, zm, &elo, &ehi) ||
-        quad_roots(q->arr, q->arz * zm + q->br, (q->azz * zm + 2 * q->bz) * zm + q->c, t) < 2) {
+        vxg_rb_quad_roots(q->arr, q->arz * zm + q->br, (q->azz * zm + 2 * q->bz) * zm + q->c, t) <
+            2) {
       continue;
     }
     double pl = edge_r(g, elo, zm), ph = edge_r(g, ehi, zm);
@@ -530,387 +511,6 @@ static void inner(const rb_prob *p, double th, double w, int skip, double f[RB_N
     edge_faces(p, &g, &q, cs, sn, fe);
     for (int j = 10; j < 13; j++) {
       f[j] += w * fe[j];
-    }
-  }
-}
-
-/* ---------------------------------------------------------------------------------------
- * Events in theta: roots of trigonometric polynomials of degree 2, located rigorously. */
-
-/* A trigonometric polynomial c0 + a1 cos t + b1 sin t + a2 cos 2t + b2 sin 2t. */
-typedef struct rb_trig {
-  double c[5];
-} rb_trig;
-
-typedef void (*rb_fn)(const void *ud, double t, double *v);
-
-/* The trigonometric polynomial through fn's values at five angles (exact for degree 2). */
-static void trig_fit(rb_fn fn, const void *ud, rb_trig *p) {
-  /* cos and sin of 2 pi k / 5 */
-  static const double C5[5] = {1, 0.30901699437494745, -0.80901699437494734, -0.80901699437494756,
-                               0.30901699437494723};
-  static const double S5[5] = {0, 0.95105651629515353, 0.58778525229247325, -0.58778525229247303,
-                               -0.95105651629515364};
-  memset(p, 0, sizeof *p);
-  for (int k = 0; k < 5; k++) {
-    double v, c = C5[k], s = S5[k];
-    fn(ud, 2 * M_PI * k / 5, &v);
-    p->c[0] += v / 5;
-    p->c[1] += 2 * v * c / 5;
-    p->c[2] += 2 * v * s / 5;
-    p->c[3] += 2 * v * (c - s) * (c + s) / 5;
-    p->c[4] += 2 * v * 2 * s * c / 5;
-  }
-}
-
-/* p at the angle whose cosine and sine are c, s. */
-static double trig_at(const rb_trig *p, double c, double s) {
-  return p->c[0] + p->c[1] * c + p->c[2] * s + p->c[3] * (c - s) * (c + s) + p->c[4] * 2 * s * c;
-}
-
-static double trig_eval(const rb_trig *p, double t) {
-  return trig_at(p, cos(t), sin(t));
-}
-
-typedef struct rb_events {
-  int n;
-  double t[RB_MAX_EVENTS];
-  int sq[RB_MAX_EVENTS]; /* a tangency: the integrand has a square root there */
-} rb_events;
-
-static void add_event(rb_events *ev, double t, int sq) {
-  if (ev->n < RB_MAX_EVENTS && isfinite(t)) {
-    ev->sq[ev->n] = sq;
-    ev->t[ev->n++] = fmod(fmod(t, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
-  }
-}
-
-/* The root of p in [a, b], where it changes sign (fa, fb), by regula falsi with the Illinois
- * correction (a bisection where a step falls outside). */
-static double trig_root(const rb_trig *p, double a, double b, double fa, double fb) {
-  double m = 0.5 * (a + b), prev = HUGE_VAL;
-  int side = 0;
-  for (int it = 0; it < 100 && fabs(m - prev) > 1e-15 && b - a > 1e-15; it++) {
-    prev = m;
-    m = (a * fb - b * fa) / (fb - fa);
-    if (!(m > a && m < b)) {
-      m = 0.5 * (a + b);
-    }
-    double fm = trig_eval(p, m);
-    if (fm == 0) {
-      return m;
-    }
-    if ((fm < 0) == (fa < 0)) {
-      a = m;
-      fa = fm;
-      fb = side == -1 ? 0.5 * fb : fb;
-      side = -1;
-    } else {
-      b = m;
-      fb = fm;
-      fa = side == 1 ? 0.5 * fa : fa;
-      side = 1;
-    }
-  }
-  return m;
-}
-
-/* Roots of p in [a, b] (values fa, fb there) into out (at most 4): a sign change is
- * refined (trig_root); an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to
- * the chord) is dropped, any other split; a deepest undecided interval counts as a root (a double
- * root: an event either way). */
-static void trig_roots_in(const rb_trig *p, double m2, double a, double b, double fa, double fb,
-                          int depth, double *out, int *n) {
-  if (*n >= 4) {
-    return;
-  }
-  double h = b - a;
-  if ((fa < 0) != (fb < 0)) {
-    out[(*n)++] = trig_root(p, a, b, fa, fb);
-    return;
-  }
-  if (fmin(fabs(fa), fabs(fb)) > m2 * h * h / 8) {
-    return;
-  }
-  if (depth == 0) {
-    out[(*n)++] = 0.5 * (a + b);
-    return;
-  }
-  double m = 0.5 * (a + b), fm = trig_eval(p, m);
-  trig_roots_in(p, m2, a, m, fa, fm, depth - 1, out, n);
-  trig_roots_in(p, m2, m, b, fm, fb, depth - 1, out, n);
-}
-
-/* Roots of p over [0, 2pi): the count, at most 4 (a nonzero polynomial of degree 2). */
-static int trig_roots(const rb_trig *p, double out[4]) {
-  double m2 = hypot(p->c[1], p->c[2]) + 4 * hypot(p->c[3], p->c[4]);
-  int n = 0;
-  if (!(m2 > 0)) {
-    return 0;
-  }
-  /* cos and sin of k pi / 8, k = 0..16: the sixteen segments' ends */
-  static const double C8[17] = {
-      1,  0.92387953251128674,  0.70710678118654757,  0.38268343236508978,
-      0,  -0.38268343236508978, -0.70710678118654757, -0.92387953251128674,
-      -1, -0.92387953251128674, -0.70710678118654757, -0.38268343236508978,
-      0,  0.38268343236508978,  0.70710678118654757,  0.92387953251128674,
-      1};
-  const int seg = 16;
-  double fa = trig_at(p, 1, 0);
-  for (int k = 0; k < seg; k++) {
-    double a = 2 * M_PI * k / seg, b = 2 * M_PI * (k + 1) / seg;
-    double fb = trig_at(p, C8[k + 1], C8[(k + 13) % 16]);
-    trig_roots_in(p, m2, a, b, fa, fb, 30, out, &n);
-    fa = fb;
-  }
-  return n;
-}
-
-/* Polar angle of a point of the bore frame. */
-static double polar(const double x[3]) {
-  return atan2(x[1], x[0]);
-}
-
-/* 1 when x lies in the region's closure, up to tol: outside the bore, inside the rod and
- * every plane (but plane `skip1`, `skip2`). */
-static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2) {
-  double tol = 1e-9 * p->scale, dx[3];
-  if (hypot(x[0], x[1]) < p->rb - tol) {
-    return 0;
-  }
-  vxg_sub(x, p->pa, dx);
-  double along = vxg_dot(dx, p->u);
-  if (vxg_dot(dx, dx) - p->k * along * along >
-      p->ra * p->ra + tol * (2 * p->ra + tol + sqrt(vxg_dot(dx, dx)))) {
-    return 0;
-  }
-  for (int i = 0; i < p->np; i++) {
-    if (i != skip1 && i != skip2 && vxg_dot(p->n[i], x) > p->d[i] + tol) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
-/* Adds x's polar angle when x is near the region. */
-static void add_point(const rb_prob *p, rb_events *ev, const double x[3], int s1, int s2, int sq) {
-  if (near_region(p, x, s1, s2)) {
-    add_event(ev, polar(x), sq);
-  }
-}
-
-/* The bore line's tangencies to the rod's conic: (arz rb + bz)^2 - azz Q(rb, 0 terms). */
-static void tangency_fn(const void *ud, double t, double *v) {
-  const rb_prob *p = ud;
-  rb_conic q;
-  conic_at(p, cos(t), sin(t), &q);
-  double b = q.arz * p->rb + q.bz;
-  *v = b * b - q.azz * ((q.arr * p->rb + 2 * q.br) * p->rb + q.c);
-}
-
-/* Plane i against the bore and the rod, as functions of theta (trigonometric polynomials
- * of degree 2 once scaled): kind 0, where its curve on the bore crosses the rod; kind 1,
- * where its trace in the half-plane touches the rod's conic (a vertical plane's trace
- * r = d / (n . e_r) in z, any other's z = (d - (n . e_r) r) / n_z in r). */
-typedef struct rb_pfn {
-  const rb_prob *p;
-  int i, kind;
-} rb_pfn;
-
-/* The tangency of kind 1 at theta: the discriminant (scaled) and the touching point. */
-static double trace_touch(const rb_prob *p, int i, double cs, double sn, double x[3]) {
-  const double *n = p->n[i];
-  double d = p->d[i], ne = cs * n[0] + sn * n[1], nz = n[2], r, z, v;
-  rb_conic q;
-  conic_at(p, cs, sn, &q);
-  if (fabs(nz) >= 1e-9) {
-    double al = q.arr * nz * nz - 2 * q.arz * ne * nz + q.azz * ne * ne;
-    double be = q.arz * d * nz - q.azz * d * ne + q.br * nz * nz - q.bz * ne * nz;
-    double ga = q.azz * d * d + 2 * q.bz * d * nz + q.c * nz * nz;
-    v = be * be - al * ga;
-    r = al != 0 ? -be / al : 0;
-    z = (d - ne * r) / nz;
-  } else {
-    double b = q.arz * d + q.bz * ne;
-    v = b * b - q.azz * (q.arr * d * d + 2 * q.br * d * ne + q.c * ne * ne);
-    r = ne != 0 ? d / ne : 0;
-    z = q.azz != 0 ? -(q.arz * r + q.bz) / q.azz : 0;
-  }
-  x[0] = r * cs;
-  x[1] = r * sn;
-  x[2] = z;
-  return v;
-}
-
-/* The crossing of kind 0 at theta (n_z scaled out) and the point on the bore. */
-static double bore_cross(const rb_prob *p, int i, double cs, double sn, double x[3]) {
-  const double *n = p->n[i];
-  double nz = n[2], z = (p->d[i] - p->rb * (cs * n[0] + sn * n[1])) / nz;
-  rb_conic q;
-  conic_at(p, cs, sn, &q);
-  x[0] = p->rb * cs;
-  x[1] = p->rb * sn;
-  x[2] = z;
-  return nz * nz * conic_eval(&q, p->rb, z);
-}
-
-static void plane_fn(const void *ud, double t, double *v) {
-  const rb_pfn *f = ud;
-  double x[3];
-  *v = f->kind == 0 ? bore_cross(f->p, f->i, cos(t), sin(t), x)
-                    : trace_touch(f->p, f->i, cos(t), sin(t), x);
-}
-
-/* 1 when plane i's section of the rod holds the bore's axis (its trace then meets the
- * conic once in every half-plane: no tangency). */
-static int section_holds_axis(const rb_prob *p, int i) {
-  if (fabs(p->n[i][2]) < 1e-9) {
-    return 0;
-  }
-  double y[3] = {-p->pa[0], -p->pa[1], p->d[i] / p->n[i][2] - p->pa[2]}, ya = vxg_dot(y, p->u);
-  return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k <= 1 || ya > 0);
-}
-
-/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
- * conic, a vertical plane's lines on the bore. */
-static void plane_events(const rb_prob *p, int i, rb_events *ev) {
-  const double *n = p->n[i];
-  for (int kind = 0; kind < 2; kind++) {
-    if ((kind == 0 && fabs(n[2]) < 1e-9) || (kind == 1 && section_holds_axis(p, i))) {
-      continue;
-    }
-    rb_pfn f = {p, i, kind};
-    rb_trig tp;
-    double t[4], x[3];
-    trig_fit(plane_fn, &f, &tp);
-    int nr = trig_roots(&tp, t);
-    for (int k = 0; k < nr; k++) {
-      if (kind == 0) {
-        bore_cross(p, i, cos(t[k]), sin(t[k]), x);
-      } else {
-        trace_touch(p, i, cos(t[k]), sin(t[k]), x);
-      }
-      add_point(p, ev, x, i, -1, kind == 1);
-    }
-  }
-  /* rb (n . e_r) = d: where a vertical plane meets the bore */
-  double h = hypot(n[0], n[1]);
-  if (fabs(n[2]) < 1e-9 && h > 0 && fabs(p->d[i]) <= p->rb * h) {
-    double ph = atan2(n[1], n[0]), al = acos(p->d[i] / (p->rb * h));
-    add_event(ev, ph + al, 0);
-    add_event(ev, ph - al, 0);
-  }
-}
-
-/* Where the line x0 + t m crosses the cylinder |x - a|^2 - ((x - a).u)^2 = r^2. */
-static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
-                          const double a[3], const double u[3], double k, double r, int s1,
-                          int s2) {
-  double w[3];
-  vxg_sub(x0, a, w);
-  double mu = vxg_dot(m, u), wu = vxg_dot(w, u), t[2];
-  int nt = quad_roots(vxg_dot(m, m) - k * mu * mu, vxg_dot(m, w) - k * mu * wu,
-                      vxg_dot(w, w) - k * wu * wu - r * r, t);
-  for (int k = 0; k < nt; k++) {
-    double x[3];
-    for (int j = 0; j < 3; j++) {
-      x[j] = x0[j] + t[k] * m[j];
-    }
-    add_point(p, ev, x, s1, s2, 0);
-  }
-}
-
-/* Planes i and j's line: its crossings of the bore, the rod and the other planes. */
-static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
-  double m[3];
-  vxg_cross(p->n[i], p->n[j], m);
-  double mm = vxg_dot(m, m);
-  if (mm < 1e-18) {
-    return;
-  }
-  /* the line's point nearest the origin: (d_i (n_j x m) + d_j (m x n_i)) / |m|^2 */
-  double x0[3], a[3], b[3];
-  vxg_cross(p->n[j], m, a);
-  vxg_cross(m, p->n[i], b);
-  for (int k = 0; k < 3; k++) {
-    x0[k] = (p->d[i] * a[k] + p->d[j] * b[k]) / mm;
-  }
-  static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
-  line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);
-  line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
-  for (int k = 0; k < p->np; k++) {
-    double nm = vxg_dot(p->n[k], m);
-    if (k == i || k == j || p->axis[k] || fabs(nm) < 1e-12) {
-      continue;
-    }
-    double t = (p->d[k] - vxg_dot(p->n[k], x0)) / nm, x[3];
-    for (int l = 0; l < 3; l++) {
-      x[l] = x0[l] + t * m[l];
-    }
-    add_point(p, ev, x, i, j, 0);
-  }
-  if (fabs(m[0]) + fabs(m[1]) < 1e-12 * fabs(m[2])) {
-    add_event(ev, polar(x0), 0); /* a vertical line: one angle */
-  }
-}
-
-/* A ball's tangencies to the half-planes: where the plane through the axis at theta, of
- * normal (-sin, cos, 0), lies ra from the centre (the ball's circle in it shrinks to its
- * centre, a square root). */
-static void ball_events(const rb_prob *p, rb_events *ev) {
-  double a = p->pa[1], b = -p->pa[0], h = hypot(a, b);
-  for (int s = -1; s <= 1 && h > 0; s += 2) {
-    double t = s * p->ra / h;
-    if (fabs(t) > 1) {
-      continue;
-    }
-    for (int k = -1; k <= 1; k += 2) {
-      double th = atan2(b, a) + k * acos(t), x[3];
-      double nx = -sin(th), ny = cos(th), dn = nx * p->pa[0] + ny * p->pa[1];
-      x[0] = p->pa[0] - dn * nx;
-      x[1] = p->pa[1] - dn * ny;
-      x[2] = p->pa[2];
-      add_point(p, ev, x, -1, -1, 1);
-    }
-  }
-}
-
-/* Every event of the region. */
-static void events(const rb_prob *p, rb_events *ev) {
-  ev->n = 0;
-  if (p->k == 0) {
-    ball_events(p, ev);
-  }
-  for (int i = 0; i < p->np; i++) {
-    if (p->axis[i]) {
-      double th = atan2(-p->n[i][0], p->n[i][1]);
-      add_event(ev, th, 0);
-      add_event(ev, th + M_PI, 0);
-    }
-  }
-  if (fabs(1 - p->k * p->u[2] * p->u[2]) > 1e-12) {
-    rb_trig tp;
-    double r[4];
-    trig_fit(tangency_fn, p, &tp);
-    int nr = trig_roots(&tp, r);
-    for (int k = 0; k < nr; k++) {
-      /* the tangent point (rb, z*) of the half-plane at r[k] */
-      rb_conic q;
-      double cs = cos(r[k]), sn = sin(r[k]);
-      conic_at(p, cs, sn, &q);
-      double zs = -(q.arz * p->rb + q.bz) / q.azz, x[3] = {p->rb * cs, p->rb * sn, zs};
-      add_point(p, ev, x, -1, -1, 1);
-    }
-  }
-  for (int i = 0; i < p->np; i++) {
-    if (p->axis[i]) {
-      continue;
-    }
-    plane_events(p, i, ev);
-    for (int j = i + 1; j < p->np; j++) {
-      if (!p->axis[j]) {
-        pair_events(p, i, j, ev);
-      }
     }
   }
 }
@@ -1039,33 +639,6 @@ static void axis_faces(const rb_prob *p, double area[3]) {
       }
     }
   }
-}
-
-/* Sorts and merges the events. */
-static void sort_events(rb_events *ev) {
-  for (int i = 1; i < ev->n; i++) {
-    double t = ev->t[i];
-    int sq = ev->sq[i], j = i;
-    for (; j > 0 && ev->t[j - 1] > t; j--) {
-      ev->t[j] = ev->t[j - 1];
-      ev->sq[j] = ev->sq[j - 1];
-    }
-    ev->t[j] = t;
-    ev->sq[j] = sq;
-  }
-  int m = 0;
-  for (int k = 0; k < ev->n; k++) {
-    if (m == 0 || ev->t[k] - ev->t[m - 1] > 1e-13) {
-      ev->t[m] = ev->t[k];
-      ev->sq[m++] = ev->sq[k];
-    } else {
-      ev->sq[m - 1] |= ev->sq[k];
-    }
-  }
-  if (m > 1 && ev->t[0] + 2 * M_PI - ev->t[m - 1] <= 1e-13) {
-    ev->sq[0] |= ev->sq[--m];
-  }
-  ev->n = m;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -1224,8 +797,7 @@ int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
     return -1;
   }
   rb_events ev;
-  events(&p, &ev);
-  sort_events(&ev);
+  vxg_rb_events(&p, &ev);
   enum { MAXP = 96 };
   rb_piece pc[MAXP];
   int n = theta_pieces(&p, &ev, pc, MAXP);

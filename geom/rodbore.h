@@ -1,0 +1,51 @@
+/* rodbore.h: what the rod-in-bore quadrature (rodbore.c) and its events (rodbore_events.c,
+ * the angles where the region's trace changes shape) share; internal to geom/. Lengths in
+ * metres, all in the bore's frame (its axis along z through the origin). */
+#ifndef VXG_RODBORE_H
+#define VXG_RODBORE_H
+
+#include "geom/geom.h"
+
+#define RB_MAX_EVENTS 256
+#define RB_NP (VXG_RB_MAX_PLANES + 6)
+
+typedef struct rb_prob {
+  double rb;              /* bore radius */
+  double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
+  double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
+  int rod_owner, bore_owner;
+  int np; /* the input's planes, then the region box's six (no owner) */
+  double n[RB_NP][3], d[RB_NP];
+  int owner[RB_NP], axis[RB_NP]; /* axis: through the bore's axis */
+  double rmax, zlo, zhi;         /* a rectangle holding the region's traces */
+  double scale;                  /* a length of the problem (rounding) */
+  double zrel;                   /* a z piece is halved while its estimate exceeds zrel of it */
+  long evals;
+} rb_prob;
+
+/* The conic of the rod in the half-plane at theta: Q = arr r^2 + 2 arz r z + azz z^2 +
+ * 2 br r + 2 bz z + c <= 0. */
+typedef struct rb_conic {
+  double arr, arz, azz, br, bz, c;
+} rb_conic;
+
+/* Angles in [0, 2 pi) where the region changes shape; sq: a tangency there (a square root
+ * in the integrand). */
+typedef struct rb_events {
+  int n;
+  double t[RB_MAX_EVENTS];
+  int sq[RB_MAX_EVENTS]; /* a tangency: the integrand has a square root there */
+} rb_events;
+
+/* The rod's conic in the half-plane at theta (cos cs, sin sn). */
+void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q);
+/* Q at (r, z). */
+double vxg_rb_conic_eval(const rb_conic *q, double r, double z);
+/* Roots of a t^2 + 2 b t + c = 0 (stable), ascending; their count (a 0: the linear root). */
+int vxg_rb_quad_roots(double a, double b, double c, double t[2]);
+/* Sorts a[0..n) ascending (n small). */
+void vxg_rb_sort(double *a, int n);
+/* The region's events, sorted, those within 1e-13 merged. */
+void vxg_rb_events(const rb_prob *p, rb_events *ev);
+
+#endif /* VXG_RODBORE_H */

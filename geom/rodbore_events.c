@@ -1,0 +1,420 @@
+/* rodbore_events.c: the angles about the bore's axis where the rod-in-bore region's trace
+ * changes shape (rodbore.c integrates between them): the vertices of the region's edges
+ * (three surfaces meeting), the tangencies of the bore's and the planes' traces to the rod's
+ * conic and of the half-planes to a ball, the planes through the axis. Tangencies are roots
+ * of trigonometric polynomials of degree 2, fitted exactly from five values and located
+ * rigorously; a point is kept only near the region. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "geom/rodbore.h"
+#include "geom/vec3.h"
+
+/* A trigonometric polynomial c0 + a1 cos t + b1 sin t + a2 cos 2t + b2 sin 2t. */
+typedef struct rb_trig {
+  double c[5];
+} rb_trig;
+
+typedef void (*rb_fn)(const void *ud, double t, double *v);
+
+/* The trigonometric polynomial through fn's values at five angles (exact for degree 2). */
+static void trig_fit(rb_fn fn, const void *ud, rb_trig *p) {
+  /* cos and sin of 2 pi k / 5 */
+  static const double C5[5] = {1, 0.30901699437494745, -0.80901699437494734, -0.80901699437494756,
+                               0.30901699437494723};
+  static const double S5[5] = {0, 0.95105651629515353, 0.58778525229247325, -0.58778525229247303,
+                               -0.95105651629515364};
+  memset(p, 0, sizeof *p);
+  for (int k = 0; k < 5; k++) {
+    double v, c = C5[k], s = S5[k];
+    fn(ud, 2 * M_PI * k / 5, &v);
+    p->c[0] += v / 5;
+    p->c[1] += 2 * v * c / 5;
+    p->c[2] += 2 * v * s / 5;
+    p->c[3] += 2 * v * (c - s) * (c + s) / 5;
+    p->c[4] += 2 * v * 2 * s * c / 5;
+  }
+}
+
+/* p at the angle whose cosine and sine are c, s. */
+static double trig_at(const rb_trig *p, double c, double s) {
+  return p->c[0] + p->c[1] * c + p->c[2] * s + p->c[3] * (c - s) * (c + s) + p->c[4] * 2 * s * c;
+}
+
+static double trig_eval(const rb_trig *p, double t) {
+  return trig_at(p, cos(t), sin(t));
+}
+
+
+static void add_event(rb_events *ev, double t, int sq) {
+  if (ev->n < RB_MAX_EVENTS && isfinite(t)) {
+    ev->sq[ev->n] = sq;
+    ev->t[ev->n++] = fmod(fmod(t, 2 * M_PI) + 2 * M_PI, 2 * M_PI);
+  }
+}
+
+/* The root of p in [a, b], where it changes sign (fa, fb), by regula falsi with the Illinois
+ * correction (a bisection where a step falls outside). */
+static double trig_root(const rb_trig *p, double a, double b, double fa, double fb) {
+  double m = 0.5 * (a + b), prev = HUGE_VAL;
+  int side = 0;
+  for (int it = 0; it < 100 && fabs(m - prev) > 1e-15 && b - a > 1e-15; it++) {
+    prev = m;
+    m = (a * fb - b * fa) / (fb - fa);
+    if (!(m > a && m < b)) {
+      m = 0.5 * (a + b);
+    }
+    double fm = trig_eval(p, m);
+    if (fm == 0) {
+      return m;
+    }
+    if ((fm < 0) == (fa < 0)) {
+      a = m;
+      fa = fm;
+      fb = side == -1 ? 0.5 * fb : fb;
+      side = -1;
+    } else {
+      b = m;
+      fb = fm;
+      fa = side == 1 ? 0.5 * fa : fa;
+      side = 1;
+    }
+  }
+  return m;
+}
+
+/* Roots of p in [a, b] (values fa, fb there) into out (at most 4): a sign change is
+ * refined (trig_root); an interval whose values cannot reach zero (|f''| <= m2 bounds the gap to
+ * the chord) is dropped, any other split; a deepest undecided interval counts as a root (a double
+ * root: an event either way). */
+static void trig_roots_in(const rb_trig *p, double m2, double a, double b, double fa, double fb,
+                          int depth, double *out, int *n) {
+  if (*n >= 4) {
+    return;
+  }
+  double h = b - a;
+  if ((fa < 0) != (fb < 0)) {
+    out[(*n)++] = trig_root(p, a, b, fa, fb);
+    return;
+  }
+  if (fmin(fabs(fa), fabs(fb)) > m2 * h * h / 8) {
+    return;
+  }
+  if (depth == 0) {
+    out[(*n)++] = 0.5 * (a + b);
+    return;
+  }
+  double m = 0.5 * (a + b), fm = trig_eval(p, m);
+  trig_roots_in(p, m2, a, m, fa, fm, depth - 1, out, n);
+  trig_roots_in(p, m2, m, b, fm, fb, depth - 1, out, n);
+}
+
+/* Roots of p over [0, 2pi): the count, at most 4 (a nonzero polynomial of degree 2). */
+static int trig_roots(const rb_trig *p, double out[4]) {
+  double m2 = hypot(p->c[1], p->c[2]) + 4 * hypot(p->c[3], p->c[4]);
+  int n = 0;
+  if (!(m2 > 0)) {
+    return 0;
+  }
+  /* cos and sin of k pi / 8, k = 0..16: the sixteen segments' ends */
+  static const double C8[17] = {
+      1,  0.92387953251128674,  0.70710678118654757,  0.38268343236508978,
+      0,  -0.38268343236508978, -0.70710678118654757, -0.92387953251128674,
+      -1, -0.92387953251128674, -0.70710678118654757, -0.38268343236508978,
+      0,  0.38268343236508978,  0.70710678118654757,  0.92387953251128674,
+      1};
+  const int seg = 16;
+  double fa = trig_at(p, 1, 0);
+  for (int k = 0; k < seg; k++) {
+    double a = 2 * M_PI * k / seg, b = 2 * M_PI * (k + 1) / seg;
+    double fb = trig_at(p, C8[k + 1], C8[(k + 13) % 16]);
+    trig_roots_in(p, m2, a, b, fa, fb, 30, out, &n);
+    fa = fb;
+  }
+  return n;
+}
+
+/* Polar angle of a point of the bore frame. */
+static double polar(const double x[3]) {
+  return atan2(x[1], x[0]);
+}
+
+/* 1 when x lies in the region's closure, up to tol: outside the bore, inside the rod and
+ * every plane (but plane `skip1`, `skip2`). */
+static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2) {
+  double tol = 1e-9 * p->scale, dx[3];
+  if (hypot(x[0], x[1]) < p->rb - tol) {
+    return 0;
+  }
+  vxg_sub(x, p->pa, dx);
+  double along = vxg_dot(dx, p->u);
+  if (vxg_dot(dx, dx) - p->k * along * along >
+      p->ra * p->ra + tol * (2 * p->ra + tol + sqrt(vxg_dot(dx, dx)))) {
+    return 0;
+  }
+  for (int i = 0; i < p->np; i++) {
+    if (i != skip1 && i != skip2 && vxg_dot(p->n[i], x) > p->d[i] + tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* Adds x's polar angle when x is near the region. */
+static void add_point(const rb_prob *p, rb_events *ev, const double x[3], int s1, int s2, int sq) {
+  if (near_region(p, x, s1, s2)) {
+    add_event(ev, polar(x), sq);
+  }
+}
+
+/* The bore line's tangencies to the rod's conic: (arz rb + bz)^2 - azz Q(rb, 0 terms). */
+static void tangency_fn(const void *ud, double t, double *v) {
+  const rb_prob *p = ud;
+  rb_conic q;
+  vxg_rb_conic_at(p, cos(t), sin(t), &q);
+  double b = q.arz * p->rb + q.bz;
+  *v = b * b - q.azz * ((q.arr * p->rb + 2 * q.br) * p->rb + q.c);
+}
+
+/* Plane i against the bore and the rod, as functions of theta (trigonometric polynomials
+ * of degree 2 once scaled): kind 0, where its curve on the bore crosses the rod; kind 1,
+ * where its trace in the half-plane touches the rod's conic (a vertical plane's trace
+ * r = d / (n . e_r) in z, any other's z = (d - (n . e_r) r) / n_z in r). */
+typedef struct rb_pfn {
+  const rb_prob *p;
+  int i, kind;
+} rb_pfn;
+
+/* The tangency of kind 1 at theta: the discriminant (scaled) and the touching point. */
+static double trace_touch(const rb_prob *p, int i, double cs, double sn, double x[3]) {
+  const double *n = p->n[i];
+  double d = p->d[i], ne = cs * n[0] + sn * n[1], nz = n[2], r, z, v;
+  rb_conic q;
+  vxg_rb_conic_at(p, cs, sn, &q);
+  if (fabs(nz) >= 1e-9) {
+    double al = q.arr * nz * nz - 2 * q.arz * ne * nz + q.azz * ne * ne;
+    double be = q.arz * d * nz - q.azz * d * ne + q.br * nz * nz - q.bz * ne * nz;
+    double ga = q.azz * d * d + 2 * q.bz * d * nz + q.c * nz * nz;
+    v = be * be - al * ga;
+    r = al != 0 ? -be / al : 0;
+    z = (d - ne * r) / nz;
+  } else {
+    double b = q.arz * d + q.bz * ne;
+    v = b * b - q.azz * (q.arr * d * d + 2 * q.br * d * ne + q.c * ne * ne);
+    r = ne != 0 ? d / ne : 0;
+    z = q.azz != 0 ? -(q.arz * r + q.bz) / q.azz : 0;
+  }
+  x[0] = r * cs;
+  x[1] = r * sn;
+  x[2] = z;
+  return v;
+}
+
+/* The crossing of kind 0 at theta (n_z scaled out) and the point on the bore. */
+static double bore_cross(const rb_prob *p, int i, double cs, double sn, double x[3]) {
+  const double *n = p->n[i];
+  double nz = n[2], z = (p->d[i] - p->rb * (cs * n[0] + sn * n[1])) / nz;
+  rb_conic q;
+  vxg_rb_conic_at(p, cs, sn, &q);
+  x[0] = p->rb * cs;
+  x[1] = p->rb * sn;
+  x[2] = z;
+  return nz * nz * vxg_rb_conic_eval(&q, p->rb, z);
+}
+
+static void plane_fn(const void *ud, double t, double *v) {
+  const rb_pfn *f = ud;
+  double x[3];
+  *v = f->kind == 0 ? bore_cross(f->p, f->i, cos(t), sin(t), x)
+                    : trace_touch(f->p, f->i, cos(t), sin(t), x);
+}
+
+/* 1 when plane i's section of the rod holds the bore's axis (its trace then meets the
+ * conic once in every half-plane: no tangency). */
+static int section_holds_axis(const rb_prob *p, int i) {
+  if (fabs(p->n[i][2]) < 1e-9) {
+    return 0;
+  }
+  double y[3] = {-p->pa[0], -p->pa[1], p->d[i] / p->n[i][2] - p->pa[2]}, ya = vxg_dot(y, p->u);
+  return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k <= 1 || ya > 0);
+}
+
+/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
+ * conic, a vertical plane's lines on the bore. */
+static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+  const double *n = p->n[i];
+  for (int kind = 0; kind < 2; kind++) {
+    if ((kind == 0 && fabs(n[2]) < 1e-9) || (kind == 1 && section_holds_axis(p, i))) {
+      continue;
+    }
+    rb_pfn f = {p, i, kind};
+    rb_trig tp;
+    double t[4], x[3];
+    trig_fit(plane_fn, &f, &tp);
+    int nr = trig_roots(&tp, t);
+    for (int k = 0; k < nr; k++) {
+      if (kind == 0) {
+        bore_cross(p, i, cos(t[k]), sin(t[k]), x);
+      } else {
+        trace_touch(p, i, cos(t[k]), sin(t[k]), x);
+      }
+      add_point(p, ev, x, i, -1, kind == 1);
+    }
+  }
+  /* rb (n . e_r) = d: where a vertical plane meets the bore */
+  double h = hypot(n[0], n[1]);
+  if (fabs(n[2]) < 1e-9 && h > 0 && fabs(p->d[i]) <= p->rb * h) {
+    double ph = atan2(n[1], n[0]), al = acos(p->d[i] / (p->rb * h));
+    add_event(ev, ph + al, 0);
+    add_event(ev, ph - al, 0);
+  }
+}
+
+/* Where the line x0 + t m crosses the cylinder |x - a|^2 - ((x - a).u)^2 = r^2. */
+static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
+                          const double a[3], const double u[3], double k, double r, int s1,
+                          int s2) {
+  double w[3];
+  vxg_sub(x0, a, w);
+  double mu = vxg_dot(m, u), wu = vxg_dot(w, u), t[2];
+  int nt = vxg_rb_quad_roots(vxg_dot(m, m) - k * mu * mu, vxg_dot(m, w) - k * mu * wu,
+                             vxg_dot(w, w) - k * wu * wu - r * r, t);
+  for (int k = 0; k < nt; k++) {
+    double x[3];
+    for (int j = 0; j < 3; j++) {
+      x[j] = x0[j] + t[k] * m[j];
+    }
+    add_point(p, ev, x, s1, s2, 0);
+  }
+}
+
+/* Planes i and j's line: its crossings of the bore, the rod and the other planes. */
+static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
+  double m[3];
+  vxg_cross(p->n[i], p->n[j], m);
+  double mm = vxg_dot(m, m);
+  if (mm < 1e-18) {
+    return;
+  }
+  /* the line's point nearest the origin: (d_i (n_j x m) + d_j (m x n_i)) / |m|^2 */
+  double x0[3], a[3], b[3];
+  vxg_cross(p->n[j], m, a);
+  vxg_cross(m, p->n[i], b);
+  for (int k = 0; k < 3; k++) {
+    x0[k] = (p->d[i] * a[k] + p->d[j] * b[k]) / mm;
+  }
+  static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
+  line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);
+  line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
+  for (int k = 0; k < p->np; k++) {
+    double nm = vxg_dot(p->n[k], m);
+    if (k == i || k == j || p->axis[k] || fabs(nm) < 1e-12) {
+      continue;
+    }
+    double t = (p->d[k] - vxg_dot(p->n[k], x0)) / nm, x[3];
+    for (int l = 0; l < 3; l++) {
+      x[l] = x0[l] + t * m[l];
+    }
+    add_point(p, ev, x, i, j, 0);
+  }
+  if (fabs(m[0]) + fabs(m[1]) < 1e-12 * fabs(m[2])) {
+    add_event(ev, polar(x0), 0); /* a vertical line: one angle */
+  }
+}
+
+/* A ball's tangencies to the half-planes: where the plane through the axis at theta, of
+ * normal (-sin, cos, 0), lies ra from the centre (the ball's circle in it shrinks to its
+ * centre, a square root). */
+static void ball_events(const rb_prob *p, rb_events *ev) {
+  double a = p->pa[1], b = -p->pa[0], h = hypot(a, b);
+  for (int s = -1; s <= 1 && h > 0; s += 2) {
+    double t = s * p->ra / h;
+    if (fabs(t) > 1) {
+      continue;
+    }
+    for (int k = -1; k <= 1; k += 2) {
+      double th = atan2(b, a) + k * acos(t), x[3];
+      double nx = -sin(th), ny = cos(th), dn = nx * p->pa[0] + ny * p->pa[1];
+      x[0] = p->pa[0] - dn * nx;
+      x[1] = p->pa[1] - dn * ny;
+      x[2] = p->pa[2];
+      add_point(p, ev, x, -1, -1, 1);
+    }
+  }
+}
+
+/* Every event of the region. */
+static void events(const rb_prob *p, rb_events *ev) {
+  ev->n = 0;
+  if (p->k == 0) {
+    ball_events(p, ev);
+  }
+  for (int i = 0; i < p->np; i++) {
+    if (p->axis[i]) {
+      double th = atan2(-p->n[i][0], p->n[i][1]);
+      add_event(ev, th, 0);
+      add_event(ev, th + M_PI, 0);
+    }
+  }
+  if (fabs(1 - p->k * p->u[2] * p->u[2]) > 1e-12) {
+    rb_trig tp;
+    double r[4];
+    trig_fit(tangency_fn, p, &tp);
+    int nr = trig_roots(&tp, r);
+    for (int k = 0; k < nr; k++) {
+      /* the tangent point (rb, z*) of the half-plane at r[k] */
+      rb_conic q;
+      double cs = cos(r[k]), sn = sin(r[k]);
+      vxg_rb_conic_at(p, cs, sn, &q);
+      double zs = -(q.arz * p->rb + q.bz) / q.azz, x[3] = {p->rb * cs, p->rb * sn, zs};
+      add_point(p, ev, x, -1, -1, 1);
+    }
+  }
+  for (int i = 0; i < p->np; i++) {
+    if (p->axis[i]) {
+      continue;
+    }
+    plane_events(p, i, ev);
+    for (int j = i + 1; j < p->np; j++) {
+      if (!p->axis[j]) {
+        pair_events(p, i, j, ev);
+      }
+    }
+  }
+}
+
+
+/* Sorts and merges the events. */
+static void sort_events(rb_events *ev) {
+  for (int i = 1; i < ev->n; i++) {
+    double t = ev->t[i];
+    int sq = ev->sq[i], j = i;
+    for (; j > 0 && ev->t[j - 1] > t; j--) {
+      ev->t[j] = ev->t[j - 1];
+      ev->sq[j] = ev->sq[j - 1];
+    }
+    ev->t[j] = t;
+    ev->sq[j] = sq;
+  }
+  int m = 0;
+  for (int k = 0; k < ev->n; k++) {
+    if (m == 0 || ev->t[k] - ev->t[m - 1] > 1e-13) {
+      ev->t[m] = ev->t[k];
+      ev->sq[m++] = ev->sq[k];
+    } else {
+      ev->sq[m - 1] |= ev->sq[k];
+    }
+  }
+  if (m > 1 && ev->t[0] + 2 * M_PI - ev->t[m - 1] <= 1e-13) {
+    ev->sq[0] |= ev->sq[--m];
+  }
+  ev->n = m;
+}
+
+
+void vxg_rb_events(const rb_prob *p, rb_events *ev) {
+  events(p, ev);
+  sort_events(ev);
+}
