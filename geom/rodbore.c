@@ -276,58 +276,52 @@ typedef struct rb_zpiece {
   int sqrt_a, sqrt_b; /* an end at a conic extreme (a square root there) */
 } rb_zpiece;
 
+/* Adds the rod's face at radius r (theta cs, sn; height z; weight w) to f's area vector:
+ * r grad Q / |grad Q . e_r|, grad Q along (x - pa) less k times its u part. */
+static void rod_face(const rb_prob *p, double r, double cs, double sn, double z, double w,
+                     double f[RB_NF]) {
+  double x[3] = {r * cs - p->pa[0], r * sn - p->pa[1], z - p->pa[2]};
+  double xu = p->k * vxg_dot(x, p->u), gq[3];
+  for (int k = 0; k < 3; k++) {
+    gq[k] = x[k] - xu * p->u[k];
+  }
+  double ge = fabs(cs * gq[0] + sn * gq[1]);
+  if (ge > 0) {
+    for (int k = 0; k < 3; k++) {
+      f[10 + k] += w * r * gq[k] / ge;
+    }
+  }
+}
+
 /* The integrand at (theta, z): the r integrals of the moments and the rod's face. */
 static void z_node(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
                    double cs, double sn, double z, double w, double f[RB_NF]) {
   double qa = q->arr, qb = q->arz * z + q->br, qc = (q->azz * z + 2 * q->bz) * z + q->c, t[2];
   int nq = vxg_rb_quad_roots(qa, qb, qc, t);
-  double lo, hi;
-  if (pc->lo_src >= 0) {
-    lo = edge_r(g, pc->lo_src, z);
-  } else {
-    lo = nq == 2 ? t[0] : HUGE_VAL;
-  }
-  if (pc->hi_src >= 0) {
-    hi = edge_r(g, pc->hi_src, z);
-  } else {
-    hi = nq == 2 ? t[1] : -HUGE_VAL;
-  }
+  double lo = pc->lo_src >= 0 ? edge_r(g, pc->lo_src, z) : nq == 2 ? t[0] : HUGE_VAL;
+  double hi = pc->hi_src >= 0 ? edge_r(g, pc->hi_src, z) : nq == 2 ? t[1] : -HUGE_VAL;
   if (!(hi > lo)) {
     return;
   }
   double dt = hi - lo, s = hi + lo, hh = hi * hi, ll = lo * lo;
-  f[13] += w * dt;
   double j1 = w * dt * 0.5 * s, j2 = w * dt * (hh + hi * lo + ll) / 3,
          j3 = w * dt * 0.25 * s * (hh + ll);
-  double zr = z;
   f[0] += j1;
   f[1] += cs * j2;
   f[2] += sn * j2;
-  f[3] += zr * j1;
+  f[3] += z * j1;
   f[4] += cs * cs * j3;
   f[5] += sn * sn * j3;
-  f[6] += zr * zr * j1;
+  f[6] += z * z * j1;
   f[7] += cs * sn * j3;
-  f[8] += sn * zr * j2;
-  f[9] += cs * zr * j2;
-  if (p->rod_owner == 0 && (pc->lo_src < 0 || pc->hi_src < 0)) {
-    /* the rod's face: r grad Q / |grad Q . e_r|, grad Q ~ (x - pa) less its u part */
-    for (int side = 0; side < 2; side++) {
-      if ((side == 0 ? pc->lo_src : pc->hi_src) >= 0) {
-        continue;
-      }
-      double r = side == 0 ? lo : hi, x[3] = {r * cs - p->pa[0], r * sn - p->pa[1], z - p->pa[2]};
-      double xu = p->k * vxg_dot(x, p->u), gq[3];
-      for (int k = 0; k < 3; k++) {
-        gq[k] = x[k] - xu * p->u[k];
-      }
-      double ge = fabs(cs * gq[0] + sn * gq[1]);
-      if (ge > 0) {
-        for (int k = 0; k < 3; k++) {
-          f[10 + k] += w * r * gq[k] / ge;
-        }
-      }
-    }
+  f[8] += sn * z * j2;
+  f[9] += cs * z * j2;
+  f[13] += w * dt;
+  if (p->rod_owner == 0 && pc->lo_src < 0) {
+    rod_face(p, lo, cs, sn, z, w, f);
+  }
+  if (p->rod_owner == 0 && pc->hi_src < 0) {
+    rod_face(p, hi, cs, sn, z, w, f);
   }
 }
 
@@ -693,6 +687,25 @@ static void add_plane(rb_prob *p, const double E[3][3], const double pb[3], cons
   p->axis[i] = fabs(nb[2]) <= 1e-12 && fabs(db) <= 64 * DBL_EPSILON * sc;
 }
 
+/* The rectangle holding the box's traces in every half-plane: its corners' largest
+ * distance from the axis and their extent along it, padded. */
+static void box_rectangle(const vxg_rod_bore_in *in, const double E[3][3], rb_prob *p) {
+  p->rmax = p->rb;
+  p->zlo = HUGE_VAL;
+  p->zhi = -HUGE_VAL;
+  for (int c = 0; c < 8; c++) {
+    double x[3] = {in->box[c & 1 ? 3 : 0], in->box[c & 2 ? 4 : 1], in->box[c & 4 ? 5 : 2]}, y[3];
+    to_bore(E, in->pb, x, y);
+    p->rmax = fmax(p->rmax, hypot(y[0], y[1]));
+    p->zlo = fmin(p->zlo, y[2]);
+    p->zhi = fmax(p->zhi, y[2]);
+  }
+  double pad = 1e-6 * (p->rmax + p->zhi - p->zlo);
+  p->rmax += pad;
+  p->zlo -= pad;
+  p->zhi += pad;
+}
+
 /* Fills p from the input in the bore's frame; -1 when it is out of the method's reach. */
 static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   memset(p, 0, sizeof *p);
@@ -731,21 +744,7 @@ static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
     }
     add_plane(p, E, in->pb, n, d, owner);
   }
-  /* the rectangle of the box's traces: its corners' largest distance from the axis, z */
-  p->rmax = p->rb;
-  p->zlo = HUGE_VAL;
-  p->zhi = -HUGE_VAL;
-  for (int c = 0; c < 8; c++) {
-    double x[3] = {in->box[c & 1 ? 3 : 0], in->box[c & 2 ? 4 : 1], in->box[c & 4 ? 5 : 2]}, y[3];
-    to_bore(E, in->pb, x, y);
-    p->rmax = fmax(p->rmax, hypot(y[0], y[1]));
-    p->zlo = fmin(p->zlo, y[2]);
-    p->zhi = fmax(p->zhi, y[2]);
-  }
-  double pad = 1e-6 * (p->rmax + p->zhi - p->zlo);
-  p->rmax += pad;
-  p->zlo -= pad;
-  p->zhi += pad;
+  box_rectangle(in, E, p);
   return 0;
 }
 
@@ -802,15 +801,13 @@ int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
   rb_piece pc[MAXP];
   int n = theta_pieces(&p, &ev, pc, MAXP);
   out->err = refine(&p, pc, &n, MAXP, in->rtol, in->atol);
-  double f[RB_NF] = {0}, area[3] = {0, 0, 0};
+  double f[RB_NF] = {0}, area[3];
   for (int k = 0; k < n; k++) {
     for (int j = 0; j < RB_NF; j++) {
       f[j] += pc[k].f[j];
     }
   }
-  for (int k = 0; k < 3; k++) {
-    area[k] = f[10 + k];
-  }
+  memcpy(area, f + 10, sizeof area);
   axis_faces(&p, area);
   result(E, in->pb, f, area, out);
   out->evals = p.evals;
