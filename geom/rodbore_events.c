@@ -292,18 +292,9 @@ static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], c
 
 /* Planes i and j's line: its crossings of the bore, the rod and the other planes. */
 static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
-  double m[3];
-  vxg_cross(p->n[i], p->n[j], m);
-  double mm = vxg_dot(m, m);
-  if (mm < 1e-18) {
+  double m[3], x0[3];
+  if (vxg_planes_line(p->n[i], p->d[i], p->n[j], p->d[j], m, x0) < 1e-18) {
     return;
-  }
-  /* the line's point nearest the origin: (d_i (n_j x m) + d_j (m x n_i)) / |m|^2 */
-  double x0[3], a[3], b[3];
-  vxg_cross(p->n[j], m, a);
-  vxg_cross(m, p->n[i], b);
-  for (int k = 0; k < 3; k++) {
-    x0[k] = (p->d[i] * a[k] + p->d[j] * b[k]) / mm;
   }
   static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
   line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);

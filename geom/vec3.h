@@ -28,6 +28,25 @@ static inline void vxg_cross(const double a[3], const double b[3], double o[3]) 
   o[1] = y;
 }
 
+/* The line where the planes n0.x = d0 and n1.x = d1 meet: its direction m = n0 x n1 and
+ * its point x0 nearest the origin, (d0 (n1 x m) + d1 (m x n0)) / |m|^2; returns |m|^2 (0:
+ * parallel planes, x0 untouched). */
+static inline double vxg_planes_line(const double n0[3], double d0, const double n1[3], double d1,
+                                     double m[3], double x0[3]) {
+  double a[3], b[3];
+  vxg_cross(n0, n1, m);
+  double mm = vxg_dot(m, m);
+  if (!(mm > 0)) {
+    return 0;
+  }
+  vxg_cross(n1, m, a);
+  vxg_cross(m, n0, b);
+  for (int k = 0; k < 3; k++) {
+    x0[k] = (d0 * a[k] + d1 * b[k]) / mm;
+  }
+  return mm;
+}
+
 /* R (row-major) = the rotation of the unit quaternion q = (w, x, y, z). */
 static inline void vxg_quat_to_mat(const double q[4], double R[9]) {
   double w = q[0], x = q[1], y = q[2], z = q[3];

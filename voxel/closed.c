@@ -615,22 +615,14 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
 static int ball_wedge(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
                       const double c[3], const double e[3], vxv_result *r) {
   const cf_surf *b = &s->sph[0], *p0 = &s->pl[0], *p1 = &s->pl[1];
-  double m[3], a[3], d[3];
-  vxg_cross(p0->n, p1->n, m);
-  double mm = vxg_dot(m, m);
-  if (ws->q.ncell != 2 || s->npl != 2 || !(mm > 1e-12) || quad_tolerance(opt, 1) < 0) {
-    return 0;
-  }
   vxg_rod_bore_in in;
   memset(&in, 0, sizeof in);
-  if (!collect_planes(ws, c, e, &in)) {
+  double m[3], mm = s->npl == 2 ? vxg_planes_line(p0->n, p0->d, p1->n, p1->d, m, in.pb) : 0;
+  if (ws->q.ncell != 2 || !(mm > 1e-12) || quad_tolerance(opt, 1) < 0 ||
+      !collect_planes(ws, c, e, &in)) {
     return 0;
   }
-  /* the line's point nearest the origin: (d0 (n1 x m) + d1 (m x n0)) / |m|^2 */
-  vxg_cross(p1->n, m, a);
-  vxg_cross(m, p0->n, d);
   for (int j = 0; j < 3; j++) {
-    in.pb[j] = (p0->d * a[j] + p1->d * d[j]) / mm;
     in.ub[j] = m[j] / sqrt(mm);
   }
   memcpy(in.pa, b->c, sizeof in.pa);
