@@ -340,7 +340,8 @@ static double resasc(const double v[15], double sum) {
 static double gk_error(double k, double g, double resasc) {
   double e = fabs(k - g);
   if (resasc > 0 && e > 0) {
-    e = resasc * fmin(1, pow(200 * e / resasc, 1.5));
+    double x = 200 * e / resasc;
+    e = resasc * fmin(1, x * sqrt(x));
   }
   return e;
 }
