@@ -1,9 +1,10 @@
 /* fuzz_query.c: the differential fuzzing entry point of the voxel layer's fast paths
  * (voxel/closed.c: a ball against planes or a ball in closed form, a ball against a
- * cylinder by quadrature, a cell inside another's bore proved apart) against the octree.
+ * cylinder, a rod or a cone against a bore and a ball over an edge by quadrature, a cell
+ * inside another's bore proved apart) against the octree.
  *
  * vxc_fuzz_query decodes the bytes into two cells of 1 to 4 primitives each from a menu
- * (sphere, half-space, box, cylinder, complemented cylinder, slab; lengths 1e-4 to 10 m on
+ * (sphere, half-space, box, cylinder, complemented cylinder, slab or cone; lengths 1e-4 to 10 m on
  * a grid of quarter steps or continuous, so that faces and centres coincide often; poses
  * identity, one of the 24 exact axis-aligned turns, a tilt or any rotation) and the
  * options of the fast run (rtol 1e-3 or 1e-4, the certified rule, or the h_min rule; the
@@ -167,12 +168,19 @@ static int add_prim(qf_in *in, vxg_cell *c) {
       p[0] = length(in);
       comp = k == 4;
       break;
-    default:
+    default: {
+      unsigned b = byte_at(in);
+      if (b >= 192) { /* a cone (a chamfer), half-angle 1 to 64 degrees */
+        kind = VXG_CONE;
+        p[0] = (b - 191) * M_PI / 180;
+        break;
+      }
       kind = VXG_SLAB;
-      p[0] = byte_at(in) % 3;
+      p[0] = b % 3;
       p[1] = coord(in);
       p[2] = p[1] + length(in);
       np = 3;
+    }
   }
   vxg_xform move;
   pose(in, &move);
