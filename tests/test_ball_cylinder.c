@@ -14,9 +14,6 @@
 #include "voxel_exact.h"
 #include "vxc.h"
 
-/* Octree rule the quadrature is checked against. */
-#define OCT_RTOL 1e-6
-
 
 /* A rod (bore 0) or a square tube (bore 1) of a box w x w x len about the z axis and the
  * cylinder of radius rc along z. */
@@ -31,18 +28,10 @@ static vxg_cell *cyl_cell(fixture *f, double rc, double w, double len, int bore)
 }
 
 
-/* vx_both at OCT_RTOL. */
-static void both(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
-                 const vxg_xform *xb, int expect, vxv_result *fast, vxv_result *oct,
-                 vxc_status *st) {
-  vx_both(f->ws, a, xa, b, xb, expect, OCT_RTOL, fast, oct, st);
-}
-
-
-/* The octree oct against the quadrature q (vx_check_octree at OCT_RTOL), q's error
+/* The octree oct against the quadrature q (vx_check_octree at VX_OCT_RTOL), q's error
  * estimate within 1e-9 of V, q one leaf. */
 static void check_octree(const vxv_result *q, const vxv_result *oct, double size) {
-  vx_check_octree(q, oct, size, OCT_RTOL);
+  vx_check_octree(q, oct, size, VX_OCT_RTOL);
   assert_true(q->volume_lo <= q->volume && q->volume <= q->volume_hi);
   assert_true(q->error_estimate <= 1e-9 * q->volume);
   assert_int_equal(q->leaves, 1);
@@ -70,9 +59,9 @@ static void pose_case(fixture *f, vxc_rng *g, int i, double R, double depth, dou
   vxv_result q, oct;
   vxc_status st[2];
   if (ball_first) {
-    both(f, ball, &xs, cyl, &xc, 2, &q, &oct, st);
+    vx_both_oct(f, ball, &xs, cyl, &xc, 2, &q, &oct, st);
   } else {
-    both(f, cyl, &xc, ball, &xs, 2, &q, &oct, st);
+    vx_both_oct(f, cyl, &xc, ball, &xs, 2, &q, &oct, st);
   }
   assert_int_equal(st[0], VXC_OK);
   assert_int_equal(st[1], VXC_OK);
@@ -184,7 +173,8 @@ static void test_whole_tangent_apart_and_certified(void **state) {
   vxg_xform_translation(&xs, 0.05, 0.05, 0.03);          /* 0.05 m from the axis */
   vxv_result q, oct;
   vxc_status st[2];
-  both(f, ball, &xs, rod, &xc, 1, &q, NULL, st); /* the rod's wall holds it: the ball whole */
+  vx_both_oct(f, ball, &xs, rod, &xc, 1, &q, NULL,
+              st); /* the rod's wall holds it: the ball whole */
   assert_int_equal(st[0], VXC_OK);
   assert_double_rel(q.volume, 4.0 / 3 * M_PI * R * R * R, 1e-13);
   assert_double_near(q.centroid[0], 0.05, 1e-15);
@@ -194,13 +184,13 @@ static void test_whole_tangent_apart_and_certified(void **state) {
     double o2 = off / sqrt(2); /* across the axis diagonally: the bounding boxes meet */
     vxg_xform_translation(&xs, 0.2, 0.02 + o2, 0.03 + o2);
     /* tangent: the quadrature's bracket is wider than rtol V, the octree may take it */
-    both(f, rod, &xc, ball, &xs, k ? 2 : -1, &q, &oct, st);
+    vx_both_oct(f, rod, &xc, ball, &xs, k ? 2 : -1, &q, &oct, st);
     assert_true(q.volume <= q.volume_hi && q.volume_hi < 1e-20);
     assert_true(k == 0 || (st[0] == VXC_NO_CONTACT && q.volume == 0));
     assert_true(st[1] == VXC_NO_CONTACT || oct.volume_lo <= q.volume_hi);
     off = rc - R - 1e-9; /* inside the bore, 1 nm off its wall */
     vxg_xform_translation(&xs, 0.2, 0.02 - off, 0.03);
-    both(f, tube, &xc, ball, &xs, 2, &q, &oct, st);
+    vx_both_oct(f, tube, &xc, ball, &xs, 2, &q, &oct, st);
     assert_int_equal(st[0], VXC_NO_CONTACT);
     assert_true(q.volume == 0 && q.volume_hi < 1e-20);
   }

@@ -13,9 +13,6 @@
 #include "voxel_exact.h"
 #include "vxc.h"
 
-/* Octree rule the closed form is checked against. */
-#define OCT_RTOL 1e-6
-
 
 static vxg_cell *box_cell(fixture *f, double lx, double ly, double lz) {
   static int n = 0;
@@ -25,14 +22,6 @@ static vxg_cell *box_cell(fixture *f, double lx, double ly, double lz) {
   vxg_cell *c = vx_cell(f->s, name, &p, 1);
   assert_non_null(c);
   return c;
-}
-
-
-/* vx_both at OCT_RTOL. */
-static void both(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
-                 const vxg_xform *xb, int expect, vxv_result *fast, vxv_result *oct,
-                 vxc_status *st) {
-  vx_both(f->ws, a, xa, b, xb, expect, OCT_RTOL, fast, oct, st);
 }
 
 
@@ -59,9 +48,9 @@ static void check_exact(const vxv_result *cf, double V, const double c[3], const
 }
 
 
-/* The octree oct against the closed form cf (vx_check_octree at OCT_RTOL). */
+/* The octree oct against the closed form cf (vx_check_octree at VX_OCT_RTOL). */
 static void check_octree(const vxv_result *cf, const vxv_result *oct, double size) {
-  vx_check_octree(cf, oct, size, OCT_RTOL);
+  vx_check_octree(cf, oct, size, VX_OCT_RTOL);
 }
 
 
@@ -96,9 +85,9 @@ static void test_cap_random_poses(void **state) {
     vxc_status st[2];
     int ball_first = i % 2;
     if (ball_first) {
-      both(f, ball, &xs, table, &xb, 1, &cf, &oct, st);
+      vx_both_oct(f, ball, &xs, table, &xb, 1, &cf, &oct, st);
     } else {
-      both(f, table, &xb, ball, &xs, 1, &cf, &oct, st);
+      vx_both_oct(f, table, &xb, ball, &xs, 1, &cf, &oct, st);
     }
     assert_int_equal(st[0], VXC_OK);
     assert_int_equal(st[1], VXC_OK);
@@ -136,7 +125,7 @@ static void test_lens_random_poses(void **state) {
     vx_axial_world(vx_lens(r1, r2, dist), c1, u, &V, cc, J);
     vxv_result cf, oct;
     vxc_status st[2];
-    both(f, a, &x1, b, &x2, 1, &cf, &oct, st);
+    vx_both_oct(f, a, &x1, b, &x2, 1, &cf, &oct, st);
     assert_int_equal(st[0], VXC_OK);
     check_exact(&cf, V, cc, J, dep, 1e-9 + 1e-15 / dep);
     double h1 = dep * (2 * r2 - dep) / (2 * dist), area = M_PI * h1 * (2 * r1 - h1);
@@ -179,7 +168,7 @@ static int tippe_top_case(fixture *f, const vxg_solid *top, const vxg_solid *tab
     vxv_result cf, oct;
     vxc_status s0 = vxv_intersect(f->ws, cell, &xc, tc, tt, &o, &cf);
     o.closed_form = 0;
-    o.rtol = OCT_RTOL;
+    o.rtol = VX_OCT_RTOL;
     vxc_status s1 = vxv_intersect(f->ws, cell, &xc, tc, tt, &o, &oct);
     assert_int_equal(s0 == VXC_OK && cf.volume > 0, s1 == VXC_OK && oct.volume > 0);
     if (!(cf.volume > 0)) {
@@ -240,7 +229,7 @@ static void test_own_plane_cutting_the_cap_falls_back(void **state) {
     assert_non_null(ball);
     vxv_result cf, oct;
     vxc_status st[2];
-    both(f, ball, &xs, table, &xt, !cut, &cf, &oct, st);
+    vx_both_oct(f, ball, &xs, table, &xt, !cut, &cf, &oct, st);
     assert_int_equal(st[0], VXC_OK);
     double z0 = cut ? zc : -R, z1 = -R + d; /* ball frame: the part below the table top */
     double V = M_PI * (R * R * (z1 - z0) - (z1 * z1 * z1 - z0 * z0 * z0) / 3);
@@ -271,13 +260,13 @@ static void test_contained_tangent_and_apart(void **state) {
   double V = 4.0 / 3 * M_PI * R * R * R;
   vxv_result cf, oct;
   vxc_status st[2];
-  both(f, ball, &xs, box, &xb, 1, &cf, &oct, st);
+  vx_both_oct(f, ball, &xs, box, &xb, 1, &cf, &oct, st);
   assert_int_equal(st[0], VXC_OK);
   assert_double_rel(cf.volume, V, 1e-14);
   assert_true(cf.volume_lo <= V && V <= cf.volume_hi);
   assert_double_near(cf.contact_area, 0, 1e-18);
   vxg_xform_translation(&xs, 0.03, -0.02, 0.03); /* 0.047 from the big one's centre */
-  both(f, big, &xg, ball, &xs, 1, &cf, &oct, st);
+  vx_both_oct(f, big, &xg, ball, &xs, 1, &cf, &oct, st);
   assert_double_rel(cf.volume, V, 1e-14);
   assert_double_near(cf.centroid[0], 0.03, 1e-15);
   assert_true(oct.volume_lo <= V && V <= oct.volume_hi);
@@ -289,7 +278,7 @@ static void test_contained_tangent_and_apart(void **state) {
   double nf[3];
   vxg_xform_vector(&rot, ex, nf);
   vxg_xform_translation(&xs, (0.1 + R + 1e-9) * nf[0], 0, (0.1 + R + 1e-9) * nf[2]);
-  both(f, ball, &xs, box, &rot, 1, &cf, &oct, st);
+  vx_both_oct(f, ball, &xs, box, &rot, 1, &cf, &oct, st);
   assert_int_equal(st[0], VXC_NO_CONTACT);
   assert_int_equal(st[1], VXC_NO_CONTACT);
   assert_double_near(cf.volume_hi, 0, 0);
@@ -297,7 +286,7 @@ static void test_contained_tangent_and_apart(void **state) {
   for (int k = 0; k < 2; k++) {
     double s = (0.1 + R + k * 1e-9) / sqrt(3);
     vxg_xform_translation(&xs, s, s, s);
-    both(f, big, &xg, ball, &xs, 1, &cf, &oct, st);
+    vx_both_oct(f, big, &xg, ball, &xs, 1, &cf, &oct, st);
     assert_true(cf.volume <= cf.volume_hi && cf.volume_hi < 1e-25);
     assert_true(k == 0 || cf.volume == 0);
     assert_true(st[1] == VXC_NO_CONTACT || oct.volume_lo <= cf.volume_hi);
@@ -464,9 +453,9 @@ static void test_ball_over_an_edge(void **state) {
     vxg_cell *ball = vx_sphere_cell(f, R), *cube = box_cell(f, 10 * R, 10 * R, 10 * R);
     vxc_status st[2];
     if (i % 2) {
-      both(f, cube, &X, ball, &xs, -1, &r, &oct, st);
+      vx_both_oct(f, cube, &X, ball, &xs, -1, &r, &oct, st);
     } else {
-      both(f, ball, &xs, cube, &X, -1, &r, &oct, st);
+      vx_both_oct(f, ball, &xs, cube, &X, -1, &r, &oct, st);
     }
     assert_int_equal(st[0], VXC_OK);
     assert_int_equal(st[1], VXC_OK);

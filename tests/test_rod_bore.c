@@ -18,20 +18,20 @@
 #include "vxc.h"
 
 /* The closed_form the rod-in-bore quadrature reports (vxv_result.closed_form). 0 (make
- * CPPFLAGS=-DEXPECT_FAST=0) lets the octree stand in for it, at OCT_RTOL and to FAST_REL:
+ * CPPFLAGS=-DEXPECT_FAST=0) lets the octree stand in for it, at VX_OCT_RTOL and to FAST_REL:
  * the poses and the independent answers checked against the octree alone. */
 #ifndef EXPECT_FAST
 #define EXPECT_FAST 2
 #endif
 
-/* Octree rule the fast path is checked against. */
-#define OCT_RTOL 1e-6
+/* The fast path's accuracy asked against the independent answers. */
 #if EXPECT_FAST
 #define FAST_REL 1e-9 /* the fast path against the closed form and the conservation law */
 #else
-#define FAST_REL (10 * OCT_RTOL) /* the octree's, its inertia's the loosest (vx_check_octree) */
+#define FAST_REL (10 * VX_OCT_RTOL) /* the octree's, its inertia's the loosest (vx_check_octree) \
+                                     */
 #endif
-/* The area vectors, relative to the contact area: the octree's error at OCT_RTOL on these
+/* The area vectors, relative to the contact area: the octree's error at VX_OCT_RTOL on these
  * slivers, against the closed form (test_parallel_closed_form: 5e-6) and against the
  * octree at rtol 1e-8 (the random corpus), is at most 3.4e-5. */
 #define AREA_REL 1e-4
@@ -115,13 +115,13 @@ static vxg_cell *block_cell(fixture *f, double Rb, double hw, double lb, int q, 
 
 
 /* The pair with the closed forms on (closed_form EXPECT_FAST when in contact; under
- * EXPECT_FAST 0 the octree at OCT_RTOL): its status. */
+ * EXPECT_FAST 0 the octree at VX_OCT_RTOL): its status. */
 static vxc_status fast(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
                        const vxg_xform *xb, vxv_result *r) {
   vxv_options o;
   vxv_options_default(&o);
   if (!EXPECT_FAST) {
-    o.rtol = OCT_RTOL;
+    o.rtol = VX_OCT_RTOL;
   }
   vxc_status st = vxv_intersect(f->ws, a, xa, b, xb, &o, r);
   assert_true(st == VXC_OK || st == VXC_NO_CONTACT);
@@ -165,7 +165,7 @@ static double draw_rod(vxc_rng *g, double Rb, double th, int tight) {
  * wall: below R sin th (the end face's rim under the mouth), up to 2 Rb, for a tilted rod
  * up to half the length over which its axis crosses the clearance (it then stays off the
  * wall but at its contact), and the sliver's length at most 14 depth Rb / (2 h) (2 h its
- * chord): the octree at OCT_RTOL needs about 7e3 (2 h length) / (depth Rb) leaves for a
+ * chord): the octree at VX_OCT_RTOL needs about 7e3 (2 h length) / (depth Rb) leaves for a
  * sliver across its axes, and its default memory cap stops it at 1e5 to 2e5. */
 static double draw_end(vxc_rng *g, double Rb, double R, double depth, double th) {
   double lo = R * sin(th), hi = 2 * Rb;
@@ -228,9 +228,9 @@ static void test_random_poses(void **state) {
     vxv_result r, oct;
     vxc_status st[2];
     if (rod_first) {
-      vx_both(f->ws, rod, &xr, blk, &xb, EXPECT_FAST, OCT_RTOL, &r, &oct, st);
+      vx_both_oct(f, rod, &xr, blk, &xb, EXPECT_FAST, &r, &oct, st);
     } else {
-      vx_both(f->ws, blk, &xb, rod, &xr, EXPECT_FAST, OCT_RTOL, &r, &oct, st);
+      vx_both_oct(f, blk, &xb, rod, &xr, EXPECT_FAST, &r, &oct, st);
     }
     assert_int_equal(st[0], VXC_OK);
     assert_int_equal(st[1], VXC_OK);
@@ -239,7 +239,7 @@ static void test_random_poses(void **state) {
     }
     /* the sliver's size: its radius of gyration */
     double size = sqrt((r.inertia[0] + r.inertia[4] + r.inertia[8]) / (2 * r.volume));
-    vx_check_octree(&r, &oct, size, OCT_RTOL);
+    vx_check_octree(&r, &oct, size, VX_OCT_RTOL);
     if (EXPECT_FAST) {
       assert_true(r.error_estimate <= 1e-9 * r.volume);
       assert_int_equal(r.leaves, 1);

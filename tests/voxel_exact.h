@@ -269,4 +269,14 @@ static inline void vx_both(vxv_workspace *ws, const vxg_cell *a, const vxg_xform
   assert_int_equal(oct->closed_form, 0);
 }
 
+/* The octree rule the fast paths are checked against. */
+#define VX_OCT_RTOL 1e-6
+
+/* vx_both on the fixture's workspace, the octree at VX_OCT_RTOL. */
+static inline void vx_both_oct(fixture *f, const vxg_cell *a, const vxg_xform *xa,
+                               const vxg_cell *b, const vxg_xform *xb, int expect, vxv_result *fast,
+                               vxv_result *oct, vxc_status *st) {
+  vx_both(f->ws, a, xa, b, xb, expect, VX_OCT_RTOL, fast, oct, st);
+}
+
 #endif /* VXC_VOXEL_EXACT_H */
