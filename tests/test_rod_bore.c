@@ -28,8 +28,7 @@
 #if EXPECT_FAST
 #define FAST_REL 1e-9 /* the fast path against the closed form and the conservation law */
 #else
-#define FAST_REL (10 * VX_OCT_RTOL) /* the octree's, its inertia's the loosest (vx_check_octree) \
-                                     */
+#define FAST_REL (10 * VX_OCT_RTOL) /* the octree's (vx_check_octree: J's, the loosest) */
 #endif
 /* The area vectors, relative to the contact area: the octree's error at VX_OCT_RTOL on these
  * slivers, against the closed form (test_parallel_closed_form: 5e-6) and against the
