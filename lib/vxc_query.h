@@ -79,7 +79,10 @@ typedef struct vxc_pair_metrics {
   int cell_a, cell_b;          /* cell indices in solid A and solid B */
   const char *name_a, *name_b; /* cell names (owned by the solids) */
   vxc_contact_geometry geom;   /* V (m^3), centroid p_c (world, m), J about p_c (m^5),
-                                  normal n (unit, from A toward B) */
+                                  normal n (unit, from A toward B): J's eigenvector where the
+                                  overlap is thin along it and it lies within 3 degrees of
+                                  normal_geo, else blended into the guess (lib/README.md,
+                                  section 3) */
   double volume_lo, volume_hi; /* certified bracket of the true V, m^3 */
   double error_estimate;       /* estimate of |V - true V|, m^3: the octree leaves' coarse
                                   against fine differences (the bracket's width where no
@@ -88,7 +91,8 @@ typedef struct vxc_pair_metrics {
   int normal_from_mpr;         /* 0: n_geo is the area vector of A's surface inside B;
                                   1: libccd's MPR direction (used only when there is no
                                   area vector: A wholly inside B) */
-  int normal_flags;            /* VXC_NORMAL_* */
+  int normal_flags;            /* VXC_NORMAL_* (BLENDED or DEGENERATE also when the overlap's
+                                  shape or normal_geo set the eigenvector aside) */
   double r_gyr;                /* radius of gyration about n, m */
   double depth;                /* the thesis's penetration measure x = -V^(1/3), m (< 0; a
                                   volume's scale, not a distance along n) */
