@@ -575,14 +575,12 @@ typedef struct vxg_rod_bore_in {
   double atol;
 } vxg_rod_bore_in;
 
-typedef struct vxg_rod_bore {
+typedef struct vxg_rod_bore_out {
   double v;       /* volume, m^3 (0: empty) */
   double g[3];    /* centroid, m (the bore's point when empty) */
   double cm[6];   /* central second moments, xx yy zz xy yz xz, m^5 */
   double area[3]; /* int of n dA over cell 0's faces of the region, n outward, m^2 */
-  double err;     /* estimate of v's error (the rules' differences), m^3 */
-  long evals;     /* half-plane integrals taken */
-  int events;     /* angles where the region changes shape */
+  double err;     /* estimate of v's error (QUADPACK's, from the two rules), m^3 */
 } vxg_rod_bore_out;
 
 /* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every

@@ -273,7 +273,7 @@ void vxg_rb_sort(double *a, int n) {
 typedef struct rb_zpiece {
   double za, zb;
   int lo_src, hi_src; /* edge index >= 0, or -1 conic low root, -2 conic high root */
-  int sqrt_a, sqrt_b; /* an end at a conic extreme (a square root there) */
+  int sqrt_end;       /* an end at a conic extreme (a square root there) */
 } rb_zpiece;
 
 /* Adds the rod's face at radius r (theta cs, sn; height z; weight w) to f's area vector:
@@ -370,7 +370,7 @@ static double z_piece(const rb_prob *p, const rb_poly *g, const rb_conic *q, con
     psb = asin(fmax(-1, fmin(1, (pc->zb - zm) / zh)));
   }
   double mid = 0.5 * (pc->za + pc->zb), half = 0.5 * (pc->zb - pc->za);
-  int map = !ell && (pc->sqrt_a || pc->sqrt_b);
+  int map = !ell && pc->sqrt_end;
   for (int k = 0; k < 15; k++) {
     int i = k < 8 ? k : 14 - k;
     double x = k < 8 ? -GK_X[i] : GK_X[i], wk = GK_W[i], z, jac;
@@ -410,8 +410,7 @@ static double z_adaptive(const rb_prob *p, const rb_poly *g, const rb_conic *q, 
   if (depth > 0 && e > p->zrel * fabs(fk[0])) {
     rb_zpiece h[2] = {*pc, *pc};
     h[0].zb = h[1].za = 0.5 * (pc->za + pc->zb);
-    h[0].sqrt_b = h[1].sqrt_a = 1;
-    h[0].sqrt_a = h[1].sqrt_b = 1;
+    h[0].sqrt_end = h[1].sqrt_end = 1;
     return z_adaptive(p, g, q, &h[0], cs, sn, w, depth - 1, f) +
            z_adaptive(p, g, q, &h[1], cs, sn, w, depth - 1, f);
   }
@@ -467,7 +466,7 @@ static int z_pieces(const rb_prob *p, double cs, double sn, int skip, rb_poly *g
   memcpy(zs, zb, nb * sizeof zb[0]);
   vxg_rb_sort(zs, nb);
   for (int k = 0; k + 1 < nb && n < max; k++) {
-    rb_zpiece pc = {fmax(zs[k], zmin), fmin(zs[k + 1], zmax), 0, 0, 0, 0};
+    rb_zpiece pc = {fmax(zs[k], zmin), fmin(zs[k + 1], zmax), 0, 0, 0};
     double zm = 0.5 * (pc.za + pc.zb), t[2];
     int elo = 0, ehi = 0;
     if (!(pc.zb > pc.za) || !poly_span(g, zm, &elo, &ehi) ||
@@ -482,8 +481,8 @@ static int z_pieces(const rb_prob *p, double cs, double sn, int skip, rb_poly *g
     pc.lo_src = pl >= t[0] ? elo : -1;
     pc.hi_src = ph <= t[1] ? ehi : -2;
     for (int i = 0; i < nb; i++) {
-      pc.sqrt_a |= flag[i] && zb[i] == zs[k] && zs[k] >= zmin;
-      pc.sqrt_b |= flag[i] && zb[i] == zs[k + 1] && zs[k + 1] <= zmax;
+      pc.sqrt_end |= flag[i] && ((zb[i] == zs[k] && zs[k] >= zmin) ||
+                                 (zb[i] == zs[k + 1] && zs[k + 1] <= zmax));
     }
     pcs[n++] = pc;
   }
@@ -811,7 +810,5 @@ int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
   memcpy(area, f + 10, sizeof area);
   axis_faces(&p, area);
   result(E, in->pb, f, area, out);
-  out->evals = p.evals;
-  out->events = ev.n;
   return out->err * 16 <= fmax(in->rtol * out->v, in->atol) ? 0 : 1;
 }
