@@ -175,6 +175,35 @@ typedef struct vxv_cpface {
   double m2[6];   /* int over it of y y^T (xx yy zz xy yz xz) */
 } vxv_cpface;
 
+/* A leaf's mesh atoms that are not convex (or are complemented), integrated by a local BSP
+ * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
+ * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
+#define VXV_BSP_TRIS 32
+#define VXV_BSP_ATOMS 4
+#define VXV_BSP_DEPTH 24
+
+typedef struct vxv_btri {
+  double v[9];    /* corners, leaf-local (y = x - c), counter-clockwise from outside */
+  double n[3], d; /* the plane n.y <= d of its coplanar group, n unit and outward */
+  int group;      /* the coplanar group (mesh triangle index) */
+  int atom;       /* index in vxv_bsp.atom */
+} vxv_btri;
+
+typedef struct vxv_batom {
+  int cell, atom; /* the mesh atom */
+  int comp;       /* 1: the cell keeps the mesh's outside (a complemented primitive) */
+  double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
+} vxv_batom;
+
+typedef struct vxv_bsp {
+  int ntri, natom;
+  int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
+  vxv_btri tri[VXV_BSP_TRIS];
+  vxv_batom atom[VXV_BSP_ATOMS];
+  vxv_cpoly poly[VXV_BSP_DEPTH];                /* the piece of each depth */
+  int list[VXV_BSP_DEPTH + 1][VXV_BSP_TRIS];   /* its triangles */
+} vxv_bsp;
+
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
   vxg_poly base, poly;
@@ -182,6 +211,7 @@ typedef struct vxv_thread {
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   int hint; /* vxv_box_classify's hint for the boxes this thread splits */
+  vxv_bsp bsp;
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
 } vxv_thread;
@@ -365,6 +395,26 @@ double vxv_cp_volume(const vxv_cpoly *p);
  * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
  * face is skipped when all its vertices carry one of the bits). */
 double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
+
+/* bsp.c */
+/* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with
+ * its triangles that may cross b. An `attempt` (a box that will be split otherwise) gives
+ * up when b's ball is large against the mesh's mean triangle. Returns 0, or -1 when the
+ * atom does not fit (too many triangles or atoms): it must be linearised. */
+int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
+                     int attempt);
+/* The region of the leaf b inside the convex polyhedron p (leaf-local) on the wanted side of
+ * every atom of th->bsp: out[0 .. 10) its moments about b's centre (out[0] alone unless
+ * `moments`), out[10 .. 13) the vector area of cell 0's faces (those on the plane bits
+ * `want` and on cell 0's triangles), out[13] a bound on the rounding of the volume (m^3),
+ * out[14] the pieces visited. Returns 0, or -1 when a capacity was exceeded. */
+int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
+                      int moments, uint64_t want, double out[15]);
+
+/* leaf.c: the rounding of a leaf's vertices (m), and a bound on the rounding of the volume
+ * of a polyhedron p cut from the leaf b (m^3). */
+double vxv_vertex_rounding(const vxv_box *b);
+double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b);
 
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);
