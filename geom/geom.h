@@ -394,8 +394,9 @@ double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double gra
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball
  * far from the surface costs little. */
 int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
-/* Most planes vxg_mesh_planes gives. */
+/* Most planes vxg_mesh_planes gives, and most triangles vxg_mesh_triangles gives. */
 #define VXG_MESH_PLANES_MAX 32
+#define VXG_MESH_TRIS_MAX 64
 /* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
  * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
  * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
@@ -410,8 +411,8 @@ int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int m
  * order of their index: tri[9 i ..] their corners (counter-clockwise seen from outside),
  * plane[4 i ..] their plane (n . x <= d inside, n unit and outward), group[i] their group of
  * coplanar neighbours (the lowest triangle's index; equal groups share one plane). Every
- * triangle that meets the ball is listed (a few beyond it may be). Returns their number
- * (0: none near), or -1 when there are more than max. */
+ * triangle that meets the ball is listed (a few beyond it may be); max is 1 to
+ * VXG_MESH_TRIS_MAX. Returns their number (0: none near), or -1 when there are more. */
 int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, int max, double *tri,
                        double *plane, int *group);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper

@@ -1147,8 +1147,8 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
 
 int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, double *tri,
                        double *plane, int *group) {
-  int tid[VXG_MESH_PLANES_MAX];
-  if (max < 1 || max > VXG_MESH_PLANES_MAX) {
+  int tid[VXG_MESH_TRIS_MAX];
+  if (max < 1 || max > VXG_MESH_TRIS_MAX) {
     return -1;
   }
   int n = vxg_mesh_bvh_collect(m, p, r, max, 1, tid);

@@ -178,7 +178,7 @@ typedef struct vxv_cpface {
 /* A leaf's mesh atoms that are not convex (or are complemented), integrated by a local BSP
  * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
  * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
-#define VXV_BSP_TRIS 32
+#define VXV_BSP_TRIS VXG_MESH_TRIS_MAX
 #define VXV_BSP_ATOMS 4
 #define VXV_BSP_DEPTH 24
 
@@ -351,9 +351,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
-/* 1 when b is inexact only through convex mesh atoms (qcell.planar), which a leaf may
- * integrate exactly by their triangles' planes when few triangles come near it. */
+/* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
+ * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);
+/* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
+ * not take): a leaf of b is exact once few enough triangles come near it. */
+int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,

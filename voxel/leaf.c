@@ -343,6 +343,24 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
 }
 
 
+int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b) {
+  if (!vxv_box_planar(q, b)) {
+    return 0;
+  }
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    for (uint64_t cm = b->mixed[k] & qc->comp_atoms; cm;) {
+      uint64_t pm = qc->pmask[qc->prim_of[__builtin_ctzll(cm)]], in = cm & pm;
+      if (in & (in - 1)) {
+        return 0; /* a group: the BSP does not take it */
+      }
+      cm &= ~pm;
+    }
+  }
+  return 1;
+}
+
+
 int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
   int groups = 0;
   for (int k = 0; k < q->ncell; k++) {

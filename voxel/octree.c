@@ -308,7 +308,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       continue;
     }
     vxv_leaf_eval(q, th, &b, &l, 0);
-    if (l.hi - l.lo > q->tau && !l.exact && can_split(ws, st, &b)) {
+    /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
+       exact at a finite depth), whatever its gap */
+    if (!l.exact && (l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b)) && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
       store(ws, th, par, st, &l);
