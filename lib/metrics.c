@@ -129,6 +129,7 @@ static void keep_region(void *ud, const vxv_visit *v) {
   for (int k = 0; k < 3; k++) {
     b->extent[k] = 2 * v->e[k];
   }
+  memcpy(b->bounds, v->rb, sizeof b->bounds);
   b->volume = v->m[0];
   b->volume_lo = v->lo;
   b->volume_hi = v->hi;

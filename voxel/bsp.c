@@ -37,6 +37,7 @@ typedef struct bsp_run {
   double m[10];    /* the kept pieces' moments about the leaf centre */
   double area[3];  /* cell 0's vector area */
   double round;    /* the pieces' rounding allowances, m^3 */
+  double rb[6];    /* the kept pieces' bounding box, leaf-local (lo x y z, hi x y z) */
   int pieces;
   int fail;
   vxv_cpface face[VXV_CP_PLANES];
@@ -96,6 +97,7 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
  * bits of the splits on its path made by cell 0's triangles. */
 static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
   r->round += vxv_cp_rounding(p, r->b);
+  vxv_cp_bounds(p, r->rb);
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
     return;
@@ -185,7 +187,7 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
 
 
 int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
-                      int moments, uint64_t want, double out[15]) {
+                      int moments, uint64_t want, double out[21]) {
   vxv_bsp *s = &th->bsp;
   bsp_run run, *r = &run;
   memset(r, 0, offsetof(bsp_run, face));
@@ -195,6 +197,10 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
   r->moments = moments;
   r->want = want;
   r->tol = vxv_vertex_rounding(b);
+  for (int k = 0; k < 3; k++) {
+    r->rb[k] = HUGE_VAL;
+    r->rb[3 + k] = -HUGE_VAL;
+  }
   if (p->nv > 0) {
     int *list = s->list[VXV_BSP_DEPTH];
     int n = 0;
@@ -212,6 +218,7 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
   memcpy(out + 10, r->area, 3 * sizeof *out);
   out[13] = r->round;
   out[14] = r->pieces;
+  memcpy(out + 15, r->rb, 6 * sizeof *out);
   return 0;
 }
 

@@ -389,6 +389,8 @@ static void visit_solid(const vxv_workspace *ws, const double box[6], const vxv_
     vis.c[j] = ws->ref[j] + bc[j];
     vis.e[j] = 0.5 * (box[3 + j] - box[j]);
     vis.h = fmin(vis.h, vis.e[j]);
+    vis.rb[j] = ws->ref[j] + box[j];
+    vis.rb[3 + j] = ws->ref[j] + box[3 + j];
   }
   moments_about(v, g, cm, bc, vis.m);
   vis.lo = r->volume_lo;

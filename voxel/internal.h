@@ -85,6 +85,8 @@ typedef struct vxv_leaf {
                      polyhedra), which lo and hi may narrow (leaf.c, third_order): what the
                      estimate rule shares its differences by */
   double area[3]; /* area vector of A's facets */
+  double rb[6];   /* bounding box of the region in the leaf, about b.c (lo x y z, hi x y z;
+                     the box's own when unknown, inverted when the region is empty) */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
@@ -410,14 +412,18 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
  * every atom of th->bsp: out[0 .. 10) its moments about b's centre (out[0] alone unless
  * `moments`), out[10 .. 13) the vector area of cell 0's faces (those on the plane bits
  * `want` and on cell 0's triangles), out[13] a bound on the rounding of the volume (m^3),
- * out[14] the pieces visited. Returns 0, or -1 when a capacity was exceeded. */
+ * out[14] the pieces visited, out[15 .. 21) the kept pieces' bounding box (leaf-local, lo x
+ * y z, hi x y z; inverted when none is kept). Returns 0, or -1 when a capacity was
+ * exceeded. */
 int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
-                      int moments, uint64_t want, double out[15]);
+                      int moments, uint64_t want, double out[21]);
 
 /* leaf.c: the rounding of a leaf's vertices (m), and a bound on the rounding of the volume
  * of a polyhedron p cut from the leaf b (m^3). */
 double vxv_vertex_rounding(const vxv_box *b);
 double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b);
+/* Grows the box rb (lo x y z, hi x y z) to hold p's vertices. */
+void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]);
 
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);

@@ -59,6 +59,15 @@ static inline double min2(double a, double b) {
 }
 
 
+/* rb = the box of half-extents e about the leaf centre, or (empty) inverted. */
+static void bounds_box(const double e[3], int empty, double rb[6]) {
+  for (int k = 0; k < 3; k++) {
+    rb[k] = empty ? HUGE_VAL : -e[k];
+    rb[3 + k] = empty ? -HUGE_VAL : e[k];
+  }
+}
+
+
 void vxv_acc_zero(vxv_acc *a) {
   memset(a, 0, sizeof *a);
 }
@@ -627,7 +636,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[18]) {
+                         int lo_empty, double out[24]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -688,6 +697,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
   out[10] = out[15] = lo;
   out[11] = out[16] = hi;
   out[17] = 1e-12 * boxvol; /* the general polyhedra: a share of the box's volume */
+  bounds_box(e, 0, out + 18);
 }
 
 
@@ -986,6 +996,17 @@ double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b) {
 }
 
 
+void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]) {
+  for (int v = 0; v < p->nv; v++) {
+    for (int k = 0; k < 3; k++) {
+      rb[k] = min2(rb[k], p->pos[v][k]);
+      rb[3 + k] = max2(rb[3 + k], p->pos[v][k]);
+    }
+  }
+}
+
+
+
 /* The volume of the region in the polyhedron p: p's own, or with mesh atoms in the leaf's
  * BSP, that of their pieces (NAN when a capacity is exceeded); *round grows by the BSP's
  * rounding bound. */
@@ -994,7 +1015,7 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
   if (th->bsp.natom == 0) {
     return vxv_cp_volume(p);
   }
-  double o[15];
+  double o[21];
   if (vxv_bsp_integrate(q, th, b, p, 0, 0, o) != 0) {
     return NAN;
   }
@@ -1010,7 +1031,7 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[18]) {
+                     int ng, unsigned nohi, int lo_empty, double out[24]) {
   int bsp = th->bsp.natom > 0;
   if (nh > VXV_CP_PLANES || (bsp && ng > 0)) {
     return -1;
@@ -1095,13 +1116,15 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpface fc[2];
   memset(fc, 0, sizeof fc);
   double mm[15];
+  bounds_box(b->e, 1, out + 18);
   if (bsp) {
-    double o[15];
+    double o[21];
     if (vxv_bsp_integrate(q, th, b, mid, 1, cell0_bits, o) != 0) {
       return -1;
     }
     memcpy(mm, o, 10 * sizeof *mm);
     memcpy(mm + 12, o + 10, 3 * sizeof *mm);
+    memcpy(out + 18, o + 15, 6 * sizeof *out);
     bsp_round += o[13];
   } else if (ng == 0) {
     vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
@@ -1119,6 +1142,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
   } else if (isnan(cp_groups(th, mid, hs, nh, ng, 0, 0, cell0_bits, mm))) {
     return -1;
+  }
+  if (!bsp) {
+    vxv_cp_bounds(mid, out + 18);
   }
   memcpy(out, mm, 10 * sizeof *out);
   memcpy(out + 12, mm + 12, 3 * sizeof *out);
@@ -1424,7 +1450,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
     return 0;
   }
   l->b = *b;
-  double out[18];
+  double out[24];
   int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     if (only_exact && nplanes > 0) {
@@ -1441,6 +1467,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   }
   memcpy(l->m, out, sizeof l->m);
   memcpy(l->area, out + 12, sizeof l->area);
+  memcpy(l->rb, out + 18, sizeof l->rb);
   double mid = out[0], slack = out[17], r[4];
   for (int k = 0; k < 2; k++) {
     double lo = out[k ? 15 : 10], hi = out[k ? 16 : 11];

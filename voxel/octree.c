@@ -125,6 +125,10 @@ static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind ki
   v->h = b->h;
   memcpy(v->e, b->e, sizeof v->e);
   v->level = b->level;
+  for (int k = 0; k < 3; k++) {
+    v->rb[k] = v->c[k] - b->e[k];
+    v->rb[3 + k] = v->c[k] + b->e[k];
+  }
 }
 
 
@@ -156,6 +160,9 @@ static void visit_leaf(const vxv_workspace *ws, const vxv_leaf *l) {
   v.hi = l->hi;
   v.est = l->est;
   memcpy(v.area, l->area, sizeof v.area);
+  for (int k = 0; k < 6; k++) {
+    v.rb[k] = v.c[k % 3] + l->rb[k];
+  }
   ws->visit(ws->visit_ud, &v);
 }
 

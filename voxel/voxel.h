@@ -72,6 +72,8 @@ typedef struct vxv_visit {
   double lo, hi;  /* certified bracket of the region's volume in the box, m^3 */
   double est;     /* the leaf's error estimate (vxv_result.error_estimate's share), m^3 */
   double area[3]; /* area vector of A's surface in the box, m^2 */
+  double rb[6];   /* a bounding box of the region in the box, world, m (lo x y z, hi x y z;
+                     the box's own for a whole box; inverted when the region is empty) */
 } vxv_visit;
 
 /* Called with every element of the final region, from the caller's thread; `ud` is
