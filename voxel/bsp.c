@@ -57,12 +57,9 @@ static int tri_crosses(const vxv_cpoly *p, const vxv_btri *t, double tol) {
     return 0; /* p lies on one side of the triangle's plane */
   }
   for (int k = 0; k < 3; k++) {
-    const double *a = t->v + 3 * k, *c = t->v + 3 * ((k + 1) % 3);
-    double e[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, o[3];
-    vxg_cross(e, t->n, o); /* the edge's outward normal in the triangle's plane */
-    double lim = tol * sqrt(vxg_dot(o, o)), w = vxg_dot(o, a), lo = HUGE_VAL;
+    double lim = tol * t->olen[k], lo = HUGE_VAL;
     for (int v = 0; v < p->nv && lo > lim; v++) {
-      double s = vxg_dot(o, p->pos[v]) - w;
+      double s = vxg_dot(t->o[k], p->pos[v]) - t->w[k];
       lo = s < lo ? s : lo;
     }
     if (lo > lim) {
@@ -119,6 +116,33 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
+/* 1 when the section of p by the plane of t (p's vertices within tol of it) lies inside one
+ * triangle of t's group in list[0 .. n): the pieces on either side of that plane near it
+ * then lie on either side of the surface. */
+static int section_covered(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
+                           const vxv_btri *t) {
+  for (int i = 0; i < n; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom != t->atom || u->group != t->group) {
+      continue;
+    }
+    int in = 1;
+    for (int v = 0; v < p->nv && in; v++) {
+      if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
+        continue; /* not on the section */
+      }
+      for (int k = 0; k < 3 && in; k++) {
+        in = vxg_dot(u->o[k], p->pos[v]) - u->w[k] < -r->tol * u->olen[k];
+      }
+    }
+    if (in) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 /* The triangles of list[0 .. n) other than split's group that may cross p, into out;
  * returns their count. */
 static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, const vxv_btri *split,
@@ -132,6 +156,17 @@ static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, 
     out[m++] = list[i];
   }
   return m;
+}
+
+
+/* 1 when a triangle of atom a is in list[0 .. n). */
+static int crosses_atom(const bsp_run *r, const int *list, int n, int a) {
+  for (int i = 0; i < n; i++) {
+    if (r->s->tri[list[i]].atom == a) {
+      return 1;
+    }
+  }
+  return 0;
 }
 
 
@@ -168,7 +203,7 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
   const vxv_btri *t = &s->tri[list[0]];
   uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
   vxv_cpoly *child = &s->poly[depth];
-  int *sub = s->list[depth];
+  int *sub = s->list[depth], covered = -1;
   for (int side = 0; side < 2 && !r->fail; side++) {
     double sg = side ? -1 : 1, nn[3] = {sg * t->n[0], sg * t->n[1], sg * t->n[2]};
     int rc = vxv_cp_clip_to(child, p, nn, sg * t->d, bit);
@@ -181,7 +216,21 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
       continue;
     }
     int m = filter(r, c, list, n, t, sub);
-    bsp_piece(r, c, sub, m, known, ab, depth + 1);
+    unsigned kn = known, a = 1u << t->atom;
+    if (rc == 0 && !(kn & a) && !crosses_atom(r, sub, m, t->atom)) {
+      /* the piece is all on one side of t's atom: the side of t's plane it lies on, when
+         one triangle of the group covers the section (covered once per split) */
+      if (covered < 0) {
+        covered = section_covered(r, c, list, n, t);
+      }
+      if (covered) {
+        if ((side == 0) == s->atom[t->atom].comp) {
+          continue; /* on the side of the surface its cell does not keep */
+        }
+        kn |= a;
+      }
+    }
+    bsp_piece(r, c, sub, m, kn, ab, depth + 1);
   }
 }
 
@@ -257,6 +306,13 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
     t->group = grp[j];
     t->atom = a;
+    for (int v = 0; v < 3; v++) {
+      const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
+      double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+      vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
+      t->w[v] = vxg_dot(t->o[v], p0);
+      t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
+    }
     /* only those whose plane cuts the box */
     if (fabs(t->n[0]) * b->e[0] + fabs(t->n[1]) * b->e[1] + fabs(t->n[2]) * b->e[2] >= fabs(t->d)) {
       s->ntri++;

@@ -187,6 +187,9 @@ typedef struct vxv_cpface {
 typedef struct vxv_btri {
   double v[9];    /* corners, leaf-local (y = x - c), counter-clockwise from outside */
   double n[3], d; /* the plane n.y <= d of its coplanar group, n unit and outward */
+  double o[3][3]; /* its edges' outward normals in its plane (edge k from corner k), and */
+  double w[3];    /* their offsets: a point y is beyond edge k when o[k].y > w[k] */
+  double olen[3]; /* |o[k]| */
   int group;      /* the coplanar group (mesh triangle index) */
   int atom;       /* index in vxv_bsp.atom */
 } vxv_btri;
@@ -359,6 +362,10 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
+/* 1 when the MIXED box b is likely an exact leaf as it is: its meshes' triangles near it fit
+ * (vxv_leaf_eval with only_exact, without the integration, which may still find a BSP too
+ * large). */
+int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,

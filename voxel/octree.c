@@ -523,8 +523,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
  * An exact leaf's bracket is its polyhedron's rounding allowance, which shrinks with the
  * polyhedron (leaf.c), so the certified rule keeps it too. */
 static int exact_leaf(vxv_workspace *ws, const vxv_box *b) {
-  vxv_leaf l;
-  return ws->top_mesh && vxv_box_planar(&ws->q, b) && vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1);
+  return ws->top_mesh && vxv_leaf_fits(&ws->q, ws->th[0], b);
 }
 
 
