@@ -180,7 +180,7 @@ typedef struct vxv_cpface {
 /* A leaf's mesh atoms that are not convex (or are complemented), integrated by a local BSP
  * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
  * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
-#define VXV_BSP_TRIS VXG_MESH_TRIS_MAX
+#define VXV_BSP_TRIS 32
 #define VXV_BSP_ATOMS 4
 #define VXV_BSP_DEPTH 24
 
