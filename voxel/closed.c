@@ -40,6 +40,8 @@
 
 /* Planes left undecided over the region that are tried as the cap's (a box table thinner
  * than the ball leaves its top and bottom faces). */
+/* A quadrature whose bracket is within this share of its region's box counts as a touch. */
+#define CF_TOUCH 1e-12
 #define CF_MAX_PLANES 8
 /* Rounding allowance of the formulas' volume, relative. */
 #define CF_REL (32 * DBL_EPSILON)
@@ -461,7 +463,10 @@ static double quad_tolerance(const vxv_options *opt, double v) {
 static int take_quadrature(const vxv_workspace *ws, const vxv_options *opt, double v,
                            const double g[3], const double cm[6], double err, double hw,
                            const double area[3], const double box[6], vxv_result *r) {
-  if (v > 0 && hw > quad_tolerance(opt, v)) {
+  double boxvol = (box[3] - box[0]) * (box[4] - box[1]) * (box[5] - box[2]);
+  /* a bracket within a 1e-12 share of the region's box is a touch (a peg resting on its
+     bore: the tangency's square roots keep the relative error from closing) */
+  if (v > 0 && hw > quad_tolerance(opt, v) && !(v + hw <= CF_TOUCH * boxvol)) {
     return 0;
   }
   fill_moments(ws, v, g, cm, 1, r);

@@ -96,6 +96,9 @@ typedef struct vxv_leaf {
 /* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
 #define VXV_MESH_PLANES 24
 
+/* Pairs of coincident surfaces a query tracks (flush.c). */
+#define VXV_MAX_FLUSH 8
+
 typedef struct vxv_query {
   int ncell;
   vxv_qcell cell[2];
@@ -107,6 +110,8 @@ typedef struct vxv_query {
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
                     it only (column.c) */
+  int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
   vxv_plane plane;
 } vxv_query;
 
@@ -407,6 +412,13 @@ double vxv_cp_volume(const vxv_cpoly *p);
  * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
  * face is skipped when all its vertices carry one of the bits). */
 double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
+
+/* flush.c: finds the pairs of quadric atoms of the query's two cells that are one surface
+ * kept on opposite sides (q->flush). */
+void vxv_flush_init(vxv_query *q);
+/* 1 when the MIXED box b holds no volume of the region because both atoms of a flush pair
+ * decide their cells over it: the region in b lies on their common surface. */
+int vxv_box_flush(const vxv_query *q, const vxv_box *b);
 
 /* bsp.c */
 /* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with

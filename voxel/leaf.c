@@ -335,7 +335,10 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
       all_inside = 0;
     }
   }
-  return all_inside ? VXG_INSIDE : VXG_MIXED;
+  if (all_inside) {
+    return VXG_INSIDE;
+  }
+  return q->nflush > 0 && vxv_box_flush(q, b) ? VXG_OUTSIDE : VXG_MIXED;
 }
 
 
