@@ -190,8 +190,10 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   v->atol = o->atol;
   v->certified = o->certified != 0;
   v->max_boxes = o->max_boxes;
+  v->max_bytes = o->max_bytes;
   v->threads = o->threads;
   v->closed_form = o->closed_form != 0;
+  v->stop = o->stop;
   return VXC_OK;
 }
 

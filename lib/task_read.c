@@ -1007,6 +1007,15 @@ vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_r
 }
 
 
+vxc_status vxc_task_set_stop(vxc_task *t, const volatile sig_atomic_t *flag) {
+  if (!t) {
+    return VXC_ERR_ARG;
+  }
+  t->stop = flag;
+  return VXC_OK;
+}
+
+
 vxc_status vxc_task_set_poll(vxc_task *t, vxc_task_poll_fn fn, void *ud) {
   if (!t) {
     return VXC_ERR_ARG;

@@ -200,7 +200,7 @@ const cli_command cli_cmd_metrics = {
     "metrics", "contact metrics of two posed solids, cell pair by cell pair",
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
-    "                   [--threads N] [--max-boxes N] [--json]\n"
+    "                   [--threads N] [--max-boxes N] [--max-bytes N] [--json]\n"
     "                   [--patches] [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,9 +43,35 @@ typedef struct task_out {
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t task_signal;
+/* Set by a signal or by the --max-wall timer: ends a query under way (vxc_task_set_stop). */
+static volatile sig_atomic_t task_stop, task_alarm;
 
 static void on_signal(int sig) {
   task_signal = sig;
+  task_stop = 1;
+}
+
+
+static void on_alarm(int sig) {
+  (void)sig;
+  task_alarm = 1;
+  task_stop = 1;
+}
+
+
+/* --max-wall as a timer too, so that a slow query is stopped inside (SIGALRM). */
+static void arm_wall_timer(double s) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigemptyset(&sa.sa_mask);
+  struct itimerval it;
+  memset(&it, 0, sizeof it);
+  it.it_value.tv_sec = (time_t)s;
+  it.it_value.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6) + 1;
+  if (s > 0 && sigaction(SIGALRM, &sa, NULL) == 0) {
+    setitimer(ITIMER_REAL, &it, NULL);
+  }
 }
 
 
@@ -113,7 +140,7 @@ static double mono_s(void) {
 /* After every step: stop on a signal or past --max-wall. */
 static int on_poll(void *ud) {
   task_out *o = ud;
-  if (o->max_wall > 0 && mono_s() - o->wall0 > o->max_wall) {
+  if (task_alarm || (o->max_wall > 0 && mono_s() - o->wall0 > o->max_wall)) {
     o->wall_hit = 1;
   }
   return task_signal != 0 || o->wall_hit;
@@ -182,7 +209,7 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
     *rc = 128 + task_signal;
     return "interrupted";
   }
-  if (o->wall_hit) {
+  if (o->wall_hit || task_alarm) {
     return "limit";
   }
   *rc = CLI_OK;
@@ -515,7 +542,7 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
   } else if (task_signal) {
     snprintf(msg, size, "interrupted by %s at t = %.6g s",
              task_signal == SIGINT ? "SIGINT" : "SIGTERM", s->t_end);
-  } else if (o->wall_hit) {
+  } else if (o->wall_hit || task_alarm) {
     snprintf(msg, size, "the wall-time limit of %g s was reached at t = %.6g s (--max-wall)",
              o->max_wall, s->t_end);
   } else {
@@ -562,7 +589,9 @@ static int task_execute(vxc_task *t, const task_args *a) {
   vxc_task_summary s;
   vxc_error err;
   catch_signals();
+  arm_wall_timer(o.max_wall);
   vxc_task_set_poll(t, on_poll, &o);
+  vxc_task_set_stop(t, &task_stop);
   vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");

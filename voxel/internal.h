@@ -243,6 +243,7 @@ struct vxv_workspace {
   vxg_posed_cell pc[2];
   vxv_query q;
   vxv_visit_fn visit; /* the running query's visitor (vxv_options.visit), or NULL */
+  const volatile sig_atomic_t *halt; /* the running query's stop flag (vxv_options.stop), or NULL */
   void *visit_ud;
   double ref[3]; /* the running query's reference point, world */
 

@@ -102,6 +102,10 @@ static int can_split(const vxv_workspace *ws, vxv_subtree *st, const vxv_box *b)
   if (b->level >= VXV_MAX_LEVEL) {
     return 0;
   }
+  if (ws->halt && *ws->halt) {
+    st->capped = 1; /* the caller asked to stop: what is there is summed, flagged */
+    return 0;
+  }
   if (ws->q.h_min > 0 && 2 * b->h <= ws->q.h_min) {
     return 0;
   }
@@ -1082,6 +1086,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     ws->visit(ws->visit_ud, &v);
   }
   ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
+  ws->halt = opt.stop;
   ws->peak = ws->bytes;
   ws->mem_failed = ws->alloc_failed = 0;
   long long max_boxes = opt.max_boxes ? opt.max_boxes : VXV_DEFAULT_MAX_BOXES;
@@ -1151,6 +1156,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return VXC_ERR_NOMEM; /* the caller's allocator refused: not a cap */
   }
   *res = r;
+  if (opt.stop && *opt.stop) {
+    res->capped = 1;
+    return VXC_ERR_STOPPED;
+  }
   return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
 }
 
@@ -1161,7 +1170,7 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
                             const vxg_xform *const *to_world, const vxv_options *opt,
                             vxv_result *res) {
   vxc_status st = query_body(ws, ncell, cells, to_world, opt, res);
-  if (st >= 0 && res->capped && opt && !(opt->rtol > 0)) {
+  if (st >= 0 && res->capped && opt && !(opt->rtol > 0) && !(opt->stop && *opt->stop)) {
     /* h_min rule: a capped pass left some regions coarser than others; the leaf edge is
      * doubled until a pass completes (the last complete level), flagged capped */
     vxv_options o = *opt;

@@ -24,6 +24,7 @@
 #ifndef VXV_VOXEL_H
 #define VXV_VOXEL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "geom/geom.h"
@@ -111,6 +112,9 @@ typedef struct vxv_options {
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
                           visitor runs on the caller's thread alone (same figures) */
   void *visit_ud;
+  const volatile sig_atomic_t *stop; /* NULL, or a flag the caller may set (another thread,
+                          a signal handler): the query then ends within about a
+                          millisecond, capped, with VXC_ERR_STOPPED */
   int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
                       closed form when no other surface of the cells meets their
                       interference (closed.c: exact, no octree, whatever the rule), a
