@@ -319,6 +319,14 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   int have_mpr = 0;
   vxv_options vhull = *vo;
   vhull.hull_test = grid_h <= 0 && ca->hull.exact && cb->hull.exact;
+  /* a cell that is not convex has only its bounding box's support: its pair keeps its region
+     for the penetration's bracket (on one thread, as a visitor needs), then drops it */
+  int own_reg = !vo->visit && grid_h <= 0 && vo->threads <= 1 &&
+                !(ca->hull.exact && cb->hull.exact);
+  if (own_reg) {
+    vhull.visit = keep_region;
+    vhull.visit_ud = q;
+  }
   vxv_result r;
   vxc_status st = grid_h > 0 ? vxv_grid_baseline(q->ws, ca, &ta, cb, &tb, grid_h, &r)
                              : vxv_intersect(q->ws, ca, &ta, cb, &tb, &vhull, &r);
@@ -386,9 +394,12 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
-  int kept = o->region || o->patches;
+  int kept = o->region || o->patches || own_reg;
   vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
                    kept ? q->nreg - q->pair_start : 0, pm);
+  if (own_reg) {
+    q->nreg = q->pair_start;
+  }
   if (o->patches && pair_patches(q, o, pm) != 0) {
     return VXC_ERR_NOMEM;
   }
