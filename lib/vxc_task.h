@@ -55,6 +55,10 @@ VXC_API const char *vxc_task_name(const vxc_task *task);
 VXC_API double vxc_task_duration(const vxc_task *task); /* s */
 /* Replaces the task's duration (s, > 0: e.g. a shortened run). VXC_ERR_ARG otherwise. */
 VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
+/* 0 turns the fast paths (closed forms, quadratures, bore proofs) off for every contact, as
+ * (closed-form off) does for one, so that the octree measures everything; 1 leaves each
+ * contact as its file says. Returns VXC_OK, VXC_ERR_ARG (task NULL). */
+VXC_API vxc_status vxc_task_set_closed_form(vxc_task *task, int on);
 
 /* Bounds on a run (defaults below): at most max_steps accepted steps and max_records
  * records. A run that would need more is refused before it starts when that can be told

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..35"
+echo "1..37"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -131,6 +131,11 @@ cat >"$tmp/slowq.vxt" <<EOT
     (mu_c 0.15) (sigma0 1e4) (sigma1 10) (sigma2 0) (v_s 1e-3) (tau_dw 0.01) (v_e 1e-5))
     (rtol 1e-7)))
 EOT
+# --no-closed-form: every query of the ball on the table by the octree (0 in closed form)
+ok "the ball on the table takes its fast paths" 0 '[1-9][0-9]* in closed form' -- \
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.05 --out "$tmp/cf"
+ok "--no-closed-form leaves every query to the octree" 0 ' 0 in closed form' -- \
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.05 --out "$tmp/ncf" --no-closed-form
 ok "--max-wall stops a run inside a slow query, within seconds" 1 'wall-time limit of 0\.5 s was reached at t = 0 s' -- \
   timeout 5 "$vxc" task "$tmp/slowq.vxt" --out "$tmp/slowq" --max-wall 0.5
 

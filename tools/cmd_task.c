@@ -411,6 +411,7 @@ static int write_plots(const char *dir, vxc_task *t) {
 typedef struct task_args {
   const char *file, *dir;
   int plot;
+  int no_closed_form; /* --no-closed-form */
   double duration, max_steps, max_output, max_wall;
   const char *vtk; /* --vtk DIR, or NULL */
   double vtk_tol;  /* --vtk-tol T, m (0: the default) */
@@ -419,7 +420,7 @@ typedef struct task_args {
 
 /* Parses the command line into *a. Returns CLI_OK or the usage error's status. */
 static int task_args_parse(int argc, char **argv, task_args *a) {
-  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0, NULL, 0};
+  *a = (task_args){NULL, ".", 0, 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0, NULL, 0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
       double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
@@ -455,6 +456,8 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
       return cli_usage_error("task", "option '--vtk' needs a directory");
     } else if (strcmp(argv[i], "--plot") == 0) {
       a->plot = 1;
+    } else if (strcmp(argv[i], "--no-closed-form") == 0) {
+      a->no_closed_form = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_usage_error("task", "unknown option '%s'", argv[i]);
     } else if (a->file) {
@@ -477,6 +480,9 @@ static int task_open(const task_args *a, vxc_task **out) {
   }
   if (a->duration > 0) {
     vxc_task_set_duration(t, a->duration);
+  }
+  if (a->no_closed_form) {
+    vxc_task_set_closed_form(t, 0);
   }
   /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
   double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
@@ -643,7 +649,8 @@ static int task_run(int argc, char **argv) {
 const cli_command cli_cmd_task = {
     "task", "run a task file (.vxt): insertion, extraction or free-body simulation",
     "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T] [--max-steps N]\n"
-    "                [--max-output BYTES] [--max-wall SECONDS] [--vtk DIR [--vtk-tol T]]\n\n"
+    "                [--max-output BYTES] [--max-wall SECONDS] [--no-closed-form]\n"
+    "                [--vtk DIR [--vtk-tol T]]\n\n"
     "Runs the task: free bodies under gravity, driven bodies along their trajectories\n"
     "(optionally through a compliant gripper), contacts by Gonthier's volumetric model with\n"
     "cell-pair tracking, integrated by RK4 or an adaptive embedded pair (Dormand-Prince\n"
@@ -666,7 +673,9 @@ const cli_command cli_cmd_task = {
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
     "                  would write more is refused, or stopped with status \"limit\"\n"
-    "  --max-wall S    stop with status \"limit\" after S seconds of wall time\n"
+    "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"
+    "                  under way is stopped too)\n"
+    "  --no-closed-form  every contact by the octree, as (closed-form off) does for one\n"
     "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
     "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
     "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"
