@@ -133,9 +133,9 @@ cat >"$tmp/slowq.vxt" <<EOT
 EOT
 # --no-closed-form: every query of the ball on the table by the octree (0 in closed form)
 ok "the ball on the table takes its fast paths" 0 '[1-9][0-9]* in closed form' -- \
-  "$vxc" task "$data/ball-on-table.vxt" --duration 0.05 --out "$tmp/cf"
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.25 --out "$tmp/cf"
 ok "--no-closed-form leaves every query to the octree" 0 ' 0 in closed form' -- \
-  "$vxc" task "$data/ball-on-table.vxt" --duration 0.05 --out "$tmp/ncf" --no-closed-form
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.25 --out "$tmp/ncf" --no-closed-form
 ok "--max-wall stops a run inside a slow query, within seconds" 1 'wall-time limit of 0\.5 s was reached at t = 0 s' -- \
   timeout 5 "$vxc" task "$tmp/slowq.vxt" --out "$tmp/slowq" --max-wall 0.5
 
