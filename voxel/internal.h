@@ -199,10 +199,18 @@ typedef struct vxv_btri {
   int atom;       /* index in vxv_bsp.atom */
 } vxv_btri;
 
+/* The mesh's inside near a leaf (bsp.c): within the ball that holds the leaf, the
+ * intersection of its triangles' inner half-spaces (every vertex near is inside every
+ * triangle's plane there), their union (every vertex outside), or neither. */
+enum { VXV_LOCAL_GENERAL, VXV_LOCAL_CONVEX, VXV_LOCAL_CONCAVE };
+
 typedef struct vxv_batom {
   int cell, atom; /* the mesh atom */
   int comp;       /* 1: the cell keeps the mesh's outside (a complemented primitive) */
   double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
+  int shape;      /* VXV_LOCAL_*: how a piece's side is read (general: the signed distance) */
+  int npl;        /* the distinct planes of its triangles near the leaf, leaf-local */
+  double pl[VXV_BSP_TRIS][4];
 } vxv_batom;
 
 typedef struct vxv_bsp {
@@ -424,10 +432,12 @@ int vxv_box_flush(const vxv_query *q, const vxv_box *b);
 /* bsp.c */
 /* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with
  * its triangles that may cross b. An `attempt` (a box that will be split otherwise) gives
- * up when b's ball is large against the mesh's mean triangle. Returns 0, or -1 when the
- * atom does not fit (too many triangles or atoms): it must be linearised. */
+ * up when b's ball is large against the mesh's mean triangle. Returns 0; 1 when the atom
+ * needs no BSP: it is kept as its inside (not comp) and that is locally convex, the
+ * intersection of the half-spaces planes[4 j ..] (n . x <= d, query frame, j < *nplanes);
+ * or -1 when the atom does not fit (too many triangles or atoms): it must be linearised. */
 int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
-                     int attempt);
+                     int attempt, double *planes, int *nplanes);
 /* The region of the leaf b inside the convex polyhedron p (leaf-local) on the wanted side of
  * every atom of th->bsp: out[0 .. 10) its moments about b's centre (out[0] alone unless
  * `moments`), out[10 .. 13) the vector area of cell 0's faces (those on the plane bits
