@@ -75,6 +75,8 @@ typedef struct vxv_box {
   uint64_t outside[2];
   float mu[2]; /* per cell: an upper bound on |f| of atom mslot at c, rounded up (infinite:
                   none; the parent's until the box is classified) */
+  int leaf;    /* k + 1 when the top of the tree integrated the box as an exact leaf into
+                  ws->topleaf[k] (octree.c), else 0 */
 } vxv_box;
 
 typedef struct vxv_leaf {
@@ -280,6 +282,9 @@ struct vxv_workspace {
 
   /* the order in which a round's subtrees are claimed (largest expected work first) */
   vxv_claim *order;
+  vxv_leaf *topleaf; /* the exact leaves the top of the tree integrated (vxv_box.leaf) */
+  size_t captopleaf;
+  int ntopleaf;
   size_t caporder;
 
   /* the pool: nworker threads (ids 1..nworker); the caller is id 0. gen and alert are
@@ -376,10 +381,6 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
-/* 1 when the MIXED box b is likely an exact leaf as it is: its meshes' triangles near it fit
- * (vxv_leaf_eval with only_exact, without the integration, which may still find a BSP too
- * large). */
-int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,

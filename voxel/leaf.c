@@ -1458,17 +1458,6 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
-  int ng, lo_empty, nlin, nplanes;
-  unsigned nohi;
-  if (!vxv_box_planar(q, b)) {
-    return 0;
-  }
-  int nh = leaf_halfspaces(q, b, th->hs, 2, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  return nh >= 0 && nlin == 0 && nh <= VXV_CP_PLANES && !(th->bsp.natom > 0 && ng > 0);
-}
-
-
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
   double boxvol = vxv_box_volume(b);
