@@ -522,9 +522,10 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
       printf("never in contact\n");
     } else {
       printf(
-          "in contact %.6g .. %.6g s, %d pair starts, peak f_n %.6g N, f_t %.6g N, "
-          "rolling %.4g N m, spinning %.4g N m\n",
-          c->first, c->last, c->impacts, c->peak_fn, c->peak_ft, c->peak_troll, c->peak_tspin);
+          "in contact %.6g .. %.6g s, %d pair starts, peak f_n %.6g N (one contact's "
+          "%.6g N), f_t %.6g N, rolling %.4g N m, spinning %.4g N m\n",
+          c->first, c->last, c->impacts, c->peak_fn, c->peak_fn_contact, c->peak_ft,
+          c->peak_troll, c->peak_tspin);
     }
   }
   const vxc_task_energy *e = &s->energy;
