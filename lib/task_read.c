@@ -1027,6 +1027,11 @@ const char *vxc_task_body_name(const vxc_task *t, int i) {
 }
 
 
+const char *vxc_task_body_model(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].model : NULL;
+}
+
+
 int vxc_task_body_is_free(const vxc_task *t, int i) {
   return (t && i >= 0 && i < t->nbody) ? t->body[i].kind == TASK_FREE : 0;
 }

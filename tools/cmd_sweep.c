@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "dirs.h"
 #include "sweep.h"
 
 typedef struct worker {
@@ -106,6 +107,9 @@ static int spawn(worker *w, worker *all, int n, const sweep_out *s) {
     }
     close(to[1]);
     close(from[0]);
+    if (tools_lock_fd() >= 0) {
+      close(tools_lock_fd()); /* the lock goes with the parent (the flock is shared) */
+    }
     worker_loop(s->sw, s->o->max_steps, to[0], from[1]);
   }
   close(to[0]);
