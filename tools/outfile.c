@@ -123,7 +123,7 @@ int tools_file_sync(tools_file *o) {
 }
 
 
-int tools_file_close(tools_file *o) {
+int tools_file_finish(tools_file *o) {
   if (!o->f) {
     return 0;
   }
@@ -139,31 +139,49 @@ int tools_file_close(tools_file *o) {
   if (rc != 0 && !printed) {
     fail(o, "write error: ", k->err ? k->err : errno);
   }
-  if (rc == 0 && o->mode == TOOLS_FILE_ATOMIC && rename(o->tmp, o->path) != 0) {
-    fail(o, "cannot replace it: ", errno);
-    rc = -1;
-  }
   if (rc != 0 && o->mode == TOOLS_FILE_ATOMIC) {
     unlink(o->tmp);
   }
   free(k);
   o->f = NULL;
   o->ck = NULL;
+  o->finished = rc == 0 && o->mode == TOOLS_FILE_ATOMIC;
   return rc;
 }
 
 
-void tools_file_discard(tools_file *o) {
-  if (!o->f) {
-    return;
+int tools_file_commit(tools_file *o) {
+  if (!o->finished) {
+    return 0;
   }
-  fclose(o->f);
-  free(o->ck);
-  if (o->mode == TOOLS_FILE_ATOMIC) {
+  o->finished = 0;
+  if (rename(o->tmp, o->path) != 0) {
+    fail(o, "cannot replace it: ", errno);
     unlink(o->tmp);
+    return -1;
   }
-  o->f = NULL;
-  o->ck = NULL;
+  return 0;
+}
+
+
+int tools_file_close(tools_file *o) {
+  int rc = tools_file_finish(o);
+  return rc == 0 ? tools_file_commit(o) : (tools_file_discard(o), rc);
+}
+
+
+void tools_file_discard(tools_file *o) {
+  if (o->f) {
+    fclose(o->f);
+    free(o->ck);
+    o->f = NULL;
+    o->ck = NULL;
+    o->finished = o->mode == TOOLS_FILE_ATOMIC;
+  }
+  if (o->finished) {
+    unlink(o->tmp);
+    o->finished = 0;
+  }
 }
 
 

@@ -17,6 +17,10 @@
 
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum tools_file_mode {
   TOOLS_FILE_ATOMIC, /* to PATH.tmp.PID, renamed over PATH by tools_file_close */
   TOOLS_FILE_TRUNC,  /* PATH itself, emptied first (a growing stream) */
@@ -27,6 +31,7 @@ typedef struct tools_file {
   FILE *f;    /* write through this; NULL when closed */
   void *ck;   /* the stream's state (outfile.c) */
   int mode;   /* tools_file_mode */
+  int finished; /* tools_file_finish done: the temporary file awaits tools_file_commit */
   const char *who;
   char path[4200], tmp[4300];
 } tools_file;
@@ -48,8 +53,18 @@ int tools_file_close(tools_file *o);
 /* Closes without committing: an atomic file's temporary file is removed, PATH untouched. */
 void tools_file_discard(tools_file *o);
 
+/* tools_file_close in two steps, for outputs that go together (a model and its meshes):
+ * finish each (checked, synced, closed; 0 or -1 as tools_file_close), then commit each
+ * (the rename; 0, or -1 after a message) only when all finished. */
+int tools_file_finish(tools_file *o);
+int tools_file_commit(tools_file *o);
+
 /* Checks standard output at the end of a program (ferror, fflush): returns 0, or -1 after
  * printing "WHO: standard output: write error: REASON". */
 int tools_stdout_check(const char *who);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VXC_TOOLS_OUTFILE_H */
