@@ -12,7 +12,8 @@
 
 typedef struct cookie {
   int fd;
-  int err; /* errno of the first failed write, 0 if none */
+  int err;  /* errno of the first failed write, 0 if none */
+  int told; /* its message printed */
 } cookie;
 
 /* VXC_TEST_FAIL_WRITE=K: the K-th write fails with ENOSPC (0: the hook is off) */
@@ -65,7 +66,13 @@ static int ck_close(void *c) {
 
 
 static void fail(const tools_file *o, const char *what, int err) {
-  fprintf(stderr, "%s: %s: %s%s\n", o->who, o->path, what, strerror(err ? err : EIO));
+  cookie *k = o->ck;
+  if (!k || !k->told) {
+    fprintf(stderr, "%s: %s: %s%s\n", o->who, o->path, what, strerror(err ? err : EIO));
+  }
+  if (k) {
+    k->told = 1;
+  }
 }
 
 
@@ -82,7 +89,7 @@ int tools_file_open(tools_file *o, const char *who, const char *path, tools_file
     fail(o, "cannot write: ", ENOMEM);
     return -1;
   }
-  k->err = 0;
+  k->err = k->told = 0;
   k->fd = open(open_path, flags, 0666);
   if (k->fd < 0) {
     fail(o, "cannot write: ", errno);
@@ -129,15 +136,14 @@ int tools_file_finish(tools_file *o) {
   }
   cookie *k = o->ck;
   int rc = tools_file_sync(o); /* prints the error */
-  int printed = rc != 0;
   if (fclose(o->f) != 0 && rc == 0) {
     rc = -1;
   }
   if (rc == 0 && k->err) {
     rc = -1;
   }
-  if (rc != 0 && !printed) {
-    fail(o, "write error: ", k->err ? k->err : errno);
+  if (rc != 0) {
+    fail(o, "write error: ", k->err ? k->err : errno); /* unless told */
   }
   if (rc != 0 && o->mode == TOOLS_FILE_ATOMIC) {
     unlink(o->tmp);

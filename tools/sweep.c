@@ -505,6 +505,7 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
       tools_file_open(&s->times, "vxc sweep", s->times_path, TOOLS_FILE_APPEND) != 0) {
     return CLI_FAIL;
   }
+  s->started = 1;
   return 0;
 }
 
@@ -641,20 +642,27 @@ static int write_plots(sweep_out *s) {
 
 int sweep_out_close(sweep_out *s, int jobs) {
   int rc = s->werr ? CLI_FAIL : CLI_OK;
-  if (tools_file_close(&s->csv) != 0 || tools_file_close(&s->times) != 0) {
+  if (tools_file_close(&s->csv) != 0) {
+    rc = CLI_FAIL;
+  }
+  if (tools_file_close(&s->times) != 0) {
     rc = CLI_FAIL;
   }
   if (s->bar_shown) {
     fprintf(stderr, "\r%60s\r", "");
   }
   /* even after a failed append: the rows are all in memory, and the rename is atomic */
-  if (s->sw && s->ndone == s->ncase && rewrite(s) != 0) {
+  if (s->started && s->ndone == s->ncase && rewrite(s) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->sw && s->o->plot && write_plots(s) != 0) {
+  if (s->started && s->o->plot && write_plots(s) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->sw) {
+  if (s->started && rc != CLI_OK) {
+    fprintf(stderr, "vxc sweep: %s: not every row could be written (above): --resume runs the "
+            "missing cases\n", s->o->dir);
+  }
+  if (s->started) {
     double wall = sweep_now() - s->t0;
     long long nrun = s->ndone - s->nresumed;
     printf("sweep %s: %lld of %lld cases in %s (%lld run now, %lld resumed):",

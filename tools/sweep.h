@@ -56,6 +56,7 @@ typedef struct sweep_out {
   double t0;
   tools_file csv, times; /* the rows appended as cases end */
   int werr;              /* a write failed (the message printed) */
+  int started;           /* the folder was set up: the sweep ran */
   char *inputs;          /* the record of the input files (sweep_inputs.h) */
   int tty, bar_shown; /* a progress line on stderr when it is a terminal */
   char csv_path[4200], times_path[4200], inputs_path[4200];
