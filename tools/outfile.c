@@ -156,6 +156,27 @@ int tools_file_finish(tools_file *o) {
 }
 
 
+/* Syncs the folder holding path, so that a rename survives a crash (best effort: a file
+ * system that cannot sync a folder is not an error). */
+static void sync_dir(const char *path) {
+  char dir[4200];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) {
+    slash[1] = 0;
+  } else if (slash) {
+    *slash = 0;
+  } else {
+    strcpy(dir, ".");
+  }
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    fsync(fd);
+    close(fd);
+  }
+}
+
+
 int tools_file_commit(tools_file *o) {
   if (!o->finished) {
     return 0;
@@ -166,6 +187,7 @@ int tools_file_commit(tools_file *o) {
     unlink(o->tmp);
     return -1;
   }
+  sync_dir(o->path);
   return 0;
 }
 
