@@ -270,7 +270,7 @@ static const char *row_fault(const sweep_out *s, const char *line, char *prefix,
     p += n + 1;
   }
   *code = status_of(p);
-  return *code < 0 ? "no status" : NULL;
+  return !strcmp(p, "crashed") ? "its case crashed" : *code < 0 ? "no status" : NULL;
 }
 
 
