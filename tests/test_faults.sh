@@ -12,7 +12,7 @@ tools=$(dirname "$vxc")
 seed=${VXC_FAULT_SEED:-$$}
 echo "# seed $seed (VXC_FAULT_SEED)"
 
-echo "1..32"
+echo "1..33"
 
 cp "$data/ball.vxm" "$data/table.vxm" "$tmp/"
 cat >"$tmp/drop.vxt" <<EOT
@@ -164,6 +164,22 @@ ok "metrics --vtk: each of its $nfail writes failing exits non-zero, no file cut
   0 '^ok$' -- sh -c "[ -z '$bad' ] && [ $nfail -ge 2 ] && echo ok || echo 'failed:$bad n=$nfail'"
 ok "... the region written when no write fails differs from the previous (a real rewrite)" 1 \
   'differ' -- cmp v.vtu vref.vtu
+
+# vxc belt: its files replaced whole or not at all
+"$vxc" belt --law coulomb --out bref >/dev/null 2>&1
+k=1 bad="" nfail=0
+while [ $k -le 40 ]; do
+  rm -rf b && cp -r bref b
+  VXC_TEST_FAIL_WRITE=$k "$vxc" belt --law coulomb --out b >o.txt 2>e.txt
+  rc=$?
+  [ $rc -eq 0 ] && break
+  nfail=$((nfail + 1))
+  grep -q "b/[a-z./]*: .*No space left" e.txt || bad="$bad k=$k:message"
+  diff -r b bref >/dev/null || bad="$bad k=$k:changed"
+  k=$((k + 1))
+done
+ok "belt: each of its $nfail writes failing exits non-zero naming the file, the previous files intact" \
+  0 '^ok$' -- sh -c "[ -z '$bad' ] && [ $nfail -ge 2 ] && echo ok || echo 'failed:$bad n=$nfail'"
 
 # vxc import: the model and its mesh are the previous ones, both, after each failure
 if [ -x "$tools/vxc-import" ]; then
