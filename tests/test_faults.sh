@@ -12,7 +12,7 @@ tools=$(dirname "$vxc")
 seed=${VXC_FAULT_SEED:-$$}
 echo "# seed $seed (VXC_FAULT_SEED)"
 
-echo "1..33"
+echo "1..34"
 
 cp "$data/ball.vxm" "$data/table.vxm" "$tmp/"
 cat >"$tmp/drop.vxt" <<EOT
@@ -325,6 +325,24 @@ if command -v mpirun >/dev/null 2>&1 && [ -x "$tools/vxc-sweep-mpi" ]; then
 else
   n=$((n + 1))
   echo "ok $n - vxc-sweep-mpi lock # SKIP mpirun or vxc-sweep-mpi missing"
+fi
+
+if [ -x "$mj" ]; then
+  rm -rf two3
+  setsid "$vxc" task slow.vxt --out two3 >/dev/null 2>&1 &
+  p=$!
+  i=0
+  while [ $i -lt 300 ] && ! grep -q . two3/.vxc.lock 2>/dev/null; do
+    sleep 0.05
+    i=$((i + 1))
+  done
+  # shellcheck disable=SC2086
+  ok "vxc-mujoco on a folder in use is refused, naming the pid" 1 "pid $p" -- "$mj" $mjargs --out two3
+  kill -KILL -- "-$p" 2>/dev/null
+  wait $p 2>/dev/null
+else
+  n=$((n + 1))
+  echo "ok $n - vxc-mujoco lock # SKIP vxc-mujoco not built"
 fi
 
 # a usage error never touches an existing output
