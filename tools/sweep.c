@@ -314,7 +314,7 @@ static int read_rows(sweep_out *s, FILE *f) {
     const char *why = row_fault(s, line, prefix, psize, &i, &code);
     nline++;
     if (!why && (dup[i] || s->row[i])) {
-      why = "a second row of its case (both dropped)";
+      why = "a second row of its case (the first is dropped too)";
       keep_row(s, line, i, dup);
     } else if (!why) {
       rc = keep_row(s, line, i, dup);
