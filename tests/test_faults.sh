@@ -268,8 +268,9 @@ for round in 1 2 3; do
   rows_of_ref k slowref || bad="$bad round$round@${t}:rows"
   "$vxc" sweep slow.vxs --out k --jobs 2 --resume >/dev/null 2>&1 || bad="$bad round$round:resume"
   cmp -s k/sweep.csv slowref/sweep.csv || bad="$bad round$round@${t}:bytes"
+  ls -a k | grep -q '\.tmp\.' && bad="$bad round$round:temporary-left"
 done
-ok "sweep: killed 3 times at random points, the rows left are right and --resume gives the same bytes" \
+ok "sweep: killed 3 times at random points, the rows left are right, --resume gives the same bytes, no temporary left" \
   0 '^ok$' -- sh -c "[ -z '$bad' ] && echo ok || echo 'failed:$bad'"
 
 bad=""
@@ -288,6 +289,7 @@ for round in 1 2 3; do
   "$vxc" task slow.vxt --out kt >/dev/null 2>&1 || bad="$bad round$round:rerun"
   cmp -s kt/series.csv tslowref/series.csv || bad="$bad round$round:rerun-bytes"
   [ "$(status kt/summary.json)" = completed ] || bad="$bad round$round:rerun-status"
+  ls -a kt | grep -q '\.tmp\.' && bad="$bad round$round:temporary-left"
 done
 ok "task: killed 3 times at random points over a finished run, summary.json says running, never the old completed" \
   0 '^ok$' -- sh -c "[ -z '$bad' ] && echo ok || echo 'failed:$bad'"

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE /* flock */
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -50,6 +51,30 @@ int tools_gnuplot(const char *who, const char *path) {
 
 static int lock_fd = -1;
 
+/* Removes the temporary files (NAME.tmp.PID, outfile.h) that a killed run left in dir, for
+ * the outputs of the tools that lock a folder: with the lock held, none is being written. */
+static void remove_stale(const char *dir) {
+  static const char *const names[] = {"sweep.csv", "times.csv",  "sweep.inputs", "sweep.gp",
+                                      "series.csv", "summary.json", "plots.gp"};
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)) != NULL) {
+    const char *t = strstr(e->d_name, ".tmp.");
+    for (size_t i = 0; t && t[5] && i < sizeof names / sizeof *names; i++) {
+      size_t n = strlen(names[i]);
+      if ((size_t)(t - e->d_name) == n && !strncmp(e->d_name, names[i], n) &&
+          strspn(t + 5, "0123456789") == strlen(t + 5)) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+      }
+    }
+  }
+  if (d) {
+    closedir(d);
+  }
+}
+
 int tools_lock_fd(void) {
   return lock_fd;
 }
@@ -88,5 +113,6 @@ int tools_lock_dir(const char *who, const char *dir) {
     return -1;
   }
   lock_fd = fd;
+  remove_stale(dir);
   return 0;
 }
