@@ -365,8 +365,9 @@ cp ball.vxm ball.vxm.orig && echo "; edited" >>ball.vxm
 ok "--resume after a model changed refuses, naming it" 1 'model file .*ball\.vxm changed' -- \
   "$vxc" sweep drop.vxs --out r --resume
 cp ball.vxm.orig ball.vxm
-cp drop.vxs drop.vxs.orig && sed -i 's/0.15 3/0.15 4/' drop.vxs
-ok "--resume after the sweep file changed refuses, naming it" 1 'sweep file .*drop\.vxs changed' -- \
+# the case: a (set (duration ...)) added to the sweep, same header, same cases
+cp drop.vxs drop.vxs.orig && sed -i 's/  (outputs/  (set (duration 0.3))\n  (outputs/' drop.vxs
+ok "--resume after the sweep file changed (a set form) refuses, naming it" 1 'sweep file .*drop\.vxs changed' -- \
   "$vxc" sweep drop.vxs --out r --resume
 cp drop.vxs.orig drop.vxs
 ok "... the folder untouched by the refusals (but for the lock's pid)" 0 '^same$' -- \
