@@ -36,7 +36,8 @@ static const char USAGE[] =
     "  --timestep H          MuJoCo's time step, s (default: the model's)\n"
     "  --every T             record interval, s (1e-3)\n"
     "  --key KEYFRAME        start from a keyframe (name or index)\n"
-    "  --out DIR             output folder (.)\n"
+    "  --out DIR             output folder (.): one run at a time (another is refused,\n"
+    "                        naming its pid); summary.json says \"running\" until the end\n"
     "  --plot                DIR/plots.gp and, with gnuplot, PNG plots\n"
     "  --native              MuJoCo's own contact instead, for comparison\n";
 
