@@ -85,6 +85,9 @@ VXC_API vxc_status vxc_task_set_stop(vxc_task *task, const volatile sig_atomic_t
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);
+/* The model file of body i as resolved against the task file's folder (owned by the
+ * task), NULL for a bad index. */
+VXC_API const char *vxc_task_body_model(const vxc_task *task, int i);
 /* 1 for a free body (its kinetic energy is in the budget), 0 for fixed or driven. */
 VXC_API int vxc_task_body_is_free(const vxc_task *task, int i);
 /* 1 for a driven body (along keyframes or a line, gripped or not), else 0. */
