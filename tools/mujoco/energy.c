@@ -1,0 +1,120 @@
+/* energy.c: the energy account of a MuJoCo run with vxc contacts (bridge.h), the budget of
+ * `vxc task` (K + P + E + D - W constant, lib/README.md section 12).
+ *
+ * K is the model's kinetic energy 1/2 qvel^T M qvel, P gravity's potential of its bodies'
+ * centres of mass; per step of length h, with each contact's relative motion at p_c taken at
+ * the step's mean twists: the elastic work k_v V_r v_cn h, V_r at the step's middle (its
+ * change A v_cn h / 2 from the contact's area A), the dissipation of the model's damping,
+ * friction, rolling and spinning terms at those velocities, and W, the work of every other
+ * generalised force but gravity and the bias forces (actuators, passive forces, MuJoCo's own
+ * constraints and applied forces) at the mean qvel. The contact forces MuJoCo applied enter
+ * K only, so a coupling that puts more work into the bodies than the model's forces would
+ * shows as a positive error: energy created. */
+#include <math.h>
+#include <string.h>
+
+#include "bridge.h"
+
+/* One contact of pair c over the step: its energy integrals' increments into e. */
+static void contact_energy(const bridge_contact *c, const vxc_pair_contact *pc,
+                           const vxc_body_motion mid[2], double h, vxc_task_energy *e) {
+  if (pc->slot < 0 || !(pc->geom.volume > 0)) {
+    return;
+  }
+  const double *sy = vxc_pair_state(c->pair, pc->slot);
+  vxc_wrench w;
+  if (vxc_contact_eval(&c->params, &pc->geom, &mid[0], &mid[1], sy, &w, NULL, NULL) != VXC_OK) {
+    return;
+  }
+  const double *n = pc->geom.normal, *x = pc->geom.centroid;
+  double vc[3], wr[3];
+  for (int j = 0; j < 3; j++) {
+    int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+    double ra1 = x[j1] - mid[0].r[j1], ra2 = x[j2] - mid[0].r[j2];
+    double rb1 = x[j1] - mid[1].r[j1], rb2 = x[j2] - mid[1].r[j2];
+    vc[j] = mid[0].v[j] + mid[0].w[j1] * ra2 - mid[0].w[j2] * ra1 -
+            (mid[1].v[j] + mid[1].w[j1] * rb2 - mid[1].w[j2] * rb1);
+    wr[j] = mid[0].w[j] - mid[1].w[j];
+  }
+  const vxc_metrics *mt = vxc_pair_last_metrics(c->pair);
+  const vxc_pair_metrics *pm = &mt->pair[pc->pair];
+  double area = pc->patch >= 0 ? pm->patch[pc->patch].area : pm->area;
+  double vr = pc->geom.volume - (c->params.tau_r > 0 ? sy[VXC_STATE_VRO] : 0.0);
+  vr = vr > 0 ? vr : 0.0;
+  double vcn = n[0] * vc[0] + n[1] * vc[1] + n[2] * vc[2];
+  double ft = 0, tr = 0, ts = 0;
+  for (int j = 0; j < 3; j++) {
+    ft += w.force_friction[j] * vc[j];
+    tr += w.torque_rolling[j] * wr[j];
+    ts += w.torque_spinning[j] * wr[j];
+  }
+  e->elastic += h * c->params.k_v * (vr + 0.5 * area * vcn * h) * vcn;
+  e->normal += h * (w.f_n - c->params.k_v * vr) * vcn;
+  e->friction -= h * ft;
+  e->rolling -= h * tr;
+  e->spinning -= h * ts;
+}
+
+
+void bridge_energy_step(bridge *br) {
+  const mjModel *m = br->m;
+  const mjData *d = br->d;
+  double h = m->opt.timestep;
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    const bridge_contact *c = &br->c[i];
+    vxc_body_motion mid[2] = {c->mo[0], c->mo[1]};
+    for (int k = 0; k < 2; k++) {
+      double t[6], t0[6];
+      bridge_twist(br, br->pair_index[2 * i + k], 0.5, t);
+      bridge_twist(br, br->pair_index[2 * i + k], 0, t0);
+      for (int j = 0; j < 3; j++) {
+        mid[k].v[j] += t[j] - t0[j];
+        mid[k].w[j] += t[3 + j] - t0[3 + j];
+      }
+    }
+    int nc = vxc_pair_contact_count(c->pair);
+    for (int k = 0; k < nc; k++) {
+      vxc_pair_contact pc;
+      if (vxc_pair_contact_get(c->pair, k, &pc) == VXC_OK) {
+        contact_energy(c, &pc, mid, h, &br->e);
+      }
+    }
+  }
+  double wk = 0;
+  for (int j = 0; j < m->nv; j++) {
+    double f = d->qfrc_actuator[j] + d->qfrc_passive[j] + d->qfrc_constraint[j] +
+               d->qfrc_applied[j];
+    wk += 0.5 * (br->qvel0[j] + d->qvel[j]) * f;
+  }
+  br->e.work_in += h * wk;
+}
+
+
+int bridge_energy_check(bridge *br) {
+  const mjModel *m = br->m;
+  mjData *d = br->d;
+  vxc_task_energy *e = &br->e;
+  double *mv = br->scratch + 6 * br->ntw; /* room for nv */
+  mj_mulM(m, d, mv, d->qvel);
+  e->kinetic = 0.5 * mju_dot(d->qvel, mv, m->nv);
+  e->potential = 0;
+  for (int b = 1; b < m->nbody; b++) {
+    e->potential -= m->body_mass[b] * mju_dot(m->opt.gravity, d->xipos + 3 * b, 3);
+  }
+  e->dissipated = e->normal + e->friction + e->rolling + e->spinning;
+  double sum = e->kinetic + e->potential + e->elastic + e->dissipated - e->work_in;
+  if (!br->energy_set) {
+    br->e0 = sum;
+    br->p0 = e->potential;
+    br->energy_set = 1;
+  }
+  e->error = sum - br->e0;
+  br->max_error = fmax(br->max_error, fabs(e->error));
+  br->escale = fmax(br->escale, e->kinetic + fabs(e->potential - br->p0) + fabs(e->elastic) +
+                                    fabs(e->dissipated) + fabs(e->work_in));
+  if (e->error > br->energy_tol * br->escale && e->error > 1e-9) {
+    br->energy_failed = 1;
+    return -1;
+  }
+  return 0;
+}
