@@ -69,8 +69,42 @@ static void pair_index(const vxc_implicit_pair *pp, int idx[12]) {
 }
 
 
+/* Each pair's weight of its pose stiffness (vxc_pair.h): omega^2 = trace(-minv d_pose) over
+ * its bodies' entries. */
+static void pair_thetas(int n, const double *minv, double h, int npair, vxc_implicit_pair *pairs) {
+  for (int k = 0; k < npair; k++) {
+    vxc_implicit_pair *pp = &pairs[k];
+    int idx[12];
+    pair_index(pp, idx);
+    double w2 = 0;
+    for (int i = 0; i < 12; i++) {
+      for (int j = 0; j < 12; j++) {
+        if (idx[i] >= 0 && idx[j] >= 0) {
+          w2 -= minv[(size_t)idx[i] * n + idx[j]] * pp->jac->d_pose[12 * j + i];
+        }
+      }
+    }
+    double x = w2 * h * h;
+    pp->theta = x > 2 ? 0.5 - 1 / x : 0.0;
+  }
+}
+
+
+/* Pair pp's step wrench entry i and step Jacobian entry (i, j), its pose stiffness weighed by
+ * its theta. */
+static double step_w(const vxc_implicit_pair *pp, int i) {
+  return pp->jac->step_wrench[i] - (1 - pp->theta) * pp->jac->pose_wrench[i];
+}
+
+
+static double step_k(const vxc_implicit_pair *pp, double h, int i, int j) {
+  return pp->jac->step_twist[12 * i + j] - (1 - pp->theta) * h * pp->jac->d_pose[12 * i + j];
+}
+
+
 /* K and W_s summed over the closed pairs. */
-static void assemble(int n, int npair, const vxc_implicit_pair *pairs, double *K, double *ws) {
+static void assemble(int n, double h, int npair, const vxc_implicit_pair *pairs, double *K,
+                     double *ws) {
   memset(K, 0, (size_t)n * (size_t)n * sizeof *K);
   memset(ws, 0, (size_t)n * sizeof *ws);
   for (int k = 0; k < npair; k++) {
@@ -84,10 +118,10 @@ static void assemble(int n, int npair, const vxc_implicit_pair *pairs, double *K
       if (idx[i] < 0) {
         continue;
       }
-      ws[idx[i]] += pp->jac->step_wrench[i];
+      ws[idx[i]] += step_w(pp, i);
       for (int j = 0; j < 12; j++) {
         if (idx[j] >= 0) {
-          K[(size_t)idx[i] * n + idx[j]] += pp->jac->step_twist[12 * i + j];
+          K[(size_t)idx[i] * n + idx[j]] += step_k(pp, h, i, j);
         }
       }
     }
@@ -124,9 +158,10 @@ static int open_pulling(int npair, vxc_implicit_pair *pairs, const double *dt) {
     }
     int idx[12];
     pair_index(pp, idx);
-    double fn = pp->jac->fn_step;
+    const vxc_pair_jacobian *J = pp->jac;
+    double c = 1 - pp->theta, fn = J->fn_step - c * J->fn_pose;
     for (int i = 0; i < 12; i++) {
-      fn += idx[i] < 0 ? 0.0 : pp->jac->fn_row[i] * dt[idx[i]];
+      fn += idx[i] < 0 ? 0.0 : (J->fn_row[i] - c * J->fn_row_pose[i]) * dt[idx[i]];
     }
     if (fn < 0) {
       pp->open = 1;
@@ -138,8 +173,8 @@ static int open_pulling(int npair, vxc_implicit_pair *pairs, const double *dt) {
 
 
 /* Each pair's wrench over the step, and their sum per body. */
-static void pair_wrenches(int n, int npair, vxc_implicit_pair *pairs, const double *dt,
-                          double *w_out) {
+static void pair_wrenches(int n, double h, int npair, vxc_implicit_pair *pairs,
+                          const double *dt, double *w_out) {
   memset(w_out, 0, (size_t)n * sizeof *w_out);
   for (int k = 0; k < npair; k++) {
     vxc_implicit_pair *pp = &pairs[k];
@@ -148,9 +183,9 @@ static void pair_wrenches(int n, int npair, vxc_implicit_pair *pairs, const doub
     for (int i = 0; i < 12; i++) {
       double w = 0;
       if (!pp->open) {
-        w = pp->jac->step_wrench[i];
+        w = step_w(pp, i);
         for (int j = 0; j < 12; j++) {
-          w += idx[j] < 0 ? 0.0 : pp->jac->step_twist[12 * i + j] * dt[idx[j]];
+          w += idx[j] < 0 ? 0.0 : step_k(pp, h, i, j) * dt[idx[j]];
         }
       }
       pp->wrench[i] = w;
@@ -193,9 +228,10 @@ vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free
   for (int k = 0; k < npair; k++) {
     pairs[k].open = 0;
   }
+  pair_thetas(n, minv, h, npair, pairs);
   vxc_status st = VXC_OK;
   for (int round = 0; round <= npair; round++) {
-    assemble(n, npair, pairs, K, ws);
+    assemble(n, h, npair, pairs, K, ws);
     if (solve_dt(n, minv, a_free, h, K, ws, A, dt) != 0) {
       st = vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: a singular system", fn);
       break;
@@ -210,7 +246,7 @@ vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free
     }
   }
   if (st == VXC_OK) {
-    pair_wrenches(n, npair, pairs, dt, w_out);
+    pair_wrenches(n, h, npair, pairs, dt, w_out);
     if (dt_out) {
       memcpy(dt_out, dt, (size_t)n * sizeof *dt);
     }

@@ -379,19 +379,23 @@ static void add_contact(const lin *L, const double G[72], const double n[3], dou
   add_gtmg(G, L->du, out->d_twist);
   add_gtmg(G, L->dp, out->d_pose);
   add_gtv(G, fstep, out->step_wrench);
+  add_gtv(G, hu, out->pose_wrench);
   add_gtmg(G, K, out->step_twist);
   /* the normal force -n.F_a over the step, for the twists' change dt: row -n^T K G */
   if (L->fn > 0) {
-    double nk[6] = {0};
+    double nk[6] = {0}, np[6] = {0};
     for (int j = 0; j < 6; j++) {
       for (int i = 0; i < 3; i++) {
         nk[j] -= n[i] * K[6 * i + j];
+        np[j] -= n[i] * h * L->dp[6 * i + j];
       }
     }
     out->fn_step -= vxg_dot(n, fstep);
+    out->fn_pose -= vxg_dot(n, hu);
     for (int j = 0; j < 12; j++) {
       for (int l = 0; l < 6; l++) {
         out->fn_row[j] += nk[l] * G[12 * l + j];
+        out->fn_row_pose[j] += np[l] * G[12 * l + j];
       }
     }
   }

@@ -153,9 +153,12 @@ typedef struct vxc_pair_jacobian {
                              h d_pose t */
   double step_twist[144]; /* its derivative with respect to the twists' change over the step:
                              d_twist + the states' (bristles') stiffness over h + h d_pose */
+  double pose_wrench[12]; /* h d_pose t, the poses' part of step_wrench (vxc_implicit_step
+                             weighs it, and h d_pose in step_twist, by theta) */
   double fn_step;         /* the normal force summed over the contacts, N, for the twists'
                              change dt: fn_step + fn_row . dt (below 0: the contact opens) */
   double fn_row[12];
+  double fn_pose, fn_row_pose[12]; /* their parts from the poses (h d_pose) */
 } vxc_pair_jacobian;
 
 /* The derivatives of the last step's wrench (the step taken with any dt; its geometry, motions
@@ -185,6 +188,7 @@ typedef struct vxc_implicit_pair {
                          not move (the world, a fixed or driven body) */
   double wrench[12];  /* out: the pair's wrench over the step (W as above), N and N m */
   int open;           /* out: 1 when its normal force would pull, so it gives no force */
+  double theta;       /* out: the weight of its pose stiffness (see vxc_implicit_step) */
 } vxc_implicit_pair;
 
 /* The linearly implicit contact wrench over a step of length h > 0 (s) of nbody bodies whose
@@ -192,7 +196,11 @@ typedef struct vxc_implicit_pair {
  * row-major, in twist coordinates: J M^-1 J^T for a simulator's generalised mass matrix M
  * and twist Jacobian J) and accelerate as a_free (6 nbody: every force but these contacts'):
  * solves (I - h minv K) dt = h (a_free + minv W_s) for the twists' change dt with K and W_s
- * the pairs' step_twist and step_wrench summed at their bodies, then drops every pair whose
+ * the pairs' step_twist and step_wrench summed at their bodies, each pair's pose stiffness
+ * (h d_pose) weighed by theta = max(0, 1/2 - 1 / (omega h)^2), omega^2 = trace(-minv d_pose)
+ * over its bodies: 0 (the simulator's semi-implicit Euler on the contact's stiffness,
+ * symplectic, no numerical damping of a bounce) while omega h <= 1, rising to 1/2 (stable at
+ * any step) beyond. Then it drops every pair whose
  * normal force over the step would be negative and solves again. Writes the wrench per body
  * (w_out, 6 nbody: force then torque, to apply over the step), dt (dt_out, may be NULL) and
  * each pair's wrench and open flag. `al` may be NULL (malloc). Returns VXC_OK; VXC_ERR_ARG

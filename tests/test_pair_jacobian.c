@@ -255,7 +255,7 @@ static void test_errors(void **state) {
   assert_int_equal(vxc_pair_advance(F.pair, &F.mt, &F.mb, NAN, &e), VXC_ERR_ARG);
   double minv[36] = {0}, a[6] = {0}, w[6];
   assert_int_equal(vxc_implicit_step(0, minv, a, 1e-3, 0, NULL, w, NULL, NULL, &e), VXC_ERR_ARG);
-  vxc_implicit_pair pp = {&J, 1, 0, {0}, 0};
+  vxc_implicit_pair pp = {&J, 1, 0, {0}, 0, 0};
   assert_int_equal(vxc_implicit_step(1, minv, a, 1e-3, 1, &pp, w, NULL, NULL, &e), VXC_ERR_ARG);
   assert_non_null(strstr(e.message, "body index"));
 }
@@ -289,7 +289,7 @@ static double settle(int implicit) {
     assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &pw, NULL), VXC_OK);
     vxc_pair_jacobian J;
     assert_int_equal(vxc_pair_jacobian_get(F.pair, h, &J, NULL), VXC_OK);
-    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0};
+    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0};
     assert_int_equal(vxc_implicit_step(1, minv, afree, h, 1, &pp, w, NULL, NULL, NULL), VXC_OK);
     double fz = implicit ? w[2] : pw.force_b[2];
     vz += h * (fz / m - g);

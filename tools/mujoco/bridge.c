@@ -376,9 +376,11 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   bridge_implicit_prepare(br);
   if (bridge_energy_check(br) != 0) {
     snprintf(msg, size,
-             "t = %.9g s: the energy balance broke: %.4g J created, %.3g of the run's energy "
+             "t = %.9g s: energy created: the bodies hold %.4g J more than they started with, "
+             "the work put in and the contacts' elastic energy, %.3g of the run's energy "
              "scale %.4g J (tolerance %g; --energy-tolerance R)",
-             br->d->time, br->e.error, br->e.error / br->escale, br->escale, br->energy_tol);
+             br->d->time, br->max_created, br->max_created / br->escale, br->escale,
+             br->energy_tol);
   }
   for (int i = 0; i < br->ncontact; i++) {
     int a = br->c[i].body[0], b = br->c[i].body[1];

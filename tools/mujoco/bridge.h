@@ -31,6 +31,7 @@ typedef struct bridge_contact {
   vxc_body_motion mo[2];        /* the bodies' motions at the step's start */
   double applied[12];           /* the wrench applied over the step (A, then B) */
   vxc_pose pose_a;              /* A's pose at the step's start */
+  double held;                  /* elastic work since the contact closed, J (0 while open) */
   vxc_task_contact_state state; /* the last step's, as `vxc task` records it */
   vxc_task_contact_summary sum;
 } bridge_contact;
@@ -56,7 +57,7 @@ typedef struct bridge {
   double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch;
   /* the energy account (energy.c) */
   vxc_task_energy e;
-  double e0, p0, escale, energy_tol, max_error;
+  double e0, p0, k0, escale, energy_tol, max_error, max_created;
   int energy_set, energy_failed;
 } bridge;
 
@@ -105,7 +106,8 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
  * velocities, the work of every other force (actuators, passive forces, MuJoCo's constraints
  * and applied forces). bridge_energy_step adds one step's integrals (after mj_step2);
  * bridge_energy_check fills br->e at the present state (after mj_step1) and returns 0, or -1
- * when the budget shows energy created beyond energy_tol of the run's energy scale. */
+ * when K + P - W exceeds its start by more than the elastic energy the contacts hold plus
+ * energy_tol of the run's energy scale (energy created: the contacts only dissipate). */
 void bridge_energy_step(bridge *br);
 int bridge_energy_check(bridge *br);
 

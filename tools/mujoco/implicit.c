@@ -81,7 +81,7 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
   vxc_implicit_pair pp[BRIDGE_MAX_CONTACTS];
   for (int i = 0; i < br->ncontact; i++) {
     pp[i] = (vxc_implicit_pair){&br->c[i].jac, br->tw[br->pair_index[2 * i]],
-                                br->tw[br->pair_index[2 * i + 1]], {0}, 0};
+                                br->tw[br->pair_index[2 * i + 1]], {0}, 0, 0};
   }
   if (br->ntw > 0) {
     vxc_error err;

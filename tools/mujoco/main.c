@@ -258,6 +258,8 @@ static void json_energy(FILE *f, const bridge *br) {
   cli_json_num(f, br->escale);
   fprintf(f, ", \"max_abs_energy_error\": ");
   cli_json_num(f, br->max_error);
+  fprintf(f, ", \"max_energy_created\": ");
+  cli_json_num(f, br->max_created);
 }
 
 
