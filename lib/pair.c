@@ -406,6 +406,8 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   pr->ma = *motion_a;
   pr->mb = *motion_b;
   pr->stepped = 1;
+  pr->last_started = started;
+  pr->in_impact = pr->in_impact && sum.npairs > 0;
   if (dt > 0 && pairi_advance(pr, motion_a, motion_b, dt, err) != VXC_OK) {
     return VXC_ERR_NUMERIC;
   }

@@ -46,6 +46,11 @@ struct vxc_pair {
                              zero when free) */
   vxc_body_motion ma, mb; /* the motions of vxc_pair_step's last call */
   int stepped;            /* 1 once vxc_pair_step has succeeded */
+  int last_started;       /* contacts its last call started */
+  int in_impact;          /* 1 from a vxc_pair_substep until a step finds no contact: an
+                             impact is sub-stepped to its end, not switched to one
+                             linearisation per step halfway (that breaks semi-implicit
+                             Euler's energy balance over the bounce) */
   double deep;            /* largest k_v V of an overlapping untracked pair at the last
                              pairi_forces, N */
 };

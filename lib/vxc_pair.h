@@ -210,6 +210,53 @@ VXC_API vxc_status vxc_implicit_step(int nbody, const double *minv, const double
                                      int npair, vxc_implicit_pair *pairs, double *w_out,
                                      double *dt_out, const vxc_allocator *al, vxc_error *err);
 
+/* 1 when the last step's contact is an impact the step h (s) cannot follow in one
+ * linearisation, so vxc_pair_substep should take it: a contact the step found new; one the
+ * step moves by more than half its depth scale V / A (|v_cn| h > 0.5 V / A); or one whose
+ * period is short (omega h > 1, omega^2 = trace(-minv J->d_pose), minv as for
+ * vxc_pair_substep), or above 0.2 for one vxc_pair_substep took since it closed, while the
+ * step moves it by more than 1% of V / A (a resting contact stays with vxc_implicit_step). 0
+ * otherwise, and for a NULL input. */
+VXC_API int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J,
+                            const double minv[144], double h);
+
+/* What vxc_pair_substep gives. */
+typedef struct vxc_substep_result {
+  double wrench[12]; /* the contact's impulse over the sub-steps divided by h (W as above):
+                        applied over the step, it gives the bodies the sub-steps' velocity
+                        change */
+  vxc_pose pose[2];  /* A's and B's poses at the step's end */
+  double twist[12];  /* their twists at the step's end (v, w of each reference point) */
+  double back;       /* s the bodies were moved back to where a late-found contact began */
+  int substeps;      /* sub-steps taken */
+  double work;       /* work of the contact wrench on the bodies over the sub-steps, J */
+  double elastic;    /* elastic work k_v V_r dx over them (dx each contact's normal
+                        displacement), J */
+} vxc_substep_result;
+
+/* An impact shorter than the simulator's step h > 0 (s), resolved in sub-steps of the pair's
+ * own bodies: from A at pose_a moving as motion_a and B at pose_b, motion_b (as for
+ * vxc_pair_step), with their inverse mass matrix minv (12 x 12 in the twists t = (v_a, w_a,
+ * v_b, w_b); a body the simulator does not move has zero rows and columns) and free
+ * accelerations a_free (12), held over the step. A contact the caller's last step (or this
+ * call's first) found new and overlapping is first moved back along the twists to where it
+ * began (the fixed step found it late, as deep as h times the approach speed); then
+ * sub-steps of at most h / 8, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
+ * contact's depth V / A takes to change by a fifth (growing at most twofold from one to the
+ * next) each step the pair, solve vxc_implicit_step and advance the states, to the step's
+ * end. The simulator applies out->wrench over its step, so its bodies end with
+ * the sub-steps' twists; its semi-implicit Euler moves them by h times those twists, not
+ * along the sub-steps' path: out->pose is where they should be (a simulator that can set
+ * positions sets them). Returns VXC_OK; VXC_ERR_ARG (a NULL input, h not positive);
+ * VXC_ERR_LIMIT (more than 4096 sub-steps); the errors of vxc_pair_step,
+ * vxc_pair_jacobian_get, vxc_implicit_step and vxc_pair_advance (the pair's states as the
+ * failing sub-step left them). *out is untouched on error. */
+VXC_API vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a,
+                                    const vxc_body_motion *motion_a, const vxc_pose *pose_b,
+                                    const vxc_body_motion *motion_b, const double minv[144],
+                                    const double a_free[12], double h, vxc_substep_result *out,
+                                    vxc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

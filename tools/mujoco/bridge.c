@@ -264,7 +264,8 @@ static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, si
   br->queries++;
   br->capped += c->w.capped;
   br->wall_query += advance ? 1e-3 * mt->time_ms : 0;
-  c->pose_a = pose[0];
+  c->pose[0] = pose[0];
+  c->pose[1] = pose[1];
   return 0;
 }
 
@@ -293,7 +294,7 @@ static void record_contact(bridge_contact *c) {
   s->sdw = w->sdw;
   double arm[3], cr[3]; /* torque on A about its origin = about its centre + arm x F */
   for (int j = 0; j < 3; j++) {
-    arm[j] = c->mo[0].r[j] - c->pose_a.p[j];
+    arm[j] = c->mo[0].r[j] - c->pose[0].p[j];
   }
   cr[0] = arm[1] * F[2] - arm[2] * F[1];
   cr[1] = arm[2] * F[0] - arm[0] * F[2];
@@ -403,6 +404,7 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   if (advance) {
     mj_step2(br->m, br->d);
     bridge_implicit_end(br);
+    bridge_implicit_correct(br);
     bridge_energy_step(br);
     if (!br->native && bridge_implicit_advance(br, msg, size) != 0) {
       return -1;

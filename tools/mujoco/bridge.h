@@ -30,7 +30,9 @@ typedef struct bridge_contact {
   vxc_pair_jacobian jac;        /* its derivatives over the step */
   vxc_body_motion mo[2];        /* the bodies' motions at the step's start */
   double applied[12];           /* the wrench applied over the step (A, then B) */
-  vxc_pose pose_a;              /* A's pose at the step's start */
+  vxc_pose pose[2];             /* A's and B's poses at the step's start */
+  int sub;                      /* 1: this step's impact taken in sub-steps (sr) */
+  vxc_substep_result sr;
   double held;                  /* elastic work since the contact closed, J (0 while open) */
   vxc_task_contact_state state; /* the last step's, as `vxc task` records it */
   vxc_task_contact_summary sum;
@@ -96,6 +98,10 @@ void bridge_implicit_prepare(bridge *br);
 int bridge_implicit_apply(bridge *br, char *msg, size_t size);
 void bridge_implicit_end(bridge *br);
 int bridge_implicit_advance(bridge *br, char *msg, size_t size);
+/* After mj_step2 and bridge_implicit_end: the bodies of sub-stepped impacts moved to where
+ * the sub-steps left them (MuJoCo moved them by h times their end twists), through qpos
+ * along M^-1 J^T (mj_integratePos). */
+void bridge_implicit_correct(bridge *br);
 /* The twist (v, w at the centre of mass, world) of record body i at the step's start plus
  * `frac` of its change over the step. */
 void bridge_twist(const bridge *br, int i, double frac, double t[6]);

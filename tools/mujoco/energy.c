@@ -91,13 +91,19 @@ void bridge_energy_step(bridge *br) {
     }
     int nc = vxc_pair_contact_count(c->pair);
     double el = br->e.elastic;
+    if (c->sub) { /* an impact in sub-steps: their elastic work, the rest of their work lost */
+      br->e.elastic += c->sr.elastic;
+      br->e.normal += -c->sr.work - c->sr.elastic;
+      nc = 0;
+    }
     for (int k = 0; k < nc; k++) {
       vxc_pair_contact pc;
       if (vxc_pair_contact_get(c->pair, k, &pc) == VXC_OK) {
         contact_energy(c, &pc, mid, end, h, &br->e);
       }
     }
-    br->c[i].held = c->w.npairs > 0 ? br->c[i].held + br->e.elastic - el : 0.0;
+    int closed = c->sub ? vxc_pair_contact_count(c->pair) > 0 : c->w.npairs > 0;
+    br->c[i].held = closed ? br->c[i].held + br->e.elastic - el : 0.0;
   }
   double wk = 0;
   for (int j = 0; j < m->nv; j++) {
