@@ -22,8 +22,9 @@
 #   for k_v 1e7 and 1e11 and e_eff 0.1 and 0.95, keeps f_n within 1% of m g at every step;
 #   spinning at 10 rad/s (k_v 1e9, e_eff 0.2, sigma0 1e4, sigma1 63.9) it slows at the closed
 #   form within 2%; with rate-independent rolling (eta_r 1 mm) it rolls to a stop at
-#   5 g eta_r / (7 R) within 2%; the same spin with --explicit creates energy at 2 ms and
-#   ends with status "energy-error", exit 4;
+#   5 g eta_r / (7 R) within 2%; dropped 0.1 m (k_v 1e11, e_eff 0.5 and 0.95) the height its
+#   energy reaches after the bounce is within 3% of e_eff^2 of the drop's; the same spin with
+#   --explicit creates energy at 2 ms and ends with status "energy-error", exit 4;
 # - two pairs in one scene (two balls on the table) each hold their ball with m g, and
 #   --patches lists every contact in contacts.csv.
 set -u
@@ -56,7 +57,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..29"
+echo "1..30"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named" 2 "no body named 'bal'" -- \
@@ -194,6 +195,7 @@ rest_scene() {
     printf '<keyframe>\n<key name="rest" qpos="0 0 %s 1 0 0 0"/>\n' "$z"
     printf '<key name="spin" qpos="0 0 %s 1 0 0 0" qvel="0 0 0 0 0 10"/>\n' "$z"
     printf '<key name="roll" qpos="-0.4 0 %s 1 0 0 0" qvel="0.5 0 0 0 5 0"/>\n' "$z"
+    printf '<key name="drop" qpos="0 0 0.2 1 0 0 0"/>\n'
     printf '</keyframe>\n</mujoco>\n'; } >"$tmp/rest-$1.xml"
   echo "$R $z" | awk '{ printf "%.15g", $1 - $2 }'
 }
@@ -242,6 +244,21 @@ col ball.vx "$tmp/roll/series.csv" | awk -v R=$R -v g=$G '
     r = got / want - 1; print (r < 0.02 && r > -0.02) ? "ok" : "off" }' >"$tmp/r24"
 figured "rolling at 2 ms (rate-independent, eta_r 1 mm): deceleration within 2% of 5 g eta_r / (7 R)" "$tmp/r24"
 
+rest_scene 1e11 >/dev/null
+for e in 0.5 0.95; do
+  "$mj" "$tmp/rest-1e11.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --param k_v=1e11 \
+    --param e_eff=$e --param mu_s=0 --param mu_c=0 --key drop --duration 0.5 --every 2e-3 --quiet \
+    --out "$tmp/drop-$e" >/dev/null 2>&1
+  awk -F, -v e=$e -v R=$R -v g=$G 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
+      if ($i == "ball.vz") v = i; if ($i == "table~ball.npairs") p = i }; next }
+    { en = $z - R + $v * $v / (2 * g) } $p == 0 && !hit { a0 = en } $p > 0 { hit = 1 }
+    hit && $p == 0 && !a1 { a1 = en }
+    END { r = a1 / (e * e * a0) - 1; printf "e_eff %s: rebound height %.6g m of %.6g m, e^2 - 1 = %.3g\n", e, a1, a0, r
+          if (r > 0.03 || r < -0.03) print "off" }' "$tmp/drop-$e/series.csv"
+done >"$tmp/r25"
+grep -q off "$tmp/r25" || echo ok >>"$tmp/r25"
+figured "dropped at 2 ms (k_v 1e11, an impact under 1 ms, in sub-steps): rebound within 3% of e^2 h" "$tmp/r25"
+
 ok "the explicit coupling of the same spin at 2 ms creates energy: energy-error, exit 4" 4 \
   'energy created' -- "$mj" "$tmp/rest-1e9.xml" --contact table="$data/table.vxm" \
   ball="$data/ball.vxm" --param k_v=1e9 --param e_eff=0.2 $bristle --key spin --duration 1 \
@@ -254,7 +271,7 @@ z7=$(rest_scene 1e7)
 sed -e 's|<body name="ball" pos="0 0 0.2">|<body name="ball" pos="-0.2 0 0.2">|' \
   -e 's|</worldbody>|<body name="ball2" pos="0.2 0 0.2"><freejoint/><inertial pos="0 0 0" mass="2" diaginertia="0.008 0.008 0.008"/><geom type="sphere" size="0.1"/></body></worldbody>|' \
   -e "s|<key name=\"rest\" qpos=\"0 0 \([0-9.]*\) 1 0 0 0\"/>|<key name=\"rest\" qpos=\"0 0 \1 1 0 0 0 0 0 \1 1 0 0 0\"/>|" \
-  -e '/key name="spin"/d' -e '/key name="roll"/d' "$tmp/rest-1e7.xml" >"$tmp/two.xml"
+  -e '/key name="spin"/d' -e '/key name="roll"/d' -e '/key name="drop"/d' "$tmp/rest-1e7.xml" >"$tmp/two.xml"
 echo off >"$tmp/r27"
 "$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
   --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 --key rest \

@@ -314,11 +314,88 @@ static void test_implicit_step_settles(void **state) {
 }
 
 
+/* The ball dropped from 0.1 m (no friction) by semi-implicit Euler at a 2 ms step, k_v 1e11
+ * (an impact under a millisecond): with vxc_pair_impact and vxc_pair_substep the height its
+ * energy reaches after the bounce is within 3% of e_eff^2 of the drop's, for e_eff 0.5 and
+ * 0.95; with one implicit step per step it is not. */
+static double drop(double e, int sub) {
+  vxc_params p;
+  vxc_params_default(&p);
+  p.k_v = 1e11;
+  p.e_eff = e;
+  p.mu_s = p.mu_c = 0;
+  double m = 2, g = 9.81, h = 2e-3, z = R + 0.1, vz = 0, before = 0.1, after = -1;
+  double minv[36] = {0}, afree[6] = {0, 0, -g, 0, 0, 0}, m12[144] = {0}, a12[12] = {0}, w[6];
+  for (int i = 0; i < 3; i++) {
+    minv[7 * i] = 1 / m;
+    minv[7 * (3 + i)] = 1 / 0.008;
+    m12[13 * (6 + i)] = 1 / m;
+    m12[13 * (9 + i)] = 1 / 0.008;
+  }
+  a12[8] = -g;
+  make(&p, 0.001, Z, Z, Z, Z); /* (touching: the pair, then lifted) */
+  int touched = 0;
+  for (int k = 0; k < 400 && after < 0; k++) {
+    vxc_pose pb = vxc_pose_identity();
+    pb.p[2] = z;
+    double v[3] = {0, 0, vz};
+    vxc_body_motion mb;
+    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, v, Z, &mb), VXC_OK);
+    vxc_pair_wrench pw;
+    assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &pw, NULL), VXC_OK);
+    double height = z - R + 0.5 * vz * vz / g;
+    if (!touched && pw.npairs == 0) {
+      before = height;
+    }
+    if (touched && pw.npairs == 0 && k > 0) {
+      after = height;
+      break;
+    }
+    touched |= pw.npairs > 0;
+    vxc_pair_jacobian J;
+    assert_int_equal(vxc_pair_jacobian_get(F.pair, h, &J, NULL), VXC_OK);
+    vxc_substep_result r;
+    if (sub && vxc_pair_impact(F.pair, &J, m12, h)) {
+      assert_int_equal(vxc_pair_substep(F.pair, &F.pt, &F.mt, &pb, &mb, m12, a12, h, &r, NULL),
+                       VXC_OK);
+      vz += h * (r.wrench[8] / m - g);
+      z = r.pose[1].p[2]; /* where the sub-steps left it */
+      continue;
+    }
+    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0};
+    assert_int_equal(vxc_implicit_step(1, minv, afree, h, 1, &pp, w, NULL, NULL, NULL), VXC_OK);
+    vz += h * (w[2] / m - g);
+    z += h * vz;
+    mb.v[2] = vz;
+    assert_int_equal(vxc_pair_advance(F.pair, &F.mt, &mb, h, NULL), VXC_OK);
+  }
+  return after / (e * e * before) - 1;
+}
+
+
+static void test_substeps_resolve_an_impact(void **state) {
+  (void)state;
+  for (int k = 0; k < 2; k++) {
+    double e = k ? 0.95 : 0.5, r = drop(e, 1), one = drop(e, 0);
+    printf("# e_eff %g at 2 ms: rebound / e^2 - 1 = %.3g in sub-steps, %.3g without\n", e, r, one);
+    assert_true(fabs(r) < 0.03);
+    assert_true(fabs(one) > 0.1);
+  }
+  vxc_substep_result r;
+  vxc_error err;
+  double m12[144] = {0}, a12[12] = {0};
+  assert_int_equal(vxc_pair_substep(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, m12, a12, 0, &r, &err),
+                   VXC_ERR_ARG);
+  assert_int_equal(vxc_pair_impact(NULL, NULL, m12, 1e-3), 0);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_twist_against_differences), cmocka_unit_test(test_closed_forms),
       cmocka_unit_test(test_step_linearisation),       cmocka_unit_test(test_implicit_advance),
       cmocka_unit_test(test_errors),                   cmocka_unit_test(test_implicit_step_settles),
+      cmocka_unit_test(test_substeps_resolve_an_impact),
   };
   return cmocka_run_group_tests(tests, load, unload);
 }
