@@ -161,10 +161,10 @@ typedef struct vxc_pair_jacobian {
   double fn_pose, fn_row_pose[12]; /* their parts from the poses (h d_pose) */
 } vxc_pair_jacobian;
 
-/* The derivatives of the last step's wrench (the step taken with any dt; its geometry, motions
- * and the states as they were before that step advanced them, so call it after a step with
- * dt = 0), and their linearisation over a step of length h >= 0 (s). Fills *out (all zero
- * when the last step had no contact). Returns VXC_OK; VXC_ERR_ARG (a NULL pair or out, no
+/* The derivatives of the last step's wrench at its geometry and motions and the states as the
+ * pair holds them (a step with dt > 0 has already advanced them: take the step with dt = 0),
+ * and their linearisation over a step of length h >= 0 (s). Fills *out (all zero when the
+ * last step had no contact). Returns VXC_OK; VXC_ERR_ARG (a NULL pair or out, no
  * step taken yet, h negative or not finite); VXC_ERR_NUMERIC (a force model evaluation that
  * failed, or a non-finite result; *out untouched). */
 VXC_API vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian *out,
