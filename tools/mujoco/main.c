@@ -312,14 +312,14 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
 /* One plot of plots.gp: its file, title and y label (one unit), then its curves. */
 static void plot_head(FILE *f, const args *a, const char *png, const char *title,
                       const char *ylabel) {
-  fprintf(f, "set output '%s/%s'\nset title '%s'\nset ylabel '%s'\nplot ", a->dir, png, title,
+  fprintf(f, "set output '%s/%s'\nset title \"%s\"\nset ylabel \"%s\"\nplot ", a->dir, png, title,
           ylabel);
 }
 
 
 /* Curve `col` of series.csv titled `title` (the first of a plot when first). */
 static void plot_curve(FILE *f, const args *a, int first, const char *col, const char *title) {
-  fprintf(f, "%s'%s/series.csv' using 1:'%s' with lines title '%s'", first ? "" : ", ", a->dir,
+  fprintf(f, "%s'%s/series.csv' using 1:'%s' with lines title \"%s\"", first ? "" : ", ", a->dir,
           col, title);
 }
 
@@ -330,7 +330,7 @@ static int write_plots(const args *a, const bridge *br) {
   if (!f) {
     return -1;
   }
-  fprintf(f, "set terminal pngcairo size 900,500\nset datafile separator ','\n"
+  fprintf(f, "set terminal pngcairo size 900,500 noenhanced\nset datafile separator ','\n"
              "set key outside right\nset xlabel 't (s)'\n");
   plot_head(f, a, "height.png", "Height of each body's origin", "z (m)");
   for (int i = 0; i < br->nbody; i++) {
