@@ -59,7 +59,6 @@ int pairi_dense_solve(int n, double *A, int m, double *B) {
 }
 
 
-
 /* Pair k's 12 twist entries among the 6 nbody: the index of each, or -1 (a body not moved). */
 static void pair_index(const vxc_implicit_pair *pp, int idx[12]) {
   for (int i = 0; i < 12; i++) {
@@ -173,8 +172,8 @@ static int open_pulling(int npair, vxc_implicit_pair *pairs, const double *dt) {
 
 
 /* Each pair's wrench over the step, and their sum per body. */
-static void pair_wrenches(int n, double h, int npair, vxc_implicit_pair *pairs,
-                          const double *dt, double *w_out) {
+static void pair_wrenches(int n, double h, int npair, vxc_implicit_pair *pairs, const double *dt,
+                          double *w_out) {
   memset(w_out, 0, (size_t)n * sizeof *w_out);
   for (int k = 0; k < npair; k++) {
     vxc_implicit_pair *pp = &pairs[k];

@@ -17,8 +17,8 @@
 #include "lib/pair_internal.h"
 
 /* The state entries a contact integrates. */
-static const int SIDX[] = {VXC_STATE_Z,     VXC_STATE_Z + 1,   VXC_STATE_Z + 2,   VXC_STATE_THETA,
-                           VXC_STATE_SDW,   VXC_STATE_VRO,     VXC_STATE_PHI,     VXC_STATE_PHI + 1,
+static const int SIDX[] = {VXC_STATE_Z,       VXC_STATE_Z + 1, VXC_STATE_Z + 2, VXC_STATE_THETA,
+                           VXC_STATE_SDW,     VXC_STATE_VRO,   VXC_STATE_PHI,   VXC_STATE_PHI + 1,
                            VXC_STATE_PHI + 2, VXC_STATE_PSI};
 #define NS 10
 
@@ -64,7 +64,8 @@ static void gemm_add(int n, int k, int m, double alpha, const double *A, const d
 /* Two unit tangents completing n. */
 static void tangents(const double n[3], double t1[3], double t2[3]) {
   double e[3] = {0, 0, 0};
-  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2) : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
+                                  : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
   e[k] = 1;
   vxg_cross(n, e, t1);
   double l = sqrt(vxg_dot(t1, t1));
@@ -77,8 +78,8 @@ static void tangents(const double n[3], double t1[3], double t2[3]) {
 
 /* The model at relative-motion change du6 (body A's motion shifted so that v_c and w_r move by
  * du6) and state change ds (NULL: none): f and s'. */
-static vxc_status eval_at(const lin_in *in, const double du6[6], int ids, double ds,
-                          double f[6], double sd[NS], vxc_error *err) {
+static vxc_status eval_at(const lin_in *in, const double du6[6], int ids, double ds, double f[6],
+                          double sd[NS], vxc_error *err) {
   vxc_body_motion a = in->ma;
   double ra[3], wx[3], st[VXC_STATE_SIZE], d[VXC_STATE_SIZE];
   memcpy(st, in->state, sizeof st);
@@ -182,19 +183,19 @@ static void closed_parts(const lin_in *in, const vxc_wrench *w, lin *L) {
 static double state_step(const vxc_params *p, double r_gyr, double V, int k) {
   double mu = fmax(p->mu_s, 1e-3), zs = 1e-6 * mu / p->sigma0;
   switch (SIDX[k]) {
-  case VXC_STATE_THETA:
-    return zs / fmax(r_gyr, 1e-6);
-  case VXC_STATE_SDW:
-    return 1e-7;
-  case VXC_STATE_VRO:
-    return 1e-7 * fmax(V, 1e-15);
-  case VXC_STATE_PHI:
-  case VXC_STATE_PHI + 1:
-  case VXC_STATE_PHI + 2:
-  case VXC_STATE_PSI:
-    return 1e-6 * p->phi_0;
-  default:
-    return zs;
+    case VXC_STATE_THETA:
+      return zs / fmax(r_gyr, 1e-6);
+    case VXC_STATE_SDW:
+      return 1e-7;
+    case VXC_STATE_VRO:
+      return 1e-7 * fmax(V, 1e-15);
+    case VXC_STATE_PHI:
+    case VXC_STATE_PHI + 1:
+    case VXC_STATE_PHI + 2:
+    case VXC_STATE_PSI:
+      return 1e-6 * p->phi_0;
+    default:
+      return zs;
   }
 }
 
@@ -245,8 +246,10 @@ static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
   tangents(n, t1, t2);
   double dv = 1e-3 * p->v_e, dw = dv / fmax(r, 1e-3);
   /* slip along the tangents, spin about n, and rolling (rate-independent only) */
-  double dirs[5][6] = {{t1[0], t1[1], t1[2], 0, 0, 0}, {t2[0], t2[1], t2[2], 0, 0, 0},
-                       {0, 0, 0, n[0], n[1], n[2]},    {0, 0, 0, t1[0], t1[1], t1[2]},
+  double dirs[5][6] = {{t1[0], t1[1], t1[2], 0, 0, 0},
+                       {t2[0], t2[1], t2[2], 0, 0, 0},
+                       {0, 0, 0, n[0], n[1], n[2]},
+                       {0, 0, 0, t1[0], t1[1], t1[2]},
                        {0, 0, 0, t2[0], t2[1], t2[2]}};
   for (int k = 0; k < (p->rolling ? 5 : 3); k++) {
     double fc[6], sc[NS];
@@ -404,8 +407,7 @@ static void add_contact(const lin *L, const double G[72], const double n[3], dou
 
 static lin_in contact_in(const vxc_pair *pr, const pairi_contact *c, const vxc_body_motion *ma,
                          const vxc_body_motion *mb) {
-  return (lin_in){&pr->params, &c->geom, c->area, *ma, *mb,
-                  pr->state + c->slot * VXC_STATE_SIZE};
+  return (lin_in){&pr->params, &c->geom, c->area, *ma, *mb, pr->state + c->slot * VXC_STATE_SIZE};
 }
 
 
@@ -413,9 +415,9 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
                                  vxc_error *err) {
   if (!pr || !out || !pr->stepped || !(h >= 0) || !isfinite(h)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_jacobian_get: %s",
-                         !pr || !out     ? "a NULL argument"
+                         !pr || !out    ? "a NULL argument"
                          : !pr->stepped ? "no step taken yet"
-                                         : "h is negative or not finite");
+                                        : "h is negative or not finite");
   }
   vxc_pair_jacobian J;
   memset(&J, 0, sizeof J);
@@ -463,8 +465,8 @@ static vxc_status advance_one(const vxc_pair *pr, const pairi_contact *c, const 
   states_on(&pr->params, r, L.on);
   for (int k = 0; k < NS && st == VXC_OK; k++) {
     if (L.on[k]) {
-      st = central(&in, NULL, k, state_step(&pr->params, r, c->geom.volume, k), NULL, 0,
-                   L.ss + k, NS, e);
+      st = central(&in, NULL, k, state_step(&pr->params, r, c->geom.volume, k), NULL, 0, L.ss + k,
+                   NS, e);
     }
   }
   if (st != VXC_OK) {

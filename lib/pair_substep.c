@@ -43,7 +43,8 @@ static void body_ref(const sub_body *b, double r[3]) {
   double R[9];
   vxg_quat_to_mat(b->pose.q, R);
   for (int i = 0; i < 3; i++) {
-    r[i] = b->pose.p[i] + R[3 * i] * b->ref[0] + R[3 * i + 1] * b->ref[1] + R[3 * i + 2] * b->ref[2];
+    r[i] =
+        b->pose.p[i] + R[3 * i] * b->ref[0] + R[3 * i + 1] * b->ref[1] + R[3 * i + 2] * b->ref[2];
   }
 }
 
@@ -79,7 +80,8 @@ static void body_move(sub_body *b, double dt) {
   vxg_quat_to_mat(b->pose.q, R);
   for (int i = 0; i < 3; i++) {
     r[i] += b->t[i] * dt;
-    b->pose.p[i] = r[i] - (R[3 * i] * b->ref[0] + R[3 * i + 1] * b->ref[1] + R[3 * i + 2] * b->ref[2]);
+    b->pose.p[i] =
+        r[i] - (R[3 * i] * b->ref[0] + R[3 * i + 1] * b->ref[1] + R[3 * i + 2] * b->ref[2]);
   }
 }
 
@@ -137,8 +139,8 @@ static vxc_status move_back(vxc_pair *pr, sub_body b[2], const double a_free[12]
 
 /* The elastic work k_v V_r dx of the pair's contacts over a sub-step whose normal displacement
  * at each centroid is dt times the relative velocity of motions ma, mb. */
-static double elastic_work(const vxc_pair *pr, const vxc_body_motion *ma,
-                           const vxc_body_motion *mb, double dt) {
+static double elastic_work(const vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+                           double dt) {
   double e = 0;
   for (int ci = 0; ci < pr->ncontact; ci++) {
     const pairi_contact *c = &pr->contact[ci];
@@ -257,8 +259,8 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
                             const double minv[144], const double a_free[12], double h,
                             vxc_substep_result *out, vxc_error *err) {
   static const char *fn = "vxc_pair_substep";
-  if (!pr || !pose_a || !motion_a || !pose_b || !motion_b || !minv || !a_free || !out ||
-      !(h > 0) || !isfinite(h)) {
+  if (!pr || !pose_a || !motion_a || !pose_b || !motion_b || !minv || !a_free || !out || !(h > 0) ||
+      !isfinite(h)) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s", fn,
                          !(h > 0) || !isfinite(h) ? "h is not positive" : "a NULL argument");
   }

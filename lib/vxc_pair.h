@@ -217,8 +217,8 @@ VXC_API vxc_status vxc_implicit_step(int nbody, const double *minv, const double
  * vxc_pair_substep), or above 0.2 for one vxc_pair_substep took since it closed, while the
  * step moves it by more than 1% of V / A (a resting contact stays with vxc_implicit_step). 0
  * otherwise, and for a NULL input. */
-VXC_API int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J,
-                            const double minv[144], double h);
+VXC_API int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double minv[144],
+                            double h);
 
 /* What vxc_pair_substep gives. */
 typedef struct vxc_substep_result {

@@ -80,7 +80,8 @@ static void ball_dynamics(dBodyID body, double minv[36], double afree[6]) {
     minv[7 * i] = 1 / m.mass;
     for (int j = 0; j < 3; j++) { /* the inverse by cofactors */
       int i1 = (j + 1) % 3, i2 = (j + 2) % 3, j1 = (i + 1) % 3, j2 = (i + 2) % 3;
-      minv[6 * (3 + i) + 3 + j] = (Iw[3 * i1 + j1] * Iw[3 * i2 + j2] - Iw[3 * i1 + j2] * Iw[3 * i2 + j1]) / det;
+      minv[6 * (3 + i) + 3 + j] =
+          (Iw[3 * i1 + j1] * Iw[3 * i2 + j2] - Iw[3 * i1 + j2] * Iw[3 * i2 + j1]) / det;
     }
   }
   dVector3 g;
@@ -324,11 +325,11 @@ static double rest_depth(double kv) {
 }
 
 typedef struct probe {
-  double t_from;       /* records from this time on */
-  double worst_fn;     /* largest |f_n / m g - 1| */
+  double t_from;         /* records from this time on */
+  double worst_fn;       /* largest |f_n / m g - 1| */
   double t0, a0, t1, a1; /* the first and last records of the probed rate (wz or vx) */
-  int which;           /* 0: f_n, 1: wz, 2: vx, 3: the apex after the first impact */
-  int touched, left;   /* drop: in contact once, then apart */
+  int which;             /* 0: f_n, 1: wz, 2: vx, 3: the apex after the first impact */
+  int touched, left;     /* drop: in contact once, then apart */
   double apex;
 } probe;
 
@@ -369,8 +370,8 @@ static void on_probe(void *ud, double t, const dReal *x, const dReal *v, const d
 /* One case of the map: the relative error against its closed form (rest: the largest
  * |f_n / m g - 1| after 0.3 s; spin: mu_c r_gyr m g / I; roll: 5 g eta_r / (7 R); drop: e^2 h
  * for the apex above the touching height after a drop of h = 0.1 m). */
-static double map_case(vxc_solid *table, vxc_solid *ball, int which, double kv, double e,
-                       double dt, int explicit) {
+static double map_case(vxc_solid *table, vxc_solid *ball, int which, double kv, double e, double dt,
+                       int explicit) {
   vxc_params p;
   vxc_query_options o;
   ball_params(&p, &o);
@@ -453,7 +454,8 @@ static void test_stability_corners(void **state) {
       assert_true(fabs(r) < 0.03);
     }
   }
-  double r9 = map_case(table, ball, 3, 1e9, 0.5, 2e-3, 0), f9 = map_case(table, ball, 3, 1e9, 0.5, 1e-5, 0);
+  double r9 = map_case(table, ball, 3, 1e9, 0.5, 2e-3, 0),
+         f9 = map_case(table, ball, 3, 1e9, 0.5, 1e-5, 0);
   printf("# k_v 1e9, e_eff 0.5: rebound / e^2 - 1 = %.3g at 2 ms, %.3g at 10 us\n", r9, f9);
   assert_true(fabs((1 + r9) / (1 + f9) - 1) < 0.03);
   double ex = map_case(table, ball, 0, 1e11, 0.1, 2e-3, 1);

@@ -307,8 +307,7 @@ static double settle(int implicit) {
 static void test_implicit_step_settles(void **state) {
   (void)state;
   double imp = settle(1), exp = settle(0);
-  printf("# largest |f_n / m g - 1| over the last 0.1 s: implicit %.3g; explicit %.3g\n", imp,
-         exp);
+  printf("# largest |f_n / m g - 1| over the last 0.1 s: implicit %.3g; explicit %.3g\n", imp, exp);
   assert_true(imp < 1e-3);
   assert_true(exp > 1); /* the same step without the implicit wrench chatters */
 }
@@ -392,9 +391,12 @@ static void test_substeps_resolve_an_impact(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_twist_against_differences), cmocka_unit_test(test_closed_forms),
-      cmocka_unit_test(test_step_linearisation),       cmocka_unit_test(test_implicit_advance),
-      cmocka_unit_test(test_errors),                   cmocka_unit_test(test_implicit_step_settles),
+      cmocka_unit_test(test_twist_against_differences),
+      cmocka_unit_test(test_closed_forms),
+      cmocka_unit_test(test_step_linearisation),
+      cmocka_unit_test(test_implicit_advance),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_implicit_step_settles),
       cmocka_unit_test(test_substeps_resolve_an_impact),
   };
   return cmocka_run_group_tests(tests, load, unload);

@@ -25,13 +25,13 @@ typedef struct bridge_contact {
   int body[2];         /* MuJoCo body ids of A and B */
   vxc_solid *solid[2]; /* vxc models, in the bodies' frames */
   vxc_pair *pair;
-  vxc_params params;            /* prepared */
-  vxc_pair_wrench w;            /* the last step's, at its start */
-  vxc_pair_jacobian jac;        /* its derivatives over the step */
-  vxc_body_motion mo[2];        /* the bodies' motions at the step's start */
-  double applied[12];           /* the wrench applied over the step (A, then B) */
-  vxc_pose pose[2];             /* A's and B's poses at the step's start */
-  int sub;                      /* 1: this step's impact taken in sub-steps (sr) */
+  vxc_params params;     /* prepared */
+  vxc_pair_wrench w;     /* the last step's, at its start */
+  vxc_pair_jacobian jac; /* its derivatives over the step */
+  vxc_body_motion mo[2]; /* the bodies' motions at the step's start */
+  double applied[12];    /* the wrench applied over the step (A, then B) */
+  vxc_pose pose[2];      /* A's and B's poses at the step's start */
+  int sub;               /* 1: this step's impact taken in sub-steps (sr) */
   vxc_substep_result sr;
   double held;                  /* elastic work since the contact closed, J (0 while open) */
   vxc_task_contact_state state; /* the last step's, as `vxc task` records it */

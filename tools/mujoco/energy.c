@@ -107,8 +107,8 @@ void bridge_energy_step(bridge *br) {
   }
   double wk = 0;
   for (int j = 0; j < m->nv; j++) {
-    double f = d->qfrc_actuator[j] + d->qfrc_passive[j] + d->qfrc_constraint[j] +
-               d->qfrc_applied[j];
+    double f =
+        d->qfrc_actuator[j] + d->qfrc_passive[j] + d->qfrc_constraint[j] + d->qfrc_applied[j];
     wk += 0.5 * (br->qvel0[j] + d->qvel[j]) * f;
   }
   br->e.work_in += h * wk;

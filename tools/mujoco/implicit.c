@@ -20,8 +20,8 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
     br->tw[i] = m->body_weldid[br->body[i]] == 0 ? -1 : br->ntw++;
   }
   size_t n = 6 * (size_t)br->ntw, nv = (size_t)(m->nv > 0 ? m->nv : 1);
-  double **arr[] = {&br->J, &br->MJ, &br->minv, &br->afree, &br->wout, &br->dtw, &br->qvel0,
-                    &br->scratch};
+  double **arr[] = {&br->J,    &br->MJ,  &br->minv,  &br->afree,
+                    &br->wout, &br->dtw, &br->qvel0, &br->scratch};
   size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv};
   for (size_t k = 0; k < sizeof len / sizeof *len; k++) {
     *arr[k] = calloc(len[k] ? len[k] : 1, sizeof(double));
@@ -155,8 +155,12 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
     }
     if (!br->c[i].sub) {
       idx[np] = i;
-      pp[np++] = (vxc_implicit_pair){&br->c[i].jac, br->tw[br->pair_index[2 * i]],
-                                     br->tw[br->pair_index[2 * i + 1]], {0}, 0, 0};
+      pp[np++] = (vxc_implicit_pair){&br->c[i].jac,
+                                     br->tw[br->pair_index[2 * i]],
+                                     br->tw[br->pair_index[2 * i + 1]],
+                                     {0},
+                                     0,
+                                     0};
     }
   }
   double *wsub = br->scratch + n, *afree = wsub + n;

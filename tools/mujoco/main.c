@@ -220,8 +220,9 @@ static int parse_args(int argc, char **argv, args *a) {
     return usage_error("%s", "missing the model (MODEL.xml)");
   }
   if (a->ncontact == 0 && !a->native) {
-    return usage_error("%s", "no --contact BODY_A=A.vxm BODY_B=B.vxm given (or --native: "
-                             "MuJoCo's contact everywhere)");
+    return usage_error("%s",
+                       "no --contact BODY_A=A.vxm BODY_B=B.vxm given (or --native: "
+                       "MuJoCo's contact everywhere)");
   }
   vxc_error err;
   if (vxc_params_prepare(&a->p, &err) != VXC_OK) {
@@ -282,7 +283,10 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
   fprintf(f, ",\n \"model\": ");
   cli_json_str(f, a->xml);
   fprintf(f, ", \"contact_model\": \"%s\", \"coupling\": \"%s\", \"status\": \"%s\", \"message\": ",
-          a->native ? "mujoco" : "vxc", a->native ? "none" : a->explicit_coupling ? "explicit" : "implicit",
+          a->native ? "mujoco" : "vxc",
+          a->native              ? "none"
+          : a->explicit_coupling ? "explicit"
+                                 : "implicit",
           status);
   cli_json_str(f, msg);
   fprintf(f, ",\n \"energy\": ");
@@ -330,8 +334,9 @@ static int write_plots(const args *a, const bridge *br) {
   if (!f) {
     return -1;
   }
-  fprintf(f, "set terminal pngcairo size 900,500 noenhanced\nset datafile separator ','\n"
-             "set key outside right\nset xlabel 't (s)'\n");
+  fprintf(f,
+          "set terminal pngcairo size 900,500 noenhanced\nset datafile separator ','\n"
+          "set key outside right\nset xlabel 't (s)'\n");
   plot_head(f, a, "height.png", "Height of each body's origin", "z (m)");
   for (int i = 0; i < br->nbody; i++) {
     snprintf(col, sizeof col, "%s.z", br->name[i]);
@@ -342,7 +347,8 @@ static int write_plots(const args *a, const bridge *br) {
   for (int pass = 0; pass < 2 && br->ncontact > 0; pass++) {
     fprintf(f, "\n");
     plot_head(f, a, pass ? "torques.png" : "forces.png",
-              pass ? "Contact torques on A" : "Contact forces on A", pass ? "torque (N m)" : "force (N)");
+              pass ? "Contact torques on A" : "Contact forces on A",
+              pass ? "torque (N m)" : "force (N)");
     for (int i = 0; i < br->ncontact; i++) {
       const char *p = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
       for (int j = 0; j < 2; j++) {
@@ -458,12 +464,13 @@ static int contacts_row(FILE *f, const bridge *br, double t) {
       }
       const vxc_wrench *w = &pc.wrench;
       const vxc_contact_geometry *g = &pc.geom;
-      fprintf(f, "%.9g,%s~%s,%d,%d,%d,%d,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g\n",
-              t, br->name[br->pair_index[2 * i]], br->name[br->pair_index[2 * i + 1]], k,
-              pc.cell_a, pc.cell_b, pc.patch, g->volume, g->centroid[0], g->centroid[1],
-              g->centroid[2], g->normal[0], g->normal[1], g->normal[2], w->f_n,
-              w->force_a[0], w->force_a[1], w->force_a[2], w->torque_a[0], w->torque_a[1],
-              w->torque_a[2]);
+      fprintf(f,
+              "%.9g,%s~%s,%d,%d,%d,%d,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%"
+              ".8g,%.8g\n",
+              t, br->name[br->pair_index[2 * i]], br->name[br->pair_index[2 * i + 1]], k, pc.cell_a,
+              pc.cell_b, pc.patch, g->volume, g->centroid[0], g->centroid[1], g->centroid[2],
+              g->normal[0], g->normal[1], g->normal[2], w->f_n, w->force_a[0], w->force_a[1],
+              w->force_a[2], w->torque_a[0], w->torque_a[1], w->torque_a[2]);
     }
   }
   return fflush(f) != 0 || ferror(f) ? -1 : 0;
@@ -485,8 +492,8 @@ static int record(const args *a, bridge *br, FILE *csv, FILE *cts, const series_
   r.contact = cs;
   r.energy = br->e;
   if (series_row(csv, lay, &r) != 0 || (cts && contacts_row(cts, br, t) != 0)) {
-    snprintf(msg, size, "%s/%s: write error: %s", a->dir, cts && ferror(cts) ? "contacts.csv" : "series.csv",
-             strerror(errno));
+    snprintf(msg, size, "%s/%s: write error: %s", a->dir,
+             cts && ferror(cts) ? "contacts.csv" : "series.csv", strerror(errno));
     return -1;
   }
   return 0;
@@ -601,8 +608,10 @@ int main(int argc, char **argv) {
     printf(
         "vxc-mujoco: %s, %.4g s simulated in %.3g s (real-time factor %.3g), %lld steps of "
         "%.3g s, %lld vxc queries\n",
-        a.native ? "MuJoCo contact" : a.explicit_coupling ? "vxc contact (explicit)" : "vxc contact", br.d->time, wall, br.d->time / wall, br.steps,
-        br.m->opt.timestep, br.queries);
+        a.native              ? "MuJoCo contact"
+        : a.explicit_coupling ? "vxc contact (explicit)"
+                              : "vxc contact",
+        br.d->time, wall, br.d->time / wall, br.steps, br.m->opt.timestep, br.queries);
   }
   bridge_free(&br);
   return rc;
