@@ -93,12 +93,14 @@ static int list_contacts(vxc_pair *pr) {
       c->pair = pi;
       c->patch = pr->opt.patches && pm->npatch > 0 ? k : -1;
       c->geom = pm->geom;
+      c->area = pm->area;
       if (c->patch >= 0) {
         const vxc_patch *pa = &pm->patch[k];
         c->geom.volume = pa->volume;
         memcpy(c->geom.centroid, pa->centroid, sizeof c->geom.centroid);
         memcpy(c->geom.inertia, pa->inertia, sizeof c->geom.inertia);
         memcpy(c->geom.normal, pa->normal, sizeof c->geom.normal);
+        c->area = pa->area;
       }
       vxc_contact_key *key = &pr->keys[pr->ncontact];
       key->a = pm->cell_a;
@@ -367,23 +369,6 @@ static int motion_ok(const vxc_body_motion *m) {
 }
 
 
-/* state += dt * dstate on the held slots; 0 (nothing written) when a result is not finite */
-static int advance(vxc_pair *pr, double dt) {
-  int n = pr->slots * VXC_STATE_SIZE;
-  for (int i = 0; i < n; i++) {
-    if (pr->slot_pair[i / VXC_STATE_SIZE].a >= 0 && !isfinite(pr->state[i] + dt * pr->dstate[i])) {
-      return 0;
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    if (pr->slot_pair[i / VXC_STATE_SIZE].a >= 0) {
-      pr->state[i] += dt * pr->dstate[i];
-    }
-  }
-  return 1;
-}
-
-
 vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_motion *motion_a,
                          const vxc_pose *pose_b, const vxc_body_motion *motion_b, double dt,
                          vxc_pair_wrench *out, vxc_error *err) {
@@ -419,11 +404,13 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   if (st != VXC_OK) {
     return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_step: %s", e.message);
   }
-  if (dt > 0 && !advance(pr, dt)) {
-    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
-                         "vxc_pair_step: a contact state became non-finite (dt = %g s too "
-                         "long for the bristle time constant sigma1 / sigma0?)",
-                         dt);
+  pr->ma = *motion_a;
+  pr->mb = *motion_b;
+  pr->stepped = 1;
+  pr->last_started = started;
+  pr->in_impact = pr->in_impact && sum.npairs > 0;
+  if (dt > 0 && pairi_advance(pr, motion_a, motion_b, dt, err) != VXC_OK) {
+    return VXC_ERR_NUMERIC;
   }
   sum.started = started;
   sum.lost = lost;

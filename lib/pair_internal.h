@@ -20,6 +20,7 @@ typedef struct pairi_contact {
   int pair;                  /* index in m.pair */
   int patch;                 /* index in that pair's patches; -1: the whole pair */
   vxc_contact_geometry geom; /* its V, p_c, J and n */
+  double area;               /* |area vector of A's surface in it|, m^2 (dV/dx along n) */
   int slot;                  /* the tracker slot it holds, or would keep; -1: untracked */
 } pairi_contact;
 
@@ -43,6 +44,13 @@ struct vxc_pair {
   vxci_leaf_hint *leaf;   /* per slot, the leaf edge its queries start from and one found
                              too coarse (the rtol rule's pairs only; set at each pairi_track,
                              zero when free) */
+  vxc_body_motion ma, mb; /* the motions of vxc_pair_step's last call */
+  int stepped;            /* 1 once vxc_pair_step has succeeded */
+  int last_started;       /* contacts its last call started */
+  int in_impact;          /* 1 from a vxc_pair_substep until a step finds no contact: an
+                             impact is sub-stepped to its end, not switched to one
+                             linearisation per step halfway (that breaks semi-implicit
+                             Euler's energy balance over the bounce) */
   double deep;            /* largest k_v V of an overlapping untracked pair at the last
                              pairi_forces, N */
 };
@@ -69,5 +77,15 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
  * prefixed with the cell pair's names. */
 vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost, vxc_error *err);
+
+/* The states of the last query's tracked contacts advanced by h with A and B moving as ma,
+ * mb: linearly implicit Euler (vxc_pair_advance; pair_jacobian.c). VXC_OK, or
+ * VXC_ERR_NUMERIC with nothing changed. */
+vxc_status pairi_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+                         double h, vxc_error *err);
+
+/* Solves A X = B in place (A n x n, B n x m, row-major; partial pivoting): 0, or -1 when A
+ * is singular (implicit.c). */
+int pairi_dense_solve(int n, double *A, int m, double *B);
 
 #endif /* VXC_PAIR_INTERNAL_H */

@@ -7,9 +7,15 @@
  * normal as the normal's guess); the tracker update (a lost cell pair's state is reset, a
  * new one's started from the approach speed, an ongoing one's bristle re-projected on the
  * new contact plane); the volumetric force model on every tracked pair; the wrenches summed;
- * then, when dt > 0, the states advanced by dt along their derivatives (explicit Euler: the
- * bristle and dwell states relax with time constants sigma1 / sigma0 and tau_dw, so a step
- * well below both is stable; the simulator integrates the bodies).
+ * then, when dt > 0, the states advanced by dt by the linearly implicit (backward) Euler rule
+ * of vxc_pair_advance at the step's motions (stable at any dt; the simulator integrates the
+ * bodies).
+ *
+ * Stable coupling at a simulator's step (lib/README.md section 15): step with dt = 0, take
+ * the wrench's derivatives over the step (vxc_pair_jacobian), solve the bodies' velocity
+ * change under the damped, stiff contact force with their mass matrices
+ * (vxc_implicit_step), apply the wrench it returns over the step, and advance the states at
+ * the step's end velocities (vxc_pair_advance).
  *
  * Contact patches: created with query options whose `patches` is 1, a pair splits each cell
  * pair's interference into its connected parts (vxc_patch) and makes each part a contact of
@@ -125,6 +131,133 @@ VXC_API vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_cont
  * while the slot is free), owned by the pair and valid until its free. NULL for a NULL pair
  * or a slot out of range. */
 VXC_API const double *vxc_pair_state(const vxc_pair *pr, int slot);
+
+/* ---- derivatives and the implicit step (lib/README.md section 15) --------------------- */
+
+/* The twists are ordered t = (v_a, w_a, v_b, w_b): each body's velocity of its reference point
+ * motion->r and its angular velocity (world, m/s and rad/s) as given to the last step; a
+ * wrench W = (force_a, torque_a, force_b, torque_b) as in vxc_pair_wrench; a pose change
+ * is a small displacement of the reference point and a small rotation (world, m and rad),
+ * ordered as the twists. Matrices are 12 x 12, row-major: entry [12 i + j] = dW_i / dx_j. */
+typedef struct vxc_pair_jacobian {
+  double wrench[12];   /* W of the last step (N, N m) */
+  double d_twist[144]; /* dW/dt at fixed poses and states: the hysteretic damping k_v a V n n^T
+                          and the volumetric rolling damping -k_v a T J T in closed form, the
+                          bristle, viscous and spinning damping (and the rate-independent
+                          rolling) by central differences of the friction model */
+  double d_pose[144];  /* dW/d(pose change) at fixed twists and states: the stiffness of the
+                          volume, dV = A n.dx_c (A the contact's area, dx_c the relative
+                          displacement at p_c), on every term proportional to f_n; the
+                          turning of n and the motion of p_c are left out */
+  /* over a step of length h (vxc_pair_jacobian's argument) with the states advancing by the
+   * linearly implicit rule of vxc_pair_advance and the poses by h times the end twists: */
+  double step_wrench[12]; /* the wrench if the twists stay: W + the states' own drift +
+                             h d_pose t */
+  double step_twist[144]; /* its derivative with respect to the twists' change over the step:
+                             d_twist + the states' (bristles') stiffness over h + h d_pose */
+  double pose_wrench[12]; /* h d_pose t, the poses' part of step_wrench (vxc_implicit_step
+                             weighs it, and h d_pose in step_twist, by theta) */
+  double fn_step;         /* the normal force summed over the contacts, N, for the twists'
+                             change dt: fn_step + fn_row . dt (below 0: the contact opens) */
+  double fn_row[12];
+  double fn_pose, fn_row_pose[12]; /* their parts from the poses (h d_pose) */
+} vxc_pair_jacobian;
+
+/* The derivatives of the last step's wrench at its geometry and motions and the states as the
+ * pair holds them (a step with dt > 0 has already advanced them: take the step with dt = 0),
+ * and their linearisation over a step of length h >= 0 (s). Fills *out (all zero when the
+ * last step had no contact). Returns VXC_OK; VXC_ERR_ARG (a NULL pair or out, no
+ * step taken yet, h negative or not finite); VXC_ERR_NUMERIC (a force model evaluation that
+ * failed, or a non-finite result; *out untouched). */
+VXC_API vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian *out,
+                                         vxc_error *err);
+
+/* Advances the states of the last step's contacts by h >= 0 (s) with A and B moving as
+ * motion_a, motion_b (the twists at the step's end; the reference points as at the step):
+ * the backward Euler rule linearised in the states, (I - h ds'/ds) (s+ - s) = h s'(s, u+),
+ * with ds'/ds by differences (the bristle, dwell, relaxation and rolling states; u+ the
+ * relative motion at p_c). Stable at any h: a sticking bristle follows the slip, a sliding one
+ * relaxes toward its Coulomb deflection without overshoot. Call once after a step with
+ * dt = 0. Returns VXC_OK; VXC_ERR_ARG (a NULL input, h negative or not finite, no step taken);
+ * VXC_ERR_NUMERIC (a non-finite motion or result: the states are left as they were). */
+VXC_API vxc_status vxc_pair_advance(vxc_pair *pr, const vxc_body_motion *motion_a,
+                                    const vxc_body_motion *motion_b, double h, vxc_error *err);
+
+/* One pair in an implicit step: its linearisation and the indices of its bodies. */
+typedef struct vxc_implicit_pair {
+  const vxc_pair_jacobian *jac; /* from vxc_pair_jacobian_get with the step's h */
+  int body_a, body_b; /* indices of A and B among the step's bodies; -1: a body the step does
+                         not move (the world, a fixed or driven body) */
+  double wrench[12];  /* out: the pair's wrench over the step (W as above), N and N m */
+  int open;           /* out: 1 when its normal force would pull, so it gives no force */
+  double theta;       /* out: the weight of its pose stiffness (see vxc_implicit_step) */
+} vxc_implicit_pair;
+
+/* The linearly implicit contact wrench over a step of length h > 0 (s) of nbody bodies whose
+ * twists (6 each, ordered as above) have the inverse mass matrix minv (6 nbody square,
+ * row-major, in twist coordinates: J M^-1 J^T for a simulator's generalised mass matrix M
+ * and twist Jacobian J) and accelerate as a_free (6 nbody: every force but these contacts'):
+ * solves (I - h minv K) dt = h (a_free + minv W_s) for the twists' change dt with K and W_s
+ * the pairs' step_twist and step_wrench summed at their bodies, each pair's pose stiffness
+ * (h d_pose) weighed by theta = max(0, 1/2 - 1 / (omega h)^2), omega^2 = trace(-minv d_pose)
+ * over its bodies: 0 (the simulator's semi-implicit Euler on the contact's stiffness,
+ * symplectic, no numerical damping of a bounce) while omega h <= 1, rising to 1/2 (stable at
+ * any step) beyond. Then it drops every pair whose
+ * normal force over the step would be negative and solves again. Writes the wrench per body
+ * (w_out, 6 nbody: force then torque, to apply over the step), dt (dt_out, may be NULL) and
+ * each pair's wrench and open flag. `al` may be NULL (malloc). Returns VXC_OK; VXC_ERR_ARG
+ * (a NULL input, nbody < 1, npair < 0, a body index out of range, h not positive);
+ * VXC_ERR_NUMERIC (a singular system or a non-finite result); VXC_ERR_NOMEM. */
+VXC_API vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free, double h,
+                                     int npair, vxc_implicit_pair *pairs, double *w_out,
+                                     double *dt_out, const vxc_allocator *al, vxc_error *err);
+
+/* 1 when the last step's contact is an impact the step h (s) cannot follow in one
+ * linearisation, so vxc_pair_substep should take it: a contact the step found new; one the
+ * step moves by more than half its depth scale V / A (|v_cn| h > 0.5 V / A); or one whose
+ * period is short (omega h > 1, omega^2 = trace(-minv J->d_pose), minv as for
+ * vxc_pair_substep), or above 0.2 for one vxc_pair_substep took since it closed, while the
+ * step moves it by more than 1% of V / A (a resting contact stays with vxc_implicit_step). 0
+ * otherwise, and for a NULL input. */
+VXC_API int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double minv[144],
+                            double h);
+
+/* What vxc_pair_substep gives. */
+typedef struct vxc_substep_result {
+  double wrench[12]; /* the contact's impulse over the sub-steps divided by h (W as above):
+                        applied over the step, it gives the bodies the sub-steps' velocity
+                        change */
+  vxc_pose pose[2];  /* A's and B's poses at the step's end */
+  double twist[12];  /* their twists at the step's end (v, w of each reference point) */
+  double back;       /* s the bodies were moved back to where a late-found contact began */
+  int substeps;      /* sub-steps taken */
+  double work;       /* work of the contact wrench on the bodies over the sub-steps, J */
+  double elastic;    /* elastic work k_v V_r dx over them (dx each contact's normal
+                        displacement), J */
+} vxc_substep_result;
+
+/* An impact shorter than the simulator's step h > 0 (s), resolved in sub-steps of the pair's
+ * own bodies: from A at pose_a moving as motion_a and B at pose_b, motion_b (as for
+ * vxc_pair_step), with their inverse mass matrix minv (12 x 12 in the twists t = (v_a, w_a,
+ * v_b, w_b); a body the simulator does not move has zero rows and columns) and free
+ * accelerations a_free (12), held over the step. A contact the caller's last step (or this
+ * call's first) found new and overlapping is first moved back along the twists to where it
+ * began (the fixed step found it late, as deep as h times the approach speed); then
+ * sub-steps of at most h / 8, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
+ * contact's depth V / A takes to change by a fifth (growing at most twofold from one to the
+ * next) each step the pair, solve vxc_implicit_step and advance the states, to the step's
+ * end. The simulator applies out->wrench over its step, so its bodies end with
+ * the sub-steps' twists; its semi-implicit Euler moves them by h times those twists, not
+ * along the sub-steps' path: out->pose is where they should be (a simulator that can set
+ * positions sets them). Returns VXC_OK; VXC_ERR_ARG (a NULL input, h not positive);
+ * VXC_ERR_LIMIT (more than 4096 sub-steps); the errors of vxc_pair_step,
+ * vxc_pair_jacobian_get, vxc_implicit_step and vxc_pair_advance (the pair's states as the
+ * failing sub-step left them). *out is untouched on error. */
+VXC_API vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a,
+                                    const vxc_body_motion *motion_a, const vxc_pose *pose_b,
+                                    const vxc_body_motion *motion_b, const double minv[144],
+                                    const double a_free[12], double h, vxc_substep_result *out,
+                                    vxc_error *err);
 
 #ifdef __cplusplus
 }

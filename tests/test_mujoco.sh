@@ -8,14 +8,25 @@
 #   r_gyr^2 = J_n / V with the cap's polar moment J_n = pi h^3 (20 R^2 - 15 R h + 3 h^2) / 30
 #   (within 2%);
 # - a ball dropped with e_eff = 0.5 and no friction rises to e_eff^2 of its drop height
-#   (within 2%; k_v = 1e11, so the 0.6 mm deep impact lasts under a millisecond and gravity
-#   hardly acts during it);
+#   (within 3%; k_v = 1e11, so the 0.6 mm deep impact lasts under a millisecond, and gravity
+#   acting through it takes about 2%);
 # - the thesis's run agrees with `vxc task data/ball-on-table.vxt` over its first second
 #   (within 1% of each quantity's span);
 # - MuJoCo's native contact, for comparison, holds the resting ball up with m g;
 # - a peg enters the hole of a non-convex mesh block untouched on its free motion with vxc,
 #   and stops at the mouth on MuJoCo's convex hull;
-# - usage errors, missing files and a run MuJoCo finds unstable are reported.
+# - usage errors, missing files and a run MuJoCo finds unstable are reported; a usage error
+#   leaves an existing output untouched, a misspelt option gets the nearest one;
+# - the stability map's corners at MuJoCo's default step (2 ms) and at 0.5 ms (the contact
+#   wrenches linearly implicit over the step): a ball resting at the depth of k_v V = m g,
+#   for k_v 1e7 and 1e11 and e_eff 0.1 and 0.95, keeps f_n within 1% of m g at every step;
+#   spinning at 10 rad/s (k_v 1e9, e_eff 0.2, sigma0 1e4, sigma1 63.9) it slows at the closed
+#   form within 2%; with rate-independent rolling (eta_r 1 mm) it rolls to a stop at
+#   5 g eta_r / (7 R) within 2%; dropped 0.1 m (k_v 1e11, e_eff 0.5 and 0.95) the height its
+#   energy reaches after the bounce is within 3% of e_eff^2 of the drop's; the same spin with
+#   --explicit creates energy at 2 ms and ends with status "energy-error", exit 4;
+# - two pairs in one scene (two balls on the table) each hold their ball with m g, and
+#   --patches lists every contact in contacts.csv.
 set -u
 . "$(dirname "$0")/tap.sh"
 mj="$(dirname "$vxc")/vxc-mujoco"
@@ -46,7 +57,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..16"
+echo "1..30"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named" 2 "no body named 'bal'" -- \
@@ -86,9 +97,9 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
                                                if ($i == "table~ball.npairs") p = i }; next }
            $p > 0 { hit = 1 } hit && $p == 0 && $z > top { top = $z }
            END { r = (top - 0.1) / 0.1; print "rebound", r, "of the drop, e^2 = 0.25"
-                 print (r / 0.25 - 1 < 0.02 && r / 0.25 - 1 > -0.02) ? "ok" : "off" }' \
+                 print (r / 0.25 - 1 < 0.03 && r / 0.25 - 1 > -0.03) ? "ok" : "off" }' \
   "$tmp/drop/series.csv" >"$tmp/r7"
-figured "a ball dropped with e_eff = 0.5 rebounds to e^2 of its height (2%)" "$tmp/r7"
+figured "a ball dropped with e_eff = 0.5 rebounds to e^2 of its height (3%)" "$tmp/r7"
 
 # the thesis's run, MuJoCo against vxc task, at the task's record times
 "$mj" "$scene" $contact --voxel 2e-3 --key thesis --duration 1 --every 0.005 --out "$tmp/thesis" \
@@ -158,4 +169,125 @@ EOT
 ok "a run MuJoCo finds unstable stops with its warning and exit 1" 1 'MuJoCo: .*unstable' -- \
   "$mj" "$tmp/diverge.xml" --key k --native --contact a="$data/table.vxm" b="$data/ball.vxm" \
   --out "$tmp/diverge"
+# ---- the command line ----------------------------------------------------------------
+ok "--version" 0 '^vxc-mujoco [0-9]' -- "$mj" --version
+ok "a misspelt option gets the nearest one" 2 "unknown option '--durration'; did you mean '--duration'" -- \
+  "$mj" "$scene" $contact --durration 1 --out "$tmp/typo"
+"$mj" "$scene" $contact --key settle --duration 0.01 --out "$tmp/keep" >/dev/null 2>&1
+cksum <"$tmp/keep/series.csv" >"$tmp/keep.sum"
+"$mj" "$scene" $contact --key thesi --duration 0.01 --out "$tmp/keep" >/dev/null 2>&1
+echo "status $?" >"$tmp/r19"
+cksum <"$tmp/keep/series.csv" | cmp -s - "$tmp/keep.sum" && echo ok >>"$tmp/r19"
+figured "a usage error (--key thesi) leaves the previous run's series.csv untouched" "$tmp/r19"
+ok "--native without --contact runs MuJoCo's contact on every body" 0 'MuJoCo contact' -- \
+  "$mj" "$scene" --native --key settle --duration 0.05 --out "$tmp/nat"
+ok "... and records every body" 0 '^t,table\.x,.*,ball\.wz,E\.kinetic' -- head -n 1 "$tmp/nat/series.csv"
+
+# ---- the stability map's corners -------------------------------------------------------
+# a scene of the ball at rest, spinning and rolling at the depth of k_v V = m g for k_v
+rest_scene() {
+  z=$(awk -v R=$R -v m=$M -v g=$G -v k="$1" 'BEGIN { lo = 0; hi = 0.05
+    for (i = 0; i < 200; i++) { h = (lo + hi) / 2
+      if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
+    printf "%.15g", R - lo }')
+  { sed -e '/<keyframe>/,/<\/keyframe>/d' -e '/<\/mujoco>/d' -e 's/timestep="1e-4"/timestep="2e-3"/' \
+      "$scene"
+    printf '<keyframe>\n<key name="rest" qpos="0 0 %s 1 0 0 0"/>\n' "$z"
+    printf '<key name="spin" qpos="0 0 %s 1 0 0 0" qvel="0 0 0 0 0 10"/>\n' "$z"
+    printf '<key name="roll" qpos="-0.4 0 %s 1 0 0 0" qvel="0.5 0 0 0 5 0"/>\n' "$z"
+    printf '<key name="drop" qpos="0 0 0.2 1 0 0 0"/>\n'
+    printf '</keyframe>\n</mujoco>\n'; } >"$tmp/rest-$1.xml"
+  echo "$R $z" | awk '{ printf "%.15g", $1 - $2 }'
+}
+bristle="--param sigma0=1e4 --param sigma1=63.9"
+: >"$tmp/r22"
+for kv in 1e7 1e11; do
+  rest_scene $kv >/dev/null
+  for e in 0.1 0.95; do
+    for h in 2e-3 5e-4; do
+      "$mj" "$tmp/rest-$kv.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+        --param k_v=$kv --param e_eff=$e $bristle --key rest --timestep $h --duration 1 \
+        --every $h --quiet --out "$tmp/c-$kv-$e-$h" >/dev/null 2>&1
+      col 'table~ball.fn' "$tmp/c-$kv-$e-$h/series.csv" | awk -v c="k_v $kv e_eff $e step $h" -v w=$(awk "BEGIN { print $M * $G }") '
+        $1 >= 0.3 { d = $2 / w - 1; d = d < 0 ? -d : d; if (d > dm) dm = d; n++ }
+        END { printf "%s: largest |fn / m g - 1| %.3g over %d steps\n", c, dm, n
+              if (dm > 0.01 || n < 300) print "off" }'
+    done
+  done
+done >"$tmp/r22"
+grep -q off "$tmp/r22" || echo ok >>"$tmp/r22"
+figured "resting at 2 ms and 0.5 ms, k_v 1e7 and 1e11, e_eff 0.1 and 0.95: fn within 1% of m g" "$tmp/r22"
+
+heq9=$(rest_scene 1e9)
+for h in 2e-3 5e-4; do
+  "$mj" "$tmp/rest-1e9.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --param k_v=1e9 \
+    --param e_eff=0.2 $bristle --key spin --timestep $h --duration 1 --every $h --quiet \
+    --out "$tmp/spin-$h" >/dev/null 2>&1
+  col ball.wz "$tmp/spin-$h/series.csv" | awk -v h=$heq9 -v R=$R -v m=$M -v g=$G -v I=$I -v mu=$MU -v s=$h '
+    $1 >= 0.3 && !t0 { t0 = $1; w0 = $2 } { t1 = $1; w1 = $2 }
+    END { pi = 3.141592653589793
+      jn = pi * h^3 * (20 * R * R - 15 * R * h + 3 * h * h) / 30; v = pi * h * h * (R - h / 3)
+      want = mu * sqrt(jn / v) * m * g / I; got = (w0 - w1) / (t1 - t0)
+      printf "step %s: spin-down %.6g rad/s^2, closed form %.6g\n", s, got, want
+      r = got / want - 1; if (r > 0.02 || r < -0.02) print "off" }'
+done >"$tmp/r23"
+grep -q off "$tmp/r23" || echo ok >>"$tmp/r23"
+figured "spinning at 2 ms and 0.5 ms (k_v 1e9, e_eff 0.2): spin-down within 2% of mu_c r_gyr m g / I" "$tmp/r23"
+
+"$mj" "$tmp/rest-1e9.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --param k_v=1e9 \
+  --param e_eff=0.2 $bristle --param rolling=1 --param eta_r=1e-3 --key roll --duration 1 \
+  --every 2e-3 --quiet --out "$tmp/roll" >/dev/null 2>&1
+col ball.vx "$tmp/roll/series.csv" | awk -v R=$R -v g=$G '
+  $1 >= 0.3 && !t0 { t0 = $1; v0 = $2 } { t1 = $1; v1 = $2 }
+  END { want = 5 * g * 1e-3 / (7 * R); got = (v0 - v1) / (t1 - t0)
+    printf "rolling deceleration %.6g m/s^2, closed form %.6g\n", got, want
+    r = got / want - 1; print (r < 0.02 && r > -0.02) ? "ok" : "off" }' >"$tmp/r24"
+figured "rolling at 2 ms (rate-independent, eta_r 1 mm): deceleration within 2% of 5 g eta_r / (7 R)" "$tmp/r24"
+
+rest_scene 1e11 >/dev/null
+for e in 0.5 0.95; do
+  "$mj" "$tmp/rest-1e11.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --param k_v=1e11 \
+    --param e_eff=$e --param mu_s=0 --param mu_c=0 --key drop --duration 0.5 --every 2e-3 --quiet \
+    --out "$tmp/drop-$e" >/dev/null 2>&1
+  awk -F, -v e=$e -v R=$R -v g=$G 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
+      if ($i == "ball.vz") v = i; if ($i == "table~ball.npairs") p = i }; next }
+    { en = $z - R + $v * $v / (2 * g) } $p == 0 && !hit { a0 = en } $p > 0 { hit = 1 }
+    hit && $p == 0 && !a1 { a1 = en }
+    END { r = a1 / (e * e * a0) - 1; printf "e_eff %s: rebound height %.6g m of %.6g m, e^2 - 1 = %.3g\n", e, a1, a0, r
+          if (r > 0.03 || r < -0.03) print "off" }' "$tmp/drop-$e/series.csv"
+done >"$tmp/r25"
+grep -q off "$tmp/r25" || echo ok >>"$tmp/r25"
+figured "dropped at 2 ms (k_v 1e11, an impact under 1 ms, in sub-steps): rebound within 3% of e^2 h" "$tmp/r25"
+
+ok "the explicit coupling of the same spin at 2 ms creates energy: energy-error, exit 4" 4 \
+  'energy created' -- "$mj" "$tmp/rest-1e9.xml" --contact table="$data/table.vxm" \
+  ball="$data/ball.vxm" --param k_v=1e9 --param e_eff=0.2 $bristle --key spin --duration 1 \
+  --quiet --explicit --out "$tmp/expl"
+ok "... its summary says so and its series.csv is kept" 0 '"status": "energy-error"' -- \
+  sh -c "cat '$tmp/expl/summary.json'; test \$(wc -l <'$tmp/expl/series.csv') -gt 2"
+
+# ---- several pairs, patches ---------------------------------------------------------------
+z7=$(rest_scene 1e7)
+sed -e 's|<body name="ball" pos="0 0 0.2">|<body name="ball" pos="-0.2 0 0.2">|' \
+  -e 's|</worldbody>|<body name="ball2" pos="0.2 0 0.2"><freejoint/><inertial pos="0 0 0" mass="2" diaginertia="0.008 0.008 0.008"/><geom type="sphere" size="0.1"/></body></worldbody>|' \
+  -e "s|<key name=\"rest\" qpos=\"0 0 \([0-9.]*\) 1 0 0 0\"/>|<key name=\"rest\" qpos=\"0 0 \1 1 0 0 0 0 0 \1 1 0 0 0\"/>|" \
+  -e '/key name="spin"/d' -e '/key name="roll"/d' -e '/key name="drop"/d' "$tmp/rest-1e7.xml" >"$tmp/two.xml"
+echo off >"$tmp/r27"
+"$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+  --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 --key rest \
+  --duration 0.2 --every 0.01 --patches --quiet --out "$tmp/two" >"$tmp/two.log" 2>&1
+for c in 'table~ball.fn' 'table~ball2.fn'; do
+  col "$c" "$tmp/two/series.csv" | tail -n 1 | awk -v c="$c" -v w=$(awk "BEGIN { print $M * $G }") '
+    { printf "%s %.6g N\n", c, $2; r = $2 / w - 1; if (r > 0.01 || r < -0.01) print "off" }'
+done >>"$tmp/r27"
+[ -s "$tmp/two/series.csv" ] && sed -i '1d' "$tmp/r27"
+awk -F, 'NR > 1 && $1 == 0.2 { n++ } END { print n, "contacts in contacts.csv at t = 0.2 s"
+  if (n != 2) print "off" }' "$tmp/two/contacts.csv" >>"$tmp/r27"
+grep -q off "$tmp/r27" || echo ok >>"$tmp/r27"
+figured "two pairs in one bridge hold their balls with m g; contacts.csv lists both contacts" "$tmp/r27"
+ok "contacts.csv's columns" 0 '^t,pair,contact,cell_a,cell_b,patch,V,px,py,pz,nx,ny,nz,fn,Fx' -- \
+  head -n 1 "$tmp/two/contacts.csv"
+ok "the summary keeps the energy budget" 0 '"energy": \{"kinetic": .*"max_energy_created"' -- \
+  cat "$tmp/two/summary.json"
+
 [ "$failed" -eq 0 ]

@@ -123,8 +123,9 @@ static void test_resting_force(void **state) {
 /* Spinning in place at 10 rad/s (r_gyr w_n = 0.16 m/s, far above v_s: sliding), from a
  * fresh state (theta = 0, s_dw = 1): the spin bristle's rate is mu_c / (r_gyr sigma1) and
  * its torque the sliding limit mu_c r_gyr f_n (thesis 4.237); after dt the state holds
- * theta = -dt mu_c / (r_gyr sigma1) (negative: theta follows w_n = n.(w_a - w_b), the
- * table's spin relative to the ball's). */
+ * backward Euler's theta = -dt mu_c / (r_gyr sigma1) / (1 + dt sigma0 / sigma1) of
+ * dtheta/dt = -mu_c / (r_gyr sigma1) - (sigma0 / sigma1) theta (negative: theta follows
+ * w_n = n.(w_a - w_b), the table's spin relative to the ball's). */
 static void test_spin_torque_and_state(void **state) {
   (void)state;
   vxc_pair_wrench w;
@@ -135,7 +136,8 @@ static void test_spin_torque_and_state(void **state) {
   assert_double_rel(w.t_spin, F.p.mu_c * r * f, 1e-4);
   assert_double_rel(-w.torque_b[2], F.p.mu_c * r * f, 1e-4);
   const double *s = vxc_pair_state(F.pair, 0);
-  assert_double_rel(s[VXC_STATE_THETA], -dt * F.p.mu_c / (r * F.p.sigma1), 1e-4);
+  assert_double_rel(s[VXC_STATE_THETA],
+                    -dt * F.p.mu_c / (r * F.p.sigma1) / (1 + dt * F.p.sigma0 / F.p.sigma1), 1e-4);
 }
 
 

@@ -76,6 +76,9 @@ char **cli_split_equals(int argc, char **argv, int *argc_out);
  * text names; prints "unknown option" with the nearest one and returns CLI_USAGE, else
  * CLI_OK. A command without a usage text (its own program helps) is not checked. */
 int cli_check_options(const cli_command *cmd, int argc, char **argv);
+/* The option `usage` names (a "--word") nearest to `opt` (edit distance <= 2): 1 with it
+ * copied to best, or 0. */
+int cli_nearest_option(const char *usage, const char *opt, char *best, size_t size);
 /* Splits a `--param` value "NAME=VALUE" into name (at most size - 1 characters) and a
  * finite number. Returns 0, or -1 (outputs unspecified) when it is not of that form. */
 int cli_split_param(const char *arg, char *name, size_t size, double *value);

@@ -50,8 +50,7 @@ static int usage_names(const char *usage, const char *opt) {
 }
 
 
-/* The option of `usage` nearest to `opt` (edit distance <= 2), copied to best. */
-static int nearest_option(const char *usage, const char *opt, char *best, size_t size) {
+int cli_nearest_option(const char *usage, const char *opt, char *best, size_t size) {
   char cand[64][40];
   const char *names[64];
   int k = 0;
@@ -85,7 +84,7 @@ int cli_check_options(const cli_command *cmd, int argc, char **argv) {
       continue;
     }
     char best[40];
-    if (nearest_option(cmd->usage, argv[i], best, sizeof best)) {
+    if (cli_nearest_option(cmd->usage, argv[i], best, sizeof best)) {
       return cli_usage_error(cmd->name, "unknown option '%s'; did you mean '%s'?", argv[i], best);
     }
     return cli_usage_error(cmd->name, "unknown option '%s'", argv[i]);

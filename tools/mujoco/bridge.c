@@ -86,6 +86,7 @@ int bridge_load(bridge *br, const char *xml, int native, char *msg, size_t size)
     return -1;
   }
   br->native = native;
+  br->energy_tol = 1e-2;
   if (!(br->m->opt.timestep > 0)) {
     snprintf(msg, size, "%s: the time step is not positive", xml);
     return -1;
@@ -104,6 +105,13 @@ static int record_body(bridge *br, int id) {
   br->body[br->nbody] = id;
   br->name[br->nbody] = mj_id2name(br->m, mjOBJ_BODY, id);
   return br->nbody++;
+}
+
+
+void bridge_record_all(bridge *br) {
+  for (int b = 1; b < br->m->nbody && br->nbody < 2 * BRIDGE_MAX_CONTACTS; b++) {
+    record_body(br, b);
+  }
 }
 
 
@@ -141,6 +149,11 @@ int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char 
     vxc_solid_free(c->solid[0]);
     vxc_solid_free(c->solid[1]);
     memset(c, 0, sizeof *c);
+    return -2;
+  }
+  c->params = *p;
+  if (vxc_params_prepare(&c->params, &err) != VXC_OK) { /* (the pair took them: never) */
+    snprintf(msg, size, "%s", err.message);
     return -2;
   }
   c->sum.first = c->sum.last = -1;
@@ -230,17 +243,18 @@ static void summarize(bridge_contact *c, double t) {
 }
 
 
-/* vxc's contact c: its wrench into xfrc_applied, its record. */
+/* vxc's contact c at the step's start: its wrench and its derivatives over the step. */
 static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, size_t size) {
   vxc_pose pose[2];
-  vxc_body_motion mo[2];
   for (int k = 0; k < 2; k++) {
-    body_motion(br, c->body[k], &pose[k], &mo[k]);
+    body_motion(br, c->body[k], &pose[k], &c->mo[k]);
   }
   vxc_error err;
   double t0 = mono_s();
-  vxc_status st =
-      vxc_pair_step(c->pair, &pose[0], &mo[0], &pose[1], &mo[1], br->m->opt.timestep, &c->w, &err);
+  vxc_status st = vxc_pair_step(c->pair, &pose[0], &c->mo[0], &pose[1], &c->mo[1], 0, &c->w, &err);
+  if (st == VXC_OK) {
+    st = vxc_pair_jacobian_get(c->pair, br->m->opt.timestep, &c->jac, &err);
+  }
   br->wall_vxc += mono_s() - t0;
   if (st != VXC_OK) {
     snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
@@ -250,35 +264,63 @@ static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, si
   br->queries++;
   br->capped += c->w.capped;
   br->wall_query += advance ? 1e-3 * mt->time_ms : 0;
+  c->pose[0] = pose[0];
+  c->pose[1] = pose[1];
+  return 0;
+}
+
+
+/* Contact c's record from the wrench applied over the step (on A, about its origin): its
+ * normal force -n.F_A, its friction the rest of F_A; the rolling and spinning torques and
+ * the states as the step's start gave them. */
+static void record_contact(bridge_contact *c) {
   const vxc_pair_wrench *w = &c->w;
-  for (int k = 0; k < 2; k++) {
-    mjtNum *x = br->d->xfrc_applied + 6 * c->body[k];
-    for (int j = 0; j < 3; j++) {
-      x[j] += k ? w->force_b[j] : w->force_a[j];
-      x[3 + j] += k ? w->torque_b[j] : w->torque_a[j];
-    }
-  }
   vxc_task_contact_state *s = &c->state;
   memset(s, 0, sizeof *s);
   s->npairs = w->npairs;
   s->volume = w->volume;
   memcpy(s->normal, w->normal, sizeof s->normal);
-  s->f_n = w->f_n;
-  s->f_t = w->f_t;
+  const double *F = c->applied, *n = w->normal;
+  double fn = -(F[0] * n[0] + F[1] * n[1] + F[2] * n[2]), ft2 = 0;
+  for (int j = 0; j < 3; j++) {
+    double t = F[j] + fn * n[j];
+    ft2 += t * t;
+  }
+  s->f_n = w->npairs > 0 ? fn : 0.0;
+  s->f_t = sqrt(ft2);
   s->t_roll = w->t_roll;
   s->t_spin = w->t_spin;
   s->stick = w->stick;
   s->sdw = w->sdw;
   double arm[3], cr[3]; /* torque on A about its origin = about its centre + arm x F */
   for (int j = 0; j < 3; j++) {
-    arm[j] = mo[0].r[j] - pose[0].p[j];
+    arm[j] = c->mo[0].r[j] - c->pose[0].p[j];
   }
-  cr[0] = arm[1] * w->force_a[2] - arm[2] * w->force_a[1];
-  cr[1] = arm[2] * w->force_a[0] - arm[0] * w->force_a[2];
-  cr[2] = arm[0] * w->force_a[1] - arm[1] * w->force_a[0];
+  cr[0] = arm[1] * F[2] - arm[2] * F[1];
+  cr[1] = arm[2] * F[0] - arm[0] * F[2];
+  cr[2] = arm[0] * F[1] - arm[1] * F[0];
   for (int j = 0; j < 3; j++) {
-    s->force_a[j] = w->force_a[j];
-    s->torque_a[j] = w->torque_a[j] + cr[j];
+    s->force_a[j] = F[j];
+    s->torque_a[j] = F[3 + j] + cr[j];
+  }
+}
+
+
+/* The contacts' wrenches over the step into xfrc_applied: the implicit ones, or with
+ * explicit_coupling the step's start's. 0, or -1 with a message. */
+static int apply_wrenches(bridge *br, char *msg, size_t size) {
+  if (!br->explicit_coupling) {
+    return bridge_implicit_apply(br, msg, size);
+  }
+  for (int i = 0; i < br->ncontact; i++) {
+    bridge_contact *c = &br->c[i];
+    memcpy(c->applied, c->jac.wrench, sizeof c->applied);
+    for (int k = 0; k < 2; k++) {
+      mjtNum *x = br->d->xfrc_applied + 6 * c->body[k];
+      for (int j = 0; j < 6; j++) {
+        x[j] += c->applied[6 * k + j];
+      }
+    }
   }
   return 0;
 }
@@ -332,6 +374,15 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   double t0 = mono_s();
   mj_step1(br->m, br->d);
   record_bodies(br);
+  bridge_implicit_prepare(br);
+  if (bridge_energy_check(br) != 0) {
+    snprintf(msg, size,
+             "t = %.9g s: energy created: the bodies hold %.4g J more than they started with, "
+             "the work put in and the contacts' elastic energy, %.3g of the run's energy "
+             "scale %.4g J (tolerance %g; --energy-tolerance R)",
+             br->d->time, br->max_created, br->max_created / br->escale, br->escale,
+             br->energy_tol);
+  }
   for (int i = 0; i < br->ncontact; i++) {
     int a = br->c[i].body[0], b = br->c[i].body[1];
     memset(br->d->xfrc_applied + 6 * a, 0, 6 * sizeof(mjtNum));
@@ -342,10 +393,22 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     if (vxc_contact(br, &br->c[i], advance, msg, size) != 0) {
       return -1;
     }
+  }
+  if (!br->native && apply_wrenches(br, msg, size) != 0) {
+    return -1;
+  }
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    record_contact(&br->c[i]);
     summarize(&br->c[i], t);
   }
   if (advance) {
     mj_step2(br->m, br->d);
+    bridge_implicit_end(br);
+    bridge_implicit_correct(br);
+    bridge_energy_step(br);
+    if (!br->native && bridge_implicit_advance(br, msg, size) != 0) {
+      return -1;
+    }
     br->steps++;
     br->wall_step += mono_s() - t0;
     if (mujoco_trouble(br, msg, size) != 0) {
@@ -358,11 +421,15 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     native_contact(br, &br->c[i]); /* the constraint forces of this step's start */
     summarize(&br->c[i], t);
   }
-  return 0;
+  return br->energy_failed ? -2 : 0;
 }
 
 
 void bridge_free(bridge *br) {
+  double *arr[] = {br->J, br->MJ, br->minv, br->afree, br->wout, br->dtw, br->qvel0, br->scratch};
+  for (size_t k = 0; k < sizeof arr / sizeof *arr; k++) {
+    free(arr[k]);
+  }
   for (int i = 0; i < br->ncontact; i++) {
     vxc_pair_free(br->c[i].pair);
     vxc_solid_free(br->c[i].solid[0]);

@@ -4,10 +4,14 @@
  * Data: a bridge holds MuJoCo's model and data, and per contact the two body ids, their vxc
  * solids (each placed in its body's frame) and a vxc_pair. Every step: mj_step1 (positions,
  * velocities, MuJoCo's own collisions without the pairs', excluded by a contact filter), then
- * each pair's vxc_pair_step from the bodies' poses and centre-of-mass velocities, the
- * wrenches into xfrc_applied (force and torque at the centre of mass), then mj_step2.
- * With `native` set, no vxc: MuJoCo's own contact everywhere, and the records' contact
- * columns read MuJoCo's contact forces between the pair's geoms. */
+ * each pair's vxc_pair_step from the bodies' poses and centre-of-mass velocities and its
+ * Jacobians over the step; the contact wrenches over the step from the bodies' mass matrix
+ * (implicit.c: vxc_implicit_step with J M^-1 J^T), into xfrc_applied (force and torque at
+ * the centre of mass); mj_step2; the pairs' states advanced at the step's end velocities;
+ * the energy account (energy.c). With `explicit_coupling` the step's own wrench is applied
+ * instead (the coupling before vxc_implicit_step, for comparison). With `native` set, no
+ * vxc: MuJoCo's own contact everywhere, and the records' contact columns read MuJoCo's
+ * contact forces between the pair's geoms. */
 #ifndef VXC_MUJOCO_BRIDGE_H
 #define VXC_MUJOCO_BRIDGE_H
 
@@ -21,7 +25,15 @@ typedef struct bridge_contact {
   int body[2];         /* MuJoCo body ids of A and B */
   vxc_solid *solid[2]; /* vxc models, in the bodies' frames */
   vxc_pair *pair;
-  vxc_pair_wrench w;            /* the last step's */
+  vxc_params params;     /* prepared */
+  vxc_pair_wrench w;     /* the last step's, at its start */
+  vxc_pair_jacobian jac; /* its derivatives over the step */
+  vxc_body_motion mo[2]; /* the bodies' motions at the step's start */
+  double applied[12];    /* the wrench applied over the step (A, then B) */
+  vxc_pose pose[2];      /* A's and B's poses at the step's start */
+  int sub;               /* 1: this step's impact taken in sub-steps (sr) */
+  vxc_substep_result sr;
+  double held;                  /* elastic work since the contact closed, J (0 while open) */
   vxc_task_contact_state state; /* the last step's, as `vxc task` records it */
   vxc_task_contact_summary sum;
 } bridge_contact;
@@ -39,6 +51,16 @@ typedef struct bridge {
   vxc_task_body_state bs[2 * BRIDGE_MAX_CONTACTS];
   long long steps, queries, capped;
   double wall_step, wall_vxc, wall_query; /* s summed over the steps */
+  int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
+  /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
+   * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
+   * and the twists' change, qvel at the step's start */
+  int tw[2 * BRIDGE_MAX_CONTACTS], ntw;
+  double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch;
+  /* the energy account (energy.c) */
+  vxc_task_energy e;
+  double e0, p0, k0, escale, energy_tol, max_error, max_created;
+  int energy_set, energy_failed;
 } bridge;
 
 /* Loads the MJCF file; 0, or -1 with a message in msg. */
@@ -51,15 +73,49 @@ int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char 
                        const char *b_vxm, const vxc_params *p, const vxc_query_options *o,
                        int slots, char *msg, size_t size);
 
+/* Records every body of the model but the world (up to 2 x BRIDGE_MAX_CONTACTS): a native run
+ * without contacts. */
+void bridge_record_all(bridge *br);
+
 /* Resets to keyframe `key` (a name or an index; NULL: the model's initial state). 0, or -1
  * with a message. */
 int bridge_reset(bridge *br, const char *key, char *msg, size_t size);
 
 /* One MuJoCo step with the vxc contacts (advance 0: the forces and records of the present
  * state only, nothing integrated, no contact state advanced). Fills the records' states
- * (br->bs, each contact's state) at the step's start. 0, or -1 with a message (a vxc
- * error). */
+ * (br->bs, each contact's state, the energy account br->e) at the step's start. 0; -1 with
+ * a message (a vxc or MuJoCo error); -2 with a message when the energy account shows
+ * energy created at the step's start (the step still taken). */
 int bridge_step(bridge *br, int advance, char *msg, size_t size);
+
+/* implicit.c: the workspace of the implicit step (0, or -1 with a message: memory); the
+ * bodies' twist Jacobian, M^-1 J^T, J M^-1 J^T and free accelerations at the present state
+ * (after mj_step1); the contacts' wrenches over the step of length h into xfrc_applied (0,
+ * or -1 with a message); after mj_step2, the twists' change over the step (end), then each
+ * pair's states advanced at the end velocities (0, or -1 with a message). */
+int bridge_implicit_init(bridge *br, char *msg, size_t size);
+void bridge_implicit_prepare(bridge *br);
+int bridge_implicit_apply(bridge *br, char *msg, size_t size);
+void bridge_implicit_end(bridge *br);
+int bridge_implicit_advance(bridge *br, char *msg, size_t size);
+/* After mj_step2 and bridge_implicit_end: the bodies of sub-stepped impacts moved to where
+ * the sub-steps left them (MuJoCo moved them by h times their end twists), through qpos
+ * along M^-1 J^T (mj_integratePos). */
+void bridge_implicit_correct(bridge *br);
+/* The twist (v, w at the centre of mass, world) of record body i at the step's start plus
+ * `frac` of its change over the step. */
+void bridge_twist(const bridge *br, int i, double frac, double t[6]);
+
+/* energy.c: the energy account of the coupled bodies (lib/README.md section 12's budget: K +
+ * P + E + D - W constant): kinetic energy of the whole model, gravity's potential of its
+ * bodies, the vxc contacts' elastic work and dissipation from the model at each step's mean
+ * velocities, the work of every other force (actuators, passive forces, MuJoCo's constraints
+ * and applied forces). bridge_energy_step adds one step's integrals (after mj_step2);
+ * bridge_energy_check fills br->e at the present state (after mj_step1) and returns 0, or -1
+ * when K + P - W exceeds its start by more than the elastic energy the contacts hold plus
+ * energy_tol of the run's energy scale (energy created: the contacts only dissipate). */
+void bridge_energy_step(bridge *br);
+int bridge_energy_check(bridge *br);
 
 /* Frees everything. */
 void bridge_free(bridge *br);

@@ -4,11 +4,12 @@
  * Data: the options, then the bridge; records every --every seconds of simulated time, at a
  * step's start. Exit statuses as the vxc command's (tools/cli.h). */
 #include <errno.h>
+#include <stddef.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../cli.h"
 #include "../dirs.h"
@@ -21,33 +22,55 @@ const cli_command *const cli_commands[] = {NULL}; /* cli.c's table: no subcomman
 static const char USAGE[] =
     "usage: vxc-mujoco MODEL.xml --contact BODY_A=A.vxm BODY_B=B.vxm [--contact ...]\n"
     "                  [--params FILE] [--param NAME=VALUE]... [--voxel H] [--rtol R]\n"
-    "                  [--slots N] [--duration T] [--timestep H] [--every T] [--key KEYFRAME]\n"
-    "                  [--out DIR] [--plot] [--native]\n"
+    "                  [--patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
+    "                  [--key KEYFRAME] [--energy-tolerance R] [--explicit] [--out DIR]\n"
+    "                  [--plot] [--quiet]\n"
+    "       vxc-mujoco MODEL.xml --native [--contact BODY_A=A.vxm BODY_B=B.vxm]... [...]\n"
+    "       vxc-mujoco --help | --version\n"
     "Steps the MuJoCo model MODEL.xml with vxc's volumetric contact between each pair of\n"
     "bodies named by --contact (their own MuJoCo contacts excluded; each vxc model in its\n"
     "body's frame) and writes DIR/series.csv and DIR/summary.json with the columns and keys\n"
-    "of `vxc task` (no energy budget).\n"
+    "of `vxc task`, its energy budget included. The contact wrenches are linearly implicit\n"
+    "over MuJoCo's step (its mass matrix and the wrenches' derivatives), so stiff and damped\n"
+    "contacts hold at MuJoCo's own steps.\n"
     "  --contact A=a.vxm B=b.vxm   a contact between bodies A and B (up to 16)\n"
     "  --params FILE, --param NAME=VALUE   contact parameters (vxc task's names)\n"
     "  --voxel H, --rtol R   query accuracy: fixed leaves of edge H (m), or relative volume\n"
     "                        tolerance R (default 1e-3)\n"
-    "  --slots N             most cell pairs in contact at once per contact (64)\n"
+    "  --patches             each connected part of a cell pair's overlap a contact of its\n"
+    "                        own (DIR/contacts.csv lists every contact at every record)\n"
+    "  --slots N             most contacts (cell pairs or patches) at once per --contact (64)\n"
     "  --duration T          simulated time, s (1)\n"
     "  --timestep H          MuJoCo's time step, s (default: the model's)\n"
     "  --every T             record interval, s (1e-3)\n"
     "  --key KEYFRAME        start from a keyframe (name or index)\n"
+    "  --energy-tolerance R  energy created beyond R of the run's energy scale stops the\n"
+    "                        run: status \"energy-error\", exit status 4 (default 1e-2)\n"
+    "  --explicit            apply each step's starting wrench instead (stable only at steps\n"
+    "                        well below the contact's time scales), for comparison\n"
     "  --out DIR             output folder (.): one run at a time (another is refused,\n"
     "                        naming its pid); summary.json says \"running\" until the end\n"
     "  --plot                DIR/plots.gp and, with gnuplot, PNG plots\n"
-    "  --native              MuJoCo's own contact instead, for comparison\n";
+    "  --quiet               no progress on standard error\n"
+    "  --native              MuJoCo's own contact everywhere, for comparison; --contact then\n"
+    "                        names the body pairs whose MuJoCo contact forces are recorded\n"
+    "                        (without it, every body is recorded and no contact)\n"
+    "Exit status: 0 done, 1 a failure, 2 a usage error, 3 capped queries, 4 energy created.\n";
 
 typedef struct args {
   const char *xml, *key, *dir, *params;
   const char *cbody[2 * BRIDGE_MAX_CONTACTS], *cfile[2 * BRIDGE_MAX_CONTACTS];
-  int ncontact, slots, plot, native;
-  double duration, every, voxel, rtol, timestep;
+  int ncontact, slots, plot, native, patches, explicit_coupling, quiet;
+  double duration, every, voxel, rtol, timestep, energy_tol;
   vxc_params p;
 } args;
+
+static double mono_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "vxc-mujoco: ");
@@ -80,12 +103,43 @@ static int number(const char *opt, const char *s, double lo, double hi, double *
 }
 
 
+/* Whether the usage text names option o. */
+static int known_option(const char *o) {
+  size_t n = strlen(o);
+  for (const char *p = strstr(USAGE, o); p; p = strstr(p + 1, o)) {
+    if (p > USAGE && strchr(" [|", p[-1]) && strchr(" ]\n", p[n] ? p[n] : ' ')) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 static int parse_option(args *a, int argc, char **argv, int *i) {
   const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
   double x;
-  if (strcmp(o, "--plot") == 0 || strcmp(o, "--native") == 0) {
-    *(o[2] == 'p' ? &a->plot : &a->native) = 1;
-    return 0;
+  static const struct {
+    const char *name;
+    size_t off;
+  } flags[] = {{"--plot", offsetof(args, plot)},
+               {"--native", offsetof(args, native)},
+               {"--patches", offsetof(args, patches)},
+               {"--explicit", offsetof(args, explicit_coupling)},
+               {"--quiet", offsetof(args, quiet)}};
+  for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
+    if (strcmp(o, flags[k].name) == 0) {
+      *(int *)((char *)a + flags[k].off) = 1;
+      return 0;
+    }
+  }
+  if (!known_option(o)) {
+    char best[40];
+    if (cli_nearest_option(USAGE, o, best, sizeof best)) {
+      fprintf(stderr, "vxc-mujoco: unknown option '%s'; did you mean '%s'?\n", o, best);
+      fprintf(stderr, "(vxc-mujoco --help shows the usage)\n");
+      return CLI_USAGE;
+    }
+    return usage_error("unknown option '%s'", o);
   }
   if (!v) {
     return usage_error("option '%s' needs a value", o);
@@ -118,6 +172,8 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
     *(o[2] == 'k' ? &a->key : &a->dir) = v;
   } else if (strcmp(o, "--duration") == 0 || strcmp(o, "--every") == 0) {
     return number(o, v, 1e-9, 1e9, o[2] == 'd' ? &a->duration : &a->every) ? CLI_USAGE : 0;
+  } else if (strcmp(o, "--energy-tolerance") == 0) {
+    return number(o, v, 1e-12, 1e6, &a->energy_tol) ? CLI_USAGE : 0;
   } else if (strcmp(o, "--timestep") == 0) {
     return number(o, v, 1e-9, 1, &a->timestep) ? CLI_USAGE : 0;
   } else if (strcmp(o, "--voxel") == 0 || strcmp(o, "--rtol") == 0) {
@@ -140,10 +196,15 @@ static int parse_args(int argc, char **argv, args *a) {
   a->slots = 64;
   a->duration = 1;
   a->every = 1e-3;
+  a->energy_tol = 1e-2;
   vxc_params_default(&a->p);
   for (int i = 1; i < argc; i++) {
     if (cli_is_help(argv[i])) {
       fputs(USAGE, stdout);
+      exit(CLI_OK);
+    }
+    if (strcmp(argv[i], "--version") == 0 || strcmp(argv[i], "-V") == 0) {
+      printf("vxc-mujoco %s (MuJoCo %d)\n", vxc_version(), mj_version());
       exit(CLI_OK);
     }
     if (argv[i][0] == '-' && argv[i][1]) {
@@ -160,8 +221,10 @@ static int parse_args(int argc, char **argv, args *a) {
   if (!a->xml) {
     return usage_error("%s", "missing the model (MODEL.xml)");
   }
-  if (a->ncontact == 0) {
-    return usage_error("%s", "no --contact BODY_A=A.vxm BODY_B=B.vxm given");
+  if (a->ncontact == 0 && !a->native) {
+    return usage_error("%s",
+                       "no --contact BODY_A=A.vxm BODY_B=B.vxm given (or --native: "
+                       "MuJoCo's contact everywhere)");
   }
   vxc_error err;
   if (vxc_params_prepare(&a->p, &err) != VXC_OK) {
@@ -194,6 +257,26 @@ static int write_running(const args *a) {
 }
 
 
+static void json_energy(FILE *f, const bridge *br) {
+  const vxc_task_energy *e = &br->e;
+  const double v[] = {e->kinetic, e->potential, e->elastic,  e->dissipated, e->work_in,
+                      e->error,   e->normal,    e->friction, e->rolling,    e->spinning};
+  static const char *k[] = {"kinetic", "potential", "elastic",  "dissipated", "work_in",
+                            "error",   "normal",    "friction", "rolling",    "spinning"};
+  fprintf(f, "{");
+  for (size_t j = 0; j < sizeof v / sizeof *v; j++) {
+    fprintf(f, "%s\"%s\": ", j ? ", " : "", k[j]);
+    cli_json_num(f, v[j]);
+  }
+  fprintf(f, "}, \"energy_scale\": ");
+  cli_json_num(f, br->escale);
+  fprintf(f, ", \"max_abs_energy_error\": ");
+  cli_json_num(f, br->max_error);
+  fprintf(f, ", \"max_energy_created\": ");
+  cli_json_num(f, br->max_created);
+}
+
+
 static int write_summary(const args *a, const bridge *br, const series_layout *lay,
                          const char *status, const char *msg, double wall) {
   tools_file o;
@@ -212,9 +295,15 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
   fprintf(f, "}");
   fprintf(f, ",\n \"model\": ");
   cli_json_str(f, a->xml);
-  fprintf(f, ", \"contact_model\": \"%s\", \"status\": \"%s\", \"message\": ",
-          a->native ? "mujoco" : "vxc", status);
+  fprintf(f, ", \"contact_model\": \"%s\", \"coupling\": \"%s\", \"status\": \"%s\", \"message\": ",
+          a->native ? "mujoco" : "vxc",
+          a->native              ? "none"
+          : a->explicit_coupling ? "explicit"
+                                 : "implicit",
+          status);
   cli_json_str(f, msg);
+  fprintf(f, ",\n \"energy\": ");
+  json_energy(f, br);
   double n = br->steps > 0 ? (double)br->steps : 1;
   const double v[] = {br->d->time,
                       br->m->opt.timestep,
@@ -237,26 +326,59 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
 }
 
 
+/* One plot of plots.gp: its file, title and y label (one unit), then its curves. */
+static void plot_head(FILE *f, const args *a, const char *png, const char *title,
+                      const char *ylabel) {
+  fprintf(f, "set output '%s/%s'\nset title \"%s\"\nset ylabel \"%s\"\nplot ", a->dir, png, title,
+          ylabel);
+}
+
+
+/* Curve `col` of series.csv titled `title` (the first of a plot when first). */
+static void plot_curve(FILE *f, const args *a, int first, const char *col, const char *title) {
+  fprintf(f, "%s'%s/series.csv' using 1:'%s' with lines title \"%s\"", first ? "" : ", ", a->dir,
+          col, title);
+}
+
+
 static int write_plots(const args *a, const bridge *br) {
+  char col[300], title[300];
   tools_file o;
   FILE *f = open_out(a, "plots.gp", &o);
   if (!f) {
     return -1;
   }
   fprintf(f,
-          "set terminal pngcairo size 900,500\nset datafile separator ','\nset key "
-          "autotitle columnhead\nset xlabel 't (s)'\n");
-  fprintf(f, "set output '%s/height.png'\nset ylabel 'z (m)'\nplot ", a->dir);
+          "set terminal pngcairo size 900,500 noenhanced\nset datafile separator ','\n"
+          "set key outside right\nset xlabel 't (s)'\n");
+  plot_head(f, a, "height.png", "Height of each body's origin", "z (m)");
   for (int i = 0; i < br->nbody; i++) {
-    fprintf(f, "%s'%s/series.csv' using 1:'%s.z' with lines", i ? ", " : "", a->dir, br->name[i]);
+    snprintf(col, sizeof col, "%s.z", br->name[i]);
+    plot_curve(f, a, i == 0, col, br->name[i]);
   }
-  fprintf(f, "\nset output '%s/forces.png'\nset ylabel 'N, N m'\nplot ", a->dir);
-  for (int i = 0; i < br->ncontact; i++) {
-    const char *p = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
-    fprintf(f,
-            "%s'%s/series.csv' using 1:'%s~%s.fn' with lines, '' using 1:'%s~%s.ft' with "
-            "lines, '' using 1:'%s~%s.tspin' with lines",
-            i ? ", " : "", a->dir, p, q, p, q, p, q);
+  static const char *fcol[] = {"fn", "ft"}, *fname[] = {"normal force", "friction force"};
+  static const char *tcol[] = {"troll", "tspin"}, *tname[] = {"rolling torque", "spinning torque"};
+  for (int pass = 0; pass < 2 && br->ncontact > 0; pass++) {
+    fprintf(f, "\n");
+    plot_head(f, a, pass ? "torques.png" : "forces.png",
+              pass ? "Contact torques on A" : "Contact forces on A",
+              pass ? "torque (N m)" : "force (N)");
+    for (int i = 0; i < br->ncontact; i++) {
+      const char *p = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
+      for (int j = 0; j < 2; j++) {
+        snprintf(col, sizeof col, "%s~%s.%s", p, q, pass ? tcol[j] : fcol[j]);
+        snprintf(title, sizeof title, "%s~%s %s", p, q, pass ? tname[j] : fname[j]);
+        plot_curve(f, a, i == 0 && j == 0, col, title);
+      }
+    }
+  }
+  fprintf(f, "\n");
+  plot_head(f, a, "energy.png", "Energy budget (K + P + E + D - W - its start = error)",
+            "energy (J)");
+  static const char *ecol[] = {"kinetic", "potential", "elastic", "dissipated", "work_in", "error"};
+  for (int j = 0; j < 6; j++) {
+    snprintf(col, sizeof col, "E.%s", ecol[j]);
+    plot_curve(f, a, j == 0, col, ecol[j]);
   }
   fprintf(f, "\n");
   if (tools_file_close(&o) != 0) {
@@ -268,18 +390,18 @@ static int write_plots(const args *a, const bridge *br) {
 /* ---- the run ---------------------------------------------------------------------------- */
 
 /* series.csv's columns for the bridge's bodies and contacts (names: room for 2 x
- * BRIDGE_MAX_CONTACTS). */
+ * BRIDGE_MAX_CONTACTS), the energy budget's among them. */
 static series_layout layout(const bridge *br, const char **names) {
   for (int i = 0; i < br->nbody; i++) {
     names[i] = br->name[i] ? br->name[i] : "body";
   }
-  return (series_layout){br->nbody, names, br->ncontact, br->pair_index, 0};
+  return (series_layout){br->nbody, names, br->ncontact, br->pair_index, 1};
 }
 
 
-/* Adds the contacts and resets to the keyframe: what can be refused, before any output is
- * touched. Returns 0, CLI_USAGE or CLI_FAIL (msg says why). */
-static int prepare(const args *a, bridge *br, char *msg, size_t size) {
+/* Everything a run needs before its outputs are opened: the contacts, the keyframe, the step.
+ * CLI_OK, or the exit status with a message in msg. */
+static int setup(const args *a, bridge *br, char *msg, size_t size) {
   vxc_query_options o;
   vxc_query_options_default(&o);
   if (a->voxel > 0) {
@@ -288,6 +410,7 @@ static int prepare(const args *a, bridge *br, char *msg, size_t size) {
   } else if (a->rtol > 0) {
     o.rtol = a->rtol;
   }
+  o.patches = a->patches;
   for (int i = 0; i < a->ncontact; i++) {
     int rc = bridge_add_contact(br, a->cbody[2 * i], a->cfile[2 * i], a->cbody[2 * i + 1],
                                 a->cfile[2 * i + 1], &a->p, &o, a->slots, msg, size);
@@ -295,47 +418,139 @@ static int prepare(const args *a, bridge *br, char *msg, size_t size) {
       return rc == -1 ? CLI_USAGE : CLI_FAIL;
     }
   }
+  if (a->ncontact == 0) {
+    bridge_record_all(br);
+  }
   if (bridge_reset(br, a->key, msg, size) != 0) {
     return CLI_USAGE;
   }
   if (a->timestep > 0) {
     br->m->opt.timestep = a->timestep;
   }
+  br->explicit_coupling = a->explicit_coupling;
+  br->energy_tol = a->energy_tol;
+  return bridge_implicit_init(br, msg, size) != 0 ? CLI_FAIL : CLI_OK;
+}
+
+
+/* Progress on standard error: a bar on a terminal, else a line every 10 s with the time
+ * elapsed and an estimate of what remains (from the simulated time's pace so far). */
+typedef struct progress {
+  int tty, shown;
+  double t0, last;
+} progress;
+
+static void show_progress(progress *p, double t, double duration) {
+  double now = mono_now(), el = now - p->t0;
+  if (!p->tty) {
+    if (now - p->last >= 10 && t > 0) {
+      fprintf(stderr, "vxc-mujoco: t = %.4g of %.4g s, %.0f s elapsed, about %.0f s to go\n", t,
+              duration, el, el * (duration - t) / t);
+      p->last = now;
+    }
+    return;
+  }
+  if (now - p->last < 0.2) {
+    return;
+  }
+  p->last = now;
+  int width = 40, done = duration > 0 ? (int)(width * t / duration) : width;
+  done = done > width ? width : done;
+  fprintf(stderr, "\r[");
+  for (int i = 0; i < width; i++) {
+    fputc(i < done ? '#' : '.', stderr);
+  }
+  fprintf(stderr, "] t = %.4g / %.4g s, about %.0f s to go ", t, duration,
+          t > 0 ? el * (duration - t) / t : 0.0);
+  p->shown = 1;
+}
+
+
+/* Every contact of every pair at time t into contacts.csv (with --patches). */
+static int contacts_row(FILE *f, const bridge *br, double t) {
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    const bridge_contact *c = &br->c[i];
+    int n = vxc_pair_contact_count(c->pair);
+    for (int k = 0; k < n; k++) {
+      vxc_pair_contact pc;
+      if (vxc_pair_contact_get(c->pair, k, &pc) != VXC_OK) {
+        continue;
+      }
+      const vxc_wrench *w = &pc.wrench;
+      const vxc_contact_geometry *g = &pc.geom;
+      fprintf(f,
+              "%.9g,%s~%s,%d,%d,%d,%d,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%.8g,%"
+              ".8g,%.8g\n",
+              t, br->name[br->pair_index[2 * i]], br->name[br->pair_index[2 * i + 1]], k, pc.cell_a,
+              pc.cell_b, pc.patch, g->volume, g->centroid[0], g->centroid[1], g->centroid[2],
+              g->normal[0], g->normal[1], g->normal[2], w->f_n, w->force_a[0], w->force_a[1],
+              w->force_a[2], w->torque_a[0], w->torque_a[1], w->torque_a[2]);
+    }
+  }
+  return fflush(f) != 0 || ferror(f) ? -1 : 0;
+}
+
+
+static int record(const args *a, bridge *br, FILE *csv, FILE *cts, const series_layout *lay,
+                  double t, char *msg, size_t size) {
+  vxc_task_contact_state cs[BRIDGE_MAX_CONTACTS];
+  for (int i = 0; i < br->ncontact; i++) {
+    cs[i] = br->c[i].state;
+  }
+  vxc_task_record r;
+  memset(&r, 0, sizeof r);
+  r.t = t;
+  r.nbody = br->nbody;
+  r.ncontact = br->ncontact;
+  r.body = br->bs;
+  r.contact = cs;
+  r.energy = br->e;
+  if (series_row(csv, lay, &r) != 0 || (cts && contacts_row(cts, br, t) != 0)) {
+    snprintf(msg, size, "%s/%s: write error: %s", a->dir,
+             cts && ferror(cts) ? "contacts.csv" : "series.csv", strerror(errno));
+    return -1;
+  }
   return 0;
 }
 
 
-static int run(const args *a, bridge *br, FILE *csv, char *msg, size_t size) {
+static int run(const args *a, bridge *br, FILE *csv, FILE *cts, char *msg, size_t size) {
   const char *names[2 * BRIDGE_MAX_CONTACTS];
   series_layout lay = layout(br, names);
   series_header(csv, &lay);
+  if (cts) {
+    fprintf(cts, "t,pair,contact,cell_a,cell_b,patch,V,px,py,pz,nx,ny,nz,fn,Fx,Fy,Fz,Tx,Ty,Tz\n");
+  }
   long long nstep = llround(a->duration / br->m->opt.timestep);
   long long every = llround(a->every / br->m->opt.timestep);
   every = every < 1 ? 1 : every;
-  vxc_task_contact_state cs[BRIDGE_MAX_CONTACTS];
+  progress pg = {isatty(2), 0, mono_now(), mono_now()};
+  int rc = CLI_OK;
   for (long long k = 0; k <= nstep; k++) {
     double t = br->d->time;
-    if (bridge_step(br, k < nstep, msg, size) != 0) {
-      return CLI_FAIL;
+    int st = bridge_step(br, k < nstep, msg, size);
+    if (st == -1) {
+      rc = CLI_FAIL;
+      break;
     }
-    if (k % every == 0 || k == nstep) {
-      for (int i = 0; i < br->ncontact; i++) {
-        cs[i] = br->c[i].state;
+    if (k % every == 0 || k == nstep || st == -2) {
+      if (record(a, br, csv, cts, &lay, t, msg, size) != 0) {
+        rc = CLI_FAIL;
+        break;
       }
-      vxc_task_record r;
-      memset(&r, 0, sizeof r);
-      r.t = t;
-      r.nbody = br->nbody;
-      r.ncontact = br->ncontact;
-      r.body = br->bs;
-      r.contact = cs;
-      if (series_row(csv, &lay, &r) != 0) {
-        snprintf(msg, size, "%s/series.csv: write error: %s", a->dir, strerror(errno));
-        return CLI_FAIL;
-      }
+    }
+    if (st == -2) {
+      rc = CLI_ENERGY;
+      break;
+    }
+    if (!a->quiet && (k & 63) == 0) {
+      show_progress(&pg, t, a->duration);
     }
   }
-  return br->capped > 0 ? CLI_CAPPED : CLI_OK;
+  if (pg.shown) {
+    fprintf(stderr, "\n");
+  }
+  return rc != CLI_OK ? rc : br->capped > 0 ? CLI_CAPPED : CLI_OK;
 }
 
 
@@ -345,38 +560,50 @@ int main(int argc, char **argv) {
   if (rc != 0) {
     return rc;
   }
-  char csv_path[4200], msg[2048] = "";
-  snprintf(csv_path, sizeof csv_path, "%s/series.csv", a.dir);
+  char csv_path[4200], cts_path[4200], msg[2048] = "";
   bridge br;
-  if (bridge_load(&br, a.xml, a.native, msg, sizeof msg) != 0) {
+  /* the model, the contacts and the keyframe before any output: a usage error or a bad
+   * input leaves an existing --out untouched */
+  if (bridge_load(&br, a.xml, a.native, msg, sizeof msg) != 0 ||
+      (rc = setup(&a, &br, msg, sizeof msg)) != CLI_OK) {
     fprintf(stderr, "vxc-mujoco: %s\n", msg);
+    if (rc == CLI_USAGE) {
+      fprintf(stderr, "(vxc-mujoco --help shows the usage)\n");
+    }
     bridge_free(&br);
-    return CLI_FAIL;
+    return rc != CLI_OK ? rc : CLI_FAIL;
   }
-  if ((rc = prepare(&a, &br, msg, sizeof msg)) != 0) { /* refused: no output touched */
-    fprintf(stderr, "vxc-mujoco: %s\n", msg);
-    bridge_free(&br);
-    return rc;
-  }
-  /* one run at a time in DIR; summary.json says "running" before series.csv is emptied */
-  tools_file csv;
+  snprintf(csv_path, sizeof csv_path, "%s/series.csv", a.dir);
+  snprintf(cts_path, sizeof cts_path, "%s/contacts.csv", a.dir);
   if (tools_make_dirs(a.dir) != 0) {
     fprintf(stderr, "vxc-mujoco: %s: cannot create the directory: %s\n", a.dir, strerror(errno));
     bridge_free(&br);
     return CLI_FAIL;
   }
+  /* one run at a time in DIR; summary.json says "running" before series.csv is emptied */
+  tools_file csv, cts;
+  int with_cts = a.patches && !a.native;
   if (tools_lock_dir("vxc-mujoco", a.dir) != 0 || write_running(&a) != 0 ||
       tools_file_open(&csv, "vxc-mujoco", csv_path, TOOLS_FILE_TRUNC) != 0) {
     bridge_free(&br);
     return CLI_FAIL;
   }
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  rc = run(&a, &br, csv.f, msg, sizeof msg);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
+  if (with_cts && tools_file_open(&cts, "vxc-mujoco", cts_path, TOOLS_FILE_TRUNC) != 0) {
+    tools_file_close(&csv);
+    bridge_free(&br);
+    return CLI_FAIL;
+  }
+  double t0 = mono_now();
+  rc = run(&a, &br, csv.f, with_cts ? cts.f : NULL, msg, sizeof msg);
+  double wall = mono_now() - t0;
   int out = tools_file_close(&csv);
-  const char *status = rc == CLI_OK ? "completed" : rc == CLI_CAPPED ? "capped" : "failed";
+  if (with_cts && tools_file_close(&cts) != 0) {
+    out = -1;
+  }
+  const char *status = rc == CLI_OK       ? "completed"
+                       : rc == CLI_CAPPED ? "capped"
+                       : rc == CLI_ENERGY ? "energy-error"
+                                          : "failed";
   if (rc == CLI_CAPPED) {
     snprintf(msg, sizeof msg,
              "%lld of %lld contact queries were less accurate than asked (a "
@@ -391,15 +618,17 @@ int main(int argc, char **argv) {
   if (msg[0]) {
     fprintf(stderr, "vxc-mujoco: %s\n", msg);
   }
-  if (rc == CLI_OK && a.plot && write_plots(&a, &br) != 0) {
-    rc = CLI_FAIL;
+  if ((rc == CLI_OK || rc == CLI_ENERGY) && a.plot && write_plots(&a, &br) != 0) {
+    rc = rc ? rc : CLI_FAIL;
   }
   if (rc == CLI_OK || rc == CLI_CAPPED) {
     printf(
         "vxc-mujoco: %s, %.4g s simulated in %.3g s (real-time factor %.3g), %lld steps of "
         "%.3g s, %lld vxc queries\n",
-        a.native ? "MuJoCo contact" : "vxc contact", br.d->time, wall, br.d->time / wall, br.steps,
-        br.m->opt.timestep, br.queries);
+        a.native              ? "MuJoCo contact"
+        : a.explicit_coupling ? "vxc contact (explicit)"
+                              : "vxc contact",
+        br.d->time, wall, br.d->time / wall, br.steps, br.m->opt.timestep, br.queries);
   }
   bridge_free(&br);
   if (tools_stdout_check("vxc-mujoco") != 0 && (rc == CLI_OK || rc == CLI_CAPPED)) {

@@ -1,0 +1,525 @@
+/* pair_jacobian.c: a pair's wrench with its derivatives (vxc_pair_jacobian_get) and the states'
+ * linearly implicit advance (vxc_pair_advance, and vxc_pair_step's), lib/README.md
+ * section 15.
+ *
+ * Data: each tracked contact of the last query is linearised in its relative motion at the
+ * centroid, u = (v_c, w_r) (section 4), and in its integrated states s (bristles, dwell,
+ * relaxation, rolling angles); the 6-vector f = (force on A at p_c, pure torque on A) maps to
+ * the bodies' wrench by G^T and u = G t, where t are the bodies' twists (G below). The
+ * state derivative s' depends on u through the slip v_t, the spin w_n and, with rate-
+ * independent rolling, w_t only; f on v_cn through f_n alone. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "geom/geom.h"
+#include "geom/vec3.h"
+#include "lib/pair_internal.h"
+
+/* The state entries a contact integrates. */
+static const int SIDX[] = {VXC_STATE_Z,       VXC_STATE_Z + 1, VXC_STATE_Z + 2, VXC_STATE_THETA,
+                           VXC_STATE_SDW,     VXC_STATE_VRO,   VXC_STATE_PHI,   VXC_STATE_PHI + 1,
+                           VXC_STATE_PHI + 2, VXC_STATE_PSI};
+#define NS 10
+
+/* One contact's model and its linearisation. */
+typedef struct lin_in {
+  const vxc_params *p;
+  const vxc_contact_geometry *g;
+  double area;
+  vxc_body_motion ma, mb;
+  const double *state;
+} lin_in;
+
+typedef struct lin {
+  double u[6], f0[6], sd0[NS];
+  double du[36];      /* df/du */
+  double dp[36];      /* df/d(relative displacement, rotation) */
+  double fs[6 * NS];  /* df/ds */
+  double su[NS * 6];  /* ds'/du */
+  double ss[NS * NS]; /* ds'/ds */
+  int on[NS];         /* the state entries the model uses */
+  double fn;          /* f_n */
+} lin;
+
+/* ---- small dense algebra ------------------------------------------------------------------ */
+
+/* C (n x m) += alpha A (n x k) B (k x m), row-major. */
+static void gemm_add(int n, int k, int m, double alpha, const double *A, const double *B,
+                     double *C) {
+  for (int i = 0; i < n; i++) {
+    for (int l = 0; l < k; l++) {
+      double a = alpha * A[i * k + l];
+      if (a != 0) {
+        for (int j = 0; j < m; j++) {
+          C[i * m + j] += a * B[l * m + j];
+        }
+      }
+    }
+  }
+}
+
+/* ---- one contact ------------------------------------------------------------------------ */
+
+/* Two unit tangents completing n. */
+static void tangents(const double n[3], double t1[3], double t2[3]) {
+  double e[3] = {0, 0, 0};
+  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
+                                  : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+  e[k] = 1;
+  vxg_cross(n, e, t1);
+  double l = sqrt(vxg_dot(t1, t1));
+  for (int i = 0; i < 3; i++) {
+    t1[i] /= l;
+  }
+  vxg_cross(n, t1, t2);
+}
+
+
+/* The model at relative-motion change du6 (body A's motion shifted so that v_c and w_r move by
+ * du6) and state change ds (NULL: none): f and s'. */
+static vxc_status eval_at(const lin_in *in, const double du6[6], int ids, double ds, double f[6],
+                          double sd[NS], vxc_error *err) {
+  vxc_body_motion a = in->ma;
+  double ra[3], wx[3], st[VXC_STATE_SIZE], d[VXC_STATE_SIZE];
+  memcpy(st, in->state, sizeof st);
+  if (ids >= 0) {
+    st[SIDX[ids]] += ds;
+  }
+  for (int i = 0; i < 3; i++) {
+    ra[i] = in->g->centroid[i] - a.r[i];
+  }
+  vxg_cross(du6 + 3, ra, wx);
+  for (int i = 0; i < 3; i++) {
+    a.w[i] += du6[3 + i];
+    a.v[i] += du6[i] - wx[i];
+  }
+  vxc_wrench w;
+  vxc_status s = vxc_contact_eval(in->p, in->g, &a, &in->mb, st, &w, d, err);
+  if (s != VXC_OK) {
+    return s;
+  }
+  for (int i = 0; i < 3; i++) {
+    f[i] = w.force_a[i];
+    f[3 + i] = w.torque_rolling[i] + w.torque_spinning[i];
+  }
+  for (int k = 0; k < NS; k++) {
+    sd[k] = d[SIDX[k]];
+  }
+  return VXC_OK;
+}
+
+
+/* Column `col` of df/dx and ds'/dx (when fcol, scol) by central differences along dir (a
+ * relative-motion direction, unit, scaled by step) or state entry ids. */
+static vxc_status central(const lin_in *in, const double dir[6], int ids, double step, double *fcol,
+                          int fstride, double *scol, int sstride, vxc_error *err) {
+  double up[6], dn[6], fp[6], fm[6], sp[NS], sm[NS];
+  for (int i = 0; i < 6; i++) {
+    up[i] = dir ? step * dir[i] : 0;
+    dn[i] = -up[i];
+  }
+  vxc_status s = eval_at(in, up, ids, step, fp, sp, err);
+  if (s == VXC_OK) {
+    s = eval_at(in, dn, ids, -step, fm, sm, err);
+  }
+  if (s != VXC_OK) {
+    return s;
+  }
+  for (int i = 0; fcol && i < 6; i++) {
+    fcol[i * fstride] = (fp[i] - fm[i]) / (2 * step);
+  }
+  for (int i = 0; scol && i < NS; i++) {
+    scol[i * sstride] = (sp[i] - sm[i]) / (2 * step);
+  }
+  return VXC_OK;
+}
+
+
+/* The closed-form parts: the v_cn column of df/du (everything proportional to f_n, times
+ * k_v V_r a), the volumetric rolling damping -k_v a T J T, and df/d(displacement) from
+ * dV = A n.dx_c. */
+static void closed_parts(const lin_in *in, const vxc_wrench *w, lin *L) {
+  const vxc_params *p = in->p;
+  const double *n = in->g->normal, *J = in->g->inertia, *sy = in->state;
+  double u = sy[VXC_STATE_U] >= p->v_small ? sy[VXC_STATE_U] : p->v_small;
+  double a = p->d / (p->e_eff * u);
+  double vr = in->g->volume - (p->tau_r > 0 ? sy[VXC_STATE_VRO] : 0.0);
+  vr = vr > 0 ? vr : 0.0;
+  if (w->f_n > 0) {
+    double g6[6];
+    for (int i = 0; i < 3; i++) {
+      g6[i] = (w->force_normal[i] + w->force_friction[i]) / w->f_n;
+      g6[3 + i] = (w->torque_spinning[i] + (p->rolling ? w->torque_rolling[i] : 0.0)) / w->f_n;
+    }
+    double cv = p->k_v * vr * a, cx = p->k_v * (1 + a * vxg_dot(n, L->u)) * in->area;
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 3; j++) {
+        L->du[6 * i + j] += g6[i] * cv * n[j];
+        L->dp[6 * i + j] += g6[i] * cx * n[j];
+      }
+    }
+  }
+  if (!p->rolling) { /* T J T, T = I - n n^T */
+    double T[9], JT[9];
+    for (int i = 0; i < 9; i++) {
+      T[i] = (i % 4 == 0) - n[i / 3] * n[i % 3];
+    }
+    memset(JT, 0, sizeof JT);
+    gemm_add(3, 3, 3, 1, J, T, JT);
+    double TJT[9] = {0};
+    gemm_add(3, 3, 3, 1, T, JT, TJT);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        L->du[6 * (3 + i) + 3 + j] += -p->k_v * a * TJT[3 * i + j];
+      }
+    }
+  }
+}
+
+
+/* The difference steps: well inside the friction model's smallest velocity scale v_e and its
+ * bristles' deflection scales, so a difference spans one branch of the model. */
+static double state_step(const vxc_params *p, double r_gyr, double V, int k) {
+  double mu = fmax(p->mu_s, 1e-3), zs = 1e-6 * mu / p->sigma0;
+  switch (SIDX[k]) {
+    case VXC_STATE_THETA:
+      return zs / fmax(r_gyr, 1e-6);
+    case VXC_STATE_SDW:
+      return 1e-7;
+    case VXC_STATE_VRO:
+      return 1e-7 * fmax(V, 1e-15);
+    case VXC_STATE_PHI:
+    case VXC_STATE_PHI + 1:
+    case VXC_STATE_PHI + 2:
+    case VXC_STATE_PSI:
+      return 1e-6 * p->phi_0;
+    default:
+      return zs;
+  }
+}
+
+
+/* Which state entries the model reads and moves (the others' rows and columns stay 0). */
+static void states_on(const vxc_params *p, double r_gyr, int on[NS]) {
+  for (int k = 0; k < NS; k++) {
+    int i = SIDX[k];
+    on[k] = i <= VXC_STATE_Z + 2 || i == VXC_STATE_SDW ||
+            (i == VXC_STATE_THETA && !p->rolling && r_gyr > 0) ||
+            (i == VXC_STATE_VRO && p->tau_r > 0) || (i >= VXC_STATE_PHI && p->rolling);
+  }
+}
+
+
+/* The linearisation of one contact: f0, s'0, df/du, df/dx, df/ds, ds'/du, ds'/ds. */
+static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
+  memset(L, 0, sizeof *L);
+  const double *n = in->g->normal;
+  const vxc_params *p = in->p;
+  double ra[3], rb[3], wa[3], wb[3];
+  for (int i = 0; i < 3; i++) {
+    ra[i] = in->g->centroid[i] - in->ma.r[i];
+    rb[i] = in->g->centroid[i] - in->mb.r[i];
+  }
+  vxg_cross(in->ma.w, ra, wa);
+  vxg_cross(in->mb.w, rb, wb);
+  for (int i = 0; i < 3; i++) {
+    L->u[i] = in->ma.v[i] + wa[i] - in->mb.v[i] - wb[i];
+    L->u[3 + i] = in->ma.w[i] - in->mb.w[i];
+  }
+  vxc_wrench w;
+  double d[VXC_STATE_SIZE];
+  vxc_status s = vxc_contact_eval(p, in->g, &in->ma, &in->mb, in->state, &w, d, err);
+  if (s != VXC_OK) {
+    return s;
+  }
+  L->fn = w.f_n;
+  for (int i = 0; i < 3; i++) {
+    L->f0[i] = w.force_a[i];
+    L->f0[3 + i] = w.torque_rolling[i] + w.torque_spinning[i];
+  }
+  for (int k = 0; k < NS; k++) {
+    L->sd0[k] = d[SIDX[k]];
+  }
+  closed_parts(in, &w, L);
+  double r = vxc_gyration_radius(in->g), t1[3], t2[3];
+  tangents(n, t1, t2);
+  double dv = 1e-3 * p->v_e, dw = dv / fmax(r, 1e-3);
+  /* slip along the tangents, spin about n, and rolling (rate-independent only) */
+  double dirs[5][6] = {{t1[0], t1[1], t1[2], 0, 0, 0},
+                       {t2[0], t2[1], t2[2], 0, 0, 0},
+                       {0, 0, 0, n[0], n[1], n[2]},
+                       {0, 0, 0, t1[0], t1[1], t1[2]},
+                       {0, 0, 0, t2[0], t2[1], t2[2]}};
+  for (int k = 0; k < (p->rolling ? 5 : 3); k++) {
+    double fc[6], sc[NS];
+    s = central(in, dirs[k], -1, k < 2 ? dv : dw, fc, 1, sc, 1, err);
+    if (s != VXC_OK) {
+      return s;
+    }
+    for (int i = 0; i < 6; i++) { /* the column along dirs[k], spread back on u's axes */
+      for (int j = 0; j < 6; j++) {
+        L->du[6 * i + j] += fc[i] * dirs[k][j];
+      }
+    }
+    for (int i = 0; i < NS; i++) {
+      for (int j = 0; j < 6; j++) {
+        L->su[6 * i + j] += sc[i] * dirs[k][j];
+      }
+    }
+  }
+  states_on(p, r, L->on);
+  for (int k = 0; k < NS; k++) {
+    if (L->on[k]) {
+      s = central(in, NULL, k, state_step(p, r, in->g->volume, k), L->fs + k, NS, L->ss + k, NS,
+                  err);
+      if (s != VXC_OK) {
+        return s;
+      }
+    }
+  }
+  return VXC_OK;
+}
+
+
+/* P = (I - h ds'/ds), its solve applied to the n_rhs columns of B (NS x m). */
+static int state_solve(const lin *L, double h, int m, double *B) {
+  double A[NS * NS];
+  for (int i = 0; i < NS; i++) {
+    for (int j = 0; j < NS; j++) {
+      A[NS * i + j] = (i == j) - (L->on[i] && L->on[j] ? h * L->ss[NS * i + j] : 0.0);
+    }
+  }
+  return pairi_dense_solve(NS, A, m, B);
+}
+
+/* ---- the pair ------------------------------------------------------------------------- */
+
+/* u = G t: G is 6 x 12 for lever arms ra, rb (section 4). */
+static void g_matrix(const double ra[3], const double rb[3], double G[72]) {
+  memset(G, 0, 72 * sizeof *G);
+  for (int i = 0; i < 3; i++) {
+    G[12 * i + i] = 1;
+    G[12 * i + 6 + i] = -1;
+    G[12 * (3 + i) + 3 + i] = 1;
+    G[12 * (3 + i) + 9 + i] = -1;
+  }
+  /* w x r = -[r]x w: row i of -[r]x */
+  const double *r[2] = {ra, rb};
+  for (int k = 0; k < 2; k++) {
+    double sg = k ? 1 : -1, *c = G + (k ? 9 : 3);
+    const double *x = r[k];
+    c[0 * 12 + 1] = -sg * x[2];
+    c[0 * 12 + 2] = sg * x[1];
+    c[1 * 12 + 0] = sg * x[2];
+    c[1 * 12 + 2] = -sg * x[0];
+    c[2 * 12 + 0] = -sg * x[1];
+    c[2 * 12 + 1] = sg * x[0];
+  }
+}
+
+
+/* out += G^T M G (M 6 x 6) into a 12 x 12, and G^T v (v 6) into a 12-vector. */
+static void add_gtmg(const double G[72], const double M[36], double out[144]) {
+  double MG[72] = {0};
+  gemm_add(6, 6, 12, 1, M, G, MG);
+  for (int i = 0; i < 12; i++) {
+    for (int l = 0; l < 6; l++) {
+      double g = G[12 * l + i];
+      if (g != 0) {
+        for (int j = 0; j < 12; j++) {
+          out[12 * i + j] += g * MG[12 * l + j];
+        }
+      }
+    }
+  }
+}
+
+
+static void add_gtv(const double G[72], const double v[6], double out[12]) {
+  for (int i = 0; i < 12; i++) {
+    for (int l = 0; l < 6; l++) {
+      out[i] += G[12 * l + i] * v[l];
+    }
+  }
+}
+
+
+/* One contact into *out: its linearisation L over h. */
+static void add_contact(const lin *L, const double G[72], const double n[3], double h,
+                        vxc_pair_jacobian *out) {
+  /* the states over the step: (I - h S_s) ds = h (s'0 + S_u du) */
+  double B[NS * 7];
+  for (int i = 0; i < NS; i++) {
+    B[7 * i] = L->on[i] ? h * L->sd0[i] : 0.0;
+    for (int j = 0; j < 6; j++) {
+      B[7 * i + 1 + j] = L->on[i] ? h * L->su[6 * i + j] : 0.0;
+    }
+  }
+  double fstep[6], K[36], hu[6];
+  if (state_solve(L, h, 7, B) != 0) { /* (I - h S_s) is an M-matrix here; never singular */
+    memset(B, 0, sizeof B);
+  }
+  memcpy(fstep, L->f0, sizeof fstep);
+  memcpy(K, L->du, sizeof K);
+  for (int i = 0; i < 6; i++) {
+    for (int k = 0; k < NS; k++) {
+      fstep[i] += L->fs[NS * i + k] * B[7 * k];
+      for (int j = 0; j < 6; j++) {
+        K[6 * i + j] += L->fs[NS * i + k] * B[7 * k + 1 + j];
+      }
+    }
+  }
+  for (int i = 0; i < 36; i++) {
+    K[i] += h * L->dp[i];
+  }
+  memset(hu, 0, sizeof hu);
+  gemm_add(6, 6, 1, h, L->dp, L->u, hu);
+  for (int i = 0; i < 6; i++) {
+    fstep[i] += hu[i];
+  }
+  add_gtv(G, L->f0, out->wrench);
+  add_gtmg(G, L->du, out->d_twist);
+  add_gtmg(G, L->dp, out->d_pose);
+  add_gtv(G, fstep, out->step_wrench);
+  add_gtv(G, hu, out->pose_wrench);
+  add_gtmg(G, K, out->step_twist);
+  /* the normal force -n.F_a over the step, for the twists' change dt: row -n^T K G */
+  if (L->fn > 0) {
+    double nk[6] = {0}, np[6] = {0};
+    for (int j = 0; j < 6; j++) {
+      for (int i = 0; i < 3; i++) {
+        nk[j] -= n[i] * K[6 * i + j];
+        np[j] -= n[i] * h * L->dp[6 * i + j];
+      }
+    }
+    out->fn_step -= vxg_dot(n, fstep);
+    out->fn_pose -= vxg_dot(n, hu);
+    for (int j = 0; j < 12; j++) {
+      for (int l = 0; l < 6; l++) {
+        out->fn_row[j] += nk[l] * G[12 * l + j];
+        out->fn_row_pose[j] += np[l] * G[12 * l + j];
+      }
+    }
+  }
+}
+
+
+static lin_in contact_in(const vxc_pair *pr, const pairi_contact *c, const vxc_body_motion *ma,
+                         const vxc_body_motion *mb) {
+  return (lin_in){&pr->params, &c->geom, c->area, *ma, *mb, pr->state + c->slot * VXC_STATE_SIZE};
+}
+
+
+vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian *out,
+                                 vxc_error *err) {
+  if (!pr || !out || !pr->stepped || !(h >= 0) || !isfinite(h)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_jacobian_get: %s",
+                         !pr || !out    ? "a NULL argument"
+                         : !pr->stepped ? "no step taken yet"
+                                        : "h is negative or not finite");
+  }
+  vxc_pair_jacobian J;
+  memset(&J, 0, sizeof J);
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    const pairi_contact *c = &pr->contact[ci];
+    if (c->slot < 0 || !(c->geom.volume > 0)) {
+      continue;
+    }
+    lin_in in = contact_in(pr, c, &pr->ma, &pr->mb);
+    lin L;
+    vxc_status st = linearize(&in, &L, err);
+    if (st != VXC_OK) {
+      return st;
+    }
+    double ra[3], rb[3], G[72];
+    for (int i = 0; i < 3; i++) {
+      ra[i] = c->geom.centroid[i] - pr->ma.r[i];
+      rb[i] = c->geom.centroid[i] - pr->mb.r[i];
+    }
+    g_matrix(ra, rb, G);
+    add_contact(&L, G, c->geom.normal, h, &J);
+  }
+  const double *x = (const double *)&J;
+  for (size_t i = 0; i < sizeof J / sizeof *x; i++) {
+    if (!isfinite(x[i])) {
+      return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                           "vxc_pair_jacobian_get: a derivative is not finite");
+    }
+  }
+  *out = J;
+  return VXC_OK;
+}
+
+/* ---- the states' advance ------------------------------------------------------------------ */
+
+/* One contact's states advanced by h at motions ma, mb: their increments into inc (NS). */
+static vxc_status advance_one(const vxc_pair *pr, const pairi_contact *c, const vxc_body_motion *ma,
+                              const vxc_body_motion *mb, double h, double inc[NS], vxc_error *e) {
+  lin_in in = contact_in(pr, c, ma, mb);
+  double zero[6] = {0}, f[6], sd[NS];
+  lin L;
+  memset(&L, 0, sizeof L);
+  vxc_status st = eval_at(&in, zero, -1, 0, f, sd, e);
+  double r = vxc_gyration_radius(&c->geom);
+  states_on(&pr->params, r, L.on);
+  for (int k = 0; k < NS && st == VXC_OK; k++) {
+    if (L.on[k]) {
+      st = central(&in, NULL, k, state_step(&pr->params, r, c->geom.volume, k), NULL, 0, L.ss + k,
+                   NS, e);
+    }
+  }
+  if (st != VXC_OK) {
+    return st;
+  }
+  for (int k = 0; k < NS; k++) {
+    inc[k] = L.on[k] ? h * sd[k] : 0.0;
+  }
+  if (state_solve(&L, h, 1, inc) != 0) {
+    return vxg_error_set(e, VXC_ERR_NUMERIC, NULL, 0, 0, "a singular state Jacobian");
+  }
+  for (int k = 0; k < NS; k++) {
+    if (!isfinite(in.state[SIDX[k]] + inc[k])) {
+      return vxg_error_set(e, VXC_ERR_NUMERIC, NULL, 0, 0, "a contact state became non-finite");
+    }
+  }
+  return VXC_OK;
+}
+
+
+vxc_status pairi_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+                         double h, vxc_error *err) {
+  /* every increment first (into the derivatives' scratch), then applied: an error changes
+   * nothing */
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    const pairi_contact *c = &pr->contact[ci];
+    if (c->slot < 0 || !(c->geom.volume > 0)) {
+      continue;
+    }
+    vxc_error e;
+    if (advance_one(pr, c, ma, mb, h, pr->dstate + c->slot * VXC_STATE_SIZE, &e) != VXC_OK) {
+      return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "vxc_pair_advance: %s", e.message);
+    }
+  }
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    const pairi_contact *c = &pr->contact[ci];
+    if (c->slot >= 0 && c->geom.volume > 0) {
+      for (int k = 0; k < NS; k++) {
+        pr->state[c->slot * VXC_STATE_SIZE + SIDX[k]] += pr->dstate[c->slot * VXC_STATE_SIZE + k];
+      }
+    }
+  }
+  return VXC_OK;
+}
+
+
+vxc_status vxc_pair_advance(vxc_pair *pr, const vxc_body_motion *motion_a,
+                            const vxc_body_motion *motion_b, double h, vxc_error *err) {
+  if (!pr || !motion_a || !motion_b || !(h >= 0) || !isfinite(h) || !pr->stepped) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_advance: %s",
+                         !pr || !motion_a || !motion_b ? "a NULL argument"
+                         : !pr->stepped                ? "no step taken yet"
+                                                       : "h is negative or not finite");
+  }
+  return h > 0 ? pairi_advance(pr, motion_a, motion_b, h, err) : VXC_OK;
+}

@@ -1,0 +1,308 @@
+/* implicit.c: the vxc contacts' wrenches over a MuJoCo step, linearly implicit (bridge.h):
+ * the bodies' twists t = J qvel (each body's centre-of-mass velocity and angular velocity,
+ * world: mj_jacBodyCom), their inverse mass matrix in those coordinates J M^-1 J^T
+ * (mj_solveM) and their free accelerations J M^-1 (passive + actuator + applied - bias
+ * forces) give vxc_implicit_step the velocity change the contact wrenches cause over the
+ * step; the wrenches it returns, applied through xfrc_applied, make MuJoCo's step the
+ * linearly implicit one (lib/README.md section 15). Bodies welded to the world are fixed
+ * (twist index -1). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bridge.h"
+
+int bridge_implicit_init(bridge *br, char *msg, size_t size) {
+  const mjModel *m = br->m;
+  br->ntw = 0;
+  for (int i = 0; i < br->nbody; i++) {
+    br->tw[i] = m->body_weldid[br->body[i]] == 0 ? -1 : br->ntw++;
+  }
+  size_t n = 6 * (size_t)br->ntw, nv = (size_t)(m->nv > 0 ? m->nv : 1);
+  double **arr[] = {&br->J,    &br->MJ,  &br->minv,  &br->afree,
+                    &br->wout, &br->dtw, &br->qvel0, &br->scratch};
+  size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv};
+  for (size_t k = 0; k < sizeof len / sizeof *len; k++) {
+    *arr[k] = calloc(len[k] ? len[k] : 1, sizeof(double));
+    if (!*arr[k]) {
+      snprintf(msg, size, "out of memory");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* The twists' Jacobian, M^-1 J^T, J M^-1 J^T, the free accelerations and t0 = J qvel. */
+void bridge_implicit_prepare(bridge *br) {
+  const mjModel *m = br->m;
+  mjData *d = br->d;
+  int nv = m->nv, n = 6 * br->ntw;
+  memcpy(br->qvel0, d->qvel, (size_t)nv * sizeof *d->qvel);
+  if (n == 0) {
+    return;
+  }
+  for (int i = 0; i < br->nbody; i++) {
+    int k = br->tw[i];
+    if (k >= 0) {
+      mj_jacBodyCom(m, d, br->J + (size_t)6 * k * nv, br->J + (size_t)(6 * k + 3) * nv,
+                    br->body[i]);
+    }
+  }
+  mj_solveM(m, d, br->MJ, br->J, n);
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      br->minv[(size_t)a * n + b] = mju_dot(br->J + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
+    }
+  }
+  double *t0 = br->scratch, *f = t0 + n, *qacc = f + nv;
+  mj_fwdActuation(m, d);
+  for (int j = 0; j < nv; j++) {
+    f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
+  }
+  mj_solveM(m, d, qacc, f, 1);
+  for (int a = 0; a < n; a++) {
+    br->afree[a] = mju_dot(br->J + (size_t)a * nv, qacc, nv);
+    t0[a] = mju_dot(br->J + (size_t)a * nv, d->qvel, nv);
+    br->dtw[a] = 0;
+  }
+}
+
+
+void bridge_twist(const bridge *br, int i, double frac, double t[6]) {
+  int k = br->tw[i];
+  for (int j = 0; j < 6; j++) {
+    t[j] = k < 0 ? 0.0 : br->scratch[6 * k + j] + frac * br->dtw[6 * k + j];
+  }
+}
+
+
+/* Contact i's bodies' block of J M^-1 J^T and free accelerations (12 x 12 and 12; a fixed
+ * body's rows zero). */
+static void pair_block(const bridge *br, int i, double m12[144], double a12[12]) {
+  int n = 6 * br->ntw, k[2] = {br->tw[br->pair_index[2 * i]], br->tw[br->pair_index[2 * i + 1]]};
+  memset(m12, 0, 144 * sizeof *m12);
+  memset(a12, 0, 12 * sizeof *a12);
+  for (int a = 0; a < 12; a++) {
+    int ka = k[a / 6];
+    if (ka < 0) {
+      continue;
+    }
+    a12[a] = br->afree[6 * ka + a % 6];
+    for (int b = 0; b < 12; b++) {
+      int kb = k[b / 6];
+      if (kb >= 0) {
+        m12[12 * a + b] = br->minv[(size_t)(6 * ka + a % 6) * n + 6 * kb + b % 6];
+      }
+    }
+  }
+}
+
+
+/* Contact i's impact in sub-steps when vxc_pair_impact asks for them: c->sub, c->sr. 0, or -1
+ * with a message. */
+static int substeps(bridge *br, int i, char *msg, size_t size) {
+  bridge_contact *c = &br->c[i];
+  double m12[144], a12[12];
+  c->sub = 0;
+  if (br->ntw == 0 || c->w.npairs == 0) {
+    return 0;
+  }
+  pair_block(br, i, m12, a12);
+  if (!vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep)) {
+    return 0;
+  }
+  vxc_error err;
+  if (vxc_pair_substep(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], m12, a12,
+                       br->m->opt.timestep, &c->sr, &err) != VXC_OK) {
+    snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
+    return -1;
+  }
+  c->sub = 1;
+  return 0;
+}
+
+
+/* The sub-stepped contacts' wrenches, per body (6 ntw), and the free accelerations with
+ * them (afree + minv w) for the other contacts' implicit step. */
+static void substep_wrenches(bridge *br, double *wsub, double *afree) {
+  int n = 6 * br->ntw;
+  memset(wsub, 0, (size_t)n * sizeof *wsub);
+  for (int i = 0; i < br->ncontact; i++) {
+    for (int k = 0; k < 2 && br->c[i].sub; k++) {
+      int t = br->tw[br->pair_index[2 * i + k]];
+      for (int j = 0; j < 6 && t >= 0; j++) {
+        wsub[6 * t + j] += br->c[i].sr.wrench[6 * k + j];
+      }
+    }
+  }
+  for (int a = 0; a < n; a++) {
+    afree[a] = br->afree[a];
+    for (int b = 0; b < n; b++) {
+      afree[a] += br->minv[(size_t)a * n + b] * wsub[b];
+    }
+  }
+}
+
+
+int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
+  vxc_implicit_pair pp[BRIDGE_MAX_CONTACTS];
+  int np = 0, idx[BRIDGE_MAX_CONTACTS], n = 6 * br->ntw;
+  for (int i = 0; i < br->ncontact; i++) {
+    if (substeps(br, i, msg, size) != 0) {
+      return -1;
+    }
+    if (!br->c[i].sub) {
+      idx[np] = i;
+      pp[np++] = (vxc_implicit_pair){&br->c[i].jac,
+                                     br->tw[br->pair_index[2 * i]],
+                                     br->tw[br->pair_index[2 * i + 1]],
+                                     {0},
+                                     0,
+                                     0};
+    }
+  }
+  double *wsub = br->scratch + n, *afree = wsub + n;
+  if (br->ntw > 0) {
+    substep_wrenches(br, wsub, afree);
+    vxc_error err;
+    vxc_status st = vxc_implicit_step(br->ntw, br->minv, afree, br->m->opt.timestep, np, pp,
+                                      br->wout, NULL, NULL, &err);
+    if (st != VXC_OK) {
+      snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
+      return -1;
+    }
+    for (int a = 0; a < n; a++) {
+      br->wout[a] += wsub[a];
+    }
+  }
+  for (int i = 0; i < br->ncontact; i++) { /* no moving body: nothing to solve */
+    bridge_contact *c = &br->c[i];
+    memcpy(c->applied, c->sub ? c->sr.wrench : c->jac.wrench, sizeof c->applied);
+  }
+  for (int k = 0; k < np && br->ntw > 0; k++) {
+    memcpy(br->c[idx[k]].applied, pp[k].wrench, sizeof pp[k].wrench);
+  }
+  for (int i = 0; i < br->nbody; i++) {
+    int k = br->tw[i];
+    if (k >= 0) {
+      mjtNum *x = br->d->xfrc_applied + 6 * br->body[i];
+      for (int j = 0; j < 6; j++) {
+        x[j] += br->wout[6 * k + j];
+      }
+    }
+  }
+  return 0;
+}
+
+
+void bridge_implicit_end(bridge *br) {
+  int nv = br->m->nv, n = 6 * br->ntw;
+  double *dq = br->scratch + n;
+  for (int j = 0; j < nv; j++) {
+    dq[j] = br->d->qvel[j] - br->qvel0[j];
+  }
+  for (int a = 0; a < n; a++) {
+    br->dtw[a] = mju_dot(br->J + (size_t)a * nv, dq, nv);
+  }
+}
+
+
+int bridge_implicit_advance(bridge *br, char *msg, size_t size) {
+  const mjModel *m = br->m;
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    bridge_contact *c = &br->c[i];
+    if (c->sub) {
+      continue; /* its states advanced through the sub-steps */
+    }
+    vxc_body_motion end[2] = {c->mo[0], c->mo[1]};
+    for (int k = 0; k < 2; k++) {
+      double t[6], t0[6];
+      bridge_twist(br, br->pair_index[2 * i + k], 1, t);
+      bridge_twist(br, br->pair_index[2 * i + k], 0, t0);
+      for (int j = 0; j < 3; j++) {
+        end[k].v[j] += t[j] - t0[j];
+        end[k].w[j] += t[3 + j] - t0[3 + j];
+      }
+    }
+    vxc_error err;
+    if (vxc_pair_advance(c->pair, &end[0], &end[1], m->opt.timestep, &err) != VXC_OK) {
+      snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* The rotation vector of q1 q0^-1 (world): the turn from q0 to q1. */
+static void turn(const double q0[4], const double q1[4], double r[3]) {
+  double w = q1[0] * q0[0] + q1[1] * q0[1] + q1[2] * q0[2] + q1[3] * q0[3];
+  double v[3] = {-q1[0] * q0[1] + q1[1] * q0[0] - q1[2] * q0[3] + q1[3] * q0[2],
+                 -q1[0] * q0[2] + q1[1] * q0[3] + q1[2] * q0[0] - q1[3] * q0[1],
+                 -q1[0] * q0[3] - q1[1] * q0[2] + q1[2] * q0[1] + q1[3] * q0[0]};
+  double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  double a = s > 0 ? 2 * atan2(s, w) / s : 2.0;
+  for (int i = 0; i < 3; i++) {
+    r[i] = a * v[i];
+  }
+}
+
+
+/* Body i's centre of mass at pose p. */
+static void com_at(const bridge *br, int i, const vxc_pose *p, double x[3]) {
+  const mjtNum *ip = br->m->body_ipos + 3 * br->body[i];
+  double R[9];
+  mju_quat2Mat(R, p->q);
+  for (int j = 0; j < 3; j++) {
+    x[j] = p->p[j] + R[3 * j] * ip[0] + R[3 * j + 1] * ip[1] + R[3 * j + 2] * ip[2];
+  }
+}
+
+
+void bridge_implicit_correct(bridge *br) {
+  int n = 6 * br->ntw, nv = br->m->nv, any = 0;
+  double *e = br->scratch + n, *A = NULL;
+  memset(e, 0, (size_t)n * sizeof *e);
+  for (int i = 0; i < br->ncontact && !br->native; i++) {
+    const bridge_contact *c = &br->c[i];
+    for (int k = 0; k < 2 && c->sub; k++) {
+      int b = br->pair_index[2 * i + k], t = br->tw[b];
+      if (t < 0) {
+        continue;
+      }
+      double x1[3], r[3], tw[6];
+      com_at(br, b, &c->sr.pose[k], x1);
+      turn(c->pose[k].q, c->sr.pose[k].q, r);
+      bridge_twist(br, b, 1, tw);
+      for (int j = 0; j < 3; j++) { /* where the sub-steps left it, less where MuJoCo did */
+        e[6 * t + j] = x1[j] - c->mo[k].r[j] - br->m->opt.timestep * tw[j];
+        e[6 * t + 3 + j] = r[j] - br->m->opt.timestep * tw[3 + j];
+      }
+      any = 1;
+    }
+  }
+  if (!any || !(A = malloc((size_t)n * n * sizeof *A))) {
+    return;
+  }
+  double tr = 0;
+  for (int a = 0; a < n; a++) {
+    tr += br->minv[(size_t)a * n + a];
+  }
+  for (int a = 0; a < n * n; a++) { /* (J M^-1 J^T + eps I) lambda = e */
+    A[a] = br->minv[a] + (a % (n + 1) == 0 ? 1e-12 * tr / n : 0.0);
+  }
+  double *dq = calloc((size_t)nv, sizeof *dq);
+  if (dq && mju_cholFactor(A, n, 0) == n) {
+    mju_cholSolve(e, A, e, n);
+    for (int a = 0; a < n; a++) {
+      for (int j = 0; j < nv; j++) {
+        dq[j] += e[a] * br->MJ[(size_t)a * nv + j];
+      }
+    }
+    mj_integratePos(br->m, br->d->qpos, dq, 1);
+  }
+  free(dq);
+  free(A);
+}
