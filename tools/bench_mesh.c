@@ -126,11 +126,15 @@ static void step_inputs(const char *dir, char (*paths)[MP_PATH_MAX], mc_inputs *
 
 /* ---- one case ------------------------------------------------------------------------------ */
 
-/* vxc's smallest CPU time of the query over repeats (at least 3, about budget ms). */
-static vxc_status vxc_measure(vxc_query *q, const mc_case *c, double budget, mesh_row *r) {
+/* vxc's smallest CPU time of the query over repeats (at least 3, about budget ms), in a
+ * workspace of its own: what a query caps at depends on the memory its workspace holds,
+ * which would otherwise depend on the cases run before. */
+static vxc_status vxc_measure(const mc_case *c, double budget, mesh_row *r) {
   vxc_solid *s[2] = {NULL, NULL};
+  vxc_query *q = NULL;
   vxc_error err;
-  vxc_status st = VXC_OK;
+  snprintf(err.message, sizeof err.message, "out of memory");
+  vxc_status st = vxc_query_create(NULL, &q);
   for (int k = 0; k < 2 && st == VXC_OK; k++) {
     const mg_mesh *g = &c->s[k].mesh;
     st = vxc_solid_from_mesh(g->v, g->nv, g->t, g->nt, k ? "b" : "a", NULL, &s[k], &err);
@@ -162,6 +166,7 @@ static vxc_status vxc_measure(vxc_query *q, const mc_case *c, double budget, mes
   }
   vxc_solid_free(s[0]);
   vxc_solid_free(s[1]);
+  vxc_query_free(q);
   r->vxc.ok = st == VXC_OK;
   if (!r->vxc.ok) {
     snprintf(r->vxc.why, sizeof r->vxc.why, "%.150s", err.message);
@@ -169,11 +174,14 @@ static vxc_status vxc_measure(vxc_query *q, const mc_case *c, double budget, mes
   return st;
 }
 
-static void peer(const char *prog, const char *script, char path[2][MP_PATH_MAX],
-                 const mc_case *c, double budget, tool_run *t, mp_result *res) {
-  t->ok = mp_run(prog, script, path, c, budget, res, t->why, sizeof t->why) == 0;
+/* Runs one peer; returns mp_run's status (3: not installed). */
+static int peer(const char *prog, const char *script, char path[2][MP_PATH_MAX],
+                const mc_case *c, double budget, tool_run *t, mp_result *res) {
+  int rc = mp_run(prog, script, path, c, budget, res, t->why, sizeof t->why);
+  t->ok = rc == 0;
   t->ms = t->ok ? res->ms : NAN;
   t->volume = t->ok ? res->volume : NAN;
+  return rc;
 }
 
 static double rel(double v, double ref) {
@@ -181,7 +189,7 @@ static double rel(double v, double ref) {
 }
 
 /* Measures case c into r: the reference, vxc, then the peers. */
-static int run_case(vxc_query *q, const mc_case *c, const mp_peers *p, const char *dir,
+static int run_case(const mc_case *c, mp_peers *p, const char *dir,
                     double budget, mesh_row *r) {
   memset(r, 0, sizeof *r);
   snprintf(r->name, sizeof r->name, "%s", c->name);
@@ -211,12 +219,14 @@ static int run_case(vxc_query *q, const mc_case *c, const mp_peers *p, const cha
   } else if (have == 1) {
     r->v_ref = NAN;
   }
-  if (p->node[0]) {
-    peer(p->node, p->script, path, c, budget, &r->manifold, &mf);
-  } else {
+  if (p->node[0] && peer(p->node, p->script, path, c, budget, &r->manifold, &mf) == 3) {
+    /* not installed: said once, not asked again */
+    snprintf(p->why_manifold, sizeof p->why_manifold, "%s", r->manifold.why);
+    p->node[0] = p->script[0] = '\0';
+  } else if (!p->node[0]) {
     snprintf(r->manifold.why, sizeof r->manifold.why, "%s", p->why_manifold);
   }
-  if (vxc_measure(q, c, budget, r) != VXC_OK && r->vxc.why[0] == '\0') {
+  if (vxc_measure(c, budget, r) != VXC_OK && r->vxc.why[0] == '\0') {
     snprintf(r->vxc.why, sizeof r->vxc.why, "query failed");
   }
   r->vxc.err = rel(r->vxc.volume, r->v_ref);
@@ -323,10 +333,6 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
   char paths[5][MP_PATH_MAX], note[MP_PATH_MAX + 256], msg[512];
   mc_inputs in;
   step_inputs(dir, paths, &in, note, sizeof note);
-  vxc_query *q = NULL;
-  if (vxc_query_create(NULL, &q) != VXC_OK) {
-    return cli_lib_error(NULL, VXC_ERR_NOMEM);
-  }
   if (!o->json) {
     printf("vxc bench --mesh: seed %llu; one thread, the smallest CPU time of the query or\n"
            "boolean alone over repeats, in ms; errors are relative to the exact polyhedral\n"
@@ -349,7 +355,7 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
       }
       if (!o->only || strstr(c.name, o->only)) {
         mesh_row *r = &rows[*nrow];
-        if (run_case(q, &c, &p, dir, o->quick ? 30 : 300, r) != 0) {
+        if (run_case(&c, &p, dir, o->quick ? 30 : 300, r) != 0) {
           rc = CLI_FAIL;
         } else {
           (*nrow)++;
@@ -361,7 +367,6 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
       mc_free(&c);
     }
   }
-  vxc_query_free(q);
   if (rc == CLI_OK && o->json) {
     json_rows(rows, *nrow, &p, note);
   }

@@ -1,4 +1,5 @@
 /* mesh_peers.c: the peers of mesh_peers.h as child processes. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "mesh_peers.h"
 
 #include <errno.h>
@@ -27,13 +28,17 @@ static void self_dir(char *dir, size_t len) {
   }
 }
 
-/* DIR/rel or DIR/../rel for this program's folder, when it exists (mode: access's). */
+/* DIR/rel or DIR/../rel for this program's folder, when it exists (mode: access's); the
+ * path made canonical when it fits. */
 static int beside(const char *rel, int mode, char *path, size_t len) {
-  char dir[MP_PATH_MAX];
+  char dir[MP_PATH_MAX], real[PATH_MAX];
   self_dir(dir, sizeof dir);
   const char *up[2] = {"", "/.."};
   for (int i = 0; dir[0] && i < 2; i++) {
     if ((size_t)snprintf(path, len, "%s%s/%s", dir, up[i], rel) < len && access(path, mode) == 0) {
+      if (realpath(path, real) && strlen(real) < len) {
+        memcpy(path, real, strlen(real) + 1);
+      }
       return 0;
     }
   }
