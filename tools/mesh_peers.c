@@ -66,7 +66,9 @@ int mp_find_program(const char *name, char *path, size_t len) {
 void mp_find(mp_peers *p) {
   memset(p, 0, sizeof *p);
   const char *env = getenv("VXC_CGAL_REF");
-  if (env && *env) {
+  if (env && *env && access(env, X_OK) != 0) {
+    snprintf(p->why_cgal, sizeof p->why_cgal, "$VXC_CGAL_REF (%.200s) is not a program", env);
+  } else if (env && *env) {
     snprintf(p->cgal, sizeof p->cgal, "%s", env);
   } else if (mp_find_program("vxc-bench-cgal", p->cgal, sizeof p->cgal) != 0) {
     p->cgal[0] = '\0';
@@ -88,6 +90,25 @@ void mp_find(mp_peers *p) {
                access(p->script, R_OK) == 0)) {
     p->script[0] = p->node[0] = '\0';
     snprintf(p->why_manifold, sizeof p->why_manifold, "tools/bench/manifold.mjs not found");
+    return;
+  }
+  /* the script's own cache folder rule, to say up front when the package is missing */
+  char dir[MP_PATH_MAX], pkg[MP_PATH_MAX + 64];
+  const char *cache = getenv("VXC_NODE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"),
+             *home = getenv("HOME");
+  if (cache && *cache) {
+    snprintf(dir, sizeof dir, "%s", cache);
+  } else {
+    snprintf(dir, sizeof dir, "%s%s/vxc-bench", xdg && *xdg ? xdg : home ? home : "",
+             xdg && *xdg ? "" : "/.cache");
+  }
+  snprintf(pkg, sizeof pkg, "%s/node_modules/manifold-3d/package.json", dir);
+  if (access(pkg, R_OK) != 0) {
+    p->script[0] = p->node[0] = '\0';
+    snprintf(p->why_manifold, sizeof p->why_manifold,
+             "manifold-3d is not installed in %.300s (tools/setup peers, or npm install "
+             "--prefix %.100s manifold-3d)",
+             dir, dir);
   }
 }
 
