@@ -22,6 +22,12 @@
 #define VXC_SRC_DATADIR ""
 #endif
 
+/* Issue 30's targets for every mesh case at the default rtol: exact to TARGET_RTOL, not
+ * capped, in at most TARGET_MANIFOLD of Manifold's time and TARGET_CGAL of CGAL's. */
+#define TARGET_RTOL 1e-9
+#define TARGET_MANIFOLD 0.5
+#define TARGET_CGAL 0.2
+
 /* One tool's answer on a case: ok 0 when it did not run (why says so). */
 typedef struct tool_run {
   int ok;
@@ -38,6 +44,8 @@ typedef struct mesh_row {
   int capped;
   double err_c; /* vxc's centroid error over V^(1/3) */
   double ratio; /* vxc's time over the fastest peer's */
+  int exact;    /* within TARGET_RTOL and not capped */
+  int meets;    /* exact, and fast enough against both peers (both ran) */
 } mesh_row;
 
 static double cpu_ms(void) {
@@ -234,6 +242,9 @@ static int run_case(const mc_case *c, mp_peers *p, const char *dir,
   r->manifold.err = rel(r->manifold.volume, r->v_ref);
   double best = fmin(r->cgal.ok ? r->cgal.ms : HUGE_VAL, r->manifold.ok ? r->manifold.ms : HUGE_VAL);
   r->ratio = r->vxc.ok && best < HUGE_VAL ? r->vxc.ms / best : NAN;
+  r->exact = r->vxc.ok && r->vxc.err <= TARGET_RTOL && !r->capped;
+  r->meets = r->exact && r->cgal.ok && r->manifold.ok &&
+             r->vxc.ms <= TARGET_MANIFOLD * r->manifold.ms && r->vxc.ms <= TARGET_CGAL * r->cgal.ms;
   for (int k = 0; k < 2; k++) {
     unlink(path[k]);
   }
@@ -288,6 +299,43 @@ static void json_tool(const char *key, const tool_run *t) {
   printf("}");
 }
 
+/* The summary over the rows: how many are exact, meet the targets, the median ratio. */
+typedef struct summary {
+  int n, exact, meets, timed;
+  double median_ratio;
+} summary;
+
+static int cmp_d(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static summary summarise(const mesh_row *rows, int n) {
+  summary s = {n, 0, 0, 0, NAN};
+  double *r = malloc(sizeof(double) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    s.exact += rows[i].exact;
+    s.meets += rows[i].meets;
+    if (r && isfinite(rows[i].ratio)) {
+      r[s.timed++] = rows[i].ratio;
+    }
+  }
+  if (r && s.timed > 0) {
+    qsort(r, (size_t)s.timed, sizeof r[0], cmp_d);
+    s.median_ratio = s.timed % 2 ? r[s.timed / 2] : 0.5 * (r[s.timed / 2 - 1] + r[s.timed / 2]);
+  }
+  free(r);
+  return s;
+}
+
+static void print_summary(const summary *s) {
+  printf("\n%d cases: %d exact (within %.0e, not capped), %d meeting issue 30's targets\n"
+         "(exact, at most %.2g of Manifold's time and %.2g of CGAL's); vxc/best median %.3g "
+         "over the %d timed against a peer\n",
+         s->n, s->exact, TARGET_RTOL, s->meets, TARGET_MANIFOLD, TARGET_CGAL, s->median_ratio,
+         s->timed);
+}
+
 static void json_rows(const mesh_row *rows, int n, const mp_peers *p, const char *note) {
   printf("{\"peers\": {\"cgal\": ");
   cli_json_str(stdout, p->cgal[0] ? p->cgal : p->why_cgal);
@@ -309,9 +357,15 @@ static void json_rows(const mesh_row *rows, int n, const mp_peers *p, const char
     json_tool("manifold", &r->manifold);
     printf(", \"ratio\": ");
     cli_json_num(stdout, r->ratio);
-    printf("}");
+    printf(", \"exact\": %s, \"meets_targets\": %s}", r->exact ? "true" : "false",
+           r->meets ? "true" : "false");
   }
-  printf("\n]}\n");
+  summary su = summarise(rows, n);
+  printf("\n], \"summary\": {\"cases\": %d, \"exact\": %d, \"meets_targets\": %d, "
+         "\"timed\": %d, \"median_ratio\": ",
+         su.n, su.exact, su.meets, su.timed);
+  cli_json_num(stdout, su.median_ratio);
+  printf("}}\n");
 }
 
 static void peers_note(const mp_peers *p, const char *note) {
@@ -369,6 +423,9 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
   }
   if (rc == CLI_OK && o->json) {
     json_rows(rows, *nrow, &p, note);
+  } else if (rc == CLI_OK) {
+    summary su = summarise(rows, *nrow);
+    print_summary(&su);
   }
   return rc;
 }
