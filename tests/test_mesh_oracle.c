@@ -8,7 +8,8 @@
  *    10), whose interference is a sum of box-box overlaps (products of interval overlaps);
  *    vxc within MESH_ORACLE_RTOL and the convex-pieces reference within 1e-12;
  *  - a small seeded corpus of the family against CGAL's exact corefinement
- *    (tools/vxc-bench-cgal, $VXC_CGAL_REF; skipped when it was not built): the CGAL-free
+ *    (tools/vxc-bench-cgal, $VXC_CGAL_REF; skipped when it was not built, as in sanitizer
+ *    builds): the CGAL-free
  *    references within 1e-12 of CGAL, vxc within MESH_ORACLE_RTOL.
  * The errors vxc reaches are printed per case. */
 #include "vxc_test.h"
@@ -302,7 +303,7 @@ static void test_against_cgal(void **state) {
   const char *cgal = getenv("VXC_CGAL_REF");
   if (!cgal || access(cgal, X_OK) != 0) {
     print_message("# skipped: vxc-bench-cgal not built (configure found no CGAL: apt-get "
-                  "install libcgal-dev)\n");
+                  "install libcgal-dev; or a sanitizer build, which leaves it out)\n");
     skip();
   }
   char dir[] = "/tmp/vxc-mesh-oracle-XXXXXX";
