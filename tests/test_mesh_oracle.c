@@ -8,8 +8,8 @@
  *    10), whose interference is a sum of box-box overlaps (products of interval overlaps);
  *    vxc within MESH_ORACLE_RTOL and the convex-pieces reference within 1e-12;
  *  - a small seeded corpus of the family against CGAL's exact corefinement
- *    (tools/vxc-bench-cgal, $VXC_CGAL_REF; skipped when it was not built, as in sanitizer
- *    builds): the CGAL-free
+ *    (tools/vxc-bench-cgal, $VXC_CGAL_REF; left out, saying why, when it was not built, as
+ *    in sanitizer builds): the CGAL-free
  *    references within 1e-12 of CGAL, vxc within MESH_ORACLE_RTOL.
  * The errors vxc reaches are printed per case. */
 #include "vxc_test.h"
@@ -298,14 +298,16 @@ static void cgal_case(const char *cgal, const mc_case *c, const char *dir) {
   unlink(path[1]);
 }
 
+/* The CGAL reference's path, or NULL when it was not built. */
+static const char *cgal_ref(void) {
+  const char *cgal = getenv("VXC_CGAL_REF");
+  return cgal && access(cgal, X_OK) == 0 ? cgal : NULL;
+}
+
 static void test_against_cgal(void **state) {
   (void)state;
-  const char *cgal = getenv("VXC_CGAL_REF");
-  if (!cgal || access(cgal, X_OK) != 0) {
-    print_message("# skipped: vxc-bench-cgal not built (configure found no CGAL: apt-get "
-                  "install libcgal-dev; or a sanitizer build, which leaves it out)\n");
-    skip();
-  }
+  const char *cgal = cgal_ref();
+  assert_non_null(cgal);
   char dir[] = "/tmp/vxc-mesh-oracle-XXXXXX";
   assert_non_null(mkdtemp(dir));
   int n = 0;
@@ -335,5 +337,13 @@ int main(void) {
       cmocka_unit_test(test_l_channel_closed_form),
       cmocka_unit_test(test_against_cgal),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  /* without the reference the CGAL test is left out of the plan (cmocka's skip() reads
+     as a failure to Automake's TAP driver) and the reason printed */
+  size_t n = sizeof tests / sizeof tests[0];
+  if (!cgal_ref()) {
+    printf("# test_against_cgal left out: vxc-bench-cgal not built (configure found no CGAL: "
+           "apt-get install libcgal-dev; or a sanitizer build, which leaves it out)\n");
+    n--;
+  }
+  return _cmocka_run_group_tests("test_mesh_oracle", tests, n, NULL, NULL);
 }
