@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..58"
+echo "1..60"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -85,6 +85,12 @@ ok "a bad parameter file names line and column" 1 'p\.txt:3:6: expected a number
 ok "bench measures the mesh lens exactly" 0 '^mesh lens +h=[0-9.e-]+\[1e-03\] +[0-9.e+-]+ +[0-9.]+e-(1[0-9]|[2-9][0-9]) ' -- \
   "$vxc" bench --quick --only "mesh lens"
 ok "bench names an unknown option" 2 "unknown option '--fast'" -- "$vxc" bench --fast
+# bench --mesh: a box flat on a box is two convex meshes, exact against the sum of convex
+# intersections (the peers' columns whether or not they are installed)
+ok "bench --mesh measures a box on a box exactly" 0 \
+  '"name": "box flat on box #0", "triangles": 24, "reference": "pieces", "volume_ref": 1\.(2000000000|1999999999)[0-9]*e-06, "vxc": \{"ms": [0-9.e+-]+, "volume": [0-9.e+-]+, "error": ([0-9.]+e-1[0-9]|0)\}' -- \
+  "$vxc" bench --mesh --quick --variants 1 --only "box flat" --json
+ok "bench --json needs --mesh" 2 "only with --mesh" -- "$vxc" bench --json
 
 # a result that misses its tolerance is flagged: exit status 3, a warning, "capped": true
 ok "a capped mass exits with 3 and warns" 3 'vxc mass: warning: .*less accurate than asked' -- \

@@ -181,6 +181,17 @@ int bench_corpus(int n, unsigned long long seed);
 /* `vxc bench --peer` (bench_corpus.c): the peer set (corpus.h); a CLI_ exit status. */
 int bench_peer(void);
 
+/* `vxc bench --mesh` (bench_mesh.c): the mesh family against CGAL and Manifold. */
+typedef struct bench_mesh_opts {
+  int quick;              /* shorter repeats (30 ms a tool and case instead of 300) */
+  int json;               /* a JSON object instead of the table */
+  int variants;           /* poses per case template (>= 1) */
+  unsigned long long seed;
+  const char *only;       /* NULL, or run the cases whose name contains this */
+} bench_mesh_opts;
+/* Returns a CLI_ exit status. */
+int bench_mesh(const bench_mesh_opts *o);
+
 /* The command table, NULL-terminated (tools/vxc.c). */
 extern const cli_command *const cli_commands[];
 

@@ -11,22 +11,22 @@
 
 /* ---- random numbers and rotations ------------------------------------------------- */
 
-static uint64_t splitmix(uint64_t *s) {
+uint64_t cx_splitmix(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
 
-static double uni(uint64_t *s) {
-  return (double)(splitmix(s) >> 11) * 0x1.0p-53;
+double cx_uni(uint64_t *s) {
+  return (double)(cx_splitmix(s) >> 11) * 0x1.0p-53;
 }
 
 static double log_uni(uint64_t *s, double lo, double hi) {
-  return lo * pow(hi / lo, uni(s));
+  return lo * pow(hi / lo, cx_uni(s));
 }
 
-static void qmul(const double a[4], const double b[4], double o[4]) {
+void cx_qmul(const double a[4], const double b[4], double o[4]) {
   double r[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
                  a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
                  a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
@@ -35,7 +35,7 @@ static void qmul(const double a[4], const double b[4], double o[4]) {
 }
 
 /* v rotated by the unit quaternion q (inverse: the conjugate, inv = 1) */
-static void qrot(const double q[4], int inv, const double v[3], double o[3]) {
+void cx_qrot(const double q[4], int inv, const double v[3], double o[3]) {
   double w = q[0], x = inv ? -q[1] : q[1], y = inv ? -q[2] : q[2], z = inv ? -q[3] : q[3];
   double t[3] = {2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])};
   o[0] = v[0] + w * t[0] + (y * t[2] - z * t[1]);
@@ -44,9 +44,9 @@ static void qrot(const double q[4], int inv, const double v[3], double o[3]) {
 }
 
 /* A uniform random rotation (Shoemake), or one of the 24 that map axes onto axes. */
-static void random_rotation(uint64_t *s, int aligned, double q[4]) {
+void cx_random_rotation(uint64_t *s, int aligned, double q[4]) {
   if (!aligned) {
-    double u1 = uni(s), u2 = 2 * M_PI * uni(s), u3 = 2 * M_PI * uni(s);
+    double u1 = cx_uni(s), u2 = 2 * M_PI * cx_uni(s), u3 = 2 * M_PI * cx_uni(s);
     q[0] = sqrt(1 - u1) * sin(u2);
     q[1] = sqrt(1 - u1) * cos(u2);
     q[2] = sqrt(u1) * sin(u3);
@@ -55,9 +55,9 @@ static void random_rotation(uint64_t *s, int aligned, double q[4]) {
   }
   double r[4] = {1, 0, 0, 0};
   for (int axis = 0; axis < 3; axis++) {
-    double h = 0.25 * M_PI * (double)(splitmix(s) % 4), t[4] = {cos(h), 0, 0, 0};
+    double h = 0.25 * M_PI * (double)(cx_splitmix(s) % 4), t[4] = {cos(h), 0, 0, 0};
     t[1 + axis] = sin(h);
-    qmul(t, r, r);
+    cx_qmul(t, r, r);
   }
   memcpy(q, r, sizeof r);
 }
@@ -172,9 +172,9 @@ static void support_local(const cx_solid *s, const double m[3], double x[3]) {
 /* The same in the world: the support point of solid s along n. */
 static void support(const cx_solid *s, const double n[3], double x[3]) {
   double m[3], y[3];
-  qrot(s->pose.q, 1, n, m);
+  cx_qrot(s->pose.q, 1, n, m);
   support_local(s, m, y);
-  qrot(s->pose.q, 0, y, x);
+  cx_qrot(s->pose.q, 0, y, x);
   for (int k = 0; k < 3; k++) {
     x[k] += s->pose.p[k];
   }
@@ -192,7 +192,7 @@ static void set_prim(cx_prim *p, int kind, double a0, double a1, double a2) {
 static void make_shape(uint64_t *r, int kind, double s, cx_solid *o) {
   memset(o, 0, sizeof *o);
   o->nprim = 1;
-  double u = 0.3 + 0.7 * uni(r), w = 0.3 + 0.7 * uni(r);
+  double u = 0.3 + 0.7 * cx_uni(r), w = 0.3 + 0.7 * cx_uni(r);
   switch (kind) {
     case CX_SPHERE:
       set_prim(&o->prim[0], CX_SPHERE, s, 0, 0);
@@ -276,9 +276,9 @@ static void against_shape(uint64_t *r, cx_case *c) {
   double n[3];
   if (c->aligned) {
     memset(n, 0, sizeof n);
-    n[splitmix(r) % 3] = (splitmix(r) & 1) ? 1 : -1;
+    n[cx_splitmix(r) % 3] = (cx_splitmix(r) & 1) ? 1 : -1;
   } else {
-    double z = 2 * uni(r) - 1, ph = 2 * M_PI * uni(r);
+    double z = 2 * cx_uni(r) - 1, ph = 2 * M_PI * cx_uni(r);
     n[0] = sqrt(1 - z * z) * cos(ph);
     n[1] = sqrt(1 - z * z) * sin(ph);
     n[2] = z;
@@ -289,10 +289,10 @@ static void against_shape(uint64_t *r, cx_case *c) {
 /* A ball of radius r inside a block's cylindrical hole of radius R, pressed `depth` into
  * its wall. */
 static void ball_in_hole(uint64_t *r, cx_case *c) {
-  double R = c->size, rb = R * (0.3 + 0.5 * uni(r)), W = 4 * R, Hh = 2 * R + 2 * rb;
-  double ph = 2 * M_PI * uni(r), zc = (Hh / 2 - rb) * (2 * uni(r) - 1) * 0.8;
+  double R = c->size, rb = R * (0.3 + 0.5 * cx_uni(r)), W = 4 * R, Hh = 2 * R + 2 * rb;
+  double ph = 2 * M_PI * cx_uni(r), zc = (Hh / 2 - rb) * (2 * cx_uni(r) - 1) * 0.8;
   if (c->aligned) {
-    ph = 0.5 * M_PI * (double)(splitmix(r) % 4);
+    ph = 0.5 * M_PI * (double)(cx_splitmix(r) % 4);
   }
   cx_solid *blk = &c->s[1], *ball = &c->s[0];
   memset(blk, 0, sizeof *blk);
@@ -301,7 +301,7 @@ static void ball_in_hole(uint64_t *r, cx_case *c) {
   set_prim(&blk->prim[1], CX_CYLINDER, R, 0, 0);
   blk->prim[1].complement = 1;
   blk->radius = 0.5 * sqrt(2 * W * W + Hh * Hh);
-  random_rotation(r, c->aligned, blk->pose.q);
+  cx_random_rotation(r, c->aligned, blk->pose.q);
   make_shape(r, CX_SPHERE, rb, ball);
   double e[3] = {cos(ph), sin(ph), 0}, cl[3], pl[3];
   for (int k = 0; k < 3; k++) {
@@ -309,18 +309,18 @@ static void ball_in_hole(uint64_t *r, cx_case *c) {
     pl[k] = cl[k] + rb * e[k];
   }
   cl[2] = pl[2] = zc;
-  qrot(blk->pose.q, 0, cl, ball->pose.p);
-  qrot(blk->pose.q, 0, pl, c->p_star);
-  qrot(blk->pose.q, 0, e, c->dir);
+  cx_qrot(blk->pose.q, 0, cl, ball->pose.p);
+  cx_qrot(blk->pose.q, 0, pl, c->p_star);
+  cx_qrot(blk->pose.q, 0, e, c->dir);
 }
 
 void cx_make(uint64_t seed, int index, cx_case *c) {
   uint64_t r = seed ^ (0x632be59bd9b4e019ULL * (uint64_t)(index + 1));
-  splitmix(&r);
+  cx_splitmix(&r);
   memset(c, 0, sizeof *c);
   c->family = index % CX_FAMILIES;
   c->name = family_name[c->family];
-  c->aligned = uni(&r) < 0.4;
+  c->aligned = cx_uni(&r) < 0.4;
   c->size = log_uni(&r, 0.01, 1);
   double rel = log_uni(&r, 1e-5, 1e-1);
   static const int first[CX_FAMILIES] = {CX_SPHERE, CX_ELLIPSOID, CX_CYLINDER, CX_CONE, CX_BOX,
@@ -331,14 +331,14 @@ void cx_make(uint64_t seed, int index, cx_case *c) {
     return;
   }
   make_shape(&r, first[c->family], c->size, &c->s[0]);
-  random_rotation(&r, c->aligned, c->s[0].pose.q);
+  cx_random_rotation(&r, c->aligned, c->s[0].pose.q);
   c->depth = rel * c->size;
   if (c->family <= 4 || c->family == 8) {
     against_table(c);
     return;
   }
-  make_shape(&r, CX_SPHERE, c->size * (0.3 + 1.7 * uni(&r)), &c->s[1]);
-  random_rotation(&r, c->aligned, c->s[1].pose.q);
+  make_shape(&r, CX_SPHERE, c->size * (0.3 + 1.7 * cx_uni(&r)), &c->s[1]);
+  cx_random_rotation(&r, c->aligned, c->s[1].pose.q);
   c->depth = fmin(c->depth, 0.3 * fmin(c->s[0].radius, c->s[1].radius));
   against_shape(&r, c);
 }
@@ -553,8 +553,8 @@ static void prim_intervals(const cx_prim *p, const double o[3], const double d[3
 static void solid_intervals(const cx_solid *s, const double o[3], const double d[3], double t0,
                             double t1, ivset *out) {
   double rel[3] = {o[0] - s->pose.p[0], o[1] - s->pose.p[1], o[2] - s->pose.p[2]}, os[3], ds[3];
-  qrot(s->pose.q, 1, rel, os);
-  qrot(s->pose.q, 1, d, ds);
+  cx_qrot(s->pose.q, 1, rel, os);
+  cx_qrot(s->pose.q, 1, d, ds);
   out->n = 0;
   iv_add(out, t0, t1);
   for (int i = 0; i < s->nprim; i++) {
@@ -836,7 +836,7 @@ double cx_reference(const cx_case *c, double rtol, double box[6]) {
 /* 1 when world point y lies inside solid s, each primitive's own inequality evaluated */
 static int inside(const cx_solid *s, const double y[3]) {
   double rel[3] = {y[0] - s->pose.p[0], y[1] - s->pose.p[1], y[2] - s->pose.p[2]}, ys[3];
-  qrot(s->pose.q, 1, rel, ys);
+  cx_qrot(s->pose.q, 1, rel, ys);
   for (int i = 0; i < s->nprim; i++) {
     const cx_prim *p = &s->prim[i];
     const double *a = p->a;
@@ -889,7 +889,7 @@ double cx_monte_carlo(const cx_case *c, const double box[6], long n, uint64_t se
   for (long i = 0; i < n; i++) {
     double s[3], y[3];
     for (int k = 0; k < 3; k++) {
-      s[k] = lo[k] + w[k] * uni(&seed);
+      s[k] = lo[k] + w[k] * cx_uni(&seed);
     }
     for (int k = 0; k < 3; k++) {
       y[k] = c->p_star[k] + s[0] * x.e[0][k] + s[1] * x.e[1][k] + s[2] * x.e[2][k];
@@ -1005,7 +1005,7 @@ static double axial_case(const cx_case *c) {
   const double ez[3] = {0, 0, 1};
   axial x;
   memset(&x, 0, sizeof x);
-  qrot(s->pose.q, 0, ez, x.u);
+  cx_qrot(s->pose.q, 0, ez, x.u);
   x.top = table_top(c);
   x.sxy = sqrt(fmax(0, 1 - x.u[2] * x.u[2]));
   double a0 = s->prim[1].a[0], a1 = s->prim[1].a[1], base[3];
@@ -1018,7 +1018,7 @@ static double axial_case(const cx_case *c) {
     a1 -= base[2];
     a0 = 0;
   }
-  qrot(s->pose.q, 0, base, x.q);
+  cx_qrot(s->pose.q, 0, base, x.q);
   for (int k = 0; k < 3; k++) {
     x.q[k] += s->pose.p[k];
   }
@@ -1049,7 +1049,7 @@ static double polyhedral_case(const cx_case *c) {
     double v[3] = {scale * (s->prim[0].kind == CX_BOX ? g.v : ico.v)[3 * i],
                    scale * (s->prim[0].kind == CX_BOX ? g.v : ico.v)[3 * i + 1],
                    scale * (s->prim[0].kind == CX_BOX ? g.v : ico.v)[3 * i + 2]};
-    qrot(s->pose.q, 0, v, g.v + 3 * i);
+    cx_qrot(s->pose.q, 0, v, g.v + 3 * i);
   }
   /* the sums' origin under the deepest point (m0 does not depend on it in x and y): a small
      cap's tetrahedra do not cancel */

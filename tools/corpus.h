@@ -96,4 +96,15 @@ double cx_closed_form(const cx_case *c);
  * (from cx_reference) grown by 5% a side; *sigma gets its standard error (m^3). */
 double cx_monte_carlo(const cx_case *c, const double box[6], long n, uint64_t seed, double *sigma);
 
+/* The seeded random numbers and rotations the corpus draws from, shared with the mesh
+ * family of `vxc bench --mesh` (mesh_cases.c): splitmix64 steps of the state *s; a uniform
+ * double in [0, 1); the quaternion product o = a b and the rotation of v by the unit
+ * quaternion q (by its conjugate when inv); a uniform random rotation (Shoemake), or when
+ * `aligned` one of the 24 that map axes onto axes. */
+uint64_t cx_splitmix(uint64_t *s);
+double cx_uni(uint64_t *s);
+void cx_qmul(const double a[4], const double b[4], double o[4]);
+void cx_qrot(const double q[4], int inv, const double v[3], double o[3]);
+void cx_random_rotation(uint64_t *s, int aligned, double q[4]);
+
 #endif /* VXC_CORPUS_H */
