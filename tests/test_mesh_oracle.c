@@ -21,9 +21,8 @@
 #include "tools/mesh_peers.h"
 #include "vxc.h"
 
-/* The relative volume error vxc must stay within on these cases at its default rtol. The
- * engine's non-convex mesh leaves are not exact yet (a capped query on the triangle, hexagon
- * and octagon pegs, the torus on a table); once they are, this becomes 1e-9. */
+/* The relative volume error vxc must stay within on these cases at its default rtol: its
+ * mesh leaves are exact (convex meshes by their planes, others by a local BSP). */
 #define MESH_ORACLE_RTOL 1e-9
 /* The CGAL-free references (sums of convex intersections, a mesh cut by a plane) against
  * the closed forms and CGAL: they are exact but for rounding. */
