@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "mesh.h"
+#include "geom/input.h"
+#include "geom/mesh.h"
 #include "geom/vec3.h"
 
 /* A box is decided by one closest-point search when its bound is at most this many

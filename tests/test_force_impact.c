@@ -13,8 +13,8 @@
  * half-space A = {z <= 0}; n = +z points from A to B. No gravity acts, so nothing but the
  * contact force does work. The motion is integrated by RK4 with small steps and stopped
  * exactly at separation (x = 0) by a Newton iteration on the length of the last step. */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 /* Shape of the body: 0 sphere (spherical cap overlap), 1 flat-ended cylinder. */
 typedef struct impact_body {

@@ -27,8 +27,8 @@
  * v_s = 1e-4 m/s, v_e = v_s / 100, tau_dw = 0.05 s (the stiction has recovered long before
  * the next break-away; the thesis's 2 s gives lower later peaks, its figures 5.4-5.6). The
  * normal force is held at m g by a constant depth (k_p x^p = m g, no normal motion). */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 #define G 10.0
 #define NSTATE (2 + VXC_STATE_SIZE)

@@ -11,8 +11,8 @@
  * slope (x) and along the normal (z) is integrated by RK4 together with the contact state;
  * it does not rotate (the contact's torque about the base's centre would be balanced by a
  * second contact edge in reality; the test is about the friction force). */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 #define G 9.81
 #define NSTATE (4 + VXC_STATE_SIZE)

@@ -1,7 +1,7 @@
 /* test_geom_cell.c: primitives' parameter checks, cell capacities, and what
  * vxg_cell_finish derives (geom/prim.c, geom/cell.c, geom/support.c): convexity, hulls,
  * bounding boxes against closed forms in random poses, unbounded and empty cells. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 

@@ -7,7 +7,7 @@
  * is then sampled at its corners, face centres, a 4x4x4 grid and random points with
  * vxg_posed_cell_contains: any disagreeing point is a contradiction. The oracle is the point
  * test, an independent code path from the interval bounds. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include <float.h>
 

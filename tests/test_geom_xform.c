@@ -1,5 +1,5 @@
 /* test_geom_xform.c: rigid transforms (geom/xform.c) against hand-derived rotations. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 

@@ -2,9 +2,9 @@
  * (vxc_pair.h), against closed forms: a ball of radius R resting h deep on a table overlaps
  * it by the spherical cap V = pi h^2 (R - h / 3), whose polar moment about its axis (unit
  * density) is J_n = pi h^3 (20 R^2 - 15 R h + 3 h^2) / 30, so r_gyr = sqrt(J_n / V). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define R 0.1    /* ball.vxm's radius, m */
 #define H 2.5e-3 /* depth of the resting ball, m */

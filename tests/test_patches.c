@@ -6,9 +6,9 @@
  * wall forces (equal and opposite, each k_v times its box), the ball resting in the groove
  * (each wall m g / (2 cos a) by statics), and each patch keeping its slot and its bristle
  * while the peg slides. Black-box: only <vxc.h>. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* A mesh under construction: vertices and triangles. */
 typedef struct mesh_buf {

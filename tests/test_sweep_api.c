@@ -3,11 +3,11 @@
  * reproducible, list values drawn from the list), the case text (fixed and varied numbers
  * written in, forms the file lacks added) read back by the task reader, a driven body's
  * depth and inserted against its keyframes, and errors with line and column. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include <unistd.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 static char dir[64];
 static char data[4096];

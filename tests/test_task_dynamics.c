@@ -3,10 +3,10 @@
  * RK4's fourth order, the adaptive method's error control, driven keyframes, and a ball
  * bouncing on a table (e = 1 returns to its height; e = 0.5 rebounds at half the speed),
  * which needs the first contact located as an event. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-#include "vxc_test_api.h"
+#include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 
 static const char *datadir(void) {
   const char *d = getenv("VXC_DATADIR");

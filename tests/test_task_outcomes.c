@@ -2,9 +2,9 @@
  * refused (with the overlap's closed-form volume and force) unless the task allows it; a
  * run whose energy balance breaks stops at the first record past the tolerance, flagged;
  * a contact present at t = 0 counts in the summary's times and peaks. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -1,8 +1,8 @@
 /* test_task_parse.c: the task-file reader through the public API: good files load with
  * the values written; bad files fail with the status, line and column of the fault. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 static const char *datadir(void) {
   const char *d = getenv("VXC_DATADIR");

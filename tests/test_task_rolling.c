@@ -16,9 +16,9 @@
  * contact's default tolerance refines differently from query to query, and the step control
  * resolves that noise, so that these short runs take hundreds of thousands of queries with
  * the slower methods. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 static const char *datadir(void) {
   const char *d = getenv("VXC_DATADIR");

@@ -6,9 +6,9 @@
  * whole duration with the file's own settings, and the checks on the late behaviour
  * (rolling off the table, the tippe-top's inversion, the ball settling in the groove, the
  * extraction) run too. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define MAXREC 20000
 

@@ -14,12 +14,12 @@
  *    the polyhedral regions (tools/mesh_gen.h, by the divergence theorem), with brackets
  *    that shrink to rounding, and the same figures bit for bit with one and three
  *    threads. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 
 /* A cell of one mesh primitive (the cell owns the mesh). */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "belt.h"
-#include "cli.h"
-#include "dirs.h"
+#include "tools/belt.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
 
 #define BELT_MAX_SET 64
 

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "mesh_gen.h"
+#include "tools/cli.h"
+#include "tools/mesh_gen.h"
 
 /* Exact region moments: volume, centroid, inertia about the centroid (unit density). */
 typedef struct exact {

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "sweep.h"
+#include "tools/cli.h"
+#include "tools/sweep.h"
 
 typedef struct worker {
   pid_t pid;

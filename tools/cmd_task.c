@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dirs.h"
-#include "series.h"
-#include "task_vtk.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
+#include "tools/series.h"
+#include "tools/task_vtk.h"
 
 typedef struct task_out {
   FILE *csv;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* The command line of both programs. */
 typedef struct sweep_opts {

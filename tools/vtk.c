@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "vtk.h"
+#include "tools/cli.h"
+#include "tools/vtk.h"
 
 static FILE *vtk_open(const char *path) {
   FILE *f = fopen(path, "w");

@@ -13,7 +13,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define BRIDGE_MAX_CONTACTS 16
 
