@@ -23,6 +23,8 @@ static vxc_status solve(const double J[9], const double geo[3], const double *pr
     if (flags) {
       *flags = r.flags;
     }
+  } else {
+    n[0] = n[1] = n[2] = NAN; /* a caller that reads n after a failure fails its check */
   }
   return st;
 }

@@ -330,7 +330,7 @@ static vxc_pair *patch_pair(const vxc_solid *a, const vxc_solid *b, vxc_params *
  * returns the summed wrench. */
 static vxc_pair_wrench pair_at(vxc_pair *pr, const vxc_pose *pa, const double va[3], double dt) {
   vxc_pose pb = vxc_pose_identity();
-  vxc_body_motion ma = {{0}}, mb = {{0}};
+  vxc_body_motion ma = {.r = {0}}, mb = {.r = {0}};
   memcpy(ma.r, pa->p, sizeof ma.r);
   memcpy(ma.v, va, sizeof ma.v);
   vxc_pair_wrench w;

@@ -43,7 +43,7 @@ static int setup(void **state) {
   assert_non_null(mkdtemp(dir));
   const char *d = getenv("VXC_DATADIR");
   snprintf(data, sizeof data, "%s", d ? d : "../data");
-  char task[8192];
+  char task[16384]; /* the text below and data twice */
   /* a ball driven down 0.5 m in 1 s by keyframes; a free table (no gravity) */
   snprintf(task, sizeof task,
            "(task t (gravity 0 0 0) (duration 1) (record (every 0.01))\n"
