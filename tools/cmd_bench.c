@@ -467,13 +467,17 @@ static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **ou
 static int bench_run(int argc, char **argv) {
   int quick = 0, corpus = 0, peer = 0;
   double seed = 1;
-  const char *only = NULL;
+  const char *only = NULL, *report_file = NULL, *datadir = "data";
   for (int i = 1; i < argc; i++) {
     double x;
     if (strcmp(argv[i], "--quick") == 0) {
       quick = 1;
     } else if (strcmp(argv[i], "--peer") == 0) {
       peer = 1;
+    } else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc) {
+      report_file = argv[++i];
+    } else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
+      datadir = argv[++i];
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
@@ -493,6 +497,10 @@ static int bench_run(int argc, char **argv) {
     } else {
       return cli_usage_error("bench", "unknown option '%s'", argv[i]);
     }
+  }
+  if (report_file) {
+    return bench_report(report_file, quick, only, corpus ? corpus : quick ? 100 : 1000,
+                        (unsigned long long)seed, datadir);
   }
   if (peer) {
     return bench_peer();
@@ -578,7 +586,9 @@ const cli_command cli_cmd_bench = {
     "bench", "speed and accuracy of the voxel engine on cases with exact answers",
     "usage: vxc bench [--quick] [--only TEXT]\n"
     "       vxc bench --corpus N [--seed S]\n"
-    "       vxc bench --peer\n\n"
+    "       vxc bench --peer\n"
+    "       vxc bench --report FILE [--quick] [--only TEXT] [--corpus N] [--seed S]\n"
+    "                 [--data DIR]\n\n"
     "Runs a fixed suite with exact answers (a sphere 1 mm and 25 um into a plane, a\n"
     "sphere-sphere lens, a cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a\n"
     "plane, equator down and pole down, and two 20,000-triangle spheres overlapping by\n"
@@ -609,5 +619,10 @@ const cli_command cli_cmd_bench = {
     "same error; for the certified rule, reaching rtol) at the median and 95th percentile.\n"
     "--peer: six contacts other tools are timed on (spheres 0.1, 1 and 10 mm into a plane,\n"
     "a sphere lens, a finite cylinder lying 1 mm deep, a tilted cube), each by the largest\n"
-    "fixed leaf reaching 1e-3 and both rtol 1e-3 rules, in CPU ms.\n",
+    "fixed leaf reaching 1e-3 and both rtol 1e-3 rules, in CPU ms.\n"
+    "--report FILE: the performance and validation page (Markdown), stamped with the\n"
+    "version, commit, date and machine: the table above, --peer, --corpus N (default\n"
+    "1000, --quick 100) and the real-time factor of every task file in DIR (default data;\n"
+    "each run until its duration or 30 s of CPU, --quick 2 s). Written to FILE.tmp, then\n"
+    "renamed to FILE.\n",
     bench_run};
