@@ -8,16 +8,11 @@
 #include "lib/vxc.h"
 #include "tests/vxc_test_api.h"
 
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
-
 static vxc_task *load(const char *text) {
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(text, strlen(text), "test.vxt", datadir(), NULL, &t, &err);
+  vxc_status st =
+      vxc_task_parse(text, strlen(text), "test.vxt", vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }

@@ -4,14 +4,8 @@
 
 #include "lib/vxc.h"
 
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
-
 static vxc_status parse(const char *text, vxc_task **t, vxc_error *err) {
-  return vxc_task_parse(text, strlen(text), "t.vxt", datadir(), NULL, t, err);
+  return vxc_task_parse(text, strlen(text), "t.vxt", vxc_test_datadir(), NULL, t, err);
 }
 
 

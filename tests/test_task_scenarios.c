@@ -18,12 +18,6 @@ static int long_mode(void) {
 }
 
 
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
-
 /* The recorded series of a run (every record, all bodies and the first contact). */
 typedef struct series {
   int n;
@@ -54,7 +48,7 @@ static int on_rec(void *ud, const vxc_task_record *r) {
 /* Loads data/NAME.vxt, replacing the text `from` by `to` when both are given. */
 static vxc_task *load(const char *name, const char *from, const char *to) {
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.vxt", datadir(), name);
+  snprintf(path, sizeof path, "%s/%s.vxt", vxc_test_datadir(), name);
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
   static char text[65536], out[65536];
@@ -70,7 +64,7 @@ static vxc_task *load(const char *name, const char *from, const char *to) {
   }
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(src, strlen(src), path, datadir(), NULL, &t, &err);
+  vxc_status st = vxc_task_parse(src, strlen(src), path, vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }
@@ -374,8 +368,8 @@ static void tippe_pose(double th, double c, double r, double depth, vxc_pose *p)
 static void test_tippe_top_geometry(void **state) {
   (void)state;
   char pa[1024], pb[1024];
-  snprintf(pa, sizeof pa, "%s/table.vxm", datadir());
-  snprintf(pb, sizeof pb, "%s/tippe-top.vxm", datadir());
+  snprintf(pa, sizeof pa, "%s/table.vxm", vxc_test_datadir());
+  snprintf(pb, sizeof pb, "%s/tippe-top.vxm", vxc_test_datadir());
   vxc_solid *table = NULL, *top = NULL;
   assert_int_equal(vxc_solid_load(pa, NULL, &table, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(pb, NULL, &top, NULL), VXC_OK);
