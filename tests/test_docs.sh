@@ -4,7 +4,9 @@
 # header vxc.h includes (and those they include) is named in the top README.md; the
 # layering the top README states holds in the includes: geom, voxel, lib, tools from the
 # bottom, a layer including only its own headers and those below it (geom and voxel take
-# the status and error types of lib/vxc_types.h), tools only the public lib/vxc.h.
+# the status and error types of lib/vxc_types.h), tools only the public lib/vxc.h; every
+# project header is included by its path from the top (the public headers excepted, which
+# include each other by bare name, as installed).
 set -u
 top=${VXC_TESTDIR:-$(dirname "$0")}/..
 failed=0
@@ -29,7 +31,7 @@ named() {
   grep -Eq "(^|[^A-Za-z0-9_.-])$(printf '%s' "$1" | sed 's/[.]/[.]/g')([^A-Za-z0-9_-]|$)" "$2"
 }
 
-echo "1..11"
+echo "1..12"
 for layer in geom voxel lib tools tests; do
   : >"$tmp/missing"
   # sources and headers (subfolders too), and tools' scripts: the files git or the tarball has
@@ -76,7 +78,8 @@ for h in $seen; do
 done
 report "every public header vxc.h includes is named in README.md" "$tmp/missing"
 
-# the layering: what each layer's files may include, as `LAYER/...` paths
+# the layering and the include style: what each layer's files may include, as `LAYER/...`
+# paths (a bare "cli.h" is refused too)
 : >"$tmp/bad"
 tr '\n' ' ' <"$top/README.md" | grep -q 'a layer uses only the layers below it' ||
   echo "README.md no longer states the layering this test checks" >>"$tmp/bad"
@@ -87,9 +90,10 @@ allowed() {
   voxel) echo 'geom/|voxel/|lib/vxc_types\.h' ;;
   lib) echo 'geom/|voxel/|lib/|vxc[a-z_]*\.h' ;; # public headers include each other bare
   tools) echo 'tools/|lib/vxc\.h' ;;
+  tests) echo 'geom/|voxel/|lib/|tools/|tests/' ;; # anything, by its path from the top
   esac
 }
-for layer in geom voxel lib tools; do
+for layer in geom voxel lib tools tests; do
   : >"$tmp/bad"
   ok_re=$(allowed "$layer")
   (cd "$top" && find "$layer" -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' \)) |
