@@ -140,6 +140,11 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * When the surface meets the ball, the atom's set within the ball is exactly their
  * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
+/* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
+ * (query frame), the corners and planes in the query frame. Returns as vxg_mesh_triangles,
+ * or -1 when the atom is not a mesh. */
+int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
+                       double *plane, int *group);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -389,8 +394,9 @@ double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double gra
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball
  * far from the surface costs little. */
 int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
-/* Most planes vxg_mesh_planes gives. */
+/* Most planes vxg_mesh_planes gives, and most triangles vxg_mesh_triangles gives. */
 #define VXG_MESH_PLANES_MAX 32
+#define VXG_MESH_TRIS_MAX 64
 /* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
  * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
  * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
@@ -401,6 +407,14 @@ int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r
  * boundary point, a convex polyhedron is the intersection of the half-spaces of the faces
  * through it, and every such face meets the ball). */
 int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max, double *planes);
+/* The triangles within distance r of p (mesh frame), at most `max` (>= 1), in increasing
+ * order of their index: tri[9 i ..] their corners (counter-clockwise seen from outside),
+ * plane[4 i ..] their plane (n . x <= d inside, n unit and outward), group[i] their group of
+ * coplanar neighbours (the lowest triangle's index; equal groups share one plane). Every
+ * triangle that meets the ball is listed (a few beyond it may be); max is 1 to
+ * VXG_MESH_TRIS_MAX. Returns their number (0: none near), or -1 when there are more. */
+int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, int max, double *tri,
+                       double *plane, int *group);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
  * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound

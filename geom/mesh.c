@@ -1124,7 +1124,7 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
   if (max < 1 || max > VXG_MESH_PLANES_MAX) {
     return -1;
   }
-  int n = vxg_mesh_bvh_collect(m, p, r, max, pid);
+  int n = vxg_mesh_bvh_collect(m, p, r, max, 0, pid);
   if (n <= 0) {
     return -1;
   }
@@ -1140,6 +1140,34 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
     const double *fn = m->fn + 3 * pid[i];
     memcpy(planes + 4 * i, fn, 3 * sizeof *planes);
     planes[4 * i + 3] = vxg_dot(fn, m->v + 3 * m->tri[3 * pid[i]]);
+  }
+  return n;
+}
+
+
+int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, double *tri,
+                       double *plane, int *group) {
+  int tid[VXG_MESH_TRIS_MAX];
+  if (max < 1 || max > VXG_MESH_TRIS_MAX) {
+    return -1;
+  }
+  int n = vxg_mesh_bvh_collect(m, p, r, max, 1, tid);
+  for (int i = 1; i < n; i++) {
+    int t = tid[i], j = i; /* an order independent of the BVH's */
+    for (; j > 0 && tid[j - 1] > t; j--) {
+      tid[j] = tid[j - 1];
+    }
+    tid[j] = t;
+  }
+  for (int i = 0; i < n; i++) {
+    const int *t = m->tri + 3 * tid[i];
+    const double *fn = m->fn + 3 * m->pid[tid[i]];
+    for (int k = 0; k < 3; k++) {
+      memcpy(tri + 9 * i + 3 * k, m->v + 3 * t[k], 3 * sizeof *tri);
+    }
+    memcpy(plane + 4 * i, fn, 3 * sizeof *plane);
+    plane[4 * i + 3] = vxg_dot(fn, m->v + 3 * m->tri[3 * m->pid[tid[i]]]);
+    group[i] = m->pid[tid[i]];
   }
   return n;
 }

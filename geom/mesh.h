@@ -94,10 +94,10 @@ double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double 
 /* 1 when some triangle lies within distance r of p (or p is beyond float range), else 0. */
 int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
 /* The distinct planes (pid) of the triangles within distance r of p (double-precision
- * test) into pid[0 .. n), in the BVH's order; returns n, or -1 when more than `max` are
- * (or p is beyond float range). */
+ * test) into pid[0 .. n), in the BVH's order, or with `tris` the triangles themselves;
+ * returns n, or -1 when more than `max` are (or p is beyond float range). */
 int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r, int max,
-                         int *pid);
+                         int tris, int *pid);
 /* Ray parity of p: 1 inside, 0 outside, -1 when every ray tried grazed an edge or a vertex.
  * Meant for points well away from the surface. */
 int vxg_mesh_bvh_parity(const struct vxg_mesh *m, const double p[3]);

@@ -377,13 +377,15 @@ int vxg_mesh_bvh_near(const vxg_mesh *m, const double p[3], double r) {
 }
 
 
-/* Gathers the distinct planes of the triangles within the radius, stopping past `max`. */
+/* Gathers the distinct planes (or, with `tris`, the triangles) within the radius, stopping
+ * past `max`. */
 typedef struct collect_state {
   const vxg_mesh *m;
   const double *p;
   double r2;
   int max, n;
-  int *pid; /* the planes found */
+  int *pid; /* the planes (triangles) found */
+  int tris;
 } collect_state;
 
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
@@ -392,8 +394,8 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
     return false;
   }
   const vxg_mesh *m = q->m;
-  int id = m->pid[args->primID];
-  for (int i = 0; i < q->n; i++) {
+  int id = q->tris ? (int)args->primID : m->pid[args->primID];
+  for (int i = 0; i < q->n && !q->tris; i++) {
     if (q->pid[i] == id) {
       return false; /* a plane already found */
     }
@@ -420,9 +422,10 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
 }
 
 
-int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int *pid) {
+int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int tris,
+                         int *pid) {
   const bvh *b = m->bvh;
-  collect_state q = {m, p, r * r, max, 0, pid};
+  collect_state q = {m, p, r * r, max, 0, pid, tris};
   double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
   struct RTCPointQuery pq;
   pq.x = (float)p[0];

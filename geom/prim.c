@@ -455,6 +455,31 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
 }
 
 
+int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
+                       double *plane, int *group) {
+  if (a->kind != VXG_ATOM_MESH || !a->mesh) {
+    return -1;
+  }
+  double l[3];
+  vxg_xform_point(&a->to_local, c, l);
+  /* a little beyond r, for the rounding of the frame change */
+  int n = vxg_mesh_triangles(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, tri,
+                             plane, group);
+  const double *t = a->to_local.t;
+  for (int i = 0; i < n; i++) {
+    double *q = plane + 4 * i, nq[3];
+    vxg_xform_vector_inv(&a->to_local, q, nq);
+    q[3] -= q[0] * t[0] + q[1] * t[1] + q[2] * t[2];
+    memcpy(q, nq, sizeof nq);
+    for (int k = 0; k < 3; k++) {
+      double *v = tri + 9 * i + 3 * k, u[3] = {v[0] - t[0], v[1] - t[1], v[2] - t[2]};
+      vxg_xform_vector_inv(&a->to_local, u, v); /* x = R^T (l - t) */
+    }
+  }
+  return n;
+}
+
+
 int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;

@@ -129,6 +129,7 @@ static void keep_region(void *ud, const vxv_visit *v) {
   for (int k = 0; k < 3; k++) {
     b->extent[k] = 2 * v->e[k];
   }
+  memcpy(b->bounds, v->rb, sizeof b->bounds);
   b->volume = v->m[0];
   b->volume_lo = v->lo;
   b->volume_hi = v->hi;
@@ -189,8 +190,10 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   v->atol = o->atol;
   v->certified = o->certified != 0;
   v->max_boxes = o->max_boxes;
+  v->max_bytes = o->max_bytes;
   v->threads = o->threads;
   v->closed_form = o->closed_form != 0;
+  v->stop = o->stop;
   return VXC_OK;
 }
 
@@ -316,6 +319,14 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   int have_mpr = 0;
   vxv_options vhull = *vo;
   vhull.hull_test = grid_h <= 0 && ca->hull.exact && cb->hull.exact;
+  /* a cell that is not convex has only its bounding box's support: its pair keeps its region
+     for the penetration's bracket (on one thread, as a visitor needs), then drops it */
+  int own_reg = !vo->visit && grid_h <= 0 && vo->threads <= 1 &&
+                !(ca->hull.exact && cb->hull.exact);
+  if (own_reg) {
+    vhull.visit = keep_region;
+    vhull.visit_ud = q;
+  }
   vxv_result r;
   vxc_status st = grid_h > 0 ? vxv_grid_baseline(q->ws, ca, &ta, cb, &tb, grid_h, &r)
                              : vxv_intersect(q->ws, ca, &ta, cb, &tb, &vhull, &r);
@@ -383,9 +394,12 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
-  int kept = o->region || o->patches;
+  int kept = o->region || o->patches || own_reg;
   vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
                    kept ? q->nreg - q->pair_start : 0, pm);
+  if (own_reg) {
+    q->nreg = q->pair_start;
+  }
   if (o->patches && pair_patches(q, o, pm) != 0) {
     return VXC_ERR_NOMEM;
   }

@@ -1,8 +1,10 @@
 /* patch.c: a cell pair's interference split into contact patches (connected parts).
  *
  * The octree's elements of a pair (boxes wholly inside both cells and boundary leaves, as
- * vxc_query_region gives them) are the nodes; two touch when their closed cubes meet (a
- * shared face, edge or corner, within a rounding allowance). Neighbours are found by a
+ * vxc_query_region gives them) are the nodes; two touch when the bounding boxes of their
+ * regions meet (a whole box's is the box; a leaf's, of the polyhedra it integrated, so that
+ * two leaves that share a face but whose regions lie apart in them are not joined), within
+ * a rounding allowance. Neighbours are found by a
  * sweep along the axis of the elements' widest spread (sorted by the cubes' low end, each
  * compared with the following ones whose low end is below its high end) and joined by
  * union-find. A part that holds no volume (only empty leaves near a surface) is joined to
@@ -50,10 +52,10 @@ static void join(size_t *up, size_t a, size_t b) {
 }
 
 
-static int touch(const vxc_region_box *a, const vxc_region_box *b) {
+/* 1 when the regions' bounding boxes meet (within tol, m). */
+static int touch(const vxc_region_box *a, const vxc_region_box *b, double tol) {
   for (int k = 0; k < 3; k++) {
-    double reach = 0.5 * (a->extent[k] + b->extent[k]) * (1 + 1e-9);
-    if (fabs(a->center[k] - b->center[k]) > reach) {
+    if (!(a->bounds[k] <= b->bounds[3 + k] + tol && b->bounds[k] <= a->bounds[3 + k] + tol)) {
       return 0;
     }
   }
@@ -80,16 +82,17 @@ static int join_touching(const vxc_allocator *al, const vxc_region_box *box, siz
   }
   double smax = 0;
   for (size_t i = 0; i < n; i++) {
-    s[i].lo = box[i].center[ax] - 0.5 * box[i].extent[ax];
+    s[i].lo = box[i].bounds[ax]; /* an empty region's is infinite: it sorts last */
     s[i].i = i;
-    smax = fmax(smax, box[i].extent[ax]);
+    smax = fmax(smax, fmax(box[i].extent[0], fmax(box[i].extent[1], box[i].extent[2])));
   }
   qsort(s, n, sizeof *s, cmp_lo);
+  double tol = 1e-9 * smax; /* the rounding of the regions' corners */
   for (size_t a = 0; a < n; a++) {
     const vxc_region_box *p = &box[s[a].i];
-    double end = p->center[ax] + 0.5 * p->extent[ax] + 1e-9 * (p->extent[ax] + smax);
+    double end = p->bounds[3 + ax] + tol;
     for (size_t b = a + 1; b < n && s[b].lo <= end; b++) {
-      if (touch(p, &box[s[b].i])) {
+      if (touch(p, &box[s[b].i], tol)) {
         join(up, s[a].i, s[b].i);
       }
     }

@@ -5,7 +5,8 @@
  * - above: each cell lies in its hull (the cell itself when convex), whose support
  *   function h(d) = max d.x is closed-form (geom/support.c), so I lies in the slab
  *   max(-h_A(-n), -h_B(-n)) <= n.x <= min(h_A(n), h_B(n)); when the octree's region is at
- *   hand, also in the spread of its cubes that hold volume;
+ *   hand (always for a cell that is not convex, on one thread), also in the spread of the
+ *   bounding boxes of what its cubes hold;
  * - below: for two convex cells, A's deepest point along n (its support point) and the
  *   segment from it back along -n while it stays in both cells lie in I, and so do B's
  *   along +n: the longer segment is the depth a point-contact law expects; with the
@@ -85,8 +86,14 @@ static int region_spread(const double n[3], const vxc_region_box *box, size_t nb
         0.5 * (fabs(n[0]) * b->extent[0] + fabs(n[1]) * b->extent[1] + fabs(n[2]) * b->extent[2]);
     double c = vxg_dot(n, b->center);
     double g = c + vxg_dot(n, b->moments + 1) / b->volume, in = b->leaf ? 0.0 : r;
-    bmin = fmin(bmin, c - r);
-    bmax = fmax(bmax, c + r);
+    /* the spread of the region in the box: its bounding box's (within the cube) */
+    double rc = 0, rr = 0;
+    for (int k = 0; k < 3; k++) {
+      rc += n[k] * 0.5 * (b->bounds[k] + b->bounds[3 + k]);
+      rr += fabs(n[k]) * 0.5 * (b->bounds[3 + k] - b->bounds[k]);
+    }
+    bmin = fmin(bmin, fmax(c - r, rc - rr));
+    bmax = fmax(bmax, fmin(c + r, rc + rr));
     cmin = fmin(cmin, (b->leaf ? g : c) - in);
     cmax = fmax(cmax, (b->leaf ? g : c) + in);
   }

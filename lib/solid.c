@@ -38,6 +38,8 @@ const char *vxc_status_str(vxc_status status) {
       return "capacity exceeded";
     case VXC_ERR_NUMERIC:
       return "numerical failure";
+    case VXC_ERR_STOPPED:
+      return "stopped";
   }
   return "unknown status";
 }

@@ -70,6 +70,7 @@ struct vxc_task {
   int allow_overlap;                /* (initial-overlap allow): bodies may overlap at t = 0 */
   long long max_steps, max_records; /* run bounds (vxc_task_set_limits) */
   vxc_task_poll_fn poll;            /* stop request, after every step (vxc_task_set_poll) */
+  const volatile sig_atomic_t *stop; /* stop request, inside queries too (vxc_task_set_stop) */
   void *poll_ud;
   double energy_tol; /* (energy-tolerance R): largest |energy error| / energy scale */
   int nbody, ncontact;

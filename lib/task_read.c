@@ -997,12 +997,32 @@ vxc_status vxc_task_set_duration(vxc_task *t, double duration) {
 }
 
 
+vxc_status vxc_task_set_closed_form(vxc_task *t, int on) {
+  if (!t) {
+    return VXC_ERR_ARG;
+  }
+  for (int ci = 0; ci < t->ncontact && !on; ci++) {
+    t->contact[ci].query.closed_form = 0;
+  }
+  return VXC_OK;
+}
+
+
 vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_records) {
   if (!t || max_steps < 1 || max_records < 1) {
     return VXC_ERR_ARG;
   }
   t->max_steps = max_steps;
   t->max_records = max_records;
+  return VXC_OK;
+}
+
+
+vxc_status vxc_task_set_stop(vxc_task *t, const volatile sig_atomic_t *flag) {
+  if (!t) {
+    return VXC_ERR_ARG;
+  }
+  t->stop = flag;
   return VXC_OK;
 }
 

@@ -779,8 +779,10 @@ static vxc_status setup(sim *s, vxc_task *T) {
     c->off = n;
     n += slots * VXC_STATE_SIZE;
     const task_contact *tc = &T->contact[ci];
+    vxc_query_options qo = tc->query;
+    qo.stop = T->stop;
     vxc_status st = vxc_pair_create(T->body[tc->a].solid, T->body[tc->b].solid, &tc->params,
-                                    &tc->query, slots, &T->al, &c->pair, NULL);
+                                    &qo, slots, &T->al, &c->pair, NULL);
     if (st != VXC_OK) {
       return st;
     }
@@ -1169,6 +1171,13 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   st = run_start(s, &L);
   if (st == VXC_OK) {
     st = run_loop_steps(s, &L, progress);
+  }
+  if (st == VXC_ERR_STOPPED) {
+    /* the stop flag ended a query: the step under way is dropped, the state is the last
+       accepted step's */
+    L.sum.stopped = 1;
+    st = VXC_OK;
+    memset(s->err, 0, sizeof *s->err);
   }
   if (st != VXC_OK && !(err ? err : &local)->message[0]) {
     vxg_error_set(err, st, NULL, 0, 0, "the run failed at t = %.9g s: %s", L.t, vxc_status_str(st));

@@ -4,6 +4,9 @@
 #ifndef VXC_QUERY_H
 #define VXC_QUERY_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "vxc_force.h"
 #include "vxc_normal.h"
 #include "vxc_solid.h"
@@ -30,6 +33,8 @@ typedef struct vxc_query_options {
   int certified;       /* with rtol: 1 stops on the certified bracket's width (a guarantee,
                           at a higher cost), 0 on the error estimate (0) */
   long long max_boxes; /* work cap per cell pair: boxes classified (0: 2e7) */
+  size_t max_bytes;    /* memory cap of a query's workspace, bytes (0: 64 MiB); like
+                          max_boxes, reaching it ends refinement with `capped` set */
   int threads;         /* threads per query, the caller's included (>= 1) */
   double theta_c;      /* normal iteration: convergence angle, rad (1 degree) */
   double r_n;          /* weight of the previous normal in the guess (0.95) */
@@ -52,6 +57,10 @@ typedef struct vxc_query_options {
                           by their error estimates, when within the asked rtol (a fixed
                           voxel: 1e-6 of V; not with `certified`); 0: always by the octree
                           (1) */
+  const volatile sig_atomic_t *stop; /* NULL, or a flag the caller may set from another
+                          thread or a signal handler: a query under way then ends within
+                          about a millisecond and returns VXC_ERR_STOPPED, its figures
+                          those reached, flagged capped (NULL) */
 } vxc_query_options;
 
 /* One connected part of a cell pair's interference (vxc_query_options.patches): the
@@ -172,7 +181,7 @@ typedef int (*vxc_prev_normal_fn)(void *ud, int cell_a, int cell_b, double n[3])
  * pair (in the order of A's cells, then B's). `opt` NULL: defaults. `prev` may be NULL.
  * Returns VXC_OK (contact), VXC_NO_CONTACT (apart: out->distance set), VXC_ERR_ARG (a
  * NULL solid, a bad pose or option: the message names it), VXC_ERR_NOMEM,
- * VXC_ERR_NUMERIC. *out is untouched on error. */
+ * VXC_ERR_NUMERIC, VXC_ERR_STOPPED (opt->stop was set). *out is untouched on error. */
 VXC_API vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
                                  const vxc_solid *b, const vxc_pose *pose_b,
                                  const vxc_query_options *opt, vxc_prev_normal_fn prev,
@@ -208,6 +217,10 @@ typedef struct vxc_region_box {
   double moments[10];          /* m0 (m^3), m1 (m^4), m2 (xx yy zz xy yz xz, m^5) of that
                                   volume about `center`, world axes */
   double area_vector[3];       /* of A's surface inside B within the box, m^2 */
+  double bounds[6];            /* a bounding box of the interference inside the box, world,
+                                  m (lo x y z, hi x y z; the box's own for a whole box, a
+                                  boundary leaf's region's own, inverted when it holds
+                                  none): what contact patches are joined by */
 } vxc_region_box;
 
 /* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options

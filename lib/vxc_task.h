@@ -55,6 +55,10 @@ VXC_API const char *vxc_task_name(const vxc_task *task);
 VXC_API double vxc_task_duration(const vxc_task *task); /* s */
 /* Replaces the task's duration (s, > 0: e.g. a shortened run). VXC_ERR_ARG otherwise. */
 VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
+/* 0 turns the fast paths (closed forms, quadratures, bore proofs) off for every contact, as
+ * (closed-form off) does for one, so that the octree measures everything; 1 leaves each
+ * contact as its file says. Returns VXC_OK, VXC_ERR_ARG (task NULL). */
+VXC_API vxc_status vxc_task_set_closed_form(vxc_task *task, int on);
 
 /* Bounds on a run (defaults below): at most max_steps accepted steps and max_records
  * records. A run that would need more is refused before it starts when that can be told
@@ -72,6 +76,12 @@ VXC_API vxc_status vxc_task_set_limits(vxc_task *task, long long max_steps, long
  * NULL: none (the default). Returns VXC_OK, VXC_ERR_ARG (task NULL). */
 typedef int (*vxc_task_poll_fn)(void *ud);
 VXC_API vxc_status vxc_task_set_poll(vxc_task *task, vxc_task_poll_fn fn, void *ud);
+/* A flag (NULL: none, the default) that another thread or a signal handler may set to end
+ * the run within about a millisecond, even inside a slow query (vxc_query_options.stop):
+ * the step under way is dropped, and vxc_task_run returns VXC_OK with summary->stopped = 1
+ * at the last accepted step (its last record is the last one written before). Takes effect
+ * from the next vxc_task_run. Returns VXC_OK, VXC_ERR_ARG (task NULL). */
+VXC_API vxc_status vxc_task_set_stop(vxc_task *task, const volatile sig_atomic_t *flag);
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);

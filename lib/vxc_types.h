@@ -27,7 +27,8 @@ typedef enum vxc_status {
   VXC_ERR_FORMAT = -4,       /* a file is malformed (the message names file, line, column) */
   VXC_ERR_GEOMETRY = -5,     /* a model is geometrically invalid (an unbounded cell, ...) */
   VXC_ERR_LIMIT = -6,        /* a fixed capacity or a work cap was exceeded */
-  VXC_ERR_NUMERIC = -7       /* a computation produced NaN or did not converge */
+  VXC_ERR_NUMERIC = -7,      /* a computation produced NaN or did not converge */
+  VXC_ERR_STOPPED = -8       /* the caller's stop flag ended the computation */
 } vxc_status;
 
 /* Where an error is described. Library functions fill it (when the caller passes one) and

@@ -18,7 +18,8 @@ static void test_api_status_strings_are_distinct(void **state) {
   (void)state;
   const vxc_status all[] = {VXC_OK,           VXC_NO_CONTACT, VXC_ERR_NOMEM,
                             VXC_ERR_ARG,      VXC_ERR_IO,     VXC_ERR_FORMAT,
-                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT,  VXC_ERR_NUMERIC};
+                            VXC_ERR_GEOMETRY, VXC_ERR_LIMIT,  VXC_ERR_NUMERIC,
+                            VXC_ERR_STOPPED};
   const int n = (int)(sizeof all / sizeof all[0]);
   for (int i = 0; i < n; i++) {
     assert_non_null(vxc_status_str(all[i]));
@@ -28,6 +29,38 @@ static void test_api_status_strings_are_distinct(void **state) {
     }
   }
   assert_string_equal(vxc_status_str((vxc_status)-99), "unknown status");
+}
+
+
+// a query whose stop flag is set ends at once with VXC_ERR_STOPPED (the ball 2 mm into the
+// table at rtol 1e-6 by the octree alone takes many boxes), and runs whole once it is clear
+static void test_api_stop_flag_ends_a_query(void **state) {
+  (void)state;
+  vxc_solid *ball = NULL, *table = NULL;
+  vxc_query *q = NULL;
+  vxc_error err;
+  assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
+  assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  volatile sig_atomic_t flag = 1;
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.rtol = 1e-6;
+  o.closed_form = 0;
+  o.stop = &flag;
+  vxc_pose pa = {{0, 0, 0.098}, {1, 0, 0, 0}};
+  vxc_metrics m;
+  assert_int_equal(vxc_query_run(q, ball, &pa, table, NULL, &o, NULL, NULL, &m, &err),
+                   VXC_ERR_STOPPED);
+  assert_non_null(strstr(err.message, "stopped"));
+  flag = 0;
+  assert_int_equal(vxc_query_run(q, ball, &pa, table, NULL, &o, NULL, NULL, &m, &err), VXC_OK);
+  assert_false(m.capped);
+  /* the cap of a 0.1 m ball 2 mm deep */
+  assert_double_rel(m.volume, M_PI * 0.002 * 0.002 * (0.1 - 0.002 / 3), 1e-5);
+  vxc_query_free(q);
+  vxc_solid_free(ball);
+  vxc_solid_free(table);
 }
 
 
@@ -333,6 +366,7 @@ int main(void) {
       cmocka_unit_test(test_api_nearest_name),
       cmocka_unit_test(test_api_ball_loads_with_its_density),
       cmocka_unit_test(test_api_aabb_follows_pose),
+      cmocka_unit_test(test_api_stop_flag_ends_a_query),
       cmocka_unit_test(test_api_bad_arguments_are_refused),
       cmocka_unit_test(test_api_missing_file_names_it),
       cmocka_unit_test(test_api_allocation_failures_are_clean),

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..34"
+echo "1..37"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -112,6 +112,32 @@ sed -e 's/(duration 0.5)/(duration 9e5)/' -e 's/(gravity 0 0 -9.81)/(gravity 0 0
 ok "--max-wall stops a long run with status limit" 1 'wall-time limit of 0\.5 s was reached' -- \
   "$vxc" task "$tmp/long.vxt" --out "$tmp/wall" --max-wall 0.5
 ok "its summary says limit" 0 '"status": "limit"' -- cat "$tmp/wall/summary.json"
+
+# ... and inside a slow query too: a cone pressed 0.1 mm into a countersink of its angle at
+# rtol 1e-7 takes seconds a query (its memory cap ends it); the run stops at 0.5 s
+cat >"$tmp/sink.vxm" <<EOT
+(solid sink (cell block (box 0.1 0.1 0.04) (not (move (translate 0 0 -0.03) (cone 45)))))
+EOT
+cat >"$tmp/tip.vxm" <<EOT
+(solid tip (density 7800) (cell tip (move (translate 0 0 -0.03) (cone 45)) (slab z -0.02 0.05)))
+EOT
+cat >"$tmp/slowq.vxt" <<EOT
+(task slowq (duration 1) (initial-overlap allow) (integrator rk4 (step 1e-3))
+  (body block (model "$tmp/sink.vxm") (fixed) (pose 0 0 0))
+  (body tip (model "$tmp/tip.vxm") (pose 0 0 -0.0001)
+    (driven (keyframe 0 0 0 -0.0001) (keyframe 1 0 0 -0.0002)
+            (gripper (stiffness 1e5 10) (damping 500 0.05))))
+  (contact block tip (params (k_v 1e8) (e_eff 0.5) (v_small 0.05) (tau_r 0) (mu_s 0.2)
+    (mu_c 0.15) (sigma0 1e4) (sigma1 10) (sigma2 0) (v_s 1e-3) (tau_dw 0.01) (v_e 1e-5))
+    (rtol 1e-7)))
+EOT
+# --no-closed-form: every query of the ball on the table by the octree (0 in closed form)
+ok "the ball on the table takes its fast paths" 0 '[1-9][0-9]* in closed form' -- \
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.25 --out "$tmp/cf"
+ok "--no-closed-form leaves every query to the octree" 0 ' 0 in closed form' -- \
+  "$vxc" task "$data/ball-on-table.vxt" --duration 0.25 --out "$tmp/ncf" --no-closed-form
+ok "--max-wall stops a run inside a slow query, within seconds" 1 'wall-time limit of 0\.5 s was reached at t = 0 s' -- \
+  timeout 5 "$vxc" task "$tmp/slowq.vxt" --out "$tmp/slowq" --max-wall 0.5
 
 # SIGTERM or SIGINT ends the run after the step under way: summary.json says "interrupted", the
 # exit status is 128 + the signal (a background job of a plain shell ignores SIGINT: env

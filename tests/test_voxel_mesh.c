@@ -193,7 +193,7 @@ static void test_voxel_mesh_peg_in_hole(void **state) {
   vxv_result r;
   assert_int_equal(vxv_intersect(ws, peg->cell[0], &pp, hole->cell[0], &id, &o, &r), VXC_OK);
   double exact = 0.001 * 0.02 * 0.03;
-  fprintf(stderr, "# peg in hole V %.6e exact %.6e [%.4e, %.4e]\n", r.volume, exact, r.volume_lo,
+  fprintf(stderr, "# peg in hole V %.17g exact %.17g [%.17g, %.17g]\n", r.volume, exact, r.volume_lo,
           r.volume_hi);
   assert_true(r.volume_lo <= exact && exact <= r.volume_hi);
   assert_double_rel(r.volume, exact, 1e-2);

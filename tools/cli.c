@@ -175,7 +175,8 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
   int is_pose = strcmp(arg, "--pose-a") == 0 || strcmp(arg, "--pose-b") == 0;
   int known = (allow_pose && is_pose) || strcmp(arg, "--voxel") == 0 ||
               strcmp(arg, "--rtol") == 0 || strcmp(arg, "--threads") == 0 ||
-              strcmp(arg, "--max-boxes") == 0 || strcmp(arg, "--atol") == 0;
+              strcmp(arg, "--max-boxes") == 0 || strcmp(arg, "--max-bytes") == 0 ||
+              strcmp(arg, "--atol") == 0;
   if (!known) {
     return 0;
   }
@@ -205,6 +206,13 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
       return -1;
     }
     o->query.max_boxes = (long long)x;
+  } else if (strcmp(arg, "--max-bytes") == 0) {
+    if (cli_parse_double(val, &x) != 0 || x < 1e6 || x > 1e12 || x != floor(x)) {
+      cli_usage_error(command, "--max-bytes: expected a whole number from 1e6 to 1e12, got '%s'",
+                      val);
+      return -1;
+    }
+    o->query.max_bytes = (size_t)x;
   } else if (strcmp(arg, "--atol") == 0) {
     if (cli_parse_double(val, &x) != 0 || !(x >= 0) || x > 1) {
       cli_usage_error(command, "--atol: expected a volume from 0 to 1 (m^3), got '%s'", val);
@@ -278,8 +286,8 @@ int cli_capped(const char *command, int capped) {
   fprintf(stderr,
           "vxc %s: warning: the work or memory cap stopped refinement before the tolerance "
           "asked for: the result is less accurate than asked (its bracket still holds; "
-          "\"capped\": true in the JSON). A coarser --voxel, a larger --rtol or a larger "
-          "--max-boxes may help.\n",
+          "\"capped\": true in the JSON). A coarser --voxel, a larger --rtol, a larger "
+          "--max-boxes or a larger --max-bytes may help.\n",
           command);
   return CLI_CAPPED;
 }

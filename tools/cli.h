@@ -107,7 +107,7 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
                   int (*extra)(int argc, char **argv, int *i, void *ud), void *ud, vxc_solid **a,
                   vxc_solid **b);
 
-/* Help text of --max-boxes, shared by mass, metrics and force. */
+/* Help text of --max-boxes and --max-bytes, shared by mass, metrics and force. */
 #define CLI_CAP_HELP                                                                        \
   "  --atol A     with --rtol: an error of A m^3 is enough too (default 0)\n"               \
   "  --certified  stop on the certified bracket (V_hi - V_lo <= max(R V, A)), not on the\n" \
@@ -115,7 +115,9 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
   "  --no-closed-form  measure a ball on a plane or two balls by the octree too (by\n"      \
   "               default they are exact, in closed form)\n"                                \
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
-  "               tolerance says \"capped\": true, warns, and the exit status is 3\n"
+  "               tolerance says \"capped\": true, warns, and the exit status is 3\n"  \
+  "  --max-bytes N  memory cap of a query's workspace (default 67108864 bytes, 64 MiB);\n" \
+  "               reaching it is a cap as --max-boxes is\n"
 
 /* Warns on stderr when a result is capped (missed its tolerance: vxc_pair_metrics,
  * vxc_mass_props); returns CLI_CAPPED then, else CLI_OK. */

@@ -365,7 +365,7 @@ const cli_command cli_cmd_force = {
     "usage: vxc force A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"] [--pose-b ...]\n"
     "                 [--vel-a \"vx vy vz wx wy wz\"] [--vel-b ...] [--params FILE]\n"
     "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n               "
-    "  [--max-boxes N] [--patches] [--json]\n\n"
+    "  [--max-boxes N] [--max-bytes N] [--patches] [--json]\n\n"
     "Measures the contact metrics as `vxc metrics` does, starts each contact from a zero\n"
     "state (the approach speed sets the impact memory u), and prints per cell pair the\n"
     "normal force, the friction force, the rolling and spinning torques (on A; B gets the\n"

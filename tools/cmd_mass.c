@@ -157,7 +157,7 @@ done:
 const cli_command cli_cmd_mass = {
     "mass", "volume, centroid and inertia of a solid and its cells",
     "usage: vxc mass FILE.vxm [--density RHO] [--rtol R | --voxel H] [--threads N]\n               "
-    " [--max-boxes N] [--json]\n\n"
+    " [--max-boxes N] [--max-bytes N] [--json]\n\n"
     "Integrates each cell and the whole solid (cells taken as disjoint) by adaptive octree\n"
     "voxelisation: volume V (m^3) with a certified bracket [V_lo, V_hi] containing the true\n"
     "volume, centroid (m, solid frame), and inertia tensor about the centroid at unit\n"

@@ -131,6 +131,7 @@ static int metrics_run(int argc, char **argv) {
     if (!m.contact) {
       printf(", \"distance\": ");
       cli_json_num(stdout, m.distance);
+      printf(", \"distance_exact\": %s", m.distance_exact ? "true" : "false");
     }
     printf(", \"pairs\": [");
     for (int i = 0; i < m.npair; i++) {
@@ -200,7 +201,7 @@ const cli_command cli_cmd_metrics = {
     "metrics", "contact metrics of two posed solids, cell pair by cell pair",
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
-    "                   [--threads N] [--max-boxes N] [--json]\n"
+    "                   [--threads N] [--max-boxes N] [--max-bytes N] [--json]\n"
     "                   [--patches] [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
@@ -214,7 +215,8 @@ const cli_command cli_cmd_metrics = {
     "  --rtol R     refine until each pair's error estimate is <= R V (default 1e-3)\n"
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
-    "  --json       one object: {\"contact\", \"distance\" (apart only), \"pairs\": [{\"cell_a\",\n"
+    "  --json       one object: {\"contact\", \"distance\" and \"distance_exact\" (apart only;\n"
+    "               false: a lower bound, between convex hulls), \"pairs\": [{\"cell_a\",\n"
     "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\",\n"
     "               \"centroid\", "
     "\"inertia\",\n"

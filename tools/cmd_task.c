@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,9 +43,35 @@ typedef struct task_out {
 
 /* The signal (SIGINT, SIGTERM) that asked the run to stop, 0 if none. */
 static volatile sig_atomic_t task_signal;
+/* Set by a signal or by the --max-wall timer: ends a query under way (vxc_task_set_stop). */
+static volatile sig_atomic_t task_stop, task_alarm;
 
 static void on_signal(int sig) {
   task_signal = sig;
+  task_stop = 1;
+}
+
+
+static void on_alarm(int sig) {
+  (void)sig;
+  task_alarm = 1;
+  task_stop = 1;
+}
+
+
+/* --max-wall as a timer too, so that a slow query is stopped inside (SIGALRM). */
+static void arm_wall_timer(double s) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sigemptyset(&sa.sa_mask);
+  struct itimerval it;
+  memset(&it, 0, sizeof it);
+  it.it_value.tv_sec = (time_t)s;
+  it.it_value.tv_usec = (suseconds_t)((s - (double)(time_t)s) * 1e6) + 1;
+  if (s > 0 && sigaction(SIGALRM, &sa, NULL) == 0) {
+    setitimer(ITIMER_REAL, &it, NULL);
+  }
 }
 
 
@@ -113,7 +140,7 @@ static double mono_s(void) {
 /* After every step: stop on a signal or past --max-wall. */
 static int on_poll(void *ud) {
   task_out *o = ud;
-  if (o->max_wall > 0 && mono_s() - o->wall0 > o->max_wall) {
+  if (task_alarm || (o->max_wall > 0 && mono_s() - o->wall0 > o->max_wall)) {
     o->wall_hit = 1;
   }
   return task_signal != 0 || o->wall_hit;
@@ -182,7 +209,7 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
     *rc = 128 + task_signal;
     return "interrupted";
   }
-  if (o->wall_hit) {
+  if (o->wall_hit || task_alarm) {
     return "limit";
   }
   *rc = CLI_OK;
@@ -384,6 +411,7 @@ static int write_plots(const char *dir, vxc_task *t) {
 typedef struct task_args {
   const char *file, *dir;
   int plot;
+  int no_closed_form; /* --no-closed-form */
   double duration, max_steps, max_output, max_wall;
   const char *vtk; /* --vtk DIR, or NULL */
   double vtk_tol;  /* --vtk-tol T, m (0: the default) */
@@ -392,7 +420,7 @@ typedef struct task_args {
 
 /* Parses the command line into *a. Returns CLI_OK or the usage error's status. */
 static int task_args_parse(int argc, char **argv, task_args *a) {
-  *a = (task_args){NULL, ".", 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0, NULL, 0};
+  *a = (task_args){NULL, ".", 0, 0, 0, (double)VXC_TASK_MAX_STEPS, 1e9, 0, NULL, 0};
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
       double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
@@ -428,6 +456,8 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
       return cli_usage_error("task", "option '--vtk' needs a directory");
     } else if (strcmp(argv[i], "--plot") == 0) {
       a->plot = 1;
+    } else if (strcmp(argv[i], "--no-closed-form") == 0) {
+      a->no_closed_form = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return cli_usage_error("task", "unknown option '%s'", argv[i]);
     } else if (a->file) {
@@ -450,6 +480,9 @@ static int task_open(const task_args *a, vxc_task **out) {
   }
   if (a->duration > 0) {
     vxc_task_set_duration(t, a->duration);
+  }
+  if (a->no_closed_form) {
+    vxc_task_set_closed_form(t, 0);
   }
   /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
   double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
@@ -515,7 +548,7 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
   } else if (task_signal) {
     snprintf(msg, size, "interrupted by %s at t = %.6g s",
              task_signal == SIGINT ? "SIGINT" : "SIGTERM", s->t_end);
-  } else if (o->wall_hit) {
+  } else if (o->wall_hit || task_alarm) {
     snprintf(msg, size, "the wall-time limit of %g s was reached at t = %.6g s (--max-wall)",
              o->max_wall, s->t_end);
   } else {
@@ -562,7 +595,9 @@ static int task_execute(vxc_task *t, const task_args *a) {
   vxc_task_summary s;
   vxc_error err;
   catch_signals();
+  arm_wall_timer(o.max_wall);
   vxc_task_set_poll(t, on_poll, &o);
+  vxc_task_set_stop(t, &task_stop);
   vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");
@@ -614,7 +649,8 @@ static int task_run(int argc, char **argv) {
 const cli_command cli_cmd_task = {
     "task", "run a task file (.vxt): insertion, extraction or free-body simulation",
     "usage: vxc task FILE.vxt [--out DIR] [--plot] [--duration T] [--max-steps N]\n"
-    "                [--max-output BYTES] [--max-wall SECONDS] [--vtk DIR [--vtk-tol T]]\n\n"
+    "                [--max-output BYTES] [--max-wall SECONDS] [--no-closed-form]\n"
+    "                [--vtk DIR [--vtk-tol T]]\n\n"
     "Runs the task: free bodies under gravity, driven bodies along their trajectories\n"
     "(optionally through a compliant gripper), contacts by Gonthier's volumetric model with\n"
     "cell-pair tracking, integrated by RK4 or an adaptive embedded pair (Dormand-Prince\n"
@@ -637,7 +673,9 @@ const cli_command cli_cmd_task = {
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
     "                  would write more is refused, or stopped with status \"limit\"\n"
-    "  --max-wall S    stop with status \"limit\" after S seconds of wall time\n"
+    "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"
+    "                  under way is stopped too)\n"
+    "  --no-closed-form  every contact by the octree, as (closed-form off) does for one\n"
     "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
     "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
     "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"

@@ -34,6 +34,7 @@
 /* Bisection steps on the cut's multiplier, and its largest magnitude tried. */
 #define BORE_BISECT 48
 #define BORE_LAMBDA_MAX 64.0
+#define BORE_TOUCH 1e-10
 
 /* A complemented cylinder (axis p + t u, radius r; query frame) and the other cell, whose
  * hull is tested. */
@@ -203,8 +204,10 @@ static void bore_init(const vxv_workspace *ws, int k, const vxg_prim *pr, const 
   b->t_lo = vxg_dot(b->u, d) - reach;
   b->t_hi = vxg_dot(b->u, d) + reach;
   /* the rounding of the posed frames (world coordinates), of the support points and of the
-     bounds (terms up to BORE_LAMBDA_MAX times the scale), generously */
-  b->target = b->r - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX) * scale;
+     bounds (terms up to BORE_LAMBDA_MAX times the scale), generously; a hull that touches
+     the cylinder within BORE_TOUCH of the scale (a peg resting on its bore) counts as
+     apart: what lies beyond is a sliver of that thickness along the line of contact */
+  b->target = b->r + (BORE_TOUCH - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX)) * scale;
 }
 
 

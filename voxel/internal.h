@@ -85,6 +85,8 @@ typedef struct vxv_leaf {
                      polyhedra), which lo and hi may narrow (leaf.c, third_order): what the
                      estimate rule shares its differences by */
   double area[3]; /* area vector of A's facets */
+  double rb[6];   /* bounding box of the region in the leaf, about b.c (lo x y z, hi x y z;
+                     the box's own when unknown, inverted when the region is empty) */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
@@ -93,6 +95,9 @@ typedef struct vxv_leaf {
 
 /* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
 #define VXV_MESH_PLANES 24
+
+/* Pairs of coincident surfaces a query tracks (flush.c). */
+#define VXV_MAX_FLUSH 8
 
 typedef struct vxv_query {
   int ncell;
@@ -105,6 +110,8 @@ typedef struct vxv_query {
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
                     it only (column.c) */
+  int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
   vxv_plane plane;
 } vxv_query;
 
@@ -175,6 +182,38 @@ typedef struct vxv_cpface {
   double m2[6];   /* int over it of y y^T (xx yy zz xy yz xz) */
 } vxv_cpface;
 
+/* A leaf's mesh atoms that are not convex (or are complemented), integrated by a local BSP
+ * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
+ * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
+#define VXV_BSP_TRIS 32
+#define VXV_BSP_ATOMS 4
+#define VXV_BSP_DEPTH 24
+
+typedef struct vxv_btri {
+  double v[9];    /* corners, leaf-local (y = x - c), counter-clockwise from outside */
+  double n[3], d; /* the plane n.y <= d of its coplanar group, n unit and outward */
+  double o[3][3]; /* its edges' outward normals in its plane (edge k from corner k), and */
+  double w[3];    /* their offsets: a point y is beyond edge k when o[k].y > w[k] */
+  double olen[3]; /* |o[k]| */
+  int group;      /* the coplanar group (mesh triangle index) */
+  int atom;       /* index in vxv_bsp.atom */
+} vxv_btri;
+
+typedef struct vxv_batom {
+  int cell, atom; /* the mesh atom */
+  int comp;       /* 1: the cell keeps the mesh's outside (a complemented primitive) */
+  double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
+} vxv_batom;
+
+typedef struct vxv_bsp {
+  int ntri, natom;
+  int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
+  vxv_btri tri[VXV_BSP_TRIS];
+  vxv_batom atom[VXV_BSP_ATOMS];
+  vxv_cpoly poly[VXV_BSP_DEPTH];                /* the piece of each depth */
+  int list[VXV_BSP_DEPTH + 1][VXV_BSP_TRIS];   /* its triangles */
+} vxv_bsp;
+
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
   vxg_poly base, poly;
@@ -182,6 +221,7 @@ typedef struct vxv_thread {
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   int hint; /* vxv_box_classify's hint for the boxes this thread splits */
+  vxv_bsp bsp;
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
 } vxv_thread;
@@ -203,6 +243,7 @@ struct vxv_workspace {
   vxg_posed_cell pc[2];
   vxv_query q;
   vxv_visit_fn visit; /* the running query's visitor (vxv_options.visit), or NULL */
+  const volatile sig_atomic_t *halt; /* the running query's stop flag (vxv_options.stop), or NULL */
   void *visit_ud;
   double ref[3]; /* the running query's reference point, world */
 
@@ -321,9 +362,16 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
-/* 1 when b is inexact only through convex mesh atoms (qcell.planar), which a leaf may
- * integrate exactly by their triangles' planes when few triangles come near it. */
+/* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
+ * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);
+/* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
+ * not take): a leaf of b is exact once few enough triangles come near it. */
+int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
+/* 1 when the MIXED box b is likely an exact leaf as it is: its meshes' triangles near it fit
+ * (vxv_leaf_eval with only_exact, without the integration, which may still find a BSP too
+ * large). */
+int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
@@ -365,6 +413,37 @@ double vxv_cp_volume(const vxv_cpoly *p);
  * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
  * face is skipped when all its vertices carry one of the bits). */
 double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
+
+/* flush.c: finds the pairs of quadric atoms of the query's two cells that are one surface
+ * kept on opposite sides (q->flush). */
+void vxv_flush_init(vxv_query *q);
+/* 1 when the MIXED box b holds no volume of the region because both atoms of a flush pair
+ * decide their cells over it: the region in b lies on their common surface. */
+int vxv_box_flush(const vxv_query *q, const vxv_box *b);
+
+/* bsp.c */
+/* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with
+ * its triangles that may cross b. An `attempt` (a box that will be split otherwise) gives
+ * up when b's ball is large against the mesh's mean triangle. Returns 0, or -1 when the
+ * atom does not fit (too many triangles or atoms): it must be linearised. */
+int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
+                     int attempt);
+/* The region of the leaf b inside the convex polyhedron p (leaf-local) on the wanted side of
+ * every atom of th->bsp: out[0 .. 10) its moments about b's centre (out[0] alone unless
+ * `moments`), out[10 .. 13) the vector area of cell 0's faces (those on the plane bits
+ * `want` and on cell 0's triangles), out[13] a bound on the rounding of the volume (m^3),
+ * out[14] the pieces visited, out[15 .. 21) the kept pieces' bounding box (leaf-local, lo x
+ * y z, hi x y z; inverted when none is kept). Returns 0, or -1 when a capacity was
+ * exceeded. */
+int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
+                      int moments, uint64_t want, double out[21]);
+
+/* leaf.c: the rounding of a leaf's vertices (m), and a bound on the rounding of the volume
+ * of a polyhedron p cut from the leaf b (m^3). */
+double vxv_vertex_rounding(const vxv_box *b);
+double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b);
+/* Grows the box rb (lo x y z, hi x y z) to hold p's vertices. */
+void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]);
 
 /* massprops.c: 1 when the cell is one closed mesh alone (not complemented, not cut). */
 int vxv_mesh_alone(const vxg_cell *c);

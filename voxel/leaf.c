@@ -59,6 +59,15 @@ static inline double min2(double a, double b) {
 }
 
 
+/* rb = the box of half-extents e about the leaf centre, or (empty) inverted. */
+static void bounds_box(const double e[3], int empty, double rb[6]) {
+  for (int k = 0; k < 3; k++) {
+    rb[k] = empty ? HUGE_VAL : -e[k];
+    rb[3 + k] = empty ? -HUGE_VAL : e[k];
+  }
+}
+
+
 void vxv_acc_zero(vxv_acc *a) {
   memset(a, 0, sizeof *a);
 }
@@ -166,11 +175,11 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
         qc->mslot = i;
       }
       vxg_mesh_info mi;
-      if (a->mesh && !(qc->comp_atoms >> i & 1)) {
+      if (a->mesh) {
         vxg_mesh_get_info(a->mesh, &mi);
-        if (mi.convex) {
+        qc->tri_area[i] = mi.area / mi.ntri;
+        if (mi.convex && !(qc->comp_atoms >> i & 1)) {
           qc->planar |= (uint64_t)1 << i;
-          qc->tri_area[i] = mi.area / mi.ntri;
         }
       }
     }
@@ -326,7 +335,10 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
       all_inside = 0;
     }
   }
-  return all_inside ? VXG_INSIDE : VXG_MIXED;
+  if (all_inside) {
+    return VXG_INSIDE;
+  }
+  return q->nflush > 0 && vxv_box_flush(q, b) ? VXG_OUTSIDE : VXG_MIXED;
 }
 
 
@@ -334,12 +346,30 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
   int any = 0;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
-    if (b->mixed[k] & qc->curved & ~qc->planar) {
+    if (b->mixed[k] & qc->curved & ~qc->costly) {
       return 0;
     }
-    any |= (b->mixed[k] & qc->planar) != 0;
+    any |= (b->mixed[k] & qc->costly) != 0;
   }
   return any;
+}
+
+
+int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b) {
+  if (!vxv_box_planar(q, b)) {
+    return 0;
+  }
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    for (uint64_t cm = b->mixed[k] & qc->comp_atoms; cm;) {
+      uint64_t pm = qc->pmask[qc->prim_of[__builtin_ctzll(cm)]], in = cm & pm;
+      if (in & (in - 1)) {
+        return 0; /* a group: the BSP does not take it */
+      }
+      cm &= ~pm;
+    }
+  }
+  return 1;
 }
 
 
@@ -609,7 +639,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[18]) {
+                         int lo_empty, double out[24]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -670,6 +700,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
   out[10] = out[15] = lo;
   out[11] = out[16] = hi;
   out[17] = 1e-12 * boxvol; /* the general polyhedra: a share of the box's volume */
+  bounds_box(e, 0, out + 18);
 }
 
 
@@ -908,7 +939,7 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 
 
 /* Rounding of the vertices and planes (m), the delta of cp_rounding. */
-static double vertex_rounding(const vxv_box *b) {
+double vxv_vertex_rounding(const vxv_box *b) {
   return 64 * DBL_EPSILON *
          (max2(fabs(b->c[0]), max2(fabs(b->c[1]), fabs(b->c[2]))) +
           max2(b->e[0], max2(b->e[1], b->e[2])));
@@ -918,7 +949,7 @@ static double vertex_rounding(const vxv_box *b) {
 /* 1 when the clip by h that emptied p (its nv vertices still stored) cleared every vertex
  * by more than their rounding: the exact polyhedron is empty too. */
 static int cut_clear(const vxv_cpoly *p, int nv, const vxv_hs *h, const vxv_box *b) {
-  double m = vertex_rounding(b) * sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
+  double m = vxv_vertex_rounding(b) * sqrt(h->n[0] * h->n[0] + h->n[1] * h->n[1] + h->n[2] * h->n[2]);
   for (int v = 0; v < nv; v++) {
     const double *y = p->pos[v];
     if (!(h->n[0] * y[0] + h->n[1] * y[1] + h->n[2] * y[2] - h->dm > 2 * m)) {
@@ -958,8 +989,41 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
   double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
   double area = 2 * (d[0] * d[1] + d[1] * d[2] + d[0] * d[2]);
   double diag = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-  double err = area * vertex_rounding(b) + 16 * (nv + 8) * DBL_EPSILON * diag * diag * diag;
+  double err = area * vxv_vertex_rounding(b) + 16 * (nv + 8) * DBL_EPSILON * diag * diag * diag;
   return err * (double)(1u << ng);
+}
+
+
+double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b) {
+  return cp_rounding(p, 0, b, 0);
+}
+
+
+void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]) {
+  for (int v = 0; v < p->nv; v++) {
+    for (int k = 0; k < 3; k++) {
+      rb[k] = min2(rb[k], p->pos[v][k]);
+      rb[3 + k] = max2(rb[3 + k], p->pos[v][k]);
+    }
+  }
+}
+
+
+
+/* The volume of the region in the polyhedron p: p's own, or with mesh atoms in the leaf's
+ * BSP, that of their pieces (NAN when a capacity is exceeded); *round grows by the BSP's
+ * rounding bound. */
+static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b,
+                            const vxv_cpoly *p, double *round) {
+  if (th->bsp.natom == 0) {
+    return vxv_cp_volume(p);
+  }
+  double o[21];
+  if (vxv_bsp_integrate(q, th, b, p, 0, 0, o) != 0) {
+    return NAN;
+  }
+  *round += o[13];
+  return o[0];
 }
 
 
@@ -970,10 +1034,13 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[18]) {
-  if (nh > VXV_CP_PLANES) {
+                     int ng, unsigned nohi, int lo_empty, double out[24]) {
+  int bsp = th->bsp.natom > 0;
+  if (nh > VXV_CP_PLANES || (bsp && ng > 0)) {
     return -1;
   }
+  th->bsp.bit0 = 6 + nh;
+  double bsp_round = 0;
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   int ncurved = 0, nv0 = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
@@ -1044,7 +1111,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       jc[nc++] = j;
     }
   }
-  nc = nc == ncurved ? nc : 0;
+  nc = nc == ncurved && !bsp ? nc : 0;
   uint64_t jbit = 0;
   for (int i = 0; i < nc; i++) {
     jbit |= (uint64_t)1 << (6 + jc[i]);
@@ -1052,7 +1119,17 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpface fc[2];
   memset(fc, 0, sizeof fc);
   double mm[15];
-  if (ng == 0) {
+  bounds_box(b->e, 1, out + 18);
+  if (bsp) {
+    double o[21];
+    if (vxv_bsp_integrate(q, th, b, mid, 1, cell0_bits, o) != 0) {
+      return -1;
+    }
+    memcpy(mm, o, 10 * sizeof *mm);
+    memcpy(mm + 12, o + 10, 3 * sizeof *mm);
+    memcpy(out + 18, o + 15, 6 * sizeof *out);
+    bsp_round += o[13];
+  } else if (ng == 0) {
     vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
     for (int i = 0; i < nc; i++) {
       fc[i] = th->face[jc[i]];
@@ -1069,6 +1146,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   } else if (isnan(cp_groups(th, mid, hs, nh, ng, 0, 0, cell0_bits, mm))) {
     return -1;
   }
+  if (!bsp) {
+    vxv_cp_bounds(mid, out + 18);
+  }
   memcpy(out, mm, 10 * sizeof *out);
   memcpy(out + 12, mm + 12, 3 * sizeof *out);
   double lo, hi;
@@ -1082,7 +1162,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
         return -1;
       }
       if (ng == 0) {
-        lo = vxv_cp_volume(p);
+        lo = region_volume(q, th, b, p, &bsp_round);
       } else {
         lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
@@ -1091,7 +1171,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       return -1;
     }
     if (ng == 0) {
-      hi = vxv_cp_volume(p);
+      hi = region_volume(q, th, b, p, &bsp_round);
     } else {
       hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
@@ -1101,7 +1181,8 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   out[15] = lo;
   out[16] = hi;
-  out[17] = cp_rounding(base, nv0, b, ng);
+  /* the BSP's pieces carry their own rounding (a region that keeps none is empty) */
+  out[17] = bsp ? bsp_round : cp_rounding(base, nv0, b, ng);
   if (nc > 0 && mid->nv > 0 && base->nv > 0) {
     third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi);
   }
@@ -1213,12 +1294,15 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
  * *nlin counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
  * planes. */
 static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
-                           int *ng_out, unsigned *nohi_out, int *lo_empty_out, int *nlin,
-                           int *nplanes) {
+                           vxv_bsp *bsp, int *ng_out, unsigned *nohi_out, int *lo_empty_out,
+                           int *nlin, int *nplanes) {
   int nh = 0, lo_empty = 0, ng = 0;
   unsigned nohi = 0;
   *nlin = 0;
   *nplanes = 0;
+  if (bsp) {
+    bsp->ntri = bsp->natom = 0;
+  }
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     uint64_t m = b->mixed[k];
@@ -1236,6 +1320,10 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
             *nplanes += n;
             continue;
           }
+        } else if (planes && bsp && (qc->costly >> i & 1) &&
+                   vxv_bsp_add_atom(q, b, bsp, k, i, 0, planes == 2) == 0) {
+          *nplanes += 1;
+          continue;
         }
         if (planes == 2 && (qc->curved >> i & 1)) {
           return -1;
@@ -1252,6 +1340,11 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
       /* complemented primitive: its MIXED atoms together */
       uint64_t pa = m & pm;
       m &= ~pm;
+      if (planes && bsp && pa == (pa & qc->costly) && !(pa & (pa - 1)) &&
+          vxv_bsp_add_atom(q, b, bsp, k, i, 1, planes == 2) == 0) {
+        *nplanes += 1; /* a complemented mesh: its outside by the BSP */
+        continue;
+      }
       if ((pa & (pa - 1)) && ng < VXV_MAX_GROUPS) {
         /* several: a group, integrated by inclusion and exclusion */
         ng++;
@@ -1317,7 +1410,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   int ng, lo_empty, nlin, nplanes;
   unsigned nohi;
   vxv_hs *hs = th->hs;
-  int nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
   /* the box clipped from one buffer into the other (no clip in place) */
   vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
   const vxv_cpoly *p = buf[0];
@@ -1345,6 +1438,17 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
+int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  int ng, lo_empty, nlin, nplanes;
+  unsigned nohi;
+  if (!vxv_box_planar(q, b)) {
+    return 0;
+  }
+  int nh = leaf_halfspaces(q, b, th->hs, 2, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  return nh >= 0 && nlin == 0 && nh <= VXV_CP_PLANES && !(th->bsp.natom > 0 && ng > 0);
+}
+
+
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
   double boxvol = vxv_box_volume(b);
@@ -1354,12 +1458,13 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   if (only_exact && !vxv_box_planar(q, b)) {
     return 0;
   }
-  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &th->bsp, &ng, &nohi, &lo_empty, &nlin,
+                           &nplanes);
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
   }
   l->b = *b;
-  double out[18];
+  double out[24];
   int exact = nlin == 0;
   if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
     if (only_exact && nplanes > 0) {
@@ -1367,7 +1472,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
     }
     if (nplanes > 0) {
       /* the meshes' planes exceeded a capacity: linearise the meshes instead */
-      nh = leaf_halfspaces(q, b, hs, 0, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+      nh = leaf_halfspaces(q, b, hs, 0, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
       exact = nlin == 0;
     }
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
@@ -1376,6 +1481,7 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   }
   memcpy(l->m, out, sizeof l->m);
   memcpy(l->area, out + 12, sizeof l->area);
+  memcpy(l->rb, out + 18, sizeof l->rb);
   double mid = out[0], slack = out[17], r[4];
   for (int k = 0; k < 2; k++) {
     double lo = out[k ? 15 : 10], hi = out[k ? 16 : 11];

@@ -102,6 +102,10 @@ static int can_split(const vxv_workspace *ws, vxv_subtree *st, const vxv_box *b)
   if (b->level >= VXV_MAX_LEVEL) {
     return 0;
   }
+  if (ws->halt && *ws->halt) {
+    st->capped = 1; /* the caller asked to stop: what is there is summed, flagged */
+    return 0;
+  }
   if (ws->q.h_min > 0 && 2 * b->h <= ws->q.h_min) {
     return 0;
   }
@@ -125,6 +129,10 @@ static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind ki
   v->h = b->h;
   memcpy(v->e, b->e, sizeof v->e);
   v->level = b->level;
+  for (int k = 0; k < 3; k++) {
+    v->rb[k] = v->c[k] - b->e[k];
+    v->rb[3 + k] = v->c[k] + b->e[k];
+  }
 }
 
 
@@ -156,6 +164,9 @@ static void visit_leaf(const vxv_workspace *ws, const vxv_leaf *l) {
   v.hi = l->hi;
   v.est = l->est;
   memcpy(v.area, l->area, sizeof v.area);
+  for (int k = 0; k < 6; k++) {
+    v.rb[k] = v.c[k % 3] + l->rb[k];
+  }
   ws->visit(ws->visit_ud, &v);
 }
 
@@ -308,7 +319,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       continue;
     }
     vxv_leaf_eval(q, th, &b, &l, 0);
-    if (l.hi - l.lo > q->tau && !l.exact && can_split(ws, st, &b)) {
+    /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
+       exact at a finite depth), whatever its gap */
+    if (!l.exact && (l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b)) && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
       store(ws, th, par, st, &l);
@@ -512,8 +525,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
  * An exact leaf's bracket is its polyhedron's rounding allowance, which shrinks with the
  * polyhedron (leaf.c), so the certified rule keeps it too. */
 static int exact_leaf(vxv_workspace *ws, const vxv_box *b) {
-  vxv_leaf l;
-  return ws->top_mesh && vxv_box_planar(&ws->q, b) && vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1);
+  return ws->top_mesh && vxv_leaf_fits(&ws->q, ws->th[0], b);
 }
 
 
@@ -858,6 +870,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
+  vxv_flush_init(q);
   ws->mpr_todo = opt->hull_test && ncell == 2;
   ws->mpr_done = 0;
   ws->top_mesh = 0;
@@ -1071,6 +1084,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     ws->visit(ws->visit_ud, &v);
   }
   ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
+  ws->halt = opt.stop;
   ws->peak = ws->bytes;
   ws->mem_failed = ws->alloc_failed = 0;
   long long max_boxes = opt.max_boxes ? opt.max_boxes : VXV_DEFAULT_MAX_BOXES;
@@ -1140,6 +1154,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return VXC_ERR_NOMEM; /* the caller's allocator refused: not a cap */
   }
   *res = r;
+  if (opt.stop && *opt.stop) {
+    res->capped = 1;
+    return VXC_ERR_STOPPED;
+  }
   return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
 }
 
@@ -1150,7 +1168,7 @@ static vxc_status run_query(vxv_workspace *ws, int ncell, const vxg_cell *const 
                             const vxg_xform *const *to_world, const vxv_options *opt,
                             vxv_result *res) {
   vxc_status st = query_body(ws, ncell, cells, to_world, opt, res);
-  if (st >= 0 && res->capped && opt && !(opt->rtol > 0)) {
+  if (st >= 0 && res->capped && opt && !(opt->rtol > 0) && !(opt->stop && *opt->stop)) {
     /* h_min rule: a capped pass left some regions coarser than others; the leaf edge is
      * doubled until a pass completes (the last complete level), flagged capped */
     vxv_options o = *opt;

@@ -24,6 +24,7 @@
 #ifndef VXV_VOXEL_H
 #define VXV_VOXEL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "geom/geom.h"
@@ -72,6 +73,8 @@ typedef struct vxv_visit {
   double lo, hi;  /* certified bracket of the region's volume in the box, m^3 */
   double est;     /* the leaf's error estimate (vxv_result.error_estimate's share), m^3 */
   double area[3]; /* area vector of A's surface in the box, m^2 */
+  double rb[6];   /* a bounding box of the region in the box, world, m (lo x y z, hi x y z;
+                     the box's own for a whole box; inverted when the region is empty) */
 } vxv_visit;
 
 /* Called with every element of the final region, from the caller's thread; `ud` is
@@ -109,6 +112,9 @@ typedef struct vxv_options {
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
                           visitor runs on the caller's thread alone (same figures) */
   void *visit_ud;
+  const volatile sig_atomic_t *stop; /* NULL, or a flag the caller may set (another thread,
+                          a signal handler): the query then ends within about a
+                          millisecond, capped, with VXC_ERR_STOPPED */
   int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
                       closed form when no other surface of the cells meets their
                       interference (closed.c: exact, no octree, whatever the rule), a

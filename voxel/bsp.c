@@ -1,0 +1,322 @@
+/* bsp.c: a leaf's mesh atoms that are not convex half-space sets (a non-convex mesh, or any
+ * complemented mesh), integrated exactly by a local BSP of their triangles.
+ *
+ * Near a reflex edge a mesh's inside is no intersection of half-spaces, but within a leaf it
+ * is a Boolean formula of the few triangles that cross it. The leaf's convex polyhedron
+ * (the box clipped by every other atom's half-space) is split by the plane of one crossing
+ * triangle (a group of coplanar ones at once) into its two sides, and each side keeps only
+ * the triangles that still cross it (tested against its vertices on the triangle's plane
+ * and on its three edges' planes: a conservative test, which may keep a triangle, never
+ * drops one that crosses). A piece that no triangle of an atom crosses lies wholly on one
+ * side of that atom's surface: its side is read once, from the mesh's signed distance at
+ * a point of the piece (the closest point's pseudo-normal), and a piece on the wrong side
+ * of any atom is dropped with its descendants. The pieces on the wanted side of every atom
+ * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
+ *
+ * The area vector of cell 0's surface: the faces of the kept pieces that lie on a split
+ * plane of cell 0's triangles are summed with their orientation; where kept pieces meet on
+ * both sides of such a plane (the plane away from its triangles) their faces cancel, and
+ * what is left lies on the triangles. */
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "voxel/internal.h"
+#include "geom/vec3.h"
+
+/* Pieces a leaf's BSP may visit before the leaf gives up (and is split or linearised). */
+#define BSP_MAX_PIECES 512
+
+typedef struct bsp_run {
+  const vxv_query *q;
+  const vxv_box *b;
+  vxv_bsp *s;
+  int moments;     /* 1: moments and area vector, 0: volume only */
+  uint64_t want;   /* plane bits of cell 0's constraint half-spaces (area vector) */
+  double tol;      /* rounding of the leaf's coordinates, m */
+  double m[10];    /* the kept pieces' moments about the leaf centre */
+  double area[3];  /* cell 0's vector area */
+  double round;    /* the pieces' rounding allowances, m^3 */
+  double rb[6];    /* the kept pieces' bounding box, leaf-local (lo x y z, hi x y z) */
+  int pieces;
+  int fail;
+  vxv_cpface face[VXV_CP_PLANES];
+} bsp_run;
+
+
+/* 1 when the triangle may cross the interior of p (conservative: 0 only when one of its
+ * plane or its edges' planes separates it from p by more than tol). */
+static int tri_crosses(const vxv_cpoly *p, const vxv_btri *t, double tol) {
+  double smin = HUGE_VAL, smax = -HUGE_VAL;
+  for (int v = 0; v < p->nv; v++) {
+    double s = vxg_dot(t->n, p->pos[v]) - t->d;
+    smin = s < smin ? s : smin;
+    smax = s > smax ? s : smax;
+  }
+  if (!(smax > tol && smin < -tol)) {
+    return 0; /* p lies on one side of the triangle's plane */
+  }
+  for (int k = 0; k < 3; k++) {
+    double lim = tol * t->olen[k], lo = HUGE_VAL;
+    for (int v = 0; v < p->nv && lo > lim; v++) {
+      double s = vxg_dot(t->o[k], p->pos[v]) - t->w[k];
+      lo = s < lo ? s : lo;
+    }
+    if (lo > lim) {
+      return 0; /* p lies beyond this edge */
+    }
+  }
+  return 1;
+}
+
+
+/* Which side of atom a the piece p lies on (no triangle of a crosses it): 1 the side its
+ * cell keeps, 0 the other. */
+static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
+  const vxv_batom *at = &r->s->atom[a];
+  double y[3] = {0, 0, 0}, x[3];
+  for (int v = 0; v < p->nv; v++) {
+    for (int k = 0; k < 3; k++) {
+      y[k] += p->pos[v][k];
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    y[k] /= p->nv;
+    x[k] = r->b->c[k] + y[k];
+  }
+  const vxg_atom *atom = &r->q->cell[at->cell].pc->atom[at->atom];
+  double f = vxg_atom_eval_bounded(atom, x, at->bound + sqrt(vxg_dot(y, y)), NULL);
+  return (f <= 0) != at->comp;
+}
+
+
+/* A kept piece (on the wanted side of every atom) added to the sums; abits are the plane
+ * bits of the splits on its path made by cell 0's triangles. */
+static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
+  r->round += vxv_cp_rounding(p, r->b);
+  vxv_cp_bounds(p, r->rb);
+  if (!r->moments) {
+    r->m[0] += vxv_cp_volume(p);
+    return;
+  }
+  double mm[10];
+  uint64_t want = r->want | abits;
+  vxv_cp_moments(p, mm, want, r->face);
+  for (int k = 0; k < 10; k++) {
+    r->m[k] += mm[k];
+  }
+  for (uint64_t w = want >> 6; w; w &= w - 1) {
+    const vxv_cpface *f = &r->face[__builtin_ctzll(w)];
+    if (f->found) {
+      for (int k = 0; k < 3; k++) {
+        r->area[k] += f->avec[k];
+      }
+    }
+  }
+}
+
+
+/* 1 when the section of p by the plane of t (p's vertices within tol of it) lies inside one
+ * triangle of t's group in list[0 .. n): the pieces on either side of that plane near it
+ * then lie on either side of the surface. */
+static int section_covered(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
+                           const vxv_btri *t) {
+  for (int i = 0; i < n; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom != t->atom || u->group != t->group) {
+      continue;
+    }
+    int in = 1;
+    for (int v = 0; v < p->nv && in; v++) {
+      if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
+        continue; /* not on the section */
+      }
+      for (int k = 0; k < 3 && in; k++) {
+        in = vxg_dot(u->o[k], p->pos[v]) - u->w[k] < -r->tol * u->olen[k];
+      }
+    }
+    if (in) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* The triangles of list[0 .. n) other than split's group that may cross p, into out;
+ * returns their count. */
+static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, const vxv_btri *split,
+                  int *out) {
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    const vxv_btri *t = &r->s->tri[list[i]];
+    if ((t->atom == split->atom && t->group == split->group) || !tri_crosses(p, t, r->tol)) {
+      continue;
+    }
+    out[m++] = list[i];
+  }
+  return m;
+}
+
+
+/* 1 when a triangle of atom a is in list[0 .. n). */
+static int crosses_atom(const bsp_run *r, const int *list, int n, int a) {
+  for (int i = 0; i < n; i++) {
+    if (r->s->tri[list[i]].atom == a) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* The piece p (crossed by the triangles list[0 .. n) at most; the atoms `known` already on
+ * their wanted side) at depth `depth`. */
+static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, unsigned known,
+                      uint64_t abits, int depth) {
+  vxv_bsp *s = r->s;
+  if (r->fail || ++r->pieces > BSP_MAX_PIECES) {
+    r->fail = 1;
+    return;
+  }
+  unsigned crossed = 0;
+  for (int i = 0; i < n; i++) {
+    crossed |= 1u << s->tri[list[i]].atom;
+  }
+  for (int a = 0; a < s->natom; a++) {
+    if (!(known >> a & 1) && !(crossed >> a & 1)) {
+      if (!piece_kept(r, p, a)) {
+        return;
+      }
+      known |= 1u << a;
+    }
+  }
+  if (n == 0) {
+    piece_add(r, p, abits);
+    return;
+  }
+  int bit = s->bit0 + depth;
+  if (depth >= VXV_BSP_DEPTH || bit >= 64) {
+    r->fail = 1;
+    return;
+  }
+  const vxv_btri *t = &s->tri[list[0]];
+  uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
+  vxv_cpoly *child = &s->poly[depth];
+  int *sub = s->list[depth], covered = -1;
+  for (int side = 0; side < 2 && !r->fail; side++) {
+    double sg = side ? -1 : 1, nn[3] = {sg * t->n[0], sg * t->n[1], sg * t->n[2]};
+    int rc = vxv_cp_clip_to(child, p, nn, sg * t->d, bit);
+    if (rc < 0) {
+      r->fail = 1;
+      return;
+    }
+    const vxv_cpoly *c = rc == 1 ? p : child;
+    if (c->nv == 0) {
+      continue;
+    }
+    int m = filter(r, c, list, n, t, sub);
+    unsigned kn = known, a = 1u << t->atom;
+    if (rc == 0 && !(kn & a) && !crosses_atom(r, sub, m, t->atom)) {
+      /* the piece is all on one side of t's atom: the side of t's plane it lies on, when
+         one triangle of the group covers the section (covered once per split) */
+      if (covered < 0) {
+        covered = section_covered(r, c, list, n, t);
+      }
+      if (covered) {
+        if ((side == 0) == s->atom[t->atom].comp) {
+          continue; /* on the side of the surface its cell does not keep */
+        }
+        kn |= a;
+      }
+    }
+    bsp_piece(r, c, sub, m, kn, ab, depth + 1);
+  }
+}
+
+
+int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
+                      int moments, uint64_t want, double out[21]) {
+  vxv_bsp *s = &th->bsp;
+  bsp_run run, *r = &run;
+  memset(r, 0, offsetof(bsp_run, face));
+  r->q = q;
+  r->b = b;
+  r->s = s;
+  r->moments = moments;
+  r->want = want;
+  r->tol = vxv_vertex_rounding(b);
+  for (int k = 0; k < 3; k++) {
+    r->rb[k] = HUGE_VAL;
+    r->rb[3 + k] = -HUGE_VAL;
+  }
+  if (p->nv > 0) {
+    int *list = s->list[VXV_BSP_DEPTH];
+    int n = 0;
+    for (int i = 0; i < s->ntri; i++) {
+      if (tri_crosses(p, &s->tri[i], r->tol)) {
+        list[n++] = i;
+      }
+    }
+    bsp_piece(r, p, list, n, 0, 0, 0);
+  }
+  if (r->fail) {
+    return -1;
+  }
+  memcpy(out, r->m, 10 * sizeof *out);
+  memcpy(out + 10, r->area, 3 * sizeof *out);
+  out[13] = r->round;
+  out[14] = r->pieces;
+  memcpy(out + 15, r->rb, 6 * sizeof *out);
+  return 0;
+}
+
+
+int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
+                     int attempt) {
+  const vxv_qcell *qc = &q->cell[k];
+  double r = vxv_box_radius(b);
+  int room = VXV_BSP_TRIS - s->ntri;
+  if (s->natom >= VXV_BSP_ATOMS || room < 1) {
+    return -1;
+  }
+  if (attempt && M_PI * r * r > 4 * room * qc->tri_area[i]) {
+    return -1; /* a box to be split anyway unless few (large) triangles are near */
+  }
+  double tri[9 * VXV_BSP_TRIS], pl[4 * VXV_BSP_TRIS];
+  int grp[VXV_BSP_TRIS];
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, room, tri, pl, grp);
+  if (n < 0) {
+    return -1;
+  }
+  int a = s->natom++;
+  vxv_batom *at = &s->atom[a];
+  at->cell = k;
+  at->atom = i;
+  at->comp = comp;
+  at->bound = i == qc->mslot ? (double)b->mu[k] : HUGE_VAL;
+  for (int j = 0; j < n; j++) {
+    vxv_btri *t = &s->tri[s->ntri];
+    for (int v = 0; v < 3; v++) {
+      for (int c = 0; c < 3; c++) {
+        t->v[3 * v + c] = tri[9 * j + 3 * v + c] - b->c[c];
+      }
+    }
+    memcpy(t->n, pl + 4 * j, sizeof t->n);
+    t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
+    t->group = grp[j];
+    t->atom = a;
+    for (int v = 0; v < 3; v++) {
+      const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
+      double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+      vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
+      t->w[v] = vxg_dot(t->o[v], p0);
+      t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
+    }
+    /* only those whose plane cuts the box */
+    if (fabs(t->n[0]) * b->e[0] + fabs(t->n[1]) * b->e[1] + fabs(t->n[2]) * b->e[2] >= fabs(t->d)) {
+      s->ntri++;
+    }
+  }
+  return 0;
+}
