@@ -177,6 +177,7 @@ vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_
     }
     sum->npairs++;
     sum->volume += g->volume;
+    sum->f_n_max = fmax(sum->f_n_max, sqrt(vxg_dot(w->force_normal, w->force_normal)));
     for (int j = 0; j < 3; j++) {
       sum->force_a[j] += w->force_a[j];
       sum->torque_a[j] += w->torque_a[j];

@@ -1590,6 +1590,11 @@ const char *vxc_sweep_name(const vxc_sweep *s) {
 }
 
 
+const char *vxc_sweep_task_path(const vxc_sweep *s) {
+  return s ? s->task_path : NULL;
+}
+
+
 long long vxc_sweep_case_count(const vxc_sweep *s) {
   return s ? s->ncase : 0;
 }

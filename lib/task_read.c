@@ -79,6 +79,28 @@ static int fail(reader *rd, const vxg_sexp *at, const char *fmt, const char *a, 
 }
 
 
+/* Checks that the position p (3 numbers, the form's numbers from index `first`) lies in the
+ * workspace, |x|, |y|, |z| <= VXG_MAX_LENGTH m, where queries can place a body. Returns 0,
+ * or -1 with the error at the first coordinate beyond it. */
+static int in_reach(reader *rd, const vxg_sexp *f, int first, const double *p) {
+  const vxg_sexp *at = f->child->next;
+  for (int i = 0; i < first && at; i++) {
+    at = at->next;
+  }
+  for (int i = 0; i < 3; i++, at = at ? at->next : NULL) {
+    if (fabs(p[i]) > VXG_MAX_LENGTH) {
+      char what[160];
+      snprintf(what, sizeof what, "%c = %g m", "xyz"[i], p[i]);
+      char lim[40];
+      snprintf(lim, sizeof lim, "%g", VXG_MAX_LENGTH);
+      return fail(rd, at ? at : f, "a position beyond the workspace (%s; |x|, |y|, |z| <= %s m)",
+                  what, lim);
+    }
+  }
+  return 0;
+}
+
+
 /* Fails with "CONTEXT: unknown form 'H'" and, when one of the n known forms is near H,
  * "; did you mean 'NAME'?". Returns -1. */
 static int unknown_form(reader *rd, const vxg_sexp *f, const char *context, const char *h,
@@ -307,6 +329,9 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
       if (k != 4 && k != 8) {
         return fail(rd, f, "(keyframe T X Y Z [QW QX QY QZ]): expected 4 or 8 numbers", NULL, NULL);
       }
+      if (in_reach(rd, f, 1, v + 1) < 0) {
+        return -1;
+      }
       task_keyframe *kf = &b->key[b->nkey];
       kf->t = v[0];
       memcpy(kf->p, v + 1, sizeof kf->p);
@@ -495,6 +520,9 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
       }
       if (k != 3 && k != 7) {
         return fail(rd, f, "(pose X Y Z [QW QX QY QZ]): expected 3 or 7 numbers", NULL, NULL);
+      }
+      if (in_reach(rd, f, 0, v) < 0) {
+        return -1;
       }
       memcpy(b->pose0.p, v, sizeof b->pose0.p);
       if (k == 7) {
@@ -1044,6 +1072,11 @@ int vxc_task_body_count(const vxc_task *t) {
 
 const char *vxc_task_body_name(const vxc_task *t, int i) {
   return (t && i >= 0 && i < t->nbody) ? t->body[i].name : NULL;
+}
+
+
+const char *vxc_task_body_model(const vxc_task *t, int i) {
+  return (t && i >= 0 && i < t->nbody) ? t->body[i].model : NULL;
 }
 
 

@@ -343,6 +343,7 @@ static void contact_record(const vxc_pair_wrench *sw, vxc_task_contact_state *cs
   cs->stick = sw->stick;
   cs->sdw = sw->sdw;
   cs->f_n = sw->f_n;
+  cs->f_n_max = sw->f_n_max;
   cs->f_t = sw->f_t;
   cs->t_roll = sw->t_roll;
   cs->t_spin = sw->t_spin;
@@ -722,6 +723,7 @@ static void track_summary(sim *s, double t) {
       }
       cs->last = t;
       cs->peak_fn = fmax(cs->peak_fn, c->f_n);
+      cs->peak_fn_contact = fmax(cs->peak_fn_contact, c->f_n_max);
       cs->peak_ft = fmax(cs->peak_ft, c->f_t);
       cs->peak_troll = fmax(cs->peak_troll, c->t_roll);
       cs->peak_tspin = fmax(cs->peak_tspin, c->t_spin);

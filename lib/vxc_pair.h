@@ -58,6 +58,8 @@ typedef struct vxc_pair_wrench {
   int npairs;         /* tracked contacts: cell pairs in contact, or their patches */
   double volume;      /* V summed over them, m^3 */
   double f_n, f_t;    /* |sum of the normal forces|, |sum of the friction forces|, N */
+  double f_n_max;     /* the largest normal force of one contact, N (opposite walls of a
+                         press fit cancel in f_n, not here) */
   double t_roll;      /* |sum of the rolling torques|, N m */
   double t_spin;      /* |sum of the spinning torques|, N m */
   double normal[3];   /* unit normal of the largest contact (A toward B); 0 without one */

@@ -43,6 +43,9 @@ VXC_API vxc_status vxc_sweep_parse(const char *text, size_t len, const char *fil
 VXC_API void vxc_sweep_free(vxc_sweep *s);
 
 VXC_API const char *vxc_sweep_name(const vxc_sweep *s);
+/* The path of the task file the sweep runs, as resolved against the sweep file's folder
+ * (owned by the sweep), NULL for a NULL sweep. */
+VXC_API const char *vxc_sweep_task_path(const vxc_sweep *s);
 VXC_API long long vxc_sweep_case_count(const vxc_sweep *s);
 /* 1 for (mode grid) (the default), 0 for random and latin. */
 VXC_API int vxc_sweep_is_grid(const vxc_sweep *s);

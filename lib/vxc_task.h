@@ -85,6 +85,9 @@ VXC_API vxc_status vxc_task_set_stop(vxc_task *task, const volatile sig_atomic_t
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);
+/* The model file of body i as resolved against the task file's folder (owned by the
+ * task), NULL for a bad index. */
+VXC_API const char *vxc_task_body_model(const vxc_task *task, int i);
 /* 1 for a free body (its kinetic energy is in the budget), 0 for fixed or driven. */
 VXC_API int vxc_task_body_is_free(const vxc_task *task, int i);
 /* 1 for a driven body (along keyframes or a line, gripped or not), else 0. */
@@ -114,6 +117,7 @@ typedef struct vxc_task_contact_state {
   double volume;      /* total V, m^3 */
   double normal[3];   /* normal of the pair with the largest V (A toward B); 0 apart */
   double f_n;         /* |sum of the normal forces|, N */
+  double f_n_max;     /* the largest normal force of one of its contacts, N */
   double f_t;         /* |sum of the friction forces|, N */
   double t_roll;      /* |sum of the rolling torques|, N m */
   double t_spin;      /* |sum of the spinning torques|, N m */
@@ -156,6 +160,8 @@ typedef void (*vxc_task_progress_fn)(void *ud, double t, double duration);
 typedef struct vxc_task_contact_summary {
   double first, last; /* first and last time in contact, s (-1: never) */
   double peak_fn, peak_ft, peak_troll, peak_tspin; /* largest magnitudes, N and N m */
+  double peak_fn_contact; /* largest normal force of one contact (a cell pair or a patch),
+                             N: opposite contacts cancel in peak_fn, not here */
   int impacts;                                     /* cell-pair contacts started (event located) */
   double initial_volume, initial_fn;               /* overlap V (m^3) and |f_n| (N) at t = 0 */
 } vxc_task_contact_summary;

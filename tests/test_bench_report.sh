@@ -35,7 +35,7 @@ ok "the task ran its whole 0.05 s (${row:-no row})" 0 yes -- \
 ok "its real-time factor is the simulated time over the CPU time" 0 yes -- \
   awk -v r="$row" 'BEGIN { split(r, c, "|"); want = c[3] / c[5]; d = c[6] / want - 1;
     if (d < 0) d = -d; print (c[5] > 0 && d < 0.01 ? "yes" : "no") }'
-ok "a report that cannot be written fails, naming it" 1 "vxc: bench --report: " -- \
+ok "a report that cannot be written fails, naming it" 1 "vxc bench --report: .*none/page.md" -- \
   "$vxc" bench --report "$tmp/none/page.md" --quick --only "cap 1 mm" --corpus 1 \
   --data "$tmp/tasks"
 [ "$failed" -eq 0 ]

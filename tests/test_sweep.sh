@@ -111,6 +111,7 @@ ok "... and gives the same sweep.csv as the run never stopped" 0 '^same$' -- \
   sh -c "cmp '$tmp/full/sweep.csv' '$tmp/cut/sweep.csv' && echo same"
 # a row cut in the middle (killed while writing) is dropped and its case run again
 mkdir -p "$tmp/torn"
+cp "$tmp/full/sweep.inputs" "$tmp/torn/"
 head -n 4 "$tmp/full/sweep.csv" >"$tmp/torn/sweep.csv"
 sed -n 5p "$tmp/full/sweep.csv" | cut -c 1-20 | tr -d '\n' >>"$tmp/torn/sweep.csv"
 ok "--resume drops a torn last row" 0 '7 run now, 3 resumed' -- \

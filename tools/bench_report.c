@@ -2,8 +2,8 @@
  * file stamped with the version, the commit, the date and the machine, holding the bench's
  * tables (the engine's cases, the peer set, the validation corpus) and the bundled
  * scenarios' real-time factors. The tables are the bench's own output (the command run
- * again with standard output sent to the page); the page is written to FILE.tmp and renamed
- * over FILE when complete. */
+ * again with standard output captured); the page goes through the tools' atomic writer
+ * (outfile.h), so FILE appears only when complete. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,10 +15,11 @@
 
 #include "lib/vxc.h"
 #include "tools/cli.h"
+#include "tools/outfile.h"
 
-/* Prints "vxc: bench --report: WHAT: REASON" and returns CLI_FAIL. */
+/* Prints "vxc bench --report: WHAT: REASON" (as outfile.h does) and returns CLI_FAIL. */
 static int fail(const char *what, int e) {
-  fprintf(stderr, "vxc: bench --report: %s: %s\n", what, strerror(e));
+  fprintf(stderr, "vxc bench --report: %s: %s\n", what, strerror(e));
   return CLI_FAIL;
 }
 
@@ -100,24 +101,35 @@ static void stamp(FILE *f, int quick) {
 }
 
 
-/* Runs `vxc bench ARGS...` with its standard output appended to f, inside a code block.
- * Returns its exit status. */
+/* Runs `vxc bench ARGS...` with its standard output captured in a temporary file, then
+ * copied to f inside a code block. Returns its exit status. */
 static int section_run(FILE *f, int argc, char **argv) {
-  fprintf(f, "```\n");
-  fflush(f);
+  FILE *cap = tmpfile();
+  if (!cap) {
+    return fail("a temporary file", errno);
+  }
   fflush(stdout);
   int saved = dup(STDOUT_FILENO);
-  if (saved < 0 || dup2(fileno(f), STDOUT_FILENO) < 0) {
+  if (saved < 0 || dup2(fileno(cap), STDOUT_FILENO) < 0) {
+    int e = errno;
     if (saved >= 0) {
       close(saved);
     }
-    return fail("standard output", errno);
+    fclose(cap);
+    return fail("standard output", e);
   }
   int rc = cli_cmd_bench.run(argc, argv);
   fflush(stdout);
   dup2(saved, STDOUT_FILENO);
   close(saved);
-  fseek(f, 0, SEEK_END);
+  rewind(cap);
+  fprintf(f, "```\n");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, cap)) > 0) {
+    fwrite(buf, 1, n, f);
+  }
+  fclose(cap);
   fprintf(f, "```\n\n");
   return rc;
 }
@@ -198,14 +210,11 @@ static void scenarios(FILE *f, const char *dir, double budget) {
 
 int bench_report(const char *path, int quick, const char *only, int corpus,
                  unsigned long long seed, const char *datadir) {
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-    return cli_usage_error("bench", "--report: file name too long");
+  tools_file out;
+  if (tools_file_open(&out, "vxc bench --report", path, TOOLS_FILE_ATOMIC) != 0) {
+    return CLI_FAIL;
   }
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    return fail(tmp, errno);
-  }
+  FILE *f = out.f;
   stamp(f, quick);
   fprintf(f, "## The engine against closed forms\n\n"
              "`vxc bench%s%s%s`: the octree alone (fast paths off), per case and stopping rule; "
@@ -237,14 +246,8 @@ int bench_report(const char *path, int quick, const char *only, int corpus,
   rc2 = section_run(f, 5, corp);
   rc = rc ? rc : rc2;
   scenarios(f, datadir, quick ? 2 : 30);
-  if (cli_close(f, tmp) != 0) {
-    remove(tmp);
+  if (tools_file_close(&out) != 0) {
     return CLI_FAIL;
-  }
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    remove(tmp);
-    return fail(path, e);
   }
   fprintf(stderr, "vxc bench: wrote %s\n", path);
   return rc;

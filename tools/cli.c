@@ -367,17 +367,6 @@ void cli_json_str(FILE *f, const char *s) {
 }
 
 
-int cli_close(FILE *f, const char *path) {
-  int bad = ferror(f);
-  errno = 0;
-  if (fclose(f) != 0 || bad) {
-    fprintf(stderr, "vxc: %s: write error: %s\n", path, strerror(errno ? errno : EIO));
-    return -1;
-  }
-  return 0;
-}
-
-
 int cli_finish_stdout(int rc) {
   int bad = ferror(stdout);
   errno = 0;

@@ -155,9 +155,6 @@ int cli_params_text(const char *text, size_t len, vxc_params *p, char *msg, size
  * "vxc: PATH:LINE:COLUMN: reason" (or why the file cannot be read) to stderr. */
 int cli_read_params(const char *path, vxc_params *p);
 
-/* Closes f, written to `path`, checking that every write reached it. Returns 0, or -1
- * after printing "vxc: PATH: write error: REASON" to stderr. */
-int cli_close(FILE *f, const char *path);
 /* Flushes stdout at the end of a command; returns `rc`, or CLI_FAIL after printing the
  * error when a write to stdout failed (a full disk, a closed pipe). */
 int cli_finish_stdout(int rc);

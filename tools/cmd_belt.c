@@ -9,6 +9,7 @@
 #include "tools/belt.h"
 #include "tools/cli.h"
 #include "tools/dirs.h"
+#include "tools/outfile.h"
 
 #define BELT_MAX_SET 64
 
@@ -114,11 +115,11 @@ static void json_result(FILE *f, vxc_friction_law law, const belt_result *r) {
 static int write_plot(const char *dir, vxc_friction_law law) {
   char path[4200];
   snprintf(path, sizeof path, "%.4096s/plots.gp", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc: %s: %s\n", path, strerror(errno));
+  tools_file o;
+  if (tools_file_open(&o, "vxc belt", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
+  FILE *f = o.f;
   const char *nm = vxc_friction_law_name(law);
   fprintf(f,
           "set datafile separator ','\nset terminal pngcairo size 1000,800\n"
@@ -130,7 +131,7 @@ static int write_plot(const char *dir, vxc_friction_law law) {
           "set xlabel 'x [m]'\nplot '%s/series.csv' using 2:5 with lines notitle\n"
           "unset multiplot\n",
           dir, nm, dir, dir, dir, dir);
-  if (cli_close(f, path) != 0) {
+  if (tools_file_close(&o) != 0) {
     return -1;
   }
   return tools_gnuplot("vxc belt", path);
@@ -145,19 +146,24 @@ static int run_law(const belt_args *a, vxc_friction_law law, const char *dir, be
     return rc;
   }
   series s = {NULL};
-  char path[4200];
+  tools_file out = {0};
   if (dir) {
+    char path[4200];
     snprintf(path, sizeof path, "%.4096s/series.csv", dir);
-    if (tools_make_dirs(dir) != 0 || !(s.f = fopen(path, "w"))) {
+    if (tools_make_dirs(dir) != 0) {
       fprintf(stderr, "vxc: %s: %s\n", dir, strerror(errno));
       return CLI_FAIL;
     }
+    if (tools_file_open(&out, "vxc belt", path, TOOLS_FILE_ATOMIC) != 0) {
+      return CLI_FAIL;
+    }
+    s.f = out.f;
     fprintf(s.f, "t,x,v,v_rel,F\n");
   }
   vxc_error err;
   memset(&err, 0, sizeof err);
   vxc_status st = belt_run(&c, r, dir ? write_sample : NULL, &s, &err);
-  if (s.f && cli_close(s.f, path) != 0) {
+  if (tools_file_close(&out) != 0) {
     return CLI_FAIL;
   }
   if (st == VXC_ERR_ARG) {
@@ -215,13 +221,14 @@ static int belt_main(int argc, char **argv) {
     return rc;
   }
   FILE *js = NULL;
-  char path[4200];
+  tools_file jo = {0};
   if (a.dir) {
+    char path[4200];
     snprintf(path, sizeof path, "%.4096s/summary.json", a.dir);
-    if (!(js = fopen(path, "w"))) {
-      fprintf(stderr, "vxc: %s: %s\n", path, strerror(errno));
+    if (tools_file_open(&jo, "vxc belt", path, TOOLS_FILE_ATOMIC) != 0) {
       return CLI_FAIL;
     }
+    js = jo.f;
   }
   FILE *outs[2] = {a.json ? stdout : NULL, js};
   for (int o = 0; o < 2; o++) {
@@ -235,7 +242,7 @@ static int belt_main(int argc, char **argv) {
     }
     fprintf(outs[o], all ? "]}\n" : "\n");
   }
-  if (js && cli_close(js, path) != 0) {
+  if (tools_file_close(&jo) != 0) {
     return CLI_FAIL;
   }
   if (!a.json) {

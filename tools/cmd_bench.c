@@ -623,6 +623,6 @@ const cli_command cli_cmd_bench = {
     "--report FILE: the performance and validation page (Markdown), stamped with the\n"
     "version, commit, date and machine: the table above, --peer, --corpus N (default\n"
     "1000, --quick 100) and the real-time factor of every task file in DIR (default data;\n"
-    "each run until its duration or 30 s of CPU, --quick 2 s). Written to FILE.tmp, then\n"
-    "renamed to FILE.\n",
+    "each run until its duration or 30 s of CPU, --quick 2 s). FILE appears only when\n"
+    "complete.\n",
     bench_run};

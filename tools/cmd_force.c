@@ -241,11 +241,12 @@ static vxc_status force_patches(const vxc_params *p, const vxc_pair_metrics *pm,
 }
 
 
-/* Each pair's wrench from a zero state (with patches, the sum of its patches'), reported and
- * summed into tot (force and torque on A, then on B). CLI_OK, or CLI_FAIL after the message
- * when the force model fails or memory runs out. */
+/* Each pair's wrench from a zero state (with patches, the sum of its patches'), reported
+ * (unless `report` is 0: a first pass that only checks, so that a failure leaves no partial
+ * JSON) and summed into tot (force and torque on A, then on B). CLI_OK, or CLI_FAIL after
+ * the message when the force model fails or memory runs out. */
 static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body_motion *ma,
-                       const vxc_body_motion *mb, int json, double tot[4][3]) {
+                       const vxc_body_motion *mb, int json, int report, double tot[4][3]) {
   for (int i = 0; i < m->npair; i++) {
     const vxc_pair_metrics *pm = &m->pair[i];
     double ds[VXC_STATE_SIZE];
@@ -259,17 +260,19 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
       st = force_eval(p, &pm->geom, ma, mb, &w, ds, &e);
     }
     if (st != VXC_OK) {
-      fprintf(stderr, "vxc: cells '%s' and '%s': %s\n", pm->name_a, pm->name_b, e.message);
+      vxc_error named = e;
+      snprintf(named.message, sizeof named.message, "cells '%s' and '%s': %s", pm->name_a,
+               pm->name_b, e.message);
       free(pw);
-      return CLI_FAIL;
+      return cli_lib_error(&named, st);
     }
     vec_add(tot[0], w.force_a);
     vec_add(tot[1], w.torque_a);
     vec_add(tot[2], w.force_b);
     vec_add(tot[3], w.torque_b);
-    if (json) {
+    if (report && json) {
       force_pair_json(i, pm, &w, ds, pw);
-    } else {
+    } else if (report) {
       force_pair_text(pm, &w, ds, p->rolling);
     }
     free(pw);
@@ -320,12 +323,16 @@ static int force_report(const cli_geom_opts *o, const force_opts *f, const vxc_p
   force_motion(&o->pose_a, f->vel[0], &ma);
   force_motion(&o->pose_b, f->vel[1], &mb);
   double tot[4][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-  if (o->json) {
-    printf("{\"contact\": %s, \"pairs\": [", m.contact ? "true" : "false");
-  } else if (!m.contact) {
-    printf("no contact (%.6g m apart): zero wrench\n", m.distance);
+  int rc = force_pairs(p, &m, &ma, &mb, o->json, 0, tot);
+  if (rc == CLI_OK) {
+    memset(tot, 0, sizeof tot);
+    if (o->json) {
+      printf("{\"contact\": %s, \"pairs\": [", m.contact ? "true" : "false");
+    } else if (!m.contact) {
+      printf("no contact (%.6g m apart): zero wrench\n", m.distance);
+    }
+    rc = force_pairs(p, &m, &ma, &mb, o->json, 1, tot);
   }
-  int rc = force_pairs(p, &m, &ma, &mb, o->json, tot);
   if (rc == CLI_OK) {
     force_totals(o->json, a, b, tot, m.capped);
     rc = cli_capped("force", m.capped);

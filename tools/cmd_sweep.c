@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tools/cli.h"
+#include "tools/dirs.h"
 #include "tools/sweep.h"
 
 typedef struct worker {
@@ -106,6 +107,9 @@ static int spawn(worker *w, worker *all, int n, const sweep_out *s) {
     }
     close(to[1]);
     close(from[0]);
+    if (tools_lock_fd() >= 0) {
+      close(tools_lock_fd()); /* the lock goes with the parent (the flock is shared) */
+    }
     worker_loop(s->sw, s->o->max_steps, to[0], from[1]);
   }
   close(to[0]);
@@ -282,10 +286,15 @@ const cli_command cli_cmd_sweep = {
     "DIR/times.csv (index, wall_s: wall times, which vary from run to run). A case that\n"
     "fails is recorded with its status (failed, limit, energy-error, initial-overlap,\n"
     "capped, invalid, crashed) and the sweep goes on; the exit status is then 1 (3 when\n"
-    "only capped, 4 when only energy errors), as for vxc task.\n\n"
+    "only capped, 4 when only energy errors), as for vxc task. DIR/sweep.inputs records\n"
+    "the digests of the sweep, task, model and mesh files. One run at a time writes DIR\n"
+    "(another is refused, naming its pid); a failed write is an error naming the file\n"
+    "(exit 1), files rewritten whole are replaced only when complete.\n\n"
     "  --jobs N        worker processes (default 1)\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
-    "  --resume        keep the complete rows of an existing DIR/sweep.csv and run the rest\n"
+    "  --resume        keep the complete rows of an existing DIR/sweep.csv and run the rest;\n"
+    "                  refused when a file in DIR/sweep.inputs changed; a row that does not\n"
+    "                  parse, or a second row of one case, is dropped (and said) and rerun\n"
     "  --plot          also DIR/OUTPUT.png per output through gnuplot: a heat map over the\n"
     "                  first two varied numbers (DIR/sweep.gp is written either way)\n"
     "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n"

@@ -6,7 +6,9 @@
  * and the JSON's first keys are fixed (README, Task files: other programs read them); extra
  * columns (per contact: normal, force and torque on A, stick and dwell states, pair count;
  * the energy budget) and extra keys come after them. Rows are flushed as written, so a run
- * that fails keeps what it wrote. */
+ * that fails or is killed keeps what it wrote; summary.json, replaced whole (outfile.h),
+ * says "running" from before the first row until the run's end gives its status, so it
+ * never describes another run than series.csv's. One run at a time writes DIR. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -19,11 +21,12 @@
 
 #include "tools/cli.h"
 #include "tools/dirs.h"
+#include "tools/outfile.h"
 #include "tools/series.h"
 #include "tools/task_vtk.h"
 
 typedef struct task_out {
-  FILE *csv;
+  tools_file csv;      /* DIR/series.csv, growing in place */
   vxc_task *task;
   int tty; /* progress bar on stderr */
   int bar_shown;
@@ -110,14 +113,14 @@ static int csv_header(task_out *o) {
     vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1]);
   }
   o->lay = (series_layout){nb, o->names, nc, o->pairs, 1};
-  series_header(o->csv, &o->lay);
+  series_header(o->csv.f, &o->lay);
   return 0;
 }
 
 
 static int on_record(void *ud, const vxc_task_record *r) {
   task_out *o = ud;
-  if (series_row(o->csv, &o->lay, r) != 0) {
+  if (series_row(o->csv.f, &o->lay, r) != 0) {
     o->werr = errno ? errno : EIO;
     return 1; /* stop at the first failed write */
   }
@@ -236,11 +239,11 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
  * printing why. */
 static int write_summary(const char *path, vxc_task *t, const series_layout *lay,
                          const vxc_task_summary *s, const char *status, const char *message) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
+  tools_file o;
+  if (tools_file_open(&o, "vxc task", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
+  FILE *f = o.f;
   fprintf(f, "{");
   series_json_bodies(f, lay, s->body);
   fprintf(f, ",\n \"contacts\": {");
@@ -280,7 +283,23 @@ static int write_summary(const char *path, vxc_task *t, const series_layout *lay
   fprintf(f, ", \"realtime_factor\": ");
   cli_json_num(f, s->realtime_factor);
   fprintf(f, "}\n");
-  return cli_close(f, path);
+  return tools_file_close(&o);
+}
+
+
+/* DIR/summary.json of a run under way: its status "running", until write_summary. */
+static int write_running(const char *path, vxc_task *t) {
+  tools_file o;
+  if (tools_file_open(&o, "vxc task", path, TOOLS_FILE_ATOMIC) != 0) {
+    return -1;
+  }
+  fprintf(o.f, "{\"task\": ");
+  cli_json_str(o.f, vxc_task_name(t));
+  fprintf(o.f,
+          ", \"status\": \"running\", \"message\": \"under way, or killed: series.csv holds "
+          "the records written so far\", \"pid\": %ld}\n",
+          (long)getpid());
+  return tools_file_close(&o);
 }
 
 
@@ -288,11 +307,11 @@ static int write_summary(const char *path, vxc_task *t, const series_layout *lay
 static int write_plots(const char *dir, vxc_task *t) {
   char path[4200];
   snprintf(path, sizeof path, "%s/plots.gp", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
+  tools_file out;
+  if (tools_file_open(&out, "vxc task", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
+  FILE *f = out.f;
   fprintf(f,
           "# gnuplot script written by vxc task: plots of %s/series.csv\n"
           "set datafile separator ','\nset terminal png size 1000,600 noenhanced\n"
@@ -401,7 +420,7 @@ static int write_plots(const char *dir, vxc_task *t) {
             dir, vxc_task_body_name(t, d), vxc_task_body_name(t, d), vxc_task_body_name(t, d),
             vxc_task_name(t), dir, vxc_task_body_name(t, d), d == a ? "" : "-", na, nb, na, nb);
   }
-  if (cli_close(f, path) != 0) {
+  if (tools_file_close(&out) != 0) {
     return -1;
   }
   return tools_gnuplot("vxc task", path);
@@ -424,8 +443,9 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--max-steps") == 0 || strcmp(argv[i], "--max-output") == 0) {
       double *x = argv[i][6] == 's' ? &a->max_steps : &a->max_output;
-      if (i + 1 >= argc || cli_parse_double(argv[i + 1], x) != 0 || !(*x >= 1) || *x > 1e15) {
-        return cli_usage_error("task", "%s: expected a number from 1 to 1e15", argv[i]);
+      if (i + 1 >= argc || cli_parse_double(argv[i + 1], x) != 0 || !(*x >= 1) || *x > 1e15 ||
+          *x != floor(*x)) {
+        return cli_usage_error("task", "%s: expected a whole number from 1 to 1e15", argv[i]);
       }
       i++;
     } else if (strcmp(argv[i], "--max-wall") == 0) {
@@ -522,9 +542,10 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
       printf("never in contact\n");
     } else {
       printf(
-          "in contact %.6g .. %.6g s, %d pair starts, peak f_n %.6g N, f_t %.6g N, "
-          "rolling %.4g N m, spinning %.4g N m\n",
-          c->first, c->last, c->impacts, c->peak_fn, c->peak_ft, c->peak_troll, c->peak_tspin);
+          "in contact %.6g .. %.6g s, %d pair starts, peak f_n %.6g N (one contact's "
+          "%.6g N), f_t %.6g N, rolling %.4g N m, spinning %.4g N m\n",
+          c->first, c->last, c->impacts, c->peak_fn, c->peak_fn_contact, c->peak_ft,
+          c->peak_troll, c->peak_tspin);
     }
   }
   const vxc_task_energy *e = &s->energy;
@@ -566,26 +587,28 @@ static int task_execute(vxc_task *t, const task_args *a) {
   o.max_wall = a->max_wall;
   o.wall0 = mono_s();
   o.last_line = o.wall0;
+  char path[4200];
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
+  snprintf(path, sizeof path, "%s/summary.json", a->dir);
   if (tools_make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
     return CLI_FAIL;
   }
-  if (!(o.csv = fopen(o.csv_path, "w"))) {
-    fprintf(stderr, "vxc: %s: cannot write: %s\n", o.csv_path, strerror(errno));
+  if (tools_lock_dir("vxc task", a->dir) != 0 || write_running(path, t) != 0 ||
+      tools_file_open(&o.csv, "vxc task", o.csv_path, TOOLS_FILE_TRUNC) != 0) {
     return CLI_FAIL;
   }
   if (a->vtk && tools_make_dirs(a->vtk) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->vtk, strerror(errno));
-    fclose(o.csv);
+    tools_file_discard(&o.csv);
     return CLI_FAIL;
   }
   if (a->vtk && !(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol))) {
-    fclose(o.csv);
+    tools_file_discard(&o.csv);
     return CLI_FAIL;
   }
   if (csv_header(&o) != 0) {
-    fclose(o.csv);
+    tools_file_discard(&o.csv);
     free(o.names);
     free(o.pairs);
     task_vtk_close(o.vtk);
@@ -602,17 +625,15 @@ static int task_execute(vxc_task *t, const task_args *a) {
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");
   }
-  int werr = ferror(o.csv) ? EIO : 0;
-  if ((fclose(o.csv) != 0 || werr) && !o.werr) {
-    o.werr = errno ? errno : EIO;
+  if (tools_file_close(&o.csv) != 0 && !o.werr) {
+    o.werr = EIO; /* the message named the file */
   }
   int rc;
   const char *status = run_status(&o, &s, st, &rc);
-  char msg[sizeof err.message + 4300], path[4200];
+  char msg[sizeof err.message + 4300];
   run_message(&o, &s, st, &err, msg, sizeof msg);
-  snprintf(path, sizeof path, "%s/summary.json", a->dir);
   int out_rc = write_summary(path, t, &o.lay, &s, status, msg) != 0 ? CLI_FAIL : CLI_OK;
-  print_summary(t, &s, st == VXC_OK && !o.werr ? status : "FAILED", &o, a->dir);
+  print_summary(t, &s, status, &o, a->dir);
   if (a->plot && write_plots(a->dir, t) != 0) {
     out_rc = CLI_FAIL;
   }
@@ -662,7 +683,9 @@ const cli_command cli_cmd_task = {
     "DIR/summary.json (final poses and velocities, per contact first and last contact times\n"
     "and peak forces and torques, the energy budget with the dissipation of each term and\n"
     "the balance error, run statistics), and prints the wall time and contact queries per\n"
-    "second. A run that diverges stops with a message and keeps what it wrote.\n\n"
+    "second. A run that diverges stops with a message and keeps what it wrote.\n"
+    "summary.json says \"running\" from before the first row of series.csv until the run\n"
+    "ends; one run at a time writes DIR (another is refused, naming its pid).\n\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
     "  --plot          also DIR/forces.png, torques.png, velocities.png, energy.png,\n"
     "                  tilt.png (each moving body's z axis from the world's, degrees)\n"

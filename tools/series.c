@@ -97,5 +97,7 @@ void series_json_contact(FILE *f, const series_layout *l, int i,
     fprintf(f, ", \"%s\": ", k[j]);
     cli_json_num(f, v[j]);
   }
+  fprintf(f, ", \"peak_fn_contact\": ");
+  cli_json_num(f, c->peak_fn_contact);
   fprintf(f, ", \"impacts\": %d", c->impacts);
 }

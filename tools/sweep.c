@@ -11,6 +11,7 @@
 
 #include "tools/cli.h" /* exit statuses */
 #include "tools/dirs.h"
+#include "tools/sweep_inputs.h"
 
 double sweep_now(void) {
   struct timespec ts;
@@ -233,8 +234,146 @@ static char *read_line(FILE *f, int *cut) {
 }
 
 
-/* --resume: keeps the rows of sweep.csv that are complete, belong to this sweep and case
- * (same values), and did not crash; their wall times from times.csv. */
+/* Why a row of sweep.csv cannot be kept, or NULL when it can: the fields, the index, the
+ * varied values (this case's), every output a number, the status. *idx and *code receive
+ * the case and its status. */
+static const char *row_fault(const sweep_out *s, const char *line, char *prefix, size_t psize,
+                             long long *idx, int *code) {
+  const vxc_sweep *sw = s->sw;
+  int na = vxc_sweep_axis_count(sw), no = vxc_sweep_output_count(sw);
+  int commas = 0;
+  for (const char *p = line; *p; p++) {
+    commas += *p == ',';
+  }
+  if (commas != na + no + 1) {
+    return "not as many fields as the header";
+  }
+  char *end = NULL;
+  errno = 0;
+  long long i = strtoll(line, &end, 10);
+  if (end == line || *end != ',' || errno || i < 0 || i >= s->ncase) {
+    return "no case index";
+  }
+  *idx = i;
+  size_t pn = row_prefix(sw, i, prefix, psize);
+  if (strncmp(line, prefix, pn) != 0) {
+    return "its varied values are not this case's";
+  }
+  const char *p = line + pn;
+  for (int k = 0; k < no; k++) {
+    size_t n = strcspn(p, ",");
+    double v = strtod(p, &end);
+    (void)v;
+    if (n == 0 || end != p + n) {
+      return "an output is not a number";
+    }
+    p += n + 1;
+  }
+  *code = status_of(p);
+  return !strcmp(p, "crashed") ? "its case crashed" : *code < 0 ? "no status" : NULL;
+}
+
+
+/* Keeps row `line` (owned from here) as case i's, unless case i has one already: then
+ * both go and the case runs again (dup[i]). */
+static int keep_row(sweep_out *s, char *line, long long i, char *dup) {
+  if (dup[i]) {
+    free(line);
+    return 0;
+  }
+  if (s->row[i]) {
+    dup[i] = 1;
+    free(s->row[i]);
+    s->row[i] = NULL;
+    free(line);
+    return 0;
+  }
+  size_t l = strlen(line);
+  char *nl = realloc(line, l + 2);
+  if (!nl) {
+    free(line);
+    return -1;
+  }
+  memcpy(nl + l, "\n", 2);
+  s->row[i] = nl;
+  return 0;
+}
+
+
+/* Reads the rows of sweep.csv after its header (f), each checked by row_fault; prints
+ * each dropped row's line and reason (the first ten). Returns 0, or -1 out of memory. */
+static int read_rows(sweep_out *s, FILE *f) {
+  size_t psize = row_size(s->sw);
+  char *prefix = malloc(psize), *dup = calloc((size_t)s->ncase, 1);
+  long long dropped = 0, nline = 1;
+  int cut = 0, rc = prefix && dup ? 0 : -1;
+  char *line;
+  while (rc == 0 && (line = read_line(f, &cut)) != NULL) {
+    long long i = -1;
+    int code = -1; /* counted once every row is read */
+    const char *why = row_fault(s, line, prefix, psize, &i, &code);
+    nline++;
+    if (!why && (dup[i] || s->row[i])) {
+      why = "a second row of its case (the first is dropped too)";
+      keep_row(s, line, i, dup);
+    } else if (!why) {
+      rc = keep_row(s, line, i, dup);
+    } else {
+      free(line);
+    }
+    if (why && dropped++ < 10) {
+      fprintf(stderr, "vxc sweep: --resume: %s:%lld: %s: dropped, its case runs again\n",
+              s->csv_path, nline, why);
+    }
+  }
+  if (cut) {
+    fprintf(stderr, "vxc sweep: --resume: %s:%lld: a row cut short: dropped\n", s->csv_path,
+            nline + 1);
+  }
+  for (long long i = 0; i < s->ncase; i++) { /* the kept rows, each its case's only one */
+    if (s->row[i]) {
+      const char *st = strrchr(s->row[i], ',') + 1;
+      char name[32];
+      snprintf(name, sizeof name, "%.*s", (int)strcspn(st, "\n"), st);
+      s->count[status_of(name)]++;
+      s->ndone++;
+      s->nresumed++;
+    }
+  }
+  free(prefix);
+  free(dup);
+  if (dropped || cut) {
+    fprintf(stderr, "vxc sweep: --resume: %lld row%s of %s kept, %lld dropped\n", s->nresumed,
+            s->nresumed == 1 ? "" : "s", s->csv_path, dropped + cut);
+  }
+  return rc;
+}
+
+
+/* The wall times of the kept rows, from times.csv. */
+static void read_times(sweep_out *s) {
+  FILE *f = fopen(s->times_path, "r");
+  int cut = 0;
+  if (!f) {
+    return;
+  }
+  char *l = read_line(f, &cut);
+  free(l);
+  while ((l = read_line(f, &cut)) != NULL) {
+    long long i;
+    double w;
+    if (sscanf(l, "%lld,%lf", &i, &w) == 2 && i >= 0 && i < s->ncase && s->row[i] &&
+        isnan(s->wall[i])) {
+      s->wall[i] = w;
+    }
+    free(l);
+  }
+  fclose(f);
+}
+
+
+/* --resume: keeps the rows of sweep.csv that are whole, this sweep's (same header, same
+ * input files, same values) and did not crash; their wall times from times.csv. */
 static int resume(sweep_out *s, const char *header) {
   FILE *f = fopen(s->csv_path, "r");
   if (!f) {
@@ -242,54 +381,9 @@ static int resume(sweep_out *s, const char *header) {
   }
   int cut = 0;
   char *line = read_line(f, &cut);
-  if (line && strncmp(line, header, strlen(header) - 1) == 0 && !line[strlen(header) - 1]) {
-    free(line);
-    const vxc_sweep *sw = s->sw;
-    int nfield = 1 + vxc_sweep_axis_count(sw) + vxc_sweep_output_count(sw) + 1;
-    size_t psize = row_size(sw);
-    char *prefix = malloc(psize);
-    long long dropped = 0;
-    while (prefix && (line = read_line(f, &cut)) != NULL) {
-      int commas = 0;
-      for (const char *p = line; *p; p++) {
-        commas += *p == ',';
-      }
-      char *end = NULL;
-      long long i = strtoll(line, &end, 10);
-      const char *st = strrchr(line, ',');
-      int ok = commas == nfield - 1 && end != line && *end == ',' && i >= 0 && i < s->ncase &&
-               !s->row[i] && st && status_of(st + 1) >= 0;
-      if (ok) {
-        size_t pn = row_prefix(sw, i, prefix, psize);
-        ok = strncmp(line, prefix, pn) == 0;
-      }
-      if (!ok) {
-        dropped++;
-        free(line);
-        continue;
-      }
-      int code = status_of(st + 1);
-      size_t l = strlen(line);
-      char *nl = realloc(line, l + 2);
-      if (!nl) {
-        free(line);
-        break;
-      }
-      memcpy(nl + l, "\n", 2);
-      s->row[i] = nl;
-      s->count[code]++;
-      s->ndone++;
-      s->nresumed++;
-    }
-    free(prefix);
-    if (dropped || cut) {
-      fprintf(stderr,
-              "vxc sweep: --resume: %lld row%s of %s kept, %lld dropped (incomplete, "
-              "crashed or not this sweep's)\n",
-              s->nresumed, s->nresumed == 1 ? "" : "s", s->csv_path, dropped + cut);
-    }
-  } else {
-    free(line);
+  int same = line && strncmp(line, header, strlen(header) - 1) == 0 && !line[strlen(header) - 1];
+  free(line);
+  if (!same) {
     fclose(f);
     fprintf(stderr,
             "vxc sweep: %s has another header (another sweep's file?): remove it, or choose "
@@ -297,22 +391,17 @@ static int resume(sweep_out *s, const char *header) {
             s->csv_path);
     return CLI_FAIL;
   }
-  fclose(f);
-  f = fopen(s->times_path, "r");
-  if (f) {
-    char *l = read_line(f, &cut);
-    free(l);
-    while ((l = read_line(f, &cut)) != NULL) {
-      long long i;
-      double w;
-      if (sscanf(l, "%lld,%lf", &i, &w) == 2 && i >= 0 && i < s->ncase && s->row[i] &&
-          isnan(s->wall[i])) {
-        s->wall[i] = w;
-      }
-      free(l);
-    }
+  if (sweep_inputs_check(s->inputs, s->inputs_path) != 0) {
     fclose(f);
+    return CLI_FAIL;
   }
+  int rc = read_rows(s, f);
+  fclose(f);
+  if (rc != 0) {
+    fprintf(stderr, "vxc sweep: out of memory\n");
+    return CLI_FAIL;
+  }
+  read_times(s);
   return 0;
 }
 
@@ -322,35 +411,43 @@ static int write_times_row(FILE *f, long long i, double w) {
 }
 
 
-/* Writes both files whole, rows in index order (through a temporary file and a rename). */
+/* Writes both files whole, rows in index order, each through a temporary file renamed
+ * over it: a failure leaves the previous file. */
 static int rewrite(sweep_out *s) {
   const char *paths[2] = {s->csv_path, s->times_path};
   for (int k = 0; k < 2; k++) {
-    char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", paths[k]);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-      fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", tmp, strerror(errno));
+    tools_file o;
+    if (tools_file_open(&o, "vxc sweep", paths[k], TOOLS_FILE_ATOMIC) != 0) {
       return -1;
     }
     if (k == 0) {
-      write_header(s->sw, f);
+      write_header(s->sw, o.f);
     } else {
-      fprintf(f, "index,wall_s\n");
+      fprintf(o.f, "index,wall_s\n");
     }
     for (long long i = 0; i < s->ncase; i++) {
       if (k == 0 && s->row[i]) {
-        fputs(s->row[i], f);
+        fputs(s->row[i], o.f);
       } else if (k == 1 && s->row[i] && !isnan(s->wall[i])) {
-        write_times_row(f, i, s->wall[i]);
+        write_times_row(o.f, i, s->wall[i]);
       }
     }
-    if (fclose(f) != 0 || rename(tmp, paths[k]) != 0) {
-      fprintf(stderr, "vxc sweep: %s: write error\n", paths[k]);
+    if (tools_file_close(&o) != 0) {
       return -1;
     }
   }
   return 0;
+}
+
+
+/* DIR/sweep.inputs: the record of the input files, whole or not at all. */
+static int write_inputs(sweep_out *s) {
+  tools_file o;
+  if (tools_file_open(&o, "vxc sweep", s->inputs_path, TOOLS_FILE_ATOMIC) != 0) {
+    return -1;
+  }
+  fputs(s->inputs, o.f);
+  return tools_file_close(&o);
 }
 
 
@@ -375,12 +472,19 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
   for (long long i = 0; i < s->ncase; i++) {
     s->wall[i] = NAN;
   }
+  if (sweep_inputs_text(s->sw, o->file, &s->inputs) != 0) {
+    return CLI_FAIL;
+  }
   if (tools_make_dirs(o->dir) != 0) {
     fprintf(stderr, "vxc sweep: %s: cannot create the directory: %s\n", o->dir, strerror(errno));
     return CLI_FAIL;
   }
+  if (tools_lock_dir("vxc sweep", o->dir) != 0) {
+    return CLI_FAIL;
+  }
   snprintf(s->csv_path, sizeof s->csv_path, "%s/sweep.csv", o->dir);
   snprintf(s->times_path, sizeof s->times_path, "%s/times.csv", o->dir);
+  snprintf(s->inputs_path, sizeof s->inputs_path, "%s/sweep.inputs", o->dir);
   char *header = NULL;
   size_t hlen = 0;
   FILE *hf = open_memstream(&header, &hlen);
@@ -394,16 +498,14 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
   if (rc != 0) {
     return rc;
   }
-  /* the kept rows, then the new ones appended as they come */
-  if (rewrite(s) != 0) {
+  /* the kept rows (and only then the record of the inputs they match), then the new rows
+     appended as they come */
+  if (rewrite(s) != 0 || write_inputs(s) != 0 ||
+      tools_file_open(&s->csv, "vxc sweep", s->csv_path, TOOLS_FILE_APPEND) != 0 ||
+      tools_file_open(&s->times, "vxc sweep", s->times_path, TOOLS_FILE_APPEND) != 0) {
     return CLI_FAIL;
   }
-  s->csv = fopen(s->csv_path, "a");
-  s->times = fopen(s->times_path, "a");
-  if (!s->csv || !s->times) {
-    fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", o->dir, strerror(errno));
-    return CLI_FAIL;
-  }
+  s->started = 1;
   return 0;
 }
 
@@ -427,9 +529,10 @@ static int record(sweep_out *s, long long i, char *row, double wall, int st, con
   s->count[st == SWEEP_CRASHED ? 7 : st]++;
   s->sum_wall += wall;
   int rc = 0;
-  if (fputs(row, s->csv) < 0 || fflush(s->csv) != 0 || write_times_row(s->times, i, wall) ||
-      fflush(s->times) != 0) {
-    fprintf(stderr, "vxc sweep: %s: write error\n", s->o->dir);
+  fputs(row, s->csv.f);
+  write_times_row(s->times.f, i, wall);
+  if (tools_file_sync(&s->csv) != 0 || tools_file_sync(&s->times) != 0) {
+    s->werr = 1;
     rc = -1;
   }
   if (s->tty) {
@@ -495,11 +598,11 @@ static int write_plots(sweep_out *s) {
   const char *dir = s->o->dir;
   char path[4200];
   snprintf(path, sizeof path, "%s/sweep.gp", dir);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc sweep: %s: cannot write: %s\n", path, strerror(errno));
+  tools_file o;
+  if (tools_file_open(&o, "vxc sweep", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
+  FILE *f = o.f;
   int na = vxc_sweep_axis_count(sw);
   const char *x = vxc_sweep_axis_name(sw, 0), *y = na > 1 ? vxc_sweep_axis_name(sw, 1) : NULL;
   fprintf(f,
@@ -530,30 +633,36 @@ static int write_plots(sweep_out *s) {
               dir, x, y, out);
     }
   }
-  fclose(f);
+  if (tools_file_close(&o) != 0) {
+    return -1;
+  }
   return tools_gnuplot("vxc sweep", path);
 }
 
 
 int sweep_out_close(sweep_out *s, int jobs) {
-  int rc = CLI_OK;
-  if (s->csv && fclose(s->csv) != 0) {
+  int rc = s->werr ? CLI_FAIL : CLI_OK;
+  if (tools_file_close(&s->csv) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->times && fclose(s->times) != 0) {
+  if (tools_file_close(&s->times) != 0) {
     rc = CLI_FAIL;
   }
-  s->csv = s->times = NULL;
   if (s->bar_shown) {
     fprintf(stderr, "\r%60s\r", "");
   }
-  if (s->sw && s->ndone == s->ncase && rewrite(s) != 0) {
+  /* even after a failed append: the rows are all in memory, and the rename is atomic */
+  if (s->started && s->ndone == s->ncase && rewrite(s) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->sw && s->o->plot && write_plots(s) != 0) {
+  if (s->started && s->o->plot && write_plots(s) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->sw) {
+  if (s->started && rc != CLI_OK) {
+    fprintf(stderr, "vxc sweep: %s: not every row could be written (above): --resume runs the "
+            "missing cases\n", s->o->dir);
+  }
+  if (s->started) {
     double wall = sweep_now() - s->t0;
     long long nrun = s->ndone - s->nresumed;
     printf("sweep %s: %lld of %lld cases in %s (%lld run now, %lld resumed):",
@@ -583,6 +692,7 @@ int sweep_out_close(sweep_out *s, int jobs) {
   }
   free(s->row);
   free(s->wall);
+  free(s->inputs);
   vxc_sweep_free(s->sw);
   memset(s, 0, sizeof *s);
   return rc;

@@ -5,13 +5,17 @@
  * Data: a case's result travels as one message (sweep_msg header, then the CSV row
  * without its newline, then the error message), so the transport (a pipe, MPI) only moves
  * bytes. The parent (rank 0) alone writes the files: a row is appended and flushed as soon
- * as its case ends; when every case is done both files are rewritten in index order. */
+ * as its case ends (and synced: a kill loses no finished row); when every case is done
+ * both files are rewritten in index order, each through a temporary file renamed over it
+ * (outfile.h). DIR/sweep.inputs records the digests of the files the sweep reads
+ * (sweep_inputs.h); one run at a time writes DIR (tools_lock_dir). */
 #ifndef VXC_TOOLS_SWEEP_H
 #define VXC_TOOLS_SWEEP_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include "tools/outfile.h"
 #include "lib/vxc.h"
 
 /* The command line of both programs. */
@@ -50,13 +54,18 @@ typedef struct sweep_out {
   long long count[8]; /* per vxc_sweep_status; [7] crashed */
   double sum_wall;    /* of the cases run now */
   double t0;
-  FILE *csv, *times;
+  tools_file csv, times; /* the rows appended as cases end */
+  int werr;              /* a write failed (the message printed) */
+  int started;           /* the folder was set up: the sweep ran */
+  char *inputs;          /* the record of the input files (sweep_inputs.h) */
   int tty, bar_shown; /* a progress line on stderr when it is a terminal */
-  char csv_path[4200], times_path[4200];
+  char csv_path[4200], times_path[4200], inputs_path[4200];
 } sweep_out;
 
-/* Loads the sweep, creates the folder, writes the headers or (--resume) keeps the complete
- * rows of an existing sweep.csv. Returns 0 or the exit status (after a message). */
+/* Loads the sweep, creates and locks the folder, writes the headers or (--resume) keeps the
+ * complete rows of an existing sweep.csv when the sweep's input files are those its rows
+ * were computed from. Returns 0 or the exit status (after a message); DIR is untouched
+ * when it fails before the sweep could start. */
 int sweep_out_open(sweep_out *s, const sweep_opts *o);
 
 /* The next case to run, or -1 when none is left. */

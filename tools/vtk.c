@@ -6,14 +6,12 @@
 #include <string.h>
 
 #include "tools/cli.h"
+#include "tools/outfile.h"
 #include "tools/vtk.h"
 
-static FILE *vtk_open(const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc: %s: cannot write: %s\n", path, strerror(errno));
-  }
-  return f;
+/* path, written whole or not at all (outfile.h): the stream, or NULL after a message */
+static FILE *vtk_open(tools_file *o, const char *path) {
+  return tools_file_open(o, "vxc", path, TOOLS_FILE_ATOMIC) == 0 ? o->f : NULL;
 }
 
 
@@ -91,7 +89,8 @@ static double region_field(const vxc_region_box *b, int k) {
 
 
 int vtk_write_region(const char *path, const vxc_region_box *box, const int *contact, size_t n) {
-  FILE *f = vtk_open(path);
+  tools_file o;
+  FILE *f = vtk_open(&o, path);
   if (!f) {
     return -1;
   }
@@ -131,7 +130,7 @@ int vtk_write_region(const char *path, const vxc_region_box *box, const int *con
   }
   fprintf(f, "      </CellData>\n    </Piece>\n");
   vtk_tail(f, "UnstructuredGrid");
-  return cli_close(f, path);
+  return tools_file_close(&o);
 }
 
 
@@ -195,7 +194,8 @@ int vtk_write_surfaces(const char *path, const vxc_surface *const *s, int ns) {
   }
   size_t *id = malloc(3 * nt * sizeof *id + 1), *first = malloc(3 * nt * sizeof *first + 1);
   long long np = id && first ? weld(s, ns, 3 * nt, id, first) : -1;
-  FILE *f = np >= 0 ? vtk_open(path) : NULL;
+  tools_file o;
+  FILE *f = np >= 0 ? vtk_open(&o, path) : NULL;
   if (!f) {
     if (np < 0) {
       fprintf(stderr, "vxc: %s: out of memory\n", path);
@@ -245,13 +245,14 @@ int vtk_write_surfaces(const char *path, const vxc_surface *const *s, int ns) {
   array_close(f);
   fprintf(f, "      </CellData>\n    </Piece>\n");
   vtk_tail(f, "PolyData");
-  return cli_close(f, path);
+  return tools_file_close(&o);
 }
 
 
 int vtk_write_pvd(const char *path, int n, const double *t, const int *part,
                   const char *const *file) {
-  FILE *f = vtk_open(path);
+  tools_file o;
+  FILE *f = vtk_open(&o, path);
   if (!f) {
     return -1;
   }
@@ -272,5 +273,5 @@ int vtk_write_pvd(const char *path, int n, const double *t, const int *part,
     fprintf(f, "\"/>\n");
   }
   vtk_tail(f, "Collection");
-  return cli_close(f, path);
+  return tools_file_close(&o);
 }

@@ -136,6 +136,9 @@ int main(int argc, char **argv) {
   if (rank == 0) {
     rc = sweep_parse_args("vxc-sweep-mpi", argc, argv, 0, &o);
     rc = dispatcher(&o, size, rc == 0);
+    if (tools_stdout_check("vxc-sweep-mpi") != 0 && rc == 0) {
+      rc = CLI_FAIL;
+    }
   } else {
     int go = 0;
     MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);

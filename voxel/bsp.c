@@ -84,6 +84,15 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
     y[k] /= p->nv;
     x[k] = r->b->c[k] + y[k];
   }
+  if (at->shape != VXV_LOCAL_GENERAL) {
+    /* the intersection (union) of the planes' inner sides */
+    int in = at->shape == VXV_LOCAL_CONVEX;
+    for (int j = 0; j < at->npl; j++) {
+      int side = vxg_dot(at->pl[j], y) <= at->pl[j][3];
+      in = at->shape == VXV_LOCAL_CONVEX ? in && side : in || side;
+    }
+    return in != at->comp;
+  }
   const vxg_atom *atom = &r->q->cell[at->cell].pc->atom[at->atom];
   double f = vxg_atom_eval_bounded(atom, x, at->bound + sqrt(vxg_dot(y, y)), NULL);
   return (f <= 0) != at->comp;
@@ -272,8 +281,65 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
+/* The local shape of a mesh near a leaf from the n triangles (corners tri, planes pl, query
+ * frame) that meet the ball holding it: convex when every corner lies inside every plane,
+ * concave when outside, within tol (m). Then the triangles, closed within the ball and on
+ * the boundary of that intersection (union), are all of its boundary there, and the mesh's
+ * inside within the ball is that intersection (union). */
+static int local_shape(const double *tri, const double *pl, int n, double tol) {
+  int convex = n > 0, concave = n > 0;
+  for (int j = 0; j < n && (convex || concave); j++) {
+    const double *q = pl + 4 * j;
+    for (int v = 0; v < 3 * n && (convex || concave); v++) {
+      double s = vxg_dot(q, tri + 3 * v) - q[3];
+      convex &= s <= tol;
+      concave &= s >= -tol;
+    }
+  }
+  return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
+}
+
+
+/* The distinct planes (by group) of pl into out (4 each), in their order; returns the count. */
+static int distinct_planes(const double *pl, const int *grp, int n, double *out) {
+  int m = 0;
+  for (int j = 0; j < n; j++) {
+    int seen = 0;
+    for (int i = 0; i < j && !seen; i++) {
+      seen = grp[i] == grp[j];
+    }
+    if (!seen) {
+      memcpy(out + 4 * m++, pl + 4 * j, 4 * sizeof *out);
+    }
+  }
+  return m;
+}
+
+
+/* Triangle j of tri / pl / grp, moved to the leaf's coordinates, into t. */
+static void leaf_tri(const vxv_box *b, const double *tri, const double *pl, const int *grp, int j,
+                     int a, vxv_btri *t) {
+  for (int v = 0; v < 3; v++) {
+    for (int c = 0; c < 3; c++) {
+      t->v[3 * v + c] = tri[9 * j + 3 * v + c] - b->c[c];
+    }
+  }
+  memcpy(t->n, pl + 4 * j, sizeof t->n);
+  t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
+  t->group = grp[j];
+  t->atom = a;
+  for (int v = 0; v < 3; v++) {
+    const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
+    double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
+    t->w[v] = vxg_dot(t->o[v], p0);
+    t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
+  }
+}
+
+
 int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
-                     int attempt) {
+                     int attempt, double *planes, int *nplanes) {
   const vxv_qcell *qc = &q->cell[k];
   double r = vxv_box_radius(b);
   int room = VXV_BSP_TRIS - s->ntri;
@@ -289,30 +355,27 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (n < 0) {
     return -1;
   }
+  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */
+  double tol = 1e-10 * r + vxv_vertex_rounding(b);
+  int shape = local_shape(tri, pl, n, tol);
+  if (shape == VXV_LOCAL_CONVEX && !comp) {
+    *nplanes = distinct_planes(pl, grp, n, planes);
+    return 1;
+  }
   int a = s->natom++;
   vxv_batom *at = &s->atom[a];
   at->cell = k;
   at->atom = i;
   at->comp = comp;
   at->bound = i == qc->mslot ? (double)b->mu[k] : HUGE_VAL;
+  at->shape = shape;
+  at->npl = distinct_planes(pl, grp, n, &at->pl[0][0]);
+  for (int j = 0; j < at->npl; j++) {
+    at->pl[j][3] -= vxg_dot(at->pl[j], b->c);
+  }
   for (int j = 0; j < n; j++) {
     vxv_btri *t = &s->tri[s->ntri];
-    for (int v = 0; v < 3; v++) {
-      for (int c = 0; c < 3; c++) {
-        t->v[3 * v + c] = tri[9 * j + 3 * v + c] - b->c[c];
-      }
-    }
-    memcpy(t->n, pl + 4 * j, sizeof t->n);
-    t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
-    t->group = grp[j];
-    t->atom = a;
-    for (int v = 0; v < 3; v++) {
-      const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
-      double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-      vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
-      t->w[v] = vxg_dot(t->o[v], p0);
-      t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
-    }
+    leaf_tri(b, tri, pl, grp, j, a, t);
     /* only those whose plane cuts the box */
     if (fabs(t->n[0]) * b->e[0] + fabs(t->n[1]) * b->e[1] + fabs(t->n[2]) * b->e[2] >= fabs(t->d)) {
       s->ntri++;

@@ -94,6 +94,7 @@ int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]) {
     }
     vxv_box *c = &kid[n++];
     *c = *b;
+    c->leaf = 0;
     c->level = b->level + 1;
     c->h = h;
     for (int k = 0; k < 3; k++) {

@@ -75,6 +75,8 @@ typedef struct vxv_box {
   uint64_t outside[2];
   float mu[2]; /* per cell: an upper bound on |f| of atom mslot at c, rounded up (infinite:
                   none; the parent's until the box is classified) */
+  int leaf;    /* k + 1 when the top of the tree integrated the box as an exact leaf into
+                  ws->topleaf[k] (octree.c), else 0 */
 } vxv_box;
 
 typedef struct vxv_leaf {
@@ -199,10 +201,18 @@ typedef struct vxv_btri {
   int atom;       /* index in vxv_bsp.atom */
 } vxv_btri;
 
+/* The mesh's inside near a leaf (bsp.c): within the ball that holds the leaf, the
+ * intersection of its triangles' inner half-spaces (every vertex near is inside every
+ * triangle's plane there), their union (every vertex outside), or neither. */
+enum { VXV_LOCAL_GENERAL, VXV_LOCAL_CONVEX, VXV_LOCAL_CONCAVE };
+
 typedef struct vxv_batom {
   int cell, atom; /* the mesh atom */
   int comp;       /* 1: the cell keeps the mesh's outside (a complemented primitive) */
   double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
+  int shape;      /* VXV_LOCAL_*: how a piece's side is read (general: the signed distance) */
+  int npl;        /* the distinct planes of its triangles near the leaf, leaf-local */
+  double pl[VXV_BSP_TRIS][4];
 } vxv_batom;
 
 typedef struct vxv_bsp {
@@ -272,6 +282,9 @@ struct vxv_workspace {
 
   /* the order in which a round's subtrees are claimed (largest expected work first) */
   vxv_claim *order;
+  vxv_leaf *topleaf; /* the exact leaves the top of the tree integrated (vxv_box.leaf) */
+  size_t captopleaf;
+  int ntopleaf;
   size_t caporder;
 
   /* the pool: nworker threads (ids 1..nworker); the caller is id 0. gen and alert are
@@ -368,10 +381,6 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
-/* 1 when the MIXED box b is likely an exact leaf as it is: its meshes' triangles near it fit
- * (vxv_leaf_eval with only_exact, without the integration, which may still find a BSP too
- * large). */
-int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
@@ -424,10 +433,12 @@ int vxv_box_flush(const vxv_query *q, const vxv_box *b);
 /* bsp.c */
 /* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with
  * its triangles that may cross b. An `attempt` (a box that will be split otherwise) gives
- * up when b's ball is large against the mesh's mean triangle. Returns 0, or -1 when the
- * atom does not fit (too many triangles or atoms): it must be linearised. */
+ * up when b's ball is large against the mesh's mean triangle. Returns 0; 1 when the atom
+ * needs no BSP: it is kept as its inside (not comp) and that is locally convex, the
+ * intersection of the half-spaces planes[4 j ..] (n . x <= d, query frame, j < *nplanes);
+ * or -1 when the atom does not fit (too many triangles or atoms): it must be linearised. */
 int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, int i, int comp,
-                     int attempt);
+                     int attempt, double *planes, int *nplanes);
 /* The region of the leaf b inside the convex polyhedron p (leaf-local) on the wanted side of
  * every atom of th->bsp: out[0 .. 10) its moments about b's centre (out[0] alone unless
  * `moments`), out[10 .. 13) the vector area of cell 0's faces (those on the plane bits

@@ -1240,6 +1240,8 @@ static double atom_value(const vxv_qcell *qc, int k, int i, const vxv_box *b, do
 }
 
 
+static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *hs);
+
 /* The planes of convex mesh atom i of cell k over the leaf b as exact half-spaces hs[0 ..),
  * those that cut the box; returns their number, or -1 when the atom must be linearised
  * (too many triangles near the leaf, or no room left among the leaf's half-spaces). An
@@ -1255,6 +1257,13 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
                   disc of its ball holds 4 max triangles of mean size */
   }
   int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, r, max, pl) : -1;
+  return n < 0 ? -1 : planes_hs(pl, n, k, b, hs);
+}
+
+
+/* The planes pl[4 j ..] (n . x <= d, query frame, j < n) of cell k as exact half-spaces of
+ * the leaf b into hs, those that cut the box, deepest first; returns their number. */
+static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *hs) {
   int m = 0;
   for (int j = 0; j < n; j++) {
     const double *q = pl + 4 * j;
@@ -1284,7 +1293,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     }
     hs[i2] = t;
   }
-  return n < 0 ? -1 : m;
+  return m;
 }
 
 
@@ -1320,10 +1329,19 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
             *nplanes += n;
             continue;
           }
-        } else if (planes && bsp && (qc->costly >> i & 1) &&
-                   vxv_bsp_add_atom(q, b, bsp, k, i, 0, planes == 2) == 0) {
-          *nplanes += 1;
-          continue;
+        } else if (planes && bsp && (qc->costly >> i & 1)) {
+          double pl[4 * VXV_BSP_TRIS];
+          int npl = 0, rc = vxv_bsp_add_atom(q, b, bsp, k, i, 0, planes == 2, pl, &npl);
+          if (rc == 1 && npl <= VXV_CP_PLANES - nh) {
+            int n = planes_hs(pl, npl, k, b, &hs[nh]); /* locally convex: its planes */
+            nh += n;
+            *nplanes += n;
+            continue;
+          }
+          if (rc == 0) {
+            *nplanes += 1;
+            continue;
+          }
         }
         if (planes == 2 && (qc->curved >> i & 1)) {
           return -1;
@@ -1340,8 +1358,10 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
       /* complemented primitive: its MIXED atoms together */
       uint64_t pa = m & pm;
       m &= ~pm;
+      double pl[4 * VXV_BSP_TRIS];
+      int npl;
       if (planes && bsp && pa == (pa & qc->costly) && !(pa & (pa - 1)) &&
-          vxv_bsp_add_atom(q, b, bsp, k, i, 1, planes == 2) == 0) {
+          vxv_bsp_add_atom(q, b, bsp, k, i, 1, planes == 2, pl, &npl) == 0) {
         *nplanes += 1; /* a complemented mesh: its outside by the BSP */
         continue;
       }
@@ -1435,17 +1455,6 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
     nclip++;
   }
   return nclip >= 1 && p->nv == 0;
-}
-
-
-int vxv_leaf_fits(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
-  int ng, lo_empty, nlin, nplanes;
-  unsigned nohi;
-  if (!vxv_box_planar(q, b)) {
-    return 0;
-  }
-  int nh = leaf_halfspaces(q, b, th->hs, 2, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  return nh >= 0 && nlin == 0 && nh <= VXV_CP_PLANES && !(th->bsp.natom > 0 && ng > 0);
 }
 
 

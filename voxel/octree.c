@@ -299,6 +299,10 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
   vxv_leaf l;
   while (sp > 0) {
     vxv_box b = th->stack[--sp];
+    if (b.leaf) {
+      store(ws, th, par, st, &ws->topleaf[b.leaf - 1]); /* exact: retired */
+      continue;
+    }
     if (!q->rtol_rule) {
       if (vxv_box_inexact(q, &b) && can_split(ws, st, &b)) {
         if (vxv_box_empty(q, th, &b)) {
@@ -519,13 +523,26 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
 }
 
 
-/* 1 when b, inexact only through convex meshes, is an exact leaf as it is (their planes fit
- * a leaf): a root of its own rather than split for the count of subtrees (a convex mesh on a
- * table at rtol 1e-3 went three levels deeper than its exact leaves, at 7.8 times the work).
- * An exact leaf's bracket is its polyhedron's rounding allowance, which shrinks with the
- * polyhedron (leaf.c), so the certified rule keeps it too. */
-static int exact_leaf(vxv_workspace *ws, const vxv_box *b) {
-  return ws->top_mesh && vxv_leaf_fits(&ws->q, ws->th[0], b);
+/* 1 when b, inexact only through meshes, is an exact leaf as it is (their planes or their
+ * BSP fit a leaf): a root of its own rather than split for the count of subtrees (a convex
+ * mesh on a table would otherwise go levels deeper than its exact leaves). The leaf is kept
+ * with the box (ws->topleaf) for its subtree. An exact leaf's bracket is its polyhedra's
+ * rounding allowance, which shrinks with them (leaf.c), so the certified rule keeps it too. */
+static int exact_leaf(vxv_workspace *ws, vxv_box *b) {
+  if (!ws->top_mesh || !vxv_box_planar(&ws->q, b)) {
+    return 0;
+  }
+  /* integrated now and kept with the box, so that its subtree does not integrate it again */
+  vxv_leaf l;
+  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1)) {
+    return 0;
+  }
+  if (vxv_ws_grow(ws, (void **)&ws->topleaf, &ws->captopleaf, (size_t)ws->ntopleaf + 1,
+                  sizeof *ws->topleaf) == 0) {
+    ws->topleaf[ws->ntopleaf++] = l;
+    b->leaf = ws->ntopleaf;
+  }
+  return 1;
 }
 
 
@@ -543,7 +560,7 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
     }
     vxv_box *next = ws->list[nxt];
     for (int i = 0; i < n; i++) {
-      const vxv_box *b = &ws->list[cur][i];
+      vxv_box *b = &ws->list[cur][i];
       int ok = b->level < VXV_MAX_LEVEL && vxv_box_inexact(q, b) &&
                !(q->h_min > 0 && 2 * b->h <= q->h_min) && !exact_leaf(ws, b) &&
                !(!q->rtol_rule && last_split(q, b)); /* drain estimates that split */
@@ -1121,6 +1138,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   vxv_acc_zero(&pre);
   long long boxes = nroot;
   int depth = 0;
+  ws->ntopleaf = 0;
   int nmixed = top_level(ws, nt, ws->list[0], nroot, nroot, &pre, &depth);
   r.hull_tested = ws->mpr_done;
   r.mpr_status = ws->mpr_status;

@@ -3,6 +3,7 @@
 #include "tools/import/exact.h"
 #include "tools/import/mesh_out.h"
 #include "tools/import/step_read.h"
+#include "tools/outfile.h"
 
 #include <BRepGProp.hxx>
 #include <GProp_GProps.hxx>
@@ -191,7 +192,7 @@ void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
                 "%s: solid %s tessellated by OpenCASCADE, deflection %g m, millimetres",
                 base_of(o.in).c_str(), ss.name.c_str(), o.deflection);
   if (!mesh_write_obj(m, path, note)) {
-    throw std::runtime_error(path + ": cannot write the mesh file");
+    throw std::runtime_error(path + ": the mesh file was not written");
   }
   r.text = "  (cell " + vxm_name(ss.name) + " (mesh \"" + file + "\" (scale 0.001)))\n";
 }
@@ -230,10 +231,11 @@ int run(const Options &o) {
         o.in.c_str(), not_exact, not_exact == 1 ? "" : "s");
     return 1;
   }
-  FILE *out = std::fopen(o.out.c_str(), "w");
-  if (!out) {
-    throw std::runtime_error(o.out + ": cannot write the model file");
+  tools_file mf;
+  if (tools_file_open(&mf, "vxc import", o.out.c_str(), TOOLS_FILE_ATOMIC) != 0) {
+    throw std::runtime_error(o.out + ": the model file was not written");
   }
+  FILE *out = mf.f;
   std::fprintf(out,
                "; %s: imported from %s by vxc import (unit %s, written in metres)\n(solid %s\n",
                stem_of(o.out).c_str(), base_of(o.in).c_str(), f.unit.c_str(),
@@ -242,8 +244,8 @@ int run(const Options &o) {
     std::fprintf(out, "  (density %.17g)\n", o.density);
   }
   std::fprintf(out, "%s)\n", body.substr(0, body.size() - 1).c_str());
-  if (std::fclose(out) != 0) {
-    throw std::runtime_error(o.out + ": cannot write the model file");
+  if (tools_file_finish(&mf) != 0 || !outputs_commit(&mf)) {
+    throw std::runtime_error(o.out + ": the model file was not written (nor its meshes)");
   }
   std::printf("wrote %s\n", o.out.c_str());
   return 0;
@@ -259,12 +261,15 @@ int main(int argc, char **argv) {
   }
   Message::DefaultMessenger()->RemovePrinters(STANDARD_TYPE(Message_Printer));
   try {
-    return run(o);
+    int rc = run(o);
+    outputs_discard();  // what --exact refused, or nothing
+    return tools_stdout_check("vxc import") != 0 ? 1 : rc;
   } catch (const std::exception &e) {
     std::fprintf(stderr, "vxc import: %s\n", e.what());
   } catch (const Standard_Failure &e) {
     std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed: %s\n", o.in.c_str(),
                  e.GetMessageString());
   }
+  outputs_discard();
   return 1;
 }

@@ -2,6 +2,8 @@
 // turned over on reversed faces so that they all face outward.
 #include "tools/import/mesh_out.h"
 
+#include "tools/outfile.h"
+
 #include <BRepMesh_IncrementalMesh.hxx>
 #include <BRep_Tool.hxx>
 #include <Poly_Triangulation.hxx>
@@ -51,17 +53,43 @@ double mesh_volume(const TriMesh &m) {
   return v / 6;
 }
 
+namespace {
+std::vector<tools_file> pending;  // the meshes finished, awaiting outputs_commit
+}
+
 bool mesh_write_obj(const TriMesh &m, const std::string &path, const std::string &comment) {
-  FILE *f = std::fopen(path.c_str(), "w");
-  if (!f) {
+  tools_file o;
+  if (tools_file_open(&o, "vxc import", path.c_str(), TOOLS_FILE_ATOMIC) != 0) {
     return false;
   }
-  std::fprintf(f, "# %s\n", comment.c_str());
+  std::fprintf(o.f, "# %s\n", comment.c_str());
   for (const auto &p : m.nodes) {
-    std::fprintf(f, "v %.17g %.17g %.17g\n", p[0], p[1], p[2]);
+    std::fprintf(o.f, "v %.17g %.17g %.17g\n", p[0], p[1], p[2]);
   }
   for (const auto &t : m.tris) {
-    std::fprintf(f, "f %d %d %d\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    std::fprintf(o.f, "f %d %d %d\n", t[0] + 1, t[1] + 1, t[2] + 1);
   }
-  return std::fclose(f) == 0;
+  if (tools_file_finish(&o) != 0) {
+    return false;
+  }
+  pending.push_back(o);
+  return true;
+}
+
+bool outputs_commit(tools_file *model) {
+  bool ok = true;
+  for (tools_file &o : pending) {
+    ok = ok && tools_file_commit(&o) == 0;
+  }
+  ok = ok && tools_file_commit(model) == 0;
+  outputs_discard();
+  tools_file_discard(model);
+  return ok;
+}
+
+void outputs_discard() {
+  for (tools_file &o : pending) {
+    tools_file_discard(&o);
+  }
+  pending.clear();
 }

@@ -18,7 +18,16 @@ struct TriMesh {
 TriMesh mesh_solid(const TopoDS_Solid &s, double deflection_mm);
 // enclosed volume, mm^3 (divergence theorem)
 double mesh_volume(const TriMesh &m);
-// writes PATH (OBJ, millimetres); false when the file cannot be written
+// writes PATH (OBJ, millimetres) to a temporary file beside it (tools/outfile.h), checked
+// and synced, renamed over PATH only by outputs_commit; false (after a message naming the
+// file) when it cannot be written
 bool mesh_write_obj(const TriMesh &m, const std::string &path, const std::string &comment);
+// Renames every file written so far (the meshes, then `model`, a finished tools_file) over
+// its path. Returns true, or false after a message. The model goes last: a reader of the
+// model never finds its meshes missing.
+struct tools_file;
+bool outputs_commit(tools_file *model);
+// Removes the temporary files of what was written (a later failure: nothing is replaced).
+void outputs_discard();
 
 #endif

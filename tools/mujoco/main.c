@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
 #include "tools/dirs.h"
+#include "tools/outfile.h"
 #include "tools/series.h"
 #include "tools/mujoco/bridge.h"
 
@@ -34,7 +36,8 @@ static const char USAGE[] =
     "  --timestep H          MuJoCo's time step, s (default: the model's)\n"
     "  --every T             record interval, s (1e-3)\n"
     "  --key KEYFRAME        start from a keyframe (name or index)\n"
-    "  --out DIR             output folder (.)\n"
+    "  --out DIR             output folder (.): one run at a time (another is refused,\n"
+    "                        naming its pid); summary.json says \"running\" until the end\n"
     "  --plot                DIR/plots.gp and, with gnuplot, PNG plots\n"
     "  --native              MuJoCo's own contact instead, for comparison\n";
 
@@ -169,21 +172,32 @@ static int parse_args(int argc, char **argv, args *a) {
 
 /* ---- outputs ---------------------------------------------------------------------------- */
 
-/* DIR/NAME opened for writing (its path in path), or NULL after a message. */
-static FILE *open_out(const args *a, const char *name, char *path, size_t size) {
-  snprintf(path, size, "%s/%s", a->dir, name);
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "vxc-mujoco: %s: cannot write: %s\n", path, strerror(errno));
+/* DIR/NAME opened for writing whole or not at all (outfile.h), or NULL after a message. */
+static FILE *open_out(const args *a, const char *name, tools_file *o) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", a->dir, name);
+  return tools_file_open(o, "vxc-mujoco", path, TOOLS_FILE_ATOMIC) == 0 ? o->f : NULL;
+}
+
+
+/* DIR/summary.json of a run under way: "running" until write_summary replaces it. */
+static int write_running(const args *a) {
+  tools_file o;
+  if (!open_out(a, "summary.json", &o)) {
+    return -1;
   }
-  return f;
+  fprintf(o.f,
+          "{\"status\": \"running\", \"message\": \"under way, or killed: series.csv holds the "
+          "records written so far\", \"pid\": %ld}\n",
+          (long)getpid());
+  return tools_file_close(&o);
 }
 
 
 static int write_summary(const args *a, const bridge *br, const series_layout *lay,
                          const char *status, const char *msg, double wall) {
-  char path[4200];
-  FILE *f = open_out(a, "summary.json", path, sizeof path);
+  tools_file o;
+  FILE *f = open_out(a, "summary.json", &o);
   if (!f) {
     return -1;
   }
@@ -219,13 +233,13 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
     cli_json_num(f, v[j]);
   }
   fprintf(f, "}\n");
-  return cli_close(f, path);
+  return tools_file_close(&o);
 }
 
 
 static int write_plots(const args *a, const bridge *br) {
-  char path[4200];
-  FILE *f = open_out(a, "plots.gp", path, sizeof path);
+  tools_file o;
+  FILE *f = open_out(a, "plots.gp", &o);
   if (!f) {
     return -1;
   }
@@ -245,10 +259,10 @@ static int write_plots(const args *a, const bridge *br) {
             i ? ", " : "", a->dir, p, q, p, q, p, q);
   }
   fprintf(f, "\n");
-  if (cli_close(f, path) != 0) {
+  if (tools_file_close(&o) != 0) {
     return -1;
   }
-  return tools_gnuplot("vxc-mujoco", path);
+  return tools_gnuplot("vxc-mujoco", o.path);
 }
 
 /* ---- the run ---------------------------------------------------------------------------- */
@@ -263,7 +277,9 @@ static series_layout layout(const bridge *br, const char **names) {
 }
 
 
-static int run(const args *a, bridge *br, FILE *csv, char *msg, size_t size) {
+/* Adds the contacts and resets to the keyframe: what can be refused, before any output is
+ * touched. Returns 0, CLI_USAGE or CLI_FAIL (msg says why). */
+static int prepare(const args *a, bridge *br, char *msg, size_t size) {
   vxc_query_options o;
   vxc_query_options_default(&o);
   if (a->voxel > 0) {
@@ -285,6 +301,11 @@ static int run(const args *a, bridge *br, FILE *csv, char *msg, size_t size) {
   if (a->timestep > 0) {
     br->m->opt.timestep = a->timestep;
   }
+  return 0;
+}
+
+
+static int run(const args *a, bridge *br, FILE *csv, char *msg, size_t size) {
   const char *names[2 * BRIDGE_MAX_CONTACTS];
   series_layout lay = layout(br, names);
   series_header(csv, &lay);
@@ -326,32 +347,36 @@ int main(int argc, char **argv) {
   }
   char csv_path[4200], msg[2048] = "";
   snprintf(csv_path, sizeof csv_path, "%s/series.csv", a.dir);
-  if (tools_make_dirs(a.dir) != 0) {
-    fprintf(stderr, "vxc-mujoco: %s: cannot create the directory: %s\n", a.dir, strerror(errno));
-    return CLI_FAIL;
-  }
   bridge br;
   if (bridge_load(&br, a.xml, a.native, msg, sizeof msg) != 0) {
     fprintf(stderr, "vxc-mujoco: %s\n", msg);
     bridge_free(&br);
     return CLI_FAIL;
   }
-  FILE *csv = fopen(csv_path, "w");
-  if (!csv) {
-    fprintf(stderr, "vxc-mujoco: %s: cannot write: %s\n", csv_path, strerror(errno));
+  if ((rc = prepare(&a, &br, msg, sizeof msg)) != 0) { /* refused: no output touched */
+    fprintf(stderr, "vxc-mujoco: %s\n", msg);
+    bridge_free(&br);
+    return rc;
+  }
+  /* one run at a time in DIR; summary.json says "running" before series.csv is emptied */
+  tools_file csv;
+  if (tools_make_dirs(a.dir) != 0) {
+    fprintf(stderr, "vxc-mujoco: %s: cannot create the directory: %s\n", a.dir, strerror(errno));
+    bridge_free(&br);
+    return CLI_FAIL;
+  }
+  if (tools_lock_dir("vxc-mujoco", a.dir) != 0 || write_running(&a) != 0 ||
+      tools_file_open(&csv, "vxc-mujoco", csv_path, TOOLS_FILE_TRUNC) != 0) {
     bridge_free(&br);
     return CLI_FAIL;
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  rc = run(&a, &br, csv, msg, sizeof msg);
+  rc = run(&a, &br, csv.f, msg, sizeof msg);
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double wall = (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
-  int out = cli_close(csv, csv_path);
-  const char *status = rc == CLI_OK       ? "completed"
-                       : rc == CLI_CAPPED ? "capped"
-                       : rc == CLI_USAGE  ? "refused"
-                                          : "failed";
+  int out = tools_file_close(&csv);
+  const char *status = rc == CLI_OK ? "completed" : rc == CLI_CAPPED ? "capped" : "failed";
   if (rc == CLI_CAPPED) {
     snprintf(msg, sizeof msg,
              "%lld of %lld contact queries were less accurate than asked (a "
@@ -377,5 +402,8 @@ int main(int argc, char **argv) {
         br.m->opt.timestep, br.queries);
   }
   bridge_free(&br);
+  if (tools_stdout_check("vxc-mujoco") != 0 && (rc == CLI_OK || rc == CLI_CAPPED)) {
+    rc = CLI_FAIL;
+  }
   return rc;
 }
