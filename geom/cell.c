@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 
 /* Half-size of the starting cube: primitives' coordinates and lengths are at most
  * VXG_MAX_LENGTH each, and a move adds up to as much again, so a bounded cell lies well

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 #include "geom/vec3.h"
 
 typedef struct {

@@ -29,14 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "mesh.h"
+#include "geom/input.h"
+#include "geom/mesh.h"
 #include "geom/vec3.h"
 
 /* A box is decided by one closest-point search when its bound is at most this many
- * triangle sizes; beyond, a nearest-triangle test and ray parity are cheaper (measured on
- * the bench's meshes: 2 is as fast as 4 on even meshes, 11% faster on the pole-down cap,
- * and 8 is slower on both). */
+ * triangle sizes; beyond, a nearest-triangle test and ray parity are cheaper. The value is
+ * the fastest of 2, 4 and 8 on the bench's mesh cases (`vxc bench --only mesh`; the
+ * pole-down cap tells them apart). */
 #define SEARCH_TRIS 2.0
 
 /* ---------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@
 #ifndef VXG_MESH_H
 #define VXG_MESH_H
 
-#include "geom.h"
+#include "geom/geom.h"
 
 /* Largest input (after inflation) and largest counts a mesh reader accepts. */
 #define VXG_MESH_MAX_INPUT ((size_t)1 << 28)

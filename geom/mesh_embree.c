@@ -27,7 +27,7 @@
 #define HAVE_MXCSR 1
 #endif
 
-#include "mesh.h"
+#include "geom/mesh.h"
 
 typedef struct bvh {
   RTCDevice dev;

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "input.h"
-#include "mesh.h"
+#include "geom/input.h"
+#include "geom/mesh.h"
 
 #define TOKEN_MAX 128
 

@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "geom.h"
-#include "input.h"
-#include "sexp.h"
+#include "geom/geom.h"
+#include "geom/input.h"
+#include "geom/sexp.h"
 
 /* Cells in one solid: each vxg_cell is a fixed-size record of a few tens of KiB, so a file
  * of a few hundred KiB could otherwise ask for gigabytes. */

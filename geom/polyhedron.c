@@ -34,7 +34,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 #include "geom/vec3.h"
 
 void vxg_poly_box(vxg_poly *p, const double c[3], const double e[3]) {

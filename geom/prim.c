@@ -24,7 +24,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 
 /* Relative rounding allowance of the box bounds: a generous multiple of the few roundings
  * in vxg_atom_eval and in the bound itself, applied to the sum of term magnitudes. */

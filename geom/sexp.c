@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "geom.h"
-#include "input.h"
-#include "sexp.h"
+#include "geom/geom.h"
+#include "geom/input.h"
+#include "geom/sexp.h"
 
 /* An arena block: this header, then `cap` bytes of which `used` are handed out. */
 struct vxg_sexp_block {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 
 void *vxg_realloc(const vxc_allocator *al, void *ptr, size_t size) {
   if (al && al->realloc) {

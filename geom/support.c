@@ -17,7 +17,7 @@
 #include <ccd/ccd.h>
 #include <ccd/quat.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 
 /* Unit vector of the (x, y) part of d scaled by `rad`; zero when that part vanishes. */
 static void radial(const double d[3], double rad, double out[2]) {

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "geom.h"
+#include "geom/geom.h"
 #include "geom/vec3.h"
 
 void vxg_xform_identity(vxg_xform *x) {

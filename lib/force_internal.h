@@ -9,7 +9,7 @@
 #ifndef VXC_LIB_FORCE_INTERNAL_H
 #define VXC_LIB_FORCE_INTERNAL_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* Inputs of the friction kernel (one contact, world frame). */
 typedef struct vxci_friction_in {

@@ -4,7 +4,7 @@
 #ifndef VXC_LIB_FRICTION_INTERNAL_H
 #define VXC_LIB_FRICTION_INTERNAL_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* The signum of a vector (Marques 3.3): v / |v|, or 0 for v = 0. Returns |v|. */
 double vxci_sgn3(const double v[3], double out[3]);

@@ -1,5 +1,5 @@
 /* implicit.c: the linearly implicit step of a simulator's bodies under the contact wrenches of
- * several pairs (vxc_implicit_step, lib/README.md section 15): one dense linear system in the
+ * several pairs (vxc_implicit_step, lib/README.md section 16): one dense linear system in the
  * bodies' twists, solved again without the pairs whose normal force would pull. */
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #define VXC_LIB_INTERNAL_H
 
 #include "geom/geom.h"
-#include "vxc.h"
+#include "lib/vxc.h"
 
 struct vxc_solid {
   vxc_allocator al; /* the caller's allocator, copied */

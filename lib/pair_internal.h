@@ -13,7 +13,7 @@
 #define VXC_PAIR_INTERNAL_H
 
 #include "lib/internal.h"
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* One contact of the last query: a cell pair's interference, or one patch of it. */
 typedef struct pairi_contact {

@@ -1,6 +1,6 @@
 /* pair_jacobian.c: a pair's wrench with its derivatives (vxc_pair_jacobian_get) and the states'
  * linearly implicit advance (vxc_pair_advance, and vxc_pair_step's), lib/README.md
- * section 15.
+ * section 16.
  *
  * Data: each tracked contact of the last query is linearised in its relative motion at the
  * centroid, u = (v_c, w_r) (section 4), and in its integrated states s (bristles, dwell,

@@ -1,5 +1,5 @@
 /* pair_substep.c: an impact shorter than a simulator's step, resolved in sub-steps of the
- * pair's own bodies (vxc_pair_substep, lib/README.md section 15).
+ * pair's own bodies (vxc_pair_substep, lib/README.md section 16).
  *
  * Data: the two bodies' poses and twists, advanced by semi-implicit Euler under their inverse
  * mass matrix and free accelerations (held over the step) and the pair's linearly implicit

@@ -28,8 +28,8 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
-#include "vxc_force.h"
-#include "vxc_sweep.h"
+#include "lib/vxc_force.h"
+#include "lib/vxc_sweep.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

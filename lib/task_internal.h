@@ -12,7 +12,7 @@
 #ifndef VXC_TASK_INTERNAL_H
 #define VXC_TASK_INTERNAL_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 enum { TASK_FIXED = 0, TASK_FREE = 1, TASK_DRIVEN = 2 };
 enum { TASK_RK4 = 0, TASK_ADAPTIVE = 1 };

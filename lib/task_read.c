@@ -42,7 +42,7 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
-#include "task_internal.h"
+#include "lib/task_internal.h"
 
 /* Default state slots per cell pair of a (patches) contact (a peg in a hole: 4 walls). */
 #define PATCH_SLOTS 8

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "task_sim.h"
+#include "lib/task_sim.h"
 
 /* ROS34PW2 (Rang and Angermann 2005, table 4.1): alpha_ij, gamma_ij (j < i), gamma, and the
  * weights of the solution b and of the embedded solution b_hat. */

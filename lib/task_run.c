@@ -23,7 +23,7 @@
 #include <time.h>
 
 #include "geom/geom.h"
-#include "task_sim.h"
+#include "lib/task_sim.h"
 #include "geom/vec3.h"
 
 #define NE 6 /* energy integrals */

@@ -10,8 +10,8 @@
 #ifndef VXC_TASK_SIM_H
 #define VXC_TASK_SIM_H
 
-#include "pair_internal.h"
-#include "task_internal.h"
+#include "lib/pair_internal.h"
+#include "lib/task_internal.h"
 
 typedef struct body_rt {
   int off;        /* offset of the 13 states (dynamic), else -1 */

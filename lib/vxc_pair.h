@@ -11,7 +11,7 @@
  * of vxc_pair_advance at the step's motions (stable at any dt; the simulator integrates the
  * bodies).
  *
- * Stable coupling at a simulator's step (lib/README.md section 15): step with dt = 0, take
+ * Stable coupling at a simulator's step (lib/README.md section 16): step with dt = 0, take
  * the wrench's derivatives over the step (vxc_pair_jacobian), solve the bodies' velocity
  * change under the damped, stiff contact force with their mass matrices
  * (vxc_implicit_step), apply the wrench it returns over the step, and advance the states at
@@ -132,7 +132,7 @@ VXC_API vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_cont
  * or a slot out of range. */
 VXC_API const double *vxc_pair_state(const vxc_pair *pr, int slot);
 
-/* ---- derivatives and the implicit step (lib/README.md section 15) --------------------- */
+/* ---- derivatives and the implicit step (lib/README.md section 16) --------------------- */
 
 /* The twists are ordered t = (v_a, w_a, v_b, w_b): each body's velocity of its reference point
  * motion->r and its angular velocity (world, m/s and rad/s) as given to the last step; a

@@ -21,7 +21,7 @@
 vxc_status vxc_fuzz_mesh(const uint8_t *data, size_t size, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 
 static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter *c,

@@ -23,7 +23,7 @@ vxc_status vxc_fuzz_model(const uint8_t *data, size_t size, vxc_error *err);
 vxc_status vxc_fuzz_model_dir(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 
 /* One parse; returns its status after checking the invariants. */

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 vxc_status vxc_fuzz_sweep(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 
 /* Case i's values and task text keep their invariants. */

@@ -15,12 +15,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 vxc_status vxc_fuzz_task(const uint8_t *data, size_t size, const char *dir, vxc_error *err);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 
 static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter *c,

@@ -8,11 +8,11 @@
  * those of data/ball-on-table.vxt; the check is that ODE's trajectory (centre height, position
  * along the roll, spin) stays within 1% of its span of the task runner's over the first bounce
  * (from the drop to the second impact). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include <ode/ode.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define DT 1e-4     /* ODE's step, s */
 #define T_END 0.4   /* simulated, s (the second impact is near 0.29 s) */

@@ -6,11 +6,11 @@
  * have had no allocation refused. The scenarios' other
  * inputs (solids given to a query, say) come from the C library's allocator, so each
  * failure is in the function under test. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 
 /* Records a status of a function that takes no error record, as the others would. */

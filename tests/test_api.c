@@ -1,10 +1,10 @@
 /* test_api.c: the public API as a user links it (black-box: only <vxc.h>). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "tools/mesh_gen.h"
-#include "vxc.h"
+#include "lib/vxc.h"
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 // the run-time version is the header's
 static void test_api_version_matches_header(void **state) {

@@ -6,13 +6,13 @@
  * 1e6 m cylinder against the half-space's cap; a ball inside a rod whole; the rod's and the
  * bore's parts of a ball adding up to its volume and moments; tangent and apart cases; the
  * certified rule, which keeps the octree, and the fixed-leaf rule, which takes it. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "geom/vec3.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
-#include "vxc.h"
+#include "tests/voxel_exact.h"
+#include "lib/vxc.h"
 
 
 /* A rod (bore 0) or a square tube (bore 1) of a box w x w x len about the z axis and the

@@ -6,12 +6,12 @@
  * sphere cut by its own plane) on a table at several tilts, a truncating plane that cuts the
  * cap (the octree must run), tangent, apart and contained cases; and through the library:
  * a task's tracked pair reaches the closed form, and patches see one leaf. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
-#include "vxc.h"
+#include "tests/voxel_exact.h"
+#include "lib/vxc.h"
 
 
 static vxg_cell *box_cell(fixture *f, double lx, double ly, double lz) {

@@ -11,10 +11,10 @@
  *    the closed form and, certified, at most rtol V wide, in under a million boxes (the
  *    finite cylinder lying along x took 2e7 and stopped 5% wide when a threshold below
  *    the leaves' gaps sent the first subtrees to the deepest level). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "tools/corpus.h"
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define SEED 2026
 #define NCASE (4 * CX_FAMILIES)

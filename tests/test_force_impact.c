@@ -13,8 +13,8 @@
  * half-space A = {z <= 0}; n = +z points from A to B. No gravity acts, so nothing but the
  * contact force does work. The motion is integrated by RK4 with small steps and stopped
  * exactly at separation (x = 0) by a Newton iteration on the length of the last step. */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 /* Shape of the body: 0 sphere (spherical cap overlap), 1 flat-ended cylinder. */
 typedef struct impact_body {
@@ -79,13 +79,18 @@ static double accel(impact_case *c, double x, double v) {
 }
 
 
+/* (x, v)' = (v, accel) as a vxc_test_rhs */
+static void rhs(void *ud, const double *y, double *dy) {
+  dy[0] = y[1];
+  dy[1] = accel(ud, y[0], y[1]);
+}
+
+
+/* One RK4 step from y over h into out. */
 static void rk4_step(impact_case *c, const double y[2], double h, double out[2]) {
-  double k1x = y[1], k1v = accel(c, y[0], y[1]);
-  double k2x = y[1] + 0.5 * h * k1v, k2v = accel(c, y[0] + 0.5 * h * k1x, k2x);
-  double k3x = y[1] + 0.5 * h * k2v, k3v = accel(c, y[0] + 0.5 * h * k2x, k3x);
-  double k4x = y[1] + h * k3v, k4v = accel(c, y[0] + h * k3x, k4x);
-  out[0] = y[0] + h / 6.0 * (k1x + 2 * k2x + 2 * k3x + k4x);
-  out[1] = y[1] + h / 6.0 * (k1v + 2 * k2v + 2 * k3v + k4v);
+  out[0] = y[0];
+  out[1] = y[1];
+  vxc_test_rk4(rhs, c, 2, out, h);
 }
 
 

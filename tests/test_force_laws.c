@@ -3,9 +3,9 @@
  * the sliding limit of the spinning torque, the stick and saturation branches of the
  * bristle, the dwell time, the rolling resistance torque, passivity of the dissipative
  * terms, and invariance under a rigid motion of the whole scene. */
-#include "vxc_test.h"
-#include "vxc.h"
-#include "vxc_test_api.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

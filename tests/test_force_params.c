@@ -2,8 +2,8 @@
  * setting by name, validation with messages naming the parameter, the damping root of the
  * impact equation (3.22-3.23) and its classical approximations (3.26-3.27), and the series
  * stiffness (4.132). */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 /* phi(x) = x - ln(1 + x), accurate to a few ulps also where the two terms cancel: the
  * Taylor series x^2/2 - x^3/3 + x^4/4 - ... for |x| < 0.1, log1p beyond (cancellation

@@ -2,8 +2,8 @@
  * statuses of the force evaluations with their untouched outputs, the zero-volume case,
  * the normal force law with its clamp and relaxation, the point contact model's wrench and
  * the radius of gyration, all through the public API. */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 static double dot3(const double a[3], const double b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

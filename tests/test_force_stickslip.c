@@ -27,8 +27,8 @@
  * v_s = 1e-4 m/s, v_e = v_s / 100, tau_dw = 0.05 s (the stiction has recovered long before
  * the next break-away; the thesis's 2 s gives lower later peaks, its figures 5.4-5.6). The
  * normal force is held at m g by a constant depth (k_p x^p = m g, no normal motion). */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 #define G 10.0
 #define NSTATE (2 + VXC_STATE_SIZE)
@@ -54,24 +54,9 @@ static void rig_rhs(rig *r, const double y[NSTATE], double dy[NSTATE]) {
 }
 
 
-static void rk4(rig *r, double y[NSTATE], double h) {
-  double k1[NSTATE], k2[NSTATE], k3[NSTATE], k4[NSTATE], t[NSTATE];
-  rig_rhs(r, y, k1);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + 0.5 * h * k1[i];
-  }
-  rig_rhs(r, t, k2);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + 0.5 * h * k2[i];
-  }
-  rig_rhs(r, t, k3);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + h * k3[i];
-  }
-  rig_rhs(r, t, k4);
-  for (int i = 0; i < NSTATE; i++) {
-    y[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-  }
+/* rig_rhs as a vxc_test_rhs */
+static void rhs(void *ud, const double *y, double *dy) {
+  rig_rhs(ud, y, dy);
 }
 
 
@@ -113,7 +98,7 @@ static void test_stickslip_breakaway_and_period(void **state) {
     double t_break[8], f_break[8], f_peak = 0, f_peaks[8];
     int nb = 0, stuck = 1;
     while (t < t_end && nb < 8) {
-      rk4(&r, y, h);
+      vxc_test_rk4(rhs, &r, NSTATE, y, h);
       t += h;
       double rel = V - y[1];
       if (fabs(r.f_t) > f_peak) {

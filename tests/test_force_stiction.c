@@ -11,8 +11,8 @@
  * slope (x) and along the normal (z) is integrated by RK4 together with the contact state;
  * it does not rotate (the contact's torque about the base's centre would be balanced by a
  * second contact edge in reality; the test is about the friction force). */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 #define G 9.81
 #define NSTATE (4 + VXC_STATE_SIZE)
@@ -50,24 +50,9 @@ static void block_rhs(const block *b, const double y[NSTATE], double dy[NSTATE])
 }
 
 
-static void rk4(const block *b, double y[NSTATE], double h) {
-  double k1[NSTATE], k2[NSTATE], k3[NSTATE], k4[NSTATE], t[NSTATE];
-  block_rhs(b, y, k1);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + 0.5 * h * k1[i];
-  }
-  block_rhs(b, t, k2);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + 0.5 * h * k2[i];
-  }
-  block_rhs(b, t, k3);
-  for (int i = 0; i < NSTATE; i++) {
-    t[i] = y[i] + h * k3[i];
-  }
-  block_rhs(b, t, k4);
-  for (int i = 0; i < NSTATE; i++) {
-    y[i] += h / 6.0 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-  }
+/* block_rhs as a vxc_test_rhs */
+static void rhs(void *ud, const double *y, double *dy) {
+  block_rhs(ud, y, dy);
 }
 
 
@@ -141,7 +126,7 @@ static void test_stiction_block_below_angle_stays(void **state) {
     double h = 2e-5, x1 = 0;
     long n1 = lround(1.0 / h), n10 = lround(10.0 / h);
     for (long n = 1; n <= n10; n++) {
-      rk4(&b, y, h);
+      vxc_test_rk4(rhs, &b, NSTATE, y, h);
       if (n == n1) {
         x1 = y[0];
       }
@@ -173,7 +158,7 @@ static void test_stiction_block_above_angle_slides_with_coulomb_acceleration(voi
     double v1 = 0;
     long n1 = lround(1.0 / h), n2 = lround(2.0 / h);
     for (long n = 1; n <= n2; n++) {
-      rk4(&b, y, h);
+      vxc_test_rk4(rhs, &b, NSTATE, y, h);
       if (n == n1) {
         v1 = y[2];
       }

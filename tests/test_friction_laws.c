@@ -5,8 +5,8 @@
  * regularised laws, and, for the laws with state, a pre-sliding slope equal to the law's
  * stiffness and saturation at the sliding force. The normal force is the belt benchmark's
  * m g = 9.81 N, so F_C = 0.981 N and F_S = 1.4715 N with table 3.2's coefficients. */
-#include "vxc_test.h"
-#include "vxc.h"
+#include "tests/vxc_test.h"
+#include "lib/vxc.h"
 
 static const double FN = 9.81;
 

@@ -7,7 +7,7 @@
  * cmocka reports as a failure); the bundled models must load. */
 #include <dirent.h>
 
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 

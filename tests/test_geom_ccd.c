@@ -1,7 +1,7 @@
 /* test_geom_ccd.c: libccd's MPR on cell hulls (geom/support.c) against closed-form depths
  * and directions: sphere-sphere, sphere-box, aligned boxes, a cylinder on its side on a
  * box, and separated pairs. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 

@@ -1,23 +1,11 @@
 /* test_geom_cell.c: primitives' parameter checks, cell capacities, and what
  * vxg_cell_finish derives (geom/prim.c, geom/cell.c, geom/support.c): convexity, hulls,
  * bounding boxes against closed forms in random poses, unbounded and empty cells. */
-#include "vxc_test.h"
-
 #include "geom/geom.h"
+#include "tests/vxc_test.h"
 
 static double urand(vxc_rng *r, double lo, double hi) {
   return vxc_rng_uniform(r, lo, hi);
-}
-
-
-static void rand_xform(vxc_rng *r, vxg_xform *x, double reach) {
-  double ax[3] = {urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1)};
-  if (vxg_xform_axis_angle(x, ax, urand(r, -M_PI, M_PI)) != 0) {
-    vxg_xform_identity(x);
-  }
-  for (int i = 0; i < 3; i++) {
-    x->t[i] = urand(r, -reach, reach);
-  }
 }
 
 
@@ -185,7 +173,7 @@ static void test_cell_contains_moved_and_complemented_primitives(void **state) {
   for (int n = 0; n < 200; n++) {
     vxg_cell *c = new_cell("m");
     vxg_xform mv;
-    rand_xform(&r, &mv, 2);
+    vxc_test_rand_xform(&r, &mv, 2);
     const double rad = urand(&r, 0.1, 1), h[4] = {0, 0, 1, 0};
     add(c, VXG_SPHERE, &rad, 1, 0, &mv);
     add(c, VXG_HALFSPACE, h, 4, 1, &mv); /* keeps the upper half (local z > 0) */
@@ -218,8 +206,8 @@ static void test_cell_aabb_sphere_matches_closed_form(void **state) {
   for (int n = 0; n < 500; n++) {
     vxg_cell *c = new_cell("s");
     vxg_xform mv, to;
-    rand_xform(&r, &mv, 1);
-    rand_xform(&r, &to, 3);
+    vxc_test_rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &to, 3);
     const double rad = urand(&r, 0.01, 2);
     add(c, VXG_SPHERE, &rad, 1, 0, &mv);
     finish_ok(c);
@@ -243,8 +231,8 @@ static void test_cell_aabb_box_matches_closed_form(void **state) {
   for (int n = 0; n < 500; n++) {
     vxg_cell *c = new_cell("b");
     vxg_xform mv, to, all;
-    rand_xform(&r, &mv, 1);
-    rand_xform(&r, &to, 3);
+    vxc_test_rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &to, 3);
     const double l[3] = {urand(&r, 0.01, 2), urand(&r, 0.01, 2), urand(&r, 0.01, 2)};
     add(c, VXG_BOX, l, 3, 0, &mv);
     finish_ok(c);
@@ -274,8 +262,8 @@ static void test_cell_aabb_finite_cylinder_matches_closed_form(void **state) {
   for (int n = 0; n < 500; n++) {
     vxg_cell *c = new_cell("cyl");
     vxg_xform mv, to, all;
-    rand_xform(&r, &mv, 1);
-    rand_xform(&r, &to, 3);
+    vxc_test_rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &to, 3);
     const double rad = urand(&r, 0.01, 2), lo_z = -urand(&r, 0.01, 1), hi_z = urand(&r, 0.01, 1);
     const double sl[3] = {2, lo_z, hi_z};
     add(c, VXG_CYLINDER, &rad, 1, 0, &mv);
@@ -316,8 +304,8 @@ static void test_cell_aabb_torus_matches_closed_form(void **state) {
   for (int n = 0; n < 500; n++) {
     vxg_cell *c = new_cell("tor");
     vxg_xform mv, to, all;
-    rand_xform(&r, &mv, 1);
-    rand_xform(&r, &to, 3);
+    vxc_test_rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &to, 3);
     const double t[2] = {urand(&r, 0.1, 2), urand(&r, 0.01, 0.1)};
     add(c, VXG_TORUS, t, 2, 0, &mv);
     finish_ok(c);
@@ -347,8 +335,8 @@ static void test_cell_aabb_ellipsoid_matches_closed_form(void **state) {
   for (int n = 0; n < 500; n++) {
     vxg_cell *c = new_cell("ell");
     vxg_xform mv, to, all;
-    rand_xform(&r, &mv, 1);
-    rand_xform(&r, &to, 3);
+    vxc_test_rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &to, 3);
     const double s[3] = {urand(&r, 0.01, 2), urand(&r, 0.01, 2), urand(&r, 0.01, 2)};
     if (n % 2) {
       add(c, VXG_ELLIPSOID, s, 3, 0, &mv);
@@ -519,7 +507,7 @@ static int sample_cell(vxc_rng *r, const vxg_cell *c, double (*pts)[3], int want
 static void expect_box_holds_points(vxc_rng *r, const vxg_cell *c, const double ctr[3],
                                     double reach) {
   vxg_xform to;
-  rand_xform(r, &to, 2);
+  vxc_test_rand_xform(r, &to, 2);
   double pb[6];
   vxg_cell_aabb(c, &to, pb);
   for (int k = 0; k < 20000; k++) {
@@ -547,7 +535,7 @@ static void test_cell_tetrahedron_of_halfspaces_is_bounded(void **state) {
     /* vertices v0..v3; face k is opposite v_k, outward normal away from v_k */
     double v[4][3];
     vxg_xform mv;
-    rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &mv, 1);
     const double base[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     double sc = urand(&r, 0.05, 3);
     for (int i = 0; i < 4; i++) {
@@ -594,7 +582,7 @@ static void test_cell_oblique_cylinder_cut_is_bounded(void **state) {
   for (int n = 0; n < 50; n++) {
     vxg_cell *c = new_cell("oblique");
     vxg_xform mv;
-    rand_xform(&r, &mv, 1);
+    vxc_test_rand_xform(&r, &mv, 1);
     const double rad = urand(&r, 0.1, 1);
     add(c, VXG_CYLINDER, &rad, 1, 0, &mv);
     const double up[4] = {urand(&r, -0.5, 0.5), urand(&r, -0.5, 0.5), 1, urand(&r, 0.2, 1)};
@@ -679,7 +667,7 @@ static void test_cell_hull_kinds_of_combinations(void **state) {
 /* Builds the exact-hull cell number `k` (random pose and size). */
 static void build_exact(vxc_rng *r, vxg_cell *c, int k) {
   vxg_xform mv;
-  rand_xform(r, &mv, 1);
+  vxc_test_rand_xform(r, &mv, 1);
   double s = urand(r, 0.05, 2);
   switch (k % 8) {
     case 0:
@@ -808,7 +796,7 @@ static void test_cell_inexact_hulls_hold_the_cell(void **state) {
   for (int n = 0; n < 200; n++) {
     vxg_cell *c = new_cell("inexact");
     vxg_xform mv;
-    rand_xform(&r, &mv, 0.5);
+    vxc_test_rand_xform(&r, &mv, 0.5);
     const double t[2] = {urand(&r, 0.5, 1), urand(&r, 0.1, 0.4)}, b[3] = {2, 2, 1};
     const double s = 1, h[4] = {urand(&r, -1, 1), urand(&r, -1, 1), 1, 0.3};
     switch (n % 4) {

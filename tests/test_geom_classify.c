@@ -7,29 +7,16 @@
  * is then sampled at its corners, face centres, a 4x4x4 grid and random points with
  * vxg_posed_cell_contains: any disagreeing point is a contradiction. The oracle is the point
  * test, an independent code path from the interval bounds. */
-#include "vxc_test.h"
-
 #include <float.h>
 
 #include "geom/geom.h"
+#include "tests/vxc_test.h"
 
 #define BOXES_PER_KIND 100000
 #define RANDOM_SAMPLES 12
 
 static double urand(vxc_rng *r, double lo, double hi) {
   return vxc_rng_uniform(r, lo, hi);
-}
-
-
-/* A random rigid map: rotation about a random axis, translation within `reach`. */
-static void rand_xform(vxc_rng *r, vxg_xform *x, double reach) {
-  double ax[3] = {urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1)};
-  if (vxg_xform_axis_angle(x, ax, urand(r, -M_PI, M_PI)) != 0) {
-    vxg_xform_identity(x);
-  }
-  for (int i = 0; i < 3; i++) {
-    x->t[i] = urand(r, -reach, reach);
-  }
 }
 
 
@@ -58,7 +45,7 @@ typedef void (*builder)(vxc_rng *r, vxg_cell *c, double s, int variant);
 
 static void one_prim(vxc_rng *r, vxg_cell *c, double s, int comp, vxg_prim_kind k) {
   vxg_xform mv;
-  rand_xform(r, &mv, 0.3 * s);
+  vxc_test_rand_xform(r, &mv, 0.3 * s);
   double p[10];
   int n = vxg_prim_kind_nparam(k);
   switch (k) {
@@ -123,7 +110,7 @@ ONE_PRIM_BUILDER(quadric, VXG_QUADRIC)
 static void build_grooved_block(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv, rot;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   const double b[3] = {s, s, 0.5 * s};
   add(c, VXG_BOX, b, 3, 0, &mv);
   const double y[3] = {0, 1, 0};
@@ -138,9 +125,9 @@ static void build_grooved_block(vxc_rng *r, vxg_cell *c, double s, int v) {
 static void build_sphere_minus_sphere(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   add(c, VXG_SPHERE, &s, 1, 0, &mv);
-  rand_xform(r, &mv, 0.8 * s);
+  vxc_test_rand_xform(r, &mv, 0.8 * s);
   const double r2 = urand(r, 0.2 * s, 0.8 * s);
   add(c, VXG_SPHERE, &r2, 1, 1, &mv);
 }
@@ -149,10 +136,10 @@ static void build_sphere_minus_sphere(vxc_rng *r, vxg_cell *c, double s, int v) 
 static void build_box_minus_torus(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   const double b[3] = {2 * s, 2 * s, s};
   add(c, VXG_BOX, b, 3, 0, &mv);
-  rand_xform(r, &mv, 0.3 * s);
+  vxc_test_rand_xform(r, &mv, 0.3 * s);
   const double t[2] = {urand(r, 0.4 * s, 0.8 * s), urand(r, 0.1 * s, 0.3 * s)};
   add(c, VXG_TORUS, t, 2, 1, &mv);
 }
@@ -161,7 +148,7 @@ static void build_box_minus_torus(vxc_rng *r, vxg_cell *c, double s, int v) {
 static void build_sphere_cut(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   add(c, VXG_SPHERE, &s, 1, 0, &mv);
   const double h[4] = {urand(r, -1, 1), urand(r, -1, 1), urand(r, -1, 1) + 0.01,
                        urand(r, -0.5 * s, 0.5 * s)};
@@ -172,7 +159,7 @@ static void build_sphere_cut(vxc_rng *r, vxg_cell *c, double s, int v) {
 static void build_finite_cylinder(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   const double cr = urand(r, 0.1 * s, s);
   add(c, VXG_CYLINDER, &cr, 1, 0, &mv);
   const double sl[3] = {2, -urand(r, 0.1 * s, s), urand(r, 0.1 * s, s)};
@@ -183,7 +170,7 @@ static void build_finite_cylinder(vxc_rng *r, vxg_cell *c, double s, int v) {
 static void build_frustum(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   const double a = urand(r, 0.1, 1.2);
   add(c, VXG_CONE, &a, 1, 0, &mv);
   const double sl[3] = {2, urand(r, 0, 0.5 * s), urand(r, 0.6 * s, 1.5 * s)};
@@ -195,7 +182,7 @@ static void build_frustum(vxc_rng *r, vxg_cell *c, double s, int v) {
 static void build_hyperboloid(vxc_rng *r, vxg_cell *c, double s, int v) {
   (void)v;
   vxg_xform mv;
-  rand_xform(r, &mv, 0.1 * s);
+  vxc_test_rand_xform(r, &mv, 0.1 * s);
   const double a = urand(r, 0.5, 2), b = urand(r, 0.5, 2), w = urand(r, 0.1, 0.5) * s;
   const double q[10] = {a, b, -1, 0, 0, 0, 0, 0, 0, -w * w};
   add(c, VXG_QUADRIC, q, 10, 0, &mv);
@@ -290,7 +277,7 @@ static stats run_kind(builder b, int variant, uint64_t seed) {
       vxc_error err;
       vxg_cell_finish(c, "test.vxm", &err); /* unbounded kinds fail; their data stays valid */
       vxg_xform to;
-      rand_xform(&r, &to, 3 * s);
+      vxc_test_rand_xform(&r, &to, 3 * s);
       vxg_posed_cell_init(pc, c, &to);
       memcpy(o, to.t, sizeof o);
     }
@@ -388,7 +375,7 @@ static void test_classify_touching_boxes_never_contradict_corners(void **state) 
     double s = pow(10, urand(&r, -2, 1));
     int sphere = cells & 1;
     vxg_xform mv;
-    rand_xform(&r, &mv, s);
+    vxc_test_rand_xform(&r, &mv, s);
     if (sphere) {
       add(c, VXG_SPHERE, &s, 1, cells & 2, &mv);
     } else {
@@ -396,7 +383,7 @@ static void test_classify_touching_boxes_never_contradict_corners(void **state) 
     }
     vxg_posed_cell pc;
     vxg_xform to;
-    rand_xform(&r, &to, 3 * s);
+    vxc_test_rand_xform(&r, &to, 3 * s);
     vxc_error err;
     vxg_cell_finish(c, "t.vxm", &err);
     vxg_posed_cell_init(&pc, c, &to);
@@ -483,11 +470,11 @@ static void test_classify_sphere_bound_is_tight(void **state) {
     vxg_cell *c = new_cell();
     double s = pow(10, urand(&r, -2, 1));
     vxg_xform mv, to;
-    rand_xform(&r, &mv, s);
+    vxc_test_rand_xform(&r, &mv, s);
     add(c, VXG_SPHERE, &s, 1, 0, &mv);
     vxc_error err;
     assert_int_equal(vxg_cell_finish(c, "t.vxm", &err), VXC_OK);
-    rand_xform(&r, &to, 3 * s);
+    vxc_test_rand_xform(&r, &to, 3 * s);
     vxg_posed_cell pc;
     vxg_posed_cell_init(&pc, c, &to);
     double ctr[3];
@@ -536,7 +523,7 @@ static void test_atom_transform_preserves_values(void **state) {
       one_prim(&r, c, s, 0, VXG_TORUS);
     }
     vxg_xform t;
-    rand_xform(&r, &t, 2);
+    vxc_test_rand_xform(&r, &t, 2);
     vxg_atom moved;
     vxg_atom_transform(&moved, &c->atom[0], &t);
     for (int k = 0; k < 20; k++) {

@@ -1,5 +1,5 @@
 /* test_geom_distance.c: GJK distance between cells' hulls against closed forms. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 

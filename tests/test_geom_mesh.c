@@ -8,7 +8,7 @@
  * tools/mesh_gen.h, never with the code's own output. */
 #include <zlib.h>
 
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"

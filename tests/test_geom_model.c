@@ -9,12 +9,12 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "geom/sexp.h"
 
-#include "counting_alloc.h"
+#include "tests/counting_alloc.h"
 
 #define NAME "t.vxm"
 

@@ -5,7 +5,7 @@
  * conservation law (the two sides of a plane add up to the whole box); a rotated box's
  * moments from its own frame, R diag(.) R^T. Every clipped polyhedron is also checked to be
  * closed (each directed edge has its reverse exactly once). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "geom/vec3.h"

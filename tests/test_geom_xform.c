@@ -1,16 +1,6 @@
 /* test_geom_xform.c: rigid transforms (geom/xform.c) against hand-derived rotations. */
-#include "vxc_test.h"
-
 #include "geom/geom.h"
-
-static void rand_xform(vxc_rng *r, vxg_xform *x) {
-  double ax[3] = {vxc_rng_uniform(r, -1, 1), vxc_rng_uniform(r, -1, 1),
-                  vxc_rng_uniform(r, -1, 1)};
-  assert_int_equal(vxg_xform_axis_angle(x, ax, vxc_rng_uniform(r, -3, 3)), 0);
-  for (int i = 0; i < 3; i++) {
-    x->t[i] = vxc_rng_uniform(r, -2, 2);
-  }
-}
+#include "tests/vxc_test.h"
 
 
 // a quarter turn about z maps x to y and y to -x (right-handed)
@@ -65,7 +55,7 @@ static void test_xform_inverse_undoes_random_transforms(void **state) {
   vxc_rng r = {12345};
   for (int k = 0; k < 1000; k++) {
     vxg_xform x, xi, id;
-    rand_xform(&r, &x);
+    vxc_test_rand_xform(&r, &x, 2);
     vxg_xform_inverse(&xi, &x);
     vxg_xform_compose(&id, &xi, &x);
     for (int i = 0; i < 9; i++) {

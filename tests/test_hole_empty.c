@@ -8,13 +8,13 @@
  * clearance of the hole's axis over the wall's height is proved apart (the proof is no
  * weaker than that). A finite tube (a bore cut by slabs): a peg leaning out through its
  * end is apart, one leaning into its wall near the end is not. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "geom/vec3.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
-#include "vxc.h"
+#include "tests/voxel_exact.h"
+#include "lib/vxc.h"
 
 #define HOLE_R 0.0205 /* the hole's radius, m */
 #define DEPTH 0.08    /* the wall's height, m */

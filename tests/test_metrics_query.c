@@ -1,10 +1,10 @@
 /* test_metrics_query.c: contact metrics of posed solids (vxc_query_run) against closed
  * forms: caps, lenses, wedges, circular-segment prisms, a ball in a groove, a peg in its
  * hole, and separation distances. Black-box: only <vxc.h>. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-#include "vxc_test_api.h"
+#include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 
 /* Options of the thesis's fixed-leaf rule: leaves of edge h, no certified refinement. */
 /* The data files a and b loaded into *sa and *sb, and a new query. */

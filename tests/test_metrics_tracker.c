@@ -1,8 +1,8 @@
 /* test_metrics_tracker.c: cell-pair tracking through scripted contact sequences (a sphere
  * sliding across a block made of cells 0, 1, 2 in a row). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 static int contains(const int *a, int n, int v) {
   for (int i = 0; i < n; i++) {

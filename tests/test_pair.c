@@ -2,21 +2,16 @@
  * (vxc_pair.h), against closed forms: a ball of radius R resting h deep on a table overlaps
  * it by the spherical cap V = pi h^2 (R - h / 3), whose polar moment about its axis (unit
  * density) is J_n = pi h^3 (20 R^2 - 15 R h + 3 h^2) / 30, so r_gyr = sqrt(J_n / V). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define R 0.1    /* ball.vxm's radius, m */
 #define H 2.5e-3 /* depth of the resting ball, m */
 
-static double cap_volume(double h) {
-  return M_PI * h * h * (R - h / 3);
-}
-
-
 static double cap_rgyr(double h) {
   double jn = M_PI * pow(h, 3) * (20 * R * R - 15 * R * h + 3 * h * h) / 30;
-  return sqrt(jn / cap_volume(h));
+  return sqrt(jn / vxc_test_cap_volume(R, h));
 }
 
 typedef struct fixture {
@@ -95,10 +90,10 @@ static void test_resting_force(void **state) {
   (void)state;
   vxc_pair_wrench w;
   assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
-  double f = F.p.k_v * cap_volume(H);
+  double f = F.p.k_v * vxc_test_cap_volume(R, H);
   assert_int_equal(w.npairs, 1);
   assert_int_equal(w.started, 1);
-  assert_double_rel(w.volume, cap_volume(H), 1e-5);
+  assert_double_rel(w.volume, vxc_test_cap_volume(R, H), 1e-5);
   assert_double_rel(w.f_n, f, 1e-5);
   assert_double_rel(w.force_b[2], f, 1e-5);
   assert_double_near(w.force_a[2], -w.force_b[2], 0);
@@ -132,7 +127,7 @@ static void test_spin_torque_and_state(void **state) {
   F.mb.w[2] = 10;
   double dt = 1e-4;
   assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, dt, &w, NULL), VXC_OK);
-  double r = cap_rgyr(H), f = F.p.k_v * cap_volume(H);
+  double r = cap_rgyr(H), f = F.p.k_v * vxc_test_cap_volume(R, H);
   assert_double_rel(w.t_spin, F.p.mu_c * r * f, 1e-4);
   assert_double_rel(-w.torque_b[2], F.p.mu_c * r * f, 1e-4);
   const double *s = vxc_pair_state(F.pair, 0);
@@ -200,7 +195,7 @@ static void test_slots(void **state) {
   assert_non_null(strstr(err.message, "slots"));
   assert_int_equal(vxc_pair_step(p2, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, &err), VXC_OK);
   assert_int_equal(w.npairs, 2);
-  assert_double_rel(w.f_n, 2 * F.p.k_v * cap_volume(H), 2e-3);
+  assert_double_rel(w.f_n, 2 * F.p.k_v * vxc_test_cap_volume(R, H), 2e-3);
   vxc_pair_free(p1);
   vxc_pair_free(p2);
   vxc_solid_free(two);
@@ -239,9 +234,9 @@ static void test_smooth_in_time(void **state) {
     double v = pm->geom.volume, c = pm->geom.centroid[0];
     assert_int_equal(pm->capped, 0);
     assert_true(pm->error_estimate <= o.rtol * v);
-    assert_double_rel(v, cap_volume(h), o.rtol);
+    assert_double_rel(v, vxc_test_cap_volume(R, h), o.rtol);
     if (k > 0) {
-      double exact = cap_volume(h) - cap_volume(h - dh);
+      double exact = vxc_test_cap_volume(R, h) - vxc_test_cap_volume(R, h - dh);
       worst_v = fmax(worst_v, fabs((v - vprev) / exact - 1));
       worst_c = fmax(worst_c, fabs((c - cprev) / dx - 1));
     }

@@ -6,9 +6,9 @@
  * wall forces (equal and opposite, each k_v times its box), the ball resting in the groove
  * (each wall m g / (2 cos a) by statics), and each patch keeping its slot and its bristle
  * while the peg slides. Black-box: only <vxc.h>. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* A mesh under construction: vertices and triangles. */
 typedef struct mesh_buf {
@@ -330,7 +330,7 @@ static vxc_pair *patch_pair(const vxc_solid *a, const vxc_solid *b, vxc_params *
  * returns the summed wrench. */
 static vxc_pair_wrench pair_at(vxc_pair *pr, const vxc_pose *pa, const double va[3], double dt) {
   vxc_pose pb = vxc_pose_identity();
-  vxc_body_motion ma = {{0}}, mb = {{0}};
+  vxc_body_motion ma = {.r = {0}}, mb = {.r = {0}};
   memcpy(ma.r, pa->p, sizeof ma.r);
   memcpy(ma.v, va, sizeof ma.v);
   vxc_pair_wrench w;

@@ -4,10 +4,10 @@
  * and a ball with a void inside (a cell that is not convex: the region's bracket). The
  * normal's own error e (rad) bends the answer by at most R e^2 for a ball. Black-box: only
  * <vxc.h>. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-#include "vxc_test_api.h"
+#include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 
 /* The quaternion (w x y z) of a turn by `ang` about the unit axis u. */
 static void axis_quat(const double u[3], double ang, double q[4]) {

@@ -11,9 +11,9 @@
  * J^T P, with P the rows' impulses, J v+ + C (P - h lambda0) = 0 inside each bristle
  * row's bounds [h lo, h hi], the normal impulse >= 0 with J_n v+ = 0 while it pushes; then
  * x+ = x- + h v+. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define G 9.81
 #define NROW (1 + VXC_BRISTLE_ROWS)

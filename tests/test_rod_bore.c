@@ -9,13 +9,13 @@
  * quadrants' slivers adding up to the whole block's (volume, first and second moments); a
  * parallel rod's sliver in closed form (a disc outside a disc, times the length in the
  * bore). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "geom/vec3.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
-#include "vxc.h"
+#include "tests/voxel_exact.h"
+#include "lib/vxc.h"
 
 /* The closed_form the rod-in-bore quadrature reports (vxv_result.closed_form). 0 (make
  * CPPFLAGS=-DEXPECT_FAST=0) lets the octree stand in for it, at VX_OCT_RTOL and to FAST_REL:

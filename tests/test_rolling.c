@@ -15,9 +15,9 @@
  *   F R, within the bound eta_r m g cos(theta) while tan(theta) <= eta_r / R; above, it
  *   rolls down at a = 5/7 g (sin(theta) - eta_r cos(theta) / R);
  * - spinning in place about the normal: I w' = -M = -eta_s m g, w' = -5 g eta_s / (2 R^2). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define G 9.81
 #define R_BALL 0.1

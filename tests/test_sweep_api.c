@@ -3,11 +3,11 @@
  * reproducible, list values drawn from the list), the case text (fixed and varied numbers
  * written in, forms the file lacks added) read back by the task reader, a driven body's
  * depth and inserted against its keyframes, and errors with line and column. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include <unistd.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 static char dir[64];
 static char data[4096];
@@ -43,7 +43,7 @@ static int setup(void **state) {
   assert_non_null(mkdtemp(dir));
   const char *d = getenv("VXC_DATADIR");
   snprintf(data, sizeof data, "%s", d ? d : "../data");
-  char task[8192];
+  char task[16384]; /* the text below and data twice */
   /* a ball driven down 0.5 m in 1 s by keyframes; a free table (no gravity) */
   snprintf(task, sizeof task,
            "(task t (gravity 0 0 0) (duration 1) (record (every 0.01))\n"

@@ -3,21 +3,16 @@
  * RK4's fourth order, the adaptive method's error control, driven keyframes, and a ball
  * bouncing on a table (e = 1 returns to its height; e = 0.5 rebounds at half the speed),
  * which needs the first contact located as an event. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-#include "vxc_test_api.h"
-
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
+#include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 
 static vxc_task *load(const char *text) {
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(text, strlen(text), "test.vxt", datadir(), NULL, &t, &err);
+  vxc_status st =
+      vxc_task_parse(text, strlen(text), "test.vxt", vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }

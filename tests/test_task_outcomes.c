@@ -2,19 +2,13 @@
  * refused (with the overlap's closed-form volume and force) unless the task allows it; a
  * run whose energy balance breaks stops at the first record past the tolerance, flagged;
  * a contact present at t = 0 counts in the summary's times and peaks. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
 
 /* A 2 kg ball of radius 0.1 m at rest with its centre at height z over the table, k_v 1e7,
  * no damping or friction; `extra` goes into the task form. */
@@ -29,7 +23,8 @@ static vxc_task *ball_task(double z, const char *extra) {
            extra, z);
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(text, strlen(text), "start.vxt", datadir(), NULL, &t, &err);
+  vxc_status st =
+      vxc_task_parse(text, strlen(text), "start.vxt", vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }
@@ -39,11 +34,6 @@ static vxc_task *ball_task(double z, const char *extra) {
 
 
 /* Volume of a cap of depth h cut from a sphere of radius R: pi h^2 (3 R - h) / 3. */
-static double cap_volume(double R, double h) {
-  return M_PI * h * h * (3 * R - h) / 3;
-}
-
-
 /* A ball 10 mm into the table is refused; the message names both bodies; the summary
  * holds the overlap's volume (the cap's closed form) and its force k_v V (at rest, so the
  * damping adds nothing). */
@@ -58,7 +48,7 @@ static void test_initial_overlap_refused(void **state) {
   assert_non_null(strstr(err.message, "initial-overlap allow"));
   assert_double_near(s.t_end, 0, 0);
   assert_int_equal(s.steps, 0);
-  double v = cap_volume(0.1, 0.01);
+  double v = vxc_test_cap_volume(0.1, 0.01);
   assert_double_near(s.contact[0].initial_volume, v, 1e-6 * v);
   assert_double_near(s.contact[0].initial_fn, 1e7 * v, 1e-6 * 1e7 * v);
   vxc_task_free(t);
@@ -144,8 +134,8 @@ static void test_energy_error_stops_run(void **state) {
     snprintf(text, sizeof text, fmt, tol[k]);
     vxc_task *t = NULL;
     vxc_error err;
-    assert_int_equal(vxc_task_parse(text, strlen(text), "drop.vxt", datadir(), NULL, &t, &err),
-                     VXC_OK);
+    assert_int_equal(
+        vxc_task_parse(text, strlen(text), "drop.vxt", vxc_test_datadir(), NULL, &t, &err), VXC_OK);
     energy_watch w = {k == 0 ? 1e-4 : 1e-2, 0, 0, 0, -1};
     vxc_task_summary s;
     vxc_status st = vxc_task_run(t, watch, NULL, &w, &s, &err);
@@ -187,8 +177,8 @@ static void test_runs_are_bounded(void **state) {
     snprintf(text, sizeof text, fmt, form[k]);
     vxc_task *t = NULL;
     vxc_error err;
-    assert_int_equal(vxc_task_parse(text, strlen(text), "fall.vxt", datadir(), NULL, &t, &err),
-                     VXC_OK);
+    assert_int_equal(
+        vxc_task_parse(text, strlen(text), "fall.vxt", vxc_test_datadir(), NULL, &t, &err), VXC_OK);
     if (k == 2) {
       assert_int_equal(vxc_task_set_limits(t, 50, 1000), VXC_OK);
     }
@@ -214,7 +204,8 @@ static void test_outcome_forms_checked(void **state) {
   for (int k = 0; k < 2; k++) {
     vxc_task *t = NULL;
     vxc_error err;
-    vxc_status st = vxc_task_parse(bad[k], strlen(bad[k]), "bad.vxt", datadir(), NULL, &t, &err);
+    vxc_status st =
+        vxc_task_parse(bad[k], strlen(bad[k]), "bad.vxt", vxc_test_datadir(), NULL, &t, &err);
     assert_int_equal(st, VXC_ERR_FORMAT);
     assert_null(t);
     assert_non_null(strstr(err.message, "bad.vxt:1:"));

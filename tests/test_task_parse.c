@@ -1,17 +1,11 @@
 /* test_task_parse.c: the task-file reader through the public API: good files load with
  * the values written; bad files fail with the status, line and column of the fault. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
+#include "lib/vxc.h"
 
 static vxc_status parse(const char *text, vxc_task **t, vxc_error *err) {
-  return vxc_task_parse(text, strlen(text), "t.vxt", datadir(), NULL, t, err);
+  return vxc_task_parse(text, strlen(text), "t.vxt", vxc_test_datadir(), NULL, t, err);
 }
 
 

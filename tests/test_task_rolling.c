@@ -16,15 +16,9 @@
  * contact's default tolerance refines differently from query to query, and the step control
  * resolves that noise, so that these short runs take hundreds of thousands of queries with
  * the slower methods. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
-
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
-}
-
+#include "lib/vxc.h"
 
 static const double R = 0.1, M = 2, G = 9.81, KV = 1e11, MU = 0.3;
 static const char *METHODS[] = {"bs3", "dp5", "rosw"};
@@ -77,7 +71,8 @@ static void run_ball(const char *method, double vy, double wz, double duration, 
            duration, method, R - rest_depth(), vy, wz, KV, MU, MU);
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(text, strlen(text), "ball.vxt", datadir(), NULL, &t, &err);
+  vxc_status st =
+      vxc_task_parse(text, strlen(text), "ball.vxt", vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }

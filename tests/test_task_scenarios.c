@@ -6,21 +6,15 @@
  * whole duration with the file's own settings, and the checks on the late behaviour
  * (rolling off the table, the tippe-top's inversion, the ball settling in the groove, the
  * extraction) run too. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define MAXREC 20000
 
 static int long_mode(void) {
   const char *s = getenv("VXC_LONG");
   return s && *s && strcmp(s, "0") != 0;
-}
-
-
-static const char *datadir(void) {
-  const char *d = getenv("VXC_DATADIR");
-  return d ? d : "data";
 }
 
 
@@ -54,7 +48,7 @@ static int on_rec(void *ud, const vxc_task_record *r) {
 /* Loads data/NAME.vxt, replacing the text `from` by `to` when both are given. */
 static vxc_task *load(const char *name, const char *from, const char *to) {
   char path[1024];
-  snprintf(path, sizeof path, "%s/%s.vxt", datadir(), name);
+  snprintf(path, sizeof path, "%s/%s.vxt", vxc_test_datadir(), name);
   FILE *f = fopen(path, "rb");
   assert_non_null(f);
   static char text[65536], out[65536];
@@ -70,7 +64,7 @@ static vxc_task *load(const char *name, const char *from, const char *to) {
   }
   vxc_task *t = NULL;
   vxc_error err;
-  vxc_status st = vxc_task_parse(src, strlen(src), path, datadir(), NULL, &t, &err);
+  vxc_status st = vxc_task_parse(src, strlen(src), path, vxc_test_datadir(), NULL, &t, &err);
   if (st != VXC_OK) {
     fprintf(stderr, "# %s\n", err.message);
   }
@@ -374,8 +368,8 @@ static void tippe_pose(double th, double c, double r, double depth, vxc_pose *p)
 static void test_tippe_top_geometry(void **state) {
   (void)state;
   char pa[1024], pb[1024];
-  snprintf(pa, sizeof pa, "%s/table.vxm", datadir());
-  snprintf(pb, sizeof pb, "%s/tippe-top.vxm", datadir());
+  snprintf(pa, sizeof pa, "%s/table.vxm", vxc_test_datadir());
+  snprintf(pb, sizeof pb, "%s/tippe-top.vxm", vxc_test_datadir());
   vxc_solid *table = NULL, *top = NULL;
   assert_int_equal(vxc_solid_load(pa, NULL, &table, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(pb, NULL, &top, NULL), VXC_OK);

@@ -14,12 +14,12 @@
  *  - The error estimate that drives rtol queries by default bounds the actual error on
  *    closed forms: spherical caps 0.1 to 10 mm deep, the finite cylinder lying on a table
  *    (axis along x, then turned about z and tilted), at rtol 1e-2 to 1e-5. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 /* the finite cylinder R 0.05 m, L 0.2 m, axis along x, sunk d into a level table; *V gets
  * the exact volume (segment area times length) */

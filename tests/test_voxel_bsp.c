@@ -13,12 +13,12 @@
  *    are the tetrahedra of the clipped triangles with apex p.
  * Each answer must be exact to 1e-9 (volume, centroid; 1e-8 of the inertia's trace), with a
  * certified bracket at most 1e-9 of V wide, at the default rtol, not capped. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 #define REL 1e-9
 

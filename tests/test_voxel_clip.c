@@ -2,7 +2,7 @@
  * vertex-neighbour polyhedra against the corner simplex's closed forms and against the face-
  * list polyhedra of geom/polyhedron.c (themselves tested against closed forms), their face
  * data, and the compensated accumulators. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/internal.h"

@@ -4,12 +4,12 @@
  * contain the exact volume in every case; figures must not depend on the thread count (nor
  * on the hull test, which must end a query of disjoint hulls before any box); the
  * error must fall at least as h^2 as the leaf halves. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
-#include "counting_alloc.h"
-#include "voxel_exact.h"
+#include "tests/counting_alloc.h"
+#include "tests/voxel_exact.h"
 
 
 /* fails unless the result matches (V, c, J) within rel_v on V, rel_c times `size` on the

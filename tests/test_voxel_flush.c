@@ -7,11 +7,11 @@
  *    must not hide a real overlap);
  *  - a rod resting on the wall of a wider bore (tangent along a line): no volume beyond
  *    rounding, not capped. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 /* A random frame (turned unless aligned) moved by up to `shift`. */
 static void random_frame(vxc_rng *g, int aligned, double shift, vxg_xform *x) {

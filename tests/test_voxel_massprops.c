@@ -11,11 +11,11 @@
  *    centroid z = 3H/4, J_zz = 3/10 V a^2, J_xx = V (3/20 a^2 + 3/80 H^2);
  *  - torus R r (axis z): V = 2 pi^2 R r^2 (Pappus), J_zz = V (R^2 + 3/4 r^2),
  *    J_xx = V (R^2 / 2 + 5/8 r^2). */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 
 /* a rigid motion: rotation about a fixed oblique axis, then a translation */

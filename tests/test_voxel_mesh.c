@@ -14,12 +14,12 @@
  *    the polyhedral regions (tools/mesh_gen.h, by the divergence theorem), with brackets
  *    that shrink to rounding, and the same figures bit for bit with one and three
  *    threads. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"
 #include "voxel/voxel.h"
-#include "voxel_exact.h"
+#include "tests/voxel_exact.h"
 
 
 /* A cell of one mesh primitive (the cell owns the mesh). */
@@ -46,17 +46,12 @@ static vxg_cell *mesh_cell(fixture *f, const char *name, const mg_mesh *g) {
 }
 
 
-static double cap_volume(double R, double d) {
-  return d <= 0 ? 0 : M_PI * (R * d * d - d * d * d / 3);
-}
-
-
 // an icosphere's cap converges to the sphere's as the tessellation is refined, inside the
 // shell's bounds at every level
 static void test_voxel_mesh_icosphere_cap_converges(void **state) {
   fixture *f = *state;
   const double R = 0.05, z0 = 0.02; /* the cap z >= z0 */
-  double exact = cap_volume(R, R - z0), prev_err = HUGE_VAL;
+  double exact = vxc_test_cap_volume(R, R - z0), prev_err = HUGE_VAL;
   vx_prim_spec hs = {VXG_HALFSPACE, {0, 0, -1, -z0}, 4, 0, NULL};
   vx_prim_spec bx = {VXG_BOX, {0.2, 0.2, 0.2}, 3, 0, NULL};
   vx_prim_spec both[2] = {hs, bx};
@@ -77,7 +72,7 @@ static void test_voxel_mesh_icosphere_cap_converges(void **state) {
     o.h_min = R / 128;
     vxv_result r;
     assert_int_equal(vxv_intersect(f->ws, c, &id, cut, &id, &o, &r), VXC_OK);
-    double lo = cap_volume(g.r_in, g.r_in - z0), hi = exact;
+    double lo = vxc_test_cap_volume(g.r_in, g.r_in - z0), hi = exact;
     double err = fabs(r.volume - exact) / exact;
     fprintf(stderr,
             "# level %d (%d triangles): V %.6e, exact cap %.6e, rel error %.2e, "

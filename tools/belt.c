@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "belt.h"
+#include "tools/belt.h"
 
 #define NY (2 + VXC_FRICTION_STATE_MAX)
 

@@ -5,7 +5,7 @@
 #ifndef VXC_TOOLS_BELT_H
 #define VXC_TOOLS_BELT_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* The benchmark's settings (table 3.1 by default) and the friction law. */
 typedef struct belt_config {

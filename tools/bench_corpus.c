@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "corpus.h"
+#include "tools/cli.h"
+#include "tools/corpus.h"
 
 static double cpu_ms(void) {
   struct timespec ts;

@@ -1,5 +1,5 @@
 /* cli.c: argument parsing and error printing shared by the vxc subcommands. */
-#include "cli.h"
+#include "tools/cli.h"
 
 #include <errno.h>
 #include <math.h>

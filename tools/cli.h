@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -180,6 +180,11 @@ vxc_status cli_task_load(const char *path, vxc_task **out, vxc_error *err);
 int bench_corpus(int n, unsigned long long seed);
 /* `vxc bench --peer` (bench_corpus.c): the peer set (corpus.h); a CLI_ exit status. */
 int bench_peer(void);
+/* `vxc bench --report FILE` (bench_report.c): the performance and validation page, with
+ * the table's cases whose name contains `only` (NULL: all), `corpus` cases of the corpus from `seed` and the task files of `datadir`; a CLI_ exit
+ * status. */
+int bench_report(const char *path, int quick, const char *only, int corpus,
+                 unsigned long long seed, const char *datadir);
 
 /* `vxc bench --mesh` (bench_mesh.c): the mesh family against CGAL and Manifold. */
 typedef struct bench_mesh_opts {

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 char **cli_split_equals(int argc, char **argv, int *argc_out) {
   size_t room = sizeof(char *) * (2 * (size_t)argc + 1);

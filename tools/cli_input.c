@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 /* One byte past the readers' 64 MiB limit on a file's text: a larger input is read that far
  * and refused by the reader, never cut. */

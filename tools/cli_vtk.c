@@ -2,8 +2,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli.h"
-#include "vtk.h"
+#include "tools/cli.h"
+#include "tools/vtk.h"
 
 /* A solid's default sampling edge: its largest extent over this. */
 #define VTK_TOL_DIV 64

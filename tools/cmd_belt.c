@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "belt.h"
-#include "cli.h"
-#include "dirs.h"
-#include "outfile.h"
+#include "tools/belt.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
+#include "tools/outfile.h"
 
 #define BELT_MAX_SET 64
 

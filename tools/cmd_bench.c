@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "mesh_gen.h"
+#include "tools/cli.h"
+#include "tools/mesh_gen.h"
 
 /* Exact region moments: volume, centroid, inertia about the centroid (unit density). */
 typedef struct exact {
@@ -467,7 +467,7 @@ static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **ou
 static int bench_run(int argc, char **argv) {
   int quick = 0, corpus = 0, peer = 0, mesh = 0, json = 0;
   double seed = 1, variants = 2;
-  const char *only = NULL;
+  const char *only = NULL, *report_file = NULL, *datadir = "data";
   for (int i = 1; i < argc; i++) {
     double x;
     if (strcmp(argv[i], "--quick") == 0) {
@@ -484,6 +484,10 @@ static int bench_run(int argc, char **argv) {
         return cli_usage_error("bench", "--variants: expected a whole number from 1 to 100, got '%s'",
                                argv[i]);
       }
+    } else if (strcmp(argv[i], "--report") == 0 && i + 1 < argc) {
+      report_file = argv[++i];
+    } else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
+      datadir = argv[++i];
     } else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
       only = argv[++i];
     } else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc) {
@@ -506,6 +510,10 @@ static int bench_run(int argc, char **argv) {
   }
   if (json && !mesh) {
     return cli_usage_error("bench", "--json: only with --mesh");
+  }
+  if (report_file) {
+    return bench_report(report_file, quick, only, corpus ? corpus : quick ? 100 : 1000,
+                        (unsigned long long)seed, datadir);
   }
   if (peer) {
     return bench_peer();
@@ -596,7 +604,9 @@ const cli_command cli_cmd_bench = {
     "usage: vxc bench [--quick] [--only TEXT]\n"
     "       vxc bench --corpus N [--seed S]\n"
     "       vxc bench --peer\n"
-    "       vxc bench --mesh [--variants N] [--seed S] [--only TEXT] [--quick] [--json]\n\n"
+    "       vxc bench --mesh [--variants N] [--seed S] [--only TEXT] [--quick] [--json]\n"
+    "       vxc bench --report FILE [--quick] [--only TEXT] [--corpus N] [--seed S]\n"
+    "                 [--data DIR]\n\n"
     "Runs a fixed suite with exact answers (a sphere 1 mm and 25 um into a plane, a\n"
     "sphere-sphere lens, a cylinder lying on a plane; a 100,000-triangle sphere 1 mm into a\n"
     "plane, equator down and pole down, and two 20,000-triangle spheres overlapping by\n"
@@ -641,5 +651,10 @@ const cli_command cli_cmd_bench = {
     "(vxc capped), vxc/best (vxc's time over the fastest peer's); then how many cases are\n"
     "exact (1e-9, not capped) and meet issue 30's targets (also at most 1/2 of Manifold's\n"
     "and 1/5 of CGAL's time). A missing peer's columns read '-' and the header says why.\n"
-    "--json: the same as one object.\n",
+    "--json: the same as one object.\n"
+    "--report FILE: the performance and validation page (Markdown), stamped with the\n"
+    "version, commit, date and machine: the table above, --peer, --corpus N (default\n"
+    "1000, --quick 100) and the real-time factor of every task file in DIR (default data;\n"
+    "each run until its duration or 30 s of CPU, --quick 2 s). FILE appears only when\n"
+    "complete.\n",
     bench_run};

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 /* What the force command's own options collect. */
 typedef struct force_opts {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 /* tries DIR/vxc-import and DIR/../vxc-import for the directory of this program */
 static void exec_beside(char **argv) {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 /* Bounding boxes are padded by a few rounding units so that they always hold the cell;
  * show such residues as zero. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 static void print_props(const char *label, const vxc_mass_props *m) {
   printf("  %-14s V = %.9g m^3  in [%.9g, %.9g]%s\n", label, m->volume, m->volume_lo, m->volume_hi,

@@ -1,8 +1,8 @@
 /* cmd_metrics.c: `vxc metrics`: the contact metrics of two posed solids, pair by pair. */
 #include <string.h>
 
-#include "cli.h"
-#include "vtk.h"
+#include "tools/cli.h"
+#include "tools/vtk.h"
 
 /* Loads the two model files named in argv; returns CLI_OK or an exit status. */
 int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,

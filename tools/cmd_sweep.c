@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dirs.h"
-#include "sweep.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
+#include "tools/sweep.h"
 
 typedef struct worker {
   pid_t pid;

@@ -19,11 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "dirs.h"
-#include "outfile.h"
-#include "series.h"
-#include "task_vtk.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
+#include "tools/outfile.h"
+#include "tools/series.h"
+#include "tools/task_vtk.h"
 
 typedef struct task_out {
   tools_file csv;      /* DIR/series.csv, growing in place */

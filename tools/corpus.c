@@ -1,13 +1,13 @@
 /* corpus.c: the validation corpus (corpus.h): drawing the cases, their model text, and the
  * two independent reference volumes. */
-#include "corpus.h"
+#include "tools/corpus.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh_gen.h"
+#include "tools/mesh_gen.h"
 
 /* ---- random numbers and rotations ------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dirs.h"
+#include "tools/dirs.h"
 
 int tools_make_dirs(const char *dir) {
   char buf[4096];

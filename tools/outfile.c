@@ -2,7 +2,7 @@
  * cookie stream over our own descriptor, so that every write(2) is checked here (a short or
  * failed write is remembered even when stdio would lose it) and the test hook can fail one. */
 #define _GNU_SOURCE
-#include "outfile.h"
+#include "tools/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

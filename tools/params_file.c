@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 /* Parses one line (NUL-terminated, modified in place). Returns 0, or -1 with "COL: why". */
 static int params_line(char *line, vxc_params *p, int *col, char *msg, size_t size) {

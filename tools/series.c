@@ -1,8 +1,8 @@
 /* series.c: the rows of series.csv (series.h), for `vxc task` and vxc-mujoco. */
 #include <errno.h>
 
-#include "cli.h"
-#include "series.h"
+#include "tools/cli.h"
+#include "tools/series.h"
 
 void series_header(FILE *f, const series_layout *l) {
   static const char *bcol[] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz",

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 typedef struct series_layout {
   int nbody;

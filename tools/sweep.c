@@ -1,5 +1,5 @@
 /* sweep.c: the core shared by `vxc sweep` and `vxc-sweep-mpi` (sweep.h). */
-#include "sweep.h"
+#include "tools/sweep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h" /* exit statuses */
-#include "dirs.h"
-#include "sweep_inputs.h"
+#include "tools/cli.h" /* exit statuses */
+#include "tools/dirs.h"
+#include "tools/sweep_inputs.h"
 
 double sweep_now(void) {
   struct timespec ts;

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "outfile.h"
-#include "vxc.h"
+#include "tools/outfile.h"
+#include "lib/vxc.h"
 
 /* The command line of both programs. */
 typedef struct sweep_opts {

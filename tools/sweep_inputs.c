@@ -1,7 +1,7 @@
 /* sweep_inputs.c: the files a sweep reads and their digests (sweep_inputs.h). zlib's crc32
  * (already a dependency of libvxc): the record guards against edits and mix-ups, not
  * against an adversary, so a 32-bit checksum with the size beside it is enough. */
-#include "sweep_inputs.h"
+#include "tools/sweep_inputs.h"
 
 #include <errno.h>
 #include <stdio.h>

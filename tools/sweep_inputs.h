@@ -8,7 +8,7 @@
 #ifndef VXC_TOOLS_SWEEP_INPUTS_H
 #define VXC_TOOLS_SWEEP_INPUTS_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* The record of the sweep's inputs as text (malloc'd, NUL-terminated) into *out. Returns
  * 0, or -1 after a message naming the file that cannot be read. */

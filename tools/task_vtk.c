@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "task_vtk.h"
-#include "vtk.h"
+#include "tools/cli.h"
+#include "tools/task_vtk.h"
+#include "tools/vtk.h"
 
 struct task_vtk {
   vxc_task *task;

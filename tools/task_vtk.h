@@ -3,7 +3,7 @@
 #ifndef VXC_TASK_VTK_H
 #define VXC_TASK_VTK_H
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 typedef struct task_vtk task_vtk;
 

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "outfile.h"
-#include "vtk.h"
+#include "tools/cli.h"
+#include "tools/outfile.h"
+#include "tools/vtk.h"
 
 /* path, written whole or not at all (outfile.h): the stream, or NULL after a message */
 static FILE *vtk_open(tools_file *o, const char *path) {

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* Writes the region's boxes as an unstructured grid of voxel cells (VTK type 11, cubes
  * along the world axes, metres) with the cell data "contact" (contact[i], or 0 when contact

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "sweep.h"
+#include "tools/cli.h"
+#include "tools/sweep.h"
 
 enum { TAG_CASE = 1, TAG_RESULT = 2 };
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "tools/cli.h"
 
 const cli_command *const cli_commands[] = {
     &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass, &cli_cmd_metrics,

@@ -423,12 +423,10 @@ static void round_job(vxv_workspace *ws, int t) {
 enum { TOP_KEEP, TOP_TODO, TOP_INSIDE, TOP_MIXED, TOP_OUTSIDE };
 /* Boxes a thread claims at a time while classifying a level of the top (at most), and the
  * fewest boxes to classify for a level to be shared among the threads. A mesh's boxes cost
- * more, and their cost varies: on the bench's mesh lens the root grid's 16 took 3.1 us each
- * (up to 123), the next levels' 96, 256 and 480 boxes 0.6 us each. A mesh level is claimed
- * in chunks of about an eighth of a thread's share (one box for the root grid): one box at a
- * time, the threads wrote neighbouring boxes and fought over their cache lines, and the
- * mesh lens's top levels took 0.38 ms on two threads against 0.58 on one (now 0.24 against
- * 0.41, the machine faster then). */
+ * more, and their cost varies (the root grid's most). A mesh level is claimed in chunks of
+ * about an eighth of a thread's share (one box for the root grid): one box at a time, the
+ * threads write neighbouring boxes and fight over their cache lines. The bench case that
+ * shows it: `vxc bench --only "mesh lens"`, column x2t (two threads over one). */
 #define TOP_CHUNK 8
 #define TOP_PARALLEL_MIN 64
 #define TOP_PARALLEL_MIN_MESH 4
@@ -621,8 +619,8 @@ static double predicted(const vxv_query *q, double g, double tau) {
 
 /* Sorts the positive doubles a[0 .. m) in decreasing order, tmp holding m more: a radix
  * sort of their bit patterns, which order positive doubles as their values, so the result is
- * the array a comparison sort gives. It runs between rounds, on one thread: on the bench's
- * cylinder at rtol 1e-3 (4 rounds, 110 ms on one thread) qsort took 2.0 ms, this 0.65 ms. */
+ * the array a comparison sort gives. It runs between rounds, on one thread, where qsort
+ * costs more (the bench case: `vxc bench --only cylinder`, setting rtol=1e-03). */
 static void sort_desc(double *a, double *tmp, size_t m) {
   size_t cnt[8][256];
   memset(cnt, 0, sizeof cnt);

@@ -217,9 +217,9 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
 /* How long a thread of the pool spins for what it waits for (a job, or the end of one)
  * before sleeping on a condition variable: while a query is running (between vxv_ws_alert
  * and vxv_ws_cool), up to SPIN_HOT_NS; else SPIN_NS. A wake-up through the condition
- * variable took 20 to 40 us on an idle core, but up to 5 ms when the core had meanwhile
- * gone to another process, even a nice 19 one (the scheduler lets it finish its slice):
- * one such wake-up in a round undoes the second thread. */
+ * variable is slow when the core has meanwhile gone to another process, even a nice 19 one
+ * (the scheduler lets it finish its slice): one such wake-up in a round undoes the second
+ * thread. The bench case: the x2t column of `vxc bench` on a busy machine. */
 #define SPIN_NS 100000LL
 #define SPIN_HOT_NS 20000000LL
 

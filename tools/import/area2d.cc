@@ -1,6 +1,6 @@
 // area2d.cc: convex polygon clipping (Sutherland-Hodgman against one line) and the area of a
 // polygon inside a disk, summed over the triangles (centre, edge) as signed areas.
-#include "area2d.h"
+#include "tools/import/area2d.h"
 
 #include <algorithm>
 #include <cmath>

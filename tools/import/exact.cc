@@ -6,9 +6,9 @@
 // the outer side when the material is inside it and a hole otherwise. Volumes are the closed
 // forms of the cells written: cross-section area (exact, lines and circles) times height, or
 // the frustum, spherical segment and torus slice formulas.
-#include "exact.h"
+#include "tools/import/exact.h"
 
-#include "area2d.h"
+#include "tools/import/area2d.h"
 
 #include <BRepAdaptor_Curve.hxx>
 #include <BRepAdaptor_Surface.hxx>

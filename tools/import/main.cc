@@ -1,9 +1,9 @@
 // main.cc: vxc-import: a STEP file as a vxc model file, one cell (or a stack of cells) per
 // STEP solid, exact quadric cells where the solid allows, else an OCCT mesh beside the model.
-#include "exact.h"
-#include "mesh_out.h"
-#include "step_read.h"
-#include "../outfile.h"
+#include "tools/import/exact.h"
+#include "tools/import/mesh_out.h"
+#include "tools/import/step_read.h"
+#include "tools/outfile.h"
 
 #include <BRepGProp.hxx>
 #include <GProp_GProps.hxx>

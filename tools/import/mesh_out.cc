@@ -1,8 +1,8 @@
 // mesh_out.cc: BRepMesh_IncrementalMesh per solid; each face's triangles in the solid's frame,
 // turned over on reversed faces so that they all face outward.
-#include "mesh_out.h"
+#include "tools/import/mesh_out.h"
 
-#include "../outfile.h"
+#include "tools/outfile.h"
 
 #include <BRepMesh_IncrementalMesh.hxx>
 #include <BRep_Tool.hxx>

@@ -1,6 +1,6 @@
 // step_read.cc: read a STEP file with STEPControl_Reader; the names of solids come from the
 // STEP representation items the transfer made them from.
-#include "step_read.h"
+#include "tools/import/step_read.h"
 
 #include <IFSelect_ReturnStatus.hxx>
 #include <Interface_Check.hxx>

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bridge.h"
+#include "tools/mujoco/bridge.h"
 
 static double mono_s(void) {
   struct timespec ts;

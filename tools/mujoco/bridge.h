@@ -17,7 +17,7 @@
 
 #include <mujoco/mujoco.h>
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define BRIDGE_MAX_CONTACTS 16
 

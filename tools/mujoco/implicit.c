@@ -4,7 +4,7 @@
  * (mj_solveM) and their free accelerations J M^-1 (passive + actuator + applied - bias
  * forces) give vxc_implicit_step the velocity change the contact wrenches cause over the
  * step; the wrenches it returns, applied through xfrc_applied, make MuJoCo's step the
- * linearly implicit one (lib/README.md section 15). Bodies welded to the world are fixed
+ * linearly implicit one (lib/README.md section 16). Bodies welded to the world are fixed
  * (twist index -1). */
 #include <math.h>
 #include <stdio.h>

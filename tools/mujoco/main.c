@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "../cli.h"
-#include "../dirs.h"
-#include "../outfile.h"
-#include "../series.h"
-#include "bridge.h"
+#include "tools/cli.h"
+#include "tools/dirs.h"
+#include "tools/outfile.h"
+#include "tools/series.h"
+#include "tools/mujoco/bridge.h"
 
 const cli_command *const cli_commands[] = {NULL}; /* cli.c's table: no subcommands here */
 

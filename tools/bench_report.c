@@ -1,0 +1,254 @@
+/* bench_report.c: `vxc bench --report FILE`: the performance and validation page, a Markdown
+ * file stamped with the version, the commit, the date and the machine, holding the bench's
+ * tables (the engine's cases, the peer set, the validation corpus) and the bundled
+ * scenarios' real-time factors. The tables are the bench's own output (the command run
+ * again with standard output captured); the page goes through the tools' atomic writer
+ * (outfile.h), so FILE appears only when complete. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/vxc.h"
+#include "tools/cli.h"
+#include "tools/outfile.h"
+
+/* Prints "vxc bench --report: WHAT: REASON" (as outfile.h does) and returns CLI_FAIL. */
+static int fail(const char *what, int e) {
+  fprintf(stderr, "vxc bench --report: %s: %s\n", what, strerror(e));
+  return CLI_FAIL;
+}
+
+
+/* CPU seconds of this process. */
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+/* The first line `cmd` prints, without its newline, or `fallback`. */
+static void first_line(const char *cmd, char *out, size_t n, const char *fallback) {
+  snprintf(out, n, "%s", fallback);
+  FILE *p = popen(cmd, "r");
+  if (!p) {
+    return;
+  }
+  char line[256];
+  if (fgets(line, sizeof line, p)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (line[0]) {
+      snprintf(out, n, "%.*s", (int)(n - 1), line);
+    }
+  }
+  pclose(p);
+}
+
+
+/* The CPU's model name from /proc/cpuinfo, or "unknown". */
+static void cpu_model(char *out, size_t n) {
+  snprintf(out, n, "unknown");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) {
+    return;
+  }
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    const char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) == 0 && colon) {
+      colon += 1 + (colon[1] == ' ');
+      snprintf(out, n, "%.*s", (int)strcspn(colon, "\r\n"), colon);
+      break;
+    }
+  }
+  fclose(f);
+}
+
+
+static void stamp(FILE *f, int quick) {
+  char commit[128], cpu[256], date[64];
+  first_line("git describe --always --dirty --abbrev=12 2>/dev/null", commit, sizeof commit,
+             "unknown (not run in a git checkout)");
+  cpu_model(cpu, sizeof cpu);
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", &tm);
+  struct utsname u;
+  if (uname(&u) != 0) {
+    snprintf(u.sysname, sizeof u.sysname, "unknown");
+    u.release[0] = u.machine[0] = 0;
+  }
+  fprintf(f,
+          "# vxc: performance and validation\n\n"
+          "Written by `vxc bench --report%s`; every figure below was measured in that one run.\n"
+          "Times depend on the machine and its load: compare ratios taken in one run, not\n"
+          "times across pages.\n\n"
+          "| | |\n| --- | --- |\n"
+          "| vxc | %s |\n| commit | %s |\n| date | %s |\n"
+          "| machine | %s %s %s; %s; %ld online CPUs |\n",
+          quick ? " --quick" : "", VXC_VERSION, commit, date, u.sysname, u.release, u.machine,
+          cpu, sysconf(_SC_NPROCESSORS_ONLN));
+#ifdef __VERSION__
+  fprintf(f, "| compiler | %s |\n", __VERSION__);
+#endif
+  fprintf(f, "\n");
+}
+
+
+/* Runs `vxc bench ARGS...` with its standard output captured in a temporary file, then
+ * copied to f inside a code block. Returns its exit status. */
+static int section_run(FILE *f, int argc, char **argv) {
+  FILE *cap = tmpfile();
+  if (!cap) {
+    return fail("a temporary file", errno);
+  }
+  fflush(stdout);
+  int saved = dup(STDOUT_FILENO);
+  if (saved < 0 || dup2(fileno(cap), STDOUT_FILENO) < 0) {
+    int e = errno;
+    if (saved >= 0) {
+      close(saved);
+    }
+    fclose(cap);
+    return fail("standard output", e);
+  }
+  int rc = cli_cmd_bench.run(argc, argv);
+  fflush(stdout);
+  dup2(saved, STDOUT_FILENO);
+  close(saved);
+  rewind(cap);
+  fprintf(f, "```\n");
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, cap)) > 0) {
+    fwrite(buf, 1, n, f);
+  }
+  fclose(cap);
+  fprintf(f, "```\n\n");
+  return rc;
+}
+
+
+typedef struct cpu_budget {
+  double start, limit; /* CPU s */
+} cpu_budget;
+
+static int over_budget(void *ud) {
+  const cpu_budget *b = ud;
+  return cpu_s() - b->start > b->limit;
+}
+
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+
+/* One row per task file of `dir`: its run from the start until its duration or `budget` CPU
+ * seconds, and the simulated seconds per CPU second. */
+static void scenarios(FILE *f, const char *dir, double budget) {
+  fprintf(f,
+          "## Scenarios\n\n"
+          "The bundled task files (`%s/*.vxt`) run by the library, each from its start until\n"
+          "its duration or %.0f s of CPU time, whichever comes first. Real-time factor:\n"
+          "simulated seconds per CPU second of this process (one thread). A run stopped by the\n"
+          "CPU budget measures only its start, often the cheaper part (before contact).\n\n"
+          "| task | simulated s | of | CPU s | real-time factor | queries | end |\n"
+          "| --- | --- | --- | --- | --- | --- | --- |\n",
+          dir, budget);
+  DIR *d = opendir(dir);
+  if (!d) {
+    fprintf(f, "\n(%s: %s)\n\n", dir, strerror(errno));
+    return;
+  }
+  char *names[256];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < 256) {
+    size_t len = strlen(e->d_name);
+    if (len > 4 && strcmp(e->d_name + len - 4, ".vxt") == 0) {
+      names[n] = strdup(e->d_name);
+      n += names[n] != NULL;
+    }
+  }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof names[0], by_name);
+  for (int i = 0; i < n; i++) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    vxc_task *t = NULL;
+    vxc_error err;
+    vxc_task_summary s;
+    memset(&s, 0, sizeof s);
+    cpu_budget b = {cpu_s(), budget};
+    vxc_status st = vxc_task_load(path, NULL, &t, &err);
+    if (st == VXC_OK) {
+      vxc_task_set_poll(t, over_budget, &b);
+      b.start = cpu_s();
+      st = vxc_task_run(t, NULL, NULL, NULL, &s, &err);
+    }
+    double cpu = cpu_s() - b.start;
+    if (st == VXC_OK) {
+      fprintf(f, "| `%s` | %.3g | %.3g | %.3g | %.3g | %lld | %s |\n", names[i], s.t_end,
+              vxc_task_duration(t), cpu, cpu > 0 ? s.t_end / cpu : 0.0, s.queries,
+              s.stopped ? "CPU budget" : "completed");
+    } else {
+      fprintf(f, "| `%s` | | | | | | failed: %s |\n", names[i], err.message);
+    }
+    vxc_task_free(t);
+    free(names[i]);
+  }
+  fprintf(f, "\n");
+}
+
+
+int bench_report(const char *path, int quick, const char *only, int corpus,
+                 unsigned long long seed, const char *datadir) {
+  tools_file out;
+  if (tools_file_open(&out, "vxc bench --report", path, TOOLS_FILE_ATOMIC) != 0) {
+    return CLI_FAIL;
+  }
+  FILE *f = out.f;
+  stamp(f, quick);
+  fprintf(f, "## The engine against closed forms\n\n"
+             "`vxc bench%s%s%s`: the octree alone (fast paths off), per case and stopping rule; "
+             "`vxc bench --help` explains the columns.\n\n",
+          quick ? " --quick" : "", only ? " --only " : "", only ? only : "");
+  char *table[5] = {"bench"};
+  int argc = 1;
+  if (quick) {
+    table[argc++] = "--quick";
+  }
+  if (only) {
+    table[argc++] = "--only";
+    table[argc++] = (char *)only;
+  }
+  int rc = section_run(f, argc, table);
+  fprintf(f, "## The peer set\n\n"
+             "`vxc bench --peer`: the contacts other tools are timed on, by the largest fixed "
+             "leaf reaching 1e-3 and both rtol 1e-3 rules.\n\n");
+  char *peer[] = {"bench", "--peer", NULL};
+  int rc2 = section_run(f, 2, peer);
+  rc = rc ? rc : rc2;
+  char n[32], s[32];
+  snprintf(n, sizeof n, "%d", corpus);
+  snprintf(s, sizeof s, "%llu", seed);
+  fprintf(f, "## The validation corpus\n\n"
+             "`vxc bench --corpus %s --seed %s`: seeded random contacts of nine families "
+             "against closed forms or a chord quadrature.\n\n", n, s);
+  char *corp[] = {"bench", "--corpus", n, "--seed", s, NULL};
+  rc2 = section_run(f, 5, corp);
+  rc = rc ? rc : rc2;
+  scenarios(f, datadir, quick ? 2 : 30);
+  if (tools_file_close(&out) != 0) {
+    return CLI_FAIL;
+  }
+  fprintf(stderr, "vxc bench: wrote %s\n", path);
+  return rc;
+}
