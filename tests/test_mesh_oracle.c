@@ -12,14 +12,14 @@
  *    in sanitizer builds): the CGAL-free
  *    references within 1e-12 of CGAL, vxc within MESH_ORACLE_RTOL.
  * The errors vxc reaches are printed per case. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
 #include <unistd.h>
 
 #include "tools/corpus.h"
 #include "tools/mesh_cases.h"
 #include "tools/mesh_peers.h"
-#include "vxc.h"
+#include "lib/vxc.h"
 
 /* The relative volume error vxc must stay within on these cases at its default rtol: its
  * mesh leaves are exact (convex meshes by their planes, others by a local BSP). */

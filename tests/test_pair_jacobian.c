@@ -4,9 +4,9 @@
  * hysteretic damping dF_z/dv_z = -k_v a V on the ball and its base pi (2 R h - h^2) the
  * stiffness dF_z/dz = -k_v pi (2 R h - h^2). The states' implicit advance keeps a sticking
  * bristle on the slip at a step 100 times its time constant. */
-#include "vxc_test.h"
+#include "tests/vxc_test.h"
 
-#include "vxc.h"
+#include "lib/vxc.h"
 
 #define R 0.1    /* ball.vxm's radius, m */
 #define H 2.5e-3 /* depth of the ball, m */

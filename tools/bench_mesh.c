@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "mesh_cases.h"
-#include "mesh_peers.h"
+#include "tools/cli.h"
+#include "tools/mesh_cases.h"
+#include "tools/mesh_peers.h"
 
 #ifndef VXC_SRC_DATADIR
 #define VXC_SRC_DATADIR ""

@@ -2,12 +2,12 @@
  * its two solids in a design frame at the nominal size (metres), randomised from the
  * first variant on; mc_make then scales the case and moves both solids by one random rigid
  * motion, which leaves their interference's shape unchanged. */
-#include "mesh_cases.h"
+#include "tools/mesh_cases.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "corpus.h" /* the seeded random numbers and rotations */
+#include "tools/corpus.h" /* the seeded random numbers and rotations */
 
 #define DEG (M_PI / 180)
 #define MM 1e-3

@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 
-#include "mesh_shapes.h"
-#include "vxc.h"
+#include "tools/mesh_shapes.h"
+#include "lib/vxc.h"
 
 /* One solid: its mesh in its own frame, placed by pose; its convex pieces (same frame)
  * when it is not convex itself. */

@@ -1,6 +1,6 @@
 /* mesh_peers.c: the peers of mesh_peers.h as child processes. */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "mesh_peers.h"
+#include "tools/mesh_peers.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "mesh_cases.h"
+#include "tools/mesh_cases.h"
 
 #define MP_PATH_MAX 4096
 

@@ -1,5 +1,5 @@
 /* mesh_shapes.c: the part meshes of mesh_shapes.h and their convex pieces. */
-#include "mesh_shapes.h"
+#include "tools/mesh_shapes.h"
 
 #include <errno.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-#include "mesh_gen.h"
+#include "tools/mesh_gen.h"
 
 /* Pieces of a part: n convex closed meshes. */
 typedef struct ms_pieces {

@@ -16,7 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "bridge.h"
+#include "tools/mujoco/bridge.h"
 
 /* The velocity of A relative to B at x and their relative angular velocity. */
 static void rel_motion(const vxc_body_motion m[2], const double x[3], double vc[3], double wr[3]) {

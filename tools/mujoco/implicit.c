@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bridge.h"
+#include "tools/mujoco/bridge.h"
 
 int bridge_implicit_init(bridge *br, char *msg, size_t size) {
   const mjModel *m = br->m;
