@@ -2,6 +2,8 @@
 // STEP representation items the transfer made them from.
 #include "step_read.h"
 
+#include "guard.h"
+
 #include <IFSelect_ReturnStatus.hxx>
 #include <Interface_Check.hxx>
 #include <Interface_CheckIterator.hxx>
@@ -89,6 +91,7 @@ StepFile step_read(const std::string &path) {
   TColStd_SequenceOfAsciiString len, ang, sol;
   r.FileUnits(len, ang, sol);
   f.unit = len.IsEmpty() ? "MM" : len.First().ToCString();
+  guard_units(r, path);
   r.TransferRoots();
   std::set<std::string> seen;
   for (Standard_Integer i = 1; i <= r.NbShapes(); i++) {

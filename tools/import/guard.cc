@@ -1,0 +1,137 @@
+// guard.cc: the checks of guard.h, run before the work they protect.
+#include "guard.h"
+
+#include "vxc.h"
+
+#include <BRepBndLib.hxx>
+#include <BRepGProp.hxx>
+#include <Bnd_Box.hxx>
+#include <GProp_GProps.hxx>
+#include <Interface_InterfaceModel.hxx>
+#include <STEPConstruct_UnitContext.hxx>
+#include <StepGeom_GeomRepContextAndGlobUnitAssCtxAndGlobUncertaintyAssCtx.hxx>
+#include <StepGeom_GeometricRepresentationContextAndGlobalUnitAssignedContext.hxx>
+#include <StepRepr_GlobalUncertaintyAssignedContext.hxx>
+#include <StepRepr_GlobalUnitAssignedContext.hxx>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace {
+
+[[noreturn]] void refuse(const std::string &path, const std::string &name, const char *fmt,
+                         double a, double b = 0, double c = 0) {
+  char what[400];
+  std::snprintf(what, sizeof what, fmt, a, b, c);
+  throw std::runtime_error(path + (name.empty() ? "" : ": solid " + name) + ": " + what);
+}
+
+// The unit contexts of every representation context in the model.
+void unit_contexts(const Handle(Interface_InterfaceModel) & model,
+                   std::vector<Handle(StepRepr_GlobalUnitAssignedContext)> &units,
+                   std::vector<Handle(StepRepr_GlobalUncertaintyAssignedContext)> &tols) {
+  for (Standard_Integer i = 1; i <= model->NbEntities(); i++) {
+    Handle(Standard_Transient) e = model->Value(i);
+    if (auto c = Handle(StepGeom_GeomRepContextAndGlobUnitAssCtxAndGlobUncertaintyAssCtx)::
+            DownCast(e)) {
+      units.push_back(c->GlobalUnitAssignedContext());
+      tols.push_back(c->GlobalUncertaintyAssignedContext());
+    } else if (auto g =
+                   Handle(StepGeom_GeometricRepresentationContextAndGlobalUnitAssignedContext)::
+                       DownCast(e)) {
+      units.push_back(g->GlobalUnitAssignedContext());
+    } else if (auto u = Handle(StepRepr_GlobalUnitAssignedContext)::DownCast(e)) {
+      units.push_back(u);
+    }
+  }
+}
+
+}  // namespace
+
+double guard_units(STEPControl_Reader &r, const std::string &path) {
+  std::vector<Handle(StepRepr_GlobalUnitAssignedContext)> units;
+  std::vector<Handle(StepRepr_GlobalUncertaintyAssignedContext)> tols;
+  unit_contexts(r.Model(), units, tols);
+  double unit = 1e-3;
+  for (size_t k = 0; k < units.size(); k++) {
+    if (units[k].IsNull()) {
+      continue;
+    }
+    STEPConstruct_UnitContext ctx;
+    ctx.ComputeFactors(units[k]);
+    if (!ctx.LengthDone()) {
+      continue;
+    }
+    unit = ctx.LengthFactor() * 1e-3; // OCCT's factor takes the unit to millimetres
+    if (!(unit >= GUARD_UNIT_MIN && unit <= GUARD_UNIT_MAX)) {
+      refuse(path, "", "length unit of %g m, outside the %g to %g m vxc import accepts", unit,
+             GUARD_UNIT_MIN, GUARD_UNIT_MAX);
+    }
+    if (k < tols.size() && !tols[k].IsNull() && ctx.ComputeTolerance(tols[k]) == 0 &&
+        ctx.HasUncertainty()) {
+      double tol = ctx.Uncertainty() * unit; // in the file's unit, as metres
+      if (!(tol > 0 && tol <= 1e-3)) {
+        refuse(path, "", "length uncertainty of %g m (the healing tolerance) is not within "
+               "(0, 1 mm]", tol);
+      }
+    }
+  }
+  return unit;
+}
+
+double guard_size(const TopoDS_Solid &s, const std::string &path, const std::string &name) {
+  Bnd_Box b;
+  BRepBndLib::AddOptimal(s, b, Standard_False, Standard_False);
+  if (b.IsVoid()) {
+    throw std::runtime_error(path + ": solid " + name + ": the solid has no extent");
+  }
+  double x0, y0, z0, x1, y1, z1;
+  b.Get(x0, y0, z0, x1, y1, z1);
+  double reach = 1e-3 * std::fmax(std::fmax(std::fmax(std::fabs(x0), std::fabs(x1)),
+                                            std::fmax(std::fabs(y0), std::fabs(y1))),
+                                  std::fmax(std::fabs(z0), std::fabs(z1)));
+  if (!(reach <= GUARD_WORKSPACE)) {
+    refuse(path, name, "the part reaches %g m from the origin, beyond vxc's %g m workspace "
+           "(a unit mistake?)", reach, GUARD_WORKSPACE);
+  }
+  return std::sqrt(b.SquareExtent());
+}
+
+void guard_tessellation(const TopoDS_Solid &s, double deflection_mm, double size,
+                        double max_triangles, const std::string &path, const std::string &name) {
+  if (!(deflection_mm < size / 4)) {
+    refuse(path, name, "deflection %g m is not below a quarter of the part's size %g m "
+           "(its bounding box diagonal)", deflection_mm * 1e-3, size * 1e-3);
+  }
+  GProp_GProps g;
+  BRepGProp::SurfaceProperties(s, g);
+  double est = 4 * g.Mass() / (deflection_mm * size);
+  if (!(est <= max_triangles)) {
+    refuse(path, name, "deflection %g m would make about %.3g triangles (4 area / (deflection "
+           "x size)), more than the %.3g allowed (--max-triangles)", deflection_mm * 1e-3, est,
+           max_triangles);
+  }
+}
+
+void guard_mesh(const TriMesh &m, double scale, const std::string &path, const std::string &name) {
+  std::vector<double> v(3 * m.nodes.size());
+  for (size_t i = 0; i < m.nodes.size(); i++) {
+    for (int k = 0; k < 3; k++) {
+      v[3 * i + k] = m.nodes[i][k] * scale;
+    }
+  }
+  if (m.tris.empty()) {
+    throw std::runtime_error(path + ": solid " + name + ": OpenCASCADE made no triangles");
+  }
+  vxc_solid *s = nullptr;
+  vxc_error err;
+  vxc_status st = vxc_solid_from_mesh(v.data(), (int)m.nodes.size(), &m.tris[0][0],
+                                      (int)m.tris.size(), "import", nullptr, &s, &err);
+  vxc_solid_free(s);
+  if (st != VXC_OK) {
+    throw std::runtime_error(path + ": solid " + name +
+                             ": OpenCASCADE's tessellation is not a mesh vxc accepts (" +
+                             err.message + "); try another --deflection");
+  }
+}

@@ -1,0 +1,48 @@
+// guard.h: what a STEP part must be before vxc import works on it, each refusal a
+// std::runtime_error whose message names the file (and the solid): a length unit and an
+// uncertainty OpenCASCADE can heal at, a part inside vxc's workspace, a tessellation within
+// a triangle budget, and a mesh that vxc itself accepts.
+#ifndef VXC_IMPORT_GUARD_H
+#define VXC_IMPORT_GUARD_H
+
+#include "mesh_out.h"
+
+#include <STEPControl_Reader.hxx>
+#include <TopoDS_Solid.hxx>
+
+#include <string>
+
+// Length units accepted (the unit's size in metres): a nanometre to a kilometre. Beyond,
+// OCCT's shape healing works at absurd scales (an exametre unit crashes ShapeFix_Edge).
+const double GUARD_UNIT_MIN = 1e-9, GUARD_UNIT_MAX = 1e3;
+// The workspace: every coordinate of a part within this many metres of the origin (as the
+// model reader's limit on lengths).
+const double GUARD_WORKSPACE = 1e4;
+// Default triangle budget of one solid's tessellation (estimated before it is made): a mesh
+// of 1e6 triangles takes OCCT about 100 s and vxc about 250 MB.
+const double GUARD_MAX_TRIANGLES = 1e6;
+
+// The length unit (metres) of the file read into R, from its global unit contexts, checked
+// against the range above, and its length uncertainty (OCCT's healing tolerance) checked to
+// be positive and at most a millimetre. Call after ReadFile, before the transfer (which
+// heals). Returns the unit in metres (1e-3 when the file names none).
+double guard_units(STEPControl_Reader &r, const std::string &path);
+
+// The solid's bounding box (mm, OCCT's session unit) inside the workspace. Returns its
+// diagonal, mm.
+double guard_size(const TopoDS_Solid &s, const std::string &path, const std::string &name);
+
+// Before tessellating at DEFLECTION_MM: the deflection below a quarter of the part's size
+// SIZE_MM (its bounding box diagonal D, as guard_size returns it), and the estimated triangle count 4 A / (deflection D) (A
+// the surface area) within MAX_TRIANGLES. A sphere's fine tessellation has about A / (d D)
+// triangles, the bundled vase's 4.1 to 4.4 times that (5,018 at 1e-4 m, 180,038 at 3e-6 m):
+// the estimate is meant to be right within a factor of 4.
+void guard_tessellation(const TopoDS_Solid &s, double deflection_mm, double size_mm,
+                        double max_triangles, const std::string &path, const std::string &name);
+
+// The tessellation as vxc will read it (millimetres scaled by SCALE to metres): closed,
+// manifold, oriented, not self-intersecting (vxc_solid_from_mesh), so that no model is
+// written that vxc check would reject.
+void guard_mesh(const TriMesh &m, double scale, const std::string &path, const std::string &name);
+
+#endif
