@@ -7,7 +7,11 @@
 #include <BRepGProp.hxx>
 #include <Bnd_Box.hxx>
 #include <GProp_GProps.hxx>
+#include <Interface_Check.hxx>
+#include <Interface_CheckIterator.hxx>
 #include <Interface_InterfaceModel.hxx>
+#include <TCollection_HAsciiString.hxx>
+#include <XSControl_WorkSession.hxx>
 #include <STEPConstruct_UnitContext.hxx>
 #include <StepGeom_GeomRepContextAndGlobUnitAssCtxAndGlobUncertaintyAssCtx.hxx>
 #include <StepGeom_GeometricRepresentationContextAndGlobalUnitAssignedContext.hxx>
@@ -16,6 +20,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace {
@@ -48,6 +54,74 @@ void unit_contexts(const Handle(Interface_InterfaceModel) & model,
 }
 
 }  // namespace
+
+void guard_numbers(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string t((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  int line = 1;
+  for (size_t i = 0; i < t.size(); i++) {
+    char c = t[i];
+    if (c == '\n') {
+      line++;
+    } else if (c == '\'') {  // a string; '' is a quote inside it
+      for (i++; i < t.size() && !(t[i] == '\'' && (i + 1 >= t.size() || t[i + 1] != '\'')); i++) {
+        i += t[i] == '\'' ? 1 : 0;
+        line += t[i] == '\n';
+      }
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+      for (i += 2; i + 1 < t.size() && !(t[i] == '*' && t[i + 1] == '/'); i++) {
+        line += t[i] == '\n';
+      }
+      i++;
+    } else if ((std::isdigit((unsigned char)c) || c == '-' || c == '+' || c == '.') && i > 0 &&
+               !std::isalnum((unsigned char)t[i - 1]) && t[i - 1] != '#' && t[i - 1] != '_' &&
+               t[i - 1] != '.') {
+      const char *b = t.c_str() + i;
+      char *end;
+      double x = std::strtod(b, &end);
+      if (end == b) {
+        continue;
+      }
+      if (!(std::fabs(x) <= GUARD_NUMBER_MAX)) {
+        char what[160];
+        std::snprintf(what, sizeof what, ":%d: the number '%.*s' is %s", line,
+                      (int)std::min<long>(end - b, 40), b,
+                      std::isfinite(x) ? "beyond 1e20 in magnitude" : "not finite");
+        throw std::runtime_error(path + what);
+      }
+      i += (size_t)(end - b) - 1;
+    }
+  }
+}
+
+void guard_entities(STEPControl_Reader &r, const std::string &path) {
+  Interface_CheckIterator chl = r.WS()->ModelCheckList(Standard_False);
+  Handle(Interface_InterfaceModel) model = r.Model();
+  int nfail = 0;
+  std::string first;
+  for (chl.Start(); chl.More(); chl.Next()) {
+    const Handle(Interface_Check) &ch = chl.Value();
+    Standard_Integer num = chl.Number();
+    if (ch.IsNull() || !ch->HasFailed() || num <= 0 || num > model->NbEntities()) {
+      continue;
+    }
+    std::string type = model->Value(num)->DynamicType()->Name();
+    if (type.rfind("StepGeom_", 0) != 0 && type.rfind("StepShape_", 0) != 0 &&
+        type.rfind("StepRepr_", 0) != 0 && type.rfind("StepBasic_", 0) != 0) {
+      continue;
+    }
+    if (nfail++ == 0) {
+      Handle(TCollection_HAsciiString) l = model->StringLabel(model->Value(num));
+      std::string label = l.IsNull() ? "#?" : l->ToCString();
+      first = label + ": " + ch->CFail(1);
+    }
+  }
+  if (nfail > 0) {
+    throw std::runtime_error(path + ": " + std::to_string(nfail) + " entit" +
+                             (nfail == 1 ? "y does" : "ies do") +
+                             " not read as the STEP schema wants; first " + first);
+  }
+}
 
 double guard_units(STEPControl_Reader &r, const std::string &path) {
   std::vector<Handle(StepRepr_GlobalUnitAssignedContext)> units;

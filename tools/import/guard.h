@@ -22,6 +22,20 @@ const double GUARD_WORKSPACE = 1e4;
 // of 1e6 triangles takes OCCT about 100 s and vxc about 250 MB.
 const double GUARD_MAX_TRIANGLES = 1e6;
 
+// Every number in the STEP file at PATH (outside strings and comments) finite and at most
+// GUARD_NUMBER_MAX in magnitude (1.E+999 reads as infinity, and OCCT then loops for
+// minutes). Refuses the file naming the line. Call before ReadFile.
+const double GUARD_NUMBER_MAX = 1e20;
+void guard_numbers(const std::string &path);
+
+// Every entity of the file read into R as the STEP schema wants it: OCCT's reader records a
+// reference of the wrong type (a LINE whose direction names a point) as a failed check and
+// leaves the reference null, which its transfer then dereferences (SIGSEGV). Refuses the
+// file naming the first such entity (#N) and OCCT's complaint, when that entity is geometry,
+// topology, a representation or a unit (StepGeom_, StepShape_, StepRepr_, StepBasic_ types;
+// product and protocol records OCCT does not transfer are let be). Call after ReadFile.
+void guard_entities(STEPControl_Reader &r, const std::string &path);
+
 // The length unit (metres) of the file read into R, from its global unit contexts, checked
 // against the range above, and its length uncertainty (OCCT's healing tolerance) checked to
 // be positive and at most a millimetre. Call after ReadFile, before the transfer (which

@@ -307,7 +307,9 @@ std::string g_input;
 
 }  // namespace
 
-int main(int argc, char **argv) {
+// The whole command, for main below and for the STEP fuzz driver (fuzz_step.cc), which
+// builds this file with VXC_IMPORT_NO_MAIN and calls it in a forked child per input.
+int vxc_import_main(int argc, char **argv) {
   Options o;
   int st = parse(argc, argv, o);
   if (st >= 0) {
@@ -333,3 +335,9 @@ int main(int argc, char **argv) {
   }
   return 1;
 }
+
+#ifndef VXC_IMPORT_NO_MAIN
+int main(int argc, char **argv) {
+  return vxc_import_main(argc, argv);
+}
+#endif

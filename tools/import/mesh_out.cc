@@ -22,7 +22,7 @@ TriMesh mesh_solid(const TopoDS_Solid &s, double deflection_mm) {
     Handle(Poly_Triangulation) t = BRep_Tool::Triangulation(f, loc);
     if (t.IsNull()) {
       throw std::runtime_error("OCCT could not tessellate face " + std::to_string(face + 1) +
-                               " (out of memory, or a deflection too fine or too coarse)");
+                               " (its mesher failed: short of memory, or a deflection too fine or too coarse)");
     }
     int base = (int)m.nodes.size();
     for (Standard_Integer i = 1; i <= t->NbNodes(); i++) {

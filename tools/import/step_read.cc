@@ -83,6 +83,7 @@ std::string unique(std::set<std::string> &seen, std::string name, size_t index) 
 StepFile step_read(const std::string &path) {
   check_magic(path);
   check_trailer(path);
+  guard_numbers(path);
   STEPControl_Reader r;
   if (r.ReadFile(path.c_str()) != IFSelect_RetDone) {
     fail(path, "the STEP reader rejected the file (syntax errors)");
@@ -91,6 +92,7 @@ StepFile step_read(const std::string &path) {
   TColStd_SequenceOfAsciiString len, ang, sol;
   r.FileUnits(len, ang, sol);
   f.unit = len.IsEmpty() ? "MM" : len.First().ToCString();
+  guard_entities(r, path);
   guard_units(r, path);
   r.TransferRoots();
   std::set<std::string> seen;
