@@ -14,7 +14,7 @@ if [ ! -x "$tools/vxc-import" ]; then
   exit 0
 fi
 nfiles=$(ls "$corpus"/*.step | wc -l)
-echo "1..$((nfiles + 9))"
+echo "1..$((nfiles + 10))"
 
 # bounded FILE ARGS...: vxc import FILE under the limits; prints its status and output
 bounded() {
@@ -55,8 +55,10 @@ ok "a self-intersecting tessellation is refused (it was written, and vxc check r
   imp "$corpus/hole-radius.step" --mesh -o "$tmp/x.vxm"
 ok "and nothing is written" 0 '^0$' -- sh -c "ls '$tmp' | grep -c '^x' || true"
 ok "a reference to an entity of the wrong type is refused before the transfer (SIGSEGV)" 1 \
-  'bad-reference.step: 3 entities do not read as the STEP schema wants; first #5: .*illegal type' -- \
+  'bad-reference.step: 1 entity does not read as the STEP schema wants; first #37: Parameter n0.3 \(dir\) : Entity has illegal type' -- \
   imp "$corpus/bad-reference.step" -o "$tmp/x.vxm"
+ok "a reference to an entity the file lacks is refused (SIGSEGV)" 1 \
+  'missing-entity.step: the STEP reader failed: Unresolved Reference.*#282' -- imp "$corpus/missing-entity.step" -o "$tmp/x.vxm"
 ok "an infinite coordinate is refused with its line (OCCT looped past 10 s)" 1 \
   "inf-coordinate.step:263: the number '1.E\\+999' is not finite" -- imp "$corpus/inf-coordinate.step" -o "$tmp/x.vxm"
 ok "a deflection beyond the part's size is refused" 1 \

@@ -95,8 +95,12 @@ void guard_numbers(const std::string &path) {
 }
 
 void guard_entities(STEPControl_Reader &r, const std::string &path) {
-  Interface_CheckIterator chl = r.WS()->ModelCheckList(Standard_False);
   Handle(Interface_InterfaceModel) model = r.Model();
+  Handle(Interface_Check) global = model->GlobalCheck();
+  if (!global.IsNull() && global->HasFailed()) { // an unresolved reference, a syntax error
+    throw std::runtime_error(path + ": the STEP reader failed: " + global->CFail(1));
+  }
+  Interface_CheckIterator chl = r.WS()->ModelCheckList(Standard_False);
   int nfail = 0;
   std::string first;
   for (chl.Start(); chl.More(); chl.Next()) {

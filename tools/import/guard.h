@@ -33,7 +33,8 @@ void guard_numbers(const std::string &path);
 // leaves the reference null, which its transfer then dereferences (SIGSEGV). Refuses the
 // file naming the first such entity (#N) and OCCT's complaint, when that entity is geometry,
 // topology, a representation or a unit (StepGeom_, StepShape_, StepRepr_, StepBasic_ types;
-// product and protocol records OCCT does not transfer are let be). Call after ReadFile.
+// product and protocol records OCCT does not transfer are let be). A failed global check
+// (a reference to an entity the file lacks) is refused too. Call after ReadFile.
 void guard_entities(STEPControl_Reader &r, const std::string &path);
 
 // The length unit (metres) of the file read into R, from its global unit contexts, checked
