@@ -919,6 +919,7 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
   }
   memset(m, 0, sizeof *m);
   m->al = al;
+  m->refs = 1;
   m->info.format = s->format ? s->format : "arrays";
   m->info.gzip = s->gzip;
   build b = {s, m, err, NULL, NULL, NULL};
@@ -1037,7 +1038,16 @@ vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, con
 
 
 void vxg_mesh_free(vxg_mesh *m) {
+  if (m && --m->refs > 0) {
+    return;
+  }
   mesh_release(m);
+}
+
+
+vxg_mesh *vxg_mesh_share(vxg_mesh *m) {
+  m->refs++;
+  return m;
 }
 
 

@@ -61,6 +61,8 @@ struct vxg_mesh {
   double tri_size; /* sqrt of the mean triangle area, m: the scale of a search's cost */
   vxg_mesh_info info;
   void *bvh;      /* mesh_embree.c's device and scene */
+  int refs;       /* holders: 1 when built; vxg_mesh_share adds one, vxg_mesh_free drops one
+                     and frees the mesh with the last (not atomic: share within one loader) */
 };
 
 /* Soup building (mesh.c). Return 0, or -1 when memory or VXG_MESH_MAX_COUNT runs out. */
