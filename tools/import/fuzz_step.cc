@@ -37,6 +37,9 @@ namespace {
 const rlim_t MEMORY = (rlim_t)1 << 30;  // bytes of address space per input
 const rlim_t CPU_SECONDS = 10;
 const int WALL_SECONDS = 30;  // a child blocked rather than computing
+// the triangle budget given to vxc import: OCCT makes about 1e4 triangles a second, so the
+// default budget (1e6) lets a legitimate large part run for minutes
+const char *TRIANGLES = "5e4";
 
 struct Config {
   std::string work = "/tmp/vxc-fuzz/step";
@@ -226,9 +229,9 @@ struct Mutator {
 
 // ---- one input in a child ----------------------------------------------------------------
 
-enum Verdict { OK, REFUSED, CRASH, TIMEOUT, OOM, UNNAMED, BADMODEL, BADEXIT, NVERDICT };
-const char *verdict_name[] = {"ok",       "refused",   "crash",   "timeout",
-                              "oom",      "unnamed",   "badmodel", "badexit"};
+enum Verdict { OK, REFUSED, CONTAINED, CRASH, TIMEOUT, OOM, UNNAMED, BADMODEL, BADEXIT, NVERDICT };
+const char *verdict_name[] = {"ok",  "refused", "contained", "crash",   "timeout",
+                              "oom", "unnamed", "badmodel",  "badexit"};
 
 [[noreturn]] void child(const std::string &in, const std::string &out, const std::string &err) {
   struct rlimit as = {MEMORY, MEMORY}, cpu = {CPU_SECONDS, CPU_SECONDS + 1};
@@ -241,7 +244,7 @@ const char *verdict_name[] = {"ok",       "refused",   "crash",   "timeout",
   }
   dup2(fd, 2);
   dup2(nul, 1);
-  std::vector<std::string> args = {"vxc-import", in, "-o", out};
+  std::vector<std::string> args = {"vxc-import", in, "-o", out, "--max-triangles", TRIANGLES};
   std::vector<char *> argv;
   for (auto &a : args) {
     argv.push_back(&a[0]);
@@ -303,6 +306,11 @@ Verdict run_one(const Config &c, const std::string &in, double *cpu) {
   }
   if (msg.find(": out of memory") != std::string::npos) {
     return OOM;
+  }
+  size_t k = msg.find("OpenCASCADE crashed (signal ");
+  if (k != std::string::npos) {  // the import's own child died: a crash it contained
+    int sig = std::atoi(msg.c_str() + k + std::strlen("OpenCASCADE crashed (signal "));
+    return sig == SIGXCPU || sig == SIGKILL ? TIMEOUT : CONTAINED;
   }
   return msg.find(in) == std::string::npos ? UNNAMED : REFUSED;
 }
@@ -370,7 +378,7 @@ int main(int argc, char **argv) {
     counts[v]++;
     cpu_total += cpu;
     cpu_max = std::max(cpu_max, cpu);
-    if (v != OK && v != REFUSED) {
+    if (v != OK && v != REFUSED) {  // contained crashes too: each wants a guard
       findings++;
       std::string a = c.work + "/artifacts/" + verdict_name[v] + "-" + std::to_string(n) + ".step";
       std::ofstream(a, std::ios::binary) << s;

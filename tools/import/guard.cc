@@ -18,6 +18,7 @@
 #include <StepRepr_GlobalUncertaintyAssignedContext.hxx>
 #include <StepRepr_GlobalUnitAssignedContext.hxx>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -55,13 +56,28 @@ void unit_contexts(const Handle(Interface_InterfaceModel) & model,
 
 }  // namespace
 
-void guard_numbers(const std::string &path) {
+LargestNumber guard_numbers(const std::string &path) {
+  LargestNumber big;
   std::ifstream in(path, std::ios::binary);
   std::string t((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  int line = 1;
-  for (size_t i = 0; i < t.size(); i++) {
+  size_t data = t.find("DATA;"); // the header's ISO-10303-21 is not a number
+  data = data == std::string::npos ? 0 : data;
+  int line = 1 + (int)std::count(t.begin(), t.begin() + (long)data, '\n');
+  t.resize(std::min(t.size(), t.find("ENDSEC;", data))); // nor the trailer's
+  std::string keyword; // the statement's first word (CARTESIAN_POINT, ...)
+  for (size_t i = data; i < t.size(); i++) {
     char c = t[i];
-    if (c == '\n') {
+    if (c == ';') {
+      keyword.clear();
+    } else if (std::isupper((unsigned char)c) && keyword.empty() &&
+               !std::isalnum((unsigned char)t[i - 1])) {
+      size_t e = i;
+      while (e < t.size() && (std::isalnum((unsigned char)t[e]) || t[e] == '_')) {
+        e++;
+      }
+      keyword = t.substr(i, e - i);
+      i = e - 1;
+    } else if (c == '\n') {
       line++;
     } else if (c == '\'') {  // a string; '' is a quote inside it
       for (i++; i < t.size() && !(t[i] == '\'' && (i + 1 >= t.size() || t[i + 1] != '\'')); i++) {
@@ -82,6 +98,11 @@ void guard_numbers(const std::string &path) {
       if (end == b) {
         continue;
       }
+      if (keyword == "CARTESIAN_POINT" && std::fabs(x) > big.value) {
+        big.value = std::fabs(x);
+        big.line = line;
+        big.text.assign(b, (size_t)std::min<long>(end - b, 40));
+      }
       if (!(std::fabs(x) <= GUARD_NUMBER_MAX)) {
         char what[160];
         std::snprintf(what, sizeof what, ":%d: the number '%.*s' is %s", line,
@@ -91,6 +112,19 @@ void guard_numbers(const std::string &path) {
       }
       i += (size_t)(end - b) - 1;
     }
+  }
+  return big;
+}
+
+void guard_magnitude(const LargestNumber &n, double unit_m, const std::string &path) {
+  double limit = 10 * GUARD_WORKSPACE / unit_m;
+  if (n.value > limit) {
+    char what[200];
+    std::snprintf(what, sizeof what,
+                  ":%d: the number '%s' is beyond %g, ten times the %g m workspace in the "
+                  "file's unit",
+                  n.line, n.text.c_str(), limit, GUARD_WORKSPACE);
+    throw std::runtime_error(path + what);
   }
 }
 
@@ -142,6 +176,10 @@ double guard_units(STEPControl_Reader &r, const std::string &path) {
       continue;
     }
     unit = ctx.LengthFactor() * 1e-3; // OCCT's factor takes the unit to millimetres
+    double rad = ctx.PlaneAngleDone() ? ctx.PlaneAngleFactor() : 1;
+    if (!(std::fabs(rad - 1) <= 1e-9 || std::fabs(rad * 180 / M_PI - 1) <= 1e-9)) {
+      refuse(path, "", "plane angle unit of %g rad: vxc import takes radians or degrees", rad);
+    }
     if (!(unit >= GUARD_UNIT_MIN && unit <= GUARD_UNIT_MAX)) {
       refuse(path, "", "length unit of %g m, outside the %g to %g m vxc import accepts", unit,
              GUARD_UNIT_MIN, GUARD_UNIT_MAX);

@@ -22,11 +22,23 @@ const double GUARD_WORKSPACE = 1e4;
 // of 1e6 triangles takes OCCT about 100 s and vxc about 250 MB.
 const double GUARD_MAX_TRIANGLES = 1e6;
 
-// Every number in the STEP file at PATH (outside strings and comments) finite and at most
+// Every number of the STEP file at PATH's DATA section (outside strings and comments) finite and at most
 // GUARD_NUMBER_MAX in magnitude (1.E+999 reads as infinity, and OCCT then loops for
 // minutes). Refuses the file naming the line. Call before ReadFile.
+// Returns the largest magnitude of a CARTESIAN_POINT's numbers, with its line and text, for
+// guard_magnitude.
 const double GUARD_NUMBER_MAX = 1e20;
-void guard_numbers(const std::string &path);
+struct LargestNumber {
+  double value = 0;
+  int line = 0;
+  std::string text;
+};
+LargestNumber guard_numbers(const std::string &path);
+
+// The largest coordinate of the file's points (guard_numbers) within ten times the workspace
+// in the file's length unit UNIT_M (metres): a B-spline pole at 2.5e15 mm kept OCCT busy past
+// 10 s before the part's size could be checked. Refuses naming the line.
+void guard_magnitude(const LargestNumber &n, double unit_m, const std::string &path);
 
 // Every entity of the file read into R as the STEP schema wants it: OCCT's reader records a
 // reference of the wrong type (a LINE whose direction names a point) as a failed check and
@@ -39,7 +51,8 @@ void guard_entities(STEPControl_Reader &r, const std::string &path);
 
 // The length unit (metres) of the file read into R, from its global unit contexts, checked
 // against the range above, and its length uncertainty (OCCT's healing tolerance) checked to
-// be positive and at most a millimetre. Call after ReadFile, before the transfer (which
+// be positive and at most a millimetre, and the plane angle unit a radian or a degree (a
+// milliradian made OCCT run for minutes). Call after ReadFile, before the transfer (which
 // heals). Returns the unit in metres (1e-3 when the file names none).
 double guard_units(STEPControl_Reader &r, const std::string &path);
 

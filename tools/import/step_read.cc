@@ -83,7 +83,7 @@ std::string unique(std::set<std::string> &seen, std::string name, size_t index) 
 StepFile step_read(const std::string &path) {
   check_magic(path);
   check_trailer(path);
-  guard_numbers(path);
+  LargestNumber largest = guard_numbers(path);
   STEPControl_Reader r;
   if (r.ReadFile(path.c_str()) != IFSelect_RetDone) {
     fail(path, "the STEP reader rejected the file (syntax errors)");
@@ -93,7 +93,7 @@ StepFile step_read(const std::string &path) {
   r.FileUnits(len, ang, sol);
   f.unit = len.IsEmpty() ? "MM" : len.First().ToCString();
   guard_entities(r, path);
-  guard_units(r, path);
+  guard_magnitude(largest, guard_units(r, path), path);
   r.TransferRoots();
   std::set<std::string> seen;
   for (Standard_Integer i = 1; i <= r.NbShapes(); i++) {
