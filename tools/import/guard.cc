@@ -79,11 +79,6 @@ LargestNumber guard_numbers(const std::string &path) {
       i = e - 1;
     } else if (c == '\n') {
       line++;
-    } else if (c == '\'') {  // a string; '' is a quote inside it
-      for (i++; i < t.size() && !(t[i] == '\'' && (i + 1 >= t.size() || t[i + 1] != '\'')); i++) {
-        i += t[i] == '\'' ? 1 : 0;
-        line += t[i] == '\n';
-      }
     } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
       for (i += 2; i + 1 < t.size() && !(t[i] == '*' && t[i + 1] == '/'); i++) {
         line += t[i] == '\n';

@@ -22,7 +22,8 @@ const double GUARD_WORKSPACE = 1e4;
 // of 1e6 triangles takes OCCT about 100 s and vxc about 250 MB.
 const double GUARD_MAX_TRIANGLES = 1e6;
 
-// Every number of the STEP file at PATH's DATA section (outside strings and comments) finite and at most
+// Every number of the STEP file at PATH's DATA section (outside comments; strings too, as a
+// stray quote shifts where strings end, and a name's numbers are small) finite and at most
 // GUARD_NUMBER_MAX in magnitude (1.E+999 reads as infinity, and OCCT then loops for
 // minutes). Refuses the file naming the line. Call before ReadFile.
 // Returns the largest magnitude of a CARTESIAN_POINT's numbers, with its line and text, for
