@@ -14,7 +14,7 @@ if [ ! -x "$tools/vxc-import" ]; then
   exit 0
 fi
 nfiles=$(ls "$corpus"/*.step | wc -l)
-echo "1..$((nfiles + 14))"
+echo "1..$((nfiles + 15))"
 
 # bounded FILE ARGS...: vxc import FILE under the limits; prints its status and output
 bounded() {
@@ -63,6 +63,9 @@ ok "an infinite coordinate is refused with its line (OCCT looped past 10 s)" 1 \
   "inf-coordinate.step:263: the number '1.E\\+999' is not finite" -- imp "$corpus/inf-coordinate.step" -o "$tmp/x.vxm"
 ok "a huge vector magnitude, after a stray quote in a name, is refused (OCCT ran past 20 s)" 1 \
   "huge-vector.step:85: the number '1.E\\+308' is beyond 1e20" -- imp "$corpus/huge-vector.step" -o "$tmp/x.vxm"
+ok "a pcurve whose representation holds a point is refused before the transfer (SIGSEGV)" 1 \
+  "pcurve-item.step: #228: a pcurve's representation holds an item that is not a curve" -- \
+  imp "$corpus/pcurve-item.step" -o "$tmp/x.vxm"
 ok "a vertex point with two coordinates crashes OCCT in a child process, reported" 1 \
   'flat-vertex.step: OpenCASCADE crashed \(signal 11' -- imp "$corpus/flat-vertex.step" -o "$tmp/x.vxm"
 ok "a milliradian angle unit is refused (OCCT took 8.8 s CPU on it)" 1 \

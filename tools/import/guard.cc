@@ -17,6 +17,10 @@
 #include <StepGeom_GeometricRepresentationContextAndGlobalUnitAssignedContext.hxx>
 #include <StepRepr_GlobalUncertaintyAssignedContext.hxx>
 #include <StepRepr_GlobalUnitAssignedContext.hxx>
+#include <StepGeom_Curve.hxx>
+#include <StepGeom_Pcurve.hxx>
+#include <StepRepr_DefinitionalRepresentation.hxx>
+#include <StepShape_OrientedEdge.hxx>
 
 #include <algorithm>
 #include <cmath>
@@ -50,6 +54,36 @@ void unit_contexts(const Handle(Interface_InterfaceModel) & model,
       units.push_back(g->GlobalUnitAssignedContext());
     } else if (auto u = Handle(StepRepr_GlobalUnitAssignedContext)::DownCast(e)) {
       units.push_back(u);
+    }
+  }
+}
+
+std::string label_of(const Handle(Interface_InterfaceModel) & model,
+                     const Handle(Standard_Transient) & e) {
+  Handle(TCollection_HAsciiString) l = model->StringLabel(e);
+  return l.IsNull() ? "#?" : l->ToCString();
+}
+
+// What the schema's types allow but OCCT's transfer cannot survive (each crashed it in the
+// fuzz runs): a pcurve whose parameter-space representation holds something other than a
+// curve, an oriented edge whose edge is itself an oriented edge (a chain that may loop).
+void guard_structure(const Handle(Interface_InterfaceModel) & model, const std::string &path) {
+  for (Standard_Integer i = 1; i <= model->NbEntities(); i++) {
+    Handle(Standard_Transient) e = model->Value(i);
+    if (auto pc = Handle(StepGeom_Pcurve)::DownCast(e)) {
+      Handle(StepRepr_DefinitionalRepresentation) d = pc->ReferenceToCurve();
+      for (Standard_Integer k = 1; !d.IsNull() && k <= d->NbItems(); k++) {
+        if (Handle(StepGeom_Curve)::DownCast(d->ItemsValue(k)).IsNull()) {
+          throw std::runtime_error(path + ": " + label_of(model, d) +
+                                   ": a pcurve's representation holds an item that is not a "
+                                   "curve (" + label_of(model, d->ItemsValue(k)) + ")");
+        }
+      }
+    } else if (auto oe = Handle(StepShape_OrientedEdge)::DownCast(e)) {
+      if (!Handle(StepShape_OrientedEdge)::DownCast(oe->EdgeElement()).IsNull()) {
+        throw std::runtime_error(path + ": " + label_of(model, oe) +
+                                 ": an oriented edge's edge is an oriented edge");
+      }
     }
   }
 }
@@ -154,6 +188,7 @@ void guard_entities(STEPControl_Reader &r, const std::string &path) {
                              (nfail == 1 ? "y does" : "ies do") +
                              " not read as the STEP schema wants; first " + first);
   }
+  guard_structure(model, path);
 }
 
 double guard_units(STEPControl_Reader &r, const std::string &path) {

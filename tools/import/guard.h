@@ -47,7 +47,9 @@ void guard_magnitude(const LargestNumber &n, double unit_m, const std::string &p
 // file naming the first such entity (#N) and OCCT's complaint, when that entity is geometry,
 // topology, a representation or a unit (StepGeom_, StepShape_, StepRepr_, StepBasic_ types;
 // product and protocol records OCCT does not transfer are let be). A failed global check
-// (a reference to an entity the file lacks) is refused too. Call after ReadFile.
+// (a reference to an entity the file lacks) is refused too, and so are what the schema's
+// types allow but OCCT's transfer does not survive: a pcurve's representation holding an
+// item that is not a curve, an oriented edge of an oriented edge. Call after ReadFile.
 void guard_entities(STEPControl_Reader &r, const std::string &path);
 
 // The length unit (metres) of the file read into R, from its global unit contexts, checked
