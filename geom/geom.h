@@ -376,6 +376,10 @@ vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, con
                            double scale, const char *name, struct vxg_mesh **out, vxc_error *err);
 /* Frees a mesh; NULL is a no-op. */
 void vxg_mesh_free(struct vxg_mesh *m);
+/* Another holder of m (the model reader gives one mesh to every cell naming the same file
+ * at the same scale); returns m. Each holder calls vxg_mesh_free once; the last frees it.
+ * Not atomic: share and free within one thread (one solid's loading and freeing). */
+struct vxg_mesh *vxg_mesh_share(struct vxg_mesh *m);
 /* The mesh's report figures. */
 void vxg_mesh_get_info(const struct vxg_mesh *m, vxg_mesh_info *info);
 /* The vertices (nvert x 3, mesh frame, borrowed from the mesh) and their number. */

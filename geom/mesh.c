@@ -17,7 +17,8 @@
  *  6. vertex manifoldness: the triangles around a vertex must form one fan;
  *  7. global orientation: a negative enclosed volume means the file is inside out, and
  *     every triangle is reversed (info.flipped);
- *  8. normals, pseudo-normals, area, volume, centroid, convexity, adjacency, Embree scene.
+ *  8. normals, pseudo-normals, area, volume, centroid, convexity, adjacency;
+ *  9. no two triangles meet beyond what they share (mesh_selfx.c); the Embree scene.
  *
  * Signed distance: Embree finds the closest point (mesh_embree.c); the sign is that of
  * (p - closest) . N with N the angle-weighted pseudo-normal of the closest feature (face,
@@ -882,6 +883,26 @@ static vxc_status build_steps(build *b, double scale, int **map) {
 }
 
 
+/* Refuses a mesh that intersects itself (mesh_selfx.c), naming two triangles that meet.
+ * VXC_OK, or as vxg_mesh_selfx, or VXC_ERR_GEOMETRY (error set). */
+static vxc_status build_selfx(build *b) {
+  int ta, tb;
+  vxc_status st = vxg_mesh_selfx(b->m, &ta, &tb, b->err);
+  if (st != VXC_OK || ta < 0) {
+    return st;
+  }
+  char wa[96], wb[96];
+  int la, lb;
+  int sa = b->src[ta] < b->src[tb] ? b->src[ta] : b->src[tb];
+  tri_where(b, sa, &la, wa, sizeof wa);
+  tri_where(b, sa == b->src[ta] ? b->src[tb] : b->src[ta], &lb, wb, sizeof wb);
+  return vxg_error_set(b->err, VXC_ERR_GEOMETRY, b->s->name, la, la > 0 ? 1 : 0,
+                       "mesh intersects itself: %s meets %s (overlapping shells, or a surface "
+                       "passing through another)",
+                       wa, wb);
+}
+
+
 vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *err) {
   const char *name = s->name ? s->name : "";
   if (!(scale > 0) || !isfinite(scale)) {
@@ -898,6 +919,7 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
   }
   memset(m, 0, sizeof *m);
   m->al = al;
+  m->refs = 1;
   m->info.format = s->format ? s->format : "arrays";
   m->info.gzip = s->gzip;
   build b = {s, m, err, NULL, NULL, NULL};
@@ -906,6 +928,9 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
   m->name = vxg_strdup(al, name);
   if (m->name) {
     st = build_steps(&b, scale, &map);
+  }
+  if (st == VXC_OK) {
+    st = build_selfx(&b);
   }
   if (st == VXC_ERR_NOMEM) {
     st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
@@ -1013,7 +1038,16 @@ vxc_status vxg_mesh_create(const vxc_allocator *al, const double *v, int nv, con
 
 
 void vxg_mesh_free(vxg_mesh *m) {
+  if (m && --m->refs > 0) {
+    return;
+  }
   mesh_release(m);
+}
+
+
+vxg_mesh *vxg_mesh_share(vxg_mesh *m) {
+  m->refs++;
+  return m;
 }
 
 

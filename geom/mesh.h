@@ -61,6 +61,8 @@ struct vxg_mesh {
   double tri_size; /* sqrt of the mean triangle area, m: the scale of a search's cost */
   vxg_mesh_info info;
   void *bvh;      /* mesh_embree.c's device and scene */
+  int refs;       /* holders: 1 when built; vxg_mesh_share adds one, vxg_mesh_free drops one
+                     and frees the mesh with the last (not atomic: share within one loader) */
 };
 
 /* Soup building (mesh.c). Return 0, or -1 when memory or VXG_MESH_MAX_COUNT runs out. */
@@ -81,6 +83,14 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, struct vxg_mesh **out, vxc_
  * code in *feat (mesh.c). */
 double vxg_tri_closest(const double p[3], const double a[3], const double b[3],
                        const double c[3], double cp[3], int *feat);
+
+/* Self-intersection (mesh_selfx.c), on a built mesh (vertices, triangles; no BVH needed):
+ * *ta < *tb, two triangles that meet other than along what they share (a common vertex or
+ * edge), the pair with the lowest *ta found; -1 in both when none. VXC_OK, VXC_ERR_NOMEM or
+ * VXC_ERR_NUMERIC (Embree failed; error set). vxg_mesh_tris_meet: 1 when triangles ta and
+ * tb meet so (exact predicates), else 0. */
+vxc_status vxg_mesh_selfx(const struct vxg_mesh *m, int *ta, int *tb, vxc_error *err);
+int vxg_mesh_tris_meet(const struct vxg_mesh *m, int ta, int tb);
 
 /* Embree (mesh_embree.c). Build: VXC_OK, VXC_ERR_NOMEM, VXC_ERR_NUMERIC (Embree failed;
  * message says why). Closest: the squared distance from p to the mesh, with the closest

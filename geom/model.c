@@ -30,12 +30,22 @@
  * of a few hundred KiB could otherwise ask for gigabytes. */
 #define MODEL_MAX_CELLS 10000
 
+/* A mesh file already loaded by this reader: its path (as joined with the model's folder)
+ * and scale, and the mesh (borrowed: its cells hold it). */
+typedef struct mesh_seen {
+  char *path;
+  double scale;
+  struct vxg_mesh *mesh;
+} mesh_seen;
+
 typedef struct reader {
   const vxc_allocator *al;
   const char *file; /* name in messages */
   const char *dir;  /* folder for relative mesh paths */
   vxc_error *err;   /* never NULL */
   vxg_solid *solid; /* being built, owned until returned */
+  mesh_seen *seen;  /* mesh files loaded, shared by every cell naming them */
+  size_t nseen, capseen;
 } reader;
 
 /* Sets the error at node `at` (NULL: no position). Returns `st`. */
@@ -515,7 +525,39 @@ static int add_prim(reader *rd, vxg_cell *cell, vxg_prim *p, const vxg_sexp *n) 
 }
 
 
-/* Reads (mesh "FILE" [(scale S)]) at list n. 0, or -1 with the error set. */
+/* The mesh this reader loaded from `path` at `scale`, shared (vxg_mesh_share), or NULL. */
+static struct vxg_mesh *seen_mesh(reader *rd, const char *path, double scale) {
+  for (size_t i = 0; i < rd->nseen; i++) {
+    if (rd->seen[i].scale == scale && strcmp(rd->seen[i].path, path) == 0) {
+      return vxg_mesh_share(rd->seen[i].mesh);
+    }
+  }
+  return NULL;
+}
+
+
+/* Remembers mesh m loaded from path at scale. 0, or -1 when memory ran out. */
+static int seen_add(reader *rd, const char *path, double scale, struct vxg_mesh *m) {
+  char *p = vxg_strdup(rd->al, path);
+  if (!p || vxg_grow(rd->al, (void **)&rd->seen, &rd->capseen, rd->nseen + 1, sizeof *rd->seen)) {
+    vxg_free(rd->al, p);
+    return -1;
+  }
+  rd->seen[rd->nseen++] = (mesh_seen){p, scale, m};
+  return 0;
+}
+
+
+static void seen_free(reader *rd) {
+  for (size_t i = 0; i < rd->nseen; i++) {
+    vxg_free(rd->al, rd->seen[i].path);
+  }
+  vxg_free(rd->al, rd->seen);
+}
+
+
+/* Reads (mesh "FILE" [(scale S)]) at list n; a file already read at the same scale is not
+ * read again, its mesh is shared. 0, or -1 with the error set. */
 static int parse_mesh(reader *rd, vxg_cell *cell, const vxg_sexp *n, int complement,
                       const vxg_xform *move) {
   char d[96];
@@ -562,11 +604,18 @@ static int parse_mesh(reader *rd, vxg_cell *cell, const vxg_sexp *n, int complem
     path[nd - 1] = '/';
   }
   memcpy(path + nd, fnode->text, nf + 1);
-  struct vxg_mesh *mesh = NULL;
+  struct vxg_mesh *mesh = seen_mesh(rd, path, scale);
   vxc_error e;
   e.message[0] = e.file[0] = '\0';
   e.line = 0;
-  vxc_status st = vxg_mesh_load(rd->al, path, scale, &mesh, &e);
+  vxc_status st = VXC_OK;
+  if (!mesh) {
+    st = vxg_mesh_load(rd->al, path, scale, &mesh, &e);
+    if (st == VXC_OK && seen_add(rd, path, scale, mesh) != 0) {
+      vxg_mesh_free(mesh);
+      st = VXC_ERR_NOMEM;
+    }
+  }
   if (st != VXC_OK) {
     if (st == VXC_ERR_NOMEM) {
       fail_nomem(rd);
@@ -929,7 +978,7 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
 vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len, const char *name,
                            const char *dir, vxg_solid **out, vxc_error *err) {
   vxc_error local;
-  reader rd = {al, name ? name : "<input>", dir, err ? err : &local, NULL};
+  reader rd = {al, name ? name : "<input>", dir, err ? err : &local, NULL, NULL, 0, 0};
   if (!out || (!buf && len > 0)) {
     return vxg_error_set(rd.err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxg_model_parse: out must not be NULL, nor buf when len > 0");
@@ -940,6 +989,7 @@ vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len,
     return st;
   }
   int ok = parse_solid(&rd, doc) == 0;
+  seen_free(&rd);
   vxg_sexp_free(doc);
   if (!ok) {
     vxg_solid_free(rd.solid);

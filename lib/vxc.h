@@ -16,6 +16,7 @@
 
 #include "vxc_types.h"
 #include "vxc_solid.h"
+#include "vxc_memory.h"
 #include "vxc_force.h"
 #include "vxc_friction.h"
 #include "vxc_bristle.h"

@@ -55,7 +55,8 @@ VXC_API vxc_status vxc_solid_parse(const char *text, size_t len, const char *nam
  * of range or a non-finite coordinate: the message names the triangle or the vertex, by
  * 0-based index); VXC_ERR_LIMIT (more than 2^26 vertices or triangles); VXC_ERR_GEOMETRY
  * (no triangle left, a coordinate beyond 10^4 m, an open, non-manifold or inconsistently
- * oriented mesh: the message gives the counts and the first offending triangle);
+ * oriented mesh: the message gives the counts and the first offending triangle; a mesh
+ * that intersects itself: the message names two triangles that meet);
  * VXC_ERR_NUMERIC (Embree failed to build its scene); VXC_ERR_NOMEM. *out is untouched on
  * failure. */
 VXC_API vxc_status vxc_solid_from_mesh(const double *v, int nv, const int *tri, int nt,

@@ -1,6 +1,7 @@
 // main.cc: vxc-import: a STEP file as a vxc model file, one cell (or a stack of cells) per
 // STEP solid, exact quadric cells where the solid allows, else an OCCT mesh beside the model.
 #include "tools/import/exact.h"
+#include "tools/import/guard.h"
 #include "tools/import/mesh_out.h"
 #include "tools/import/step_read.h"
 #include "tools/outfile.h"
@@ -11,11 +12,22 @@
 #include <Message_Messenger.hxx>
 #include <Message_Printer.hxx>
 #include <Standard_Failure.hxx>
+#include <Standard_OutOfMemory.hxx>
+
+#include <sys/wait.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cerrno>
+#include <csignal>
+#include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,24 +41,34 @@ struct Options {
   std::string in, out;
   double deflection = DEFAULT_DEFLECTION;  // metres
   double density = 0;                      // kg/m^3; 0: none written
+  double max_triangles = GUARD_MAX_TRIANGLES;
+  bool deflection_given = false;  // else the default, made finer for parts below 1 cm
   bool exact_only = false, mesh_only = false;
 };
 
 void usage(FILE *f) {
   std::fprintf(f,
                "usage: vxc import PART.step [-o PART.vxm] [--deflection D] [--exact|--mesh]\n"
-               "                  [--density RHO]\n\n"
+               "                  [--density RHO] [--max-triangles N]\n\n"
                "Writes a model file with one cell per STEP solid, named after the solid: exact\n"
                "quadric cells when the solid is a stack of convex prisms (planes, one cylinder)\n"
                "minus cylindrical holes and box pockets, or of cone, sphere and torus slices;\n"
                "otherwise a mesh cell (OBJ beside the model) tessellated by OpenCASCADE.\n\n"
                "  -o FILE         model file to write (default: PART.vxm beside PART.step)\n"
-               "  --deflection D  mesh chordal deflection, metres (default 1e-4: 0.1 mm)\n"
+               "  --deflection D  mesh chordal deflection, metres (default 1e-4: 0.1 mm, or\n"
+               "                  a hundredth of a smaller part's bounding box diagonal)\n"
                "  --exact         fail (exit 1) when a solid cannot become exact cells\n"
                "  --mesh          make every solid a mesh cell\n"
-               "  --density RHO   write (density RHO), kg/m^3 (STEP files carry no material)\n\n"
+               "  --density RHO   write (density RHO), kg/m^3 (STEP files carry no material)\n"
+               "  --max-triangles N\n"
+               "                  refuse a solid whose tessellation would have more than N\n"
+               "                  triangles, estimated before it is made (default %.0e)\n\n"
+               "Refused before any work: a length unit outside 1 nm to 1 km, a part beyond\n"
+               "the 10 km workspace, a deflection not below a quarter of the part's size.\n"
+               "A tessellation vxc would not accept (open, self-intersecting) is an error.\n\n"
                "Exit status: 0 written, 1 invalid input or a solid not exact under --exact,\n"
-               "2 usage error.\n");
+               "2 usage error.\n",
+               GUARD_MAX_TRIANGLES);
 }
 
 int usage_error(const std::string &msg) {
@@ -60,7 +82,7 @@ int parse(int argc, char **argv, Options &o) {
     if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
-    } else if (a == "-o" || a == "--deflection" || a == "--density") {
+    } else if (a == "-o" || a == "--deflection" || a == "--density" || a == "--max-triangles") {
       if (i + 1 >= argc) {
         return usage_error("option '" + a + "' needs a value");
       }
@@ -73,9 +95,13 @@ int parse(int argc, char **argv, Options &o) {
       double x = std::strtod(v, &end);
       if (*v == '\0' || *end != '\0' || !std::isfinite(x) || x <= 0) {
         return usage_error(a + " needs a positive number (" +
-                           (a == "--density" ? "kg/m^3" : "metres") + "), not '" + v + "'");
+                           (a == "--density"         ? "kg/m^3"
+                            : a == "--max-triangles" ? "a count"
+                                                     : "metres") +
+                           "), not '" + v + "'");
       }
-      (a == "--density" ? o.density : o.deflection) = x;
+      (a == "--density" ? o.density : a == "--max-triangles" ? o.max_triangles : o.deflection) = x;
+      o.deflection_given = o.deflection_given || a == "--deflection";
     } else if (a == "--exact" || a == "--mesh") {
       (a == "--exact" ? o.exact_only : o.mesh_only) = true;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -142,10 +168,20 @@ double occt_volume(const TopoDS_Solid &s, double &rel_err) {
 
 void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
   r.name = ss.name;
+  double size = guard_size(ss.solid, o.in, ss.name), defl = o.deflection / SCALE;
+  if (!o.deflection_given) {
+    defl = std::min(defl, size / 100);
+  }
+  guard_tessellation(ss.solid, defl, size, o.max_triangles, o.in, ss.name);
   double err;
   double k3 = SCALE * SCALE * SCALE;
   r.v_occt = occt_volume(ss.solid, err) * k3;
-  TriMesh m = mesh_solid(ss.solid, o.deflection / SCALE);
+  TriMesh m;
+  try {
+    m = mesh_solid(ss.solid, defl);
+  } catch (const std::runtime_error &e) {
+    throw std::runtime_error(o.in + ": solid " + ss.name + ": " + e.what());
+  }
   r.v_mesh = mesh_volume(m) * k3;
   if (!o.mesh_only) {
     ExactResult ex = exact_cells(ss.solid, SCALE);
@@ -179,6 +215,7 @@ void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
   }
   r.became = "mesh";
   r.cells = 1;
+  guard_mesh(m, SCALE, o.in, ss.name);
   std::string file =
       (stem_of(o.out) == ss.name ? ss.name : stem_of(o.out) + "-" + ss.name) + ".obj";
   for (char &c : file) {
@@ -190,7 +227,7 @@ void import_solid(const StepSolid &ss, const Options &o, Outcome &r) {
   char note[200];
   std::snprintf(note, sizeof note,
                 "%s: solid %s tessellated by OpenCASCADE, deflection %g m, millimetres",
-                base_of(o.in).c_str(), ss.name.c_str(), o.deflection);
+                base_of(o.in).c_str(), ss.name.c_str(), defl * SCALE);
   if (!mesh_write_obj(m, path, note)) {
     throw std::runtime_error(path + ": the mesh file was not written");
   }
@@ -251,25 +288,115 @@ int run(const Options &o) {
   return 0;
 }
 
+// The file being imported, for the last-resort report below.
+std::string g_input;
+
+// An exception that meets a noexcept boundary inside OpenCASCADE (its mesher's parallel
+// loops) ends in std::terminate: report it with the file named and exit 1, not abort.
+[[noreturn]] void on_terminate() {
+  const char *what = "an uncaught exception";
+  try {
+    std::exception_ptr e = std::current_exception();
+    if (e) {
+      std::rethrow_exception(e);
+    }
+  } catch (const std::bad_alloc &) {
+    what = "out of memory";
+  } catch (const Standard_OutOfMemory &) {
+    what = "out of memory (OpenCASCADE)";
+  } catch (const Standard_Failure &e) {
+    what = e.GetMessageString();
+  } catch (const std::exception &e) {
+    what = e.what();
+  } catch (...) {
+  }
+  std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed: %s\n", g_input.c_str(), what);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 }  // namespace
 
-int main(int argc, char **argv) {
+// The whole command, for main below and for the STEP fuzz driver (fuzz_step.cc), which
+// builds this file with VXC_IMPORT_NO_MAIN and calls it in a forked child per input.
+namespace {
+int contained(const Options &o);
+}
+
+int vxc_import_main(int argc, char **argv) {
   Options o;
   int st = parse(argc, argv, o);
   if (st >= 0) {
     return st;
   }
+  return contained(o);
+}
+
+namespace {
+
+int run_caught(const Options &o) {
   Message::DefaultMessenger()->RemovePrinters(STANDARD_TYPE(Message_Printer));
+  g_input = o.in;
+  std::set_terminate(on_terminate);
   try {
     int rc = run(o);
     outputs_discard();  // what --exact refused, or nothing
     return tools_stdout_check("vxc import") != 0 ? 1 : rc;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "vxc import: %s: out of memory\n", o.in.c_str());
   } catch (const std::exception &e) {
     std::fprintf(stderr, "vxc import: %s\n", e.what());
+  } catch (const Standard_OutOfMemory &) {
+    std::fprintf(stderr, "vxc import: %s: out of memory (OpenCASCADE)\n", o.in.c_str());
   } catch (const Standard_Failure &e) {
-    std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed: %s\n", o.in.c_str(),
-                 e.GetMessageString());
+    std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed: %s: %s\n", o.in.c_str(),
+                 e.DynamicType()->Name(), e.GetMessageString());
+  } catch (...) {
+    std::fprintf(stderr, "vxc import: %s: OpenCASCADE failed (unknown exception)\n",
+                 o.in.c_str());
   }
   outputs_discard();
   return 1;
 }
+
+// OpenCASCADE's STEP transfer trusts what it reads: a point with two coordinates where a
+// vertex needs three, an edge that names itself (recursing until the stack ends), a list
+// item of the wrong type. The import runs in a child process so that such a crash ends
+// only the child, and the parent reports it with the file named, exit status 1.
+int contained(const Options &o) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    return run_caught(o); // no process to spare: unguarded
+  }
+  if (pid == 0) {
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL); // not left running when the parent is killed
+#endif
+    int st = run_caught(o);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(st);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    return WEXITSTATUS(status);
+  }
+  int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  std::fprintf(stderr,
+               "vxc import: %s: OpenCASCADE crashed (signal %d, %s) on this file; it is "
+               "damaged or beyond what OCCT reads\n",
+               o.in.c_str(), sig, strsignal(sig));
+  return 1;
+}
+
+}  // namespace
+
+#ifndef VXC_IMPORT_NO_MAIN
+int main(int argc, char **argv) {
+  return vxc_import_main(argc, argv);
+}
+#endif

@@ -23,7 +23,8 @@ TriMesh mesh_solid(const TopoDS_Solid &s, double deflection_mm) {
     TopLoc_Location loc;
     Handle(Poly_Triangulation) t = BRep_Tool::Triangulation(f, loc);
     if (t.IsNull()) {
-      throw std::runtime_error("OCCT could not tessellate face " + std::to_string(face + 1));
+      throw std::runtime_error("OCCT could not tessellate face " + std::to_string(face + 1) +
+                               " (its mesher failed: short of memory, or a deflection too fine or too coarse)");
     }
     int base = (int)m.nodes.size();
     for (Standard_Integer i = 1; i <= t->NbNodes(); i++) {

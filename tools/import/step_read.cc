@@ -2,6 +2,8 @@
 // STEP representation items the transfer made them from.
 #include "tools/import/step_read.h"
 
+#include "tools/import/guard.h"
+
 #include <IFSelect_ReturnStatus.hxx>
 #include <Interface_Check.hxx>
 #include <Interface_CheckIterator.hxx>
@@ -81,6 +83,7 @@ std::string unique(std::set<std::string> &seen, std::string name, size_t index) 
 StepFile step_read(const std::string &path) {
   check_magic(path);
   check_trailer(path);
+  LargestNumber largest = guard_numbers(path);
   STEPControl_Reader r;
   if (r.ReadFile(path.c_str()) != IFSelect_RetDone) {
     fail(path, "the STEP reader rejected the file (syntax errors)");
@@ -89,6 +92,8 @@ StepFile step_read(const std::string &path) {
   TColStd_SequenceOfAsciiString len, ang, sol;
   r.FileUnits(len, ang, sol);
   f.unit = len.IsEmpty() ? "MM" : len.First().ToCString();
+  guard_entities(r, path);
+  guard_magnitude(largest, guard_units(r, path), path);
   r.TransferRoots();
   std::set<std::string> seen;
   for (Standard_Integer i = 1; i <= r.NbShapes(); i++) {

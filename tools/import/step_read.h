@@ -18,7 +18,8 @@ struct StepFile {
 };
 
 // Reads PATH. Throws std::runtime_error with a message that names the file when it cannot be
-// opened, is not STEP, is damaged (truncated) or holds no solid.
+// opened, is not STEP, is damaged (truncated), has a length unit or uncertainty out of
+// range (guard_units, checked before OCCT heals the shapes) or holds no solid.
 StepFile step_read(const std::string &path);
 
 #endif
