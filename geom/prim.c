@@ -455,6 +455,16 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
 }
 
 
+/* The plane q (n . x <= d, the mesh's frame) in the atom's frame, where x_mesh = R x + t:
+ * n . (R x + t) <= d is (R^T n) . x <= d - n . t. */
+static void plane_to_frame(const vxg_xform *to_local, double q[4]) {
+  double nq[3];
+  vxg_xform_vector_inv(to_local, q, nq);
+  q[3] -= q[0] * to_local->t[0] + q[1] * to_local->t[1] + q[2] * to_local->t[2];
+  memcpy(q, nq, sizeof nq);
+}
+
+
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
                        double *plane, int *group) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
@@ -467,10 +477,7 @@ int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, 
                              plane, group);
   const double *t = a->to_local.t;
   for (int i = 0; i < n; i++) {
-    double *q = plane + 4 * i, nq[3];
-    vxg_xform_vector_inv(&a->to_local, q, nq);
-    q[3] -= q[0] * t[0] + q[1] * t[1] + q[2] * t[2];
-    memcpy(q, nq, sizeof nq);
+    plane_to_frame(&a->to_local, plane + 4 * i);
     for (int k = 0; k < 3; k++) {
       double *v = tri + 9 * i + 3 * k, u[3] = {v[0] - t[0], v[1] - t[1], v[2] - t[2]};
       vxg_xform_vector_inv(&a->to_local, u, v); /* x = R^T (l - t) */
@@ -493,13 +500,8 @@ int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, dou
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
   int n = vxg_mesh_planes(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, planes);
-  const double *t = a->to_local.t;
   for (int i = 0; i < n; i++) {
-    /* n . (R x + t) <= d  is  (R^T n) . x <= d - n . t */
-    double *q = planes + 4 * i, nq[3];
-    vxg_xform_vector_inv(&a->to_local, q, nq);
-    q[3] -= q[0] * t[0] + q[1] * t[1] + q[2] * t[2];
-    memcpy(q, nq, sizeof nq);
+    plane_to_frame(&a->to_local, planes + 4 * i);
   }
   return n;
 }

@@ -178,20 +178,6 @@ static int moved(const mg_mesh *g, const vxg_xform *x, mg_mesh *out) {
 }
 
 
-/* A random rigid motion: a turn about a random axis (none when `aligned`) and a shift. */
-static void random_pose(vxc_rng *g, int aligned, double shift, vxg_xform *x) {
-  double ax[3] = {vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, 0.1, 1)};
-  vxg_xform t;
-  vxg_xform_identity(x);
-  if (!aligned) {
-    assert_int_equal(vxg_xform_axis_angle(x, ax, vxc_rng_uniform(g, -M_PI, M_PI)), 0);
-  }
-  vxg_xform_translation(&t, vxc_rng_uniform(g, -shift, shift), vxc_rng_uniform(g, -shift, shift),
-                        vxc_rng_uniform(g, -shift, shift));
-  vxg_xform_compose(x, &t, x);
-}
-
-
 /* The query's figures, taken back to the frame of the exact answer by world = w(x), against
  * the exact moments ex; size is the scale of lengths. */
 static void expect_exact(const vxv_result *r, const mg_moments *ex, const vxg_xform *w,
@@ -265,11 +251,11 @@ static void test_bsp_box_in_channel(void **state) {
                             s * vxc_rng_uniform(&g, 1, 4)), 0);
     /* the box about a point of the channel's walls or floor */
     vxg_xform bp, w;
-    random_pose(&g, aligned, 0, &bp);
+    vx_random_pose(&g, aligned, 0, &bp);
     double at[3] = {s * vxc_rng_uniform(&g, shape ? 0 : -5, 5), s * vxc_rng_uniform(&g, 0, 5),
                     s * vxc_rng_uniform(&g, -2, 2)};
     memcpy(bp.t, at, sizeof at);
-    random_pose(&g, it % 2, 20 * s, &w);
+    vx_random_pose(&g, it % 2, 20 * s, &w);
     assert_int_equal(moved(&box, &bp, &boxp), 0);
     mg_moments ex;
     meet_pieces(&boxp, ch.piece, ch.npiece, &ex);
@@ -309,11 +295,11 @@ static void test_bsp_channel_pair(void **state) {
     assert_int_equal(make_channel(&u, 0, s, 3 * s), 0);
     assert_int_equal(make_channel(&l, 1, s, 2 * s), 0);
     vxg_xform lp, w;
-    random_pose(&g, it % 3 == 0, 0, &lp);
+    vx_random_pose(&g, it % 3 == 0, 0, &lp);
     double at[3] = {s * vxc_rng_uniform(&g, -6, 2), s * vxc_rng_uniform(&g, -2, 4),
                     s * vxc_rng_uniform(&g, -2, 2)};
     memcpy(lp.t, at, sizeof at);
-    random_pose(&g, it % 2, 20 * s, &w);
+    vx_random_pose(&g, it % 2, 20 * s, &w);
     mg_moments ex;
     memset(&ex, 0, sizeof ex);
     for (int j = 0; j < l.npiece; j++) {
@@ -364,10 +350,10 @@ static void test_bsp_complement(void **state) {
     assert_int_equal(mg_box(&box, s * vxc_rng_uniform(&g, 1, 4), s * vxc_rng_uniform(&g, 1, 4),
                             s * vxc_rng_uniform(&g, 1, 4)), 0);
     vxg_xform bp, w;
-    random_pose(&g, it % 3 == 0, 0, &bp);
+    vx_random_pose(&g, it % 3 == 0, 0, &bp);
     double at[3] = {s * vxc_rng_uniform(&g, -5, 5), s * vxc_rng_uniform(&g, 0, 5), 0};
     memcpy(bp.t, at, sizeof at);
-    random_pose(&g, it % 2, 20 * s, &w);
+    vx_random_pose(&g, it % 2, 20 * s, &w);
     assert_int_equal(moved(&box, &bp, &boxp), 0);
     mg_moments in, whole, ex;
     meet_pieces(&boxp, ch.piece, ch.npiece, &in);
@@ -506,7 +492,7 @@ static void test_bsp_torus_corner(void **state) {
     assert_non_null(b);
     vxg_xform w, id;
     vxg_xform_identity(&id);
-    random_pose(&g, it % 2, 10 * s, &w);
+    vx_random_pose(&g, it % 2, 10 * s, &w);
     vxv_options o;
     vxv_options_default(&o);
     vxv_result r;

@@ -13,20 +13,6 @@
 #include "voxel/voxel.h"
 #include "tests/voxel_exact.h"
 
-/* A random frame (turned unless aligned) moved by up to `shift`. */
-static void random_frame(vxc_rng *g, int aligned, double shift, vxg_xform *x) {
-  double ax[3] = {vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, 0.1, 1)};
-  vxg_xform t;
-  vxg_xform_identity(x);
-  if (!aligned) {
-    assert_int_equal(vxg_xform_axis_angle(x, ax, vxc_rng_uniform(g, -M_PI, M_PI)), 0);
-  }
-  vxg_xform_translation(&t, vxc_rng_uniform(g, -shift, shift), vxc_rng_uniform(g, -shift, shift),
-                        vxc_rng_uniform(g, -shift, shift));
-  vxg_xform_compose(x, &t, x);
-}
-
-
 /* The countersunk block (apex at z = -3 s below its centre, block 10 x 10 x 4 s) and the
  * conical tip (its cone's apex moved down by delta, cut to z in [-2 s, 5 s]). */
 static void cone_cells(fixture *f, int it, double s, double deg, double delta, vxg_cell **tip,
@@ -57,7 +43,7 @@ static void test_flush_cone_seated(void **state) {
     vxg_cell *tip, *sink;
     cone_cells(f, it, s, deg, 0, &tip, &sink);
     vxg_xform w;
-    random_frame(&g, it % 3 == 0, 10 * s, &w);
+    vx_random_pose(&g, it % 3 == 0, 10 * s, &w);
     vxv_options o;
     vxv_options_default(&o);
     vxv_result r;
@@ -78,7 +64,7 @@ static void test_flush_cone_pressed(void **state) {
     vxg_cell *tip, *sink;
     cone_cells(f, 100 + it, s, deg, delta, &tip, &sink);
     vxg_xform w;
-    random_frame(&g, it % 2 == 0, 10 * s, &w);
+    vx_random_pose(&g, it % 2 == 0, 10 * s, &w);
     vxv_options o;
     vxv_options_default(&o);
     vxv_result r;
@@ -113,7 +99,7 @@ static void test_flush_rod_in_bore(void **state) {
     assert_non_null(rod);
     assert_non_null(bore);
     vxg_xform w;
-    random_frame(&g, it % 3 == 0, 10 * s, &w);
+    vx_random_pose(&g, it % 3 == 0, 10 * s, &w);
     vxv_options o;
     vxv_options_default(&o);
     vxv_result res;

@@ -279,4 +279,18 @@ static inline void vx_both_oct(fixture *f, const vxg_cell *a, const vxg_xform *x
   vx_both(f->ws, a, xa, b, xb, expect, VX_OCT_RTOL, fast, oct, st);
 }
 
+/* A seeded rigid motion: a turn by a random angle about a random axis (none when
+ * `aligned`: users place parts that way), then a shift of up to `shift` along each axis. */
+static inline void vx_random_pose(vxc_rng *g, int aligned, double shift, vxg_xform *x) {
+  double ax[3] = {vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, 0.1, 1)};
+  vxg_xform t;
+  vxg_xform_identity(x);
+  if (!aligned) {
+    assert_int_equal(vxg_xform_axis_angle(x, ax, vxc_rng_uniform(g, -M_PI, M_PI)), 0);
+  }
+  vxg_xform_translation(&t, vxc_rng_uniform(g, -shift, shift), vxc_rng_uniform(g, -shift, shift),
+                        vxc_rng_uniform(g, -shift, shift));
+  vxg_xform_compose(x, &t, x);
+}
+
 #endif /* VXC_VOXEL_EXACT_H */
