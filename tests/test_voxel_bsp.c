@@ -8,6 +8,9 @@
  *  - the U-channel against the L-channel, both non-convex: the double sum over their pieces;
  *  - a box inside a big box with the U-channel cut out (a complemented mesh): the box's
  *    volume minus its meeting with the channel;
+ *  - a box poking through a face, an edge or a corner of a cubic cavity (a complemented
+ *    convex mesh, whose kept side near a leaf is a union of half-spaces): the box's volume
+ *    minus its meeting with the cavity's cube;
  *  - a torus mesh cut by three planes through one point p: the region's boundary is the
  *    torus's triangles clipped by the planes plus faces on planes through p, so its moments
  *    are the tetrahedra of the clipped triangles with apex p.
@@ -391,6 +394,74 @@ static void test_bsp_complement(void **state) {
 }
 
 
+/* The exact moments of g minus its meeting with the convex mesh c. */
+static void minus_meet(const mg_mesh *g, const mg_mesh *c, mg_moments *ex) {
+  mg_moments in;
+  meet_pieces(g, c, 1, &in);
+  memset(ex, 0, sizeof *ex);
+  for (int t = 0; t < g->nt; t++) {
+    mg_add_tet(ex, g->v + 3 * g->t[3 * t], g->v + 3 * g->t[3 * t + 1], g->v + 3 * g->t[3 * t + 2]);
+  }
+  ex->m0 -= in.m0;
+  for (int k = 0; k < 3; k++) {
+    ex->m1[k] -= in.m1[k];
+  }
+  for (int k = 0; k < 6; k++) {
+    ex->m2[k] -= in.m2[k];
+  }
+}
+
+
+// a box through a face, an edge or a corner of a cubic cavity, or through the wall of a
+// spherical one (an icosphere of 320 triangles: many planes near a leaf); both are
+// complemented convex meshes
+static void test_bsp_cavity(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x2545f4914f6cdd1dULL};
+  for (int it = 0; it < 24; it++) {
+    double s = SCALES[it % 3];
+    mg_mesh cube, box, boxp;
+    int ball = it % 8 >= 4;
+    assert_int_equal(ball ? mg_icosphere(&cube, 2 * s, 2) : mg_box(&cube, 4 * s, 4 * s, 4 * s), 0);
+    assert_int_equal(mg_box(&box, s * vxc_rng_uniform(&g, 0.5, 2), s * vxc_rng_uniform(&g, 0.5, 2),
+                            s * vxc_rng_uniform(&g, 0.5, 2)), 0);
+    /* a point on the cube's surface: on a face (it % 4 < 2), an edge or a corner */
+    double at[3];
+    int pinned = it % 4 < 2 ? 1 : it % 4 == 2 ? 2 : 3;
+    for (int k = 0; k < 3; k++) {
+      at[k] = k < pinned ? (vxc_rng_uniform(&g, 0, 1) < 0.5 ? -2 * s : 2 * s)
+                         : s * vxc_rng_uniform(&g, -1.5, 1.5);
+    }
+    if (ball) { /* on the sphere, in a random direction */
+      double l = sqrt(at[0] * at[0] + at[1] * at[1] + at[2] * at[2]);
+      for (int k = 0; k < 3; k++) {
+        at[k] *= 1.95 * s / l;
+      }
+    }
+    vxg_xform bp, w;
+    vx_random_pose(&g, it % 3 == 0, 0, &bp);
+    memcpy(bp.t, at, sizeof at);
+    vx_random_pose(&g, it % 2, 20 * s, &w);
+    assert_int_equal(moved(&box, &bp, &boxp), 0);
+    mg_moments ex;
+    minus_meet(&boxp, &cube, &ex);
+    vxg_cell *a = mesh_cell(f, "probe", &box, 0, 0), *b = mesh_cell(f, "cavity", &cube, 1, 20 * s);
+    assert_non_null(a);
+    assert_non_null(b);
+    vxg_xform wa;
+    vxg_xform_compose(&wa, &w, &bp);
+    vxv_options o;
+    vxv_options_default(&o);
+    vxv_result r;
+    assert_int_equal(vxv_intersect(f->ws, a, &wa, b, &w, &o, &r), VXC_OK);
+    expect_exact(&r, &ex, &w, s);
+    mg_free(&cube);
+    mg_free(&box);
+    mg_free(&boxp);
+  }
+}
+
+
 /* A torus mesh (axis z, radii R and r), nu x nv quads, each two triangles. */
 static int torus_mesh(mg_mesh *m, double R, double r, int nu, int nv) {
   *m = (mg_mesh){0};
@@ -512,6 +583,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bsp_box_in_channel, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_channel_pair, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_complement, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bsp_cavity, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_torus_corner, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,8 @@
  * a point of the piece (the closest point's pseudo-normal), and a piece on the wrong side
  * of any atom is dropped with its descendants. The pieces on the wanted side of every atom
  * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
+ * When every atom is locally convex or concave (bsp_add_atom's labels), no triangle needs a
+ * test: the leaf is cut by the atoms' planes alone (peel, below).
  *
  * The area vector of cell 0's surface: the faces of the kept pieces that lie on a split
  * plane of cell 0's triangles are summed with their orientation; where kept pieces meet on
@@ -244,6 +246,75 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
 }
 
 
+/* ---- atoms whose kept side is convex or the complement of a convex set ----------------- */
+
+/* 1 when every atom is convex or concave near the leaf and the planes fit the free bits:
+ * then no triangle needs testing, and the leaf is cut by the atoms' planes alone (peel). */
+static int peel_fits(const vxv_bsp *s) {
+  int nbits = 0;
+  for (int a = 0; a < s->natom; a++) {
+    if (s->atom[a].shape == VXV_LOCAL_GENERAL) {
+      return 0;
+    }
+    nbits += s->atom[a].npl;
+  }
+  return s->natom > 0 && s->bit0 + nbits <= 64 && 3 * s->natom <= VXV_BSP_DEPTH;
+}
+
+
+/* p clipped by n.y <= d (times sg) into dst; returns the result (p itself when the plane
+ * cuts nothing away), NULL when the capacity ran out. */
+static const vxv_cpoly *peel_clip(bsp_run *r, vxv_cpoly *dst, const vxv_cpoly *p, const double *pl,
+                                  double sg, int bit) {
+  double n[3] = {sg * pl[0], sg * pl[1], sg * pl[2]};
+  int rc = vxv_cp_clip_to(dst, p, n, sg * pl[3], bit);
+  if (rc < 0) {
+    r->fail = 1;
+    return NULL;
+  }
+  return rc == 1 ? p : dst;
+}
+
+
+/* The part of p on the kept side of atoms a .. natom - 1 (their planes from plane bit `bit`
+ * on), added piece by piece. A kept side that is convex (a convex mesh's inside, a concave
+ * one's outside) clips p. Otherwise it is the outside of a convex set C = {G_1, ..., G_m}
+ * (half-spaces), and p minus C is the disjoint union of the pieces inside G_1 .. G_{j-1} and
+ * outside G_j. Every piece keeps the atom's plane bits when its cell is cell 0: the faces
+ * pieces share on a plane cancel in the area vector, leaving those on the surface. */
+static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits, int depth) {
+  const vxv_bsp *s = r->s;
+  if (a == s->natom) {
+    piece_add(r, p, abits);
+    return;
+  }
+  const vxv_batom *at = &s->atom[a];
+  /* convex: the inside is every n.y <= d; concave: the outside is every n.y > d (sg -1) */
+  double sg = at->shape == VXV_LOCAL_CONVEX ? 1 : -1;
+  uint64_t mine = at->cell == 0 ? (((uint64_t)1 << at->npl) - 1) << bit : 0;
+  vxv_cpoly *buf = &r->s->poly[3 * depth];
+  const vxv_cpoly *cur = p;
+  if ((at->shape == VXV_LOCAL_CONVEX) != at->comp) {
+    for (int j = 0; j < at->npl && cur && cur->nv > 0; j++) {
+      cur = peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], sg, bit + j);
+    }
+    if (cur && cur->nv > 0) {
+      peel(r, cur, a + 1, bit + at->npl, abits | mine, depth + 1);
+    }
+    return;
+  }
+  /* C: the concave mesh's outside, or the complemented convex mesh's inside */
+  double in = sg;
+  for (int j = 0; j < at->npl && cur && cur->nv > 0 && !r->fail; j++) {
+    const vxv_cpoly *out = peel_clip(r, &buf[2], cur, at->pl[j], -in, bit + j);
+    if (out && out->nv > 0) {
+      peel(r, out, a + 1, bit + at->npl, abits | mine, depth + 1);
+    }
+    cur = r->fail ? NULL : peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], in, bit + j);
+  }
+}
+
+
 int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, const vxv_cpoly *p,
                       int moments, uint64_t want, double out[21]) {
   vxv_bsp *s = &th->bsp;
@@ -267,7 +338,11 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
         list[n++] = i;
       }
     }
-    bsp_piece(r, p, list, n, 0, 0, 0);
+    if (peel_fits(s)) {
+      peel(r, p, 0, s->bit0, 0, 0);
+    } else {
+      bsp_piece(r, p, list, n, 0, 0, 0);
+    }
   }
   if (r->fail) {
     return -1;
