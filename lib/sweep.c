@@ -28,6 +28,7 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
+#include "geom/vec3.h"
 #include "lib/task_forms.h"
 #include "lib/vxc_force.h"
 #include "lib/vxc_sweep.h"
@@ -736,12 +737,9 @@ static void op_apply(const sw_op *op, double v, double *vals) {
   for (int i = 0; i < op->nq; i++) {
     const int *g = op->q[i];
     double q[4] = {vals[g[0]], vals[g[1]], vals[g[2]], vals[g[3]]};
-    double o[4] = {r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3],
-                   r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2],
-                   r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1],
-                   r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]};
+    vxg_quat_mul(r, q, q);
     for (int k = 0; k < 4; k++) {
-      vals[g[k]] = o[k];
+      vals[g[k]] = q[k];
     }
   }
 }
