@@ -47,13 +47,10 @@ int vxg_xform_quat(vxg_xform *x, double w, double a, double b, double c) {
 
 void vxg_xform_compose(vxg_xform *out, const vxg_xform *a, const vxg_xform *b) {
   vxg_xform o;
+  vxg_mat3_mul(a->r, b->r, o.r);
+  vxg_mat3_vec(a->r, b->t, o.t);
   for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      o.r[3 * i + j] =
-          a->r[3 * i] * b->r[j] + a->r[3 * i + 1] * b->r[3 + j] + a->r[3 * i + 2] * b->r[6 + j];
-    }
-    o.t[i] =
-        a->r[3 * i] * b->t[0] + a->r[3 * i + 1] * b->t[1] + a->r[3 * i + 2] * b->t[2] + a->t[i];
+    o.t[i] += a->t[i];
   }
   *out = o;
 }
@@ -66,28 +63,21 @@ void vxg_xform_inverse(vxg_xform *out, const vxg_xform *a) {
       o.r[3 * i + j] = a->r[3 * j + i];
     }
   }
+  vxg_mat3_vec(o.r, a->t, o.t);
   for (int i = 0; i < 3; i++) {
-    o.t[i] = -(o.r[3 * i] * a->t[0] + o.r[3 * i + 1] * a->t[1] + o.r[3 * i + 2] * a->t[2]);
+    o.t[i] = -o.t[i];
   }
   *out = o;
 }
 
 
 void vxg_xform_vector(const vxg_xform *x, const double v[3], double out[3]) {
-  double o[3];
-  for (int i = 0; i < 3; i++) {
-    o[i] = x->r[3 * i] * v[0] + x->r[3 * i + 1] * v[1] + x->r[3 * i + 2] * v[2];
-  }
-  memcpy(out, o, sizeof o);
+  vxg_mat3_vec(x->r, v, out);
 }
 
 
 void vxg_xform_vector_inv(const vxg_xform *x, const double v[3], double out[3]) {
-  double o[3];
-  for (int i = 0; i < 3; i++) {
-    o[i] = x->r[i] * v[0] + x->r[3 + i] * v[1] + x->r[6 + i] * v[2];
-  }
-  memcpy(out, o, sizeof o);
+  vxg_mat3t_vec(x->r, v, out);
 }
 
 

@@ -242,10 +242,9 @@ double vxc_gyration_radius(const vxc_contact_geometry *geom) {
     return 0.0;
   }
   const double *J = geom->inertia, *n = geom->normal;
-  double lam = 0.0;
-  for (int i = 0; i < 3; i++) {
-    lam += n[i] * (J[3 * i] * n[0] + J[3 * i + 1] * n[1] + J[3 * i + 2] * n[2]);
-  }
+  double jn[3];
+  vxg_mat3_vec(J, n, jn);
+  double lam = vxg_dot(n, jn);
   double nn = vxg_dot(n, n);
   if (!(lam > 0) || !(nn > 0)) {
     return 0.0;
@@ -414,9 +413,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
     w_t[i] = c.w_r[i] - w_n * n[i];
   }
   const double *J = geom->inertia;
-  for (int i = 0; i < 3; i++) {
-    jw[i] = J[3 * i] * w_t[0] + J[3 * i + 1] * w_t[1] + J[3 * i + 2] * w_t[2];
-  }
+  vxg_mat3_vec(J, w_t, jw);
   double jn = vxg_dot(jw, n);
   for (int i = 0; i < 3; i++) {
     c.tau_roll[i] = -p->k_v * a_d * (jw[i] - jn * n[i]);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geom/vec3.h"
 #include "lib/internal.h"
 
 /* An eigenvector moves by about |dJ| / gap when J is off by dJ: it is trusted only when
@@ -47,11 +48,6 @@ static double dot3(const double a[3], const double b[3]) {
 }
 
 
-static void mat_vec(const double m[9], const double v[3], double o[3]) {
-  for (int i = 0; i < 3; i++) {
-    o[i] = m[3 * i] * v[0] + m[3 * i + 1] * v[1] + m[3 * i + 2] * v[2];
-  }
-}
 
 
 static int normalise(double v[3]) {
@@ -216,7 +212,7 @@ static void normal_guess(const double geo[3], const double *n_prev, double r_n, 
 static int normal_iterate(const double J[9], const double guess[3], double theta_c, int n_i,
                           double n[3], int *it) {
   double jg[3], adj[9];
-  mat_vec(J, guess, jg);
+  vxg_mat3_vec(J, guess, jg);
   shifted_adjugate(J, dot3(guess, jg), adj);
   memcpy(n, guess, 3 * sizeof *n);
   *it = 0;
@@ -226,7 +222,7 @@ static int normal_iterate(const double J[9], const double guess[3], double theta
   double cos_stop = 1 - 0.5 * theta_c * theta_c;
   while (*it < n_i) {
     double next[3];
-    mat_vec(adj, n, next);
+    vxg_mat3_vec(adj, n, next);
     ++*it;
     if (normalise(next) != 0) {
       /* adj (J - mu I) n = 0: mu is a multiple eigenvalue (or n is orthogonal to the
@@ -250,9 +246,9 @@ static int normal_iterate(const double J[9], const double guess[3], double theta
 static void normal_polish(const double J[9], double n[3]) {
   for (int k = 0; k < 2; k++) {
     double jn[3], next[3], adj[9];
-    mat_vec(J, n, jn);
+    vxg_mat3_vec(J, n, jn);
     shifted_adjugate(J, dot3(n, jn), adj);
-    mat_vec(adj, n, next);
+    vxg_mat3_vec(adj, n, next);
     if (normalise(next) != 0) {
       return; /* the quotient is already an eigenvalue to rounding: n is its eigenvector */
     }
@@ -270,7 +266,7 @@ static void normal_polish(const double J[9], double n[3]) {
 static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_err, double *ratio,
                             double *rho) {
   double jn[3], ev[3], evec[9];
-  mat_vec(J, n, jn);
+  vxg_mat3_vec(J, n, jn);
   double lam = dot3(n, jn);
   if (vxc_sym3_eigen(J, ev, evec) != VXC_OK) {
     return -1;

@@ -39,10 +39,8 @@ vxc_status vxc_body_motion_from_pose(const vxc_pose *pose, const double ref[3], 
   for (int i = 0; i < 3; i++) {
     d[i] = ref[i] - at[i];
   }
-  for (int i = 0; i < 3; i++) {
-    rd[i] = R[3 * i] * d[0] + R[3 * i + 1] * d[1] + R[3 * i + 2] * d[2];
-    rr[i] = R[3 * i] * ref[0] + R[3 * i + 1] * ref[1] + R[3 * i + 2] * ref[2];
-  }
+  vxg_mat3_vec(R, d, rd);
+  vxg_mat3_vec(R, ref, rr);
   vxg_cross(w, rd, wx);
   for (int i = 0; i < 3; i++) {
     out->r[i] = pose->p[i] + rr[i];

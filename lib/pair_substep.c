@@ -68,20 +68,17 @@ static void body_move(sub_body *b, double dt) {
   double s = a != 0 ? sin(a / 2) / (a / dt) : dt / 2, c = cos(a / 2);
   double e[4] = {c, s * w[0], s * w[1], s * w[2]};
   const double *p = b->pose.q;
-  q[0] = e[0] * p[0] - e[1] * p[1] - e[2] * p[2] - e[3] * p[3];
-  q[1] = e[0] * p[1] + e[1] * p[0] + e[2] * p[3] - e[3] * p[2];
-  q[2] = e[0] * p[2] - e[1] * p[3] + e[2] * p[0] + e[3] * p[1];
-  q[3] = e[0] * p[3] + e[1] * p[2] - e[2] * p[1] + e[3] * p[0];
+  vxg_quat_mul(e, p, q);
   double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   for (int i = 0; i < 4; i++) {
     b->pose.q[i] = q[i] / l;
   }
-  double R[9];
+  double R[9], rr[3];
   vxg_quat_to_mat(b->pose.q, R);
+  vxg_mat3_vec(R, b->ref, rr);
   for (int i = 0; i < 3; i++) {
     r[i] += b->t[i] * dt;
-    b->pose.p[i] =
-        r[i] - (R[3 * i] * b->ref[0] + R[3 * i + 1] * b->ref[1] + R[3 * i + 2] * b->ref[2]);
+    b->pose.p[i] = r[i] - rr[i];
   }
 }
 

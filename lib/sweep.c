@@ -28,6 +28,8 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
+#include "geom/vec3.h"
+#include "lib/task_forms.h"
 #include "lib/vxc_force.h"
 #include "lib/vxc_sweep.h"
 
@@ -276,32 +278,6 @@ static void mark_used(vxc_sweep *s, int entry) {
 }
 
 
-/* The 4 entries of the quaternion of a pose (after 3 numbers) or keyframe (after 4):
- * the file's, or an identity inserted after the last position number. */
-static int quat_group(loader *L, const vxg_sexp *list, int before, int q[4]) {
-  const vxg_sexp *w = nth(list, before);
-  if (w && w->kind == VXG_SEXP_NUMBER) {
-    for (int k = 0; k < 4; k++) {
-      const vxg_sexp *a = nth(list, before + k);
-      if (!a || a->kind != VXG_SEXP_NUMBER || (q[k] = atom_entry(L, a)) < 0) {
-        return -1;
-      }
-    }
-    return 0;
-  }
-  const vxg_sexp *z = nth(list, before - 1);
-  static const double id[4] = {1, 0, 0, 0};
-  int e = add_site(L, node_end(L, z), 0, " ", "", 4, id);
-  if (e < 0) {
-    return -1;
-  }
-  for (int k = 0; k < 4; k++) {
-    q[k] = e + k;
-  }
-  return 0;
-}
-
-
 static int field(const char *w, const char *const *names, int n) {
   for (int i = 0; w && i < n; i++) {
     if (strcmp(w, names[i]) == 0) {
@@ -321,13 +297,9 @@ static void join(char *out, size_t size, const char *const *names, int n) {
 }
 
 
+/* A pose's fields: its numbers (task_forms.h), then a turn about each axis (degrees). */
 static const char *const F_POSE[] = {"x",  "y",  "z",      "qw",     "qx",
                                      "qy", "qz", "rx-deg", "ry-deg", "rz-deg"};
-static const char *const F_VEL[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
-static const char *const F_KEY[] = {"t", "x", "y", "z", "qw", "qx", "qy", "qz"};
-static const char *const F_XYZ[] = {"x", "y", "z"};
-static const char *const F_INERTIA[] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
-static const char *const F_GRIP[] = {"k", "kr", "c", "cr"};
 
 
 /* Path element i (the path is p[0 .. np-1]). */
@@ -375,73 +347,88 @@ static int number_entry(loader *L, const vxg_sexp *at, const vxg_sexp *f, int k,
 }
 
 
-static int single(loader *L, const sw_path *P, int i, const vxg_sexp *f, const char *what,
-                  sw_op *op) {
-  if (end_of_path(L, P, i) < 0) {
-    return -1;
+/* The entry of number k of f, a task_forms[id]: the file's or, past the last number of a
+ * form the file gives short, the reader's default for the rest written in after it. */
+static int form_entry(loader *L, const vxg_sexp *at, const vxg_sexp *f, int id, int k,
+                      const char *what) {
+  const task_form *F = &task_forms[id];
+  int given = f->nchild - 1;
+  if (k >= given && given == F->min && F->min < F->max && F->dflt && given > 0) {
+    int e = add_site(L, node_end(L, nth(f, given - 1)), 0, " ", "", F->max - F->min,
+                     F->dflt + F->min);
+    return e < 0 ? -1 : e + (k - given);
   }
-  if (f->nchild != 2) {
-    return fail(L, P->p[i - 1], "%s does not hold one number", what);
-  }
-  return (op->entry = number_entry(L, P->p[i - 1], f, 0, what)) < 0 ? -1 : 0;
+  return number_entry(L, at, f, k, what);
 }
 
 
-/* A body named by a path (body NAME FIELD ...), as resolve_body's stages see it. */
-typedef struct sw_body {
-  const char *name;
-  const vxg_sexp *form;   /* (body NAME ...) of the task */
-  const vxg_sexp *motion; /* its (fixed ...), (free ...) or (driven ...), or NULL */
-  int driven;
-  char what[300]; /* "(body NAME (FIELD ...))", for messages */
-} sw_body;
+/* A site writing a form the file leaves out, pre (a format naming `name`) then the n values
+ * v then post, at offset `at`. Returns its first entry or -1. */
+static int insert_form(loader *L, size_t at, const char *pre_fmt, const char *name,
+                       const char *post, int n, const double *v) {
+  char *pre = vxg_alloc(&L->s->al, strlen(pre_fmt) + strlen(name) + 1);
+  if (!pre) {
+    return nomem(L);
+  }
+  sprintf(pre, pre_fmt, name);
+  int e = add_site(L, at, 0, pre, post, n, v);
+  sw_site *st = e >= 0 ? &L->s->site[L->s->nsite - 1] : NULL;
+  if (st && st->first == e && st->pre == pre) {
+    st->owned = pre;
+  } else {
+    vxg_free(&L->s->al, pre);
+  }
+  return e;
+}
 
 
-/* Finds the body P names; the error lists the task's bodies. */
-static int find_body(loader *L, const sw_path *P, sw_body *B) {
-  const char *bn = word(P->p[1]);
-  char names[300] = "";
-  B->name = bn;
-  B->form = B->motion = NULL;
-  for (const vxg_sexp *f = L->task->child; f; f = f->next) {
-    const char *h = head(f);
-    if (h && strcmp(h, "body") == 0 && word(nth(f, 0))) {
-      if (bn && strcmp(word(nth(f, 0)), bn) == 0) {
-        B->form = f;
-      }
-      size_t l = strlen(names);
-      snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", word(nth(f, 0)));
+/* Where a form left out of list f is written in: after its name(s), before its first form. */
+static size_t insert_at(loader *L, const vxg_sexp *f) {
+  const vxg_sexp *a = f->child;
+  while (a->next && a->next->kind != VXG_SEXP_LIST) {
+    a = a->next;
+  }
+  return node_end(L, a);
+}
+
+
+/* The k-th (from 0) form id of list `list` of place `place`, a sub-form of list or of a
+ * TFL_HIDDEN sub-form; *count (when not NULL) receives how many there are. */
+static const vxg_sexp *nth_form(const vxg_sexp *list, int place, int id, int k, int *count) {
+  const vxg_sexp *found = NULL;
+  int n = 0;
+  for (const vxg_sexp *c = list ? list->child : NULL; c; c = c->next) {
+    int cid = task_form_find(place, head(c), TFL_DRIVEN | TFL_ADAPTIVE);
+    if (cid == id) {
+      found = n++ == k ? c : found;
+    } else if (cid >= 0 && (task_forms[cid].flags & TFL_HIDDEN) &&
+               task_forms[cid].place != TP_NONE && task_forms[cid].place != place) {
+      int m = 0;
+      const vxg_sexp *g = nth_form(c, task_forms[cid].place, id, k - n, &m);
+      found = g ? g : found;
+      n += m;
     }
   }
-  if (!B->form) {
-    return fail(L, P->p[1], "unknown body '%s' (the task's bodies: %s)",
-                bn              ? bn
-                : P->p[1]->text ? P->p[1]->text
-                                : "(",
-                names);
+  if (count) {
+    *count = n;
   }
-  for (const vxg_sexp *f = B->form->child; f; f = f->next) {
-    const char *h = head(f);
-    if (h && (!strcmp(h, "fixed") || !strcmp(h, "free") || !strcmp(h, "driven"))) {
-      B->motion = f;
-    }
-  }
-  B->driven = B->motion && strcmp(head(B->motion), "driven") == 0;
-  return 0;
+  return found;
 }
 
 
 /* A driven body's trajectory moves with its pose: each keyframe's coordinate k (k < 3) shifts
  * with the pose's, or its quaternion turns with the pose's (OP_ROT). */
-static int pose_moves_keyframes(loader *L, const sw_path *P, const sw_body *B, int k, sw_op *op) {
-  for (const vxg_sexp *kf = B->driven ? B->motion->child : NULL; kf; kf = kf->next) {
-    const char *h = head(kf);
-    if (!h || strcmp(h, "keyframe") != 0 || op->nshift >= 64 || op->nq >= 64) {
-      continue;
-    }
+static int pose_moves_keyframes(loader *L, const sw_path *P, const vxg_sexp *body, int k,
+                                sw_op *op) {
+  int nkey = 0;
+  nth_form(body, TP_BODY, TF_KEYFRAME, 0, &nkey);
+  for (int i = 0; i < nkey && op->nshift < 64 && op->nq < 64; i++) {
+    const vxg_sexp *kf = nth_form(body, TP_BODY, TF_KEYFRAME, i, NULL);
     if (op->kind == OP_ROT) {
-      if (quat_group(L, kf, 4, op->q[op->nq]) < 0) {
-        return -1;
+      for (int j = 0; j < 4; j++) {
+        if ((op->q[op->nq][j] = form_entry(L, P->p[3], kf, TF_KEYFRAME, 4 + j, "a keyframe")) < 0) {
+          return -1;
+        }
       }
       op->nq++;
     } else if (k < 3) {
@@ -456,168 +443,189 @@ static int pose_moves_keyframes(loader *L, const sw_path *P, const sw_body *B, i
 }
 
 
-/* (body NAME pose FIELD): a coordinate, a quaternion component, or a rotation about an axis. */
-static int body_pose(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
-  const vxg_sexp *f = find_list(B->form, "pose");
+/* (body NAME pose FIELD): a coordinate, a quaternion component, or a rotation about an axis;
+ * a driven body's keyframes move with it. */
+static int body_pose(loader *L, const sw_path *P, const vxg_sexp *body, sw_op *op) {
+  const vxg_sexp *f = nth_form(body, TP_BODY, TF_POSE, 0, NULL);
   int k = want_field(L, P, 3, F_POSE, 10, "(pose ...)");
   if (k < 0 || end_of_path(L, P, 4) < 0) {
     return -1;
   }
-  if (k < 3) {
-    if ((op->entry = number_entry(L, P->p[3], f, k, "this pose coordinate")) < 0) {
+  if (k < 7) {
+    if ((op->entry = form_entry(L, P->p[3], f, TF_POSE, k, "this pose number")) < 0) {
       return -1;
     }
   } else {
-    int q[4];
-    if (quat_group(L, f, 3, q) < 0) {
-      return -1;
+    op->kind = OP_ROT;
+    op->axis = k - 7;
+    for (int j = 0; j < 4; j++) {
+      if ((op->q[0][j] = form_entry(L, P->p[3], f, TF_POSE, 3 + j, "this pose number")) < 0) {
+        return -1;
+      }
     }
-    if (k < 7) {
-      op->entry = q[k - 3];
-    } else {
-      op->kind = OP_ROT;
-      op->axis = k - 7;
-      memcpy(op->q[op->nq++], q, sizeof q);
-    }
+    op->nq = 1;
   }
-  return pose_moves_keyframes(L, P, B, k, op);
+  return pose_moves_keyframes(L, P, body, k, op);
 }
 
 
-/* (body NAME velocity FIELD): the file's number, or a zero (velocity ...) inserted. */
-static int body_velocity(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
-  int k = want_field(L, P, 3, F_VEL, 6, "(velocity ...)");
-  if (k < 0 || end_of_path(L, P, 4) < 0) {
+static int walk(loader *L, const sw_path *P, int i, int place, const vxg_sexp *list,
+                const char *what, sw_op *op);
+
+
+/* Path elements from i on name number k (or, when k < 0, a field) of form id, whose list in
+ * the task is f (NULL: the file leaves it out; `list`, of the form's place, is its parent). */
+static int form_number(loader *L, const sw_path *P, int i, int id, int k, const vxg_sexp *f,
+                       const vxg_sexp *list, sw_op *op) {
+  const task_form *F = &task_forms[id];
+  char what[80];
+  snprintf(what, sizeof what, "(%s ...)", F->name);
+  if (k < 0) {
+    k = F->max > 1 ? want_field(L, P, i++, F->fields, F->max, what) : 0;
+  }
+  if (k < 0 || end_of_path(L, P, i) < 0) {
     return -1;
   }
-  const vxg_sexp *f = find_list(B->form, "velocity");
   if (f) {
-    return (op->entry = number_entry(L, P->p[3], f, k, "this velocity")) < 0 ? -1 : 0;
+    return (op->entry = form_entry(L, P->p[i - 1], f, id, k, what)) < 0 ? -1 : 0;
   }
-  static const double z6[6] = {0, 0, 0, 0, 0, 0};
-  int e = add_site(L, node_end(L, nth(B->form, 0)), 0, " (velocity ", ")", 6, z6);
+  /* left out: the reader's values written in as a form of their own */
+  int e = insert_form(L, insert_at(L, list), " (%s ", F->name, ")", F->max, F->dflt);
   return e < 0 ? -1 : (op->entry = e + k, 0);
 }
 
 
-/* (body NAME gripper k|kr|c|cr) of the motion's (gripper ...) form f. */
-static int body_gripper(loader *L, const sw_path *P, const sw_body *B, const vxg_sexp *f,
-                        sw_op *op) {
-  int k = want_field(L, P, 3, F_GRIP, 4, B->what);
-  if (k < 0 || end_of_path(L, P, 4) < 0) {
-    return -1;
+/* (... keyframe K FIELD): the K-th (from 1) form id of `list` of `place`. */
+static int indexed_form(loader *L, const sw_path *P, int i, int place, const vxg_sexp *list,
+                        const char *what, int id, sw_op *op) {
+  int n = 0;
+  nth_form(list, place, id, 0, &n);
+  if (!n) {
+    return fail(L, P->p[i - 1], "%s has no (%s ...) in the task file to vary", what,
+                task_forms[id].name);
   }
-  const vxg_sexp *g = find_list(f, k < 2 ? "stiffness" : "damping");
-  if (!g) {
-    return fail(L, P->p[3], "the gripper has no (%s ...)", k < 2 ? "stiffness" : "damping");
+  if (i >= P->n || P->p[i]->kind != VXG_SEXP_NUMBER || !is_int(P->p[i]->num, 1, n)) {
+    char ns[16];
+    snprintf(ns, sizeof ns, "%d", n);
+    return fail(L, P->p[i < P->n ? i : i - 1], "(%s ...): expected a %s number from 1 to %s",
+                task_forms[id].name, task_forms[id].name, ns);
   }
-  return (op->entry = number_entry(L, P->p[3], g, k % 2, B->what)) < 0 ? -1 : 0;
+  const vxg_sexp *f = nth_form(list, place, id, (int)P->p[i]->num - 1, NULL);
+  return form_number(L, P, i + 1, id, -1, f, list, op);
 }
 
 
-/* (body NAME keyframe K FIELD), K from 1. */
-static int body_keyframe(loader *L, const sw_path *P, const sw_body *B, sw_op *op) {
-  int nkey = 0;
-  for (const vxg_sexp *c = B->motion->child; c; c = c->next) {
-    nkey += head(c) && !strcmp(head(c), "keyframe");
+/* Path element i names a form of `place` (or a number of a hidden one), whose list in the
+ * task is `list`, called `what` in messages (NULL: the task, the path's start). */
+static int walk(loader *L, const sw_path *P, int i, int place, const vxg_sexp *list,
+                const char *what, sw_op *op) {
+  char names[300];
+  task_form_path_names(place, names, sizeof names);
+  if (i >= P->n) {
+    return fail(L, P->p[P->n - 1], "%s: name a field after it (%s)", what, names);
   }
-  if (P->n < 4 || P->p[3]->kind != VXG_SEXP_NUMBER || !is_int(P->p[3]->num, 1, nkey)) {
-    char n[16];
-    snprintf(n, sizeof n, "%d", nkey);
-    return fail(L, P->p[P->n < 4 ? 2 : 3],
-                "(keyframe ...): expected a keyframe number from 1 to %s", n);
+  const char *w = word(P->p[i]);
+  int k = -1, id = task_form_path(place, w, &k);
+  const char *ws = w ? w : P->p[i]->text ? P->p[i]->text : "(";
+  if (id < 0 && !what && (id = task_form_find(TP_ROOT, w, 0)) >= 0) { /* (task ...) */
+    return fail(L, P->p[i], "(%s ...) is %s, not a number", w, task_forms[id].holds);
   }
-  int want = (int)P->p[3]->num;
-  const vxg_sexp *kf = B->motion->child;
-  for (int seen = 0; kf; kf = kf->next) {
-    if (head(kf) && !strcmp(head(kf), "keyframe") && ++seen == want) {
-      break;
-    }
+  if (id < 0 && !what) {
+    return fail(L, P->p[i], "unknown path '%s' (a path starts with %s)", ws, names);
   }
-  int k = want_field(L, P, 4, F_KEY, 8, "(keyframe ...)");
-  if (k < 0 || end_of_path(L, P, 5) < 0) {
-    return -1;
+  if (id < 0) {
+    return fail(L, P->p[i], "%s has no field '%s' (fields: %s)", what, ws, names);
   }
-  if (k < 4) {
-    return (op->entry = number_entry(L, P->p[4], kf, k, "this keyframe number")) < 0 ? -1 : 0;
+  const task_form *F = &task_forms[id];
+  if (!task_form_varies(id)) {
+    return fail(L, P->p[i], "(%s ...) is %s, not a number", F->name, F->holds);
   }
-  int q[4];
-  if (quat_group(L, kf, 4, q) < 0) {
-    return -1;
+  if ((F->flags & TFL_MANY) && F->max > 0) {
+    return indexed_form(L, P, i + 1, place, list, what ? what : "the task", id, op);
   }
-  op->entry = q[k - 4];
-  return 0;
+  const vxg_sexp *f = nth_form(list, place, id, 0, NULL);
+  /* a form the reader defaults is written in; a form holding forms is looked into even when
+     absent, so that the message names the number's form */
+  int insert = list && F->in == place && F->min == F->max && F->dflt;
+  if (!f && !insert && F->max > 0) {
+    return fail(L, P->p[i], "%s has no (%s ...) in the task file to vary",
+                what ? what : "the task", F->name);
+  }
+  if (F->max > 0) {
+    return form_number(L, P, i + 1, id, k, f, list, op);
+  }
+  char sub[80];
+  snprintf(sub, sizeof sub, "(%s ...)", F->name);
+  return walk(L, P, i + 1, F->place, f, sub, op);
 }
 
 
-/* The fields of the body's motion form: mass, density, inertia, com, line, gripper, keyframe. */
-static int body_motion_field(loader *L, const sw_path *P, const sw_body *B, const char *what,
-                             sw_op *op) {
-  int known = !strcmp(what, "mass") || !strcmp(what, "density") || !strcmp(what, "inertia") ||
-              !strcmp(what, "com") || !strcmp(what, "keyframe") || !strcmp(what, "line") ||
-              !strcmp(what, "gripper");
-  if (!known) {
-    return fail(L, P->p[2],
-                "(body %s ...): unknown field '%s' (pose, velocity, keyframe, line, gripper, "
-                "mass, density, inertia, com)",
-                B->name, what);
-  }
-  const vxg_sexp *f = B->motion ? find_list(B->motion, what) : NULL;
-  if (!f) {
-    return fail(L, P->p[2], "(body %s ...) has no (%s ...) in the task file to vary", B->name,
-                what);
-  }
-  if (!strcmp(what, "mass") || !strcmp(what, "density")) {
-    return single(L, P, 3, f, B->what, op);
-  }
-  if (!strcmp(what, "inertia") || !strcmp(what, "com") || !strcmp(what, "line")) {
-    const char *const *names = what[0] == 'i' ? F_INERTIA : what[0] == 'c' ? F_XYZ : F_VEL;
-    int k = want_field(L, P, 3, names, what[0] == 'c' ? 3 : 6, B->what);
-    if (k < 0 || end_of_path(L, P, 4) < 0) {
-      return -1;
+/* The body P names: its (body NAME ...) form; the error lists the task's bodies. */
+static const vxg_sexp *find_body(loader *L, const sw_path *P) {
+  const char *bn = word(P->p[1]);
+  char names[300] = "";
+  const vxg_sexp *body = NULL;
+  for (const vxg_sexp *f = L->task->child; f; f = f->next) {
+    if (task_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
+      if (bn && strcmp(word(nth(f, 0)), bn) == 0) {
+        body = f;
+      }
+      size_t l = strlen(names);
+      snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", word(nth(f, 0)));
     }
-    return (op->entry = number_entry(L, P->p[3], f, k, B->what)) < 0 ? -1 : 0;
   }
-  if (!strcmp(what, "gripper")) {
-    return body_gripper(L, P, B, f, op);
+  if (!body) {
+    fail(L, P->p[1], "unknown body '%s' (the task's bodies: %s)",
+         bn              ? bn
+         : P->p[1]->text ? P->p[1]->text
+                         : "(",
+         names);
   }
-  return body_keyframe(L, P, B, op);
+  return body;
 }
 
 
 /* (body NAME FIELD ...): the op and the axis name NAME.FIELD... */
 static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size_t nsize) {
-  sw_body B;
-  if (find_body(L, P, &B) < 0) {
+  const vxg_sexp *body = find_body(L, P);
+  if (!body) {
     return -1;
   }
-  if (P->n < 3) {
-    return fail(L, P->p[1],
-                "(body %s ...): name what to vary (pose, velocity, keyframe, mass, "
-                "density, inertia, com, line, gripper)",
-                B.name);
-  }
-  snprintf(name, nsize, "%s", B.name);
+  const char *bn = word(nth(body, 0));
+  snprintf(name, nsize, "%s", bn);
   for (int i = 2; i < P->n; i++) {
     size_t l = strlen(name);
     snprintf(name + l, nsize - l, ".%s", P->p[i]->text ? P->p[i]->text : "?");
   }
-  const char *what = word(P->p[2]);
-  snprintf(B.what, sizeof B.what, "(body %s (%s ...))", B.name, what ? what : "?");
-  if (!what) {
-    return fail(L, P->p[2], "expected a word (pose, velocity, keyframe, ...)");
-  }
   op->kind = OP_SET;
-  if (!strcmp(what, "pose")) {
-    return body_pose(L, P, &B, op);
+  if (P->n > 2 && task_form_find(TP_BODY, word(P->p[2]), 0) == TF_POSE) {
+    return body_pose(L, P, body, op);
   }
-  if (!strcmp(what, "velocity")) {
-    return body_velocity(L, P, &B, op);
+  char what[VXG_NAME_MAX + 20];
+  snprintf(what, sizeof what, "(body %s ...)", bn);
+  return walk(L, P, 2, TP_BODY, body, what, op);
+}
+
+
+/* (contact A B NAME): a parameter of vxc_params_set not in the file's forms, written in (a
+ * new entry of its (params ...), or a new (params ...)). */
+static int contact_param(loader *L, const vxg_sexp *at, const vxg_sexp *c, const char *w,
+                         sw_op *op) {
+  const vxg_sexp *params = nth_form(c, TP_CONTACT, TF_PARAMS, 0, NULL);
+  for (int k = 0; params; params = nth_form(c, TP_CONTACT, TF_PARAMS, ++k, NULL)) {
+    const vxg_sexp *p = find_list(params, w);
+    if (p) {
+      if (p->nchild != 2) {
+        return fail(L, at, "%s does not hold one number", w);
+      }
+      return (op->entry = number_entry(L, at, p, 0, w)) < 0 ? -1 : 0;
+    }
   }
-  if (!strcmp(what, "model")) {
-    return fail(L, P->p[2], "(model ...) is a file name, not a number");
-  }
-  return body_motion_field(L, P, &B, what, op);
+  params = nth_form(c, TP_CONTACT, TF_PARAMS, 0, NULL);
+  size_t off = params ? node_end(L, params->child) : insert_at(L, c);
+  static const double zero = 0;
+  int e = insert_form(L, off, params ? " (%s " : " (params (%s ", w, params ? ")" : "))", 1, &zero);
+  return e < 0 ? -1 : (op->entry = e, 0);
 }
 
 
@@ -628,8 +636,8 @@ static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, s
   }
   const vxg_sexp *c = NULL;
   for (const vxg_sexp *f = L->task->child; f && !c; f = f->next) {
-    const char *h = head(f), *fa = word(nth(f, 0)), *fb = word(nth(f, 1));
-    if (h && !strcmp(h, "contact") && fa && fb &&
+    const char *fa = word(nth(f, 0)), *fb = word(nth(f, 1));
+    if (task_form_find(TP_TASK, head(f), 0) == TF_CONTACT && fa && fb &&
         ((!strcmp(fa, a) && !strcmp(fb, b)) || (!strcmp(fa, b) && !strcmp(fb, a)))) {
       c = f;
     }
@@ -637,71 +645,37 @@ static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, s
   if (!c) {
     return fail(L, P->p[1], "the task has no contact between '%s' and '%s'", a, b);
   }
+  char forms[300], what[2 * VXG_NAME_MAX + 20];
+  task_form_path_names(TP_CONTACT, forms, sizeof forms);
   if (P->n < 4) {
-    return fail(L, P->p[2],
-                "(contact %s %s ...): name a parameter to vary (mu_c, k_v, ..., voxel, "
-                "rtol, atol, slots, event-force)",
-                a, b);
+    return fail(L, P->p[2], "(contact %s %s ...): name a parameter to vary (mu_c, k_v, ..., %s)",
+                a, b, forms);
   }
   const char *w = word(P->p[3]);
   if (!w) {
     return fail(L, P->p[3], "expected a parameter name");
   }
   snprintf(name, nsize, "%s~%s.%s", word(nth(c, 0)), word(nth(c, 1)), w);
-  if (end_of_path(L, P, 4) < 0) {
-    return -1;
-  }
+  snprintf(what, sizeof what, "(contact %s %s ...)", a, b);
   op->kind = OP_SET;
-  static const char *const forms[] = {"voxel", "rtol", "atol", "slots", "event-force"};
-  if (field(w, forms, 5) >= 0) {
-    const vxg_sexp *f = find_list(c, w);
-    if (!f) {
-      return fail(L, P->p[3], "(contact %s %s ...) has no (%s ...) in the task file to vary", a, b,
-                  w);
-    }
-    return single(L, P, 4, f, w, op);
+  int k, id = task_form_path(TP_CONTACT, w, &k);
+  if (id >= 0 && nth_form(c, TP_CONTACT, id, 0, NULL)) {
+    return walk(L, P, 3, TP_CONTACT, c, what, op);
   }
   vxc_params tmp;
   vxc_params_default(&tmp);
   vxc_error e2;
-  if (vxc_params_set(&tmp, w, 1.0, &e2) != VXC_OK) {
-    return fail(L, P->p[3],
-                "unknown contact parameter '%s' (k_v, e_eff, v_small, tau_r, mu_s, "
-                "mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c, r_n, n_i, k_p, p_exp, "
-                "or voxel, rtol, atol, slots, event-force)",
-                w);
+  if (vxc_params_set(&tmp, w, 1.0, &e2) == VXC_OK) {
+    return end_of_path(L, P, 4) < 0 ? -1 : contact_param(L, P->p[3], c, w, op);
   }
-  const vxg_sexp *params = NULL;
-  for (const vxg_sexp *f = c->child; f; f = f->next) {
-    if (head(f) && !strcmp(head(f), "params")) {
-      params = params ? params : f;
-      const vxg_sexp *p = find_list(f, w);
-      if (p) {
-        return single(L, P, 4, p, w, op);
-      }
-    }
+  if (id >= 0) {
+    return walk(L, P, 3, TP_CONTACT, c, what, op);
   }
-  /* not in the file: written in (a new entry of its params) */
-  char *pre = vxg_alloc(&L->s->al, strlen(w) + 16);
-  if (!pre) {
-    return nomem(L);
-  }
-  sprintf(pre, params ? " (%s " : " (params (%s ", w);
-  size_t at = params ? node_end(L, params->child) : node_end(L, nth(c, 1));
-  static const double zero = 0;
-  int e = add_site(L, at, 0, pre, params ? ")" : "))", 1, &zero);
-  if (e < 0) {
-    vxg_free(&L->s->al, pre);
-    return -1;
-  }
-  sw_site *st = &L->s->site[L->s->nsite - 1];
-  if (st->first == e && st->pre == pre) {
-    st->owned = pre;
-  } else {
-    vxg_free(&L->s->al, pre);
-  }
-  op->entry = e;
-  return 0;
+  return fail(L, P->p[3],
+              "unknown contact parameter '%s' (k_v, e_eff, v_small, tau_r, mu_s, "
+              "mu_c, sigma0, sigma1, sigma2, v_s, tau_dw, v_e, theta_c, r_n, n_i, k_p, p_exp, "
+              "or %s)",
+              w, forms);
 }
 
 
@@ -713,14 +687,14 @@ static int resolve(loader *L, const sw_path *P, sw_op *op, char *name, size_t ns
       return fail(L, P->p[i], "a path is made of words and numbers, not lists");
     }
   }
-  const char *w = word(P->p[0]);
-  if (w && !strcmp(w, "body")) {
+  int id = task_form_find(TP_TASK, word(P->p[0]), 0);
+  if (id == TF_BODY) {
     if (P->n < 2) {
       return fail(L, P->p[0], "(body NAME ...): expected a body name");
     }
     return resolve_body(L, P, op, name, nsize);
   }
-  if (w && !strcmp(w, "contact")) {
+  if (id == TF_CONTACT) {
     return resolve_contact(L, P, op, name, nsize);
   }
   name[0] = 0;
@@ -729,61 +703,7 @@ static int resolve(loader *L, const sw_path *P, sw_op *op, char *name, size_t ns
     snprintf(name + l, nsize - l, "%s%s", i ? "." : "", P->p[i]->text ? P->p[i]->text : "?");
   }
   op->kind = OP_SET;
-  const vxg_sexp *task = L->task;
-  if (w && (!strcmp(w, "duration") || !strcmp(w, "energy-tolerance"))) {
-    const vxg_sexp *f = find_list(task, w);
-    if (!f) {
-      static const double tol = 1e-2;
-      if (end_of_path(L, P, 1) < 0) {
-        return -1;
-      }
-      int e = add_site(L, node_end(L, nth(task, 0)), 0, " (energy-tolerance ", ")", 1, &tol);
-      return e < 0 ? -1 : (op->entry = e, 0);
-    }
-    return single(L, P, 1, f, w, op);
-  }
-  if (w && !strcmp(w, "gravity")) {
-    int k = want_field(L, P, 1, F_XYZ, 3, "(gravity ...)");
-    if (k < 0 || end_of_path(L, P, 2) < 0) {
-      return -1;
-    }
-    const vxg_sexp *f = find_list(task, w);
-    if (f) {
-      return (op->entry = number_entry(L, P->p[1], f, k, "gravity")) < 0 ? -1 : 0;
-    }
-    static const double z3[3] = {0, 0, 0};
-    int e = add_site(L, node_end(L, nth(task, 0)), 0, " (gravity ", ")", 3, z3);
-    return e < 0 ? -1 : (op->entry = e + k, 0);
-  }
-  if (w && !strcmp(w, "record")) {
-    const vxg_sexp *f = find_list(task, "record");
-    const vxg_sexp *e = f ? find_list(f, "every") : NULL;
-    if (P->n < 2 || !word(P->p[1]) || strcmp(word(P->p[1]), "every") || !e) {
-      return fail(L, P->p[P->n < 2 ? 0 : 1], "expected (record every ...)%s",
-                  e ? "" : ", and the task file has no (record (every DT))");
-    }
-    return single(L, P, 2, e, "(record (every ...))", op);
-  }
-  if (w && !strcmp(w, "integrator")) {
-    static const char *const ok[] = {"step", "rtol", "atol", "max-step"};
-    int k = want_field(L, P, 1, ok, 4, "(integrator ...)");
-    if (k < 0) {
-      return -1;
-    }
-    const vxg_sexp *f = find_list(find_list(task, "integrator"), ok[k]);
-    if (!f) {
-      return fail(L, P->p[1], "the task's integrator has no (%s ...) in the task file to vary",
-                  ok[k]);
-    }
-    return single(L, P, 2, f, ok[k], op);
-  }
-  if (w && (!strcmp(w, "initial-overlap") || !strcmp(w, "task"))) {
-    return fail(L, P->p[0], "(%s ...) is not a number", w);
-  }
-  return fail(L, P->p[0],
-              "unknown path '%s' (a path starts with body, contact, gravity, duration, record, "
-              "integrator or energy-tolerance)",
-              P->p[0]->text ? P->p[0]->text : "(");
+  return walk(L, P, 0, TP_TASK, L->task, NULL, op);
 }
 
 
@@ -817,12 +737,9 @@ static void op_apply(const sw_op *op, double v, double *vals) {
   for (int i = 0; i < op->nq; i++) {
     const int *g = op->q[i];
     double q[4] = {vals[g[0]], vals[g[1]], vals[g[2]], vals[g[3]]};
-    double o[4] = {r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3],
-                   r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2],
-                   r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1],
-                   r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]};
+    vxg_quat_mul(r, q, q);
     for (int k = 0; k < 4; k++) {
-      vals[g[k]] = o[k];
+      vals[g[k]] = q[k];
     }
   }
 }
@@ -1120,30 +1037,29 @@ static int parse_outputs(loader *L, const vxg_sexp *form) {
 static int find_driven(loader *L) {
   vxc_sweep *s = L->s;
   for (const vxg_sexp *f = L->task->child; f; f = f->next) {
-    if (!head(f) || strcmp(head(f), "body") || !word(nth(f, 0))) {
-      continue;
+    int nkey = 0;
+    if (task_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
+      nth_form(f, TP_BODY, TF_KEYFRAME, 0, &nkey);
     }
-    const vxg_sexp *m = find_list(f, "driven");
-    if (!m || !find_list(m, "keyframe")) {
+    if (!nkey) {
       continue;
     }
     s->driven = vxg_strdup(&s->al, word(nth(f, 0)));
     if (!s->driven) {
       return nomem(L);
     }
-    for (const vxg_sexp *k = m->child; k && s->nkey < 64; k = k->next) {
-      if (head(k) && !strcmp(head(k), "keyframe")) {
-        s->key_t[s->nkey] = atom_entry(L, nth(k, 0));
-        s->key_z[s->nkey] = atom_entry(L, nth(k, 3));
-        if (s->key_t[s->nkey] < 0 || s->key_z[s->nkey] < 0) {
-          return -1;
-        }
-        s->nkey++;
+    for (int i = 0; i < nkey && s->nkey < 64; i++) {
+      const vxg_sexp *k = nth_form(f, TP_BODY, TF_KEYFRAME, i, NULL);
+      s->key_t[s->nkey] = atom_entry(L, nth(k, 0));
+      s->key_z[s->nkey] = atom_entry(L, nth(k, 3));
+      if (s->key_t[s->nkey] < 0 || s->key_z[s->nkey] < 0) {
+        return -1;
       }
+      s->nkey++;
     }
     break;
   }
-  const vxg_sexp *d = find_list(L->task, "duration");
+  const vxg_sexp *d = nth_form(L->task, TP_TASK, TF_DURATION, 0, NULL);
   s->dur_entry = d ? atom_entry(L, nth(d, 0)) : -1;
   return d && s->dur_entry < 0 ? -1 : 0;
 }

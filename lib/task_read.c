@@ -2,8 +2,10 @@
  *
  * Data: the reader walks the S-expression tree of geom/sexp.h and fills a vxc_task
  * (task_internal.h); every error names the task file, line and column of the offending
- * node. Invariants established here are listed in task_internal.h. Grammar (the README's
- * core forms, and the forms this project adds, marked +):
+ * node. Invariants established here are listed in task_internal.h. Every form is a row of
+ * the table of task_forms.h (its place, its count of numbers), which the sweep walks too:
+ * the reader dispatches on its ids. Grammar (the README's core forms, and the forms this
+ * project adds, marked +):
  *
  *   (task NAME item...)
  *   item := (gravity GX GY GZ) | (duration T) | (record (every DT))
@@ -42,6 +44,7 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
+#include "lib/task_forms.h"
 #include "lib/task_internal.h"
 
 /* Default state slots per cell pair of a (patches) contact (a peg in a hole: 4 walls). */
@@ -101,10 +104,12 @@ static int in_reach(reader *rd, const vxg_sexp *f, int first, const double *p) {
 }
 
 
-/* Fails with "CONTEXT: unknown form 'H'" and, when one of the n known forms is near H,
- * "; did you mean 'NAME'?". Returns -1. */
+/* Fails with "CONTEXT: unknown form 'H'" and, when one of the forms `allow` permits in
+ * `place` (task_forms.h) is near H, "; did you mean 'NAME'?". Returns -1. */
 static int unknown_form(reader *rd, const vxg_sexp *f, const char *context, const char *h,
-                        const char *const *known, int n) {
+                        int place, int allow) {
+  const char *known[TF_COUNT];
+  int n = task_form_names(place, allow, known, TF_COUNT);
   const char *near = vxc_nearest_name(h, known, n);
   char msg[320];
   snprintf(msg, sizeof msg, "%.100s: unknown form '%.100s'%s%.40s%s", context, h,
@@ -143,6 +148,12 @@ static int numbers(reader *rd, const vxg_sexp *n, int lo, int hi, double *out) {
 }
 
 
+/* The numbers of form f, a task_forms[id] (its min to max), into out; the count or -1. */
+static int form_numbers(reader *rd, const vxg_sexp *f, int id, double *out) {
+  return numbers(rd, f, task_forms[id].min, task_forms[id].max, out);
+}
+
+
 static int one_number(reader *rd, const vxg_sexp *n, double *out, int positive) {
   if (numbers(rd, n, 1, 1, out) < 0) {
     return -1;
@@ -168,7 +179,7 @@ static int rolling_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
   for (const vxg_sexp *e = k->next; e; e = e->next) {
     const char *nm = head(e);
     double v;
-    if (!nm || (strcmp(nm, "eta_r") != 0 && strcmp(nm, "eta_s") != 0 && strcmp(nm, "phi_0") != 0)) {
+    if (task_form_find(TP_ROLLING, nm, 0) < 0) {
       return fail(rd, e,
                   "(rolling rate-independent ...): expected (eta_r E), (eta_s S) or "
                   "(phi_0 A)",
@@ -233,74 +244,157 @@ static int repeated(const vxg_sexp *first, const vxg_sexp *f) {
 }
 
 
-static int parse_mass_form(reader *rd, task_body *b, const vxg_sexp *f) {
-  const char *h = head(f);
+/* (inertia IXX IYY IZZ [IXY IXZ IYZ]) of body b. */
+static int inertia_form(reader *rd, task_body *b, const vxg_sexp *f) {
   double v[6];
-  if (strcmp(h, "mass") == 0) {
+  int k = form_numbers(rd, f, TF_INERTIA, v);
+  if (k < 0) {
+    return -1;
+  }
+  if (k != 3 && k != 6) {
+    return fail(rd, f, "(inertia IXX IYY IZZ [IXY IXZ IYZ]): expected 3 or 6 numbers", NULL,
+                NULL);
+  }
+  double *I = b->inertia;
+  I[0] = v[0];
+  I[4] = v[1];
+  I[8] = v[2];
+  if (k == 6) {
+    I[1] = I[3] = v[3];
+    I[2] = I[6] = v[4];
+    I[5] = I[7] = v[5];
+  }
+  if (!(v[0] > 0 && v[1] > 0 && v[2] > 0)) {
+    return fail(rd, f, "(inertia ...): the diagonal must be > 0", NULL, NULL);
+  }
+  double pm[3] = {0, 0, 0};
+  if (!inertia_valid(I, pm)) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "%.6g %.6g %.6g", pm[0], pm[1], pm[2]);
+    return fail(rd, f,
+                "(inertia ...): no body has this inertia: its principal moments %s must be > 0 "
+                "and each at most the sum of the other two",
+                msg, NULL);
+  }
+  b->have_inertia = 1;
+  return 0;
+}
+
+
+/* (keyframe T X Y Z [QW QX QY QZ]) of a driven body, after its b->nkey others. */
+static int keyframe_form(reader *rd, task_body *b, const vxg_sexp *f) {
+  double v[8];
+  int k = form_numbers(rd, f, TF_KEYFRAME, v);
+  if (k < 0) {
+    return -1;
+  }
+  if (k != 4 && k != 8) {
+    return fail(rd, f, "(keyframe T X Y Z [QW QX QY QZ]): expected 4 or 8 numbers", NULL, NULL);
+  }
+  if (in_reach(rd, f, 1, v + 1) < 0) {
+    return -1;
+  }
+  task_keyframe *kf = &b->key[b->nkey];
+  kf->t = v[0];
+  memcpy(kf->p, v + 1, sizeof kf->p);
+  double q[4] = {1, 0, 0, 0};
+  if (k == 8) {
+    memcpy(q, v + 4, sizeof q);
+    if (quat_norm(rd, f, q) < 0) {
+      return -1;
+    }
+  }
+  memcpy(kf->q, q, sizeof q);
+  if (b->nkey > 0 && !(kf->t > b->key[b->nkey - 1].t)) {
+    return fail(rd, f, "keyframe times must increase", NULL, NULL);
+  }
+  b->nkey++;
+  return 0;
+}
+
+
+/* (gripper (stiffness K KR) (damping C CR)) of a driven body. */
+static int gripper_form(reader *rd, task_body *b, const vxg_sexp *f) {
+  int have_k = 0, have_c = 0;
+  for (const vxg_sexp *g = f->child->next; g; g = g->next) {
+    double v[2];
+    int id = task_form_find(TP_GRIPPER, head(g), 0);
+    if (id < 0) {
+      return fail(rd, g, "(gripper ...): expected (stiffness K KR) or (damping C CR)", NULL, NULL);
+    }
+    if (form_numbers(rd, g, id, v) < 0) {
+      return -1;
+    }
+    if (id == TF_STIFFNESS) {
+      b->grip_k = v[0];
+      b->grip_kr = v[1];
+      have_k = 1;
+    } else {
+      b->grip_c = v[0];
+      b->grip_cr = v[1];
+      have_c = 1;
+    }
+    if (!(v[0] >= 0 && v[1] >= 0)) {
+      return fail(rd, g, "(gripper ...): values must be >= 0", NULL, NULL);
+    }
+  }
+  if (!have_k || !have_c || !(b->grip_k > 0 && b->grip_kr > 0)) {
+    return fail(rd, f, "(gripper ...) needs (stiffness K KR) > 0 and (damping C CR)", NULL, NULL);
+  }
+  b->gripper = 1;
+  b->dynamic = 1;
+  return 0;
+}
+
+
+/* A form of a (free ...) or (driven ...) motion, form id of the table. */
+static int motion_form(reader *rd, task_body *b, const vxg_sexp *f, int id) {
+  switch (id) {
+  case TF_MASS:
     b->have_mass = 1;
     return one_number(rd, f, &b->mass, 1);
-  }
-  if (strcmp(h, "density") == 0) {
+  case TF_DENSITY:
     return one_number(rd, f, &b->density, 1);
-  }
-  if (strcmp(h, "com") == 0) {
+  case TF_COM:
     b->have_com = 1;
-    return numbers(rd, f, 3, 3, b->com) < 0 ? -1 : 0;
-  }
-  if (strcmp(h, "inertia") == 0) {
-    int k = numbers(rd, f, 3, 6, v);
+    return form_numbers(rd, f, TF_COM, b->com) < 0 ? -1 : 0;
+  case TF_INERTIA:
+    return inertia_form(rd, b, f);
+  case TF_KEYFRAME:
+    return keyframe_form(rd, b, f);
+  case TF_LINE: {
+    int k = form_numbers(rd, f, TF_LINE, b->line_v);
     if (k < 0) {
       return -1;
     }
     if (k != 3 && k != 6) {
-      return fail(rd, f, "(inertia IXX IYY IZZ [IXY IXZ IYZ]): expected 3 or 6 numbers", NULL,
-                  NULL);
+      return fail(rd, f, "(line VX VY VZ [WX WY WZ]): expected 3 or 6 numbers", NULL, NULL);
     }
-    double *I = b->inertia;
-    I[0] = v[0];
-    I[4] = v[1];
-    I[8] = v[2];
-    if (k == 6) {
-      I[1] = I[3] = v[3];
-      I[2] = I[6] = v[4];
-      I[5] = I[7] = v[5];
-    }
-    if (!(v[0] > 0 && v[1] > 0 && v[2] > 0)) {
-      return fail(rd, f, "(inertia ...): the diagonal must be > 0", NULL, NULL);
-    }
-    double pm[3] = {0, 0, 0};
-    if (!inertia_valid(I, pm)) {
-      char msg[128];
-      snprintf(msg, sizeof msg, "%.6g %.6g %.6g", pm[0], pm[1], pm[2]);
-      return fail(rd, f,
-                  "(inertia ...): no body has this inertia: its principal moments %s must be > 0 "
-                  "and each at most the sum of the other two",
-                  msg, NULL);
-    }
-    b->have_inertia = 1;
+    b->have_line = 1;
     return 0;
   }
-  return 1; /* not a mass form */
+  default:
+    return gripper_form(rd, b, f);
+  }
 }
 
 
-static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
+static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m, int id) {
   const char *h = head(m);
-  if (strcmp(h, "fixed") == 0) {
+  if (id == TF_FIXED) {
     b->kind = TASK_FIXED;
     if (m->nchild != 1) {
       return fail(rd, m->child->next, "(fixed) takes nothing", NULL, NULL);
     }
     return 0;
   }
-  int driven = strcmp(h, "driven") == 0;
+  int driven = id == TF_DRIVEN;
+  int allow = driven ? TFL_DRIVEN : 0;
   b->kind = driven ? TASK_DRIVEN : TASK_FREE;
   b->dynamic = !driven;
   int nkey = 0;
   for (const vxg_sexp *f = m->child->next; f; f = f->next) {
-    if (driven && vxg_sexp_is_word(f->child, "keyframe")) {
-      nkey++;
-    }
+    nkey += task_form_find(TP_MOTION, head(f), allow) == TF_KEYFRAME;
   }
   if (nkey) {
     b->key = task_alloc(rd->t, sizeof *b->key * nkey);
@@ -313,88 +407,14 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m) {
     if (!fh) {
       return fail(rd, f, "(%s ...): expected a form like (mass M)", h, NULL);
     }
-    int r = parse_mass_form(rd, b, f);
-    if (r <= 0) {
-      if (r < 0) {
-        return -1;
-      }
-      continue;
-    }
-    if (driven && strcmp(fh, "keyframe") == 0) {
-      double v[8];
-      int k = numbers(rd, f, 4, 8, v);
-      if (k < 0) {
-        return -1;
-      }
-      if (k != 4 && k != 8) {
-        return fail(rd, f, "(keyframe T X Y Z [QW QX QY QZ]): expected 4 or 8 numbers", NULL, NULL);
-      }
-      if (in_reach(rd, f, 1, v + 1) < 0) {
-        return -1;
-      }
-      task_keyframe *kf = &b->key[b->nkey];
-      kf->t = v[0];
-      memcpy(kf->p, v + 1, sizeof kf->p);
-      double q[4] = {1, 0, 0, 0};
-      if (k == 8) {
-        memcpy(q, v + 4, sizeof q);
-        if (quat_norm(rd, f, q) < 0) {
-          return -1;
-        }
-      }
-      memcpy(kf->q, q, sizeof q);
-      if (b->nkey > 0 && !(kf->t > b->key[b->nkey - 1].t)) {
-        return fail(rd, f, "keyframe times must increase", NULL, NULL);
-      }
-      b->nkey++;
-    } else if (driven && strcmp(fh, "line") == 0) {
-      int k = numbers(rd, f, 3, 6, b->line_v);
-      if (k < 0) {
-        return -1;
-      }
-      if (k != 3 && k != 6) {
-        return fail(rd, f, "(line VX VY VZ [WX WY WZ]): expected 3 or 6 numbers", NULL, NULL);
-      }
-      b->have_line = 1;
-    } else if (driven && strcmp(fh, "gripper") == 0) {
-      int have_k = 0, have_c = 0;
-      for (const vxg_sexp *g = f->child->next; g; g = g->next) {
-        double v[2];
-        const char *gh = head(g);
-        if (gh && strcmp(gh, "stiffness") == 0) {
-          if (numbers(rd, g, 2, 2, v) < 0) {
-            return -1;
-          }
-          b->grip_k = v[0];
-          b->grip_kr = v[1];
-          have_k = 1;
-        } else if (gh && strcmp(gh, "damping") == 0) {
-          if (numbers(rd, g, 2, 2, v) < 0) {
-            return -1;
-          }
-          b->grip_c = v[0];
-          b->grip_cr = v[1];
-          have_c = 1;
-        } else {
-          return fail(rd, g, "(gripper ...): expected (stiffness K KR) or (damping C CR)", NULL,
-                      NULL);
-        }
-        if (!(v[0] >= 0 && v[1] >= 0)) {
-          return fail(rd, g, "(gripper ...): values must be >= 0", NULL, NULL);
-        }
-      }
-      if (!have_k || !have_c || !(b->grip_k > 0 && b->grip_kr > 0)) {
-        return fail(rd, f, "(gripper ...) needs (stiffness K KR) > 0 and (damping C CR)", NULL,
-                    NULL);
-      }
-      b->gripper = 1;
-      b->dynamic = 1;
-    } else {
-      static const char *const forms[] = {"mass",     "density", "com",    "inertia",
-                                          "keyframe", "line",    "gripper"};
+    int fid = task_form_find(TP_MOTION, fh, allow);
+    if (fid < 0) {
       char ctx[40];
       snprintf(ctx, sizeof ctx, "(%s ...)", h);
-      return unknown_form(rd, f, ctx, fh, forms, driven ? 7 : 4);
+      return unknown_form(rd, f, ctx, fh, TP_MOTION, allow);
+    }
+    if (motion_form(rd, b, f, fid) < 0) {
+      return -1;
     }
   }
   if (driven && !b->nkey && !b->have_line) {
@@ -497,24 +517,25 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
     if (repeated(n->child->next->next, f)) {
       return fail(rd, f, "(body %s ...): a second (%s ...)", name, h);
     }
-    if (strcmp(h, "model") == 0) {
+    int id = task_form_find(TP_BODY, h, 0);
+    if (id == TF_MODEL) {
       const vxg_sexp *p = f->child->next;
       if (!p || (p->kind != VXG_SEXP_STRING && p->kind != VXG_SEXP_WORD) || p->next) {
         return fail(rd, f, "(model \"FILE.vxm\"): expected one file name", NULL, NULL);
       }
       b->model = join_path(rd, p->text);
       model_at = f;
-    } else if (strcmp(h, "fixed") == 0 || strcmp(h, "free") == 0 || strcmp(h, "driven") == 0) {
+    } else if (id >= 0 && (task_forms[id].flags & TFL_MOTION)) {
       if (motion_at) {
         return fail(rd, f, "(body %s ...): a second motion form", name, NULL);
       }
       motion_at = f;
-      if (parse_motion(rd, b, f) < 0) {
+      if (parse_motion(rd, b, f, id) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "pose") == 0) {
+    } else if (id == TF_POSE) {
       double v[7];
-      int k = numbers(rd, f, 3, 7, v);
+      int k = form_numbers(rd, f, TF_POSE, v);
       if (k < 0) {
         return -1;
       }
@@ -532,15 +553,14 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
         }
       }
       have_pose = 1;
-    } else if (strcmp(h, "velocity") == 0) {
-      if (numbers(rd, f, 6, 6, b->vel0) < 0) {
+    } else if (id == TF_VELOCITY) {
+      if (form_numbers(rd, f, TF_VELOCITY, b->vel0) < 0) {
         return -1;
       }
     } else {
-      static const char *const forms[] = {"model", "fixed", "free", "driven", "pose", "velocity"};
       char ctx[VXG_NAME_MAX + 20];
       snprintf(ctx, sizeof ctx, "(body %s ...)", name);
-      return unknown_form(rd, f, ctx, h, forms, 6);
+      return unknown_form(rd, f, ctx, h, TP_BODY, 0);
     }
   }
   if (!model_at) {
@@ -586,7 +606,7 @@ static int params_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
   for (const vxg_sexp *q = f->child->next; q; q = q->next) {
     const char *pn = head(q);
     vxc_error e2;
-    if (pn && strcmp(pn, "friction-law") == 0 && q->nchild == 2 &&
+    if (task_form_find(TP_PARAMS, pn, 0) == TF_FRICTION_LAW && q->nchild == 2 &&
         q->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
       if (vxc_params_set_law(p, q->child->next->text, &e2) != VXC_OK) {
         return fail(rd, q->child->next, "%.300s", e2.message, NULL);
@@ -669,38 +689,39 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     if (!h) {
       return fail(rd, f, "(contact ...): expected a form like (params ...)", NULL, NULL);
     }
-    if (strcmp(h, "params") != 0 && repeated(bn->next, f)) { /* (params ...) forms add up */
+    int id = task_form_find(TP_CONTACT, h, 0);
+    if ((id < 0 || !(task_forms[id].flags & TFL_MANY)) && repeated(bn->next, f)) {
       return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
-    if (strcmp(h, "params") == 0) {
+    if (id == TF_PARAMS) {
       if (params_form(rd, f, &c->params) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "voxel") == 0) {
+    } else if (id == TF_VOXEL) {
       if (one_number(rd, f, &c->query.voxel, 1) < 0) {
         return -1;
       }
       have_voxel = 1;
-    } else if (strcmp(h, "rtol") == 0) {
+    } else if (id == TF_CONTACT_RTOL) {
       if (one_number(rd, f, &c->query.rtol, 1) < 0) {
         return -1;
       }
       have_rtol = 1;
-    } else if (strcmp(h, "certified") == 0) {
+    } else if (id == TF_CERTIFIED) {
       if (f->nchild != 1) {
         return fail(rd, f, "(certified) takes no value", NULL, NULL);
       }
       c->query.certified = 1;
-    } else if (strcmp(h, "closed-form") == 0) {
+    } else if (id == TF_CLOSED_FORM) {
       if (on_off(rd, f, &c->query.closed_form) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "patches") == 0) {
+    } else if (id == TF_PATCHES) {
       if (f->nchild != 1) {
         return fail(rd, f, "(patches) takes no value", NULL, NULL);
       }
       c->query.patches = 1;
-    } else if (strcmp(h, "atol") == 0) {
+    } else if (id == TF_CONTACT_ATOL) {
       if (one_number(rd, f, &c->query.atol, 0) < 0) {
         return -1;
       }
@@ -708,7 +729,7 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return fail(rd, f->child->next, "(atol A): must be >= 0 (m^3)", NULL, NULL);
       }
       have_atol = 1;
-    } else if (strcmp(h, "slots") == 0) {
+    } else if (id == TF_SLOTS) {
       double v;
       if (one_number(rd, f, &v, 1) < 0) {
         return -1;
@@ -717,19 +738,16 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return fail(rd, f, "(slots N): an integer in [1, 4096]", NULL, NULL);
       }
       c->slots = (int)v;
-    } else if (strcmp(h, "event-force") == 0) {
+    } else if (id == TF_EVENT_FORCE) {
       if (one_number(rd, f, &c->event_force, 1) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "rolling") == 0) {
+    } else if (id == TF_ROLLING) {
       if (rolling_form(rd, f, &c->params) < 0) {
         return -1;
       }
     } else {
-      static const char *const forms[] = {"params",  "voxel",      "rtol",        "certified",
-                                          "atol",    "slots",      "event-force", "rolling",
-                                          "patches", "closed-form"};
-      return unknown_form(rd, f, "(contact ...)", h, forms, 10);
+      return unknown_form(rd, f, "(contact ...)", h, TP_CONTACT, 0);
     }
   }
   if (have_voxel && !have_rtol) {
@@ -758,22 +776,24 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
     return fail(rd, k ? k : n, "(integrator ...): expected rk4 or adaptive", NULL, NULL);
   }
   int have_step = 0;
+  int allow = t->integrator == TASK_ADAPTIVE ? TFL_ADAPTIVE : 0;
   for (const vxg_sexp *f = k->next; f; f = f->next) {
     const char *h = head(f);
-    if (h && strcmp(h, "step") == 0) {
+    int id = task_form_find(TP_INTEGRATOR, h, allow);
+    if (id == TF_STEP) {
       if (one_number(rd, f, &t->step, 1) < 0) {
         return -1;
       }
       have_step = 1;
-    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "rtol") == 0) {
+    } else if (id == TF_RTOL) {
       if (one_number(rd, f, &t->rtol, 1) < 0) {
         return -1;
       }
-    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "atol") == 0) {
+    } else if (id == TF_ATOL) {
       if (one_number(rd, f, &t->atol, 1) < 0) {
         return -1;
       }
-    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "method") == 0) {
+    } else if (id == TF_METHOD) {
       const vxg_sexp *m = f->child->next;
       if (m && !m->next && vxg_sexp_is_word(m, "dp5")) {
         t->method = TASK_DP5;
@@ -784,15 +804,14 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
       } else {
         return fail(rd, m ? m : f, "(method ...): expected dp5, bs3 or rosw", NULL, NULL);
       }
-    } else if (h && t->integrator == TASK_ADAPTIVE && strcmp(h, "max-step") == 0) {
+    } else if (id == TF_MAX_STEP) {
       if (one_number(rd, f, &t->max_step, 1) < 0) {
         return -1;
       }
     } else {
-      static const char *const forms[] = {"step", "rtol", "atol", "method", "max-step"};
       char ctx[VXG_NAME_MAX + 20];
       snprintf(ctx, sizeof ctx, "(integrator %s ...)", k->text);
-      return unknown_form(rd, f, ctx, h ? h : "?", forms, t->integrator == TASK_ADAPTIVE ? 5 : 1);
+      return unknown_form(rd, f, ctx, h ? h : "?", TP_INTEGRATOR, allow);
     }
   }
   if (t->integrator == TASK_RK4 && !have_step) {
@@ -805,7 +824,7 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
 static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   vxc_task *t = rd->t;
   const vxg_sexp *top = doc->root->child;
-  if (!top || !vxg_sexp_is_word(top->child, "task") || top->next) {
+  if (!top || task_form_find(TP_ROOT, head(top), 0) != TF_TASK || top->next) {
     return fail(rd, top ? (top->next ? top->next : top) : doc->root,
                 "expected one (task NAME ...) form", NULL, NULL);
   }
@@ -820,13 +839,13 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   t->atol = 1e-9;
   t->max_step = 1e-3;
   t->step = 0;
-  t->energy_tol = 1e-2;
+  t->energy_tol = task_forms[TF_ENERGY_TOLERANCE].dflt[0];
   t->max_steps = VXC_TASK_MAX_STEPS;
   t->max_records = VXC_TASK_MAX_RECORDS;
   int nb = 0, nc = 0;
   for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
-    nb += vxg_sexp_is_word(f->child, "body");
-    nc += vxg_sexp_is_word(f->child, "contact");
+    nb += task_form_find(TP_TASK, head(f), 0) == TF_BODY;
+    nc += task_form_find(TP_TASK, head(f), 0) == TF_CONTACT;
   }
   t->body = task_alloc(t, sizeof *t->body * (nb + 1));
   t->contact = task_alloc(t, sizeof *t->contact * (nc + 1));
@@ -839,43 +858,43 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
     if (!h) {
       return fail(rd, f, "(task ...): expected a form like (duration T)", NULL, NULL);
     }
-    if (strcmp(h, "body") != 0 && strcmp(h, "contact") != 0 &&
-        repeated(top->child->next->next, f)) {
+    int id = task_form_find(TP_TASK, h, 0);
+    if ((id < 0 || !(task_forms[id].flags & TFL_MANY)) && repeated(top->child->next->next, f)) {
       return fail(rd, f, "(task ...): a second (%s ...)", h, NULL);
     }
-    if (strcmp(h, "gravity") == 0) {
-      if (numbers(rd, f, 3, 3, t->gravity) < 0) {
+    if (id == TF_GRAVITY) {
+      if (form_numbers(rd, f, TF_GRAVITY, t->gravity) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "duration") == 0) {
+    } else if (id == TF_DURATION) {
       if (one_number(rd, f, &t->duration, 1) < 0) {
         return -1;
       }
       have_duration = 1;
-    } else if (strcmp(h, "record") == 0) {
+    } else if (id == TF_RECORD) {
       const vxg_sexp *e = f->child->next;
-      if (!e || head(e) == NULL || strcmp(head(e), "every") != 0 || e->next) {
+      if (!e || task_form_find(TP_RECORD, head(e), 0) != TF_EVERY || e->next) {
         return fail(rd, e ? e : f, "(record ...): expected (every DT)", NULL, NULL);
       }
       if (one_number(rd, e, &t->every, 1) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "integrator") == 0) {
+    } else if (id == TF_INTEGRATOR) {
       if (parse_integrator(rd, f) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "initial-overlap") == 0) {
+    } else if (id == TF_INITIAL_OVERLAP) {
       const vxg_sexp *w = f->child->next;
       int allow = w && vxg_sexp_is_word(w, "allow"), refuse = w && vxg_sexp_is_word(w, "refuse");
       if ((!allow && !refuse) || w->next) {
         return fail(rd, w ? w : f, "(initial-overlap ...): expected allow or refuse", NULL, NULL);
       }
       t->allow_overlap = allow;
-    } else if (strcmp(h, "energy-tolerance") == 0) {
+    } else if (id == TF_ENERGY_TOLERANCE) {
       if (one_number(rd, f, &t->energy_tol, 1) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "body") == 0) {
+    } else if (id == TF_BODY) {
       for (int i = 0; i < t->nbody; i++) {
         if (f->child->next && f->child->next->text && t->body[i].name &&
             strcmp(t->body[i].name, f->child->next->text) == 0) {
@@ -886,15 +905,12 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
       if (parse_body(rd, &t->body[t->nbody++], f) < 0) {
         return -1;
       }
-    } else if (strcmp(h, "contact") == 0) {
+    } else if (id == TF_CONTACT) {
       if (parse_contact(rd, &t->contact[t->ncontact++], f) < 0) {
         return -1;
       }
     } else {
-      static const char *const forms[] = {
-          "gravity", "duration", "record",          "integrator",
-          "body",    "contact",  "initial-overlap", "energy-tolerance"};
-      return unknown_form(rd, f, "(task ...)", h, forms, 8);
+      return unknown_form(rd, f, "(task ...)", h, TP_TASK, 0);
     }
   }
   if (!have_duration) {

@@ -31,38 +31,6 @@ enum { E_EL = 0, E_DN, E_DT, E_DR, E_DS, E_WIN };
 
 /* ---- small vector algebra ----------------------------------------------------------- */
 
-static void mat_vec(const double m[9], const double v[3], double o[3]) {
-  double r[3];
-  for (int i = 0; i < 3; i++) {
-    r[i] = m[3 * i] * v[0] + m[3 * i + 1] * v[1] + m[3 * i + 2] * v[2];
-  }
-  memcpy(o, r, sizeof r);
-}
-
-
-static void rot_vec(const double R[9], const double v[3], double o[3]) {
-  mat_vec(R, v, o);
-}
-
-
-static void rot_vec_t(const double R[9], const double v[3], double o[3]) {
-  double r[3];
-  for (int i = 0; i < 3; i++) {
-    r[i] = R[i] * v[0] + R[3 + i] * v[1] + R[6 + i] * v[2];
-  }
-  memcpy(o, r, sizeof r);
-}
-
-
-static void quat_mul(const double a[4], const double b[4], double o[4]) {
-  double r[4] = {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-                 a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-                 a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-                 a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
-  memcpy(o, r, sizeof r);
-}
-
-
 static void quat_normalize(double q[4]) {
   double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (s > 0) {
@@ -121,7 +89,7 @@ static void trajectory(const task_body *b, double t, vxc_pose *p, double v[6]) {
     for (int i = 0; i < 3; i++) {
       p->p[i] = b->pose0.p[i] + b->line_v[i] * t;
     }
-    quat_mul(dq, b->pose0.q, p->q);
+    vxg_quat_mul(dq, b->pose0.q, p->q);
     memcpy(v, b->line_v, 6 * sizeof *v);
     return;
   }
@@ -146,7 +114,7 @@ static void trajectory(const task_body *b, double t, vxc_pose *p, double v[6]) {
   }
   double dt = k[i + 1].t - k[i].t, s = (t - k[i].t) / dt;
   double qc[4] = {k[i].q[0], -k[i].q[1], -k[i].q[2], -k[i].q[3]}, dq[4], rv[3], part[3], e[4];
-  quat_mul(k[i + 1].q, qc, dq); /* world-frame rotation from key i to key i+1 */
+  vxg_quat_mul(k[i + 1].q, qc, dq); /* world-frame rotation from key i to key i+1 */
   quat_log(dq, rv);
   for (int j = 0; j < 3; j++) {
     p->p[j] = k[i].p[j] + s * (k[i + 1].p[j] - k[i].p[j]);
@@ -155,7 +123,7 @@ static void trajectory(const task_body *b, double t, vxc_pose *p, double v[6]) {
     v[3 + j] = rv[j] / dt;
   }
   quat_exp(part, e);
-  quat_mul(e, k[i].q, p->q);
+  vxg_quat_mul(e, k[i].q, p->q);
 }
 
 /* ---- the right-hand side ------------------------------------------------------------ */
@@ -177,14 +145,14 @@ static void body_kin(const sim *s, int i, double t, const double *y, kin *k) {
     double q[4] = {x[3], x[4], x[5], x[6]}, rc[3];
     quat_normalize(q);
     vxg_quat_to_mat(q, k->R);
-    rot_vec(k->R, b->com, rc);
+    vxg_mat3_vec(k->R, b->com, rc);
     for (int j = 0; j < 3; j++) {
       k->pose.p[j] = x[j] - rc[j];
       k->m.r[j] = x[j];
       k->m.v[j] = x[7 + j];
     }
     memcpy(k->pose.q, q, sizeof q);
-    rot_vec(k->R, x + 10, k->m.w);
+    vxg_mat3_vec(k->R, x + 10, k->m.w);
     double wx[3];
     vxg_cross(k->m.w, rc, wx);
     for (int j = 0; j < 3; j++) {
@@ -293,10 +261,10 @@ static void gripper_wrench(const task_body *b, double t, const kin *k, double f[
   double hv[6], hc[3], hR[9], hvc[3], wx[3];
   trajectory(b, t, &hp, hv);
   vxg_quat_to_mat(hp.q, hR);
-  rot_vec(hR, b->com, hc);
+  vxg_mat3_vec(hR, b->com, hc);
   vxg_cross(hv + 3, hc, wx);
   double qc[4] = {k->pose.q[0], -k->pose.q[1], -k->pose.q[2], -k->pose.q[3]}, qe[4], rv[3];
-  quat_mul(hp.q, qc, qe);
+  vxg_quat_mul(hp.q, qc, qe);
   quat_log(qe, rv);
   for (int j = 0; j < 3; j++) {
     hvc[j] = hv[j] + wx[j];
@@ -426,10 +394,10 @@ static void eval_accelerations(const sim *s, const double *y, const eval_ws *w, 
     const double *x = y + br->off;
     double *dx = dy + br->off;
     double q[4] = {x[3], x[4], x[5], x[6]}, wq[4] = {0, x[10], x[11], x[12]}, qd[4];
-    quat_mul(q, wq, qd);
+    vxg_quat_mul(q, wq, qd);
     double tb[3], Iw[3], gyro[3], rhs[3];
-    rot_vec_t(w->K[i].R, w->Tq + 3 * i, tb);
-    mat_vec(b->inertia, x + 10, Iw);
+    vxg_mat3t_vec(w->K[i].R, w->Tq + 3 * i, tb);
+    vxg_mat3_vec(b->inertia, x + 10, Iw);
     vxg_cross(x + 10, Iw, gyro);
     for (int j = 0; j < 3; j++) {
       dx[j] = x[7 + j];
@@ -439,7 +407,7 @@ static void eval_accelerations(const sim *s, const double *y, const eval_ws *w, 
     for (int j = 0; j < 4; j++) {
       dx[3 + j] = 0.5 * qd[j];
     }
-    mat_vec(br->Iinv, rhs, dx + 10);
+    vxg_mat3_vec(br->Iinv, rhs, dx + 10);
   }
 }
 
@@ -478,7 +446,7 @@ void tsim_energy(const sim *s, const double *y, vxc_task_energy *e) {
     const task_body *b = &T->body[i];
     const double *x = y + br->off;
     double Iw[3];
-    mat_vec(b->inertia, x + 10, Iw);
+    vxg_mat3_vec(b->inertia, x + 10, Iw);
     e->kinetic += 0.5 * b->mass * vxg_dot(x + 7, x + 7) + 0.5 * vxg_dot(x + 10, Iw);
     e->potential -= b->mass * vxg_dot(T->gravity, x);
   }
@@ -831,14 +799,14 @@ static vxc_status setup(sim *s, vxc_task *T) {
       trajectory(b, 0, &p0, v0);
     }
     vxg_quat_to_mat(p0.q, R);
-    rot_vec(R, b->com, rc);
+    vxg_mat3_vec(R, b->com, rc);
     vxg_cross(v0 + 3, rc, wx);
     for (int j = 0; j < 3; j++) {
       x[j] = p0.p[j] + rc[j];
       x[7 + j] = v0[j] + wx[j];
     }
     memcpy(x + 3, p0.q, 4 * sizeof *x);
-    rot_vec_t(R, v0 + 3, x + 10);
+    vxg_mat3t_vec(R, v0 + 3, x + 10);
   }
   return VXC_OK;
 }
