@@ -24,3 +24,13 @@ ok() {
     failed=$((failed + 1))
   fi
 }
+
+# mujoco_or_skip: mj, the vxc-mujoco beside vxc, or a TAP plan that skips everything and exits
+# when it was not built (configure found no MuJoCo).
+mujoco_or_skip() {
+  mj="$(dirname "$vxc")/vxc-mujoco"
+  if [ ! -x "$mj" ]; then
+    echo "1..0 # SKIP vxc-mujoco not built (MuJoCo not found by configure)"
+    exit 0
+  fi
+}

@@ -29,11 +29,7 @@
 #   --patches lists every contact in contacts.csv.
 set -u
 . "$(dirname "$0")/tap.sh"
-mj="$(dirname "$vxc")/vxc-mujoco"
-if [ ! -x "$mj" ]; then
-  echo "1..0 # SKIP vxc-mujoco not built (MuJoCo not found by configure)"
-  exit 0
-fi
+mujoco_or_skip
 scene="$data/ball-on-table.xml"
 contact="--contact table=$data/table.vxm ball=$data/ball.vxm --params $data/ball-on-table.params"
 R=0.1 M=2 G=9.81 I=0.008 KV=1e7 MU=0.05

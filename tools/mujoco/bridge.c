@@ -372,6 +372,7 @@ static void native_contact(bridge *br, bridge_contact *c) {
 
 int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   double t0 = mono_s();
+  schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
   mj_step1(br->m, br->d);
   record_bodies(br);
   bridge_implicit_prepare(br);
@@ -441,6 +442,7 @@ void bridge_free(bridge *br) {
   if (br->m) {
     mj_deleteModel(br->m);
   }
+  schedule_free(&br->sched);
   mjcb_contactfilter = NULL;
   mju_user_warning = NULL;
   memset(br, 0, sizeof *br);

@@ -18,6 +18,7 @@
 #include <mujoco/mujoco.h>
 
 #include "lib/vxc.h"
+#include "tools/mujoco/schedule.h"
 
 #define BRIDGE_MAX_CONTACTS 16
 
@@ -61,6 +62,7 @@ typedef struct bridge {
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;
   int energy_set, energy_failed;
+  bridge_schedule sched; /* the actuators' controls over time (--schedule; n 0: none) */
 } bridge;
 
 /* Loads the MJCF file; 0, or -1 with a message in msg. */
@@ -81,7 +83,7 @@ void bridge_record_all(bridge *br);
  * with a message. */
 int bridge_reset(bridge *br, const char *key, char *msg, size_t size);
 
-/* One MuJoCo step with the vxc contacts (advance 0: the forces and records of the present
+/* One MuJoCo step with the vxc contacts, ctrl first set from the schedule (advance 0: the forces and records of the present
  * state only, nothing integrated, no contact state advanced). Fills the records' states
  * (br->bs, each contact's state, the energy account br->e) at the step's start. 0; -1 with
  * a message (a vxc or MuJoCo error); -2 with a message when the energy account shows

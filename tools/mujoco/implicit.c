@@ -100,13 +100,33 @@ static void pair_block(const bridge *br, int i, double m12[144], double a12[12])
 }
 
 
-/* Contact i's impact in sub-steps when vxc_pair_impact asks for them: c->sub, c->sr. 0, or -1
- * with a message. */
+/* Whether contact i shares a moving body with another contact that touches: vxc_pair_substep
+ * moves one pair's bodies alone, so two such pairs sub-stepped apart would each move the
+ * shared body as if the other were not there (a grasp's pads and the table under the
+ * part); their impacts are taken by the joint implicit step instead. */
+static int shares_body(const bridge *br, int i) {
+  for (int j = 0; j < br->ncontact; j++) {
+    if (j == i || br->c[j].w.npairs == 0) {
+      continue;
+    }
+    for (int k = 0; k < 4; k++) {
+      int b = br->pair_index[2 * i + k / 2], o = br->pair_index[2 * j + k % 2];
+      if (b == o && br->tw[b] >= 0) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+/* Contact i's impact in sub-steps when vxc_pair_impact asks for them and it shares no moving
+ * body with another touching contact: c->sub, c->sr. 0, or -1 with a message. */
 static int substeps(bridge *br, int i, char *msg, size_t size) {
   bridge_contact *c = &br->c[i];
   double m12[144], a12[12];
   c->sub = 0;
-  if (br->ntw == 0 || c->w.npairs == 0) {
+  if (br->ntw == 0 || c->w.npairs == 0 || shares_body(br, i)) {
     return 0;
   }
   pair_block(br, i, m12, a12);

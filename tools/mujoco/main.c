@@ -23,7 +23,8 @@ static const char USAGE[] =
     "usage: vxc-mujoco MODEL.xml --contact BODY_A=A.vxm BODY_B=B.vxm [--contact ...]\n"
     "                  [--params FILE] [--param NAME=VALUE]... [--voxel H] [--rtol R]\n"
     "                  [--patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
-    "                  [--key KEYFRAME] [--energy-tolerance R] [--explicit] [--out DIR]\n"
+    "                  [--key KEYFRAME] [--schedule PREFIX] [--energy-tolerance R]\n"
+    "                  [--explicit] [--out DIR]\n"
     "                  [--plot] [--quiet]\n"
     "       vxc-mujoco MODEL.xml --native [--contact BODY_A=A.vxm BODY_B=B.vxm]... [...]\n"
     "       vxc-mujoco --help | --version\n"
@@ -44,6 +45,9 @@ static const char USAGE[] =
     "  --timestep H          MuJoCo's time step, s (default: the model's)\n"
     "  --every T             record interval, s (1e-3)\n"
     "  --key KEYFRAME        start from a keyframe (name or index)\n"
+    "  --schedule PREFIX     the actuators' controls follow the keyframes named PREFIX...,\n"
+    "                        linearly between their times (held before the first and\n"
+    "                        after the last)\n"
     "  --energy-tolerance R  energy created beyond R of the run's energy scale stops the\n"
     "                        run: status \"energy-error\", exit status 4 (default 1e-2)\n"
     "  --explicit            apply each step's starting wrench instead (stable only at steps\n"
@@ -58,7 +62,7 @@ static const char USAGE[] =
     "Exit status: 0 done, 1 a failure, 2 a usage error, 3 capped queries, 4 energy created.\n";
 
 typedef struct args {
-  const char *xml, *key, *dir, *params;
+  const char *xml, *key, *dir, *params, *schedule;
   const char *cbody[2 * BRIDGE_MAX_CONTACTS], *cfile[2 * BRIDGE_MAX_CONTACTS];
   int ncontact, slots, plot, native, patches, explicit_coupling, quiet;
   double duration, every, voxel, rtol, timestep, energy_tol;
@@ -168,6 +172,8 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
     if (vxc_params_set(&a->p, name, x, &err) != VXC_OK) {
       return usage_error("--param: %s", err.message);
     }
+  } else if (strcmp(o, "--schedule") == 0) {
+    a->schedule = v;
   } else if (strcmp(o, "--key") == 0 || strcmp(o, "--out") == 0) {
     *(o[2] == 'k' ? &a->key : &a->dir) = v;
   } else if (strcmp(o, "--duration") == 0 || strcmp(o, "--every") == 0) {
@@ -421,7 +427,8 @@ static int setup(const args *a, bridge *br, char *msg, size_t size) {
   if (a->ncontact == 0) {
     bridge_record_all(br);
   }
-  if (bridge_reset(br, a->key, msg, size) != 0) {
+  if (bridge_reset(br, a->key, msg, size) != 0 ||
+      (a->schedule && schedule_load(br->m, a->schedule, &br->sched, msg, size) != 0)) {
     return CLI_USAGE;
   }
   if (a->timestep > 0) {

@@ -1,0 +1,89 @@
+#!/bin/sh
+# test_mujoco_gripper.sh: vxc-mujoco's actuation schedule (--schedule PREFIX: the actuators'
+# controls from the model's keyframes) and the grasp of data/gripper-peg-in-hole.xml (TAP
+# output for Automake's driver; skipped without MuJoCo):
+# - a slide joint under a position actuator (kp 1e4 N/m, damping 200 N s/m, 1 kg: critically
+#   damped, omega 100 rad/s) whose target ramps from 0 to 0.1 m over 0.5 s follows the ramp
+#   with the closed-form lag c v / kp and holds the last keyframe's target after it; a
+#   keyframe outside the prefix is not on the timeline;
+# - no keyframe with the prefix, or two at the same time, is a usage error;
+# - the gripper's two pads closing on the peg standing on the table (three contacts on one
+#   body: their impacts go to the joint implicit step) stop in the head's faces: each pad's
+#   normal force equals its actuator's pull kp (ctrl - q) (within 2%), its overlap V is the
+#   box A (0.035 - y) of its face (A = 30 x 16 mm) in the 60 mm head (1%), k_v V is at
+#   most that force (the rest the hysteretic damping of the pad still creeping in) and the
+#   pad's face is inside the head by less than 1 mm (it went through before).
+set -u
+. "$(dirname "$0")/tap.sh"
+mujoco_or_skip
+
+# figured NAME FILE: FILE's lines go to the log as comments; the case passes when its last
+# line is "ok"
+figured() {
+  sed 's/^/# /' "$2"
+  ok "$1" 0 '^ok$' -- tail -n 1 "$2"
+}
+
+# value of column COL at time T in FILE (series.csv)
+at() {
+  awk -F, -v c="$1" -v t="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+                              $1 + 0 == t + 0 { print $k }' "$3"
+}
+
+slider() { # slider MODEL KEYFRAMES...
+  out=$1
+  shift
+  {
+    echo '<mujoco><option timestep="0.001" gravity="0 0 0"/><worldbody><body name="slider">'
+    echo '<joint name="x" type="slide" axis="1 0 0" damping="200"/>'
+    echo '<inertial pos="0 0 0" mass="1" diaginertia="1 1 1"/></body></worldbody>'
+    echo '<actuator><position joint="x" kp="1e4"/></actuator><keyframe>'
+    for k in "$@"; do echo "$k"; done
+    echo '</keyframe></mujoco>'
+  } >"$out"
+}
+
+echo "1..5"
+slider "$tmp/s.xml" '<key name="ramp.a" time="0" ctrl="0"/>' '<key name="other" time="0.3" ctrl="5"/>' \
+  '<key name="ramp.b" time="0.5" ctrl="0.1"/>'
+"$mj" "$tmp/s.xml" --native --schedule ramp. --duration 1 --every 0.01 --out "$tmp/s" \
+  --quiet >"$tmp/s.log" 2>&1
+{
+  x4=$(at slider.x 0.4 "$tmp/s/series.csv")
+  x1=$(at slider.x 1 "$tmp/s/series.csv")
+  awk -v x4="$x4" -v x1="$x1" 'BEGIN {
+    want = 0.08 - 200 * 0.2 / 1e4
+    print "x(0.4 s)", x4, "m, the ramp less c v / kp:", want, "m; x(1 s)", x1, "m, held at 0.1 m"
+    d4 = x4 - want; d1 = x1 - 0.1
+    print (x4 != "" && d4 < 1e-4 && d4 > -1e-4 && d1 < 1e-4 && d1 > -1e-4) ? "ok" : "off" }'
+} >"$tmp/r1"
+figured "ctrl follows the keyframes' ramp (lag c v / kp) and holds the last (1e-4 m)" "$tmp/r1"
+ok "no keyframe with the prefix is a usage error" 2 "no keyframe named 'nope\." -- \
+  "$mj" "$tmp/s.xml" --native --schedule nope. --out "$tmp/e1"
+slider "$tmp/t.xml" '<key name="a.0" time="0.5" ctrl="0"/>' '<key name="a.1" time="0.5" ctrl="1"/>'
+ok "two keyframes at the same time are a usage error" 2 "'a\.0' and 'a\.1' have the same time" -- \
+  "$mj" "$tmp/t.xml" --native --schedule a. --out "$tmp/e2"
+
+# the grasp: the pads close on the head from 0.35 s and squeeze until 0.81 s (pick.squeeze)
+cd "$data" || exit 1
+pad=gripper-pad.vxm peg=step/peg.vxm
+"$mj" gripper-peg-in-hole.xml --key pick.start --schedule pick. \
+  --params gripper-peg-in-hole.params --contact block=step/hole-block.vxm peg=$peg \
+  --contact table=table.vxm peg=$peg --contact pad_l=$pad peg=$peg --contact pad_r=$pad peg=$peg \
+  --duration 0.85 --every 0.01 --out "$tmp/g" --quiet >"$tmp/g.log" 2>&1
+for side in l r; do
+  y=$(at pad_$side.y 0.85 "$tmp/g/series.csv")
+  fn=$(at pad_$side~peg.fn 0.85 "$tmp/g/series.csv")
+  v=$(at pad_$side~peg.V 0.85 "$tmp/g/series.csv")
+  awk -v y="$y" -v fn="$fn" -v v="$v" -v s=$side 'BEGIN {
+    y = y < 0 ? -y : y; q = 0.045 - y; pull = 1e4 * (0.04 - q); kv = 1e9 * v
+    vbox = 0.03 * 0.016 * (0.035 - y)
+    printf "pad_%s: f_n %.6g N, kp (ctrl - q) %.6g N, k_v V %.6g N; V %.6g m^3, box %.6g m^3\n",
+           s, fn, pull, kv, v, vbox
+    print (fn > 0 && (fn / pull - 1)^2 < 4e-4 && (v / vbox - 1)^2 < 1e-4 && kv <= fn &&
+           y > 0.034 && y < 0.035) ? "ok" : "off" }'
+done >"$tmp/r4"
+grep -c '^ok$' "$tmp/r4" | sed 's/^2$/ok/' >>"$tmp/r4"
+figured "the pads stop in the head's faces and squeeze it with their actuators' pull (2%)" "$tmp/r4"
+ok "the grasp run completes" 0 '"status": "completed"' -- cat "$tmp/g/summary.json"
+[ "$failed" -eq 0 ]
