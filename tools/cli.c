@@ -122,12 +122,6 @@ int cli_is_help(const char *arg) {
 }
 
 
-int cli_print_help(const cli_command *cmd) {
-  fputs(cmd->usage, stdout);
-  return CLI_OK;
-}
-
-
 const cli_command *cli_find(const char *name) {
   for (int i = 0; cli_commands[i]; i++) {
     if (strcmp(cli_commands[i]->name, name) == 0) {

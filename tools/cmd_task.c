@@ -209,7 +209,7 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
     return "write-error";
   }
   if (task_signal) {
-    *rc = 128 + task_signal;
+    *rc = CLI_SIGNAL + task_signal;
     return "interrupted";
   }
   if (o->wall_hit || task_alarm) {
@@ -707,7 +707,9 @@ const cli_command cli_cmd_task = {
     "                  and DIR/contact.pvd\n"
     "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"
     "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
-    "summary.json says \"interrupted\" and the exit status is 130 or 143. Exit status 1\n"
-    "when the run failed, stopped at a limit or could not write its outputs (the message\n"
-    "names the file), 3 when contact queries were capped, 4 when the energy balance broke.\n",
+    "summary.json says \"interrupted\", and a message says when it stopped and where the\n"
+    "outputs are.\n\n"
+    "Exit status: 0 completed; 1 the run failed, stopped at a limit or could not write its\n"
+    "outputs (the message names the file); 2 a usage error; 3 contact queries were capped;\n"
+    "4 the energy balance broke; 130 or 143 interrupted by SIGINT or SIGTERM.\n",
     task_run};
