@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..70"
+echo "1..71"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -191,6 +191,8 @@ ok "bench --quick: no cert= rows, rtol 1e-3 alone of the rtol rules" 0 '^rtol=1e
 ok "bench --help says so" 0 'runs rtol=1e-3 alone of the' -- "$vxc" bench --help
 ok "bench --only matching nothing is a usage error with a hint" 2 "matches no case of the table; did you mean 'cap 25 um'" -- \
   "$vxc" bench --quick --only "cap 25um"
+ok "... and so for the mesh family" 2 "matches no case of the mesh family; did you mean 'box flat on box'" -- \
+  "$vxc" bench --mesh --quick --variants 1 --only "box flat on bx"
 
 # a command given --json that fails writes a JSON error object, nothing else, on stdout
 printf '(solid s (cell a (sphere 0.1)) (cell b (sphere 0.1) (halfspace 0 0 1 -0.2)))' >"$tmp/empty.vxm"
