@@ -109,6 +109,14 @@ ok "--resume runs only the missing cases" 0 'slow: 10 of 10 cases .*\(([1-7]) ru
   "$vxc" sweep "$tmp/slow.vxs" --out "$tmp/cut" --jobs 2 --resume
 ok "... and gives the same sweep.csv as the run never stopped" 0 '^same$' -- \
   sh -c "cmp '$tmp/full/sweep.csv' '$tmp/cut/sweep.csv' && echo same"
+# wait_rows CSV: waits (at most 60 s) until CSV holds a row below its header
+wait_rows() {
+  i=0
+  while [ $i -lt 600 ] && [ $(($(cat "$1" 2>/dev/null | wc -l) - 1)) -lt 1 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+}
 # interrupted (SIGINT to the process group, as a terminal's ^C, or SIGTERM to the runner):
 # exit status 128 + the signal, a message saying how many cases were kept, where, and how
 # to resume; the rows kept are whole and those of the run never stopped
@@ -119,11 +127,7 @@ for sig in INT TERM; do
   setsid env --default-signal=INT "$vxc" sweep "$tmp/slow.vxs" --out "$tmp/int" --jobs 2 \
     >"$tmp/int.out" 2>"$tmp/int.err" &
   pid=$!
-  i=0
-  while [ $i -lt 600 ] && [ $(($(cat "$tmp/int/sweep.csv" 2>/dev/null | wc -l) - 1)) -lt 1 ]; do
-    sleep 0.1
-    i=$((i + 1))
-  done
+  wait_rows "$tmp/int/sweep.csv"
   if [ $sig = INT ]; then kill -INT -"$pid"; else kill -TERM "$pid"; fi
   wait "$pid"
   got=$?
@@ -140,11 +144,7 @@ if [ -x "$mpi" ]; then
   rm -rf "$tmp/mint"
   env "$mpi_env" "$mpi" "$tmp/slow.vxs" --out "$tmp/mint" >/dev/null 2>"$tmp/mint.err" &
   pid=$!
-  i=0
-  while [ $i -lt 600 ] && [ $(($(cat "$tmp/mint/sweep.csv" 2>/dev/null | wc -l) - 1)) -lt 1 ]; do
-    sleep 0.1
-    i=$((i + 1))
-  done
+  wait_rows "$tmp/mint/sweep.csv"
   kill -TERM "$pid"
   wait "$pid"
   got=$?

@@ -180,6 +180,11 @@ int cli_params_text(const char *text, size_t len, vxc_params *p, char *msg, size
  * "vxc: PATH:LINE:COLUMN: reason" (or why the file cannot be read) to stderr. */
 int cli_read_params(const char *path, vxc_params *p);
 
+/* Installs `handler` for SIGINT and SIGTERM, unless the signal is ignored (a background
+ * job without job control), with SA_RESETHAND: a second signal ends the process at once.
+ * The runs that stop cleanly on a signal (vxc task, vxc sweep) use it. */
+void cli_catch_signals(void (*handler)(int));
+
 /* Flushes stdout at the end of a command; returns `rc`, or CLI_FAIL after printing the
  * error when a write to stdout failed (a full disk, a closed pipe). */
 int cli_finish_stdout(int rc);

@@ -82,17 +82,7 @@ static void arm_wall_timer(double s) {
  * control) so that the run stops after the step under way (on_poll) with its outputs
  * written; a second signal ends the process at once (SA_RESETHAND). */
 static void catch_signals(void) {
-  static const int sigs[] = {SIGINT, SIGTERM};
-  for (int i = 0; i < 2; i++) {
-    struct sigaction old, sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
-      sigaction(sigs[i], &sa, NULL);
-    }
-  }
+  cli_catch_signals(on_signal);
 }
 
 
