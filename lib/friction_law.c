@@ -66,6 +66,13 @@ const char *vxc_friction_law_name(vxc_friction_law law) {
 }
 
 
+/* VXC_ERR_ARG: "unknown WHAT 'NAME'", with the nearest known name when there is one. */
+static vxc_status unknown(vxc_error *err, const char *what, const char *name, const char *near) {
+  return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown %s '%.200s'%s%s%s", what, name,
+                       near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+}
+
+
 vxc_status vxc_friction_law_find(const char *name, vxc_friction_law *law, vxc_error *err) {
   if (!name || !law) {
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_friction_law_find: %s is NULL",
@@ -77,7 +84,11 @@ vxc_status vxc_friction_law_find(const char *name, vxc_friction_law *law, vxc_er
       return VXC_OK;
     }
   }
-  return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown friction law '%.200s'", name);
+  const char *names[VXC_LAW_COUNT];
+  for (int i = 0; i < VXC_LAW_COUNT; i++) {
+    names[i] = laws[i].name;
+  }
+  return unknown(err, "friction law", name, vxg_nearest_name(name, names, VXC_LAW_COUNT));
 }
 
 
@@ -127,7 +138,11 @@ vxc_status vxc_friction_param_set(vxc_friction_params *p, const char *name, doub
       return VXC_OK;
     }
   }
-  return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "unknown friction parameter '%.200s'", name);
+  const char *names[NFIELDS];
+  for (size_t i = 0; i < NFIELDS; i++) {
+    names[i] = fields[i].name;
+  }
+  return unknown(err, "friction parameter", name, vxg_nearest_name(name, names, (int)NFIELDS));
 }
 
 

@@ -87,8 +87,9 @@ typedef struct vxc_friction_params {
 /* The law's name ("coulomb", ...), or NULL for a value outside the enum. */
 VXC_API const char *vxc_friction_law_name(vxc_friction_law law);
 
-/* Finds the law called `name`. Returns VXC_OK, or VXC_ERR_ARG naming the unknown name
- * (or a NULL name or law); *law untouched on error. */
+/* Finds the law called `name`. Returns VXC_OK, or VXC_ERR_ARG naming the unknown name and
+ * the nearest law's (within two edits; vxc_nearest_name), or a NULL name or law; *law
+ * untouched on error. */
 VXC_API vxc_status vxc_friction_law_find(const char *name, vxc_friction_law *law, vxc_error *err);
 
 /* Number of state doubles of the law: 0 for a static law, else 3 (a deflection z, m) or
@@ -99,7 +100,8 @@ VXC_API int vxc_friction_state_size(vxc_friction_law law);
 VXC_API void vxc_friction_params_default(vxc_friction_params *p);
 
 /* Sets the parameter called `name` (a field name above) to value. Returns VXC_OK, or
- * VXC_ERR_ARG naming the unknown name (or NULL p or name); p untouched on error. Values
+ * VXC_ERR_ARG naming the unknown name and the nearest field's (within two edits), or NULL
+ * p or name; p untouched on error. Values
  * are checked by vxc_friction_params_check. */
 VXC_API vxc_status vxc_friction_param_set(vxc_friction_params *p, const char *name, double value,
                                           vxc_error *err);

@@ -17,13 +17,18 @@ near() {
   awk -v a="$got" -v b="$3" -v t="$4" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= t) }'
 }
 
-echo "1..23"
+echo "1..30"
 ok "belt help" 0 '^usage: vxc belt --law' -- "$vxc" belt --help
 ok "belt is listed" 0 'belt ' -- "$vxc" --help
 ok "a missing --law is a usage error" 2 'missing --law' -- "$vxc" belt
 ok "an unknown law is named" 2 "unknown friction law 'lu-gre'" -- "$vxc" belt --law lu-gre
-ok "an unknown parameter is named" 2 "unknown friction parameter 'sigma9'" -- \
+ok "an unknown parameter is named, with the nearest" 2 "unknown friction parameter 'sigma9'; did you mean 'sigma0'" -- \
   "$vxc" belt --law lugre --param sigma9=1
+ok "a misspelt law gets the nearest law" 2 "unknown friction law 'lugr'; did you mean 'lugre'\?" -- \
+  "$vxc" belt --law lugr
+ok "... or all" 2 "unknown friction law 'al'; did you mean 'all'\?" -- "$vxc" belt --law al
+ok "a misspelt setting of the benchmark gets the nearest" 2 "unknown parameter 'v_tl'; did you mean 'v_tol'\?" -- \
+  "$vxc" belt --law lugre --param v_tl=1e-4
 ok "a malformed --param is a usage error" 2 'expected NAME=VALUE' -- "$vxc" belt --law lugre --param sigma0
 ok "an impossible parameter is refused" 2 'mu_s = 0.05: must be >= mu_k' -- \
   "$vxc" belt --law coulomb --param mu_s=0.05
@@ -62,12 +67,35 @@ ok "... which is no stick-slip" 0 '"stick_slip": false' -- cat "$tmp/c.json"
 # elasto-plastic, Gonthier, the reset integrator and Liang stick and slip; the static
 # laws without stiction stick only at the start.
 "$vxc" belt --law all >"$tmp/all.txt" 2>&1
+"$vxc" belt --law all --json >"$tmp/all.json" 2>&1
 ok "--law all: one row per law" 0 '^20$' -- sh -c "wc -l < '$tmp/all.txt'"
 ok "dahl: no stick-slip" 0 '^dahl .* no$' -- cat "$tmp/all.txt"
 ok "the other dynamic laws stick and slip" 0 '^5$' -- \
   sh -c "grep -Ec '^(lugre|elasto-plastic|gonthier|reset-integrator|liang) .* yes$' '$tmp/all.txt'"
 ok "the static laws without stiction do not" 0 '^7$' -- \
   sh -c "grep -Ec '^(coulomb|viscous|coulomb-viscous|coulomb-linear|coulomb-tanh|threlfall|ambrosio) .* no$' '$tmp/all.txt'"
+
+# the help is the code: the laws it lists are the library's, and a smooth law's stick
+# tolerance and the shortest phase that counts, as the help states them, set explicitly
+# change nothing (while the values the help once gave, 1e-3 m/s and 0.01 s, change rows:
+# the check can fail)
+"$vxc" belt --help >"$tmp/help.txt"
+ok "the help lists every law of the library" 0 '^same$' -- sh -c "
+  grep -o '\"law\": \"[^\"]*\"' '$tmp/all.json' | cut -d'\"' -f4 | sort >'$tmp/laws.lib'
+  sed -n '/^  --law NAME/,/all: every law/p' '$tmp/help.txt' | sed 's/--law NAME//; s/; all:.*//' |
+    tr -s ' ' '\n' | grep . | sort >'$tmp/laws.help'
+  [ \$(wc -l <'$tmp/laws.lib') -ge 19 ] && cmp '$tmp/laws.lib' '$tmp/laws.help' && echo same"
+vtol=$(sed -n 's/.*v_tol = \([0-9.e+-]*\) m\/s.*/\1/p' "$tmp/help.txt")
+minst=$(sed -n 's/.*min_stick = \([0-9.e+-]*\) s .*/\1/p' "$tmp/help.txt")
+ok "the help's v_tol ($vtol m/s) and min_stick ($minst s) are the code's" 0 '^same$' -- sh -c "
+  [ -n '$vtol' ] && [ -n '$minst' ] &&
+  '$vxc' belt --law all --param v_tol='$vtol' --param min_stick='$minst' | cmp - '$tmp/all.txt' &&
+  echo same"
+ok "... and other values change the table" 0 '^differ$' -- sh -c "
+  '$vxc' belt --law all --param v_tol=1e-3 --param min_stick=0.01 | cmp -s - '$tmp/all.txt' ||
+  echo differ"
+ok "the help states Marques's missing re-stick of coulomb-stiction and why" 0 'never sticks again' -- \
+  cat "$tmp/help.txt"
 
 # outputs: the series and the plot script; JSON of every law
 ok "--out writes series.csv and --plot the script" 0 'series\.csv.*plots\.gp|plots\.gp.*series\.csv' -- \

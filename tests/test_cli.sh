@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..60"
+echo "1..71"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -162,6 +162,37 @@ ok "--rtol and --voxel together get a warning" 0 "warning: --rtol and --voxel bo
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --voxel 4e-3 --rtol 1e-2
 ok "vxc help COMMAND prints its help" 0 '^usage: vxc task FILE\.vxt' -- "$vxc" help task
 ok "vxc help of an unknown command is a usage error" 2 "unknown command 'tsak'" -- "$vxc" help tsak
+ok "vxc help of a misspelt command gets the nearest" 2 "unknown command 'metric'; did you mean 'metrics'\?" -- \
+  "$vxc" help metric
+ok "a misspelt option of vxc itself gets the nearest" 2 "unknown option '--verison'; did you mean '--version'\?" -- \
+  "$vxc" --verison
+ok "vxc import checks its options with a hint, OpenCASCADE or not" 2 "unknown option '--exat'; did you mean '--exact'\?" -- \
+  "$vxc" import --exat part.step
+
+# exit statuses: the general help lists every status the commands use (tools/cli.h), each
+# command's help says which it uses, and those that catch signals say 130 and 143
+ok "the general help lists the exit statuses 0, 1, 2, 3, 4, 130 and 143" 0 '^0 1 2 3 4 130 143 $' -- \
+  sh -c "'$vxc' --help | sed -n '/^Exit status/,\$p' | sed -n 's/^  \([0-9][0-9]*\) .*/\1/p' | tr '\n' ' '"
+ok "every command's help gives its exit statuses" 0 '^all$' -- sh -c "
+  for c in \$('$vxc' --help | sed -n '/^Commands:/,/^\$/p' | awk 'NR > 1 && NF { print \$1 }'); do
+    '$vxc' \$c --help | grep -q 'Exit status' || { echo \"\$c: none\"; exit 1; }
+  done; echo all"
+ok "the commands that catch SIGINT and SIGTERM say 130 and 143" 0 '^task sweep $' -- sh -c "
+  for c in task sweep; do '$vxc' \$c --help | tr '\n' ' ' | grep -q '130 or 143' && printf '%s ' \$c; done"
+
+# bench: its table lines up under its header, prints '-' where it measured nothing (never
+# nan), and --quick leaves out the rows its help says (the certified and 1e-5 rtol rules)
+"$vxc" bench --quick --only "cap 25 um" >"$tmp/bench.txt" 2>&1
+ok "bench --quick: the columns line up, no nan" 0 '^aligned 3$' -- awk '
+  /^case / { w = length($0) } /^cap 25 um/ { n++; if (length($0) != w || /nan/) bad = 1 }
+  END { print (bad || !w ? "ragged" : "aligned"), n }' "$tmp/bench.txt"
+ok "bench --quick: no cert= rows, rtol 1e-3 alone of the rtol rules" 0 '^rtol=1e-03 $' -- \
+  sh -c "awk '/^cap 25 um/ && \$4 ~ /^(rtol|cert)=/ { printf \"%s \", \$4 }' '$tmp/bench.txt'"
+ok "bench --help says so" 0 'runs rtol=1e-3 alone of the' -- "$vxc" bench --help
+ok "bench --only matching nothing is a usage error with a hint" 2 "matches no case of the table; did you mean 'cap 25 um'" -- \
+  "$vxc" bench --quick --only "cap 25um"
+ok "... and so for the mesh family" 2 "matches no case of the mesh family; did you mean 'box flat on box'" -- \
+  "$vxc" bench --mesh --quick --variants 1 --only "box flat on bx"
 
 # a command given --json that fails writes a JSON error object, nothing else, on stdout
 printf '(solid s (cell a (sphere 0.1)) (cell b (sphere 0.1) (halfspace 0 0 1 -0.2)))' >"$tmp/empty.vxm"

@@ -44,6 +44,15 @@ static void test_names(void **state) {
   assert_int_equal(vxc_friction_law_find("lu-gre", &law, &err), VXC_ERR_ARG);
   assert_non_null(strstr(err.message, "lu-gre"));
   assert_int_equal(law, VXC_LAW_DAHL);
+  /* a misspelt law or parameter is told the nearest one (task files, vxc belt) */
+  assert_int_equal(vxc_friction_law_find("lugr", &law, &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "did you mean 'lugre'?"));
+  assert_int_equal(vxc_friction_law_find("friction", &law, &err), VXC_ERR_ARG);
+  assert_null(strstr(err.message, "did you mean"));
+  vxc_friction_params fp;
+  vxc_friction_params_default(&fp);
+  assert_int_equal(vxc_friction_param_set(&fp, "sigma9", 1, &err), VXC_ERR_ARG);
+  assert_non_null(strstr(err.message, "unknown friction parameter 'sigma9'; did you mean 'sigma"));
   assert_null(vxc_friction_law_name(VXC_LAW_COUNT));
   assert_int_equal(vxc_friction_state_size(VXC_LAW_COUNT), -1);
 }

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/tap.sh"
 mpi=${VXC_SWEEP_MPI:-$(dirname "$vxc")/vxc-sweep-mpi}
 
-echo "1..34"
+echo "1..40"
 ok "sweep help" 0 '^usage: vxc sweep FILE\.vxs' -- "$vxc" sweep --help
 ok "sweep is listed" 0 'sweep ' -- "$vxc" --help
 ok "a missing sweep file argument is a usage error" 2 'missing the sweep file' -- "$vxc" sweep
@@ -109,6 +109,56 @@ ok "--resume runs only the missing cases" 0 'slow: 10 of 10 cases .*\(([1-7]) ru
   "$vxc" sweep "$tmp/slow.vxs" --out "$tmp/cut" --jobs 2 --resume
 ok "... and gives the same sweep.csv as the run never stopped" 0 '^same$' -- \
   sh -c "cmp '$tmp/full/sweep.csv' '$tmp/cut/sweep.csv' && echo same"
+# wait_rows CSV: waits (at most 60 s) until CSV holds a row below its header
+wait_rows() {
+  i=0
+  while [ $i -lt 600 ] && [ $(($(cat "$1" 2>/dev/null | wc -l) - 1)) -lt 1 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+}
+# interrupted (SIGINT to the process group, as a terminal's ^C, or SIGTERM to the runner):
+# exit status 128 + the signal, a message saying how many cases were kept, where, and how
+# to resume; the rows kept are whole and those of the run never stopped
+for sig in INT TERM; do
+  want=143
+  [ $sig = INT ] && want=130
+  rm -rf "$tmp/int"
+  setsid env --default-signal=INT "$vxc" sweep "$tmp/slow.vxs" --out "$tmp/int" --jobs 2 \
+    >"$tmp/int.out" 2>"$tmp/int.err" &
+  pid=$!
+  wait_rows "$tmp/int/sweep.csv"
+  if [ $sig = INT ]; then kill -INT -"$pid"; else kill -TERM "$pid"; fi
+  wait "$pid"
+  got=$?
+  ok "SIG$sig stops a sweep with status $want and says what it kept (status $got)" 0 \
+    "^vxc sweep: interrupted by SIG$sig: [1-9] of 10 cases kept in .*/int/sweep\.csv; rerun with --resume to run the other [1-9]\$" -- \
+    sh -c "cat '$tmp/int.err'; [ $got -eq $want ]"
+  ok "... the rows kept are the finished run's" 0 '^same$' -- sh -c "
+    kept=\$(sed -n 's/.*: \\([0-9]*\\) of 10 cases kept.*/\\1/p' '$tmp/int.err')
+    [ \$(tail -n +2 '$tmp/int/sweep.csv' | wc -l) -eq \"\$kept\" ] &&
+    tail -n +2 '$tmp/int/sweep.csv' | while read -r row; do grep -qxF \"\$row\" '$tmp/full/sweep.csv' || exit 1; done &&
+    echo same"
+done
+if [ -x "$mpi" ]; then
+  rm -rf "$tmp/mint"
+  env "$mpi_env" "$mpi" "$tmp/slow.vxs" --out "$tmp/mint" >/dev/null 2>"$tmp/mint.err" &
+  pid=$!
+  wait_rows "$tmp/mint/sweep.csv"
+  kill -TERM "$pid"
+  wait "$pid"
+  got=$?
+  ok "vxc-sweep-mpi stopped by SIGTERM says so too (status $got)" 0 \
+    "^vxc-sweep-mpi: interrupted by SIGTERM: [1-9] of 10 cases kept in .*/mint/sweep\.csv; rerun with --resume" -- \
+    sh -c "cat '$tmp/mint.err'; [ $got -eq 143 ]"
+else
+  n=$((n + 1))
+  echo "ok $n - vxc-sweep-mpi stopped by SIGTERM # SKIP vxc-sweep-mpi missing (configure without mpicc)"
+fi
+ok "vxc-sweep-mpi: a misspelt option gets the nearest" 2 "unknown option '--reusme'; did you mean '--resume'" -- \
+  sh -c "[ -x '$mpi' ] || { echo \"unknown option '--reusme'; did you mean '--resume' (skipped)\"; exit 2; }
+    env '$mpi_env' '$mpi' x.vxs --reusme"
+
 # a row cut in the middle (killed while writing) is dropped and its case run again
 mkdir -p "$tmp/torn"
 cp "$tmp/full/sweep.inputs" "$tmp/torn/"

@@ -6,7 +6,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..37"
+echo "1..39"
 ok "task help" 0 '^usage: vxc task FILE' -- "$vxc" task --help
 ok "task is listed" 0 'task ' -- "$vxc" --help
 ok "a missing task file argument is a usage error" 2 'missing the task file' -- "$vxc" task
@@ -146,10 +146,13 @@ for sig in TERM INT; do
   want=143
   [ $sig = INT ] && want=130
   ok "SIG$sig stops a run with status $want" $want 'interrupted by SIG'$sig -- \
-    sh -c "env --default-signal=INT '$vxc' task '$tmp/long.vxt' --out '$tmp/sig$sig' >/dev/null 2>&1 & p=\$!
+    sh -c "env --default-signal=INT '$vxc' task '$tmp/long.vxt' --out '$tmp/sig$sig' >/dev/null 2>'$tmp/sig$sig.err' & p=\$!
       i=0; while [ \$(wc -l <'$tmp/sig$sig/series.csv' 2>/dev/null || echo 0) -lt 3 ] &&
         [ \$i -lt 300 ]; do sleep 0.1; i=\$((i + 1)); done
       kill -$sig \$p; wait \$p; s=\$?; cat '$tmp/sig$sig/summary.json'; exit \$s"
+  ok "... and says when it stopped and where the outputs are" 0 \
+    "^vxc: interrupted by SIG$sig at t = [0-9.e-]+ s \\(what was computed until then is in .*/sig$sig\\)\$" -- \
+    cat "$tmp/sig$sig.err"
   ok "the interrupted run kept whole rows" 0 '^whole$' -- \
     awk -F, 'NR == 1 { n = NF } END { print (NF == n && NR >= 3) ? "whole" : "cut" }' \
     "$tmp/sig$sig/series.csv"

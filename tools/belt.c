@@ -22,29 +22,35 @@ void belt_default(belt_config *c, vxc_friction_law law) {
   memset(c, 0, sizeof *c);
   c->law = law;
   vxc_friction_params_default(&c->fp);
-  c->m = 1;
-  c->k_s = 2;
-  c->v_belt = 0.1;
-  c->g = 9.81;
-  c->duration = 20;
-  c->h = 5e-5;
-  c->v_tol = 1e-4;
-  c->min_stick = 0.1;
-  c->record = 1e-3;
+  c->m = BELT_M;
+  c->k_s = BELT_K_S;
+  c->v_belt = BELT_V_BELT;
+  c->g = BELT_G;
+  c->duration = BELT_DURATION;
+  c->h = BELT_STEP;
+  c->v_tol = BELT_V_TOL;
+  c->min_stick = BELT_MIN_STICK;
+  c->record = BELT_RECORD;
 }
 
 
 vxc_status belt_set(belt_config *c, const char *name, double value, vxc_error *err) {
-  double *slot = strcmp(name, "m") == 0        ? &c->m
-                 : strcmp(name, "k_s") == 0    ? &c->k_s
-                 : strcmp(name, "v_belt") == 0 ? &c->v_belt
-                 : strcmp(name, "g") == 0      ? &c->g
-                                               : NULL;
-  if (slot) {
-    *slot = value;
-    return VXC_OK;
+  static const char *const names[] = {"m", "k_s", "v_belt", "g", "v_tol", "min_stick"};
+  double *slots[] = {&c->m, &c->k_s, &c->v_belt, &c->g, &c->v_tol, &c->min_stick};
+  const int n = (int)(sizeof names / sizeof names[0]);
+  for (int i = 0; i < n; i++) {
+    if (strcmp(name, names[i]) == 0) {
+      *slots[i] = value;
+      return VXC_OK;
+    }
   }
-  return vxc_friction_param_set(&c->fp, name, value, err);
+  vxc_status st = vxc_friction_param_set(&c->fp, name, value, err);
+  const char *near = st == VXC_ERR_ARG ? vxc_nearest_name(name, names, n) : NULL;
+  if (near && err) { /* nearer one of the benchmark's own names than none */
+    snprintf(err->message, sizeof err->message, "unknown parameter '%.200s'; did you mean '%s'?",
+             name, near);
+  }
+  return st;
 }
 
 

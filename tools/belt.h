@@ -7,6 +7,20 @@
 
 #include "lib/vxc.h"
 
+/* The defaults (Marques's table 3.1, and how a stick phase is told), written once for
+ * belt_default and the help of `vxc belt` (BELT_STR spells a default as written here). */
+#define BELT_M 1            /* block mass, kg */
+#define BELT_K_S 2          /* spring stiffness, N/m */
+#define BELT_V_BELT 0.1     /* belt speed, m/s */
+#define BELT_G 9.81         /* gravity, m/s^2 */
+#define BELT_DURATION 20    /* simulated time, s */
+#define BELT_STEP 5e-5      /* RK4 step, s */
+#define BELT_V_TOL 1e-4     /* a smooth law is stuck below this relative speed, m/s */
+#define BELT_MIN_STICK 0.1  /* the shortest stick phase that counts, s */
+#define BELT_RECORD 1e-3    /* sampling interval of the series, s */
+#define BELT_STR_(x) #x
+#define BELT_STR(x) BELT_STR_(x)
+
 /* The benchmark's settings (table 3.1 by default) and the friction law. */
 typedef struct belt_config {
   vxc_friction_law law;
@@ -37,8 +51,9 @@ typedef struct belt_result {
 /* Fills c with the tables' values for `law`. */
 void belt_default(belt_config *c, vxc_friction_law law);
 
-/* Sets a benchmark setting (m, k_s, v_belt, g) or else a friction parameter by name.
- * Returns VXC_OK or VXC_ERR_ARG naming the unknown name. */
+/* Sets a benchmark setting (m, k_s, v_belt, g, v_tol, min_stick) or else a friction
+ * parameter by name. Returns VXC_OK or VXC_ERR_ARG naming the unknown name, with the
+ * nearest known one. Values are checked by belt_run. */
 vxc_status belt_set(belt_config *c, const char *name, double value, vxc_error *err);
 
 /* One recorded sample: time, block position and velocity, relative velocity, friction

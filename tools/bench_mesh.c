@@ -330,10 +330,13 @@ static summary summarise(const mesh_row *rows, int n) {
 
 static void print_summary(const summary *s) {
   printf("\n%d cases: %d exact (within %.0e, not capped), %d meeting issue 30's targets\n"
-         "(exact, at most %.2g of Manifold's time and %.2g of CGAL's); vxc/best median %.3g "
-         "over the %d timed against a peer\n",
-         s->n, s->exact, TARGET_RTOL, s->meets, TARGET_MANIFOLD, TARGET_CGAL, s->median_ratio,
-         s->timed);
+         "(exact, at most %.2g of Manifold's time and %.2g of CGAL's); ",
+         s->n, s->exact, TARGET_RTOL, s->meets, TARGET_MANIFOLD, TARGET_CGAL);
+  if (s->timed > 0) {
+    printf("vxc/best median %.3g over the %d timed against a peer\n", s->median_ratio, s->timed);
+  } else {
+    printf("vxc/best: none timed against a peer\n");
+  }
 }
 
 static void json_rows(const mesh_row *rows, int n, const mp_peers *p, const char *note) {
@@ -396,6 +399,9 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
     peers_note(&p, note);
   }
   int rc = CLI_OK;
+  char names[64][64];
+  const char *known[64];
+  int nknown = 0;
   for (int t = 0; t < mc_templates() && rc == CLI_OK; t++) {
     for (int v = 0; v < o->variants && rc == CLI_OK; v++) {
       mc_case c;
@@ -406,6 +412,15 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
       if (made < 0) {
         fprintf(stderr, "vxc bench: %s\n", msg);
         return CLI_FAIL;
+      }
+      if (v == 0 && nknown < 64) { /* the template's name, for the hint to --only */
+        int len = (int)strcspn(c.name, "#");
+        while (len > 0 && c.name[len - 1] == ' ') {
+          len--;
+        }
+        snprintf(names[nknown], sizeof names[0], "%.*s", len, c.name);
+        known[nknown] = names[nknown];
+        nknown++;
       }
       if (!o->only || strstr(c.name, o->only)) {
         mesh_row *r = &rows[*nrow];
@@ -420,6 +435,11 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
       }
       mc_free(&c);
     }
+  }
+  if (rc == CLI_OK && o->only && *nrow == 0) {
+    char hint[64];
+    return cli_usage_error("bench", "--only '%s' matches no case of the mesh family%s", o->only,
+                           cli_hint(o->only, known, nknown, hint, sizeof hint));
   }
   if (rc == CLI_OK && o->json) {
     json_rows(rows, *nrow, &p, note);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,12 +120,6 @@ int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size) {
 
 int cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
-}
-
-
-int cli_print_help(const cli_command *cmd) {
-  fputs(cmd->usage, stdout);
-  return CLI_OK;
 }
 
 
@@ -364,6 +359,21 @@ void cli_json_str(FILE *f, const char *s) {
     }
   }
   fputc('"', f);
+}
+
+
+void cli_catch_signals(void (*handler)(int)) {
+  static const int sigs[] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction old, sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
+      sigaction(sigs[i], &sa, NULL);
+    }
+  }
 }
 
 

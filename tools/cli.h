@@ -17,7 +17,9 @@ enum {
   CLI_FAIL = 1,   /* an input (model file, task file) is invalid or a computation failed */
   CLI_USAGE = 2,  /* the command line is wrong */
   CLI_CAPPED = 3, /* a result was computed but missed the tolerance asked for (a cap) */
-  CLI_ENERGY = 4  /* a task ran but its energy balance broke (outputs kept) */
+  CLI_ENERGY = 4,  /* a task ran but its energy balance broke (outputs kept) */
+  CLI_SIGNAL = 128 /* plus the signal (SIGINT 130, SIGTERM 143): a run interrupted, its
+                      outputs kept (vxc task, vxc sweep) */
 };
 
 /* One subcommand. `run` gets argv after the command name (argv[0] is the command name). */
@@ -58,8 +60,14 @@ int cli_parse_pose(const char *s, vxc_pose *out, char *msg, size_t msg_size);
 /* Returns 1 when argv[i] is `-h` or `--help`. */
 int cli_is_help(const char *arg);
 
-/* Prints `usage` of the command to stdout; returns CLI_OK. */
+/* Prints `usage` of the command to stdout, a line CLI_HELP_PARAMS in it replaced by the
+ * table of cli_print_params (cli_help.c); returns CLI_OK. */
 int cli_print_help(const cli_command *cmd);
+/* The line of a usage text where its help lists the contact model's parameters. */
+#define CLI_HELP_PARAMS "@PARAMETERS@\n"
+/* Prints the contact model's parameters (vxc_params_set's names), one a line: name, the
+ * library's default (vxc_params_default), unit and meaning. */
+void cli_print_params(FILE *f);
 
 /* Finds a command by name, or NULL. */
 const cli_command *cli_find(const char *name);
@@ -79,6 +87,15 @@ int cli_check_options(const cli_command *cmd, int argc, char **argv);
 /* The option `usage` names (a "--word") nearest to `opt` (edit distance <= 2): 1 with it
  * copied to best, or 0. */
 int cli_nearest_option(const char *usage, const char *opt, char *best, size_t size);
+/* Whether the usage text names the option `opt` (followed by a blank, a bracket, a bar, a
+ * parenthesis or an '=' sign, or at the end). */
+int cli_usage_names(const char *usage, const char *opt);
+/* The hint every "unknown ..." message of the tools ends with: "; did you mean 'NAME'?"
+ * for the one of the n `names` nearest `name` (vxc_nearest_name), or "" when none is
+ * near; written into buf (64 bytes hold a 40-character name), which is returned. */
+const char *cli_hint(const char *name, const char *const *names, int n, char *buf, size_t size);
+/* The same hint for an option against the options a usage text names. */
+const char *cli_option_hint(const char *usage, const char *opt, char *buf, size_t size);
 /* Splits a `--param` value "NAME=VALUE" into name (at most size - 1 characters) and a
  * finite number. Returns 0, or -1 (outputs unspecified) when it is not of that form. */
 int cli_split_param(const char *arg, char *name, size_t size, double *value);
@@ -122,6 +139,11 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
   "  --max-bytes N  memory cap of a query's workspace (default 67108864 bytes, 64 MiB);\n" \
   "               reaching it is a cap as --max-boxes is\n"
 
+/* The exit statuses of the commands that measure (mass, metrics, force). */
+#define CLI_EXIT_HELP                                                                      \
+  "\nExit status: 0 done, 1 invalid input (a model or parameter file) or a failed query,\n" \
+  "2 a usage error, 3 a capped result (--max-boxes, --max-bytes).\n"
+
 /* Warns on stderr when a result is capped (missed its tolerance: vxc_pair_metrics,
  * vxc_mass_props); returns CLI_CAPPED then, else CLI_OK. */
 int cli_capped(const char *command, int capped);
@@ -157,6 +179,11 @@ int cli_params_text(const char *text, size_t len, vxc_params *p, char *msg, size
 /* Reads the parameter file `path` into *p. Returns 0, or -1 after printing
  * "vxc: PATH:LINE:COLUMN: reason" (or why the file cannot be read) to stderr. */
 int cli_read_params(const char *path, vxc_params *p);
+
+/* Installs `handler` for SIGINT and SIGTERM, unless the signal is ignored (a background
+ * job without job control), with SA_RESETHAND: a second signal ends the process at once.
+ * The runs that stop cleanly on a signal (vxc task, vxc sweep) use it. */
+void cli_catch_signals(void (*handler)(int));
 
 /* Flushes stdout at the end of a command; returns `rc`, or CLI_FAIL after printing the
  * error when a write to stdout failed (a full disk, a closed pipe). */

@@ -37,9 +37,7 @@ char **cli_split_equals(int argc, char **argv, int *argc_out) {
 }
 
 
-/* Whether `usage` names the option `opt` (followed by a blank, a bracket, a bar or an
- * '=' sign, or at the end). */
-static int usage_names(const char *usage, const char *opt) {
+int cli_usage_names(const char *usage, const char *opt) {
   size_t n = strlen(opt);
   for (const char *p = strstr(usage, opt); p; p = strstr(p + 1, opt)) {
     if ((p == usage || strchr(" [|(\n", p[-1])) && strchr(" ]|)=\n", p[n] ? p[n] : ' ')) {
@@ -72,6 +70,28 @@ int cli_nearest_option(const char *usage, const char *opt, char *best, size_t si
 }
 
 
+const char *cli_hint(const char *name, const char *const *names, int n, char *buf, size_t size) {
+  const char *b = vxc_nearest_name(name, names, n);
+  if (b) {
+    snprintf(buf, size, "; did you mean '%s'?", b);
+  } else if (size > 0) {
+    buf[0] = '\0';
+  }
+  return buf;
+}
+
+
+const char *cli_option_hint(const char *usage, const char *opt, char *buf, size_t size) {
+  char best[40];
+  if (cli_nearest_option(usage, opt, best, sizeof best)) {
+    snprintf(buf, size, "; did you mean '%s'?", best);
+  } else if (size > 0) {
+    buf[0] = '\0';
+  }
+  return buf;
+}
+
+
 int cli_check_options(const cli_command *cmd, int argc, char **argv) {
   if (!cmd->usage) {
     return CLI_OK;
@@ -80,14 +100,12 @@ int cli_check_options(const cli_command *cmd, int argc, char **argv) {
     if (strcmp(argv[i], "--") == 0) {
       break;
     }
-    if (strncmp(argv[i], "--", 2) != 0 || usage_names(cmd->usage, argv[i])) {
+    if (strncmp(argv[i], "--", 2) != 0 || cli_usage_names(cmd->usage, argv[i])) {
       continue;
     }
-    char best[40];
-    if (cli_nearest_option(cmd->usage, argv[i], best, sizeof best)) {
-      return cli_usage_error(cmd->name, "unknown option '%s'; did you mean '%s'?", argv[i], best);
-    }
-    return cli_usage_error(cmd->name, "unknown option '%s'", argv[i]);
+    char hint[64];
+    return cli_usage_error(cmd->name, "unknown option '%s'%s", argv[i],
+                           cli_option_hint(cmd->usage, argv[i], hint, sizeof hint));
   }
   return CLI_OK;
 }

@@ -206,7 +206,13 @@ static int belt_main(int argc, char **argv) {
   vxc_friction_law one = VXC_LAW_COULOMB;
   vxc_error err;
   if (!all && vxc_friction_law_find(a.law, &one, &err) != VXC_OK) {
-    return cli_usage_error("belt", "--law: %s", err.message);
+    const char *names[VXC_LAW_COUNT + 1] = {"all"};
+    for (int l = 0; l < VXC_LAW_COUNT; l++) {
+      names[l + 1] = vxc_friction_law_name((vxc_friction_law)l);
+    }
+    char hint[64];
+    return cli_usage_error("belt", "--law: unknown friction law '%s'%s", a.law,
+                           cli_hint(a.law, names, VXC_LAW_COUNT + 1, hint, sizeof hint));
   }
   belt_result res[VXC_LAW_COUNT];
   int first = all ? 0 : (int)one, last = all ? VXC_LAW_COUNT - 1 : (int)one;
@@ -268,21 +274,30 @@ const cli_command cli_cmd_belt = {
     "whether the block sticks and slips (at least two break-aways); '-' when it did not\n"
     "happen. A stick phase is where the block moves with the belt: exactly, for the laws\n"
     "set-valued at zero velocity (coulomb, coulomb-stiction, coulomb-viscous, stribeck,\n"
-    "stribeck-viscous, karnopp, awrejcewicz), else within 1e-3 m/s; it counts from 0.01 s.\n\n"
+    "stribeck-viscous, karnopp, awrejcewicz), else within v_tol = " BELT_STR(BELT_V_TOL) " m/s;\n"
+    "it counts when it lasts min_stick = " BELT_STR(BELT_MIN_STICK) " s or more (a grazing orbit is no stick).\n"
+    "The set-valued laws are held exactly at zero relative velocity (the steps cut there):\n"
+    "coulomb-stiction re-sticks and shows a stick-slip period, as its exact solution does\n"
+    "(tools/README.md derives both), where Marques reports that it reaches the static\n"
+    "friction only at the first peak and never sticks again; his RK4 at a fixed step rarely\n"
+    "meets exactly zero velocity, where alone that law sticks (his section 3.2.2).\n\n"
     "  --law NAME   coulomb coulomb-stiction viscous coulomb-viscous stribeck\n"
     "               stribeck-viscous karnopp coulomb-linear coulomb-tanh threlfall\n"
     "               bengisu-akay ambrosio awrejcewicz dahl lugre elasto-plastic\n"
     "               reset-integrator liang gonthier; all: every law, one table\n"
-    "  --param NAME=VALUE  the benchmark's m (1 kg), k_s (2 N/m), v_belt (0.1 m/s),\n"
-    "               g (9.81 m/s^2), or a friction parameter (vxc_friction.h; defaults\n"
-    "               are Marques's table 3.2): mu_s mu_k f_v v_s delta d_v v_0 v_a0 v_a1\n"
-    "               k_reg xi a sigma0 sigma1 sigma2 tau_dw v_e z_ratio k_b c_b v_d\n"
-    "  --duration T  simulated time, s (20); --step H  RK4 step, s (5e-5)\n"
-    "  --out DIR    writes DIR/series.csv (t,x,v,v_rel,F every 1 ms) and\n"
+    "  --param NAME=VALUE  the benchmark's m (" BELT_STR(BELT_M) " kg), k_s (" BELT_STR(BELT_K_S) " N/m), v_belt\n"
+    "               (" BELT_STR(BELT_V_BELT) " m/s), g (" BELT_STR(BELT_G) " m/s^2), v_tol and min_stick (above), or a\n"
+    "               friction parameter (vxc_friction.h; defaults are Marques's table\n"
+    "               3.2): mu_s mu_k f_v v_s delta d_v v_0 v_a0 v_a1 k_reg xi a sigma0\n"
+    "               sigma1 sigma2 tau_dw v_e z_ratio k_b c_b v_d\n"
+    "  --duration T  simulated time, s (" BELT_STR(BELT_DURATION) "); --step H  RK4 step, s (" BELT_STR(BELT_STEP) ")\n"
+    "  --out DIR    writes DIR/series.csv (t,x,v,v_rel,F every " BELT_STR(BELT_RECORD) " s) and\n"
     "               DIR/summary.json; with --law all, one folder per law in DIR\n"
     "  --plot       with --out: DIR/plots.gp and, with gnuplot, DIR/belt.png (x, v, F\n"
     "               against t; F against x)\n"
     "  --json       one object {\"law\", \"breakaway_t\", \"breakaway_x\", \"restick_t\",\n"
     "               \"period\", \"peak_force\", \"breakaways\", \"stick_slip\"}; with --law\n"
-    "               all {\"laws\": [...]}\n",
+    "               all {\"laws\": [...]}\n\n"
+    "Exit status: 0 done, 1 a run diverged or an output could not be written, 2 a usage\n"
+    "error (an unknown law or parameter, an impossible value).\n",
     belt_main};

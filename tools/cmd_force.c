@@ -379,11 +379,9 @@ const cli_command cli_cmd_force = {
     "opposite) and the state derivative, then the total wrench on each body with torques\n"
     "about each body's model-frame origin. Velocities are in the world frame: the linear\n"
     "velocity of the model-frame origin (m/s) and the angular velocity (rad/s).\n\n"
-    "Parameters (symbols of lib/README.md): k_v, e_eff, v_small, tau_r, mu_s, mu_c, sigma0, "
-    "sigma1,\n"
-    "sigma2, v_s, tau_dw, v_e, theta_c (rad), r_n, n_i, k_p, p_exp; rolling (1: rate-\n"
-    "independent rolling and spinning), eta_r, eta_s (m), phi_0 (rad). --params FILE reads\n"
-    "`NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n" CLI_CAP_HELP
+    "Model parameters (symbols of lib/README.md) with the library's defaults: --params FILE\n"
+    "reads `NAME VALUE` lines (# or ; comments); --param NAME=VALUE overrides, in order.\n"
+    CLI_HELP_PARAMS "\n" CLI_CAP_HELP
     "  --json  one object: {\"contact\", \"pairs\": [{\"cell_a\", \"cell_b\", \"f_n\", "
     "\"normal\",\n"
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
@@ -395,5 +393,5 @@ const cli_command cli_cmd_force = {
     "          \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\", "
     "\"area\",\n"
     "          \"boxes\", \"f_n\", \"force\", \"torque\" (on A), \"force_normal\",\n"
-    "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first\n",
+    "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first\n" CLI_EXIT_HELP,
     force_run};

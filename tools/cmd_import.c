@@ -1,6 +1,7 @@
 /* cmd_import.c: `vxc import`: runs the vxc-import tool (C++, OpenCASCADE), found beside the
- * vxc program (or above it, for the build tree's .libs) or on the PATH; `vxc import --help`
- * is the tool's own help. */
+ * vxc program (or above it, for the build tree's .libs) or on the PATH. Its help is the
+ * tool's own text (tools/import/usage.h), so that vxc checks the options with a hint for a
+ * misspelt one, and helps even when built without OpenCASCADE. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -8,6 +9,7 @@
 #include <unistd.h>
 
 #include "tools/cli.h"
+#include "tools/import/usage.h"
 
 /* tries DIR/vxc-import and DIR/../vxc-import for the directory of this program */
 static void exec_beside(char **argv) {
@@ -47,4 +49,4 @@ static int run_import(int argc, char **argv) {
 }
 
 const cli_command cli_cmd_import = {"import", "a STEP file as a model file (exact cells or meshes)",
-                                    NULL, run_import};
+                                    IMPORT_USAGE, run_import};

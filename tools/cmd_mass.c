@@ -170,5 +170,5 @@ const cli_command cli_cmd_mass = {
     "  --json       one JSON object: {\"cells\": [{\"name\", \"volume\", \"volume_lo\",\n"
     "               \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\",\n"
     "               \"capped\"}...], \"total\": {the same, \"mass\" and \"mass_inertia\"\n"
-    "               with a density, \"time_ms\"}}\n",
+    "               with a density, \"time_ms\"}}\n" CLI_EXIT_HELP,
     mass_run};

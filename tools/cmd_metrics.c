@@ -229,5 +229,5 @@ const cli_command cli_cmd_metrics = {
     "               boxes and leaves that touch), each measured as a pair: \"patches\":\n"
     "               [{\"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\", \"centroid\",\n"
     "               \"inertia\", \"normal\", \"area\", \"boxes\"}] in each pair, largest first\n"
-    "               (the query then runs on one thread)\n" CLI_VTK_HELP,
+    "               (the query then runs on one thread)\n" CLI_VTK_HELP CLI_EXIT_HELP,
     metrics_run};

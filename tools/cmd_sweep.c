@@ -107,6 +107,8 @@ static int spawn(worker *w, worker *all, int n, const sweep_out *s) {
     }
     close(to[1]);
     close(from[0]);
+    signal(SIGINT, SIG_IGN); /* the parent stops the sweep and its workers (sweep_signal) */
+    signal(SIGTERM, SIG_DFL);
     if (tools_lock_fd() >= 0) {
       close(tools_lock_fd()); /* the lock goes with the parent (the flock is shared) */
     }
@@ -160,7 +162,7 @@ static int show_case(const sweep_opts *o) {
 
 static int sweep_run(int argc, char **argv) {
   sweep_opts o;
-  int rc = sweep_parse_args("vxc sweep", argc, argv, 1, &o);
+  int rc = sweep_parse_args("vxc sweep", cli_cmd_sweep.usage, argc, argv, &o);
   if (rc != 0) {
     return rc;
   }
@@ -174,6 +176,7 @@ static int sweep_run(int argc, char **argv) {
     return rc;
   }
   signal(SIGPIPE, SIG_IGN);
+  sweep_catch_signals();
   long long left = s.ncase - s.ndone;
   int n = o.jobs < left ? o.jobs : (int)left;
   worker *w = calloc((size_t)(n > 0 ? n : 1), sizeof *w);
@@ -192,7 +195,7 @@ static int sweep_run(int argc, char **argv) {
     }
     w[k].busy = i;
   }
-  for (;;) {
+  while (!sweep_signal) {
     int np = 0;
     for (int k = 0; k < n; k++) {
       if (w[k].pid > 0 && w[k].busy >= 0) {
@@ -204,7 +207,7 @@ static int sweep_run(int argc, char **argv) {
     if (np == 0) {
       break;
     }
-    if (poll(pf, (nfds_t)np, -1) < 0) {
+    if (poll(pf, (nfds_t)np, 200) < 0) { /* a timeout: sweep_signal is looked at again */
       if (errno == EINTR) {
         continue;
       }
@@ -262,7 +265,7 @@ static int sweep_run(int argc, char **argv) {
   }
   for (int k = 0; k < n; k++) {
     if (w[k].pid > 0) {
-      if (failed) {
+      if (failed || sweep_signal) {
         kill(w[k].pid, SIGTERM);
       }
       stop(&w[k]);
@@ -285,11 +288,11 @@ const cli_command cli_cmd_sweep = {
     "case ends, the file sorted by index when all are done: the same bytes whatever N) and\n"
     "DIR/times.csv (index, wall_s: wall times, which vary from run to run). A case that\n"
     "fails is recorded with its status (failed, limit, energy-error, initial-overlap,\n"
-    "capped, invalid, crashed) and the sweep goes on; the exit status is then 1 (3 when\n"
-    "only capped, 4 when only energy errors), as for vxc task. DIR/sweep.inputs records\n"
-    "the digests of the sweep, task, model and mesh files. One run at a time writes DIR\n"
-    "(another is refused, naming its pid); a failed write is an error naming the file\n"
-    "(exit 1), files rewritten whole are replaced only when complete.\n\n"
+    "capped, invalid, crashed) and the sweep goes on (the exit status says so, below).\n"
+    "DIR/sweep.inputs records the digests of the sweep, task, model and mesh files. One\n"
+    "run at a time writes DIR (another is refused, naming its pid); a failed write is an\n"
+    "error naming the file (exit 1), files rewritten whole are replaced only when\n"
+    "complete.\n\n"
     "  --jobs N        worker processes (default 1)\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
     "  --resume        keep the complete rows of an existing DIR/sweep.csv and run the rest;\n"
@@ -298,5 +301,11 @@ const cli_command cli_cmd_sweep = {
     "  --plot          also DIR/OUTPUT.png per output through gnuplot: a heat map over the\n"
     "                  first two varied numbers (DIR/sweep.gp is written either way)\n"
     "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n"
-    "  --show-case I   print the task file of case I (from 0) and exit\n",
+    "  --show-case I   print the task file of case I (from 0) and exit\n\n"
+    "SIGINT or SIGTERM stops the sweep: the cases under way are abandoned, the rows of the\n"
+    "cases that ended stay in DIR/sweep.csv, and a message says how many and that --resume\n"
+    "runs the others.\n\n"
+    "Exit status: 0 every case completed; 1 a case failed, was invalid, stopped at a limit\n"
+    "or crashed, or an output could not be written; 2 a usage error; 3 some cases were only\n"
+    "capped; 4 energy errors (as for vxc task); 130 or 143 interrupted by SIGINT or SIGTERM.\n",
     sweep_run};

@@ -82,17 +82,7 @@ static void arm_wall_timer(double s) {
  * control) so that the run stops after the step under way (on_poll) with its outputs
  * written; a second signal ends the process at once (SA_RESETHAND). */
 static void catch_signals(void) {
-  static const int sigs[] = {SIGINT, SIGTERM};
-  for (int i = 0; i < 2; i++) {
-    struct sigaction old, sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN) {
-      sigaction(sigs[i], &sa, NULL);
-    }
-  }
+  cli_catch_signals(on_signal);
 }
 
 
@@ -209,7 +199,7 @@ static const char *run_status(const task_out *o, const vxc_task_summary *s, vxc_
     return "write-error";
   }
   if (task_signal) {
-    *rc = 128 + task_signal;
+    *rc = CLI_SIGNAL + task_signal;
     return "interrupted";
   }
   if (o->wall_hit || task_alarm) {
@@ -707,7 +697,9 @@ const cli_command cli_cmd_task = {
     "                  and DIR/contact.pvd\n"
     "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"
     "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
-    "summary.json says \"interrupted\" and the exit status is 130 or 143. Exit status 1\n"
-    "when the run failed, stopped at a limit or could not write its outputs (the message\n"
-    "names the file), 3 when contact queries were capped, 4 when the energy balance broke.\n",
+    "summary.json says \"interrupted\", and a message says when it stopped and where the\n"
+    "outputs are.\n\n"
+    "Exit status: 0 completed; 1 the run failed, stopped at a limit or could not write its\n"
+    "outputs (the message names the file); 2 a usage error; 3 contact queries were capped;\n"
+    "4 the energy balance broke; 130 or 143 interrupted by SIGINT or SIGTERM.\n",
     task_run};

@@ -41,14 +41,21 @@ static int parse_count(const char *s, double lo, double hi, long long *out) {
 }
 
 
-int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_opts *o) {
+int sweep_parse_args(const char *prog, const char *help, int argc, char **argv, sweep_opts *o) {
   memset(o, 0, sizeof *o);
+  o->prog = prog;
   o->dir = ".";
   o->jobs = 1;
   o->show_case = -1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if ((jobs && !strcmp(a, "--jobs")) || !strcmp(a, "--out") || !strcmp(a, "--max-steps") ||
+    if (a[0] == '-' && a[1] && !cli_usage_names(help, a)) {
+      char hint[64];
+      fprintf(stderr, "%s: unknown option '%s'%s\nTry '%s --help'.\n", prog, a,
+              cli_option_hint(help, a, hint, sizeof hint), prog);
+      return CLI_USAGE;
+    }
+    if (!strcmp(a, "--jobs") || !strcmp(a, "--out") || !strcmp(a, "--max-steps") ||
         !strcmp(a, "--show-case")) {
       if (i + 1 >= argc) {
         return usage(prog, "option '%s' needs a value", a);
@@ -89,6 +96,18 @@ int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_op
     return usage(prog, "missing the sweep file (.vxs)%s", "");
   }
   return 0;
+}
+
+
+volatile sig_atomic_t sweep_signal;
+
+static void on_signal(int sig) {
+  sweep_signal = sig;
+}
+
+
+void sweep_catch_signals(void) {
+  cli_catch_signals(on_signal);
 }
 
 
@@ -655,7 +674,7 @@ int sweep_out_close(sweep_out *s, int jobs) {
   if (s->started && s->ndone == s->ncase && rewrite(s) != 0) {
     rc = CLI_FAIL;
   }
-  if (s->started && s->o->plot && write_plots(s) != 0) {
+  if (s->started && s->o->plot && !sweep_signal && write_plots(s) != 0) {
     rc = CLI_FAIL;
   }
   if (s->started && rc != CLI_OK) {
@@ -677,6 +696,14 @@ int sweep_out_close(sweep_out *s, int jobs) {
         "job%s (%.0f%% of the wall time)\n",
         wall, s->sum_wall, s->sum_wall / jobs, jobs, jobs == 1 ? "" : "s",
         wall > 0 ? 100 * s->sum_wall / jobs / wall : 0.0);
+  }
+  if (s->started && sweep_signal) {
+    fprintf(stderr,
+            "%s: interrupted by %s: %lld of %lld cases kept in %s; rerun with --resume to run "
+            "the other %lld\n",
+            s->o->prog, sweep_signal == SIGINT ? "SIGINT" : "SIGTERM", s->ndone, s->ncase,
+            s->csv_path, s->ncase - s->ndone);
+    rc = CLI_SIGNAL + sweep_signal;
   }
   long long bad = s->count[VXC_SWEEP_FAILED] + s->count[VXC_SWEEP_INVALID] +
                   s->count[VXC_SWEEP_LIMIT] + s->count[VXC_SWEEP_OVERLAP] + s->count[7];

@@ -12,6 +12,7 @@
 #ifndef VXC_TOOLS_SWEEP_H
 #define VXC_TOOLS_SWEEP_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,15 +21,24 @@
 
 /* The command line of both programs. */
 typedef struct sweep_opts {
+  const char *prog; /* "vxc sweep" or "vxc-sweep-mpi", for messages */
   const char *file, *dir;
   int jobs, resume, plot;
   long long max_steps;
   long long show_case; /* --show-case I: print case I's task text (-1: no) */
 } sweep_opts;
 
-/* Parses argv (after the command name: argv[0] is the command's name). `jobs` says whether
- * --jobs is accepted. Returns 0, or the exit status after printing a usage error. */
-int sweep_parse_args(const char *prog, int argc, char **argv, int jobs, sweep_opts *o);
+/* Parses argv (after the command name: argv[0] is the command's name). The options are
+ * those `usage` (the program's help) names: another is an unknown option, with the nearest
+ * one as a hint. Returns 0, or the exit status after printing a usage error. */
+int sweep_parse_args(const char *prog, const char *usage, int argc, char **argv, sweep_opts *o);
+
+/* The signal (SIGINT, SIGTERM) that interrupted the sweep, 0 if none: set by the handlers
+ * sweep_catch_signals installs (unless the signal is ignored); a second signal ends the
+ * process at once. The runner stops handing out cases when it is set, and sweep_out_close
+ * then says how many cases were kept and how to resume, and returns 128 + the signal. */
+extern volatile sig_atomic_t sweep_signal;
+void sweep_catch_signals(void);
 
 typedef struct sweep_msg {
   long long index;
@@ -78,7 +88,8 @@ int sweep_out_take(sweep_out *s, const char *msg, size_t len);
 int sweep_out_crashed(sweep_out *s, long long i);
 
 /* Sorts both files, plots (--plot), prints the summary line; frees everything. Returns the
- * exit status: 1 when a case failed, else 4 for an energy error, 3 when capped, else 0. */
+ * exit status: 1 when a case failed, else 4 for an energy error, 3 when capped, else 0;
+ * 130 or 143 when SIGINT or SIGTERM interrupted it (sweep_signal; no plots then). */
 int sweep_out_close(sweep_out *s, int jobs);
 
 /* Wall clock, s. */

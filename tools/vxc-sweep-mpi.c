@@ -18,12 +18,18 @@
 
 enum { TAG_CASE = 1, TAG_RESULT = 2 };
 
+const cli_command *const cli_commands[] = {NULL}; /* cli.c's table: no subcommands here */
+
 static const char usage_text[] =
     "usage: mpirun -n P vxc-sweep-mpi FILE.vxs [--out DIR] [--resume] [--plot] [--max-steps N]\n\n"
     "Runs the cases of a parameter sweep (.vxs) on MPI ranks: rank 0 hands out case\n"
     "indices and writes DIR/sweep.csv and DIR/times.csv, the other ranks run the cases.\n"
     "The files and options are those of `vxc sweep` (see vxc sweep --help); sweep.csv has\n"
-    "the same bytes as a local run's.\n";
+    "the same bytes as a local run's.\n\n"
+    "Exit status: 0 every case completed; 1 a case failed (or was invalid, limited, crashed)\n"
+    "or an output could not be written; 2 a usage error; 3 some cases were only capped; 4\n"
+    "energy errors; 130 or 143 when SIGINT or SIGTERM stopped rank 0 (the rows kept say how\n"
+    "many cases ran: --resume runs the others).\n";
 
 
 static void nap(void) {
@@ -60,6 +66,9 @@ static int dispatcher(const sweep_opts *o, int size, int ok_args) {
   sweep_out s;
   int rc = ok_args ? sweep_out_open(&s, o) : CLI_USAGE;
   int go = rc == 0;
+  if (go) {
+    sweep_catch_signals();
+  }
   MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!go) {
     if (ok_args) {
@@ -70,7 +79,7 @@ static int dispatcher(const sweep_opts *o, int size, int ok_args) {
   int failed = 0;
   if (size == 1) {
     long long i;
-    while (!failed && (i = sweep_out_next(&s)) >= 0) {
+    while (!failed && !sweep_signal && (i = sweep_out_next(&s)) >= 0) {
       char *msg = NULL;
       size_t len = 0;
       failed = sweep_case_message(s.sw, i, o->max_steps, &msg, &len) != 0 ||
@@ -92,6 +101,9 @@ static int dispatcher(const sweep_opts *o, int size, int ok_args) {
     int flag = 0;
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &flag, &status);
+    if (!flag && sweep_signal) {
+      break; /* main ends the ranks still running a case (MPI_Abort) */
+    }
     if (!flag) {
       nap();
       continue;
@@ -134,16 +146,20 @@ int main(int argc, char **argv) {
   sweep_opts o;
   int rc = 0;
   if (rank == 0) {
-    rc = sweep_parse_args("vxc-sweep-mpi", argc, argv, 0, &o);
+    rc = sweep_parse_args("vxc-sweep-mpi", usage_text, argc, argv, &o);
     rc = dispatcher(&o, size, rc == 0);
     if (tools_stdout_check("vxc-sweep-mpi") != 0 && rc == 0) {
       rc = CLI_FAIL;
+    }
+    if (sweep_signal && size > 1) {
+      fflush(NULL);
+      MPI_Abort(MPI_COMM_WORLD, rc); /* the other ranks are in the middle of cases */
     }
   } else {
     int go = 0;
     MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
     /* rank 0 accepted the same argv: parsing it here prints nothing */
-    if (go && sweep_parse_args("vxc-sweep-mpi", argc, argv, 0, &o) == 0) {
+    if (go && sweep_parse_args("vxc-sweep-mpi", usage_text, argc, argv, &o) == 0) {
       worker(&o);
     }
   }

@@ -1,4 +1,5 @@
 /* vxc.c: the vxc command: dispatch to subcommands, global --help and --version. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,9 @@ const cli_command *const cli_commands[] = {
     &cli_cmd_info,  &cli_cmd_check, &cli_cmd_mass, &cli_cmd_metrics,
     &cli_cmd_force, &cli_cmd_bench, &cli_cmd_task, &cli_cmd_import,
     &cli_cmd_sweep, &cli_cmd_belt,  NULL};
+
+/* The options of `vxc` itself, for the hint to a misspelt one. */
+static const char GENERAL_OPTIONS[] = "--help --version";
 
 static void print_help(void) {
   printf(
@@ -22,10 +26,29 @@ static void print_help(void) {
   }
   printf(
       "\n'vxc COMMAND --help' or 'vxc help COMMAND' describes a command; --opt=value is\n"
-      "--opt value. Units are SI (metres, kilograms, seconds); exit status 0 on success,\n"
-      "1 on invalid input, 2 on a usage error, 3 on a capped result. A model or task file\n"
-      "of '-' (info, check, mass, task) reads standard input; the files it names resolve\n"
-      "against the current directory.\n");
+      "--opt value. Units are SI (metres, kilograms, seconds). A model or task file of '-'\n"
+      "(info, check, mass, task) reads standard input; the files it names resolve against\n"
+      "the current directory.\n\n"
+      "Exit status (each command's help says which it uses):\n"
+      "  %-4d success\n"
+      "  %-4d invalid input, a failed computation, a task or sweep case that failed or\n"
+      "       stopped at a limit, or an output that could not be written\n"
+      "  %-4d a usage error (the command line is wrong)\n"
+      "  %-4d a result capped: computed, but less accurate than asked (mass, metrics,\n"
+      "       force, task, sweep)\n"
+      "  %-4d a task's energy balance broke, its outputs kept (task, sweep)\n"
+      "  %-4d interrupted by SIGINT, what was computed kept (task, sweep)\n"
+      "  %-4d interrupted by SIGTERM, the same\n",
+      CLI_OK, CLI_FAIL, CLI_USAGE, CLI_CAPPED, CLI_ENERGY, CLI_SIGNAL + SIGINT,
+      CLI_SIGNAL + SIGTERM);
+}
+
+
+/* "unknown command" with the nearest command's name (`vxc NAME`, `vxc help NAME`). */
+static int unknown_command(const char *name) {
+  const char *near = cli_suggest(name);
+  return cli_usage_error(NULL, "unknown command '%s'%s%s%s", name, near ? "; did you mean '" : "",
+                         near ? near : "", near ? "'?" : "");
 }
 
 
@@ -40,7 +63,7 @@ static int dispatch(int argc, char **argv) {
       return cli_print_help(c);
     }
     if (argc == 3 && !c) {
-      return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+      return unknown_command(argv[2]);
     }
     if (argc == 2) {
       print_help();
@@ -59,18 +82,13 @@ static int dispatch(int argc, char **argv) {
     return CLI_OK;
   }
   if (name[0] == '-') {
-    return cli_usage_error(NULL, "unknown option '%s'", name);
+    char hint[64];
+    return cli_usage_error(NULL, "unknown option '%s'%s", name,
+                           cli_option_hint(GENERAL_OPTIONS, name, hint, sizeof hint));
   }
   const cli_command *cmd = cli_find(name);
   if (!cmd) {
-    const char *hint = cli_suggest(name);
-    if (hint) {
-      fprintf(stderr, "vxc: unknown command '%s'; did you mean '%s'?\n", name, hint);
-    } else {
-      fprintf(stderr, "vxc: unknown command '%s'\n", name);
-    }
-    fprintf(stderr, "Try 'vxc --help'.\n");
-    return CLI_USAGE;
+    return unknown_command(name);
   }
   for (int i = 2; i < argc; i++) {
     if (cli_is_help(argv[i]) && cmd->usage) { /* no usage: the command's own program helps */

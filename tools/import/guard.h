@@ -6,6 +6,7 @@
 #define VXC_IMPORT_GUARD_H
 
 #include "tools/import/mesh_out.h"
+#include "tools/import/usage.h"
 
 #include <STEPControl_Reader.hxx>
 #include <TopoDS_Solid.hxx>
@@ -20,7 +21,7 @@ const double GUARD_UNIT_MIN = 1e-9, GUARD_UNIT_MAX = 1e3;
 const double GUARD_WORKSPACE = 1e4;
 // Default triangle budget of one solid's tessellation (estimated before it is made): a mesh
 // of 1e6 triangles takes OCCT about 100 s and vxc about 250 MB.
-const double GUARD_MAX_TRIANGLES = 1e6;
+const double GUARD_MAX_TRIANGLES = IMPORT_MAX_TRIANGLES;
 
 // Every number of the STEP file at PATH's DATA section (outside comments; strings too, as a
 // stray quote shifts where strings end, and a name's numbers are small) finite and at most

@@ -4,6 +4,7 @@
 #include "tools/import/guard.h"
 #include "tools/import/mesh_out.h"
 #include "tools/import/step_read.h"
+#include "tools/import/usage.h"
 #include "tools/outfile.h"
 
 #include <BRepGProp.hxx>
@@ -35,7 +36,7 @@
 namespace {
 
 const double SCALE = 0.001;  // OCCT's session unit is the millimetre
-const double DEFAULT_DEFLECTION = 1e-4;
+const double DEFAULT_DEFLECTION = IMPORT_DEFLECTION;
 
 struct Options {
   std::string in, out;
@@ -47,28 +48,7 @@ struct Options {
 };
 
 void usage(FILE *f) {
-  std::fprintf(f,
-               "usage: vxc import PART.step [-o PART.vxm] [--deflection D] [--exact|--mesh]\n"
-               "                  [--density RHO] [--max-triangles N]\n\n"
-               "Writes a model file with one cell per STEP solid, named after the solid: exact\n"
-               "quadric cells when the solid is a stack of convex prisms (planes, one cylinder)\n"
-               "minus cylindrical holes and box pockets, or of cone, sphere and torus slices;\n"
-               "otherwise a mesh cell (OBJ beside the model) tessellated by OpenCASCADE.\n\n"
-               "  -o FILE         model file to write (default: PART.vxm beside PART.step)\n"
-               "  --deflection D  mesh chordal deflection, metres (default 1e-4: 0.1 mm, or\n"
-               "                  a hundredth of a smaller part's bounding box diagonal)\n"
-               "  --exact         fail (exit 1) when a solid cannot become exact cells\n"
-               "  --mesh          make every solid a mesh cell\n"
-               "  --density RHO   write (density RHO), kg/m^3 (STEP files carry no material)\n"
-               "  --max-triangles N\n"
-               "                  refuse a solid whose tessellation would have more than N\n"
-               "                  triangles, estimated before it is made (default %.0e)\n\n"
-               "Refused before any work: a length unit outside 1 nm to 1 km, a part beyond\n"
-               "the 10 km workspace, a deflection not below a quarter of the part's size.\n"
-               "A tessellation vxc would not accept (open, self-intersecting) is an error.\n\n"
-               "Exit status: 0 written, 1 invalid input or a solid not exact under --exact,\n"
-               "2 usage error.\n",
-               GUARD_MAX_TRIANGLES);
+  std::fputs(IMPORT_USAGE, f);
 }
 
 int usage_error(const std::string &msg) {

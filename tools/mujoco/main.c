@@ -35,7 +35,8 @@ static const char USAGE[] =
     "over MuJoCo's step (its mass matrix and the wrenches' derivatives), so stiff and damped\n"
     "contacts hold at MuJoCo's own steps.\n"
     "  --contact A=a.vxm B=b.vxm   a contact between bodies A and B (up to 16)\n"
-    "  --params FILE, --param NAME=VALUE   contact parameters (vxc task's names)\n"
+    "  --params FILE, --param NAME=VALUE   contact parameters (vxc task's names; `vxc force\n"
+    "                        --help` lists them with their defaults and units)\n"
     "  --voxel H, --rtol R   query accuracy: fixed leaves of edge H (m), or relative volume\n"
     "                        tolerance R (default 1e-3)\n"
     "  --patches             each connected part of a cell pair's overlap a contact of its\n"
@@ -107,18 +108,6 @@ static int number(const char *opt, const char *s, double lo, double hi, double *
 }
 
 
-/* Whether the usage text names option o. */
-static int known_option(const char *o) {
-  size_t n = strlen(o);
-  for (const char *p = strstr(USAGE, o); p; p = strstr(p + 1, o)) {
-    if (p > USAGE && strchr(" [|", p[-1]) && strchr(" ]\n", p[n] ? p[n] : ' ')) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
 static int parse_option(args *a, int argc, char **argv, int *i) {
   const char *o = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
   double x;
@@ -136,14 +125,11 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
       return 0;
     }
   }
-  if (!known_option(o)) {
-    char best[40];
-    if (cli_nearest_option(USAGE, o, best, sizeof best)) {
-      fprintf(stderr, "vxc-mujoco: unknown option '%s'; did you mean '%s'?\n", o, best);
-      fprintf(stderr, "(vxc-mujoco --help shows the usage)\n");
-      return CLI_USAGE;
-    }
-    return usage_error("unknown option '%s'", o);
+  if (!cli_usage_names(USAGE, o)) {
+    char hint[64];
+    fprintf(stderr, "vxc-mujoco: unknown option '%s'%s\n(vxc-mujoco --help shows the usage)\n", o,
+            cli_option_hint(USAGE, o, hint, sizeof hint));
+    return CLI_USAGE;
   }
   if (!v) {
     return usage_error("option '%s' needs a value", o);
