@@ -279,6 +279,16 @@ int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s)
 }
 
 
+int cli_warn_units(const char *command, const char *file, const vxc_solid *s) {
+  char why[512];
+  if (!vxc_solid_units_suspect(s, why, sizeof why)) {
+    return 0;
+  }
+  fprintf(stderr, "vxc %s: warning: %s: %s\n", command, file, why);
+  return 1;
+}
+
+
 int cli_capped(const char *command, int capped) {
   if (!capped) {
     return CLI_OK;

@@ -122,6 +122,10 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
   "  --max-bytes N  memory cap of a query's workspace (default 67108864 bytes, 64 MiB);\n" \
   "               reaching it is a cap as --max-boxes is\n"
 
+/* Warns on stderr, naming `file`, when the solid's lengths look like millimetres
+ * (vxc_solid_units_suspect). Returns 1 when it warned, else 0. */
+int cli_warn_units(const char *command, const char *file, const vxc_solid *s);
+
 /* Warns on stderr when a result is capped (missed its tolerance: vxc_pair_metrics,
  * vxc_mass_props); returns CLI_CAPPED then, else CLI_OK. */
 int cli_capped(const char *command, int capped);

@@ -120,6 +120,7 @@ static int mass_run(int argc, char **argv) {
   }
   /* everything is computed before anything is printed: a failure leaves no half output */
   int n = vxc_solid_cell_count(s), rc = CLI_OK, capped = 0;
+  cli_warn_units("mass", file, s);
   if (cli_warn_overlaps("mass", file, s) < 0) {
     rc = CLI_FAIL;
     goto done;

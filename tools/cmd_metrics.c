@@ -49,6 +49,8 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
     *a = NULL;
     return cli_lib_error(&err, st);
   }
+  cli_warn_units(command, files[0], *a);
+  cli_warn_units(command, files[1], *b);
   return CLI_OK;
 }
 

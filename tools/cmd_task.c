@@ -490,6 +490,22 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
 }
 
 
+/* Warns once per model file whose lengths look like millimetres (cli_warn_units). */
+static void warn_units(const vxc_task *t) {
+  int n = vxc_task_body_count(t);
+  for (int i = 0; i < n; i++) {
+    const char *m = vxc_task_body_model(t, i);
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
+      seen = strcmp(vxc_task_body_model(t, j), m) == 0;
+    }
+    if (!seen) {
+      cli_warn_units("task", m, vxc_task_body_solid(t, i));
+    }
+  }
+}
+
+
 /* Loads the task and applies the command line's duration and limits. */
 static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
@@ -498,6 +514,7 @@ static int task_open(const task_args *a, vxc_task **out) {
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
   }
+  warn_units(t);
   if (a->duration > 0) {
     vxc_task_set_duration(t, a->duration);
   }
