@@ -474,6 +474,11 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
       i++;
     } else if (strcmp(argv[i], "--vtk") == 0) {
       return cli_usage_error("task", "option '--vtk' needs a directory");
+    } else if (strcmp(argv[i], "--max-memory") == 0) {
+      if (i + 1 >= argc || cli_memory_set(argv[i + 1]) != 0) {
+        return cli_usage_error("task", "%s", CLI_MEMORY_USAGE);
+      }
+      i++;
     } else if (strcmp(argv[i], "--plot") == 0) {
       a->plot = 1;
     } else if (strcmp(argv[i], "--no-closed-form") == 0) {
@@ -512,7 +517,9 @@ static int task_open(const task_args *a, vxc_task **out) {
   vxc_task *t = NULL;
   vxc_status st = cli_task_load(a->file, &t, &err);
   if (st != VXC_OK) {
-    return cli_lib_error(&err, st);
+    char doing[4200];
+    snprintf(doing, sizeof doing, "loading %s and its models", a->file);
+    return cli_fail("task", doing, &err, st);
   }
   warn_units(t);
   if (a->duration > 0) {
@@ -590,7 +597,11 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
     snprintf(msg, size, "the wall-time limit of %g s was reached at t = %.6g s (--max-wall)",
              o->max_wall, s->t_end);
   } else {
-    snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
+    char doing[64];
+    snprintf(doing, sizeof doing, "running the task (at t = %.6g s)", s->t_end);
+    if (st != VXC_ERR_NOMEM || !cli_memory_message(doing, msg, size)) {
+      snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
+    }
   }
 }
 
@@ -711,6 +722,8 @@ const cli_command cli_cmd_task = {
     "                  (DIR/plots.gp is written either way)\n"
     "  --duration T    run T seconds instead of the task's (duration T)\n"
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
+    "  --max-memory BYTES  bound on all the run allocates (the task, its models and\n"
+    "                  meshes, the queries): passing it fails the run (exit status 1)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
     "                  would write more is refused, or stopped with status \"limit\"\n"
     "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"
