@@ -191,7 +191,11 @@ static void mass_of(const vxc_solid *s, vxc_mass_props *m) {
 }
 
 
-static void assert_same_mass(const vxc_mass_props *a, const vxc_mass_props *b) {
+/* Solid b has solid a's volume, mass, centroid and inertia, to 1e-12 relative. */
+static void assert_same_mass(const vxc_solid *sa, const vxc_solid *sb) {
+  vxc_mass_props ma, mb, *a = &ma, *b = &mb;
+  mass_of(sa, a);
+  mass_of(sb, b);
   double scale_i = fabs(a->inertia[0]) + fabs(a->inertia[4]) + fabs(a->inertia[8]);
   assert_double_rel(b->volume, a->volume, 1e-12);
   assert_double_rel(b->mass, a->mass, 1e-12);
@@ -224,10 +228,7 @@ static void check_model(const char *dir, const char *file) {
     fail_msg("%s scaled by 1000: no warning", path);
   }
   assert_non_null(strstr(why, "(units mm)"));
-  vxc_mass_props a, b;
-  mass_of(orig, &a);
-  mass_of(in_mm, &b);
-  assert_same_mass(&a, &b);
+  assert_same_mass(orig, in_mm);
   free(text);
   free(mm);
   free(raw);
@@ -282,10 +283,7 @@ static void test_other_units(void **state) {
   const char *pairs[2][2] = {{in_cm, in_m}, {in_in, in_m2}};
   for (int k = 0; k < 2; k++) {
     vxc_solid *a = parse(pairs[k][0], "u.vxm"), *b = parse(pairs[k][1], "m.vxm");
-    vxc_mass_props ma, mb;
-    mass_of(a, &ma);
-    mass_of(b, &mb);
-    assert_same_mass(&mb, &ma);
+    assert_same_mass(b, a);
     vxc_solid_free(a);
     vxc_solid_free(b);
   }
