@@ -239,6 +239,7 @@ typedef struct vxg_solid {
   char *name;     /* owned */
   char *path;     /* file it was read from (owned), or NULL */
   double density; /* kg/m^3, 0 when the model gives none */
+  double unit;    /* metres per length unit of a model file's (units U), 0 when it gives none */
   int ncell;
   size_t cap;
   vxg_cell **cell;         /* owned */

@@ -8,6 +8,11 @@
  * wrappers are unwrapped in a loop, composing the moves and the parity of the complements,
  * so the only recursion is the fixed solid -> cell -> shape -> primitive descent.
  *
+ * Units: (units U) scales every length the file writes (and its meshes) by rd->unit, metres
+ * per unit, as it is read (get_number for lengths, and the half-space's offset, the quadric's
+ * linear and constant coefficients and the mesh scale where they are read); the 10 km limit
+ * applies to the lengths in metres. The density stays in kg/m^3.
+ *
  * Transforms: a list of transforms (t1 t2 ... tn) maps x to tn(...t2(t1(x))): the first is
  * applied to the shape first. Nested moves compose outward: (move A (move B P)) maps a point
  * of P to A(B(x)). Angles are read in degrees and stored in radians.
@@ -46,7 +51,18 @@ typedef struct reader {
   vxg_solid *solid; /* being built, owned until returned */
   mesh_seen *seen;  /* mesh files loaded, shared by every cell naming them */
   size_t nseen, capseen;
+  double unum, uden; /* metres per length unit of the file, unum / uden: (units U), else 1 */
+  const char *uname; /* that unit's name ("m" when the file gives none) */
 } reader;
+
+
+/* A length of the file in metres: v unum / uden, the division last so that a length in mm
+ * or cm is the double nearest its value in metres, as if written in metres. `power` is 1
+ * for a length, 2 for an area. */
+static double to_metres(const reader *rd, double v, int power) {
+  return power == 2 ? v * (rd->unum * rd->unum) / (rd->uden * rd->uden)
+                    : v * rd->unum / rd->uden;
+}
 
 /* Sets the error at node `at` (NULL: no position). Returns `st`. */
 #if defined(__GNUC__)
@@ -207,11 +223,14 @@ static int get_number(reader *rd, const vxg_sexp *n, const char *form, const cha
     fail(rd, VXC_ERR_FORMAT, n, "%s of %s must be positive, got %s", what, form, n->text);
     return -1;
   }
-  if ((kind == NUM_LENGTH || kind == NUM_POS_LENGTH) && fabs(v) > VXG_MAX_LENGTH) {
-    fail(rd, VXC_ERR_FORMAT, n,
-         "%s of %s is %s m, larger than the %g m limit (lengths are in metres)", what, form,
-         n->text, VXG_MAX_LENGTH);
-    return -1;
+  if (kind == NUM_LENGTH || kind == NUM_POS_LENGTH) {
+    v = to_metres(rd, v, 1);
+    if (!(fabs(v) <= VXG_MAX_LENGTH)) {
+      fail(rd, VXC_ERR_FORMAT, n, "%s of %s is %s %s, larger than the %g m limit%s", what,
+           form, n->text, rd->uname, VXG_MAX_LENGTH,
+           rd->uden == 1 && rd->unum == 1 ? " (lengths are in metres unless the file says (units U))" : "");
+      return -1;
+    }
   }
   *out = v;
   return 0;
@@ -577,7 +596,7 @@ static int parse_mesh(reader *rd, vxg_cell *cell, const vxg_sexp *n, int complem
     fail(rd, VXC_ERR_FORMAT, fnode, "the file name of a mesh must not be empty");
     return -1;
   }
-  double scale = 1;
+  double scale = 1; /* file coordinates to the model's units, then to metres below */
   const vxg_sexp *sn = fnode->next;
   if (sn) {
     if (sn->kind != VXG_SEXP_LIST || !vxg_sexp_is_word(sn->child, "scale")) {
@@ -590,6 +609,7 @@ static int parse_mesh(reader *rd, vxg_cell *cell, const vxg_sexp *n, int complem
       return -1;
     }
   }
+  scale = to_metres(rd, scale, 1);
   /* the path is relative to the model file's folder unless absolute */
   const char *dir = rd->dir ? rd->dir : ".";
   int absolute = fnode->text[0] == '/';
@@ -688,6 +708,14 @@ static int parse_prim(reader *rd, vxg_cell *cell, const vxg_sexp *n, const prim_
     if (r != 0) {
       return -1;
     }
+  }
+  if (spec->kind == VXG_HALFSPACE) { /* the offset is a length; the normal a direction */
+    param[3] = to_metres(rd, param[3], 1);
+  } else if (spec->kind == VXG_QUADRIC) { /* f(x / u) u^2: linear terms by u, J by u^2 */
+    for (int i = 6; i < 9; i++) {
+      param[i] = to_metres(rd, param[i], 1);
+    }
+    param[9] = to_metres(rd, param[9], 2);
   }
   /* checks whose message is clearer here, at the argument, than after vxg_prim_init */
   const vxg_sexp *args = n->child->next;
@@ -887,6 +915,50 @@ static int parse_cell(reader *rd, const vxg_sexp *n) {
 }
 
 
+/* Reads the (units U) item among the solid's items from `first` on, if any, into rd (before
+ * any cell is read, wherever it is written). 0, or -1 with the error set. */
+static int parse_units(reader *rd, const vxg_sexp *first) {
+  static const struct {
+    const char *name;
+    double num, den; /* metres per unit, num / den */
+  } units[] = {{"m", 1, 1}, {"cm", 1, 100}, {"mm", 1, 1000}, {"in", 254, 10000}};
+  static const char *const names[] = {"m", "cm", "mm", "in", NULL};
+  const vxg_sexp *given = NULL;
+  for (const vxg_sexp *it = first; it; it = it->next) {
+    if (it->kind != VXG_SEXP_LIST || !vxg_sexp_is_word(it->child, "units")) {
+      continue;
+    }
+    if (given) {
+      fail(rd, VXC_ERR_FORMAT, it, "units are given twice (first at line %d, column %d)",
+           given->line, given->column);
+      return -1;
+    }
+    given = it;
+    if (want_args(rd, it, "units", 1, "m|cm|mm|in") != 0) {
+      return -1;
+    }
+    const vxg_sexp *u = it->child->next;
+    int k = 0;
+    while (k < 4 && !vxg_sexp_is_word(u, names[k])) {
+      k++;
+    }
+    if (k == 4) {
+      char d[96];
+      const char *hint = u->kind == VXG_SEXP_WORD ? closest(u->text, names) : NULL;
+      fail(rd, VXC_ERR_FORMAT, u, "unknown unit %s: expected m, cm, mm or in%s%s%s",
+           describe(u, d, sizeof d), hint ? " (did you mean '" : "", hint ? hint : "",
+           hint ? "'?)" : "");
+      return -1;
+    }
+    rd->unum = units[k].num;
+    rd->uden = units[k].den;
+    rd->uname = units[k].name;
+    rd->solid->unit = units[k].num / units[k].den;
+  }
+  return 0;
+}
+
+
 /* Reads the solid of a document into rd->solid. 0, or -1 with the error set (the caller
  * frees rd->solid). */
 static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
@@ -920,9 +992,15 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
     fail_nomem(rd);
     return -1;
   }
+  if (parse_units(rd, nn->next) != 0) {
+    return -1;
+  }
   const vxg_sexp *density = NULL;
   for (const vxg_sexp *it = nn->next; it; it = it->next) {
     const vxg_sexp *ih = it->kind == VXG_SEXP_LIST ? it->child : NULL;
+    if (vxg_sexp_is_word(ih, "units")) {
+      continue; /* read by parse_units */
+    }
     if (vxg_sexp_is_word(ih, "density")) {
       if (density) {
         fail(rd, VXC_ERR_FORMAT, it, "density is given twice (first at line %d, column %d)",
@@ -939,7 +1017,7 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
         return -1;
       }
     } else if (ih && ih->kind == VXG_SEXP_WORD) {
-      static const char *const item_words[] = {"density", "cell", NULL};
+      static const char *const item_words[] = {"density", "cell", "units", NULL};
       int is_shape = 0;
       for (int i = 0; shape_words[i]; i++) {
         is_shape |= strcmp(ih->text, shape_words[i]) == 0;
@@ -950,13 +1028,14 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
              "unknown form '%s' in a solid: a shape belongs inside (cell NAME SHAPE...)", ih->text);
       } else {
         fail(rd, VXC_ERR_FORMAT, ih,
-             "unknown form %s in a solid: expected (density RHO) or (cell NAME ...)%s%s%s",
+             "unknown form %s in a solid: expected (density RHO), (units U) or (cell NAME "
+             "...)%s%s%s",
              describe(ih, d, sizeof d), hint ? " (did you mean '" : "", hint ? hint : "",
              hint ? "'?)" : "");
       }
       return -1;
     } else {
-      fail(rd, VXC_ERR_FORMAT, it, "expected (density RHO) or (cell NAME ...), got %s",
+      fail(rd, VXC_ERR_FORMAT, it, "expected (density RHO), (units U) or (cell NAME ...), got %s",
            describe(it, d, sizeof d));
       return -1;
     }
@@ -978,7 +1057,7 @@ static int parse_solid(reader *rd, const vxg_sexp_doc *doc) {
 vxc_status vxg_model_parse(const vxc_allocator *al, const char *buf, size_t len, const char *name,
                            const char *dir, vxg_solid **out, vxc_error *err) {
   vxc_error local;
-  reader rd = {al, name ? name : "<input>", dir, err ? err : &local, NULL, NULL, 0, 0};
+  reader rd = {al, name ? name : "<input>", dir, err ? err : &local, NULL, NULL, 0, 0, 1, 1, "m"};
   if (!out || (!buf && len > 0)) {
     return vxg_error_set(rd.err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxg_model_parse: out must not be NULL, nor buf when len > 0");

@@ -1,5 +1,6 @@
 /* solid.c: the public face of solids (vxc_solid wraps a geometry-layer solid). */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "geom/geom.h"
@@ -299,6 +300,31 @@ vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double a
   }
   memcpy(aabb, box, sizeof box);
   return VXC_OK;
+}
+
+
+int vxc_solid_units_suspect(const vxc_solid *solid, char *why, size_t size) {
+  double box[6];
+  if (!solid || solid->geom->unit > 0 || vxc_solid_aabb(solid, NULL, box) != VXC_OK) {
+    return 0;
+  }
+  double e[3] = {box[3] - box[0], box[4] - box[1], box[5] - box[2]};
+  double extent = fmax(e[0], fmax(e[1], e[2])), rho = solid->geom->density;
+  double mass = rho * e[0] * e[1] * e[2];
+  if (!(extent > VXC_UNITS_EXTENT) || (rho > 0 && !(mass > VXC_UNITS_MASS))) {
+    return 0;
+  }
+  if (why && size > 0) {
+    char heavy[128] = "";
+    if (rho > 0) {
+      snprintf(heavy, sizeof heavy, " and up to %.3g kg at %g kg/m^3", mass, rho);
+    }
+    snprintf(why, size,
+             "solid '%s' is %.4g m across%s: lengths are metres; if it is drawn in "
+             "millimetres, add (units mm) to its model file (or (units m) to say metres)",
+             solid->geom->name, extent, heavy);
+  }
+  return 1;
 }
 
 

@@ -7,8 +7,8 @@
  * free body (or a driven body with a gripper) has mass > 0, a symmetric positive inertia
  * about its centre of mass (model frame) and a centre of mass `com` (model frame);
  * keyframes are in increasing time with unit quaternions; every contact names two
- * different bodies, not both fixed or driven without a gripper, and its params are
- * prepared. */
+ * different bodies, not both fixed (a contact between two kinematic bodies is measured and
+ * reported, moving neither), and its params are prepared. */
 #ifndef VXC_TASK_INTERNAL_H
 #define VXC_TASK_INTERNAL_H
 

@@ -29,7 +29,9 @@
  * follows its keyframes (linear in position, spherical-linear in orientation, held before
  * the first and after the last) or moves at a constant velocity from its pose; with a
  * gripper it is a free payload pulled toward that trajectory by a linear spring-damper
- * (translation K, C; rotation KR, CR). A contact's (voxel H) alone gives the thesis's
+ * (translation K, C; rotation KR, CR). A contact needs a body that moves (free or driven):
+ * between two kinematic bodies (fixed, or driven without a gripper) it is measured and
+ * reported, moving neither; two fixed bodies are refused. A contact's (voxel H) alone gives the thesis's
  * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3), stopped on the
  * error estimate or, with (certified), on the certified bracket. (patches) makes each
  * connected part of a cell pair's interference a contact of its own (lib/README.md section
@@ -679,9 +681,9 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
   if (c->a == c->b) {
     return fail(rd, bn, "(contact A B ...): a body cannot touch itself", NULL, NULL);
   }
-  if (!rd->t->body[c->a].dynamic && !rd->t->body[c->b].dynamic) {
-    return fail(rd, n, "(contact A B ...): one of the bodies must be free (or gripped)", NULL,
-                NULL);
+  if (rd->t->body[c->a].kind == TASK_FIXED && rd->t->body[c->b].kind == TASK_FIXED) {
+    return fail(rd, n, "(contact A B ...): both bodies are fixed: one must be free or driven",
+                NULL, NULL);
   }
   int have_voxel = 0, have_rtol = 0, have_atol = 0;
   for (const vxg_sexp *f = bn->next; f; f = f->next) {

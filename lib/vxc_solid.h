@@ -72,6 +72,17 @@ VXC_API const char *vxc_solid_name(const vxc_solid *solid);
 /* The solid's density in kg/m^3, or 0 when its model file gives none. */
 VXC_API double vxc_solid_density(const vxc_solid *solid);
 
+/* Whether the solid's lengths look like millimetres read as metres (a drawing in mm without
+ * (units mm)): its model file states no (units U); the longest edge of its bounding box
+ * (model frame) is over VXC_UNITS_EXTENT m; and it has no density, or its bounding box
+ * filled at its density would weigh over VXC_UNITS_MASS kg (an upper bound on its mass, so
+ * that a long, light part in metres passes). Returns 1 and writes a one-line reason (the
+ * extent, the mass bound, the remedy) to why (`size` bytes; NULL or 0: none), else 0 (also
+ * for NULL). The library only reports it; the command-line tools print it as a warning. */
+#define VXC_UNITS_EXTENT 10.0
+#define VXC_UNITS_MASS 1e5
+VXC_API int vxc_solid_units_suspect(const vxc_solid *solid, char *why, size_t size);
+
 /* Number of cells (>= 1 for a loaded solid). */
 VXC_API int vxc_solid_cell_count(const vxc_solid *solid);
 

@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..71"
+echo "1..78"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -198,5 +198,20 @@ ok "... and so for the mesh family" 2 "matches no case of the mesh family; did y
 printf '(solid s (cell a (sphere 0.1)) (cell b (sphere 0.1) (halfspace 0 0 1 -0.2)))' >"$tmp/empty.vxm"
 ok "a failed --json command writes an error object" 1 '^\{"error": \{"exit_status": 1, "message": ".*empty\.vxm:1:32: cell .b. is empty' -- \
   sh -c "'$vxc' mass '$tmp/empty.vxm' --json 2>/dev/null"
+
+# a model drawn in millimetres: the peg of data/peg.vxm with its lengths in mm
+printf '(solid peg (density 7850)\n  (cell tip (move (translate 0 0 -17) (cone 45)) (slab z 0 3))\n  (cell shaft (cylinder 20) (slab z 3 100))\n  (cell head (box 60 60 20) (pose (translate 0 0 110))))\n' >"$tmp/peg-mm.vxm"
+sed 's/(density 7850)/(units mm) (density 7850)/' "$tmp/peg-mm.vxm" >"$tmp/peg-units.vxm"
+mmwarn="warning: .*peg-mm\.vxm: solid 'peg' is 120 m across.*add \(units mm\)"
+ok "check warns of a model drawn in millimetres" 0 "$mmwarn" -- "$vxc" check "$tmp/peg-mm.vxm"
+ok "mass warns of it" 0 "vxc mass: $mmwarn" -- "$vxc" mass "$tmp/peg-mm.vxm" --rtol 1e-2
+ok "metrics warns of it" 0 "vxc metrics: $mmwarn" -- "$vxc" metrics "$tmp/peg-mm.vxm" "$data/ball.vxm" --pose-b "0 0 500"
+ok "force warns of it" 0 "vxc force: $mmwarn" -- "$vxc" force "$tmp/peg-mm.vxm" "$data/ball.vxm" --pose-b "0 0 500"
+cp "$data/ball.vxm" "$tmp/ball.vxm"
+printf '(task t (duration 1e-3)\n (body p (model "peg-mm.vxm") (fixed) (pose 0 0 0))\n (body b (model "ball.vxm") (free) (pose 0 0 500)))\n' >"$tmp/mm.vxt"
+ok "task warns of it" 0 "vxc task: $mmwarn" -- "$vxc" task "$tmp/mm.vxt" --out "$tmp/mm-out"
+ok "with (units mm) it is the bundled peg, unwarned" 0 '^[^ ]*peg-units\.vxm: ok \(solid .peg., 3 cells\) $' -- \
+  sh -c "'$vxc' check '$tmp/peg-units.vxm' 2>&1 | tr '\n' ' '"
+ok "no bundled model is warned of" 0 '^ *0$' -- sh -c "'$vxc' check -q '$data'/*.vxm '$data'/step/*.vxm 2>&1 | wc -c"
 
 [ "$failed" -eq 0 ]

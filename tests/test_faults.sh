@@ -12,7 +12,7 @@ tools=$(dirname "$vxc")
 seed=${VXC_FAULT_SEED:-$$}
 echo "# seed $seed (VXC_FAULT_SEED)"
 
-echo "1..34"
+echo "1..42"
 
 cp "$data/ball.vxm" "$data/table.vxm" "$tmp/"
 cat >"$tmp/drop.vxt" <<EOT
@@ -422,4 +422,41 @@ sed 's/(pose 0 0 0.15)/(pose 0 0 1e5)/' drop.vxt >far.vxt
 ok "a pose beyond the 1e4 m workspace is refused by the reader at its line and column" 1 \
   'far\.vxt:4:15: a position beyond the workspace \(z = 100000 m' -- "$vxc" task far.vxt --out far
 ok "... and wrote nothing" 0 '^none$' -- sh -c "[ ! -e far ] && echo none"
+
+# --max-memory: one bound over a run's loading and queries. A mesh model that needs more is
+# refused while loading; an octree workspace refining a grazing contact to 1e-7 of its volume
+# (no absolute tolerance) passes it while running (the task alone, and each case of a sweep
+# that loaded within it); a generous bound changes nothing.
+ok "mass --max-memory: a mesh model that needs more is refused, naming the bound" 1 \
+  'vxc mass: the --max-memory bound of 100000 bytes was reached while loading .*mesh-torus\.vxm' -- \
+  "$vxc" mass "$data/mesh-torus.vxm" --max-memory 1e5
+ok "... --json: the same as its error object" 1 '^\{"error": \{"exit_status": 1, "message": "the --max-memory bound' -- \
+  sh -c "'$vxc' mass '$data/mesh-torus.vxm' --max-memory 1e5 --json 2>/dev/null"
+"$vxc" mass "$data/mesh-torus.vxm" --json | sed 's/"time_ms": [0-9.e+-]*//g' >mass-free
+"$vxc" mass "$data/mesh-torus.vxm" --json --max-memory 1e9 | sed 's/"time_ms": [0-9.e+-]*//g' >mass-bound
+ok "... under a generous bound the same mass properties" 0 '^same$' -- \
+  sh -c "cmp -s mass-free mass-bound && echo same"
+ok "metrics: a query's workspace passing the bound is an error naming it" 1 \
+  'vxc metrics: the --max-memory bound of 1000000 bytes was reached while measuring the contact' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --no-closed-form \
+  --rtol 1e-7 --max-memory 1e6
+sed 's/(contact table ball (voxel 1e-3))/(contact table ball (rtol 1e-7) (atol 1e-30) (closed-form off))/' \
+  drop.vxt >fine.vxt
+ok "task: a query's workspace passing the bound fails the run, naming it" 1 \
+  'the --max-memory bound of 1000000 bytes was reached while running the task \(at t = 0\.1' -- \
+  "$vxc" task fine.vxt --out fine --max-memory 1e6
+"$vxc" task drop.vxt --out free >/dev/null 2>&1
+"$vxc" task drop.vxt --out bound --max-memory 1e9 >/dev/null 2>&1
+ok "... and under a generous bound a run writes the same series" 0 '^same$' -- \
+  sh -c "cmp -s free/series.csv bound/series.csv && echo same"
+cat >fine.vxs <<EOT
+(sweep fine (task "fine.vxt")
+  (vary (body ball pose z 0.11 0.12 2))
+  (outputs peak_fn))
+EOT
+ok "sweep: each case passing the bound fails, naming it and the case (exit 1)" 1 \
+  'case 1: failed: the --max-memory bound of 1000000 bytes was reached while running case 1' -- \
+  "$vxc" sweep fine.vxs --out fine-sw --max-memory 1e6
+ok "a malformed --max-memory is a usage error" 2 'max-memory: expected a whole number of bytes' -- \
+  "$vxc" task drop.vxt --out ms --max-memory 1.5
 [ "$failed" -eq 0 ]

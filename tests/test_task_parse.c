@@ -140,7 +140,7 @@ static void test_errors(void **state) {
   expect_error(
       "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
       " (body b (model \"ball.vxm\") (fixed) (pose 0 0 1))\n (contact a b))",
-      VXC_ERR_FORMAT, 4, 2, "must be free");
+      VXC_ERR_FORMAT, 4, 2, "both bodies are fixed");
   /* (rolling rate-independent ...): the mode, the names and the values are checked */
   const char *rolling[][2] = {{"(rolling viscous (eta_r 1e-3))", "rate-independent"},
                               {"(rolling rate-independent (eta_x 1e-3))", "(eta_r E)"},

@@ -31,6 +31,15 @@ int cli_lib_error(const vxc_error *err, vxc_status status) {
 }
 
 
+int cli_fail(const char *command, const char *doing, const vxc_error *err, vxc_status st) {
+  if (st == VXC_ERR_NOMEM && cli_memory_message(doing, last_error, sizeof last_error)) {
+    fprintf(stderr, "vxc %s: %s\n", command, last_error);
+    return CLI_FAIL;
+  }
+  return cli_lib_error(err, st);
+}
+
+
 void cli_json_error(int rc) {
   printf("{\"error\": {\"exit_status\": %d, \"message\": ", rc);
   cli_json_str(stdout, last_error[0] ? last_error : "failed (see standard error)");
@@ -171,7 +180,7 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
   int known = (allow_pose && is_pose) || strcmp(arg, "--voxel") == 0 ||
               strcmp(arg, "--rtol") == 0 || strcmp(arg, "--threads") == 0 ||
               strcmp(arg, "--max-boxes") == 0 || strcmp(arg, "--max-bytes") == 0 ||
-              strcmp(arg, "--atol") == 0;
+              strcmp(arg, "--atol") == 0 || strcmp(arg, "--max-memory") == 0;
   if (!known) {
     return 0;
   }
@@ -208,6 +217,11 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
       return -1;
     }
     o->query.max_bytes = (size_t)x;
+  } else if (strcmp(arg, "--max-memory") == 0) {
+    if (cli_memory_set(val) != 0) {
+      cli_usage_error(command, "%s, got '%s'", CLI_MEMORY_USAGE, val);
+      return -1;
+    }
   } else if (strcmp(arg, "--atol") == 0) {
     if (cli_parse_double(val, &x) != 0 || !(x >= 0) || x > 1) {
       cli_usage_error(command, "--atol: expected a volume from 0 to 1 (m^3), got '%s'", val);
@@ -244,10 +258,11 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
 int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s) {
   vxc_query *q = NULL;
   vxc_error err;
-  vxc_status st = vxc_query_create(NULL, &q);
+  vxc_status st = vxc_query_create(cli_allocator(), &q);
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 1e-2;
+  cli_memory_query(&o);
   vxc_pose id = vxc_pose_identity();
   int n = vxc_solid_cell_count(s), found = 0;
   for (int i = 0; i < n && st == VXC_OK; i++) {
@@ -267,10 +282,22 @@ int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s)
   }
   vxc_query_free(q);
   if (st != VXC_OK) {
-    cli_lib_error(st == VXC_ERR_NOMEM ? NULL : &err, st);
+    char doing[4200];
+    snprintf(doing, sizeof doing, "checking the cells of %s for overlaps", file);
+    cli_fail(command, doing, st == VXC_ERR_NOMEM ? NULL : &err, st);
     return -1;
   }
   return found;
+}
+
+
+int cli_warn_units(const char *command, const char *file, const vxc_solid *s) {
+  char why[512];
+  if (!vxc_solid_units_suspect(s, why, sizeof why)) {
+    return 0;
+  }
+  fprintf(stderr, "vxc %s: warning: %s: %s\n", command, file, why);
+  return 1;
 }
 
 
@@ -282,8 +309,8 @@ int cli_capped(const char *command, int capped) {
           "vxc %s: warning: the work or memory cap stopped refinement before the tolerance "
           "asked for: the result is less accurate than asked (its bracket still holds; "
           "\"capped\": true in the JSON). A coarser --voxel, a larger --rtol, a larger "
-          "--max-boxes or a larger --max-bytes may help.\n",
-          command);
+          "--max-boxes or a larger --max-bytes%s may help.\n",
+          command, cli_allocator() ? " (held within --max-memory)" : "");
   return CLI_CAPPED;
 }
 

@@ -127,6 +127,24 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
                   int (*extra)(int argc, char **argv, int *i, void *ud), void *ud, vxc_solid **a,
                   vxc_solid **b);
 
+/* The --max-memory bound of a run (cli_memory.c): one vxc_memory_bound over everything the
+ * command loads and queries. cli_memory_set parses BYTES (a whole number from 1 to 1e15) and
+ * makes the bound: 0, or -1 (malformed, given twice, or out of memory). cli_allocator is
+ * its allocator for every loader and vxc_query_create (NULL without the option);
+ * cli_memory_query holds a query's workspace cap (max_bytes) within the bound;
+ * cli_memory_refused counts the allocations the bound refused. cli_memory_message, when the
+ * bound refused one, writes "the --max-memory bound of N bytes was reached while DOING ..."
+ * to msg and returns 1, else 0. */
+#define CLI_MEMORY_USAGE "--max-memory: expected a whole number of bytes from 1 to 1e15"
+int cli_memory_set(const char *val);
+const vxc_allocator *cli_allocator(void);
+void cli_memory_query(vxc_query_options *q);
+size_t cli_memory_refused(void);
+int cli_memory_message(const char *doing, char *msg, size_t size);
+/* A failed step of `command` while DOING: the bound's message (cli_memory_message) when the
+ * bound was reached, else the library's error (cli_lib_error). Returns CLI_FAIL. */
+int cli_fail(const char *command, const char *doing, const vxc_error *err, vxc_status st);
+
 /* Help text of --max-boxes and --max-bytes, shared by mass, metrics and force. */
 #define CLI_CAP_HELP                                                                        \
   "  --atol A     with --rtol: an error of A m^3 is enough too (default 0)\n"               \
@@ -137,7 +155,13 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
   "               tolerance says \"capped\": true, warns, and the exit status is 3\n"  \
   "  --max-bytes N  memory cap of a query's workspace (default 67108864 bytes, 64 MiB);\n" \
-  "               reaching it is a cap as --max-boxes is\n"
+  "               reaching it is a cap as --max-boxes is\n"                             \
+  "  --max-memory BYTES  bound on all the run allocates (models, meshes, queries);\n"   \
+  "               passing it is an error (exit status 1) naming the bound\n"
+
+/* Warns on stderr, naming `file`, when the solid's lengths look like millimetres
+ * (vxc_solid_units_suspect). Returns 1 when it warned, else 0. */
+int cli_warn_units(const char *command, const char *file, const vxc_solid *s);
 
 /* The exit statuses of the commands that measure (mass, metrics, force). */
 #define CLI_EXIT_HELP                                                                      \

@@ -3,7 +3,8 @@
  * Standard input is read whole (a pipe has no name to reopen) and handed to the library's
  * in-memory readers under the name "<stdin>", so messages read "<stdin>:LINE:COLUMN: ...";
  * the mesh and model files it names resolve against the current directory, as there is no
- * file whose directory they could be relative to. It can be read once per command. */
+ * file whose directory they could be relative to. It can be read once per command. Both
+ * load through the --max-memory bound (cli_allocator). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,13 +73,13 @@ static int cli_is_stdin(const char *path) {
 
 vxc_status cli_solid_load(const char *path, vxc_solid **out, vxc_error *err) {
   if (!cli_is_stdin(path)) {
-    return vxc_solid_load(path, NULL, out, err);
+    return vxc_solid_load(path, cli_allocator(), out, err);
   }
   char *text = NULL;
   size_t len = 0;
   vxc_status st = read_stdin(&text, &len, err);
   if (st == VXC_OK) {
-    st = vxc_solid_parse(text, len, CLI_STDIN_NAME, NULL, out, err);
+    st = vxc_solid_parse(text, len, CLI_STDIN_NAME, cli_allocator(), out, err);
   }
   free(text);
   return st;
@@ -87,13 +88,13 @@ vxc_status cli_solid_load(const char *path, vxc_solid **out, vxc_error *err) {
 
 vxc_status cli_task_load(const char *path, vxc_task **out, vxc_error *err) {
   if (!cli_is_stdin(path)) {
-    return vxc_task_load(path, NULL, out, err);
+    return vxc_task_load(path, cli_allocator(), out, err);
   }
   char *text = NULL;
   size_t len = 0;
   vxc_status st = read_stdin(&text, &len, err);
   if (st == VXC_OK) {
-    st = vxc_task_parse(text, len, CLI_STDIN_NAME, NULL, NULL, out, err);
+    st = vxc_task_parse(text, len, CLI_STDIN_NAME, NULL, cli_allocator(), out, err);
   }
   free(text);
   return st;

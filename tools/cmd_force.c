@@ -311,13 +311,13 @@ static int force_report(const cli_geom_opts *o, const force_opts *f, const vxc_p
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
-  vxc_status st = vxc_query_create(NULL, &q);
+  vxc_status st = vxc_query_create(cli_allocator(), &q);
   if (st == VXC_OK) {
     st = vxc_query_run(q, a, &o->pose_a, b, &o->pose_b, &o->query, NULL, NULL, &m, &err);
   }
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     vxc_query_free(q);
-    return cli_lib_error(&err, st);
+    return cli_fail("force", "measuring the contact", &err, st);
   }
   vxc_body_motion ma, mb;
   force_motion(&o->pose_a, f->vel[0], &ma);

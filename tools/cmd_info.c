@@ -131,6 +131,7 @@ static int check_run(int argc, char **argv) {
       failed++;
       continue;
     }
+    cli_warn_units("check", argv[i], s);
     if (cli_warn_overlaps("check", argv[i], s) < 0) {
       failed++;
     } else if (!quiet) {

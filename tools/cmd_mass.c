@@ -109,17 +109,21 @@ static int mass_run(int argc, char **argv) {
   vxc_solid *s = NULL;
   vxc_query *q = NULL;
   vxc_mass_props *cell = NULL;
+  char doing[4200];
+  snprintf(doing, sizeof doing, "loading %s", file);
   vxc_status st = cli_solid_load(file, &s, &err);
   if (st != VXC_OK) {
-    return cli_lib_error(&err, st);
+    return cli_fail("mass", doing, &err, st);
   }
-  st = vxc_query_create(NULL, &q);
+  cli_memory_query(&o.query);
+  st = vxc_query_create(cli_allocator(), &q);
   if (st != VXC_OK) {
     vxc_solid_free(s);
-    return cli_lib_error(NULL, st);
+    return cli_fail("mass", "making the query", NULL, st);
   }
   /* everything is computed before anything is printed: a failure leaves no half output */
   int n = vxc_solid_cell_count(s), rc = CLI_OK, capped = 0;
+  cli_warn_units("mass", file, s);
   if (cli_warn_overlaps("mass", file, s) < 0) {
     rc = CLI_FAIL;
     goto done;
@@ -136,7 +140,8 @@ static int mass_run(int argc, char **argv) {
     capped |= st == VXC_OK && cell[c].capped;
   }
   if (st != VXC_OK) {
-    rc = cli_lib_error(&err, st);
+    snprintf(doing, sizeof doing, "measuring the mass properties of %s", file);
+    rc = cli_fail("mass", doing, &err, st);
     goto done;
   }
   capped |= total.capped;

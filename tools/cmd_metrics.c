@@ -39,16 +39,22 @@ int cli_load_pair(const char *command, int argc, char **argv, cli_geom_opts *o,
     return cli_usage_error(command, "expected two model files (A.vxm B.vxm)");
   }
   vxc_error err;
-  vxc_status st = vxc_solid_load(files[0], NULL, a, &err);
+  char doing[4200];
+  snprintf(doing, sizeof doing, "loading %s", files[0]);
+  vxc_status st = vxc_solid_load(files[0], cli_allocator(), a, &err);
   if (st != VXC_OK) {
-    return cli_lib_error(&err, st);
+    return cli_fail(command, doing, &err, st);
   }
-  st = vxc_solid_load(files[1], NULL, b, &err);
+  snprintf(doing, sizeof doing, "loading %s", files[1]);
+  st = vxc_solid_load(files[1], cli_allocator(), b, &err);
   if (st != VXC_OK) {
     vxc_solid_free(*a);
     *a = NULL;
-    return cli_lib_error(&err, st);
+    return cli_fail(command, doing, &err, st);
   }
+  cli_memory_query(&o->query);
+  cli_warn_units(command, files[0], *a);
+  cli_warn_units(command, files[1], *b);
   return CLI_OK;
 }
 
@@ -115,7 +121,7 @@ static int metrics_run(int argc, char **argv) {
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
-  vxc_status st = vxc_query_create(NULL, &q);
+  vxc_status st = vxc_query_create(cli_allocator(), &q);
   if (st == VXC_OK) {
     st = vxc_query_run(q, a, &o.pose_a, b, &o.pose_b, &o.query, NULL, NULL, &m, &err);
   }
@@ -125,7 +131,7 @@ static int metrics_run(int argc, char **argv) {
   if (rc != CLI_OK) {
     /* reported */
   } else if (st != VXC_OK && st != VXC_NO_CONTACT) {
-    rc = cli_lib_error(&err, st);
+    rc = cli_fail("metrics", "measuring the contact", &err, st);
   } else if (o.json) {
     printf("{\"contact\": %s", m.contact ? "true" : "false");
     if (!m.contact) {

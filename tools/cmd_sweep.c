@@ -138,7 +138,7 @@ static void stop(worker *w) {
 static int show_case(const sweep_opts *o) {
   vxc_sweep *sw = NULL;
   vxc_error err;
-  vxc_status st = vxc_sweep_load(o->file, NULL, &sw, &err);
+  vxc_status st = vxc_sweep_load(o->file, cli_allocator(), &sw, &err);
   if (st != VXC_OK) {
     return cli_lib_error(&err, st);
   }
@@ -301,6 +301,8 @@ const cli_command cli_cmd_sweep = {
     "  --plot          also DIR/OUTPUT.png per output through gnuplot: a heat map over the\n"
     "                  first two varied numbers (DIR/sweep.gp is written either way)\n"
     "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n"
+    "  --max-memory BYTES  bound on all a worker allocates (the sweep, each case's task,\n"
+    "                  models and queries): a case that passes it fails, naming the bound\n"
     "  --show-case I   print the task file of case I (from 0) and exit\n\n"
     "SIGINT or SIGTERM stops the sweep: the cases under way are abandoned, the rows of the\n"
     "cases that ended stay in DIR/sweep.csv, and a message says how many and that --resume\n"

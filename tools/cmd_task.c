@@ -464,6 +464,11 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
       i++;
     } else if (strcmp(argv[i], "--vtk") == 0) {
       return cli_usage_error("task", "option '--vtk' needs a directory");
+    } else if (strcmp(argv[i], "--max-memory") == 0) {
+      if (i + 1 >= argc || cli_memory_set(argv[i + 1]) != 0) {
+        return cli_usage_error("task", "%s", CLI_MEMORY_USAGE);
+      }
+      i++;
     } else if (strcmp(argv[i], "--plot") == 0) {
       a->plot = 1;
     } else if (strcmp(argv[i], "--no-closed-form") == 0) {
@@ -480,14 +485,33 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
 }
 
 
+/* Warns once per model file whose lengths look like millimetres (cli_warn_units). */
+static void warn_units(const vxc_task *t) {
+  int n = vxc_task_body_count(t);
+  for (int i = 0; i < n; i++) {
+    const char *m = vxc_task_body_model(t, i);
+    int seen = 0;
+    for (int j = 0; j < i && !seen; j++) {
+      seen = strcmp(vxc_task_body_model(t, j), m) == 0;
+    }
+    if (!seen) {
+      cli_warn_units("task", m, vxc_task_body_solid(t, i));
+    }
+  }
+}
+
+
 /* Loads the task and applies the command line's duration and limits. */
 static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
   vxc_task *t = NULL;
   vxc_status st = cli_task_load(a->file, &t, &err);
   if (st != VXC_OK) {
-    return cli_lib_error(&err, st);
+    char doing[4200];
+    snprintf(doing, sizeof doing, "loading %s and its models", a->file);
+    return cli_fail("task", doing, &err, st);
   }
+  warn_units(t);
   if (a->duration > 0) {
     vxc_task_set_duration(t, a->duration);
   }
@@ -563,7 +587,11 @@ static void run_message(const task_out *o, const vxc_task_summary *s, vxc_status
     snprintf(msg, size, "the wall-time limit of %g s was reached at t = %.6g s (--max-wall)",
              o->max_wall, s->t_end);
   } else {
-    snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
+    char doing[64];
+    snprintf(doing, sizeof doing, "running the task (at t = %.6g s)", s->t_end);
+    if (st != VXC_ERR_NOMEM || !cli_memory_message(doing, msg, size)) {
+      snprintf(msg, size, "%s", st == VXC_OK ? "" : err->message);
+    }
   }
 }
 
@@ -684,6 +712,8 @@ const cli_command cli_cmd_task = {
     "                  (DIR/plots.gp is written either way)\n"
     "  --duration T    run T seconds instead of the task's (duration T)\n"
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
+    "  --max-memory BYTES  bound on all the run allocates (the task, its models and\n"
+    "                  meshes, the queries): passing it fails the run (exit status 1)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
     "                  would write more is refused, or stopped with status \"limit\"\n"
     "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"

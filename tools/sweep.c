@@ -80,6 +80,11 @@ int sweep_parse_args(const char *prog, const char *help, int argc, char **argv, 
         }
         o->max_steps = v;
       }
+    } else if (!strcmp(a, "--max-memory")) {
+      if (i + 1 >= argc || cli_memory_set(argv[i + 1]) != 0) {
+        return usage(prog, "%s", CLI_MEMORY_USAGE);
+      }
+      i++;
     } else if (!strcmp(a, "--resume")) {
       o->resume = 1;
     } else if (!strcmp(a, "--plot")) {
@@ -164,6 +169,7 @@ int sweep_case_message(const vxc_sweep *sw, long long i, long long max_steps, ch
                        size_t *len) {
   double o[64];
   vxc_sweep_result res;
+  size_t refused = cli_memory_refused();
   vxc_status st = vxc_sweep_run_case(sw, i, max_steps, 0, o, &res);
   if (st != VXC_OK) {
     res.status = VXC_SWEEP_FAILED;
@@ -172,6 +178,12 @@ int sweep_case_message(const vxc_sweep *sw, long long i, long long max_steps, ch
     for (int k = 0; k < 64; k++) {
       o[k] = NAN;
     }
+  }
+  if (cli_memory_refused() > refused && res.status != VXC_SWEEP_COMPLETED) {
+    char doing[64];
+    snprintf(doing, sizeof doing, "running case %lld", i);
+    res.status = VXC_SWEEP_FAILED;
+    cli_memory_message(doing, res.err.message, sizeof res.err.message);
   }
   char *row = make_row(sw, i, o, res.status);
   const char *msg =
@@ -476,9 +488,14 @@ int sweep_out_open(sweep_out *s, const sweep_opts *o) {
   s->t0 = sweep_now();
   s->tty = isatty(2);
   vxc_error err;
-  vxc_status st = vxc_sweep_load(o->file, NULL, &s->sw, &err);
+  vxc_status st = vxc_sweep_load(o->file, cli_allocator(), &s->sw, &err);
   if (st != VXC_OK) {
-    fprintf(stderr, "vxc: %s\n", err.message[0] ? err.message : vxc_status_str(st));
+    char msg[sizeof err.message + 64], doing[4200];
+    snprintf(doing, sizeof doing, "loading %s", o->file);
+    if (st != VXC_ERR_NOMEM || !cli_memory_message(doing, msg, sizeof msg)) {
+      snprintf(msg, sizeof msg, "%s", err.message[0] ? err.message : vxc_status_str(st));
+    }
+    fprintf(stderr, "vxc: %s\n", msg);
     return CLI_FAIL;
   }
   s->ncase = vxc_sweep_case_count(s->sw);

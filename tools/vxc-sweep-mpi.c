@@ -21,7 +21,8 @@ enum { TAG_CASE = 1, TAG_RESULT = 2 };
 const cli_command *const cli_commands[] = {NULL}; /* cli.c's table: no subcommands here */
 
 static const char usage_text[] =
-    "usage: mpirun -n P vxc-sweep-mpi FILE.vxs [--out DIR] [--resume] [--plot] [--max-steps N]\n\n"
+    "usage: mpirun -n P vxc-sweep-mpi FILE.vxs [--out DIR] [--resume] [--plot] [--max-steps N]\n"
+    "                                [--max-memory BYTES]\n\n"
     "Runs the cases of a parameter sweep (.vxs) on MPI ranks: rank 0 hands out case\n"
     "indices and writes DIR/sweep.csv and DIR/times.csv, the other ranks run the cases.\n"
     "The files and options are those of `vxc sweep` (see vxc sweep --help); sweep.csv has\n"
@@ -41,7 +42,7 @@ static void nap(void) {
 static int worker(const sweep_opts *o) {
   vxc_sweep *sw = NULL;
   vxc_error err;
-  vxc_status st = vxc_sweep_load(o->file, NULL, &sw, &err);
+  vxc_status st = vxc_sweep_load(o->file, cli_allocator(), &sw, &err);
   for (;;) {
     long long i;
     MPI_Recv(&i, 1, MPI_LONG_LONG, 0, TAG_CASE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
