@@ -125,11 +125,11 @@ static int on_record(void *ud, const vxc_task_record *r) {
     return 1; /* stop at the first failed write */
   }
   o->rows++;
-  if (o->vtk && task_vtk_frame(o->vtk, r) != 0) {
+  if (o->vtk && task_vtk_frame(o->vtk, r) < 0) {
     o->vtk_failed = 1;
     return 1;
   }
-  return 0;
+  return 0; /* frames cut at --max-output: the run goes on (task_vtk_close says so) */
 }
 
 
@@ -490,6 +490,12 @@ static int task_args_parse(int argc, char **argv, task_args *a) {
 }
 
 
+/* --max-output in bytes: a row of series.csv is about 24 bytes a column. */
+static double row_bytes(vxc_task *t) {
+  return 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
+}
+
+
 /* Loads the task and applies the command line's duration and limits. */
 static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
@@ -504,9 +510,7 @@ static int task_open(const task_args *a, vxc_task **out) {
   if (a->no_closed_form) {
     vxc_task_set_closed_form(t, 0);
   }
-  /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
-  double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
-  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row));
+  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row_bytes(t)));
   *out = t;
   return CLI_OK;
 }
@@ -590,28 +594,33 @@ static int task_execute(vxc_task *t, const task_args *a) {
   char path[4200];
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
   snprintf(path, sizeof path, "%s/summary.json", a->dir);
+  /* the frames' bodies sampled and their bytes told (or refused) before DIR is touched */
+  if (a->vtk && (!(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol)) ||
+                 task_vtk_plan(o.vtk, a->max_output, row_bytes(t)) != 0)) {
+    task_vtk_free(o.vtk);
+    return CLI_FAIL;
+  }
   if (tools_make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (tools_lock_dir("vxc task", a->dir) != 0 || write_running(path, t) != 0 ||
       tools_file_open(&o.csv, "vxc task", o.csv_path, TOOLS_FILE_TRUNC) != 0) {
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (a->vtk && tools_make_dirs(a->vtk) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->vtk, strerror(errno));
     tools_file_discard(&o.csv);
-    return CLI_FAIL;
-  }
-  if (a->vtk && !(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol))) {
-    tools_file_discard(&o.csv);
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (csv_header(&o) != 0) {
     tools_file_discard(&o.csv);
     free(o.names);
     free(o.pairs);
-    task_vtk_close(o.vtk);
+    task_vtk_free(o.vtk);
     fprintf(stderr, "vxc: out of memory\n");
     return CLI_FAIL;
   }
@@ -695,16 +704,24 @@ const cli_command cli_cmd_task = {
     "  --duration T    run T seconds instead of the task's (duration T)\n"
     "  --max-steps N   stop with status \"limit\" after N steps (default 1e8)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
-    "                  would write more is refused, or stopped with status \"limit\"\n"
+    "                  would write more is refused, or stopped with status \"limit\"; with\n"
+    "                  --vtk the frames take at most B less the series' bytes: refused\n"
+    "                  before the run (exit 1, nothing written) when the bodies' files\n"
+    "                  alone would pass it; else, when a frame would (the contact\n"
+    "                  regions outgrow the estimate), no more frames are written, the run\n"
+    "                  goes on, a warning is printed and the exit status is 1\n"
     "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"
     "                  under way is stopped too)\n"
     "  --no-closed-form  every contact by the octree, as (closed-form off) does for one\n"
-    "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
-    "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
+    "  --vtk DIR       ParaView frames, one per record, binary (zlib-compressed VTK XML),\n"
+    "                  announced before the run (how many, about how many bytes, where):\n"
+    "                  DIR/frame-NNNNNN-body-K.vtp (body K's surface, cell data solid = K,\n"
+    "                  cell; written only when its pose changed: a fixed body once) and\n"
     "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"
-    "                  cell data contact, pair, patch, leaf, level, size, volume, volume_lo,\n"
-    "                  volume_hi, bracket_width, error_estimate), played by DIR/bodies.pvd\n"
-    "                  and DIR/contact.pvd\n"
+    "                  cell data contact, closed_form, pair, patch, leaf, level, size, volume,\n"
+    "                  volume_lo, volume_hi, bracket_width, error_estimate; a pair measured\n"
+    "                  in closed form or by quadrature shown by the octree's coarse boxes),\n"
+    "                  played by DIR/bodies.pvd and DIR/contact.pvd\n"
     "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"
     "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
     "summary.json says \"interrupted\" and the exit status is 130 or 143. Exit status 1\n"
