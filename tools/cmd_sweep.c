@@ -296,7 +296,8 @@ const cli_command cli_cmd_sweep = {
     "                  refused when a file in DIR/sweep.inputs changed; a row that does not\n"
     "                  parse, or a second row of one case, is dropped (and said) and rerun\n"
     "  --plot          also DIR/OUTPUT.png per output through gnuplot: a heat map over the\n"
-    "                  first two varied numbers (DIR/sweep.gp is written either way)\n"
+    "                  first two varied numbers, axes and colour box with their units\n"
+    "                  (DIR/sweep.gp is written either way)\n"
     "  --max-steps N   per case: stop with status \"limit\" after N steps (default 1e8)\n"
     "  --show-case I   print the task file of case I (from 0) and exit\n",
     sweep_run};
