@@ -1034,6 +1034,11 @@ double vxc_task_duration(const vxc_task *t) {
 }
 
 
+double vxc_task_record_every(const vxc_task *t) {
+  return t ? t->every : 0;
+}
+
+
 vxc_status vxc_task_set_duration(vxc_task *t, double duration) {
   if (!t || !(duration > 0) || !isfinite(duration)) {
     return VXC_ERR_ARG;

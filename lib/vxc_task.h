@@ -53,6 +53,9 @@ VXC_API void vxc_task_free(vxc_task *task);
 
 VXC_API const char *vxc_task_name(const vxc_task *task);
 VXC_API double vxc_task_duration(const vxc_task *task); /* s */
+/* The record interval (record (every T)), s; 0 when the task records every step or task is
+ * NULL. */
+VXC_API double vxc_task_record_every(const vxc_task *task);
 /* Replaces the task's duration (s, > 0: e.g. a shortened run). VXC_ERR_ARG otherwise. */
 VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
 /* 0 turns the fast paths (closed forms, quadratures, bore proofs) off for every contact, as

@@ -18,7 +18,7 @@ if [ -z "$py" ]; then
   exit 0
 fi
 
-echo "1..11"
+echo "1..21"
 # the total volume of `vxc mass --json`
 mass() { "$vxc" mass "$1" --json --rtol 1e-7 | sed 's/.*"total": {"volume": //; s/,.*//'; }
 
@@ -45,6 +45,13 @@ ok "the region of --voxel 4 mm read back" 0 '^ok: whole boxes' -- \
   --patches --no-closed-form --vtk "$tmp/r3.vtu" >"$tmp/m3.json"
 ok "peg in hole-block: four pairs, each pair's cells sum to its V" 0 'pair 3: [0-9]+ leaf cells' \
   -- "$py" "$check" region "$tmp/r3.vtu" "$tmp/m3.json"
+
+# the same pairs measured by quadrature (the rod and the cone in the bore): each shown by the
+# octree's coarse region, whose bracket must hold the quadrature's V
+"$vxc" metrics "$data/peg.vxm" "$data/hole-block.vxm" --pose-a "0.001 0 -0.03" --json \
+  --patches --vtk "$tmp/r3q.vtu" >"$tmp/m3q.json"
+ok "quadrature pairs: the coarse octree's cells bracket each pair's V" 0 \
+  'pair 3: the coarse cells. bracket .* holds its V' -- "$py" "$check" region "$tmp/r3q.vtu" "$tmp/m3q.json"
 
 # a mesh cell against quadric cells, and the same with several threads asked (a visitor runs
 # the query on one thread: the same figures, but for the penetration, which the kept region
@@ -83,11 +90,47 @@ cat >"$tmp/drop.vxt" <<EOF
     (pose 0.01 0.02 0.2 0.9238795 0.3826834 0 0) (velocity 0 0.3 0 0 0 3))
   (contact table ball (params (k_v 1e7)) (voxel 2e-3)))
 EOF
-ok "task --vtk writes a frame per record" 0 'completed' -- "$vxc" task "$tmp/drop.vxt" \
-  --out "$tmp/drop" --vtk "$tmp/drop/vtk" --vtk-tol 0.02
+ok "task --vtk announces its frames, their bytes and folder before the run" 0 \
+  "ParaView frames: 6 \\(one every 0.04 s\\) into $tmp/drop/vtk/bodies.pvd .*about [0-9.]+ kB \\(table written once" \
+  -- "$vxc" task "$tmp/drop.vxt" --out "$tmp/drop" --vtk "$tmp/drop/vtk" --vtk-tol 0.02
 ok "the frames play the series: times, the contact's V, the ball's centre" 0 \
-  'every contact frame agrees' -- "$py" "$check" frames "$tmp/drop/vtk" \
+  'every body frame is its first' -- "$py" "$check" frames "$tmp/drop/vtk" \
   "$tmp/drop/series.csv" 'table~ball' ball
+ok "... the fixed table written once and shown at every record" 0 'table is written once' -- \
+  "$py" "$check" frames "$tmp/drop/vtk" "$tmp/drop/series.csv" 'table~ball' ball table
+ok "... binary: zlib-compressed appended data, no ASCII arrays" 0 '^binary$' -- sh -c \
+  "grep -L 'compressor=\"vtkZLibDataCompressor\"' '$tmp/drop/vtk/'*.vt? | grep -q . && exit 1; \
+   grep -l 'format=\"ascii\"' '$tmp/drop/vtk/'*.vt? | grep -q . && exit 1; echo binary"
+
+# the bundled peg-in-hole's first 0.4 s, recorded every 20 ms: the chamfer's frames are
+# measured by quadrature and show the octree's coarse region; the block written once
+sed -e 's|(every 0.005)|(every 0.02)|' -e "s|\"hole-block.vxm\"|\"$data/hole-block.vxm\"|" \
+  -e "s|\"peg.vxm\"|\"$data/peg.vxm\"|" "$data/peg-in-hole.vxt" >"$tmp/peg.vxt"
+ok "peg-in-hole --vtk: 21 frames" 0 'ParaView frames: 21 ' -- "$vxc" task "$tmp/peg.vxt" \
+  --duration 0.4 --out "$tmp/peg" --vtk "$tmp/peg/vtk" --vtk-tol 0.004
+ok "... its quadrature frames' coarse cells bracket the series' V; the block written once" 0 \
+  'block is written once' -- "$py" "$check" frames "$tmp/peg/vtk" "$tmp/peg/series.csv" \
+  'block~peg' - block
+ok "... and there are such frames" 0 'agrees with the series \([1-9][0-9]* of them' -- \
+  "$py" "$check" frames "$tmp/peg/vtk" "$tmp/peg/series.csv" 'block~peg' -
+
+# --max-output bounds the frames: refused before the run when the bodies alone pass it (the
+# output folder untouched), else the frames stop where the next would pass it, the run
+# goes on and the exit status is 1
+ok "frames that would pass --max-output: refused before the run" 1 \
+  '6 frames would write about .* more than --max-output \(50 kB\)' -- \
+  "$vxc" task "$tmp/drop.vxt" --out "$tmp/refused" --vtk "$tmp/refused/vtk" --vtk-tol 0.02 \
+  --max-output 5e4
+ok "... nothing written" 0 '^untouched$' -- sh -c "[ ! -e '$tmp/refused' ] && echo untouched"
+# the octree's region (closed forms off) at the contact's record outgrows the estimate
+sed 's/(voxel 2e-3)/(voxel 2e-3) (closed-form off)/' "$tmp/drop.vxt" >"$tmp/drop-octree.vxt"
+ok "frames past --max-output during the run: a warning, the run completes, exit 1" 1 \
+  'warning: the ParaView frames stop at t = 0.16 s' -- "$vxc" task \
+  "$tmp/drop-octree.vxt" --out "$tmp/cut" --vtk "$tmp/cut/vtk" --vtk-tol 0.05 --max-output 1.5e5
+ok "... the run completed; the series plays the 4 frames written, within the bound" 0 \
+  '^4 frames, within$' -- sh -c "grep -q '\"status\": \"completed\"' '$tmp/cut/summary.json' && \
+   n=\$(grep -c DataSet '$tmp/cut/vtk/contact.pvd'); b=\$(cat '$tmp/cut/vtk/'*.vt? | wc -c); \
+   [ \$b -le 150000 ] && echo \"\$n frames, within\""
 
 ok "an unwritable --vtk file is an error naming it" 1 'nodir/r.vtu' -- "$vxc" metrics \
   "$data/ball.vxm" "$data/table.vxm" --vtk "$tmp/nodir/r.vtu"

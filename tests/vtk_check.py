@@ -14,12 +14,16 @@
       two of them, opposite ways: the points are welded and consistently oriented) and the
       volume they enclose (divergence theorem: positive only if they face outward) is V_A,
       V_B within RTOL.
-  vtk_check.py frames DIR SERIES.csv CONTACT BODY
-      the frames of `vxc task --vtk DIR`: DIR/bodies.pvd and DIR/contact.pvd list one
-      frame per row of SERIES.csv at its time; each contact frame's cells are in patches
-      and its volumes sum to the
-      column CONTACT.V; in each bodies frame, the centroid of the volume BODY's triangles
-      enclose (BODY a ball centred on its model origin) is at BODY.x .y .z within 0.5 mm.
+  vtk_check.py frames DIR SERIES.csv CONTACT BODY [FIXED]
+      the frames of `vxc task --vtk DIR`: DIR/contact.pvd lists one frame per row of
+      SERIES.csv at its time, DIR/bodies.pvd one dataset per body (part K for body K); each
+      contact frame's cells are voxels in patches, and the volumes of the octree's cells
+      sum to the column CONTACT.V (with those of pairs measured in closed form, shown by a
+      coarse octree, their brackets hold it); each body's frames are triangles of that body
+      alone, as many points and triangles as its first frame, enclosing the same volume;
+      the centroid of the volume BODY's triangles enclose (BODY a ball centred on its model
+      origin) is at BODY.x .y .z within 0.5 mm; the fixed body FIXED has one file, shown at
+      every record.
 
 Prints one line per check and exits 1 on the first failure, 2 when a file cannot be read.
 """
@@ -97,8 +101,13 @@ def region(path, json_path, v_true):
           "no leaf holds more than its cube (%d leaves)" % (n - sum(box)))
     pairs = m["pairs"]
     check(set(f["pair"]) == set(range(len(pairs))), "cells of pairs 0..%d" % (len(pairs) - 1))
+    closed = cell_array(grid, "closed_form")
     for k, p in enumerate(pairs):
         sel = [i for i in range(n) if f["pair"][i] == k]
+        if p.get("closed_form"):
+            coarse_region(f, closed, sel, k, p["volume"], 1e-10)
+            continue
+        check(all(closed[i] == 0 for i in sel), "pair %d: the octree's cells (closed_form 0)" % k)
         total = {key: math.fsum(f[key][i] for i in sel)
                  for key in ("volume", "volume_lo", "volume_hi", "error_estimate")}
         check(close(total["volume"], p["volume"], 1e-10),
@@ -121,6 +130,19 @@ def region(path, json_path, v_true):
         outer = math.fsum(cube)
         check(inner <= v_true <= outer,
               "whole boxes %.9g <= closed form %.9g <= all cubes %.9g" % (inner, v_true, outer))
+
+
+def coarse_region(f, closed, sel, k, v, rel):
+    """The cells showing a pair measured in closed form or by quadrature: all tagged so (1
+    or 2), and the coarse octree's bracket, summed over them, holds the pair's V (the
+    closed form's or quadrature's, given to the relative precision rel)."""
+    check(len(sel) > 1 and all(closed[i] in (1, 2) for i in sel),
+          "pair %d (closed form %d): %d cells of the octree's coarse region" %
+          (k, closed[sel[0]], len(sel)))
+    lo = math.fsum(f["volume_lo"][i] for i in sel)
+    hi = math.fsum(f["volume_hi"][i] for i in sel)
+    check(lo <= v * (1 + rel) and v * (1 - rel) <= hi,
+          "pair %d: the coarse cells' bracket [%.6g, %.6g] holds its V = %.9g" % (k, lo, hi, v))
 
 
 def solids(path, va, vb, rtol):
@@ -170,47 +192,98 @@ def enclosed(poly, body):
     return v, [x / v for x in m]
 
 
-def frames(folder, csv_path, contact, body):
-    import csv
+def pvd(folder, name):
+    """(time, part, file) of each DataSet of FOLDER/NAME.pvd."""
     import os
     import xml.etree.ElementTree as ET
+    sets = ET.parse(os.path.join(folder, name + ".pvd")).getroot().iter("DataSet")
+    return [(float(d.get("timestep")), int(d.get("part")), d.get("file")) for d in sets]
+
+
+def contact_frame(grid, want, t):
+    """A contact frame: voxel cells in patches; the octree's cells (closed_form 0) sum to
+    the contact's V, or with the cells of pairs measured in closed form (whose coarse
+    octree's bracket holds those pairs' V) bracket it. Returns 1 when it had such cells."""
+    n = grid.GetNumberOfCells()
+    if n == 0:
+        if want != 0:
+            fail("t = %s: no cells, series V = %.9g" % (t, want))
+        return 0
+    if any(grid.GetCellType(i) != VTK_VOXEL or grid.GetCell(i).GetNumberOfPoints() != 8
+           for i in range(n)):
+        fail("t = %s: a cell that is not a voxel of 8 points" % t)
+    if min(cell_array(grid, "patch")) < 0:
+        fail("t = %s: a cell outside every patch" % t)
+    vol, lo, hi = (cell_array(grid, k) for k in ("volume", "volume_lo", "volume_hi"))
+    closed = cell_array(grid, "closed_form")
+    octree = math.fsum(vol[i] for i in range(n) if closed[i] == 0)
+    cf = [i for i in range(n) if closed[i] != 0]
+    if not cf:
+        if not close(octree, want, 1e-7, 1e-18):  # the series has 8 digits
+            fail("t = %s: volumes sum to %.9g, series %.9g" % (t, octree, want))
+        return 0
+    a = octree + math.fsum(lo[i] for i in cf)
+    b = octree + math.fsum(hi[i] for i in cf)
+    if not (a * (1 - 1e-7) - 1e-18 <= want <= b * (1 + 1e-7) + 1e-18):
+        fail("t = %s: the cells bracket [%.9g, %.9g] misses the series' V %.9g" % (t, a, b, want))
+    return 1
+
+
+def frames(folder, csv_path, contact, body, fixed=None):
+    import csv
+    import os
     with open(csv_path) as f:
         rows = list(csv.DictReader(f))
-    for name in ("bodies", "contact"):
-        sets = ET.parse(os.path.join(folder, name + ".pvd")).getroot().iter("DataSet")
-        files = [(float(d.get("timestep")), d.get("file")) for d in sets]
-        check(len(files) == len(rows), "%s.pvd: %d frames for %d records" %
-              (name, len(files), len(rows)))
-        check(all(close(t, float(r["t"]), 1e-12, 1e-15) for (t, _), r in zip(files, rows)),
-              "%s.pvd: the records' times" % name)
-        body_index = None
-        for (t, fname), r in zip(files, rows):
-            path = os.path.join(folder, fname)
-            if name == "contact":
-                grid = read(vtkXMLUnstructuredGridReader, path)
-                got = math.fsum(cell_array(grid, "volume")) if grid.GetNumberOfCells() else 0.0
-                if grid.GetNumberOfCells() and min(cell_array(grid, "patch")) < 0:
-                    fail("t = %s: a cell outside every patch" % r["t"])
-                want = float(r[contact + ".V"])
-                if not close(got, want, 1e-7, 1e-18):  # the series has 8 digits
-                    fail("t = %s: volumes sum to %.9g, series %.9g" % (r["t"], got, want))
-            else:
-                poly = read(vtkXMLPolyDataReader, path)
-                if body_index is None:
-                    names = [k[:-2] for k in r if k.endswith(".x")]
-                    body_index = names.index(body)
-                _, c = enclosed(poly, body_index)
-                want = [float(r[body + "." + k]) for k in "xyz"]
-                if max(abs(c[k] - want[k]) for k in range(3)) > 5e-4:
-                    fail("t = %s: %s's centroid %s, series %s" % (r["t"], body, c, want))
-        print("ok: every %s frame agrees with the series" % name)
+    names = [k[:-2] for k in rows[0] if k.endswith(".x")]
+    nb = len(names)
+    bodies, contacts = pvd(folder, "bodies"), pvd(folder, "contact")
+    check(len(contacts) == len(rows) and len(bodies) == nb * len(rows),
+          "contact.pvd: %d frames, bodies.pvd: %d datasets, for %d records of %d bodies" %
+          (len(contacts), len(bodies), len(rows), nb))
+    check(all(close(t, float(rows[i // nb]["t"]), 1e-12, 1e-15) and part == i % nb
+              for i, (t, part, _) in enumerate(bodies)) and
+          all(close(t, float(r["t"]), 1e-12, 1e-15) for (t, _, _), r in zip(contacts, rows)),
+          "the .pvd files list the records' times, a part per body")
+    quadrature = 0
+    for (_, _, fname), r in zip(contacts, rows):
+        grid = read(vtkXMLUnstructuredGridReader, os.path.join(folder, fname))
+        quadrature += contact_frame(grid, float(r[contact + ".V"]), r["t"])
+    print("ok: every contact frame agrees with the series (%d of them with cells of pairs "
+          "measured in closed form)" % quadrature)
+    first = {}
+    for i, (_, k, fname) in enumerate(bodies):
+        poly = read(vtkXMLPolyDataReader, os.path.join(folder, fname))
+        if set(cell_array(poly, "solid")) != {k}:
+            fail("%s: cells of another body than %d" % (fname, k))
+        if any(poly.GetCell(j).GetNumberOfPoints() != 3 for j in range(poly.GetNumberOfCells())):
+            fail("%s: a cell that is not a triangle" % fname)
+        shape = (poly.GetNumberOfPoints(), poly.GetNumberOfCells(), enclosed(poly, k)[0])
+        first.setdefault(k, shape)
+        a, b = first[k], shape
+        if a[:2] != b[:2] or not close(a[2], b[2], 1e-5):
+            fail("%s: %d points, %d triangles enclosing %.9g m^3, the first frame %s" %
+                 ((fname,) + b + (a,)))
+        if names[k] == body:
+            r = rows[i // nb]
+            _, c = enclosed(poly, k)
+            want = [float(r[body + "." + x]) for x in "xyz"]
+            if max(abs(c[x] - want[x]) for x in range(3)) > 5e-4:
+                fail("t = %s: %s's centroid %s, series %s" % (r["t"], body, c, want))
+    print("ok: every body frame is its first frame's mesh moved; %s's centroid follows the "
+          "series" % body)
+    if fixed is not None:
+        k = names.index(fixed)
+        files = set(f for _, part, f in bodies if part == k)
+        mine = [f for f in os.listdir(folder) if f.endswith("-body-%d.vtp" % k)]
+        check(len(files) == 1 and mine == list(files),
+              "the fixed %s is written once (%s) and shown at every record" % (fixed, mine))
 
 
 def main(argv):
     if len(argv) >= 4 and argv[1] == "region":
         region(argv[2], argv[3], float(argv[4]) if len(argv) > 4 else None)
-    elif len(argv) == 6 and argv[1] == "frames":
-        frames(argv[2], argv[3], argv[4], argv[5])
+    elif len(argv) in (6, 7) and argv[1] == "frames":
+        frames(*argv[2:])
     elif len(argv) == 6 and argv[1] == "solids":
         solids(argv[2], float(argv[3]), float(argv[4]), float(argv[5]))
     else:

@@ -10,6 +10,7 @@
 #include "tools/cli.h"
 #include "tools/dirs.h"
 #include "tools/outfile.h"
+#include "tools/plot.h"
 
 #define BELT_MAX_SET 64
 
@@ -111,26 +112,37 @@ static void json_result(FILE *f, vxc_friction_law law, const belt_result *r) {
 }
 
 
-/* The gnuplot script of one law's series: x, v and F against t, F against x. */
+/* The gnuplot script of one law's series: x, v and F against t, F against x, one panel
+ * each. */
 static int write_plot(const char *dir, vxc_friction_law law) {
-  char path[4200];
+  char path[4200], csv[4200];
   snprintf(path, sizeof path, "%.4096s/plots.gp", dir);
+  snprintf(csv, sizeof csv, "%.4096s/series.csv", dir);
   tools_file o;
   if (tools_file_open(&o, "vxc belt", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
   FILE *f = o.f;
   const char *nm = vxc_friction_law_name(law);
-  fprintf(f,
-          "set datafile separator ','\nset terminal pngcairo size 1000,800\n"
-          "set output '%s/belt.png'\nset multiplot layout 2,2 title 'block on a belt: %s'\n"
-          "set xlabel 't [s]'\nset ylabel 'x [m]'\n"
-          "plot '%s/series.csv' using 1:2 with lines notitle\n"
-          "set ylabel 'block velocity [m/s]'\nplot '%s/series.csv' using 1:3 with lines notitle\n"
-          "set ylabel 'friction force [N]'\nplot '%s/series.csv' using 1:5 with lines notitle\n"
-          "set xlabel 'x [m]'\nplot '%s/series.csv' using 2:5 with lines notitle\n"
-          "unset multiplot\n",
-          dir, nm, dir, dir, dir, dir);
+  plot_head(f, 1000, 800);
+  fprintf(f, "set key below\nset output '%s/belt.png'\n"
+             "set multiplot layout 2,2 title 'block on a belt: %s'\n",
+          dir, nm);
+  static const char *const panel[4][6] = {
+      {"block position", "t [s]", "x [m]", "column('t')", "column('x')", "x"},
+      {"block velocity", "t [s]", "block velocity [m/s]", "column('t')", "column('v')", "v"},
+      {"friction force", "t [s]", "friction force [N]", "column('t')", "column('F')", "F"},
+      {"friction force against position", "x [m]", "friction force [N]", "column('x')",
+       "column('F')", "F(x)"}};
+  tools_plot p;
+  for (int k = 0; k < 4; k++) {
+    plot_begin(&p, f, NULL, panel[k][0], panel[k][1], panel[k][2]);
+    char key[200];
+    snprintf(key, sizeof key, "%s: %s", nm, panel[k][5]);
+    plot_add(&p, csv, panel[k][3], panel[k][4], key);
+    plot_end(&p);
+  }
+  fprintf(f, "unset multiplot\n");
   if (tools_file_close(&o) != 0) {
     return -1;
   }

@@ -126,7 +126,7 @@ static int metrics_run(int argc, char **argv) {
     st = vxc_query_run(q, a, &o.pose_a, b, &o.pose_b, &o.query, NULL, NULL, &m, &err);
   }
   if (st == VXC_OK || st == VXC_NO_CONTACT) {
-    rc = cli_vtk_write(&vo, q, a, &o.pose_a, b, &o.pose_b);
+    rc = cli_vtk_write(&vo, q, &m, &o.query, a, &o.pose_a, b, &o.pose_b);
   }
   if (rc != CLI_OK) {
     /* reported */

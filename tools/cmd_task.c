@@ -22,6 +22,7 @@
 #include "tools/cli.h"
 #include "tools/dirs.h"
 #include "tools/outfile.h"
+#include "tools/plot.h"
 #include "tools/series.h"
 #include "tools/task_vtk.h"
 
@@ -115,11 +116,11 @@ static int on_record(void *ud, const vxc_task_record *r) {
     return 1; /* stop at the first failed write */
   }
   o->rows++;
-  if (o->vtk && task_vtk_frame(o->vtk, r) != 0) {
+  if (o->vtk && task_vtk_frame(o->vtk, r) < 0) {
     o->vtk_failed = 1;
     return 1;
   }
-  return 0;
+  return 0; /* frames cut at --max-output: the run goes on (task_vtk_close says so) */
 }
 
 
@@ -293,107 +294,93 @@ static int write_running(const char *path, vxc_task *t) {
 }
 
 
-/* Writes DIR/plots.gp and runs gnuplot on it when gnuplot is installed. */
-static int write_plots(const char *dir, vxc_task *t) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/plots.gp", dir);
-  tools_file out;
-  if (tools_file_open(&out, "vxc task", path, TOOLS_FILE_ATOMIC) != 0) {
-    return -1;
-  }
-  FILE *f = out.f;
-  fprintf(f,
-          "# gnuplot script written by vxc task: plots of %s/series.csv\n"
-          "set datafile separator ','\nset terminal png size 1000,600 noenhanced\n"
-          "set grid\nset xlabel 't [s]'\nset key outside right\n",
-          dir);
-  static const char *what[4][3] = {{"forces", "force [N]", "fn ft"},
-                                   {"torques", "torque [N m]", "troll tspin"},
-                                   {"velocities", "velocity [m/s, rad/s]", ""},
-                                   {"energy", "energy [J]", ""}};
-  for (int k = 0; k < 4; k++) {
-    fprintf(f, "set output '%s/%s.png'\nset ylabel '%s'\nset title '%s: %s'\nplot ", dir,
-            what[k][0], what[k][1], vxc_task_name(t), what[k][0]);
-    int n = 0;
-    if (k < 2) {
-      for (int i = 0; i < vxc_task_contact_count(t); i++) {
-        int a, b;
-        vxc_task_contact_bodies(t, i, &a, &b);
-        const char *cols[2] = {k ? "troll" : "fn", k ? "tspin" : "ft"};
-        for (int j = 0; j < 2; j++) {
-          fprintf(f,
-                  "%s'%s/series.csv' using (column('t')):(column('%s~%s.%s')) with lines "
-                  "title '%s~%s.%s'",
-                  n++ ? ", \\\n  " : "", dir, vxc_task_body_name(t, a), vxc_task_body_name(t, b),
-                  cols[j], vxc_task_body_name(t, a), vxc_task_body_name(t, b), cols[j]);
-        }
-      }
-      if (k == 0) {
-        for (int i = 0; i < vxc_task_contact_count(t); i++) {
-          int a, b;
-          vxc_task_contact_bodies(t, i, &a, &b);
-          for (int j = 0; j < 3; j++) {
-            fprintf(f,
-                    ", \\\n  '%s/series.csv' using (column('t')):(column('%s~%s.F%c')) "
-                    "with lines title 'on %s: F%c'",
-                    dir, vxc_task_body_name(t, a), vxc_task_body_name(t, b), "xyz"[j],
-                    vxc_task_body_name(t, a), "xyz"[j]);
-          }
-        }
-      }
-    } else if (k == 2) {
-      static const char *vc[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
-      for (int i = 0; i < vxc_task_body_count(t); i++) {
-        if (!vxc_task_body_is_free(t, i) && !vxc_task_body_is_driven(t, i)) {
-          continue;
-        }
-        for (int j = 0; j < 6; j++) {
-          fprintf(f,
-                  "%s'%s/series.csv' using (column('t')):(column('%s.%s')) with lines "
-                  "title '%s.%s'",
-                  n++ ? ", \\\n  " : "", dir, vxc_task_body_name(t, i), vc[j],
-                  vxc_task_body_name(t, i), vc[j]);
-        }
-      }
+/* The curves of contact i's forces (k = 0: fn, ft and the force on A; 1: the torques). */
+static void plot_contact(tools_plot *p, const char *csv, vxc_task *t, int i, int k) {
+  int a, b;
+  vxc_task_contact_bodies(t, i, &a, &b);
+  const char *na = vxc_task_body_name(t, a), *nb = vxc_task_body_name(t, b);
+  const char *cols[5] = {k ? "troll" : "fn", k ? "tspin" : "ft", "Fx", "Fy", "Fz"};
+  for (int j = 0; j < (k ? 2 : 5); j++) {
+    char y[700], title[600];
+    snprintf(y, sizeof y, "column('%s~%s.%s')", na, nb, cols[j]);
+    if (j < 2) {
+      snprintf(title, sizeof title, "%s~%s.%s", na, nb, cols[j]);
     } else {
-      static const char *ec[] = {"kinetic", "potential", "elastic", "dissipated", "work_in"};
-      fprintf(f,
-              "'%s/series.csv' using (column('t')):(column('E.kinetic')+column('E.potential')"
-              "+column('E.elastic')) with lines title 'K + P + elastic'",
-              dir);
-      n++;
-      for (int j = 0; j < 5; j++) {
-        fprintf(f,
-                ", \\\n  '%s/series.csv' using (column('t')):(column('E.%s')) with lines "
-                "title '%s'",
-                dir, ec[j], ec[j]);
+      snprintf(title, sizeof title, "%s~%s: on %s, %s", na, nb, na, cols[j]);
+    }
+    plot_add(p, csv, "column('t')", y, title);
+  }
+}
+
+
+/* 1 for a body that moves (free or driven): its velocities and tilt are plotted. */
+static int body_moves(vxc_task *t, int i) {
+  return vxc_task_body_is_free(t, i) || vxc_task_body_is_driven(t, i);
+}
+
+
+/* The velocities: the linear ones (m/s) and the angular ones (rad/s) in two panels. */
+static void plot_velocities(tools_plot *p, FILE *f, const char *dir, const char *csv,
+                            vxc_task *t) {
+  fprintf(f, "set terminal pngcairo size 1000,800 noenhanced\nset output '%s/velocities.png'\n"
+             "set multiplot layout 2,1 title '%s: velocities of the moving bodies'\n",
+          dir, vxc_task_name(t));
+  static const char *vc[] = {"vx", "vy", "vz", "wx", "wy", "wz"};
+  for (int panel = 0; panel < 2; panel++) {
+    plot_begin(p, f, NULL, panel ? "angular velocity" : "linear velocity of the origin", "t [s]",
+               panel ? "angular velocity [rad/s]" : "velocity [m/s]");
+    for (int i = 0; i < vxc_task_body_count(t); i++) {
+      for (int j = 3 * panel; j < 3 * panel + 3 && body_moves(t, i); j++) {
+        char y[400], title[300];
+        snprintf(y, sizeof y, "column('%s.%s')", vxc_task_body_name(t, i), vc[j]);
+        snprintf(title, sizeof title, "%s.%s", vxc_task_body_name(t, i), vc[j]);
+        plot_add(p, csv, "column('t')", y, title);
       }
     }
-    if (n == 0) {
-      fprintf(f, "0 title 'nothing to plot'");
-    }
-    fprintf(f, "\n");
+    plot_end(p);
   }
-  /* the tilt of each moving body's z axis from the world's z axis (the tippe-top's
-     inversion, a peg's misalignment), degrees */
-  fprintf(f,
-          "set output '%s/tilt.png'\nset ylabel 'tilt of the body z axis from world z "
-          "[degrees]'\nset title '%s: tilt'\nclamp(c) = c > 1 ? 1 : (c < -1 ? -1 : c)\nplot ",
-          dir, vxc_task_name(t));
-  int nt = 0;
+  fprintf(f, "unset multiplot\nset terminal pngcairo size 1000,600 noenhanced\n");
+}
+
+
+/* The energy budget and each moving body's tilt (its z axis from the world's: the
+ * tippe-top's inversion, a peg's misalignment). */
+static void plot_energy_tilt(tools_plot *p, FILE *f, const char *dir, const char *csv,
+                             vxc_task *t) {
+  char png[4300], title[400];
+  snprintf(png, sizeof png, "%s/energy.png", dir);
+  snprintf(title, sizeof title, "%s: energy", vxc_task_name(t));
+  plot_begin(p, f, png, title, "t [s]", "energy [J]");
+  plot_add(p, csv, "column('t')", "column('E.kinetic')+column('E.potential')+column('E.elastic')",
+           "K + P + elastic");
+  static const char *ec[] = {"kinetic", "potential", "elastic", "dissipated", "work_in"};
+  for (int j = 0; j < 5; j++) {
+    char y[100];
+    snprintf(y, sizeof y, "column('E.%s')", ec[j]);
+    plot_add(p, csv, "column('t')", y, ec[j]);
+  }
+  plot_end(p);
+  snprintf(png, sizeof png, "%s/tilt.png", dir);
+  snprintf(title, sizeof title, "%s: tilt", vxc_task_name(t));
+  fprintf(f, "clamp(c) = c > 1 ? 1 : (c < -1 ? -1 : c)\n");
+  plot_begin(p, f, png, title, "t [s]", "tilt of the body z axis from world z [degrees]");
   for (int i = 0; i < vxc_task_body_count(t); i++) {
-    if (!vxc_task_body_is_free(t, i) && !vxc_task_body_is_driven(t, i)) {
-      continue;
-    }
     const char *nm = vxc_task_body_name(t, i);
-    fprintf(f,
-            "%s'%s/series.csv' using (column('t')):(acos(clamp(1 - 2 * (column('%s.qx')**2 + "
-            "column('%s.qy')**2))) * 180 / pi) with lines title '%s'",
-            nt++ ? ", \\\n  " : "", dir, nm, nm, nm);
+    char y[700];
+    snprintf(y, sizeof y,
+             "acos(clamp(1 - 2 * (column('%s.qx')**2 + column('%s.qy')**2))) * 180 / pi", nm, nm);
+    if (body_moves(t, i)) {
+      plot_add(p, csv, "column('t')", y, nm);
+    }
   }
-  fprintf(f, "%s\n", nt ? "" : "0 title 'nothing to plot'");
-  /* insertion and extraction: the contact force on a driven body along z against its
-     z (depth), one plot per such contact */
+  plot_end(p);
+}
+
+
+/* Insertion and extraction: the contact force on a driven body along z against its z
+ * (depth), one plot per such contact. */
+static void plot_force_depth(tools_plot *p, FILE *f, const char *dir, const char *csv,
+                             vxc_task *t) {
   for (int i = 0; i < vxc_task_contact_count(t); i++) {
     int a, b;
     vxc_task_contact_bodies(t, i, &a, &b);
@@ -402,14 +389,47 @@ static int write_plots(const char *dir, vxc_task *t) {
       continue;
     }
     const char *na = vxc_task_body_name(t, a), *nb = vxc_task_body_name(t, b);
-    fprintf(f,
-            "set output '%s/%s-force-depth.png'\nset xlabel '%s.z [m]'\n"
-            "set ylabel 'contact force on %s along z [N]'\nset title '%s: force against "
-            "depth'\nplot '%s/series.csv' using (column('%s.z')):(%scolumn('%s~%s.Fz')) "
-            "with lines title '%s~%s'\nset xlabel 't [s]'\n",
-            dir, vxc_task_body_name(t, d), vxc_task_body_name(t, d), vxc_task_body_name(t, d),
-            vxc_task_name(t), dir, vxc_task_body_name(t, d), d == a ? "" : "-", na, nb, na, nb);
+    const char *nd = vxc_task_body_name(t, d);
+    char png[4300], title[400], xl[300], yl[300], x[300], y[700], key[300];
+    snprintf(png, sizeof png, "%s/%s-force-depth.png", dir, nd);
+    snprintf(title, sizeof title, "%s: force against depth", vxc_task_name(t));
+    snprintf(xl, sizeof xl, "%s.z [m]", nd);
+    snprintf(yl, sizeof yl, "contact force on %s along z [N]", nd);
+    snprintf(x, sizeof x, "column('%s.z')", nd);
+    snprintf(y, sizeof y, "%scolumn('%s~%s.Fz')", d == a ? "" : "-", na, nb);
+    snprintf(key, sizeof key, "%s~%s", na, nb);
+    plot_begin(p, f, png, title, xl, yl);
+    plot_add(p, csv, x, y, key);
+    plot_end(p);
   }
+}
+
+
+/* Writes DIR/plots.gp and runs gnuplot on it when gnuplot is installed. */
+static int write_plots(const char *dir, vxc_task *t) {
+  char path[4200], csv[4200], png[4300], title[400];
+  snprintf(path, sizeof path, "%s/plots.gp", dir);
+  snprintf(csv, sizeof csv, "%s/series.csv", dir);
+  tools_file out;
+  if (tools_file_open(&out, "vxc task", path, TOOLS_FILE_ATOMIC) != 0) {
+    return -1;
+  }
+  FILE *f = out.f;
+  fprintf(f, "# gnuplot script written by vxc task: plots of %s\n", csv);
+  plot_head(f, 1000, 600);
+  tools_plot p;
+  for (int k = 0; k < 2; k++) {
+    snprintf(png, sizeof png, "%s/%s.png", dir, k ? "torques" : "forces");
+    snprintf(title, sizeof title, "%s: contact %s", vxc_task_name(t), k ? "torques" : "forces");
+    plot_begin(&p, f, png, title, "t [s]", k ? "torque [N m]" : "force [N]");
+    for (int i = 0; i < vxc_task_contact_count(t); i++) {
+      plot_contact(&p, csv, t, i, k);
+    }
+    plot_end(&p);
+  }
+  plot_velocities(&p, f, dir, csv, t);
+  plot_energy_tilt(&p, f, dir, csv, t);
+  plot_force_depth(&p, f, dir, csv, t);
   if (tools_file_close(&out) != 0) {
     return -1;
   }
@@ -501,6 +521,12 @@ static void warn_units(const vxc_task *t) {
 }
 
 
+/* --max-output in bytes: a row of series.csv is about 24 bytes a column. */
+static double row_bytes(vxc_task *t) {
+  return 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
+}
+
+
 /* Loads the task and applies the command line's duration and limits. */
 static int task_open(const task_args *a, vxc_task **out) {
   vxc_error err;
@@ -518,9 +544,7 @@ static int task_open(const task_args *a, vxc_task **out) {
   if (a->no_closed_form) {
     vxc_task_set_closed_form(t, 0);
   }
-  /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
-  double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
-  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row));
+  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row_bytes(t)));
   *out = t;
   return CLI_OK;
 }
@@ -608,28 +632,33 @@ static int task_execute(vxc_task *t, const task_args *a) {
   char path[4200];
   snprintf(o.csv_path, sizeof o.csv_path, "%s/series.csv", a->dir);
   snprintf(path, sizeof path, "%s/summary.json", a->dir);
+  /* the frames' bodies sampled and their bytes told (or refused) before DIR is touched */
+  if (a->vtk && (!(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol)) ||
+                 task_vtk_plan(o.vtk, a->max_output, row_bytes(t)) != 0)) {
+    task_vtk_free(o.vtk);
+    return CLI_FAIL;
+  }
   if (tools_make_dirs(a->dir) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->dir, strerror(errno));
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (tools_lock_dir("vxc task", a->dir) != 0 || write_running(path, t) != 0 ||
       tools_file_open(&o.csv, "vxc task", o.csv_path, TOOLS_FILE_TRUNC) != 0) {
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (a->vtk && tools_make_dirs(a->vtk) != 0) {
     fprintf(stderr, "vxc: %s: cannot create the directory: %s\n", a->vtk, strerror(errno));
     tools_file_discard(&o.csv);
-    return CLI_FAIL;
-  }
-  if (a->vtk && !(o.vtk = task_vtk_open(t, a->vtk, a->vtk_tol))) {
-    tools_file_discard(&o.csv);
+    task_vtk_free(o.vtk);
     return CLI_FAIL;
   }
   if (csv_header(&o) != 0) {
     tools_file_discard(&o.csv);
     free(o.names);
     free(o.pairs);
-    task_vtk_close(o.vtk);
+    task_vtk_free(o.vtk);
     fprintf(stderr, "vxc: out of memory\n");
     return CLI_FAIL;
   }
@@ -705,8 +734,9 @@ const cli_command cli_cmd_task = {
     "summary.json says \"running\" from before the first row of series.csv until the run\n"
     "ends; one run at a time writes DIR (another is refused, naming its pid).\n\n"
     "  --out DIR       output directory, created if needed (default: .)\n"
-    "  --plot          also DIR/forces.png, torques.png, velocities.png, energy.png,\n"
-    "                  tilt.png (each moving body's z axis from the world's, degrees)\n"
+    "  --plot          also DIR/forces.png, torques.png, velocities.png (m/s and rad/s\n"
+    "                  in two panels), energy.png, tilt.png (each moving body's z axis\n"
+    "                  from the world's, degrees)\n"
     "                  and, per contact with a driven body, DIR/BODY-force-depth.png (the\n"
     "                  contact force on it along z against its z) through gnuplot\n"
     "                  (DIR/plots.gp is written either way)\n"
@@ -715,16 +745,24 @@ const cli_command cli_cmd_task = {
     "  --max-memory BYTES  bound on all the run allocates (the task, its models and\n"
     "                  meshes, the queries): passing it fails the run (exit status 1)\n"
     "  --max-output B  about B bytes of series.csv at most (default 1e9): a run that\n"
-    "                  would write more is refused, or stopped with status \"limit\"\n"
+    "                  would write more is refused, or stopped with status \"limit\"; with\n"
+    "                  --vtk the frames take at most B less the series' bytes: refused\n"
+    "                  before the run (exit 1, nothing written) when the bodies' files\n"
+    "                  alone would pass it; else, when a frame would (the contact\n"
+    "                  regions outgrow the estimate), no more frames are written, the run\n"
+    "                  goes on, a warning is printed and the exit status is 1\n"
     "  --max-wall S    stop with status \"limit\" after S seconds of wall time (a query\n"
     "                  under way is stopped too)\n"
     "  --no-closed-form  every contact by the octree, as (closed-form off) does for one\n"
-    "  --vtk DIR       ParaView frames, one per record: DIR/frame-NNNNNN-bodies.vtp (the\n"
-    "                  posed bodies' surfaces, cell data solid = body index, cell) and\n"
+    "  --vtk DIR       ParaView frames, one per record, binary (zlib-compressed VTK XML),\n"
+    "                  announced before the run (how many, about how many bytes, where):\n"
+    "                  DIR/frame-NNNNNN-body-K.vtp (body K's surface, cell data solid = K,\n"
+    "                  cell; written only when its pose changed: a fixed body once) and\n"
     "                  DIR/frame-NNNNNN-contact.vtu (each contact's integrated region,\n"
-    "                  cell data contact, pair, patch, leaf, level, size, volume, volume_lo,\n"
-    "                  volume_hi, bracket_width, error_estimate), played by DIR/bodies.pvd\n"
-    "                  and DIR/contact.pvd\n"
+    "                  cell data contact, closed_form, pair, patch, leaf, level, size, volume,\n"
+    "                  volume_lo, volume_hi, bracket_width, error_estimate; a pair measured\n"
+    "                  in closed form or by quadrature shown by the octree's coarse boxes),\n"
+    "                  played by DIR/bodies.pvd and DIR/contact.pvd\n"
     "  --vtk-tol T     surface sampling edge, m (default: a 64th of each body's extent)\n\n"
     "SIGINT or SIGTERM stops the run after the step under way: the outputs are written,\n"
     "summary.json says \"interrupted\", and a message says when it stopped and where the\n"

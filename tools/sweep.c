@@ -11,6 +11,7 @@
 
 #include "tools/cli.h" /* exit statuses */
 #include "tools/dirs.h"
+#include "tools/plot.h"
 #include "tools/sweep_inputs.h"
 
 double sweep_now(void) {
@@ -627,13 +628,39 @@ int sweep_out_crashed(sweep_out *s, long long i) {
 }
 
 
+/* One output's heat map over the axes x and y: the image of a grid, or points coloured by
+ * value; the colour box, labelled with the output and its unit, is its key; its range from
+ * the data (a constant output widened). */
+static void plot_map(FILE *f, const vxc_sweep *sw, const char *csv, const char *x, const char *y,
+                     const char *out) {
+  char z[300], label[300];
+  snprintf(z, sizeof z, "column('%s')", out);
+  plot_range_of(f, csv, z, "zlo", "zhi");
+  /* x and y over the data (an image's cells reach half a step past it) */
+  fprintf(f, "set autoscale xfix\nset autoscale yfix\nset cbrange [zlo:zhi]\nset cblabel '%s'\n",
+          plot_label(out, label, sizeof label));
+  if (vxc_sweep_is_grid(sw) && vxc_sweep_axis_count(sw) == 2) {
+    fprintf(f,
+            "plot '%s' using (column('%s')):(column('%s')):(%s) with image notitle\n", csv, x,
+            y, z);
+  } else {
+    fprintf(f,
+            "plot '%s' using (column('%s')):(column('%s')):(%s) with points pointtype 5 "
+            "pointsize 2 palette notitle\n",
+            csv, x, y, z);
+  }
+}
+
+
 /* DIR/sweep.gp: per output, a heat map over the first two varied axes (a line over the
- * first when only one varies); gnuplot runs it when installed. */
+ * first when only one varies), axes and colour box labelled with their units; gnuplot runs
+ * it when installed. */
 static int write_plots(sweep_out *s) {
   const vxc_sweep *sw = s->sw;
   const char *dir = s->o->dir;
-  char path[4200];
+  char path[4200], csv[4200], png[4300], title[600], xl[300], yl[300];
   snprintf(path, sizeof path, "%s/sweep.gp", dir);
+  snprintf(csv, sizeof csv, "%s/sweep.csv", dir);
   tools_file o;
   if (tools_file_open(&o, "vxc sweep", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
@@ -641,33 +668,27 @@ static int write_plots(sweep_out *s) {
   FILE *f = o.f;
   int na = vxc_sweep_axis_count(sw);
   const char *x = vxc_sweep_axis_name(sw, 0), *y = na > 1 ? vxc_sweep_axis_name(sw, 1) : NULL;
-  fprintf(f,
-          "# gnuplot script written by vxc sweep: plots of %s/sweep.csv\n"
-          "set datafile separator ','\nset terminal png size 900,700 noenhanced\n"
-          "set xlabel '%s'\n",
-          dir, x);
-  if (y) {
-    fprintf(f, "set ylabel '%s'\nset view map\nset palette rgbformulae 33,13,10\n", y);
-  }
+  fprintf(f, "# gnuplot script written by vxc sweep: plots of %s\n", csv);
+  plot_head(f, 900, 700);
+  fprintf(f, "set palette rgbformulae 33,13,10\n");
+  plot_label(x, xl, sizeof xl);
   for (int k = 0; k < vxc_sweep_output_count(sw); k++) {
     const char *out = vxc_sweep_output_name(sw, k);
-    fprintf(f, "set output '%s/%s.png'\nset title '%s: %s'\n", dir, out, vxc_sweep_name(sw), out);
+    char col[300];
+    snprintf(png, sizeof png, "%s/%s.png", dir, out);
+    snprintf(title, sizeof title, "%s: %s", vxc_sweep_name(sw), out);
+    snprintf(col, sizeof col, "column('%s')", out);
+    tools_plot p;
     if (!y) {
-      fprintf(f,
-              "set ylabel '%s'\nplot '%s/sweep.csv' using (column('%s')):(column('%s')) "
-              "with linespoints notitle\n",
-              out, dir, x, out);
-    } else if (vxc_sweep_is_grid(sw) && na == 2) {
-      fprintf(f,
-              "plot '%s/sweep.csv' using (column('%s')):(column('%s')):(column('%s')) "
-              "with image notitle\n",
-              dir, x, y, out);
-    } else {
-      fprintf(f,
-              "plot '%s/sweep.csv' using (column('%s')):(column('%s')):(column('%s')) "
-              "with points pointtype 5 pointsize 2 palette notitle\n",
-              dir, x, y, out);
+      plot_begin(&p, f, png, title, xl, plot_label(out, yl, sizeof yl));
+      char xc[300];
+      snprintf(xc, sizeof xc, "column('%s')", x);
+      plot_add(&p, csv, xc, col, out);
+      plot_end(&p);
+      continue;
     }
+    plot_begin(&p, f, png, title, xl, plot_label(y, yl, sizeof yl));
+    plot_map(f, sw, csv, x, y, out);
   }
   if (tools_file_close(&o) != 0) {
     return -1;

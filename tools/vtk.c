@@ -1,67 +1,173 @@
-/* vtk.c: ParaView files in the VTK XML formats (ASCII, numbers as %.17g so that a reader
- * gets the doubles back exactly). */
-#include <errno.h>
-#include <stdint.h>
+/* vtk.c: ParaView files in the VTK XML formats (vtk.h): binary arrays, zlib-compressed, in
+ * the file's appended data. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
-#include "tools/cli.h"
 #include "tools/outfile.h"
 #include "tools/vtk.h"
 
-/* path, written whole or not at all (outfile.h): the stream, or NULL after a message */
-static FILE *vtk_open(tools_file *o, const char *path) {
-  return tools_file_open(o, "vxc", path, TOOLS_FILE_ATOMIC) == 0 ? o->f : NULL;
+/* Uncompressed bytes of a compressed block (VTK's default). */
+#define VTK_BLOCK 32768
+/* zlib's level: the frames of a run are many, their arrays mostly floating point */
+#define VTK_ZLEVEL 1
+
+
+void vtk_blob_free(vtk_blob *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
 }
 
 
-static void vtk_head(FILE *f, const char *type) {
-  fprintf(f,
-          "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"0.1\" "
-          "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n  <%s>\n",
-          type, type);
-}
-
-
-static void vtk_tail(FILE *f, const char *type) {
-  fprintf(f, "  </%s>\n</VTKFile>\n", type);
-}
-
-
-static void array_open(FILE *f, const char *type, const char *name, int ncomp) {
-  fprintf(f,
-          "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" "
-          "format=\"ascii\">\n",
-          type, name, ncomp);
-}
-
-
-static void array_close(FILE *f) {
-  fprintf(f, "        </DataArray>\n");
-}
-
-
-/* Connectivity 0 .. n_cells * per - 1 (each cell has its own points), offsets and types. */
-static void cells_plain(FILE *f, size_t ncell, int per, int vtk_type, const char *tag) {
-  fprintf(f, "      <%s>\n", tag);
-  array_open(f, "Int64", "connectivity", 1);
-  for (size_t i = 0; i < ncell * (size_t)per; i++) {
-    fprintf(f, "%zu\n", i);
+/* Room for n more bytes at b->data + b->size: the pointer, or NULL (b->nomem set). */
+static unsigned char *blob_room(vtk_blob *b, size_t n) {
+  if (b->nomem) {
+    return NULL;
   }
-  array_close(f);
-  array_open(f, "Int64", "offsets", 1);
-  for (size_t i = 1; i <= ncell; i++) {
-    fprintf(f, "%zu\n", i * (size_t)per);
-  }
-  array_close(f);
-  if (vtk_type > 0) {
-    array_open(f, "UInt8", "types", 1);
-    for (size_t i = 0; i < ncell; i++) {
-      fprintf(f, "%d\n", vtk_type);
+  if (b->size + n > b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 4096;
+    while (cap < b->size + n) {
+      cap *= 2;
     }
-    array_close(f);
+    unsigned char *d = realloc(b->data, cap);
+    if (!d) {
+      b->nomem = 1;
+      return NULL;
+    }
+    b->data = d;
+    b->cap = cap;
   }
-  fprintf(f, "      </%s>\n", tag);
+  return b->data + b->size;
+}
+
+
+static void blob_put(vtk_blob *b, const void *p, size_t n) {
+  unsigned char *at = blob_room(b, n);
+  if (at) {
+    memcpy(at, p, n);
+    b->size += n;
+  }
+}
+
+
+static void blob_printf(vtk_blob *b, const char *fmt, ...) {
+  char line[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  blob_put(b, line, n < 0 ? 0 : (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+}
+
+
+int vtk_blob_write(const char *path, const vtk_blob *b) {
+  if (b->nomem) {
+    fprintf(stderr, "vxc: %s: out of memory\n", path);
+    return -1;
+  }
+  tools_file o;
+  if (tools_file_open(&o, "vxc", path, TOOLS_FILE_ATOMIC) != 0) {
+    return -1;
+  }
+  fwrite(b->data, 1, b->size, o.f); /* checked by tools_file_close */
+  return tools_file_close(&o);
+}
+
+
+/* A file being encoded: its XML and its appended data. */
+typedef struct vtk_enc {
+  vtk_blob xml, app;
+} vtk_enc;
+
+
+static int little_endian(void) {
+  const uint16_t one = 1;
+  return *(const unsigned char *)&one == 1;
+}
+
+
+static void enc_head(vtk_enc *e, const char *type) {
+  blob_printf(&e->xml,
+              "<?xml version=\"1.0\"?>\n<VTKFile type=\"%s\" version=\"1.0\" "
+              "byte_order=\"%s\" header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\">\n"
+              "  <%s>\n",
+              type, little_endian() ? "LittleEndian" : "BigEndian", type);
+}
+
+
+/* An array: its DataArray element in the XML, its bytes compressed into the appended data
+ * (the header n_blocks, block size, last block's size (0: full), then each block's
+ * compressed size, all UInt64, then the blocks). */
+static void enc_array(vtk_enc *e, const char *type, const char *name, int ncomp, const void *data,
+                      size_t bytes) {
+  blob_printf(&e->xml,
+              "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" "
+              "format=\"appended\" offset=\"%zu\"/>\n",
+              type, name, ncomp, e->app.size);
+  size_t nb = (bytes + VTK_BLOCK - 1) / VTK_BLOCK;
+  uint64_t head[3] = {nb, VTK_BLOCK, bytes % VTK_BLOCK};
+  blob_put(&e->app, head, sizeof head);
+  size_t sizes_at = e->app.size;
+  if (!blob_room(&e->app, 8 * nb)) {
+    return;
+  }
+  e->app.size += 8 * nb;
+  for (size_t k = 0; k < nb; k++) {
+    size_t n = k + 1 < nb || bytes % VTK_BLOCK == 0 ? VTK_BLOCK : bytes % VTK_BLOCK;
+    uLongf len = compressBound((uLong)n);
+    unsigned char *at = blob_room(&e->app, len);
+    if (!at || compress2(at, &len, (const Bytef *)data + k * VTK_BLOCK, (uLong)n, VTK_ZLEVEL) !=
+                   Z_OK) {
+      e->app.nomem = 1;
+      return;
+    }
+    uint64_t size = len;
+    memcpy(e->app.data + sizes_at + 8 * k, &size, 8);
+    e->app.size += len;
+  }
+}
+
+
+/* The whole file into out: the XML, then "_" and the appended data. Frees e. */
+static int enc_finish(vtk_enc *e, const char *type, vtk_blob *out) {
+  blob_printf(&e->xml, "  </%s>\n  <AppendedData encoding=\"raw\">\n   _", type);
+  *out = e->xml;
+  if (!e->app.nomem) {
+    blob_put(out, e->app.data, e->app.size);
+  }
+  blob_printf(out, "\n  </AppendedData>\n</VTKFile>\n");
+  out->nomem |= e->app.nomem;
+  free(e->app.data);
+  return out->nomem ? -1 : 0;
+}
+
+
+/* The n indices v (or, v NULL, base + step * i) as an array: Int32 when they all fit, else
+ * Int64. Returns 0 or -1 (out of
+ * memory). */
+static int enc_index(vtk_enc *e, const char *name, size_t n, const int64_t *v, int64_t base,
+                     int64_t step) {
+  int64_t big = base + step * (int64_t)n;
+  for (size_t i = 0; v && i < n; i++) {
+    big = v[i] > big ? v[i] : big;
+  }
+  int narrow = big <= INT32_MAX;
+  size_t size = narrow ? 4 : 8;
+  unsigned char *buf = malloc(n * size + 1);
+  if (!buf) {
+    e->app.nomem = 1;
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    int64_t x = v ? v[i] : base + step * (int64_t)i;
+    int32_t y = (int32_t)x;
+    memcpy(buf + i * size, narrow ? (const void *)&y : (const void *)&x, size);
+  }
+  enc_array(e, narrow ? "Int32" : "Int64", name, 1, buf, n * size);
+  free(buf);
+  return 0;
 }
 
 
@@ -88,190 +194,265 @@ static double region_field(const vxc_region_box *b, int k) {
 }
 
 
-int vtk_write_region(const char *path, const vxc_region_box *box, const int *contact, size_t n) {
-  tools_file o;
-  FILE *f = vtk_open(&o, path);
-  if (!f) {
-    return -1;
-  }
-  vtk_head(f, "UnstructuredGrid");
-  fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n      <Points>\n", 8 * n,
-          n);
-  array_open(f, "Float64", "points", 3);
+/* An int of each region box, by field. */
+enum { I_CONTACT, I_CLOSED, I_PAIR, I_PATCH, I_LEAF, I_LEVEL, I_NFIELD };
+static const char *const I_NAME[I_NFIELD] = {"contact", "closed_form", "pair",
+                                             "patch",   "leaf",        "level"};
+
+static int32_t region_int(const vxc_region_box *b, const vtk_region_tag *tag, int k) {
+  int32_t v[I_NFIELD] = {tag ? tag->contact : 0, tag ? tag->closed_form : 0, b->pair, b->patch,
+                         b->leaf,                b->level};
+  return v[k];
+}
+
+
+/* The 8 corners of each box in VTK_VOXEL's order (x fastest, then y, then z). */
+static void region_points(vtk_enc *e, const vxc_region_box *box, size_t n, double *p) {
   for (size_t i = 0; i < n; i++) {
-    const vxc_region_box *b = &box[i];
-    const double *x = b->extent;
-    for (int j = 0; j < 8; j++) { /* VTK_VOXEL's order: x fastest, then y, then z */
-      fprintf(f, "%.17g %.17g %.17g\n", b->center[0] + 0.5 * (j & 1 ? x[0] : -x[0]),
-              b->center[1] + 0.5 * (j & 2 ? x[1] : -x[1]),
-              b->center[2] + 0.5 * (j & 4 ? x[2] : -x[2]));
+    const double *c = box[i].center, *x = box[i].extent;
+    for (int j = 0; j < 8; j++) {
+      for (int k = 0; k < 3; k++) {
+        p[24 * i + 3 * j + k] = c[k] + 0.5 * (j & (1 << k) ? x[k] : -x[k]);
+      }
     }
   }
-  array_close(f);
-  fprintf(f, "      </Points>\n");
-  cells_plain(f, n, 8, 11, "Cells");
-  fprintf(f, "      <CellData Scalars=\"volume\">\n");
-  const char *ints[5] = {"contact", "pair", "patch", "leaf", "level"};
-  for (int k = 0; k < 5; k++) {
-    array_open(f, "Int32", ints[k], 1);
-    for (size_t i = 0; i < n; i++) {
-      const vxc_region_box *b = &box[i];
-      int v[5] = {contact ? contact[i] : 0, b->pair, b->patch, b->leaf, b->level};
-      fprintf(f, "%d\n", v[k]);
-    }
-    array_close(f);
-  }
-  for (int k = 0; k < R_NFIELD; k++) {
-    array_open(f, "Float64", R_NAME[k], 1);
-    for (size_t i = 0; i < n; i++) {
-      fprintf(f, "%.17g\n", region_field(&box[i], k));
-    }
-    array_close(f);
-  }
-  fprintf(f, "      </CellData>\n    </Piece>\n");
-  vtk_tail(f, "UnstructuredGrid");
-  return tools_file_close(&o);
+  enc_array(e, "Float64", "points", 3, p, 24 * n * sizeof *p);
 }
 
 
-/* Point j of the surfaces' corners, in order. */
-static const double *corner(const vxc_surface *const *s, int ns, size_t j) {
-  for (int k = 0; k < ns; k++) {
-    if (j < 3 * s[k]->ntri) {
-      return s[k]->v + 3 * j;
-    }
-    j -= 3 * s[k]->ntri;
+int vtk_region_encode(vtk_blob *out, const vxc_region_box *box, const vtk_region_tag *tag,
+                      size_t n) {
+  vtk_enc e;
+  memset(&e, 0, sizeof e);
+  memset(out, 0, sizeof *out);
+  double *p = malloc(24 * n * sizeof *p + 1), *d = malloc(n * sizeof *d + 1);
+  int32_t *iv = malloc(n * sizeof *iv + 1);
+  uint8_t *type = malloc(n + 1);
+  if (!p || !d || !iv || !type) {
+    e.app.nomem = 1;
   }
-  return NULL;
+  enc_head(&e, "UnstructuredGrid");
+  blob_printf(&e.xml, "    <Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n      <Points>\n",
+              8 * n, n);
+  if (!e.app.nomem) {
+    region_points(&e, box, n, p);
+    blob_printf(&e.xml, "      </Points>\n      <Cells>\n");
+    enc_index(&e, "connectivity", 8 * n, NULL, 0, 1);
+    enc_index(&e, "offsets", n, NULL, 8, 8);
+    memset(type, 11, n); /* VTK_VOXEL */
+    enc_array(&e, "UInt8", "types", 1, type, n);
+    blob_printf(&e.xml, "      </Cells>\n      <CellData Scalars=\"volume\">\n");
+    for (int k = 0; k < I_NFIELD; k++) {
+      for (size_t i = 0; i < n; i++) {
+        iv[i] = region_int(&box[i], tag ? &tag[i] : NULL, k);
+      }
+      enc_array(&e, "Int32", I_NAME[k], 1, iv, n * sizeof *iv);
+    }
+    for (int k = 0; k < R_NFIELD; k++) {
+      for (size_t i = 0; i < n; i++) {
+        d[i] = region_field(&box[i], k);
+      }
+      enc_array(&e, "Float64", R_NAME[k], 1, d, n * sizeof *d);
+    }
+    blob_printf(&e.xml, "      </CellData>\n    </Piece>\n");
+  }
+  free(p);
+  free(d);
+  free(iv);
+  free(type);
+  return enc_finish(&e, "UnstructuredGrid", out);
 }
 
 
-/* Welds the n corners of the surfaces that are equal to the last bit (the sampler computes
- * a shared vertex identically): id[j] is corner j's point, numbered in order of first
- * appearance; first[p] the first corner of point p. Returns the number of points, or -1
- * when out of memory. */
-static long long weld(const vxc_surface *const *s, int ns, size_t n, size_t *id, size_t *first) {
+int vtk_write_region(const char *path, const vxc_region_box *box, const vtk_region_tag *tag,
+                     size_t n) {
+  vtk_blob b;
+  vtk_region_encode(&b, box, tag, n);
+  int rc = vtk_blob_write(path, &b);
+  vtk_blob_free(&b);
+  return rc;
+}
+
+
+void vtk_mesh_free(vtk_mesh *m) {
+  free(m->point);
+  free(m->tri);
+  free(m->solid);
+  free(m->cell);
+  vtk_blob_free(&m->topo_xml);
+  vtk_blob_free(&m->topo_app);
+  memset(m, 0, sizeof *m);
+}
+
+
+/* FNV-1a over a point's 24 bytes. */
+static uint64_t point_hash(const double *p) {
+  uint64_t h = 1469598103934665603ULL;
+  const unsigned char *b = (const unsigned char *)p;
+  for (int c = 0; c < 24; c++) {
+    h = (h ^ b[c]) * 1099511628211ULL;
+  }
+  return h;
+}
+
+
+/* Welds the corners into m->point and m->tri (open addressing on the points' bits). */
+static int weld(vtk_mesh *m, const vxc_surface *const *s, int ns) {
   size_t cap = 16;
-  while (cap < 2 * n) {
+  while (cap < 2 * 3 * m->nt) {
     cap *= 2;
   }
-  size_t *slot = malloc(cap * sizeof *slot); /* corner + 1 of a point's first copy, 0: free */
+  size_t *slot = calloc(cap, sizeof *slot); /* point index + 1, 0: free */
   if (!slot) {
     return -1;
   }
-  memset(slot, 0, cap * sizeof *slot);
-  size_t np = 0, j = 0;
+  size_t j = 0;
   for (int k = 0; k < ns; k++) {
     for (size_t i = 0; i < 3 * s[k]->ntri; i++, j++) {
       const double *p = s[k]->v + 3 * i;
-      uint64_t h = 1469598103934665603ULL; /* FNV-1a over the 24 bytes */
-      const unsigned char *b = (const unsigned char *)p;
-      for (int c = 0; c < 24; c++) {
-        h = (h ^ b[c]) * 1099511628211ULL;
-      }
-      size_t at = (size_t)h & (cap - 1);
-      while (slot[at] && memcmp(corner(s, ns, slot[at] - 1), p, 3 * sizeof *p) != 0) {
+      size_t at = (size_t)point_hash(p) & (cap - 1);
+      while (slot[at] && memcmp(m->point + 3 * (slot[at] - 1), p, 3 * sizeof *p) != 0) {
         at = (at + 1) & (cap - 1);
       }
       if (!slot[at]) {
-        slot[at] = j + 1;
-        first[np] = j;
-        id[j] = np++;
-      } else {
-        id[j] = id[slot[at] - 1];
+        memcpy(m->point + 3 * m->np, p, 3 * sizeof *p);
+        slot[at] = ++m->np;
       }
+      m->tri[j] = (int64_t)slot[at] - 1;
     }
   }
   free(slot);
-  return (long long)np;
+  return 0;
+}
+
+
+/* The mesh's arrays that do not change with its pose (connectivity, offsets, solid, cell),
+ * encoded once: their compressed bytes lead every file's appended data, their XML is
+ * m->topo_xml (split at m->topo_split between the Polys and the CellData). Returns 0 or
+ * -1 (out of memory). */
+static int mesh_topology(vtk_mesh *m) {
+  vtk_enc e;
+  memset(&e, 0, sizeof e);
+  enc_index(&e, "connectivity", 3 * m->nt, m->tri, 0, 0);
+  enc_index(&e, "offsets", m->nt, NULL, 3, 3);
+  m->topo_split = e.xml.size;
+  enc_array(&e, "Int32", "solid", 1, m->solid, m->nt * sizeof *m->solid);
+  enc_array(&e, "Int32", "cell", 1, m->cell, m->nt * sizeof *m->cell);
+  m->topo_xml = e.xml;
+  m->topo_app = e.app;
+  return e.xml.nomem || e.app.nomem ? -1 : 0;
+}
+
+
+int vtk_mesh_weld(vtk_mesh *m, const vxc_surface *const *s, int ns, const int *solid_id) {
+  memset(m, 0, sizeof *m);
+  for (int k = 0; k < ns; k++) {
+    m->nt += s[k]->ntri;
+  }
+  m->point = malloc(9 * m->nt * sizeof *m->point + 1);
+  m->tri = malloc(3 * m->nt * sizeof *m->tri + 1);
+  m->solid = malloc(m->nt * sizeof *m->solid + 1);
+  m->cell = malloc(m->nt * sizeof *m->cell + 1);
+  if (!m->point || !m->tri || !m->solid || !m->cell || weld(m, s, ns) != 0) {
+    vtk_mesh_free(m);
+    return -1;
+  }
+  size_t j = 0;
+  for (int k = 0; k < ns; k++) {
+    for (size_t i = 0; i < s[k]->ntri; i++, j++) {
+      m->solid[j] = solid_id ? solid_id[k] : k;
+      m->cell[j] = s[k]->cell[i];
+    }
+  }
+  double *p = realloc(m->point, 3 * m->np * sizeof *p + 1); /* give back the unused room */
+  if (p) {
+    m->point = p;
+  }
+  if (mesh_topology(m) != 0) {
+    vtk_mesh_free(m);
+    return -1;
+  }
+  return 0;
+}
+
+
+int vtk_mesh_encode(vtk_blob *out, const vtk_mesh *m, const double *point) {
+  vtk_enc e;
+  memset(&e, 0, sizeof e);
+  memset(out, 0, sizeof *out);
+  const double *p = point ? point : m->point;
+  float *pf = malloc(3 * m->np * sizeof *pf + 1);
+  if (!pf) {
+    e.app.nomem = 1;
+  }
+  enc_head(&e, "PolyData");
+  blob_printf(&e.xml,
+              "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
+              "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n      <Points>\n",
+              m->np, m->nt);
+  if (pf) {
+    for (size_t i = 0; i < 3 * m->np; i++) {
+      pf[i] = (float)p[i];
+    }
+    blob_put(&e.app, m->topo_app.data, m->topo_app.size);
+    enc_array(&e, "Float32", "points", 3, pf, 3 * m->np * sizeof *pf);
+    free(pf);
+    blob_printf(&e.xml, "      </Points>\n      <Polys>\n");
+    blob_put(&e.xml, m->topo_xml.data, m->topo_split);
+    blob_printf(&e.xml, "      </Polys>\n      <CellData Scalars=\"solid\">\n");
+    blob_put(&e.xml, m->topo_xml.data + m->topo_split, m->topo_xml.size - m->topo_split);
+    blob_printf(&e.xml, "      </CellData>\n    </Piece>\n");
+  }
+  return enc_finish(&e, "PolyData", out);
 }
 
 
 int vtk_write_surfaces(const char *path, const vxc_surface *const *s, int ns) {
-  size_t nt = 0;
-  for (int k = 0; k < ns; k++) {
-    nt += s[k]->ntri;
+  vtk_mesh m;
+  vtk_blob b;
+  memset(&b, 0, sizeof b);
+  if (vtk_mesh_weld(&m, s, ns, NULL) != 0) {
+    b.nomem = 1;
+  } else {
+    vtk_mesh_encode(&b, &m, NULL);
+    vtk_mesh_free(&m);
   }
-  size_t *id = malloc(3 * nt * sizeof *id + 1), *first = malloc(3 * nt * sizeof *first + 1);
-  long long np = id && first ? weld(s, ns, 3 * nt, id, first) : -1;
-  tools_file o;
-  FILE *f = np >= 0 ? vtk_open(&o, path) : NULL;
-  if (!f) {
-    if (np < 0) {
-      fprintf(stderr, "vxc: %s: out of memory\n", path);
-    }
-    free(id);
-    free(first);
-    return -1;
-  }
-  vtk_head(f, "PolyData");
-  fprintf(f,
-          "    <Piece NumberOfPoints=\"%lld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" "
-          "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n      <Points>\n",
-          np, nt);
-  array_open(f, "Float64", "points", 3);
-  for (long long i = 0; i < np; i++) {
-    const double *p = corner(s, ns, first[i]);
-    fprintf(f, "%.9g %.9g %.9g\n", p[0], p[1], p[2]); /* for viewing */
-  }
-  array_close(f);
-  fprintf(f, "      </Points>\n      <Polys>\n");
-  array_open(f, "Int64", "connectivity", 1);
-  for (size_t i = 0; i < nt; i++) {
-    fprintf(f, "%zu %zu %zu\n", id[3 * i], id[3 * i + 1], id[3 * i + 2]);
-  }
-  array_close(f);
-  array_open(f, "Int64", "offsets", 1);
-  for (size_t i = 1; i <= nt; i++) {
-    fprintf(f, "%zu\n", 3 * i);
-  }
-  array_close(f);
-  fprintf(f, "      </Polys>\n      <CellData Scalars=\"solid\">\n");
-  free(id);
-  free(first);
-  array_open(f, "Int32", "solid", 1);
-  for (int k = 0; k < ns; k++) {
-    for (size_t i = 0; i < s[k]->ntri; i++) {
-      fprintf(f, "%d\n", k);
+  int rc = vtk_blob_write(path, &b);
+  vtk_blob_free(&b);
+  return rc;
+}
+
+
+/* An XML attribute's value, escaped. */
+static void xml_attr(FILE *f, const char *s) {
+  for (const char *c = s; *c; c++) {
+    if (*c == '&') {
+      fputs("&amp;", f);
+    } else if (*c == '"') {
+      fputs("&quot;", f);
+    } else if (*c == '<') {
+      fputs("&lt;", f);
+    } else {
+      fputc(*c, f);
     }
   }
-  array_close(f);
-  array_open(f, "Int32", "cell", 1);
-  for (int k = 0; k < ns; k++) {
-    for (size_t i = 0; i < s[k]->ntri; i++) {
-      fprintf(f, "%d\n", s[k]->cell[i]);
-    }
-  }
-  array_close(f);
-  fprintf(f, "      </CellData>\n    </Piece>\n");
-  vtk_tail(f, "PolyData");
-  return tools_file_close(&o);
 }
 
 
 int vtk_write_pvd(const char *path, int n, const double *t, const int *part,
                   const char *const *file) {
   tools_file o;
-  FILE *f = vtk_open(&o, path);
-  if (!f) {
+  if (tools_file_open(&o, "vxc", path, TOOLS_FILE_ATOMIC) != 0) {
     return -1;
   }
-  vtk_head(f, "Collection");
+  FILE *f = o.f;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
+             "  <Collection>\n");
   for (int i = 0; i < n; i++) {
     fprintf(f, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"%d\" file=\"", t[i], part[i]);
-    for (const char *c = file[i]; *c; c++) { /* XML attribute escapes */
-      if (*c == '&') {
-        fputs("&amp;", f);
-      } else if (*c == '"') {
-        fputs("&quot;", f);
-      } else if (*c == '<') {
-        fputs("&lt;", f);
-      } else {
-        fputc(*c, f);
-      }
-    }
+    xml_attr(f, file[i]);
     fprintf(f, "\"/>\n");
   }
-  vtk_tail(f, "Collection");
+  fprintf(f, "  </Collection>\n</VTKFile>\n");
   return tools_file_close(&o);
 }

@@ -14,6 +14,7 @@
 #include "tools/cli.h"
 #include "tools/dirs.h"
 #include "tools/outfile.h"
+#include "tools/plot.h"
 #include "tools/series.h"
 #include "tools/mujoco/bridge.h"
 
@@ -318,18 +319,21 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
 }
 
 
-/* One plot of plots.gp: its file, title and y label (one unit), then its curves. */
-static void plot_head(FILE *f, const args *a, const char *png, const char *title,
-                      const char *ylabel) {
-  fprintf(f, "set output '%s/%s'\nset title \"%s\"\nset ylabel \"%s\"\nplot ", a->dir, png, title,
-          ylabel);
+/* One plot of plots.gp: DIR/png, its title and y label (one unit). */
+static void plot_start(tools_plot *p, FILE *f, const args *a, const char *png, const char *title,
+                       const char *ylabel) {
+  char path[4400];
+  snprintf(path, sizeof path, "%s/%s", a->dir, png);
+  plot_begin(p, f, path, title, "t [s]", ylabel);
 }
 
 
-/* Curve `col` of series.csv titled `title` (the first of a plot when first). */
-static void plot_curve(FILE *f, const args *a, int first, const char *col, const char *title) {
-  fprintf(f, "%s'%s/series.csv' using 1:'%s' with lines title \"%s\"", first ? "" : ", ", a->dir,
-          col, title);
+/* Curve `col` of series.csv titled `title`. */
+static void plot_col(tools_plot *p, const args *a, const char *col, const char *title) {
+  char csv[4400], y[400];
+  snprintf(csv, sizeof csv, "%s/series.csv", a->dir);
+  snprintf(y, sizeof y, "column('%s')", col);
+  plot_add(p, csv, "column('t')", y, title);
 }
 
 
@@ -340,39 +344,38 @@ static int write_plots(const args *a, const bridge *br) {
   if (!f) {
     return -1;
   }
-  fprintf(f,
-          "set terminal pngcairo size 900,500 noenhanced\nset datafile separator ','\n"
-          "set key outside right\nset xlabel 't (s)'\n");
-  plot_head(f, a, "height.png", "Height of each body's origin", "z (m)");
+  plot_head(f, 900, 500);
+  tools_plot p;
+  plot_start(&p, f, a, "height.png", "Height of each body's origin", "z [m]");
   for (int i = 0; i < br->nbody; i++) {
     snprintf(col, sizeof col, "%s.z", br->name[i]);
-    plot_curve(f, a, i == 0, col, br->name[i]);
+    plot_col(&p, a, col, br->name[i]);
   }
+  plot_end(&p);
   static const char *fcol[] = {"fn", "ft"}, *fname[] = {"normal force", "friction force"};
   static const char *tcol[] = {"troll", "tspin"}, *tname[] = {"rolling torque", "spinning torque"};
   for (int pass = 0; pass < 2 && br->ncontact > 0; pass++) {
-    fprintf(f, "\n");
-    plot_head(f, a, pass ? "torques.png" : "forces.png",
-              pass ? "Contact torques on A" : "Contact forces on A",
-              pass ? "torque (N m)" : "force (N)");
+    plot_start(&p, f, a, pass ? "torques.png" : "forces.png",
+               pass ? "Contact torques on A" : "Contact forces on A",
+               pass ? "torque [N m]" : "force [N]");
     for (int i = 0; i < br->ncontact; i++) {
-      const char *p = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
+      const char *pa = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
       for (int j = 0; j < 2; j++) {
-        snprintf(col, sizeof col, "%s~%s.%s", p, q, pass ? tcol[j] : fcol[j]);
-        snprintf(title, sizeof title, "%s~%s %s", p, q, pass ? tname[j] : fname[j]);
-        plot_curve(f, a, i == 0 && j == 0, col, title);
+        snprintf(col, sizeof col, "%s~%s.%s", pa, q, pass ? tcol[j] : fcol[j]);
+        snprintf(title, sizeof title, "%s~%s %s", pa, q, pass ? tname[j] : fname[j]);
+        plot_col(&p, a, col, title);
       }
     }
+    plot_end(&p);
   }
-  fprintf(f, "\n");
-  plot_head(f, a, "energy.png", "Energy budget (K + P + E + D - W - its start = error)",
-            "energy (J)");
+  plot_start(&p, f, a, "energy.png", "Energy budget (K + P + E + D - W - its start = error)",
+             "energy [J]");
   static const char *ecol[] = {"kinetic", "potential", "elastic", "dissipated", "work_in", "error"};
   for (int j = 0; j < 6; j++) {
     snprintf(col, sizeof col, "E.%s", ecol[j]);
-    plot_curve(f, a, j == 0, col, ecol[j]);
+    plot_col(&p, a, col, ecol[j]);
   }
-  fprintf(f, "\n");
+  plot_end(&p);
   if (tools_file_close(&o) != 0) {
     return -1;
   }
