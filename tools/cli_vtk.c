@@ -47,7 +47,7 @@ double cli_vtk_tol(const cli_vtk_opts *o, const vxc_solid *s, const vxc_pose *p)
     return o->tol;
   }
   double bb[6], ext = 0;
-  vxc_solid_aabb(s, p, bb);
+  vxc_solid_aabb(s, p, bb, NULL);
   for (int k = 0; k < 3; k++) {
     ext = fmax(ext, bb[3 + k] - bb[k]);
   }
@@ -85,7 +85,7 @@ int cli_vtk_write(const cli_vtk_opts *o, const vxc_query *q, const vxc_solid *a,
   if (o->region) {
     const vxc_region_box *box = NULL;
     size_t n = 0;
-    if (vxc_query_region(q, &box, &n) != VXC_OK || vtk_write_region(o->region, box, NULL, n) != 0) {
+    if (vxc_query_region(q, &box, &n, NULL) != VXC_OK || vtk_write_region(o->region, box, NULL, n) != 0) {
       return CLI_FAIL;
     }
   }

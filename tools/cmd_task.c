@@ -110,7 +110,7 @@ static int csv_header(task_out *o) {
     o->names[i] = vxc_task_body_name(t, i);
   }
   for (int i = 0; i < nc; i++) {
-    vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1]);
+    vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1], NULL);
   }
   o->lay = (series_layout){nb, o->names, nc, o->pairs, 1};
   series_header(o->csv.f, &o->lay);
@@ -328,7 +328,7 @@ static int write_plots(const char *dir, vxc_task *t) {
     if (k < 2) {
       for (int i = 0; i < vxc_task_contact_count(t); i++) {
         int a, b;
-        vxc_task_contact_bodies(t, i, &a, &b);
+        vxc_task_contact_bodies(t, i, &a, &b, NULL);
         const char *cols[2] = {k ? "troll" : "fn", k ? "tspin" : "ft"};
         for (int j = 0; j < 2; j++) {
           fprintf(f,
@@ -341,7 +341,7 @@ static int write_plots(const char *dir, vxc_task *t) {
       if (k == 0) {
         for (int i = 0; i < vxc_task_contact_count(t); i++) {
           int a, b;
-          vxc_task_contact_bodies(t, i, &a, &b);
+          vxc_task_contact_bodies(t, i, &a, &b, NULL);
           for (int j = 0; j < 3; j++) {
             fprintf(f,
                     ", \\\n  '%s/series.csv' using (column('t')):(column('%s~%s.F%c')) "
@@ -406,7 +406,7 @@ static int write_plots(const char *dir, vxc_task *t) {
      z (depth), one plot per such contact */
   for (int i = 0; i < vxc_task_contact_count(t); i++) {
     int a, b;
-    vxc_task_contact_bodies(t, i, &a, &b);
+    vxc_task_contact_bodies(t, i, &a, &b, NULL);
     int d = vxc_task_body_is_driven(t, b) ? b : vxc_task_body_is_driven(t, a) ? a : -1;
     if (d < 0) {
       continue;
@@ -499,14 +499,14 @@ static int task_open(const task_args *a, vxc_task **out) {
     return cli_lib_error(&err, st);
   }
   if (a->duration > 0) {
-    vxc_task_set_duration(t, a->duration);
+    vxc_task_set_duration(t, a->duration, NULL);
   }
   if (a->no_closed_form) {
-    vxc_task_set_closed_form(t, 0);
+    vxc_task_set_closed_form(t, 0, NULL);
   }
   /* --max-output in bytes: a row of series.csv is about 24 bytes a column */
   double row = 24.0 * (1 + 13 * vxc_task_body_count(t) + 17 * vxc_task_contact_count(t) + 6);
-  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row));
+  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row), NULL);
   *out = t;
   return CLI_OK;
 }
@@ -532,7 +532,7 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
   }
   for (int i = 0; i < s->ncontact; i++) {
     int a, b;
-    vxc_task_contact_bodies(t, i, &a, &b);
+    vxc_task_contact_bodies(t, i, &a, &b, NULL);
     const vxc_task_contact_summary *c = &s->contact[i];
     printf("  %s~%s: ", vxc_task_body_name(t, a), vxc_task_body_name(t, b));
     if (c->initial_volume > 0) {
@@ -619,8 +619,8 @@ static int task_execute(vxc_task *t, const task_args *a) {
   vxc_error err;
   catch_signals();
   arm_wall_timer(o.max_wall);
-  vxc_task_set_poll(t, on_poll, &o);
-  vxc_task_set_stop(t, &task_stop);
+  vxc_task_set_poll(t, on_poll, &o, NULL);
+  vxc_task_set_stop(t, &task_stop, NULL);
   vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");

@@ -59,7 +59,7 @@ task_vtk *task_vtk_open(vxc_task *t, const char *dir, double tol) {
   v->dir = malloc(strlen(dir) + 1);
   v->model = calloc((size_t)v->nbody, sizeof *v->model);
   v->posed = calloc((size_t)v->nbody, sizeof *v->posed);
-  if (!v->dir || !v->model || !v->posed || vxc_query_create(NULL, &v->q) != VXC_OK) {
+  if (!v->dir || !v->model || !v->posed || vxc_query_create(NULL, &v->q, NULL) != VXC_OK) {
     fprintf(stderr, "vxc: out of memory\n");
     vtk_free(v);
     return NULL;
@@ -115,7 +115,7 @@ static vxc_pose to_pose(const double p[7]) {
 static int keep_region(task_vtk *v, int c) {
   const vxc_region_box *b;
   size_t n;
-  vxc_query_region(v->q, &b, &n);
+  vxc_query_region(v->q, &b, &n, NULL);
   if (n == 0) {
     return 0; /* nothing measured (b may be NULL) */
   }
@@ -147,8 +147,8 @@ static int frame_regions(task_vtk *v, const vxc_task_record *r) {
   for (int c = 0; c < v->ncontact; c++) {
     int a, b;
     vxc_query_options o;
-    vxc_task_contact_bodies(v->task, c, &a, &b);
-    vxc_task_contact_query(v->task, c, &o);
+    vxc_task_contact_bodies(v->task, c, &a, &b, NULL);
+    vxc_task_contact_query(v->task, c, &o, NULL);
     o.region = 1;
     o.patches = 1; /* the frames show each contact's patches */
     vxc_pose pa = to_pose(r->body[a].pose), pb = to_pose(r->body[b].pose);
