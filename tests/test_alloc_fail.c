@@ -335,15 +335,21 @@ static void remove_sweeps(void) {
   remove(sweep_dir); /* the folder, empty now */
 }
 
-static vxc_status sweep_load(const vxc_allocator *al, vxc_error *err) {
-  vxc_sweep *sw = NULL;
-  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+/* st, the status of reading drop.vxs into sw (by `what`), unless it read other than 3 cases;
+ * frees sw. */
+static vxc_status three_cases(vxc_status st, vxc_sweep *sw, const char *what, vxc_error *err) {
   if (st == VXC_OK && vxc_sweep_case_count(sw) != 3) {
-    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_load: not 3 cases");
+    set_error(err, VXC_ERR_GEOMETRY, what);
     st = VXC_ERR_GEOMETRY;
   }
   vxc_sweep_free(sw);
   return st;
+}
+
+static vxc_status sweep_load(const vxc_allocator *al, vxc_error *err) {
+  vxc_sweep *sw = NULL;
+  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+  return three_cases(st, sw, "vxc_sweep_load: not 3 cases", err);
 }
 
 static vxc_status sweep_parse(const vxc_allocator *al, vxc_error *err) {
@@ -354,12 +360,7 @@ static vxc_status sweep_parse(const vxc_allocator *al, vxc_error *err) {
   fclose(f);
   vxc_sweep *sw = NULL;
   vxc_status st = vxc_sweep_parse(text, len, "drop.vxs", sweep_dir, al, &sw, err);
-  if (st == VXC_OK && vxc_sweep_case_count(sw) != 3) {
-    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_parse: not 3 cases");
-    st = VXC_ERR_GEOMETRY;
-  }
-  vxc_sweep_free(sw);
-  return st;
+  return three_cases(st, sw, "vxc_sweep_parse: not 3 cases", err);
 }
 
 /* Case 1's task text: the file's with the middle height, 0.155, written in its place. */

@@ -6,22 +6,7 @@
 # default, so that every allocation goes through a vxc_allocator (lib/README.md, section 1).
 set -u
 top=${VXC_TESTDIR:-$(dirname "$0")}/..
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-# report NAME FILE: a TAP line, passing when FILE (the offenders, a line each) is empty
-report() {
-  n=$((n + 1))
-  if [ -s "$2" ]; then
-    echo "not ok $n - $1"
-    sed 's/^/# /' "$2"
-    failed=$((failed + 1))
-  else
-    echo "ok $n - $1"
-  fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "1..3"
 
