@@ -7,8 +7,10 @@
  * and damping c along one direction; its deflection s is the state's component along it. */
 #include <math.h>
 
+#include "geom/geom.h"
 #include "geom/vec3.h"
 #include "lib/force_internal.h"
+#include "lib/friction_internal.h"
 #include "lib/vxc_bristle.h"
 
 /* t1, t2: unit, in the plane normal to the unit n, t1 x t2 = n; t1 is the unit vector
@@ -46,30 +48,48 @@ static void row_set(vxc_bristle_row *r, const double dir[3], double k, double c,
 }
 
 
-static int all_finite(const double *x, int n) {
-  for (int i = 0; i < n; i++) {
-    if (!isfinite(x[i])) {
-      return 0;
-    }
+/* The checks both entries share: p prepared, h finite and > 0. */
+static vxc_status check_p_h(const char *fn, const vxc_params *p, double h, vxc_error *err) {
+  if (!p->prepared) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "%s: p is not prepared (call vxc_params_prepare)", fn);
   }
-  return 1;
+  if (!isfinite(h)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: h = %g is not finite", fn, h);
+  }
+  if (!(h > 0)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: h = %g s is not > 0", fn, h);
+  }
+  return VXC_OK;
 }
 
 
 vxc_status vxc_bristle_rows(const vxc_params *p, const double state[VXC_STATE_SIZE], double f_n,
                             const double normal[3], double h,
-                            vxc_bristle_row rows[VXC_BRISTLE_ROWS]) {
-  if (!p || !state || !normal || !rows || !p->prepared) {
-    return VXC_ERR_ARG;
+                            vxc_bristle_row rows[VXC_BRISTLE_ROWS], vxc_error *err) {
+  static const char fn[] = "vxc_bristle_rows";
+  if (!p || !state || !normal || !rows) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !p        ? "p"
+                         : !state  ? "state"
+                         : !normal ? "normal"
+                                   : "rows");
   }
-  if (!isfinite(f_n) || !isfinite(h) || !all_finite(state, VXC_STATE_SIZE)) {
-    return VXC_ERR_NUMERIC;
+  vxc_status st = check_p_h(fn, p, h, err);
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "state", state, VXC_STATE_SIZE, err);
   }
-  if (f_n < 0 || !(h > 0)) {
-    return VXC_ERR_ARG;
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (!isfinite(f_n)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: f_n = %g is not finite", fn, f_n);
+  }
+  if (f_n < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: f_n = %g N is negative", fn, f_n);
   }
   double n[3], t[2][3];
-  vxc_status st = vxci_unit_normal(normal, n);
+  st = vxci_unit_normal(fn, "normal", normal, n, err);
   if (st != VXC_OK) {
     return st;
   }
@@ -102,16 +122,28 @@ static double deflection(const vxc_bristle_row *r, double lambda, double h) {
 vxc_status vxc_bristle_commit(const vxc_params *p, const vxc_bristle_row rows[VXC_BRISTLE_ROWS],
                               const double lambda[VXC_BRISTLE_ROWS],
                               const double v[VXC_BRISTLE_ROWS], double h,
-                              double state[VXC_STATE_SIZE]) {
-  if (!p || !rows || !lambda || !v || !state || !p->prepared) {
-    return VXC_ERR_ARG;
+                              double state[VXC_STATE_SIZE], vxc_error *err) {
+  static const char fn[] = "vxc_bristle_commit";
+  if (!p || !rows || !lambda || !v || !state) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !p        ? "p"
+                         : !rows   ? "rows"
+                         : !lambda ? "lambda"
+                         : !v      ? "v"
+                                   : "state");
   }
-  if (!isfinite(h) || !all_finite(lambda, VXC_BRISTLE_ROWS) || !all_finite(v, VXC_BRISTLE_ROWS) ||
-      !all_finite(state, VXC_STATE_SIZE)) {
-    return VXC_ERR_NUMERIC;
+  vxc_status st = check_p_h(fn, p, h, err);
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "lambda", lambda, VXC_BRISTLE_ROWS, err);
   }
-  if (!(h > 0)) {
-    return VXC_ERR_ARG;
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "v", v, VXC_BRISTLE_ROWS, err);
+  }
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "state", state, VXC_STATE_SIZE, err);
+  }
+  if (st != VXC_OK) {
+    return st;
   }
   double s[VXC_BRISTLE_ROWS];
   for (int j = 0; j < VXC_BRISTLE_ROWS; j++) {

@@ -35,21 +35,6 @@ static int motion_finite(const vxc_body_motion *m) {
 }
 
 
-vxc_status vxci_unit_normal(const double in[3], double n[3]) {
-  if (!finite_n(in, 3)) {
-    return VXC_ERR_NUMERIC;
-  }
-  double l = sqrt(vxg_dot(in, in));
-  if (!(fabs(l - 1.0) <= VXC_UNIT_TOL)) {
-    return VXC_ERR_ARG;
-  }
-  for (int i = 0; i < 3; i++) {
-    n[i] = in[i] / l;
-  }
-  return VXC_OK;
-}
-
-
 /* Velocity at point x of A relative to B (4.51). */
 static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
                               double v_c[3]) {
@@ -120,17 +105,18 @@ static vxc_status check_args(const char *fn, const void *const *ptr, const char 
 }
 
 
-/* The unit normal from `in` (named `what`): VXC_ERR_NUMERIC when not finite, VXC_ERR_ARG
- * when its length is not 1 to VXC_UNIT_TOL. */
-static vxc_status check_normal(const char *fn, const char *what, const double in[3], double n[3],
-                               vxc_error *err) {
-  vxc_status st = vxci_unit_normal(in, n);
-  if (st == VXC_ERR_NUMERIC) {
-    return vxg_error_set(err, st, NULL, 0, 0, "%s: %s is not finite", fn, what);
+vxc_status vxci_unit_normal(const char *fn, const char *what, const double in[3], double n[3],
+                            vxc_error *err) {
+  if (!finite_n(in, 3)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: %s is not finite", fn, what);
   }
-  if (st != VXC_OK) {
-    return vxg_error_set(err, st, NULL, 0, 0, "%s: %s has length %.9g, not 1 (to %g)", fn, what,
-                         sqrt(vxg_dot(in, in)), VXC_UNIT_TOL);
+  double l = sqrt(vxg_dot(in, in));
+  if (!(fabs(l - 1.0) <= VXC_UNIT_TOL)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s has length %.9g, not 1 (to %g)", fn,
+                         what, l, VXC_UNIT_TOL);
+  }
+  for (int i = 0; i < 3; i++) {
+    n[i] = in[i] / l;
   }
   return VXC_OK;
 }
@@ -147,7 +133,7 @@ static vxc_status check_geometry(const char *fn, const vxc_contact_geometry *geo
                          : !finite_n(geom->centroid, 3) ? "centroid"
                                                         : "inertia");
   }
-  vxc_status st = check_normal(fn, "geom->normal", geom->normal, n, err);
+  vxc_status st = vxci_unit_normal(fn, "geom->normal", geom->normal, n, err);
   if (st != VXC_OK) {
     return st;
   }
@@ -187,7 +173,7 @@ static vxc_status check_point(const char *fn, double depth, const double point[3
     return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: %s is not finite", fn,
                          isfinite(depth) ? "point" : "depth");
   }
-  return check_normal(fn, "normal", normal, n, err);
+  return vxci_unit_normal(fn, "normal", normal, n, err);
 }
 
 

@@ -52,8 +52,10 @@ void vxci_rolling_eval(const vxc_params *p, double f_n, const double n[3], const
                        const double state[VXC_STATE_SIZE], double tau_roll[3], double *tau_spin,
                        double dphi[3], double *dpsi);
 
-/* Copies a normal into n, unit. VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its length
- * is off by more than 1e-6 (force.c). */
-vxc_status vxci_unit_normal(const double in[3], double n[3]);
+/* Copies a normal into n, unit (force.c). VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its
+ * length is off by more than VXC_UNIT_TOL; err (may be NULL) names `fn` and the argument
+ * `what`. */
+vxc_status vxci_unit_normal(const char *fn, const char *what, const double in[3], double n[3],
+                            vxc_error *err);
 
 #endif

@@ -43,10 +43,10 @@ void vxci_friction_law_sliding(const vxc_params *p, const vxci_friction_in *in,
     vxc_friction_params lp;
     law_params(p, in->f_n, &lp);
     if (vxc_friction_state_size(law) == 0) {
-      s = vxc_friction_static(law, &lp, v, in->f_n, NULL, f, NULL);
+      s = vxc_friction_static(law, &lp, v, in->f_n, NULL, f, NULL, NULL);
     } else {
-      vxc_friction_project(law, &lp, v, in->f_n, st);
-      s = vxc_friction_eval(law, &lp, v, in->f_n, st, f, ds);
+      vxc_friction_project(law, &lp, v, in->f_n, st, NULL);
+      s = vxc_friction_eval(law, &lp, v, in->f_n, st, f, ds, NULL);
     }
   }
   for (int i = 0; i < 3; i++) {

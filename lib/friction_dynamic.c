@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geom/geom.h"
 #include "geom/vec3.h"
 #include "lib/force_internal.h"
 #include "lib/friction_internal.h"
@@ -120,15 +121,25 @@ static void eval(vxc_friction_law law, const vxc_friction_params *p, const doubl
 }
 
 
-/* The arguments every call with state checks: a law with state and non-NULL pointers. */
-static int with_state(vxc_friction_law law, const void *a, const void *b) {
-  return vxc_friction_state_size(law) > 0 && a && b;
+/* f_n's checks: VXC_ERR_ARG when negative, VXC_ERR_NUMERIC when not finite (with `finite`). */
+static vxc_status check_f_n(const char *fn, double f_n, int finite, vxc_error *err) {
+  if (f_n < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: f_n = %g N is negative", fn, f_n);
+  }
+  if (finite ? !isfinite(f_n) : isnan(f_n)) {
+    return vxg_error_set(err, finite ? VXC_ERR_NUMERIC : VXC_ERR_ARG, NULL, 0, 0,
+                         "%s: f_n = %g is not %s", fn, f_n, finite ? "finite" : "a number");
+  }
+  return VXC_OK;
 }
 
 
-vxc_status vxc_friction_init(vxc_friction_law law, double *state) {
-  if (!with_state(law, state, state)) {
-    return VXC_ERR_ARG;
+vxc_status vxc_friction_init(vxc_friction_law law, double *state, vxc_error *err) {
+  const void *ptr[] = {state};
+  static const char *const names[] = {"state"};
+  vxc_status st = vxci_friction_args("vxc_friction_init", law, 1, ptr, names, 1, err);
+  if (st != VXC_OK) {
+    return st;
   }
   memset(state, 0, sizeof *state * (size_t)vxc_friction_state_size(law));
   if (law == VXC_LAW_GONTHIER) {
@@ -139,20 +150,33 @@ vxc_status vxc_friction_init(vxc_friction_law law, double *state) {
 
 
 vxc_status vxc_friction_eval(vxc_friction_law law, const vxc_friction_params *p, const double v[3],
-                             double f_n, const double *state, double f[3], double *dstate) {
-  if (!with_state(law, p, v) || !state || !f || f_n < 0) {
-    return VXC_ERR_ARG;
+                             double f_n, const double *state, double f[3], double *dstate,
+                             vxc_error *err) {
+  static const char fn[] = "vxc_friction_eval";
+  const void *ptr[] = {p, v, state, f};
+  static const char *const names[] = {"p", "v", "state", "f"};
+  vxc_status st = vxci_friction_args(fn, law, 1, ptr, names, 4, err);
+  if (st == VXC_OK) {
+    st = check_f_n(fn, f_n, 1, err);
   }
   int n = vxc_friction_state_size(law);
-  if (!vxci_finite(v, 3) || !isfinite(f_n) || !vxci_finite(state, n)) {
-    return VXC_ERR_NUMERIC;
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "v", v, 3, err);
+  }
+  if (st == VXC_OK) {
+    st = vxci_check_finite(fn, "state", state, n, err);
+  }
+  if (st != VXC_OK) {
+    return st;
   }
   double fo[3] = {0, 0, 0}, d[VXC_FRICTION_STATE_MAX] = {0, 0, 0, 0};
   if (f_n > 0) {
     eval(law, p, v, f_n, state, fo, d);
   }
   if (!vxci_finite(fo, 3) || !vxci_finite(d, n)) {
-    return VXC_ERR_NUMERIC;
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "%s: law '%s' gave a force or rate that is not finite", fn,
+                         vxc_friction_law_name(law));
   }
   memcpy(f, fo, sizeof fo);
   if (dstate) {
@@ -163,9 +187,16 @@ vxc_status vxc_friction_eval(vxc_friction_law law, const vxc_friction_params *p,
 
 
 vxc_status vxc_friction_project(vxc_friction_law law, const vxc_friction_params *p,
-                                const double v[3], double f_n, double *state) {
-  if (!with_state(law, p, v) || !state || !(f_n >= 0)) {
-    return VXC_ERR_ARG;
+                                const double v[3], double f_n, double *state, vxc_error *err) {
+  static const char fn[] = "vxc_friction_project";
+  const void *ptr[] = {p, v, state};
+  static const char *const names[] = {"p", "v", "state"};
+  vxc_status st = vxci_friction_args(fn, law, 1, ptr, names, 3, err);
+  if (st == VXC_OK) {
+    st = check_f_n(fn, f_n, 0, err);
+  }
+  if (st != VXC_OK) {
+    return st;
   }
   double zm = sqrt(vxg_dot(state, state)), lim = INFINITY;
   if (law == VXC_LAW_RESET_INTEGRATOR) {
@@ -185,10 +216,18 @@ vxc_status vxc_friction_project(vxc_friction_law law, const vxc_friction_params 
 
 
 vxc_status vxc_friction_reframe(vxc_friction_law law, double *state, const double n_old[3],
-                                const double n_new[3]) {
-  if (!with_state(law, state, n_old) || !n_new || fabs(vxg_dot(n_old, n_old) - 1) > 1e-6 ||
-      fabs(vxg_dot(n_new, n_new) - 1) > 1e-6) {
-    return VXC_ERR_ARG;
+                                const double n_new[3], vxc_error *err) {
+  static const char fn[] = "vxc_friction_reframe";
+  const void *ptr[] = {state, n_old, n_new};
+  static const char *const names[] = {"state", "n_old", "n_new"};
+  vxc_status st = vxci_friction_args(fn, law, 1, ptr, names, 3, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (!(fabs(vxg_dot(n_old, n_old) - 1) <= 1e-6) || !(fabs(vxg_dot(n_new, n_new) - 1) <= 1e-6)) {
+    const char *bad = !(fabs(vxg_dot(n_old, n_old) - 1) <= 1e-6) ? "n_old" : "n_new";
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is not a unit vector (to 1e-6)", fn,
+                         bad);
   }
   /* Rodrigues with a = n_old x n_new (|a| = sin, c = cos): R z = c z + a x z + a (a.z) / (1 + c) */
   double c = vxg_dot(n_old, n_new);

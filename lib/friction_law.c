@@ -97,6 +97,27 @@ int vxc_friction_state_size(vxc_friction_law law) {
 }
 
 
+vxc_status vxci_friction_args(const char *fn, vxc_friction_law law, int with_state,
+                              const void *const *ptr, const char *const *names, int n,
+                              vxc_error *err) {
+  int size = vxc_friction_state_size(law);
+  if (size < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: law %d is not a vxc_friction_law", fn,
+                         (int)law);
+  }
+  if ((size > 0) != (with_state != 0)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: law '%s' is a %s law", fn,
+                         laws[law].name, size > 0 ? "stateful" : "static");
+  }
+  for (int i = 0; i < n; i++) {
+    if (!ptr[i]) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn, names[i]);
+    }
+  }
+  return VXC_OK;
+}
+
+
 void vxc_friction_params_default(vxc_friction_params *p) {
   if (!p) {
     return;

@@ -8,6 +8,7 @@
  * velocity is zero or within a band, which is where a contact sticks. */
 #include <math.h>
 
+#include "geom/geom.h"
 #include "geom/vec3.h"
 #include "lib/friction_internal.h"
 
@@ -27,6 +28,18 @@ int vxci_finite(const double *x, int n) {
     }
   }
   return 1;
+}
+
+
+vxc_status vxci_check_finite(const char *fn, const char *what, const double *x, int n,
+                             vxc_error *err) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: %s[%d] = %g is not finite", fn,
+                           what, i, x[i]);
+    }
+  }
+  return VXC_OK;
 }
 
 
@@ -125,12 +138,26 @@ static void awrejcewicz(const vxc_friction_params *p, const double v[3], double 
 
 vxc_status vxc_friction_static(vxc_friction_law law, const vxc_friction_params *p,
                                const double v[3], double f_n, const double f_stick[3], double f[3],
-                               int *stuck) {
-  if (vxc_friction_state_size(law) != 0 || !p || !v || !f || !(f_n >= 0 || isnan(f_n))) {
-    return VXC_ERR_ARG;
+                               int *stuck, vxc_error *err) {
+  static const char fn[] = "vxc_friction_static";
+  const void *ptr[] = {p, v, f};
+  static const char *const names[] = {"p", "v", "f"};
+  vxc_status s = vxci_friction_args(fn, law, 0, ptr, names, 3, err);
+  if (s != VXC_OK) {
+    return s;
   }
-  if (!vxci_finite(v, 3) || !isfinite(f_n) || (f_stick && !vxci_finite(f_stick, 3))) {
-    return VXC_ERR_NUMERIC;
+  if (f_n < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: f_n = %g N is negative", fn, f_n);
+  }
+  if (!isfinite(f_n)) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: f_n = %g is not finite", fn, f_n);
+  }
+  s = vxci_check_finite(fn, "v", v, 3, err);
+  if (s == VXC_OK && f_stick) {
+    s = vxci_check_finite(fn, "f_stick", f_stick, 3, err);
+  }
+  if (s != VXC_OK) {
+    return s;
   }
   int st = 0;
   double out[3];

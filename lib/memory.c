@@ -1,9 +1,9 @@
 /* memory.c: the memory bound of vxc_memory.h: an allocator that prefixes each block with its
  * size and keeps a running total (C11 atomics), refusing what would exceed the limit. */
 #include <stdatomic.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "geom/geom.h"
 #include "lib/vxc_memory.h"
 
 #define HEADER 16 /* keeps the blocks aligned as malloc's (max_align_t on x86-64) */
@@ -16,14 +16,7 @@ struct vxc_memory_bound {
 };
 
 static void *base_realloc(const vxc_memory_bound *b, void *p, size_t n) {
-  if (b->base.realloc) {
-    return b->base.realloc(b->base.ud, p, n);
-  }
-  if (n == 0) {
-    free(p);
-    return NULL;
-  }
-  return realloc(p, n);
+  return vxg_realloc(&b->base, p, n);
 }
 
 

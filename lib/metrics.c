@@ -66,9 +66,9 @@ void vxc_query_options_default(vxc_query_options *o) {
 }
 
 
-vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out) {
+vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out, vxc_error *err) {
   if (!out) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_query_create: out is NULL");
   }
   vxc_allocator a = {NULL, NULL};
   if (al && al->realloc) {
@@ -76,14 +76,15 @@ vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out) {
   }
   vxc_query *q = vxg_alloc(a.realloc ? &a : NULL, sizeof *q);
   if (!q) {
-    return VXC_ERR_NOMEM;
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "vxc_query_create: out of memory");
   }
   memset(q, 0, sizeof *q);
   q->al = a;
   vxc_status st = vxv_workspace_create(query_al(q), &q->ws);
   if (st != VXC_OK) {
     vxg_free(query_al(q), q);
-    return st;
+    return vxg_error_set(err, st, NULL, 0, 0, "vxc_query_create: the workspace: %s",
+                         vxc_status_str(st));
   }
   *out = q;
   return VXC_OK;
@@ -138,9 +139,11 @@ static void keep_region(void *ud, const vxv_visit *v) {
 }
 
 
-vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n) {
+vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n,
+                            vxc_error *err) {
   if (!q || !boxes || !n) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_query_region: %s is NULL",
+                         !q ? "q" : !boxes ? "boxes" : "n");
   }
   *boxes = q->reg;
   *n = q->nreg;

@@ -77,11 +77,19 @@ static void adjugate_sym(const double m[9], double adj[9]) {
 }
 
 
-vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9]) {
+vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9], vxc_error *err) {
+  static const char fn[] = "vxc_sym3_eigen";
   double m[9], v[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  if (!a || !eval || !evec) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !a      ? "a"
+                         : !eval ? "eval"
+                                 : "evec");
+  }
   for (int i = 0; i < 9; i++) {
     if (!isfinite(a[i])) {
-      return VXC_ERR_NUMERIC;
+      return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: a[%d] = %g is not finite", fn, i,
+                           a[i]);
     }
   }
   /* symmetrise (the caller's matrix may differ from symmetric by rounding) */
@@ -128,7 +136,8 @@ vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9]) {
     }
   }
   if (!converged) {
-    return VXC_ERR_NUMERIC;
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
+                         "%s: Jacobi rotations did not converge in 50 sweeps", fn);
   }
   /* sort ascending, carrying the columns */
   int idx[3] = {0, 1, 2};
@@ -268,7 +277,7 @@ static int normal_gap_ratio(const double J[9], const double n[3], double j_rel_e
   double jn[3], ev[3], evec[9];
   vxg_mat3_vec(J, n, jn);
   double lam = dot3(n, jn);
-  if (vxc_sym3_eigen(J, ev, evec) != VXC_OK) {
+  if (vxc_sym3_eigen(J, ev, evec, NULL) != VXC_OK) {
     return -1;
   }
   double gap = INFINITY, spread = fmax(fabs(ev[0]), fabs(ev[2]));
@@ -314,20 +323,38 @@ static int normal_blend(double n[3], const double guess[3], double w) {
 }
 
 
-/* The arguments' checks of vxc_normal_solve; sets geo to the unit n_geo. */
-static vxc_status normal_check(const double J[9], const double n_geo[3],
-                               const vxc_normal_options *o, double geo[3]) {
-  if (!J || !n_geo || !o || !(o->theta_c > 0) || !(o->r_n >= 0 && o->r_n < 1) || o->n_i < 1 ||
-      !(o->j_rel_err >= 0) || !isfinite(o->j_rel_err)) {
-    return VXC_ERR_ARG;
+/* The arguments' checks of vxc_normal_solve (err names fn and the argument); sets geo to the
+ * unit n_geo. */
+static vxc_status normal_check(const char *fn, const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, const void *out, double geo[3],
+                               vxc_error *err) {
+  if (!J || !n_geo || !o || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !J       ? "J"
+                         : !n_geo ? "n_geo"
+                         : !o     ? "o"
+                                  : "out");
+  }
+  const char *bad = !(o->theta_c > 0)              ? "theta_c is not > 0"
+                    : !(o->r_n >= 0 && o->r_n < 1) ? "r_n is not in [0, 1)"
+                    : o->n_i < 1                   ? "n_i is not >= 1"
+                    : !(o->j_rel_err >= 0 && isfinite(o->j_rel_err))
+                        ? "j_rel_err is not finite and >= 0"
+                        : NULL;
+  if (bad) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s", fn, bad);
   }
   for (int i = 0; i < 9; i++) {
     if (!isfinite(J[i])) {
-      return VXC_ERR_ARG;
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: J[%d] = %g is not finite", fn, i,
+                           J[i]);
     }
   }
   memcpy(geo, n_geo, 3 * sizeof *geo);
-  return normalise(geo) == 0 ? VXC_OK : VXC_ERR_ARG;
+  if (normalise(geo) != 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: n_geo is zero or not finite", fn);
+  }
+  return VXC_OK;
 }
 
 
@@ -343,11 +370,13 @@ void vxc_normal_options_default(vxc_normal_options *o) {
 /* vxc_normal_solve; with `thin`, an eigenvector along which the overlap is not thin
  * (VXC_NORMAL_FLAT to VXC_NORMAL_BLOCKY) or far from n_geo (VXC_NORMAL_NEAR to FAR) is also
  * blended into the guess. */
-static vxc_status normal_solve(const double J[9], const double n_geo[3],
-                               const vxc_normal_options *o, int thin, vxc_normal_result *out) {
+static vxc_status normal_solve(const char *fn, const double J[9], const double n_geo[3],
+                               const vxc_normal_options *o, int thin, vxc_normal_result *out,
+                               vxc_error *err) {
   double geo[3], guess[3], n[3], ratio, rho;
-  if (!out || normal_check(J, n_geo, o, geo) != VXC_OK) {
-    return VXC_ERR_ARG;
+  vxc_status st = normal_check(fn, J, n_geo, o, out, geo, err);
+  if (st != VXC_OK) {
+    return st;
   }
   normal_guess(geo, o->n_prev, o->r_n, guess);
   int it, fl = normal_iterate(J, guess, o->theta_c, o->n_i, n, &it);
@@ -356,7 +385,7 @@ static vxc_status normal_solve(const double J[9], const double n_geo[3],
   }
   if (fl >= 0) {
     if (normal_gap_ratio(J, n, o->j_rel_err, &ratio, &rho) != 0) {
-      return VXC_ERR_ARG;
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: J has no eigen-decomposition", fn);
     }
     double w = (ratio - 1) / (VXC_NORMAL_BLEND - 1);
     if (thin) {
@@ -385,26 +414,27 @@ static vxc_status normal_solve(const double J[9], const double n_geo[3],
 
 
 vxc_status vxc_normal_solve(const double J[9], const double n_geo[3], const vxc_normal_options *o,
-                            vxc_normal_result *out) {
-  return normal_solve(J, n_geo, o, 0, out);
+                            vxc_normal_result *out, vxc_error *err) {
+  return normal_solve("vxc_normal_solve", J, n_geo, o, 0, out, err);
 }
 
 
 vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],
                                const vxc_normal_options *o, vxc_normal_result *out) {
-  return normal_solve(J, n_geo, o, 1, out);
+  return normal_solve("the contact normal", J, n_geo, o, 1, out, NULL);
 }
 
 
 vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3], const double *n_prev,
                                    double theta_c, double r_n, int n_i, double j_rel_err,
-                                   double n_out[3], int *flags, int *iterations) {
+                                   double n_out[3], int *flags, int *iterations, vxc_error *err) {
+  static const char fn[] = "vxc_normal_from_inertia";
   vxc_normal_options o = {n_prev, theta_c, r_n, n_i, j_rel_err};
   vxc_normal_result r;
   if (!n_out) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: n_out is NULL", fn);
   }
-  vxc_status st = vxc_normal_solve(J, n_geo, &o, &r);
+  vxc_status st = normal_solve(fn, J, n_geo, &o, 0, &r, err);
   if (st != VXC_OK) {
     return st;
   }

@@ -18,21 +18,29 @@ static int finite3(const double v[3]) {
 
 vxc_status vxc_body_motion_from_pose(const vxc_pose *pose, const double ref[3], const double at[3],
                                      const double v_at[3], const double w[3],
-                                     vxc_body_motion *out) {
+                                     vxc_body_motion *out, vxc_error *err) {
+  static const char fn[] = "vxc_body_motion_from_pose";
   static const double origin[3] = {0, 0, 0};
   if (!pose || !v_at || !w || !out) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !pose ? "pose" : !v_at ? "v_at" : !w ? "w" : "out");
   }
   ref = ref ? ref : origin;
   at = at ? at : origin;
   const double *q = pose->q;
-  if (!finite3(pose->p) || !finite3(q + 1) || !isfinite(q[0]) || !finite3(ref) || !finite3(at) ||
-      !finite3(v_at) || !finite3(w)) {
-    return VXC_ERR_NUMERIC;
+  const char *bad = !finite3(pose->p)                     ? "pose->p"
+                    : !finite3(q + 1) || !isfinite(q[0]) ? "pose->q"
+                    : !finite3(ref)                       ? "ref"
+                    : !finite3(at)                        ? "at"
+                    : !finite3(v_at)                      ? "v_at"
+                    : !finite3(w)                         ? "w"
+                                                          : NULL;
+  if (bad) {
+    return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: %s is not finite", fn, bad);
   }
   double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(l > 0)) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: pose->q is zero", fn);
   }
   double qn[4] = {q[0] / l, q[1] / l, q[2] / l, q[3] / l}, R[9], d[3], rd[3], wx[3], rr[3];
   vxg_quat_to_mat(qn, R);
@@ -139,7 +147,7 @@ vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, con
     pr->m.npair = pr->ncontact = 0;
     return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
   }
-  st = vxc_tracker_match(pr->tracker, pr->keys, pr->ncontact, pr->match);
+  st = vxc_tracker_match(pr->tracker, pr->keys, pr->ncontact, pr->match, NULL);
   for (int ci = 0; ci < pr->ncontact; ci++) {
     pr->contact[ci].slot = st == VXC_OK ? pr->match[ci] : -1;
   }
@@ -243,10 +251,10 @@ vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_m
     return VXC_ERR_LIMIT;
   }
   vxc_tracker_step ts;
-  vxc_status st = vxc_tracker_update_keys(pr->tracker, pr->keys, nc, &ts);
+  vxc_error te;
+  vxc_status st = vxc_tracker_update_keys(pr->tracker, pr->keys, nc, &ts, &te);
   if (st != VXC_OK) {
-    return vxg_error_set(err, st, NULL, 0, 0, "the cell-pair tracker failed: %s",
-                         vxc_status_str(st));
+    return vxg_error_set(err, st, NULL, 0, 0, "the cell-pair tracker failed: %s", te.message);
   }
   for (int k = 0; k < ts.nlost; k++) {
     int sl = ts.lost_slots[k];
@@ -343,10 +351,10 @@ vxc_status vxc_pair_create(const vxc_solid *a, const vxc_solid *b, const vxc_par
   pr->leaf = pair_alloc(pr, n * sizeof *pr->leaf);
   st = pr->slot_pair && pr->w && pr->state && pr->dstate && pr->leaf ? VXC_OK : VXC_ERR_NOMEM;
   if (st == VXC_OK) {
-    st = vxc_query_create(&pr->al, &pr->query);
+    st = vxc_query_create(&pr->al, &pr->query, err);
   }
   if (st == VXC_OK) {
-    st = vxc_tracker_create(slots, &pr->al, &pr->tracker);
+    st = vxc_tracker_create(slots, &pr->al, &pr->tracker, err);
   }
   if (st != VXC_OK) {
     vxc_pair_free(pr);
@@ -436,9 +444,15 @@ int vxc_pair_contact_count(const vxc_pair *pr) {
 }
 
 
-vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out) {
-  if (!pr || !out || i < 0 || i >= pr->ncontact) {
-    return VXC_ERR_ARG;
+vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out,
+                                vxc_error *err) {
+  if (!pr || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_pair_contact_get: %s is NULL",
+                         !pr ? "pr" : "out");
+  }
+  if (i < 0 || i >= pr->ncontact) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_pair_contact_get: contact %d is not in 0 .. %d", i, pr->ncontact - 1);
   }
   const pairi_contact *c = &pr->contact[i];
   memset(out, 0, sizeof *out);

@@ -216,7 +216,7 @@ static void patch_normal(vxc_patch *q, const double a[3], const vxc_query_option
   }
   double j_err = (q->volume_hi - q->volume_lo) / q->volume;
   if (vxc_normal_from_inertia(q->inertia, geo, NULL, o->theta_c, o->r_n, o->n_i, j_err, q->normal,
-                              &q->normal_flags, NULL) != VXC_OK) {
+                              &q->normal_flags, NULL, NULL) != VXC_OK) {
     memcpy(q->normal, geo, sizeof geo);
     q->normal_flags = VXC_NORMAL_DEGENERATE;
   }

@@ -227,9 +227,24 @@ int vxc_solid_cell_count(const vxc_solid *solid) {
 }
 
 
-vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out) {
-  if (!solid || !out || index < 0 || index >= solid->geom->ncell) {
-    return VXC_ERR_ARG;
+/* A cell index's check: VXC_ERR_ARG naming fn and the index unless 0 <= cell < ncell. */
+static vxc_status check_cell(const char *fn, const vxc_solid *solid, int cell, vxc_error *err) {
+  if (cell < 0 || cell >= solid->geom->ncell) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: cell %d is not in 0 .. %d", fn, cell,
+                         solid->geom->ncell - 1);
+  }
+  return VXC_OK;
+}
+
+
+vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out, vxc_error *err) {
+  if (!solid || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_solid_cell: %s is NULL",
+                         !solid ? "solid" : "out");
+  }
+  vxc_status st = check_cell("vxc_solid_cell", solid, index, err);
+  if (st != VXC_OK) {
+    return st;
   }
   const vxg_cell *c = solid->geom->cell[index];
   vxc_cell_info info;
@@ -245,13 +260,21 @@ vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out)
 }
 
 
-vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_info *out) {
-  if (!solid || !out || cell < 0 || cell >= solid->geom->ncell) {
-    return VXC_ERR_ARG;
+vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_info *out,
+                          vxc_error *err) {
+  static const char fn[] = "vxc_solid_prim";
+  if (!solid || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !solid ? "solid" : "out");
+  }
+  vxc_status st = check_cell(fn, solid, cell, err);
+  if (st != VXC_OK) {
+    return st;
   }
   const vxg_cell *c = solid->geom->cell[cell];
   if (prim < 0 || prim >= c->nprim) {
-    return VXC_ERR_ARG;
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: primitive %d of cell %d is not in 0 .. %d",
+                         fn, prim, cell, c->nprim - 1);
   }
   const vxg_prim *p = &c->prim[prim];
   vxc_prim_info info;
@@ -281,10 +304,16 @@ vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_i
 }
 
 
-vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double aabb[6]) {
+vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double aabb[6],
+                          vxc_error *err) {
   vxg_xform x;
-  if (!solid || !aabb || vxci_pose_xform(pose, &x, "pose", NULL) != VXC_OK) {
-    return VXC_ERR_ARG;
+  if (!solid || !aabb) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_solid_aabb: %s is NULL",
+                         !solid ? "solid" : "aabb");
+  }
+  vxc_status st = vxci_pose_xform(pose, &x, "vxc_solid_aabb: pose", err);
+  if (st != VXC_OK) {
+    return st;
   }
   double box[6] = {INFINITY, INFINITY, INFINITY, -INFINITY, -INFINITY, -INFINITY};
   for (int i = 0; i < solid->geom->ncell; i++) {
@@ -305,7 +334,7 @@ vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double a
 
 int vxc_solid_units_suspect(const vxc_solid *solid, char *why, size_t size) {
   double box[6];
-  if (!solid || solid->geom->unit > 0 || vxc_solid_aabb(solid, NULL, box) != VXC_OK) {
+  if (!solid || solid->geom->unit > 0 || vxc_solid_aabb(solid, NULL, box, NULL) != VXC_OK) {
     return 0;
   }
   double e[3] = {box[3] - box[0], box[4] - box[1], box[5] - box[2]};

@@ -791,9 +791,25 @@ static double axis_value(const vxc_sweep *s, int a, long long i, long long grid_
 }
 
 
-vxc_status vxc_sweep_case_values(const vxc_sweep *s, long long i, double *values) {
-  if (!s || i < 0 || i >= s->ncase || !values) {
-    return VXC_ERR_ARG;
+/* The checks of the calls about case i: s and `out` (named out_name) not NULL, 0 <= i <
+ * count. VXC_OK, or VXC_ERR_ARG with err (may be NULL) naming fn and the argument. */
+static vxc_status check_case(const char *fn, const vxc_sweep *s, long long i, const void *out,
+                             const char *out_name, vxc_error *err) {
+  if (!s || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn, !s ? "s" : out_name);
+  }
+  if (i < 0 || i >= s->ncase) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: case %lld is not in 0 .. %lld", fn, i,
+                         s->ncase - 1);
+  }
+  return VXC_OK;
+}
+
+
+vxc_status vxc_sweep_case_values(const vxc_sweep *s, long long i, double *values, vxc_error *err) {
+  vxc_status st = check_case("vxc_sweep_case_values", s, i, values, "values", err);
+  if (st != VXC_OK) {
+    return st;
   }
   long long rest = i;
   for (int a = s->naxis - 1; a >= 0; a--) {
@@ -814,39 +830,38 @@ static int site_cmp_off(const void *pa, const void *pb, const vxc_sweep *s) {
 }
 
 
-/* the numbers of case i, every entry */
-static int case_entries(const vxc_sweep *s, long long i, double *vals) {
+/* The numbers of case i (0 <= i < count), every entry, in a new block of the sweep's
+ * allocator (NULL when out of memory). */
+static double *case_entries(const vxc_sweep *s, long long i) {
+  double *vals = vxg_alloc(&s->al, sizeof *vals * (size_t)(s->nentry + 1));
+  if (!vals) {
+    return NULL;
+  }
   memcpy(vals, s->orig, sizeof *vals * (size_t)s->nentry);
   for (int k = 0; k < s->nset; k++) {
     op_apply(s->set_op[k], s->set_val[k], vals);
   }
   double v[256];
-  if (vxc_sweep_case_values(s, i, v) != VXC_OK) {
-    return -1;
-  }
+  vxc_sweep_case_values(s, i, v, NULL);
   for (int a = 0; a < s->naxis; a++) {
     op_apply(s->axis[a].op, v[a], vals);
   }
-  return 0;
+  return vals;
 }
 
 
-vxc_status vxc_sweep_case_text(const vxc_sweep *s, long long i, char **text, size_t *len) {
-  if (!s || i < 0 || i >= s->ncase || !text || !len) {
-    return VXC_ERR_ARG;
-  }
-  double *vals = malloc(sizeof *vals * (size_t)(s->nentry + 1));
+/* The task text with the entries vals written in, in a new block of the sweep's allocator:
+ * *text and *len, or -1 when out of memory. */
+static int case_write(const vxc_sweep *s, const double *vals, char **text, size_t *len) {
   size_t cap = s->len + 64;
   for (int k = 0; k < s->nsite; k++) {
     cap += s->site[k].used
                ? strlen(s->site[k].pre) + strlen(s->site[k].post) + (size_t)s->site[k].n * 28
                : 0;
   }
-  char *out = malloc(cap);
-  if (!vals || !out || case_entries(s, i, vals) < 0) {
-    free(vals);
-    free(out);
-    return VXC_ERR_NOMEM;
+  char *out = vxg_alloc(&s->al, cap);
+  if (!out) {
+    return -1;
   }
   size_t at = 0, o = 0;
   for (int k = 0; k < s->nsite; k++) {
@@ -866,10 +881,33 @@ vxc_status vxc_sweep_case_text(const vxc_sweep *s, long long i, char **text, siz
   memcpy(out + o, s->text + at, s->len - at);
   o += s->len - at;
   out[o] = 0;
-  free(vals);
   *text = out;
   *len = o;
-  return VXC_OK;
+  return 0;
+}
+
+
+vxc_status vxc_sweep_case_text(const vxc_sweep *s, long long i, char **text, size_t *len,
+                               vxc_error *err) {
+  static const char fn[] = "vxc_sweep_case_text";
+  vxc_status st = check_case(fn, s, i, text, "text", err);
+  if (st == VXC_OK && !len) {
+    st = vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: len is NULL", fn);
+  }
+  if (st != VXC_OK) {
+    return st;
+  }
+  double *vals = case_entries(s, i);
+  int bad = !vals || case_write(s, vals, text, len) != 0;
+  vxg_free(&s->al, vals);
+  return bad ? vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "%s: out of memory", fn) : VXC_OK;
+}
+
+
+void vxc_sweep_text_free(const vxc_sweep *s, char *text) {
+  if (s) {
+    vxg_free(&s->al, text);
+  }
 }
 
 
@@ -1705,9 +1743,15 @@ static vxc_status run_task(const vxc_sweep *s, vxc_task *t, const double *vals, 
 
 
 vxc_status vxc_sweep_run_case(const vxc_sweep *s, long long i, long long max_steps,
-                              long long max_records, double *outputs, vxc_sweep_result *res) {
-  if (!s || i < 0 || i >= s->ncase || !res || (!outputs && s->nout)) {
-    return VXC_ERR_ARG;
+                              long long max_records, double *outputs, vxc_sweep_result *res,
+                              vxc_error *err) {
+  static const char fn[] = "vxc_sweep_run_case";
+  vxc_status st = check_case(fn, s, i, res, "res", err);
+  if (st == VXC_OK && !outputs && s->nout) {
+    st = vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: outputs is NULL", fn);
+  }
+  if (st != VXC_OK) {
+    return st;
   }
   memset(res, 0, sizeof *res);
   for (int k = 0; k < s->nout; k++) {
@@ -1715,23 +1759,26 @@ vxc_status vxc_sweep_run_case(const vxc_sweep *s, long long i, long long max_ste
   }
   char *text = NULL;
   size_t len = 0;
-  double *vals = malloc(sizeof *vals * (size_t)(s->nentry + 1));
-  if (!vals || case_entries(s, i, vals) < 0 || vxc_sweep_case_text(s, i, &text, &len) != VXC_OK) {
-    free(vals);
-    return VXC_ERR_NOMEM;
+  double *vals = case_entries(s, i);
+  if (!vals || case_write(s, vals, &text, &len) != 0) {
+    vxg_free(&s->al, vals);
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "%s: out of memory", fn);
   }
   vxc_task *t = NULL;
-  vxc_status st = vxc_task_parse(text, len, s->task_path, s->task_dir, &s->al, &t, &res->err);
-  free(text);
+  st = vxc_task_parse(text, len, s->task_path, s->task_dir, &s->al, &t, &res->err);
+  vxg_free(&s->al, text);
   if (st != VXC_OK) {
     res->status = VXC_SWEEP_INVALID;
     st = st == VXC_ERR_NOMEM ? st : VXC_OK;
   } else {
     vxc_task_set_limits(t, max_steps > 0 ? max_steps : VXC_TASK_MAX_STEPS,
-                        max_records > 0 ? max_records : VXC_TASK_MAX_RECORDS);
+                        max_records > 0 ? max_records : VXC_TASK_MAX_RECORDS, NULL);
     st = run_task(s, t, vals, outputs, res);
   }
   vxc_task_free(t);
-  free(vals);
+  vxg_free(&s->al, vals);
+  if (st != VXC_OK && err) {
+    *err = res->err; /* out of memory: the task reader's or the run's record */
+  }
   return st;
 }

@@ -225,7 +225,7 @@ static int quat_norm(reader *rd, const vxg_sexp *at, double q[4]) {
  * distribution are never negative). 0 with the moments in m when not. */
 static int inertia_valid(const double I[9], double m[3]) {
   double evec[9];
-  if (vxc_sym3_eigen(I, m, evec) != VXC_OK) {
+  if (vxc_sym3_eigen(I, m, evec, NULL) != VXC_OK) {
     return 0;
   }
   double tol = 1e-12 * (fabs(m[0]) + fabs(m[1]) + fabs(m[2]));
@@ -457,9 +457,9 @@ static int complete_mass(reader *rd, task_body *b, const vxg_sexp *at) {
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 1e-2;
-  vxc_status st = vxc_query_create(&rd->t->al, &q);
+  vxc_status st = vxc_query_create(&rd->t->al, &q, rd->err);
   if (st != VXC_OK) {
-    return vxg_error_set(rd->err, st, NULL, 0, 0, "out of memory"), -1;
+    return -1;
   }
   st = vxc_solid_mass(q, b->solid, -1, b->density, &o, &mp, rd->err);
   vxc_query_free(q);
@@ -1039,18 +1039,46 @@ double vxc_task_record_every(const vxc_task *t) {
 }
 
 
-vxc_status vxc_task_set_duration(vxc_task *t, double duration) {
-  if (!t || !(duration > 0) || !isfinite(duration)) {
-    return VXC_ERR_ARG;
+/* VXC_ERR_ARG naming fn when the task is NULL. */
+static vxc_status check_task(const char *fn, const vxc_task *t, vxc_error *err) {
+  return t ? VXC_OK : vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: task is NULL", fn);
+}
+
+
+/* VXC_ERR_ARG naming fn and the argument for a NULL task or out, or a contact index out of
+ * range. */
+static vxc_status check_contact(const char *fn, const vxc_task *t, int i, const void *out,
+                                vxc_error *err) {
+  if (!t || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn, !t ? "task" : "out");
+  }
+  if (i < 0 || i >= t->ncontact) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: contact %d is not in 0 .. %d", fn, i,
+                         t->ncontact - 1);
+  }
+  return VXC_OK;
+}
+
+
+vxc_status vxc_task_set_duration(vxc_task *t, double duration, vxc_error *err) {
+  static const char fn[] = "vxc_task_set_duration";
+  vxc_status st = check_task(fn, t, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (!(duration > 0) || !isfinite(duration)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: duration %g s is not finite and > 0",
+                         fn, duration);
   }
   t->duration = duration;
   return VXC_OK;
 }
 
 
-vxc_status vxc_task_set_closed_form(vxc_task *t, int on) {
-  if (!t) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_set_closed_form(vxc_task *t, int on, vxc_error *err) {
+  vxc_status st = check_task("vxc_task_set_closed_form", t, err);
+  if (st != VXC_OK) {
+    return st;
   }
   for (int ci = 0; ci < t->ncontact && !on; ci++) {
     t->contact[ci].query.closed_form = 0;
@@ -1059,9 +1087,17 @@ vxc_status vxc_task_set_closed_form(vxc_task *t, int on) {
 }
 
 
-vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_records) {
-  if (!t || max_steps < 1 || max_records < 1) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_records,
+                               vxc_error *err) {
+  static const char fn[] = "vxc_task_set_limits";
+  vxc_status st = check_task(fn, t, err);
+  if (st != VXC_OK) {
+    return st;
+  }
+  if (max_steps < 1 || max_records < 1) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s = %lld is not >= 1", fn,
+                         max_steps < 1 ? "max_steps" : "max_records",
+                         max_steps < 1 ? max_steps : max_records);
   }
   t->max_steps = max_steps;
   t->max_records = max_records;
@@ -1069,18 +1105,20 @@ vxc_status vxc_task_set_limits(vxc_task *t, long long max_steps, long long max_r
 }
 
 
-vxc_status vxc_task_set_stop(vxc_task *t, const volatile sig_atomic_t *flag) {
-  if (!t) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_set_stop(vxc_task *t, const volatile sig_atomic_t *flag, vxc_error *err) {
+  vxc_status st = check_task("vxc_task_set_stop", t, err);
+  if (st != VXC_OK) {
+    return st;
   }
   t->stop = flag;
   return VXC_OK;
 }
 
 
-vxc_status vxc_task_set_poll(vxc_task *t, vxc_task_poll_fn fn, void *ud) {
-  if (!t) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_set_poll(vxc_task *t, vxc_task_poll_fn fn, void *ud, vxc_error *err) {
+  vxc_status st = check_task("vxc_task_set_poll", t, err);
+  if (st != VXC_OK) {
+    return st;
   }
   t->poll = fn;
   t->poll_ud = ud;
@@ -1123,18 +1161,25 @@ const vxc_solid *vxc_task_body_solid(const vxc_task *t, int i) {
 }
 
 
-vxc_status vxc_task_contact_query(const vxc_task *t, int i, vxc_query_options *out) {
-  if (!t || i < 0 || i >= t->ncontact || !out) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_contact_query(const vxc_task *t, int i, vxc_query_options *out,
+                                  vxc_error *err) {
+  vxc_status st = check_contact("vxc_task_contact_query", t, i, out, err);
+  if (st != VXC_OK) {
+    return st;
   }
   *out = t->contact[i].query;
   return VXC_OK;
 }
 
 
-vxc_status vxc_task_contact_bodies(const vxc_task *t, int i, int *a, int *b) {
-  if (!t || i < 0 || i >= t->ncontact || !a || !b) {
-    return VXC_ERR_ARG;
+vxc_status vxc_task_contact_bodies(const vxc_task *t, int i, int *a, int *b, vxc_error *err) {
+  static const char fn[] = "vxc_task_contact_bodies";
+  if (!a || !b) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn, !a ? "a" : "b");
+  }
+  vxc_status st = check_contact(fn, t, i, a, err);
+  if (st != VXC_OK) {
+    return st;
   }
   *a = t->contact[i].a;
   *b = t->contact[i].b;

@@ -32,9 +32,14 @@ static void *tracker_realloc(const vxc_allocator *al, void *p, size_t n) {
 }
 
 
-vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker **out) {
-  if (capacity < 1 || !out || capacity > (1 << 24)) {
-    return VXC_ERR_ARG;
+vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker **out,
+                              vxc_error *err) {
+  if (!out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_tracker_create: out is NULL");
+  }
+  if (capacity < 1 || capacity > (1 << 24)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
+                         "vxc_tracker_create: capacity %d is not in 1 .. 2^24", capacity);
   }
   vxc_allocator a = {NULL, NULL};
   if (al && al->realloc) {
@@ -42,7 +47,7 @@ vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker
   }
   vxc_tracker *t = tracker_realloc(&a, NULL, sizeof *t);
   if (!t) {
-    return VXC_ERR_NOMEM;
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "vxc_tracker_create: out of memory");
   }
   memset(t, 0, sizeof *t);
   t->al = a;
@@ -60,7 +65,7 @@ vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker
   }
   if (!ok) {
     vxc_tracker_free(t);
-    return VXC_ERR_NOMEM;
+    return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "vxc_tracker_create: out of memory");
   }
   memset(t->used, 0, n * sizeof(int));
   *out = t;
@@ -95,14 +100,30 @@ static double dist2(const double x[3], const double y[3]) {
 }
 
 
-static int keys_ok(const vxc_contact_key *keys, int n) {
-  for (int i = 0; i < n; i++) {
+/* The checks of the calls given keys: t and `out` (named out_name) not NULL, nkeys >= 0,
+ * every key's indices >= 0 and centroid finite. VXC_OK, or VXC_ERR_ARG naming fn and the
+ * argument in err (may be NULL). */
+static vxc_status check_keys(const char *fn, const vxc_tracker *t, const vxc_contact_key *keys,
+                             int nkeys, const void *out, const char *out_name, vxc_error *err) {
+  if (!t || !out || (nkeys > 0 && !keys)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !t ? "t" : !out ? out_name : "keys");
+  }
+  if (nkeys < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: nkeys = %d is negative", fn, nkeys);
+  }
+  for (int i = 0; i < nkeys; i++) {
     const double *c = keys[i].centroid;
-    if (keys[i].a < 0 || keys[i].b < 0 || !isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2])) {
-      return 0;
+    if (keys[i].a < 0 || keys[i].b < 0) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: keys[%d] has a negative cell index",
+                           fn, i);
+    }
+    if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2])) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: keys[%d].centroid is not finite",
+                           fn, i);
     }
   }
-  return 1;
+  return VXC_OK;
 }
 
 
@@ -156,9 +177,11 @@ static void match(vxc_tracker *t, const vxc_contact_key *keys, int n, int *slot_
 }
 
 
-vxc_status vxc_tracker_match(vxc_tracker *t, const vxc_contact_key *keys, int nkeys, int *slot_of) {
-  if (!t || !slot_of || nkeys < 0 || (nkeys > 0 && !keys) || !keys_ok(keys, nkeys)) {
-    return VXC_ERR_ARG;
+vxc_status vxc_tracker_match(vxc_tracker *t, const vxc_contact_key *keys, int nkeys, int *slot_of,
+                             vxc_error *err) {
+  vxc_status st = check_keys("vxc_tracker_match", t, keys, nkeys, slot_of, "slot_of", err);
+  if (st != VXC_OK) {
+    return st;
   }
   match(t, keys, nkeys, slot_of);
   return VXC_OK;
@@ -166,12 +189,15 @@ vxc_status vxc_tracker_match(vxc_tracker *t, const vxc_contact_key *keys, int nk
 
 
 vxc_status vxc_tracker_update_keys(vxc_tracker *t, const vxc_contact_key *keys, int nkeys,
-                                   vxc_tracker_step *step) {
-  if (!t || !step || nkeys < 0 || (nkeys > 0 && !keys) || !keys_ok(keys, nkeys)) {
-    return VXC_ERR_ARG;
+                                   vxc_tracker_step *step, vxc_error *err) {
+  static const char fn[] = "vxc_tracker_update_keys";
+  vxc_status st = check_keys(fn, t, keys, nkeys, step, "step", err);
+  if (st != VXC_OK) {
+    return st;
   }
   if (nkeys > t->cap) {
-    return VXC_ERR_LIMIT;
+    return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0, "%s: %d contacts, more than the %d slots",
+                         fn, nkeys, t->cap);
   }
   /* match the given keys against the held slots (nothing is changed yet) */
   match(t, keys, nkeys, t->slot_of);
@@ -184,7 +210,9 @@ vxc_status vxc_tracker_update_keys(vxc_tracker *t, const vxc_contact_key *keys, 
   }
   int nfound = nkeys - nnew, nlost = nheld - nfound;
   if (nnew > t->cap - (nheld - nlost)) {
-    return VXC_ERR_LIMIT;
+    return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0,
+                         "%s: %d new contacts, more than the %d free slots", fn, nnew,
+                         t->cap - (nheld - nlost));
   }
   /* lost contacts free their slots first (A.4), then new ones take the lowest free ones */
   int ilost = 0;
@@ -226,35 +254,48 @@ vxc_status vxc_tracker_update_keys(vxc_tracker *t, const vxc_contact_key *keys, 
 
 
 vxc_status vxc_tracker_update(vxc_tracker *t, const vxc_cell_pair *pairs, int npairs,
-                              vxc_tracker_step *step) {
-  if (!t || !step || npairs < 0 || (npairs > 0 && !pairs)) {
-    return VXC_ERR_ARG;
+                              vxc_tracker_step *step, vxc_error *err) {
+  static const char fn[] = "vxc_tracker_update";
+  if (!t || !step || (npairs > 0 && !pairs)) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: %s is NULL", fn,
+                         !t ? "t" : !step ? "step" : "pairs");
+  }
+  if (npairs < 0) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: npairs = %d is negative", fn, npairs);
   }
   for (int i = 0; i < npairs; i++) {
     if (pairs[i].a < 0 || pairs[i].b < 0) {
-      return VXC_ERR_ARG;
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: pairs[%d] has a negative index", fn,
+                           i);
     }
     for (int j = 0; j < i; j++) {
       if (pairs[j].a == pairs[i].a && pairs[j].b == pairs[i].b) {
-        return VXC_ERR_ARG;
+        return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: pairs[%d] repeats pairs[%d]", fn,
+                             i, j);
       }
     }
   }
-  if (npairs > t->cap) {
-    return VXC_ERR_LIMIT; /* without duplicates, more pairs than slots cannot fit */
+  if (npairs > t->cap) { /* without duplicates, more pairs than slots cannot fit */
+    return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0, "%s: %d pairs, more than the %d slots", fn,
+                         npairs, t->cap);
   }
   for (int i = 0; i < npairs; i++) {
     memset(&t->key[i], 0, sizeof t->key[i]);
     t->key[i].a = pairs[i].a;
     t->key[i].b = pairs[i].b;
   }
-  return vxc_tracker_update_keys(t, t->key, npairs, step);
+  return vxc_tracker_update_keys(t, t->key, npairs, step, err);
 }
 
 
-vxc_status vxc_tracker_slot(const vxc_tracker *t, int slot, vxc_cell_pair *out) {
-  if (!t || !out || slot < 0 || slot >= t->cap || !t->used[slot]) {
-    return VXC_ERR_ARG;
+vxc_status vxc_tracker_slot(const vxc_tracker *t, int slot, vxc_cell_pair *out, vxc_error *err) {
+  if (!t || !out) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_tracker_slot: %s is NULL",
+                         !t ? "t" : "out");
+  }
+  if (slot < 0 || slot >= t->cap || !t->used[slot]) {
+    return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "vxc_tracker_slot: slot %d is %s", slot,
+                         slot < 0 || slot >= t->cap ? "out of range" : "free");
   }
   *out = t->pair[slot];
   return VXC_OK;

@@ -56,10 +56,10 @@ typedef struct vxc_bristle_row {
  * `normal` (A toward B, renormalised; |n| within 1e-6 of 1). p must be prepared. Fills
  * rows[VXC_BRISTLE_ROWS]. Returns VXC_OK; VXC_ERR_ARG for a NULL pointer, an unprepared
  * p, f_n < 0, h <= 0 or a normal that is not unit; VXC_ERR_NUMERIC for non-finite input
- * (rows untouched on error). */
+ * (rows untouched on error; err, when not NULL, names the argument). */
 VXC_API vxc_status vxc_bristle_rows(const vxc_params *p, const double state[VXC_STATE_SIZE],
                                     double f_n, const double normal[3], double h,
-                                    vxc_bristle_row rows[VXC_BRISTLE_ROWS]);
+                                    vxc_bristle_row rows[VXC_BRISTLE_ROWS], vxc_error *err);
 
 /* Ends a step: with the rows of vxc_bristle_rows, the solved forces lambda[5] (N, N m: the
  * impulses over h) and the rows' velocities after the step v[5] (m/s, rad/s), updates the
@@ -69,12 +69,12 @@ VXC_API vxc_status vxc_bristle_rows(const vxc_params *p, const double state[VXC_
  * stick indicator from the slip speed |v0, v1|). A row with k = c = 0 resets its
  * deflection. The state's other slots are left as they are. Returns VXC_OK; VXC_ERR_ARG
  * for a NULL pointer, an unprepared p or h <= 0; VXC_ERR_NUMERIC for non-finite input
- * (state untouched on error). */
+ * (state untouched on error; err, when not NULL, names the argument). */
 VXC_API vxc_status vxc_bristle_commit(const vxc_params *p,
                                       const vxc_bristle_row rows[VXC_BRISTLE_ROWS],
                                       const double lambda[VXC_BRISTLE_ROWS],
                                       const double v[VXC_BRISTLE_ROWS], double h,
-                                      double state[VXC_STATE_SIZE]);
+                                      double state[VXC_STATE_SIZE], vxc_error *err);
 
 #ifdef __cplusplus
 }

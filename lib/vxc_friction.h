@@ -120,41 +120,43 @@ VXC_API vxc_status vxc_friction_params_check(const vxc_friction_params *p, vxc_e
  * NULL) is set to 1 when the law holds the contact (f equals f_stick: the caller keeps the
  * relative velocity at zero), else 0; without f_stick, a set-valued law at v = 0 gives 0
  * and is not stuck. Returns VXC_OK, VXC_ERR_ARG (a law with state, a NULL v, p or f,
- * f_n < 0) or VXC_ERR_NUMERIC (a non-finite input); f untouched on error. p is assumed
- * checked. */
+ * f_n < 0) or VXC_ERR_NUMERIC (a non-finite input); f untouched on error, err (may be NULL)
+ * naming the argument. p is assumed checked. */
 VXC_API vxc_status vxc_friction_static(vxc_friction_law law, const vxc_friction_params *p,
                                        const double v[3], double f_n, const double f_stick[3],
-                                       double f[3], int *stuck);
+                                       double f[3], int *stuck, vxc_error *err);
 
 /* ---- laws with state ----------------------------------------------------------------- */
 
 /* The initial state of a contact (no deflection; Gonthier's dwell state 1: a contact
  * starts stuck). Also what a lost contact returns to. Returns VXC_OK, or VXC_ERR_ARG for
- * a static law or a NULL state. */
-VXC_API vxc_status vxc_friction_init(vxc_friction_law law, double *state);
+ * a static law or a NULL state (err, may be NULL, naming it). */
+VXC_API vxc_status vxc_friction_init(vxc_friction_law law, double *state, vxc_error *err);
 
 /* The force f[3] (N) on A and the state derivative dstate (may be NULL; state units per
  * second) for relative velocity v (m/s), normal force f_n (N) and the current state.
  * f_n == 0 gives f = 0 and dstate = 0 (the caller restarts the state when the contact
  * comes back). Returns VXC_OK, VXC_ERR_ARG (a static law, a NULL input, f_n < 0) or
- * VXC_ERR_NUMERIC (a non-finite input or result); outputs untouched on error. */
+ * VXC_ERR_NUMERIC (a non-finite input or result); outputs untouched on error, err (may be
+ * NULL) naming the argument. */
 VXC_API vxc_status vxc_friction_eval(vxc_friction_law law, const vxc_friction_params *p,
                                      const double v[3], double f_n, const double *state,
-                                     double f[3], double *dstate);
+                                     double f[3], double *dstate, vxc_error *err);
 
 /* What a law needs after each integration step, in place: the reset integrator and Liang
  * clamp the deflection to their largest one (|z| <= z_0, |z| <= z_max(v)), Gonthier clamps
  * its dwell state to [0, 1]; the others leave the state alone. Returns VXC_OK or
- * VXC_ERR_ARG (a static law, a NULL input, f_n < 0). */
+ * VXC_ERR_ARG (a static law, a NULL input, f_n < 0 or NaN; err, may be NULL, naming it). */
 VXC_API vxc_status vxc_friction_project(vxc_friction_law law, const vxc_friction_params *p,
-                                        const double v[3], double f_n, double *state);
+                                        const double v[3], double f_n, double *state,
+                                        vxc_error *err);
 
 /* Re-expresses the state when the contact normal turns from n_old to n_new (unit
  * vectors): the deflection is turned by the smallest rotation taking n_old to n_new
  * (its length kept). Opposite normals leave it untouched. Returns VXC_OK or VXC_ERR_ARG
- * (a static law, a NULL input, a normal not unit to 1e-6). */
+ * (a static law, a NULL input, a normal not unit to 1e-6; err, may be NULL, naming it). */
 VXC_API vxc_status vxc_friction_reframe(vxc_friction_law law, double *state, const double n_old[3],
-                                        const double n_new[3]);
+                                        const double n_new[3], vxc_error *err);
 
 /* The fastest time constant of the law's own dynamics, s, for relative speeds up to
  * v_max (m/s) and normal force f_n (N): dahl F_C / (sigma0 v_max); lugre and

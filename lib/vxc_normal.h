@@ -62,23 +62,27 @@ VXC_API void vxc_normal_options_default(vxc_normal_options *o);
  * n_geo (dimensionless, any non-zero length) is not changed; all pointers are borrowed and
  * none is kept. Returns VXC_OK with *out set, or VXC_ERR_ARG (NULL J, n_geo, o or out; zero or
  * non-finite n_geo; non-finite J; an option out of its range above; or the eigen solver
- * failing on J), *out untouched on error. */
+ * failing on J), *out untouched on error and err (may be NULL) naming the argument. */
 VXC_API vxc_status vxc_normal_solve(const double J[9], const double n_geo[3],
-                                    const vxc_normal_options *o, vxc_normal_result *out);
+                                    const vxc_normal_options *o, vxc_normal_result *out,
+                                    vxc_error *err);
 
 /* vxc_normal_solve with the options and the result as positional parameters: n_out (not
  * NULL) receives result.n; `flags` and `iterations` may be NULL. Returns as vxc_normal_solve
- * (also VXC_ERR_ARG for a NULL n_out); n_out, flags and iterations untouched on error. */
+ * (also VXC_ERR_ARG for a NULL n_out); n_out, flags and iterations untouched on error, err
+ * (may be NULL) naming the argument. */
 VXC_API vxc_status vxc_normal_from_inertia(const double J[9], const double n_geo[3],
                                            const double *n_prev, double theta_c, double r_n,
                                            int n_i, double j_rel_err, double n_out[3], int *flags,
-                                           int *iterations);
+                                           int *iterations, vxc_error *err);
 
 /* Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi rotations (the
  * reference the inverse iteration is tested against). Eigenvalues ascending in eval;
- * eigenvectors as the columns of evec (row-major), right-handed. Returns VXC_OK or
- * VXC_ERR_NUMERIC (non-finite input or no convergence in 50 sweeps). */
-VXC_API vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9]);
+ * eigenvectors as the columns of evec (row-major), right-handed. Returns VXC_OK,
+ * VXC_ERR_ARG (a NULL pointer) or VXC_ERR_NUMERIC (non-finite input or no convergence in 50
+ * sweeps); eval and evec untouched on error, err (may be NULL) saying why. */
+VXC_API vxc_status vxc_sym3_eigen(const double a[9], double eval[3], double evec[9],
+                                  vxc_error *err);
 
 #ifdef __cplusplus
 }

@@ -46,10 +46,12 @@ extern "C" {
  * and `w` the world angular velocity (rad/s). Fills out->r with ref in the world,
  * out->v = v_at + w x R (ref - at) with ref's velocity, out->w = w. The pose's quaternion is
  * normalised. Returns VXC_OK, VXC_ERR_ARG (a NULL pose, v_at, w or out; a zero quaternion),
- * VXC_ERR_NUMERIC (a non-finite input); *out untouched on error. */
+ * VXC_ERR_NUMERIC (a non-finite input); *out untouched on error, err (may be NULL) naming
+ * the argument. */
 VXC_API vxc_status vxc_body_motion_from_pose(const vxc_pose *pose, const double ref[3],
                                              const double at[3], const double v_at[3],
-                                             const double w[3], vxc_body_motion *out);
+                                             const double w[3], vxc_body_motion *out,
+                                             vxc_error *err);
 
 /* A contact between solid A and solid B. Opaque. */
 typedef struct vxc_pair vxc_pair;
@@ -124,8 +126,10 @@ typedef struct vxc_pair_contact {
 VXC_API int vxc_pair_contact_count(const vxc_pair *pr);
 
 /* Contact i (0 <= i < vxc_pair_contact_count) of the last step into *out. Returns VXC_OK, or
- * VXC_ERR_ARG (a NULL pair or out, i out of range; *out untouched). */
-VXC_API vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out);
+ * VXC_ERR_ARG (a NULL pair or out, i out of range; *out untouched, err (may be NULL) naming
+ * the argument). */
+VXC_API vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out,
+                                        vxc_error *err);
 
 /* The contact state of slot `slot` (VXC_STATE_SIZE doubles, layout in vxc_force.h; all zero
  * while the slot is free), owned by the pair and valid until its free. NULL for a NULL pair

@@ -163,8 +163,9 @@ typedef struct vxc_metrics {
 typedef struct vxc_query vxc_query;
 
 /* Creates a workspace. `al` may be NULL (malloc); it is copied. Returns VXC_OK,
- * VXC_ERR_ARG (out NULL), VXC_ERR_NOMEM. */
-VXC_API vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out);
+ * VXC_ERR_ARG (out NULL), VXC_ERR_NOMEM; *out untouched on error, err (may be NULL) saying
+ * why. */
+VXC_API vxc_status vxc_query_create(const vxc_allocator *al, vxc_query **out, vxc_error *err);
 
 /* Frees a workspace (and the metrics it returned); NULL is a no-op. */
 VXC_API void vxc_query_free(vxc_query *q);
@@ -228,8 +229,9 @@ typedef struct vxc_region_box {
  * *n. Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
  * estimates to error_estimate; pairs not in contact have none. *n = 0 when the options
  * did not ask for it or nothing overlapped. Returns VXC_OK or VXC_ERR_ARG (a NULL
- * argument). */
-VXC_API vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n);
+ * argument, which err, may be NULL, names). */
+VXC_API vxc_status vxc_query_region(const vxc_query *q, const vxc_region_box **boxes, size_t *n,
+                                    vxc_error *err);
 
 /* Mass properties of a solid (or one cell). */
 typedef struct vxc_mass_props {

@@ -97,8 +97,10 @@ typedef struct vxc_cell_info {
   double aabb[6];     /* bounding box in the solid's frame, m: lo x y z, hi x y z */
 } vxc_cell_info;
 
-/* Fills *out for cell `index` (0 <= index < count). VXC_ERR_ARG for a bad index. */
-VXC_API vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out);
+/* Fills *out for cell `index` (0 <= index < count). VXC_ERR_ARG for a NULL solid or out or a
+ * bad index (*out untouched, err (may be NULL) naming it). */
+VXC_API vxc_status vxc_solid_cell(const vxc_solid *solid, int index, vxc_cell_info *out,
+                                  vxc_error *err);
 
 /* What `vxc info` shows of a primitive. Pointers are owned by the solid. */
 typedef struct vxc_prim_info {
@@ -120,14 +122,16 @@ typedef struct vxc_prim_info {
   int mesh_flipped;         /* 1: the file was inside out and was turned outward */
 } vxc_prim_info;
 
-/* Fills *out for primitive `prim` of cell `cell`. VXC_ERR_ARG for a bad index. */
-VXC_API vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim,
-                                  vxc_prim_info *out);
+/* Fills *out for primitive `prim` of cell `cell`. VXC_ERR_ARG for a NULL solid or out or a
+ * bad index (*out untouched, err (may be NULL) naming it). */
+VXC_API vxc_status vxc_solid_prim(const vxc_solid *solid, int cell, int prim, vxc_prim_info *out,
+                                  vxc_error *err);
 
 /* Bounding box (world frame, m: lo x y z, hi x y z) of the whole solid placed at `pose`
- * (NULL: identity). VXC_ERR_ARG for a bad pose. */
-VXC_API vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose,
-                                  double aabb[6]);
+ * (NULL: identity). VXC_ERR_ARG for a NULL solid or aabb or a bad pose (aabb untouched,
+ * err (may be NULL) naming it). */
+VXC_API vxc_status vxc_solid_aabb(const vxc_solid *solid, const vxc_pose *pose, double aabb[6],
+                                  vxc_error *err);
 
 /* A posed solid's surface as triangles, for viewing (vxc_solid_surface). */
 typedef struct vxc_surface {

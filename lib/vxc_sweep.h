@@ -63,12 +63,20 @@ VXC_API int vxc_sweep_axis_size(const vxc_sweep *s, int i);
 VXC_API int vxc_sweep_output_count(const vxc_sweep *s);
 VXC_API const char *vxc_sweep_output_name(const vxc_sweep *s, int i);
 
-/* The varied values of case i (vxc_sweep_axis_count numbers). VXC_ERR_ARG for a bad i. */
-VXC_API vxc_status vxc_sweep_case_values(const vxc_sweep *s, long long i, double *values);
+/* The varied values of case i (vxc_sweep_axis_count numbers). VXC_ERR_ARG for a bad i or a
+ * NULL argument (values untouched, err (may be NULL) naming it). */
+VXC_API vxc_status vxc_sweep_case_values(const vxc_sweep *s, long long i, double *values,
+                                         vxc_error *err);
 
-/* The text of case i's task file (NUL-terminated, *len bytes; free with free(3)).
- * VXC_ERR_ARG for a bad i, VXC_ERR_NOMEM. */
-VXC_API vxc_status vxc_sweep_case_text(const vxc_sweep *s, long long i, char **text, size_t *len);
+/* The text of case i's task file (NUL-terminated, *len bytes), allocated through the
+ * sweep's allocator: free it with vxc_sweep_text_free(s, *text), before vxc_sweep_free(s).
+ * VXC_ERR_ARG for a bad i or a NULL argument, VXC_ERR_NOMEM; *text and *len untouched on
+ * error, err (may be NULL) saying why. */
+VXC_API vxc_status vxc_sweep_case_text(const vxc_sweep *s, long long i, char **text, size_t *len,
+                                       vxc_error *err);
+/* Frees a text vxc_sweep_case_text returned, through the allocator of s, the sweep that
+ * wrote it. A NULL s or text is a no-op. */
+VXC_API void vxc_sweep_text_free(const vxc_sweep *s, char *text);
 
 /* How a case ended (the task's status names of `vxc task`, plus capped and invalid). */
 typedef enum vxc_sweep_status {
@@ -94,10 +102,13 @@ typedef struct vxc_sweep_result {
 /* Builds and runs case i (at most max_steps steps, max_records records; 0 for the
  * defaults) and writes its outputs (vxc_sweep_output_count numbers; NAN where a case
  * gives none, such as an invalid one) and its result. Returns VXC_OK whenever the case was
- * attempted (its own failure is in res->status); VXC_ERR_ARG for a bad i, VXC_ERR_NOMEM. */
+ * attempted (its own failure is in res->status and res->err); VXC_ERR_ARG for a bad i or a
+ * NULL res (or outputs, with outputs to write), VXC_ERR_NOMEM (memory ran out building,
+ * reading or running the case); err (may be NULL) says why. Everything the case allocates
+ * goes through the sweep's allocator and is freed before the call returns. */
 VXC_API vxc_status vxc_sweep_run_case(const vxc_sweep *s, long long i, long long max_steps,
                                       long long max_records, double *outputs,
-                                      vxc_sweep_result *res);
+                                      vxc_sweep_result *res, vxc_error *err);
 
 #ifdef __cplusplus
 }

@@ -56,35 +56,42 @@ VXC_API double vxc_task_duration(const vxc_task *task); /* s */
 /* The record interval (record (every T)), s; 0 when the task records every step or task is
  * NULL. */
 VXC_API double vxc_task_record_every(const vxc_task *task);
-/* Replaces the task's duration (s, > 0: e.g. a shortened run). VXC_ERR_ARG otherwise. */
-VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration);
+/* Replaces the task's duration (s, finite and > 0: e.g. a shortened run). VXC_ERR_ARG
+ * otherwise or for a NULL task (err, may be NULL, naming it). */
+VXC_API vxc_status vxc_task_set_duration(vxc_task *task, double duration, vxc_error *err);
 /* 0 turns the fast paths (closed forms, quadratures, bore proofs) off for every contact, as
  * (closed-form off) does for one, so that the octree measures everything; 1 leaves each
- * contact as its file says. Returns VXC_OK, VXC_ERR_ARG (task NULL). */
-VXC_API vxc_status vxc_task_set_closed_form(vxc_task *task, int on);
+ * contact as its file says. Returns VXC_OK, VXC_ERR_ARG (task NULL; err, may be NULL, says
+ * so). */
+VXC_API vxc_status vxc_task_set_closed_form(vxc_task *task, int on, vxc_error *err);
 
 /* Bounds on a run (defaults below): at most max_steps accepted steps and max_records
  * records. A run that would need more is refused before it starts when that can be told
  * from the file (duration / step, duration / every), and stopped when it gets there
  * otherwise; either way vxc_task_run returns VXC_ERR_LIMIT with what was reached. Both
- * >= 1, else VXC_ERR_ARG. */
+ * >= 1, else VXC_ERR_ARG (also for a NULL task; err, may be NULL, naming it). */
 #define VXC_TASK_MAX_STEPS 100000000LL
 #define VXC_TASK_MAX_RECORDS 10000000LL
-VXC_API vxc_status vxc_task_set_limits(vxc_task *task, long long max_steps, long long max_records);
+VXC_API vxc_status vxc_task_set_limits(vxc_task *task, long long max_steps, long long max_records,
+                                       vxc_error *err);
 
 /* Called after every accepted step of vxc_task_run with the `ud` given here; returning
  * non-zero stops the run at that step: a last record at the time reached goes to the
  * record callback and the run returns VXC_OK with summary->stopped = 1. For a signal
  * handler's flag or a wall-clock limit (a record interval may take long in wall time). fn
- * NULL: none (the default). Returns VXC_OK, VXC_ERR_ARG (task NULL). */
+ * NULL: none (the default). Returns VXC_OK, VXC_ERR_ARG (task NULL; err, may be NULL, says
+ * so). */
 typedef int (*vxc_task_poll_fn)(void *ud);
-VXC_API vxc_status vxc_task_set_poll(vxc_task *task, vxc_task_poll_fn fn, void *ud);
+VXC_API vxc_status vxc_task_set_poll(vxc_task *task, vxc_task_poll_fn fn, void *ud,
+                                     vxc_error *err);
 /* A flag (NULL: none, the default) that another thread or a signal handler may set to end
  * the run within about a millisecond, even inside a slow query (vxc_query_options.stop):
  * the step under way is dropped, and vxc_task_run returns VXC_OK with summary->stopped = 1
  * at the last accepted step (its last record is the last one written before). Takes effect
- * from the next vxc_task_run. Returns VXC_OK, VXC_ERR_ARG (task NULL). */
-VXC_API vxc_status vxc_task_set_stop(vxc_task *task, const volatile sig_atomic_t *flag);
+ * from the next vxc_task_run. Returns VXC_OK, VXC_ERR_ARG (task NULL; err, may be NULL,
+ * says so). */
+VXC_API vxc_status vxc_task_set_stop(vxc_task *task, const volatile sig_atomic_t *flag,
+                                     vxc_error *err);
 VXC_API int vxc_task_body_count(const vxc_task *task);
 /* Name of body i (owned by the task), NULL for a bad index. */
 VXC_API const char *vxc_task_body_name(const vxc_task *task, int i);
@@ -96,15 +103,19 @@ VXC_API int vxc_task_body_is_free(const vxc_task *task, int i);
 /* 1 for a driven body (along keyframes or a line, gripped or not), else 0. */
 VXC_API int vxc_task_body_is_driven(const vxc_task *task, int i);
 VXC_API int vxc_task_contact_count(const vxc_task *task);
-/* Body indices of contact i (A, B); VXC_ERR_ARG for a bad index. */
-VXC_API vxc_status vxc_task_contact_bodies(const vxc_task *task, int i, int *a, int *b);
+/* Body indices of contact i (A, B); VXC_ERR_ARG for a bad index or a NULL argument (*a and
+ * *b untouched, err (may be NULL) naming it). */
+VXC_API vxc_status vxc_task_contact_bodies(const vxc_task *task, int i, int *a, int *b,
+                                           vxc_error *err);
 
 /* The solid of body i (owned by the task), NULL for a bad index: its model frame is the
  * frame the records' body poses place. */
 VXC_API const vxc_solid *vxc_task_body_solid(const vxc_task *task, int i);
 /* The query options contact i is measured with ((rtol R), (voxel H), ...) into *out.
- * VXC_ERR_ARG for a bad index or a NULL argument. */
-VXC_API vxc_status vxc_task_contact_query(const vxc_task *task, int i, vxc_query_options *out);
+ * VXC_ERR_ARG for a bad index or a NULL argument (*out untouched, err (may be NULL) naming
+ * it). */
+VXC_API vxc_status vxc_task_contact_query(const vxc_task *task, int i, vxc_query_options *out,
+                                          vxc_error *err);
 
 /* ---- records ------------------------------------------------------------------------ */
 

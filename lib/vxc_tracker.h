@@ -44,20 +44,23 @@ typedef struct vxc_tracker_step {
   const int *current_slots; /* new and found, in the order of the pairs given */
 } vxc_tracker_step;
 
-/* Creates a tracker with `capacity` slots (>= 1). `al` may be NULL (malloc).
- * Returns VXC_OK, VXC_ERR_ARG (capacity < 1, out NULL), VXC_ERR_NOMEM. */
-VXC_API vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker **out);
+/* Creates a tracker with `capacity` slots (1 to 2^24). `al` may be NULL (malloc).
+ * Returns VXC_OK, VXC_ERR_ARG (capacity out of range, out NULL), VXC_ERR_NOMEM; *out
+ * untouched on error, err (may be NULL) saying why. */
+VXC_API vxc_status vxc_tracker_create(int capacity, const vxc_allocator *al, vxc_tracker **out,
+                                      vxc_error *err);
 
 /* Frees a tracker; NULL is a no-op. */
 VXC_API void vxc_tracker_free(vxc_tracker *t);
 
 /* Updates the tracker with the pairs in contact at this step (any order, no duplicates).
  * Lost pairs free their slots first; new pairs then take the lowest free slots; found
- * pairs keep theirs. Returns VXC_OK with *step filled; VXC_ERR_ARG (a duplicate or a
- * negative index; tracker unchanged); VXC_ERR_LIMIT (more pairs in contact than slots;
- * tracker unchanged, so the caller can grow or report). */
+ * pairs keep theirs. Returns VXC_OK with *step filled; VXC_ERR_ARG (a NULL argument, a
+ * duplicate or a negative index; tracker unchanged); VXC_ERR_LIMIT (more pairs in contact
+ * than slots; tracker unchanged, so the caller can grow or report). On error err (may be
+ * NULL) names the argument or the count. */
 VXC_API vxc_status vxc_tracker_update(vxc_tracker *t, const vxc_cell_pair *pairs, int npairs,
-                                      vxc_tracker_step *step);
+                                      vxc_tracker_step *step, vxc_error *err);
 
 /* The same for contacts that may share a cell pair (one key per patch). Within each cell
  * pair, the slots it held at the last update are matched to the keys given nearest centroid
@@ -66,20 +69,22 @@ VXC_API vxc_status vxc_tracker_update(vxc_tracker *t, const vxc_cell_pair *pairs
  * remembered for the next update), a key left over is new, a held slot left over is lost.
  * With one key per cell pair this is vxc_tracker_update. Returns VXC_OK with *step filled;
  * VXC_ERR_ARG (a NULL argument, a negative index, a non-finite centroid; tracker unchanged);
- * VXC_ERR_LIMIT (more keys than slots, or new keys than free slots; tracker unchanged). */
+ * VXC_ERR_LIMIT (more keys than slots, or new keys than free slots; tracker unchanged). On
+ * error err (may be NULL) names the argument or the count. */
 VXC_API vxc_status vxc_tracker_update_keys(vxc_tracker *t, const vxc_contact_key *keys, int nkeys,
-                                           vxc_tracker_step *step);
+                                           vxc_tracker_step *step, vxc_error *err);
 
 /* The matching of vxc_tracker_update_keys without the update: slot_of[i] (nkeys entries,
  * the caller's) gets the slot key i would keep, or -1 when it would be new. No slot
  * changes (only the tracker's scratch is used). Returns VXC_OK, or VXC_ERR_ARG (as
- * vxc_tracker_update_keys; slot_of untouched). */
+ * vxc_tracker_update_keys; slot_of untouched, err as there). */
 VXC_API vxc_status vxc_tracker_match(vxc_tracker *t, const vxc_contact_key *keys, int nkeys,
-                                     int *slot_of);
+                                     int *slot_of, vxc_error *err);
 
-/* The pair holding `slot`. Returns VXC_OK, or VXC_ERR_ARG when the slot is out of range
- * or free (*out untouched). */
-VXC_API vxc_status vxc_tracker_slot(const vxc_tracker *t, int slot, vxc_cell_pair *out);
+/* The pair holding `slot`. Returns VXC_OK, or VXC_ERR_ARG for a NULL argument or a slot
+ * out of range or free (*out untouched, err (may be NULL) saying which). */
+VXC_API vxc_status vxc_tracker_slot(const vxc_tracker *t, int slot, vxc_cell_pair *out,
+                                    vxc_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,8 @@
  * that is neither VXC_OK nor an error, an error without a message or with a different status
  * in the record, the output written on failure, a sweep without a name, axes or cases, more
  * than 1e7 cases, a varied value that is not finite, a case's task text that is not
- * NUL-terminated at its length, a block still live after the sweep is freed. libFuzzer
+ * NUL-terminated at its length (or, from the sweep's allocator, a failure other than
+ * VXC_ERR_NOMEM with its record), a block still live after the sweep is freed. libFuzzer
  * (tools/fuzz sweep) and the regression test (tests/test_fuzz_regress.c) share this file. */
 #include <math.h>
 #include <stddef.h>
@@ -25,13 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #include "tests/counting_alloc.h"
 
 
-/* Case i's values and task text keep their invariants. */
-static void check_case(const vxc_sweep *s, long long i) {
+/* Case i's values and task text keep their invariants. Returns VXC_OK, or VXC_ERR_NOMEM
+ * (err filled) when the text's allocation failed. */
+static vxc_status check_case(const vxc_sweep *s, long long i, vxc_error *err) {
   double v[256];
   char *text = NULL;
   size_t len = 0;
   int n = vxc_sweep_axis_count(s);
-  if (vxc_sweep_case_values(s, i, v) != VXC_OK) {
+  if (vxc_sweep_case_values(s, i, v, NULL) != VXC_OK) {
     abort();
   }
   for (int a = 0; a < n; a++) {
@@ -39,15 +41,20 @@ static void check_case(const vxc_sweep *s, long long i) {
       abort();
     }
   }
-  if (vxc_sweep_case_text(s, i, &text, &len) != VXC_OK || !text || strlen(text) != len) {
+  vxc_status st = vxc_sweep_case_text(s, i, &text, &len, err);
+  if (st == VXC_ERR_NOMEM && !text && err->status == st) {
+    return st;
+  }
+  if (st != VXC_OK || !text || strlen(text) != len) {
     abort();
   }
-  free(text);
+  vxc_sweep_text_free(s, text);
+  return VXC_OK;
 }
 
 
-/* A loaded sweep's invariants. */
-static void check_sweep(const vxc_sweep *s) {
+/* A loaded sweep's invariants; returns as check_case. */
+static vxc_status check_sweep(const vxc_sweep *s, vxc_error *err) {
   long long n = vxc_sweep_case_count(s);
   int na = vxc_sweep_axis_count(s);
   if (!vxc_sweep_name(s) || n < 1 || n > 10000000 || na < 1 || na > 256 ||
@@ -64,8 +71,8 @@ static void check_sweep(const vxc_sweep *s) {
       abort();
     }
   }
-  check_case(s, 0);
-  check_case(s, n - 1);
+  vxc_status st = check_case(s, 0, err);
+  return st == VXC_OK ? check_case(s, n - 1, err) : st;
 }
 
 
@@ -75,14 +82,15 @@ static vxc_status run(const uint8_t *data, size_t size, const char *dir, counter
   vxc_sweep *const sentinel = (vxc_sweep *)(uintptr_t)0x5e5e;
   vxc_sweep *s = sentinel;
   vxc_status st = vxc_sweep_parse((const char *)data, size, "fuzz.vxs", dir, &al, &s, err);
-  if (st == VXC_OK) {
+  int parsed = st == VXC_OK;
+  if (parsed) {
     if (s == sentinel || !s) {
       abort();
     }
-    check_sweep(s);
+    st = check_sweep(s, err);
     vxc_sweep_free(s);
   }
-  fuzz_check_end(st, err, st == VXC_OK || s == sentinel, c);
+  fuzz_check_end(st, err, parsed || s == sentinel, c);
   return st;
 }
 

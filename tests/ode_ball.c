@@ -118,7 +118,7 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
   const vxc_pose table_pose = vxc_pose_identity();
   const double zero[3] = {0, 0, 0};
   vxc_body_motion table_motion;
-  vxc_body_motion_from_pose(&table_pose, NULL, NULL, zero, zero, &table_motion);
+  vxc_body_motion_from_pose(&table_pose, NULL, NULL, zero, zero, &table_motion, NULL);
   long steps = lround(t_end / dt);
   for (long k = 0; k <= steps; k++) {
     const dReal *x = dBodyGetPosition(body), *q = dBodyGetQuaternion(body);
@@ -126,7 +126,7 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
     vxc_pose pose = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
     double vc[3] = {v[0], v[1], v[2]}, wc[3] = {w[0], w[1], w[2]};
     vxc_body_motion motion; /* torques about the centre, as dBodyAddTorque takes them */
-    assert_int_equal(vxc_body_motion_from_pose(&pose, NULL, NULL, vc, wc, &motion), VXC_OK);
+    assert_int_equal(vxc_body_motion_from_pose(&pose, NULL, NULL, vc, wc, &motion, NULL), VXC_OK);
     vxc_pair_wrench f;
     vxc_pair_jacobian J;
     vxc_status st = vxc_pair_step(pair, &table_pose, &table_motion, &pose, &motion, 0, &f, &err);
@@ -240,7 +240,7 @@ static void task_drop(sample *out) {
   vxc_error err;
   assert_int_equal(vxc_task_load(vxc_test_data("ball-on-table.vxt"), NULL, &t, &err), VXC_OK);
   assert_string_equal(vxc_task_body_name(t, 1), "ball");
-  assert_int_equal(vxc_task_set_duration(t, T_END), VXC_OK);
+  assert_int_equal(vxc_task_set_duration(t, T_END, NULL), VXC_OK);
   collect c = {out, 0};
   vxc_task_summary sum;
   assert_int_equal(vxc_task_run(t, on_record, NULL, &c, &sum, &err), VXC_OK);

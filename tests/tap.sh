@@ -1,6 +1,6 @@
 # tap.sh: what the command-line tests share (sourced, POSIX sh): the vxc binary and the
-# data folder from the harness, a scratch folder removed at exit, and `ok`, which runs one
-# case and prints its TAP line.
+# data folder from the harness, a scratch folder removed at exit, `ok`, which runs one
+# case and prints its TAP line, and `report`, the TAP line of a list of offenders.
 vxc=${VXC_BIN:-../tools/vxc}
 data=${VXC_DATADIR:-../data}
 tmp=$(mktemp -d)
@@ -32,5 +32,17 @@ mujoco_or_skip() {
   if [ ! -x "$mj" ]; then
     echo "1..0 # SKIP vxc-mujoco not built (MuJoCo not found by configure)"
     exit 0
+  fi
+}
+
+# report NAME FILE: a TAP line, passing when FILE (the offenders, a line each) is empty
+report() {
+  n=$((n + 1))
+  if [ -s "$2" ]; then
+    echo "not ok $n - $1"
+    sed 's/^/# /' "$2"
+    failed=$((failed + 1))
+  else
+    echo "ok $n - $1"
   fi
 }

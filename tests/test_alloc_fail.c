@@ -13,7 +13,7 @@
 #include "tests/counting_alloc.h"
 
 
-/* Records a status of a function that takes no error record, as the others would. */
+/* Records a scenario's own failure (a result it did not expect), as the library would. */
 static void set_error(vxc_error *err, vxc_status st, const char *what) {
   err->status = st;
   snprintf(err->message, sizeof err->message, "%s: %s", what, vxc_status_str(st));
@@ -119,7 +119,7 @@ static int pair_cells[2]; /* a cell pair in contact, for vxc_query_pair */
 /* Finds a cell pair of the current case in contact. */
 static void find_contact_cells(void) {
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_metrics m;
   assert_int_equal(
       vxc_query_run(q, pair_a, &pairs[pair_index].pose_a, pair_b, NULL, NULL, NULL, NULL, &m, NULL),
@@ -129,15 +129,13 @@ static void find_contact_cells(void) {
   vxc_query_free(q);
 }
 
-/* Creates a query with `al`, runs `fn` on it and frees it; a failed creation is recorded in
- * err as the other functions would. */
+/* Creates a query with `al`, runs `fn` on it and frees it. */
 static vxc_status with_query(const vxc_allocator *al, vxc_error *err,
                              vxc_status (*fn)(vxc_query *q, const vxc_query_options *o,
                                               vxc_error *err)) {
   vxc_query *q = NULL;
-  vxc_status st = vxc_query_create(al, &q);
+  vxc_status st = vxc_query_create(al, &q, err);
   if (st != VXC_OK) {
-    set_error(err, st, "vxc_query_create");
     return st;
   }
   vxc_query_options o;
@@ -209,14 +207,13 @@ static void test_alloc_queries(void **state) {
 
 static vxc_status tracker(const vxc_allocator *al, vxc_error *err) {
   vxc_tracker *t = NULL;
-  vxc_status st = vxc_tracker_create(16, al, &t);
+  vxc_status st = vxc_tracker_create(16, al, &t, err);
   if (st != VXC_OK) {
-    set_error(err, st, "vxc_tracker_create");
     return st;
   }
   vxc_cell_pair p[2] = {{0, 1}, {2, 3}};
   vxc_tracker_step step;
-  st = vxc_tracker_update(t, p, 2, &step);
+  st = vxc_tracker_update(t, p, 2, &step, err);
   if (st == VXC_OK && step.nnew != 2) {
     st = VXC_ERR_ARG;
   }
@@ -256,7 +253,7 @@ static vxc_status task_run(const vxc_allocator *al, vxc_error *err) {
   vxc_task *t = NULL;
   vxc_status st = vxc_task_load(vxc_test_data(task_name), al, &t, err);
   if (st == VXC_OK) {
-    vxc_task_set_duration(t, 0.2); /* past the ball's first contact */
+    vxc_task_set_duration(t, 0.2, NULL); /* past the ball's first contact */
     vxc_task_summary s;
     st = vxc_task_run(t, NULL, NULL, NULL, &s, err);
     if (st == VXC_OK && s.contact[0].first < 0) {
@@ -289,59 +286,131 @@ static void test_alloc_task_run(void **state) {
 
 /* ---- sweeps ------------------------------------------------------------------------- */
 
-static char sweep_path[4096];
+static char sweep_dir[64], sweep_path[4096], touch_path[4096];
 
-/* Writes a small sweep (a ball dropped on the table from three heights) and its task into
- * a new temporary folder; sweep_path names the sweep file. */
-static void write_sweep(void) {
-  char dir[] = "/tmp/vxc-alloc-XXXXXX";
-  assert_non_null(mkdtemp(dir));
-  char path[4200], ball[4096], table[4096];
-  snprintf(ball, sizeof ball, "%s", vxc_test_data("ball.vxm"));
-  snprintf(table, sizeof table, "%s", vxc_test_data("table.vxm"));
-  snprintf(path, sizeof path, "%s/drop.vxt", dir);
+/* Writes `text` into the file dir/name; path receives its name. */
+static void write_file(const char *name, const char *text, char *path, size_t size) {
+  snprintf(path, size, "%s/%s", sweep_dir, name);
   FILE *f = fopen(path, "w");
   assert_non_null(f);
-  fprintf(f,
-          "(task drop (gravity 0 0 -9.81) (duration 0.01)\n"
-          "  (body table (model \"%s\") (fixed) (pose 0 0 0))\n"
-          "  (body ball (model \"%s\") (free (mass 2) (inertia 0.008 0.008 0.008)\n"
-          "    (com 0 0 0)) (pose 0 0 0.2))\n"
-          "  (contact table ball (params (k_v 1e7))))\n",
-          table, ball);
-  fclose(f);
-  snprintf(sweep_path, sizeof sweep_path, "%s/drop.vxs", dir);
-  f = fopen(sweep_path, "w");
-  assert_non_null(f);
-  fprintf(f,
-          "(sweep heights (task \"drop.vxt\") (vary (body ball pose z 0.11 0.2 3))\n"
-          "  (outputs peak_fn first_contact))\n");
+  fputs(text, f);
   fclose(f);
 }
 
-static vxc_status sweep_load(const vxc_allocator *al, vxc_error *err) {
-  vxc_sweep *sw = NULL;
-  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+/* Writes two small sweeps of a ball dropped on the table and their task into a new temporary
+ * folder: sweep_path names drop.vxs (three heights, apart for the whole run), touch_path
+ * touch.vxs (two heights from which the ball reaches the table within the run). */
+static void write_sweeps(void) {
+  snprintf(sweep_dir, sizeof sweep_dir, "/tmp/vxc-alloc-XXXXXX");
+  assert_non_null(mkdtemp(sweep_dir));
+  char task[12000], path[4200], ball[4096], table[4096];
+  snprintf(ball, sizeof ball, "%s", vxc_test_data("ball.vxm"));
+  snprintf(table, sizeof table, "%s", vxc_test_data("table.vxm"));
+  snprintf(task, sizeof task,
+           "(task drop (gravity 0 0 -9.81) (duration 0.01)\n"
+           "  (body table (model \"%s\") (fixed) (pose 0 0 0))\n"
+           "  (body ball (model \"%s\") (free (mass 2) (inertia 0.008 0.008 0.008)\n"
+           "    (com 0 0 0)) (pose 0 0 0.2))\n"
+           "  (contact table ball (params (k_v 1e7))))\n",
+           table, ball);
+  write_file("drop.vxt", task, path, sizeof path);
+  write_file("drop.vxs",
+             "(sweep heights (task \"drop.vxt\") (vary (body ball pose z 0.11 0.2 3))\n"
+             "  (outputs peak_fn first_contact))\n",
+             sweep_path, sizeof sweep_path);
+  /* the ball's bottom 0.5 mm and 1 mm above the table: it lands after about 0.01 s */
+  write_file("touch.vxs",
+             "(sweep touch (task \"drop.vxt\") (vary (body ball pose z (0.1005 0.101)))\n"
+             "  (set (duration 0.02)) (outputs peak_fn first_contact))\n",
+             touch_path, sizeof touch_path);
+}
+
+static void remove_sweeps(void) {
+  char path[4200];
+  const char *names[] = {"drop.vxt", "drop.vxs", "touch.vxs"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", sweep_dir, names[i]);
+    remove(path);
+  }
+  remove(sweep_dir); /* the folder, empty now */
+}
+
+/* st, the status of reading drop.vxs into sw (by `what`), unless it read other than 3 cases;
+ * frees sw. */
+static vxc_status three_cases(vxc_status st, vxc_sweep *sw, const char *what, vxc_error *err) {
   if (st == VXC_OK && vxc_sweep_case_count(sw) != 3) {
-    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_load: not 3 cases");
+    set_error(err, VXC_ERR_GEOMETRY, what);
     st = VXC_ERR_GEOMETRY;
   }
   vxc_sweep_free(sw);
   return st;
 }
 
-// vxc_sweep_load fails cleanly at every allocation
-static void test_alloc_sweep_load(void **state) {
+static vxc_status sweep_load(const vxc_allocator *al, vxc_error *err) {
+  vxc_sweep *sw = NULL;
+  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+  return three_cases(st, sw, "vxc_sweep_load: not 3 cases", err);
+}
+
+static vxc_status sweep_parse(const vxc_allocator *al, vxc_error *err) {
+  char text[1024];
+  FILE *f = fopen(sweep_path, "rb");
+  assert_non_null(f);
+  size_t len = fread(text, 1, sizeof text, f);
+  fclose(f);
+  vxc_sweep *sw = NULL;
+  vxc_status st = vxc_sweep_parse(text, len, "drop.vxs", sweep_dir, al, &sw, err);
+  return three_cases(st, sw, "vxc_sweep_parse: not 3 cases", err);
+}
+
+/* Case 1's task text: the file's with the middle height, 0.155, written in its place. */
+static vxc_status sweep_case_text(const vxc_allocator *al, vxc_error *err) {
+  vxc_sweep *sw = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  vxc_status st = vxc_sweep_load(sweep_path, al, &sw, err);
+  if (st == VXC_OK) {
+    st = vxc_sweep_case_text(sw, 1, &text, &len, err);
+  }
+  if (st == VXC_OK && (strlen(text) != len || !strstr(text, "(pose 0 0 0.155"))) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_case_text: not case 1's text");
+    st = VXC_ERR_GEOMETRY;
+  }
+  vxc_sweep_text_free(sw, text);
+  vxc_sweep_free(sw);
+  return st;
+}
+
+/* Case 0 of touch.vxs run: completed, with a first contact. */
+static vxc_status sweep_run_case(const vxc_allocator *al, vxc_error *err) {
+  vxc_sweep *sw = NULL;
+  vxc_status st = vxc_sweep_load(touch_path, al, &sw, err);
+  double out[2] = {0, 0};
+  vxc_sweep_result res;
+  if (st == VXC_OK) {
+    st = vxc_sweep_run_case(sw, 0, 0, 0, out, &res, err);
+  }
+  if (st == VXC_OK && (res.status != VXC_SWEEP_COMPLETED || !(out[1] > 0) || !(out[0] > 0))) {
+    set_error(err, VXC_ERR_GEOMETRY, "vxc_sweep_run_case: the ball did not land");
+    st = VXC_ERR_GEOMETRY;
+  }
+  vxc_sweep_free(sw);
+  return st;
+}
+
+// vxc_sweep_load, vxc_sweep_parse, vxc_sweep_case_text and vxc_sweep_run_case (a ball
+// reaching the table) fail cleanly at every allocation, all of them through the sweep's
+// allocator
+static void test_alloc_sweeps(void **state) {
   (void)state;
-  write_sweep();
-  assert_true(inject_every_failure(sweep_load) > 10);
-  char task[4200];
-  snprintf(task, sizeof task, "%s", sweep_path);
-  strcpy(strrchr(task, '.'), ".vxt");
-  remove(task);
-  remove(sweep_path);
-  *strrchr(sweep_path, '/') = '\0';
-  remove(sweep_path); /* the folder, empty now */
+  write_sweeps();
+  long load = inject_every_failure(sweep_load);
+  assert_true(load > 10);
+  assert_true(inject_every_failure(sweep_parse) > 10);
+  long text = inject_every_failure(sweep_case_text);
+  assert_true(text >= load + 2);                            /* the case's numbers and its text */
+  assert_true(inject_every_failure(sweep_run_case) > text); /* and the task read and run */
+  remove_sweeps();
 }
 
 
@@ -358,8 +427,8 @@ static vxc_status pair_scenario(const vxc_allocator *al, vxc_error *err) {
   vxc_pose pt = vxc_pose_identity();
   static const double zero[3] = {0, 0, 0};
   vxc_body_motion mt, mb;
-  vxc_body_motion_from_pose(&pt, NULL, NULL, zero, zero, &mt);
-  vxc_body_motion_from_pose(&pairs[0].pose_a, NULL, NULL, zero, zero, &mb);
+  vxc_body_motion_from_pose(&pt, NULL, NULL, zero, zero, &mt, NULL);
+  vxc_body_motion_from_pose(&pairs[0].pose_a, NULL, NULL, zero, zero, &mb, NULL);
   vxc_pair_wrench w;
   st = vxc_pair_step(pr, &pt, &mt, &pairs[0].pose_a, &mb, 1e-4, &w, err);
   if (st == VXC_OK && w.npairs != 1) {
@@ -385,7 +454,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_alloc_solids),   cmocka_unit_test(test_alloc_queries),
       cmocka_unit_test(test_alloc_tracker),  cmocka_unit_test(test_alloc_task_readers),
-      cmocka_unit_test(test_alloc_task_run), cmocka_unit_test(test_alloc_sweep_load),
+      cmocka_unit_test(test_alloc_task_run), cmocka_unit_test(test_alloc_sweeps),
       cmocka_unit_test(test_alloc_pair),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

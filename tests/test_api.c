@@ -41,7 +41,7 @@ static void test_api_stop_flag_ends_a_query(void **state) {
   vxc_error err;
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   volatile sig_atomic_t flag = 1;
   vxc_query_options o;
   vxc_query_options_default(&o);
@@ -92,7 +92,7 @@ static void test_api_ball_loads_with_its_density(void **state) {
   double mass = vxc_solid_density(s) * 4.0 / 3.0 * M_PI * 1e-3;
   assert_double_near(mass, 2.0, 1e-5);
   vxc_cell_info c;
-  assert_int_equal(vxc_solid_cell(s, 0, &c), VXC_OK);
+  assert_int_equal(vxc_solid_cell(s, 0, &c, NULL), VXC_OK);
   assert_string_equal(c.name, "body");
   assert_int_equal(c.convex, 1);
   assert_int_equal(c.exact_hull, 1);
@@ -101,7 +101,7 @@ static void test_api_ball_loads_with_its_density(void **state) {
     assert_double_near(c.aabb[k + 3], 0.1, 1e-14);
   }
   vxc_prim_info p;
-  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p, NULL), VXC_OK);
   assert_string_equal(p.kind, "sphere");
   assert_int_equal(p.nparam, 1);
   assert_double_near(p.param[0], 0.1, 0);
@@ -116,7 +116,7 @@ static void test_api_aabb_follows_pose(void **state) {
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &s, NULL), VXC_OK);
   vxc_pose pose = {{1, -2, 3}, {0.5, 0.5, 0.5, 0.5}};
   double box[6];
-  assert_int_equal(vxc_solid_aabb(s, &pose, box), VXC_OK);
+  assert_int_equal(vxc_solid_aabb(s, &pose, box, NULL), VXC_OK);
   for (int k = 0; k < 3; k++) {
     assert_double_near(box[k], pose.p[k] - 0.1, 1e-13);  // padded by rounding units only
     assert_double_near(box[k + 3], pose.p[k] + 0.1, 1e-13);
@@ -125,7 +125,7 @@ static void test_api_aabb_follows_pose(void **state) {
   vxc_solid *t = NULL;
   assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &t, NULL), VXC_OK);
   vxc_pose quarter = {{0, 0, 0}, {cos(M_PI / 4), 0, 0, sin(M_PI / 4)}};
-  assert_int_equal(vxc_solid_aabb(t, &quarter, box), VXC_OK);
+  assert_int_equal(vxc_solid_aabb(t, &quarter, box, NULL), VXC_OK);
   assert_double_near(box[0], -0.3, 1e-12);
   assert_double_near(box[3], 0.3, 1e-12);
   assert_double_near(box[1], -0.5, 1e-12);
@@ -144,17 +144,17 @@ static void test_api_bad_arguments_are_refused(void **state) {
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &s, NULL), VXC_OK);
   vxc_pose zero_q = {{0, 0, 0}, {0, 0, 0, 0}};
   double box[6] = {7, 7, 7, 7, 7, 7};
-  assert_int_equal(vxc_solid_aabb(s, &zero_q, box), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_aabb(s, &zero_q, box, NULL), VXC_ERR_ARG);
   vxc_pose nan_p = {{NAN, 0, 0}, {1, 0, 0, 0}};
-  assert_int_equal(vxc_solid_aabb(s, &nan_p, box), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_aabb(s, &nan_p, box, NULL), VXC_ERR_ARG);
   assert_double_near(box[0], 7, 0);
   vxc_cell_info c;
   c.name = "untouched";
-  assert_int_equal(vxc_solid_cell(s, 1, &c), VXC_ERR_ARG);
-  assert_int_equal(vxc_solid_cell(s, -1, &c), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_cell(s, 1, &c, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_cell(s, -1, &c, NULL), VXC_ERR_ARG);
   assert_string_equal(c.name, "untouched");
   vxc_prim_info p;
-  assert_int_equal(vxc_solid_prim(s, 0, 1, &p), VXC_ERR_ARG);
+  assert_int_equal(vxc_solid_prim(s, 0, 1, &p, NULL), VXC_ERR_ARG);
   vxc_error err;
   assert_int_equal(vxc_solid_load(NULL, NULL, &s, &err), VXC_ERR_ARG);
   vxc_solid_free(s);
@@ -241,7 +241,7 @@ static void test_api_solid_from_mesh_box(void **state) {
   assert_int_equal(vxc_solid_cell_count(s), 1);
   assert_double_near(vxc_solid_density(s), 0, 0);
   vxc_cell_info c;
-  assert_int_equal(vxc_solid_cell(s, 0, &c), VXC_OK);
+  assert_int_equal(vxc_solid_cell(s, 0, &c, NULL), VXC_OK);
   assert_string_equal(c.name, "brick");
   assert_int_equal(c.convex, 1);
   const double half[3] = {0.05, 0.03, 0.02};
@@ -250,7 +250,7 @@ static void test_api_solid_from_mesh_box(void **state) {
     assert_double_near(c.aabb[k + 3], half[k], 1e-12);
   }
   vxc_prim_info p;
-  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p, NULL), VXC_OK);
   assert_string_equal(p.kind, "mesh");
   assert_string_equal(p.mesh_format, "arrays");
   assert_null(p.mesh_path);
@@ -260,7 +260,7 @@ static void test_api_solid_from_mesh_box(void **state) {
   assert_double_rel(p.mesh_area, 2 * (0.1 * 0.06 + 0.1 * 0.04 + 0.06 * 0.04), 1e-12);
   /* the voxel engine integrates it: a box's faces are planes, so the volume is exact */
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 0;
@@ -282,7 +282,7 @@ static void test_api_solid_from_mesh_box(void **state) {
   }
   assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, NULL, NULL, &s, &err), VXC_OK);
   assert_string_equal(vxc_solid_name(s), "mesh");
-  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p, NULL), VXC_OK);
   assert_int_equal(p.mesh_flipped, 1);
   assert_double_rel(p.mesh_volume, 0.1 * 0.06 * 0.04, 1e-12);
   vxc_solid_free(s);
@@ -299,7 +299,7 @@ static void test_api_solid_from_mesh_icosphere_volume(void **state) {
   vxc_error err;
   assert_int_equal(vxc_solid_from_mesh(g.v, g.nv, g.t, g.nt, "ico", NULL, &s, &err), VXC_OK);
   vxc_prim_info p;
-  assert_int_equal(vxc_solid_prim(s, 0, 0, &p), VXC_OK);
+  assert_int_equal(vxc_solid_prim(s, 0, 0, &p, NULL), VXC_OK);
   assert_int_equal(p.mesh_triangles, 1280);
   assert_int_equal(p.mesh_convex, 1);
   assert_double_rel(p.mesh_volume, mesh_volume(&g), 1e-12);

@@ -342,7 +342,7 @@ static void test_patches_of_a_closed_form_pair(void **state) {
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(vxc_test_data("table.vxm"), NULL, &table, NULL), VXC_OK);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.patches = 1;
@@ -357,7 +357,7 @@ static void test_patches_of_a_closed_form_pair(void **state) {
   assert_double_rel(p->geom.volume, M_PI * 1e-6 * (0.1 - 1e-3 / 3), 1e-9);
   const vxc_region_box *rb;
   size_t nb;
-  assert_int_equal(vxc_query_region(q, &rb, &nb), VXC_OK);
+  assert_int_equal(vxc_query_region(q, &rb, &nb, NULL), VXC_OK);
   assert_int_equal(nb, 1);
   assert_int_equal(rb[0].leaf, 1);
   assert_double_rel(rb[0].extent[2], 1e-3, 1e-9); /* the cap's bounding box: its depth */

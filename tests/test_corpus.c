@@ -56,7 +56,7 @@ static void test_corpus_references_agree(void **state) {
 static void test_corpus_ball_in_hole_reference(void **state) {
   (void)state;
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   int checked = 0;
   for (int i = 0; i < NCASE; i++) {
     cx_case c;
@@ -83,7 +83,7 @@ static void test_corpus_ball_in_hole_reference(void **state) {
 
 static void run_rule(double rtol) {
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   int beyond = 0;
   for (int i = 0; i < NCASE; i++) {
     cx_case c;
@@ -138,7 +138,7 @@ static void test_corpus_rtol_1e4(void **state) {
 static void test_corpus_peer(void **state) {
   (void)state;
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   for (int i = 0; i < CX_PEERS; i++) {
     cx_case c;
     cx_peer(i, &c);

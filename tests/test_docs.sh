@@ -9,22 +9,7 @@
 # include each other by bare name, as installed).
 set -u
 top=${VXC_TESTDIR:-$(dirname "$0")}/..
-failed=0
-n=0
-
-# report NAME FILE: a TAP line, passing when FILE (the offenders, a line each) is empty
-report() {
-  n=$((n + 1))
-  if [ -s "$2" ]; then
-    echo "not ok $n - $1"
-    sed 's/^/# /' "$2"
-    failed=$((failed + 1))
-  else
-    echo "ok $n - $1"
-  fi
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/tap.sh"
 
 # named NAME DOC: NAME appears in DOC as a word of its own (not inside a longer file name)
 named() {

@@ -22,7 +22,7 @@ static double static_fx(vxc_friction_law law, double vx, const double *fe, int *
   vxc_friction_params p = defaults();
   double v[3] = {vx, 0, 0}, f[3] = {NAN, NAN, NAN};
   double e[3] = {fe ? *fe : 0, 0, 0};
-  assert_int_equal(vxc_friction_static(law, &p, v, FN, fe ? e : NULL, f, stuck), VXC_OK);
+  assert_int_equal(vxc_friction_static(law, &p, v, FN, fe ? e : NULL, f, stuck, NULL), VXC_OK);
   assert_true(f[1] == 0 && f[2] == 0);
   return f[0];
 }
@@ -181,14 +181,14 @@ static double drive(vxc_friction_law law, double vx, double T, double h, double 
       for (int i = 0; i < n; i++) {
         y[i] = st[i] + (j ? a[j] * h * k[j - 1][i] : 0);
       }
-      assert_int_equal(vxc_friction_eval(law, &p, v, FN, y, f, k[j]), VXC_OK);
+      assert_int_equal(vxc_friction_eval(law, &p, v, FN, y, f, k[j], NULL), VXC_OK);
     }
     for (int i = 0; i < n; i++) {
       st[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     }
-    assert_int_equal(vxc_friction_project(law, &p, v, FN, st), VXC_OK);
+    assert_int_equal(vxc_friction_project(law, &p, v, FN, st, NULL), VXC_OK);
   }
-  assert_int_equal(vxc_friction_eval(law, &p, v, FN, st, f, NULL), VXC_OK);
+  assert_int_equal(vxc_friction_eval(law, &p, v, FN, st, f, NULL, NULL), VXC_OK);
   return f[0];
 }
 
@@ -211,7 +211,7 @@ static void test_presliding_slope(void **state) {
               {VXC_LAW_GONTHIER, p.sigma0}};
   for (size_t i = 0; i < sizeof laws / sizeof laws[0]; i++) {
     double st[VXC_FRICTION_STATE_MAX];
-    assert_int_equal(vxc_friction_init(laws[i].law, st), VXC_OK);
+    assert_int_equal(vxc_friction_init(laws[i].law, st, NULL), VXC_OK);
     double f1 = drive(laws[i].law, 1e-6, 1e-2, 1e-4, st);
     double f2 = drive(laws[i].law, 1e-6, 1e-2, 1e-4, st);
     assert_double_rel((f2 - f1) / 1e-8, laws[i].k, 1e-2);
@@ -236,7 +236,7 @@ static void test_saturation(void **state) {
               {VXC_LAW_GONTHIER, fc + s2v}};
   for (size_t i = 0; i < sizeof laws / sizeof laws[0]; i++) {
     double st[VXC_FRICTION_STATE_MAX];
-    vxc_friction_init(laws[i].law, st);
+    vxc_friction_init(laws[i].law, st, NULL);
     assert_double_rel(drive(laws[i].law, v, 0.05, 2e-6, st), laws[i].f, 1e-6);
   }
 }
@@ -248,13 +248,13 @@ static void test_reframe(void **state) {
   double st[4] = {3e-6, -4e-6, 0, 1};
   const double n0[3] = {0, 0, 1}, c = cos(0.3), s = sin(0.3);
   const double n1[3] = {s, 0, c};
-  assert_int_equal(vxc_friction_reframe(VXC_LAW_GONTHIER, st, n0, n1), VXC_OK);
+  assert_int_equal(vxc_friction_reframe(VXC_LAW_GONTHIER, st, n0, n1, NULL), VXC_OK);
   assert_double_near(st[0] * n1[0] + st[1] * n1[1] + st[2] * n1[2], 0, 1e-20);
   assert_double_rel(sqrt(st[0] * st[0] + st[1] * st[1] + st[2] * st[2]), 5e-6, 1e-12);
   assert_double_near(st[1], -4e-6, 1e-20); /* the rotation axis is y */
   assert_double_near(st[3], 1, 0);
   const double bad[3] = {0, 0, 2};
-  assert_int_equal(vxc_friction_reframe(VXC_LAW_LUGRE, st, n0, bad), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_reframe(VXC_LAW_LUGRE, st, n0, bad, NULL), VXC_ERR_ARG);
 }
 
 
@@ -265,18 +265,18 @@ static void test_errors(void **state) {
   (void)state;
   vxc_friction_params p = defaults();
   double v[3] = {0.1, 0, 0}, f[3], st[4] = {0, 0, 0, 0};
-  assert_int_equal(vxc_friction_static(VXC_LAW_LUGRE, &p, v, FN, NULL, f, NULL), VXC_ERR_ARG);
-  assert_int_equal(vxc_friction_static(VXC_LAW_COULOMB, &p, v, -1, NULL, f, NULL), VXC_ERR_ARG);
-  assert_int_equal(vxc_friction_eval(VXC_LAW_COULOMB, &p, v, FN, st, f, NULL), VXC_ERR_ARG);
-  assert_int_equal(vxc_friction_init(VXC_LAW_STRIBECK, st), VXC_ERR_ARG);
-  assert_int_equal(vxc_friction_eval(VXC_LAW_LUGRE, &p, v, -1, st, f, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_static(VXC_LAW_LUGRE, &p, v, FN, NULL, f, NULL, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_static(VXC_LAW_COULOMB, &p, v, -1, NULL, f, NULL, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_eval(VXC_LAW_COULOMB, &p, v, FN, st, f, NULL, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_init(VXC_LAW_STRIBECK, st, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_friction_eval(VXC_LAW_LUGRE, &p, v, -1, st, f, NULL, NULL), VXC_ERR_ARG);
   v[1] = NAN;
-  assert_int_equal(vxc_friction_static(VXC_LAW_COULOMB, &p, v, FN, NULL, f, NULL), VXC_ERR_NUMERIC);
-  assert_int_equal(vxc_friction_eval(VXC_LAW_DAHL, &p, v, FN, st, f, NULL), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_friction_static(VXC_LAW_COULOMB, &p, v, FN, NULL, f, NULL, NULL), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_friction_eval(VXC_LAW_DAHL, &p, v, FN, st, f, NULL, NULL), VXC_ERR_NUMERIC);
   v[1] = 0;
   /* no normal force, no friction */
   st[0] = 1e-6;
-  assert_int_equal(vxc_friction_eval(VXC_LAW_LUGRE, &p, v, 0, st, f, NULL), VXC_OK);
+  assert_int_equal(vxc_friction_eval(VXC_LAW_LUGRE, &p, v, 0, st, f, NULL, NULL), VXC_OK);
   assert_true(f[0] == 0 && f[1] == 0 && f[2] == 0);
   assert_true(isinf(vxc_friction_time_constant(VXC_LAW_KARNOPP, &p, FN, 1)));
   assert_double_rel(vxc_friction_time_constant(VXC_LAW_RESET_INTEGRATOR, &p, FN, 1),

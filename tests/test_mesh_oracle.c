@@ -39,7 +39,7 @@ static double vxc_volume(const mc_case *c, double centroid[3], int *capped) {
                      VXC_OK);
   }
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_metrics m;
   assert_int_equal(
       vxc_query_run(q, s[0], &c->s[0].pose, s[1], &c->s[1].pose, NULL, NULL, NULL, &m, &err),

@@ -17,7 +17,7 @@ static vxc_status solve(const double J[9], const double geo[3], const double *pr
   o.n_prev = prev;
   o.j_rel_err = rel;
   vxc_normal_result r;
-  vxc_status st = vxc_normal_solve(J, geo, &o, &r);
+  vxc_status st = vxc_normal_solve(J, geo, &o, &r, NULL);
   if (st == VXC_OK) {
     memcpy(n, r.n, sizeof r.n);
     if (flags) {
@@ -114,7 +114,7 @@ static void test_normal_matches_jacobi(void **state) {
     double n[3];
     assert_int_equal(solve(J, guess, NULL, REL, n, NULL), VXC_OK);
     double ev[3], evec[9];
-    assert_int_equal(vxc_sym3_eigen(J, ev, evec), VXC_OK);
+    assert_int_equal(vxc_sym3_eigen(J, ev, evec, NULL), VXC_OK);
     for (int i = 0; i < 3; i++) {
       assert_double_rel(ev[i], lam[i], 1e-12);
     }
@@ -227,7 +227,7 @@ static void test_normal_uses_previous_normal_and_orients_along_geo(void **state)
   // the positional form is the same computation
   double n2[3];
   int flags2 = 0, it = -1;
-  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, REL, n2, &flags2, &it),
+  assert_int_equal(vxc_normal_from_inertia(J, geo, prev, 1 * DEG, 0.95, 15, REL, n2, &flags2, &it, NULL),
                    VXC_OK);
   assert_memory_equal(n2, n, sizeof n);
   assert_int_equal(flags2, flags);
@@ -240,45 +240,45 @@ static void test_normal_bad_arguments(void **state) {
   (void)state;
   double J[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3}, zero[3] = {0, 0, 0}, g[3] = {0, 0, 1};
   double n[3] = {7, 7, 7};
-  assert_int_equal(vxc_normal_from_inertia(J, zero, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, zero, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL, NULL),
                    VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0, 0.95, 15, REL, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0, 0.95, 15, REL, n, NULL, NULL, NULL),
                    VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 1.0, 15, REL, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 1.0, 15, REL, n, NULL, NULL, NULL),
                    VXC_ERR_ARG);
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 0, REL, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 0, REL, n, NULL, NULL, NULL),
                    VXC_ERR_ARG);
   J[4] = NAN;
-  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL),
+  assert_int_equal(vxc_normal_from_inertia(J, g, NULL, 0.01, 0.95, 15, REL, n, NULL, NULL, NULL),
                    VXC_ERR_ARG);
   assert_double_near(n[0], 7, 0);
   // the options form: each option out of range, and NULL options or result
   J[4] = 2;
   vxc_normal_options o;
   vxc_normal_result r = {{7, 7, 7}, 7, 7};
-  assert_int_equal(vxc_normal_solve(J, g, NULL, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, NULL, &r, NULL), VXC_ERR_ARG);
   vxc_normal_options_default(&o);
-  assert_int_equal(vxc_normal_solve(J, g, &o, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, &o, NULL, NULL), VXC_ERR_ARG);
   o.theta_c = 0;
-  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r, NULL), VXC_ERR_ARG);
   vxc_normal_options_default(&o);
   o.r_n = 1;
-  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r, NULL), VXC_ERR_ARG);
   vxc_normal_options_default(&o);
   o.n_i = 0;
-  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r, NULL), VXC_ERR_ARG);
   vxc_normal_options_default(&o);
   o.j_rel_err = INFINITY;
-  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r, NULL), VXC_ERR_ARG);
   vxc_normal_options_default(&o);
-  assert_int_equal(vxc_normal_solve(J, zero, &o, &r), VXC_ERR_ARG);
+  assert_int_equal(vxc_normal_solve(J, zero, &o, &r, NULL), VXC_ERR_ARG);
   assert_true(r.n[0] == 7 && r.flags == 7 && r.iterations == 7);
   // and the defaults are valid: g is J's eigenvector of the separated eigenvalue 3
-  assert_int_equal(vxc_normal_solve(J, g, &o, &r), VXC_OK);
+  assert_int_equal(vxc_normal_solve(J, g, &o, &r, NULL), VXC_OK);
   assert_double_near(r.n[2], 1, 1e-15);
   J[4] = NAN;
   double ev[3], evec[9];
-  assert_int_equal(vxc_sym3_eigen(J, ev, evec), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_sym3_eigen(J, ev, evec, NULL), VXC_ERR_NUMERIC);
 }
 
 

@@ -12,7 +12,7 @@ static vxc_query *load_two(const char *a, const char *b, vxc_solid **sa, vxc_sol
   assert_int_equal(vxc_solid_load(vxc_test_data(a), NULL, sa, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(vxc_test_data(b), NULL, sb, NULL), VXC_OK);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   return q;
 }
 
@@ -47,7 +47,7 @@ static void test_query_sphere_on_tilted_ground(void **state) {
   (void)state;
   vxc_solid *ball = vxc_test_load_text(BALL), *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-5;
@@ -98,7 +98,7 @@ static void test_query_ball_over_an_edge_has_a_continuous_normal(void **state) {
       "(solid table (cell top (box 1 1.6 0.04) "
       "(pose (translate 0 0 -0.02))))");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = fixed_leaf(2e-4);
   const double R = 0.1, d = 20e-6;
   double prev[3] = {0, 0, 0};
@@ -130,7 +130,7 @@ static void test_query_two_spheres_lens(void **state) {
   vxc_solid *a = vxc_test_load_text("(solid a (cell c (sphere 0.1)))");
   vxc_solid *b = vxc_test_load_text("(solid b (cell c (sphere 0.06)))");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-4;
@@ -168,7 +168,7 @@ static void test_query_capped_is_flagged(void **state) {
   vxc_solid *a = vxc_test_load_text("(solid a (cell c (sphere 0.1)))");
   vxc_solid *b = vxc_test_load_text("(solid b (cell c (sphere 0.06)))");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   const double r1 = 0.1, r2 = 0.06, d = 0.15;
   double V = M_PI * pow(r1 + r2 - d, 2) *
              (d * d + 2 * d * r2 - 3 * r2 * r2 + 2 * d * r1 + 6 * r1 * r2 - 3 * r1 * r1) / (12 * d);
@@ -210,7 +210,7 @@ static void test_query_atol_floor(void **state) {
   vxc_solid *a = vxc_test_load_text(BALL);
   vxc_solid *g = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   const double R = 0.1, h = 1e-6, V = M_PI * h * h * (3 * R - h) / 3;
   vxc_pose pa = vxc_pose_identity(), pg = vxc_pose_identity();
   pa.p[2] = R - h;
@@ -250,7 +250,7 @@ static void test_query_box_flat_and_tilted(void **state) {
   vxc_solid *box = vxc_test_load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
   vxc_solid *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-6;
@@ -314,7 +314,7 @@ static void test_query_certified_grazing_box_corner(void **state) {
   vxc_solid *box = vxc_test_load_text("(solid b (cell c (box 0.2 0.1 0.05)))");
   vxc_solid *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-3;
@@ -353,7 +353,7 @@ static void test_query_cylinder_on_ground(void **state) {
       "(solid c (cell c (move (rotate y 90) (cylinder 0.05)) (slab x -0.15 0.15)))");
   vxc_solid *ground = vxc_test_load_text(GROUND);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-5;
@@ -383,7 +383,7 @@ static void test_query_ball_in_groove(void **state) {
   assert_int_equal(vxc_solid_load(vxc_test_data("ball.vxm"), NULL, &ball, &err), VXC_OK);
   assert_int_equal(vxc_solid_load(vxc_test_data("grooved-block.vxm"), NULL, &block, &err), VXC_OK);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-4;
@@ -559,7 +559,7 @@ static void test_query_separation_distance(void **state) {
   vxc_solid *ball = vxc_test_load_text(BALL), *ground = vxc_test_load_text(GROUND);
   vxc_solid *small = vxc_test_load_text("(solid s (cell c (sphere 0.03)))");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_pose pa = {{0, 0, 0.1 + 0.0042}, {1, 0, 0, 0}}, pg = vxc_pose_identity();
   vxc_metrics m;
   assert_int_equal(vxc_query_run(q, ball, &pa, ground, &pg, NULL, NULL, NULL, &m, NULL),
@@ -584,7 +584,7 @@ static void test_query_bad_input(void **state) {
   (void)state;
   vxc_solid *ball = vxc_test_load_text(BALL);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_metrics m;
   m.npair = -7;
   vxc_error err;

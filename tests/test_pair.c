@@ -42,8 +42,8 @@ static int setup(void **state) {
   F.pb = vxc_pose_identity();
   F.pb.p[2] = R - H;
   static const double zero[3] = {0, 0, 0};
-  assert_int_equal(vxc_body_motion_from_pose(&F.pt, NULL, NULL, zero, zero, &F.mt), VXC_OK);
-  assert_int_equal(vxc_body_motion_from_pose(&F.pb, NULL, NULL, zero, zero, &F.mb), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&F.pt, NULL, NULL, zero, zero, &F.mt, NULL), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&F.pb, NULL, NULL, zero, zero, &F.mb, NULL), VXC_OK);
   return 0;
 }
 
@@ -66,7 +66,7 @@ static void test_motion_from_pose(void **state) {
   vxc_pose p = {{1, 2, 3}, {2 * c, 0, 0, 2 * c}}; /* not unit: normalised */
   double ref[3] = {0.1, 0, 0}, v[3] = {1, 0, 0}, w[3] = {0, 0, 2};
   vxc_body_motion m;
-  assert_int_equal(vxc_body_motion_from_pose(&p, ref, NULL, v, w, &m), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&p, ref, NULL, v, w, &m, NULL), VXC_OK);
   assert_double_near(m.r[0], 1, 1e-15);
   assert_double_near(m.r[1], 2.1, 1e-15);
   assert_double_near(m.r[2], 3, 1e-15);
@@ -75,13 +75,13 @@ static void test_motion_from_pose(void **state) {
   assert_double_near(m.w[2], 2, 0);
   /* the velocity given at the reference point itself comes back unchanged */
   vxc_body_motion m2;
-  assert_int_equal(vxc_body_motion_from_pose(&p, ref, ref, v, w, &m2), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&p, ref, ref, v, w, &m2, NULL), VXC_OK);
   assert_double_near(m2.v[0], 1, 0);
   vxc_pose z = {{0, 0, 0}, {0, 0, 0, 0}};
-  assert_int_equal(vxc_body_motion_from_pose(&z, NULL, NULL, v, w, &m), VXC_ERR_ARG);
-  assert_int_equal(vxc_body_motion_from_pose(NULL, NULL, NULL, v, w, &m), VXC_ERR_ARG);
+  assert_int_equal(vxc_body_motion_from_pose(&z, NULL, NULL, v, w, &m, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_body_motion_from_pose(NULL, NULL, NULL, v, w, &m, NULL), VXC_ERR_ARG);
   v[1] = NAN;
-  assert_int_equal(vxc_body_motion_from_pose(&p, NULL, NULL, v, w, &m), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_body_motion_from_pose(&p, NULL, NULL, v, w, &m, NULL), VXC_ERR_NUMERIC);
 }
 
 

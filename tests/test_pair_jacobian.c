@@ -55,8 +55,8 @@ static void make(const vxc_params *p, double h, const double vt[3], const double
   F.pb.p[0] = 0.01;
   F.pb.p[2] = R - h;
   double ref[3] = {0.002, -0.001, 0.004}; /* torques about a point off the table's origin */
-  assert_int_equal(vxc_body_motion_from_pose(&F.pt, ref, ref, vt, wt, &F.mt), VXC_OK);
-  assert_int_equal(vxc_body_motion_from_pose(&F.pb, NULL, NULL, vb, wb, &F.mb), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&F.pt, ref, ref, vt, wt, &F.mt, NULL), VXC_OK);
+  assert_int_equal(vxc_body_motion_from_pose(&F.pb, NULL, NULL, vb, wb, &F.mb, NULL), VXC_OK);
   vxc_pair_wrench w;
   assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
   assert_int_equal(w.npairs, 1);
@@ -67,7 +67,7 @@ static void make(const vxc_params *p, double h, const double vt[3], const double
  * state. */
 static void model_wrench(const double t[12], double W[12]) {
   vxc_pair_contact c;
-  assert_int_equal(vxc_pair_contact_get(F.pair, 0, &c), VXC_OK);
+  assert_int_equal(vxc_pair_contact_get(F.pair, 0, &c, NULL), VXC_OK);
   vxc_body_motion a = F.mt, b = F.mb;
   memcpy(a.v, t, sizeof a.v);
   memcpy(a.w, t + 3, sizeof a.w);
@@ -173,7 +173,7 @@ static void test_closed_forms(void **state) {
     vxc_pose pb = F.pb;
     pb.p[2] += s * d;
     vxc_body_motion mb;
-    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, Z, Z, &mb), VXC_OK);
+    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, Z, Z, &mb, NULL), VXC_OK);
     vxc_pair_wrench w;
     assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &w, NULL), VXC_OK);
     *(s < 0 ? &Wm : &Wp) = w.force_b[2];
@@ -284,7 +284,7 @@ static double settle(int implicit) {
     pb.p[2] = z;
     double v[3] = {0, 0, vz};
     vxc_body_motion mb;
-    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, v, Z, &mb), VXC_OK);
+    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, v, Z, &mb, NULL), VXC_OK);
     vxc_pair_wrench pw;
     assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &pw, NULL), VXC_OK);
     vxc_pair_jacobian J;
@@ -339,7 +339,7 @@ static double drop(double e, int sub) {
     pb.p[2] = z;
     double v[3] = {0, 0, vz};
     vxc_body_motion mb;
-    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, v, Z, &mb), VXC_OK);
+    assert_int_equal(vxc_body_motion_from_pose(&pb, NULL, NULL, v, Z, &mb, NULL), VXC_OK);
     vxc_pair_wrench pw;
     assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &pw, NULL), VXC_OK);
     double height = z - R + 0.5 * vz * vz / g;

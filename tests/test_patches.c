@@ -177,7 +177,7 @@ static void test_patches_square_peg_two_walls(void **state) {
   holed_block_mesh(&bm, W, w, -0.04, 0);
   vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
   const vxc_pair_metrics *p = one_pair(q, peg, NULL, block, &o);
   /* the block is a concave mesh, linearised in the leaves along its edges: rtol 1e-3 */
@@ -210,7 +210,7 @@ static void test_patches_square_peg_two_walls(void **state) {
   /* the region's elements carry their patch */
   const vxc_region_box *b;
   size_t n;
-  assert_int_equal(vxc_query_region(q, &b, &n), VXC_OK);
+  assert_int_equal(vxc_query_region(q, &b, &n, NULL), VXC_OK);
   assert_true(n > 0);
   for (size_t i = 0; i < n; i++) {
     assert_true(b[i].patch == 0 || b[i].patch == 1);
@@ -231,7 +231,7 @@ static void test_patches_ball_on_cube_face(void **state) {
   box_mesh(&cm, 0.05, 0.05, -0.1, 0);
   vxc_solid *cube = solid_of(&cm, "cube"), *ball = ball_of(r);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
   o.rtol = 1e-4;
   vxc_pose pb = vxc_pose_identity();
@@ -291,7 +291,7 @@ static void test_patches_ball_in_v_groove(void **state) {
   v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
   vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
   vxc_pose pb = vxc_pose_identity();
   pb.p[2] = sqrt(2) * (r - d) - g;
@@ -365,7 +365,7 @@ static void test_patch_forces_square_peg(void **state) {
   double want = p.k_v * d * 2 * a * D, fx[2];
   for (int i = 0; i < 2; i++) {
     vxc_pair_contact c;
-    assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+    assert_int_equal(vxc_pair_contact_get(pr, i, &c, NULL), VXC_OK);
     assert_int_equal(c.patch, i);
     fprintf(stderr, "# wall %d: f_n %.6g N (k_v V %.6g N), force on the peg (%.4g, %.3g, %.4g)\n",
             i, c.wrench.f_n, want, c.wrench.force_a[0], c.wrench.force_a[1], c.wrench.force_a[2]);
@@ -378,7 +378,7 @@ static void test_patch_forces_square_peg(void **state) {
   assert_true(fx[0] * fx[1] < 0);
   fprintf(stderr, "# net force across %.3g N of %.6g N per wall\n", sum.force_a[0], want);
   assert_double_near(sum.force_a[0], 0, 2e-3 * want);
-  assert_int_equal(vxc_pair_contact_get(pr, 2, &(vxc_pair_contact){0}), VXC_ERR_ARG);
+  assert_int_equal(vxc_pair_contact_get(pr, 2, &(vxc_pair_contact){0}, NULL), VXC_ERR_ARG);
   vxc_pair_free(pr);
   vxc_solid_free(peg);
   vxc_solid_free(block);
@@ -407,7 +407,7 @@ static void test_patch_states_follow_sliding_peg(void **state) {
     assert_int_equal(vxc_pair_contact_count(pr), 2);
     for (int i = 0; i < 2; i++) {
       vxc_pair_contact c;
-      assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+      assert_int_equal(vxc_pair_contact_get(pr, i, &c, NULL), VXC_OK);
       int side = c.geom.centroid[0] > 0;
       if (k == 0) {
         slot_of_side[side] = c.slot;
@@ -458,7 +458,7 @@ static void test_patch_forces_ball_in_v_groove(void **state) {
   double want = M * grav / (2 * cos(half));
   for (int i = 0; i < 2; i++) {
     vxc_pair_contact c;
-    assert_int_equal(vxc_pair_contact_get(pr, i, &c), VXC_OK);
+    assert_int_equal(vxc_pair_contact_get(pr, i, &c, NULL), VXC_OK);
     /* the cap of depth dd = r - (distance of the centre to the wall) */
     double side = c.geom.centroid[0] > 0 ? 1 : -1;
     double dist = fabs(side * 0 + pa.p[2] + g) * sin(half); /* centre on the axis x = 0 */

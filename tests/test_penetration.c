@@ -42,7 +42,7 @@ static void test_penetration_ball_into_tilted_slab(void **state) {
   (void)state;
   vxc_solid *ball = vxc_test_load_text(BALL), *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   vxc_rng r = {21};
@@ -76,7 +76,7 @@ static void test_penetration_two_balls(void **state) {
   vxc_solid *big = vxc_test_load_text(BALL);
   vxc_solid *small = vxc_test_load_text("(solid small (cell body (sphere 0.05)))");
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   vxc_rng r = {5};
@@ -105,7 +105,7 @@ static void test_penetration_cube_corner(void **state) {
   vxc_solid *cube = vxc_test_load_text("(solid cube (cell body (box 0.1 0.1 0.1)))");
   vxc_solid *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_test_octree_options(&o);
   o.rtol = 1e-5;
@@ -138,7 +138,7 @@ static void test_penetration_nonconvex_bracket(void **state) {
       "(solid hollow (cell body (sphere 0.1) (not (move (translate 0 0 0.03) (sphere 0.03)))))");
   vxc_solid *slab = vxc_test_load_text(SLAB);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   const double R = 0.1, d = 4e-3, h = 2.5e-4;
   vxc_pose pb = {{0, 0, R - d}, {1, 0, 0, 0}};
   vxc_query_options o;

@@ -93,7 +93,7 @@ static void pgs(body *b, double J[NROW][6], const double lo[NROW], const double 
 static void step(stepper *s, body *b) {
   const double n[3] = {0, 0, -1}, up[3] = {0, 0, 1};
   vxc_bristle_row rows[VXC_BRISTLE_ROWS];
-  assert_int_equal(vxc_bristle_rows(&s->p, s->state, s->f_n, n, s->h, rows), VXC_OK);
+  assert_int_equal(vxc_bristle_rows(&s->p, s->state, s->f_n, n, s->h, rows, NULL), VXC_OK);
   double J[NROW][6], lo[NROW], hi[NROW], C[NROW], p0[NROW], P[NROW] = {0};
   jacobian(b, up, 0, J[0]);
   lo[0] = 0, hi[0] = HUGE_VAL, C[0] = 0, p0[0] = 0;
@@ -116,7 +116,7 @@ static void step(stepper *s, body *b) {
     lambda[j] = P[1 + j] / s->h;
     v[j] = dot6(J[1 + j], b->u);
   }
-  assert_int_equal(vxc_bristle_commit(&s->p, rows, lambda, v, s->h, s->state), VXC_OK);
+  assert_int_equal(vxc_bristle_commit(&s->p, rows, lambda, v, s->h, s->state, NULL), VXC_OK);
   s->f_n = P[0] / s->h;
 }
 
@@ -276,15 +276,15 @@ static void test_bristle_errors(void **state) {
   memset(rows, 0x5a, sizeof rows);
   unsigned char ref[sizeof rows];
   memcpy(ref, rows, sizeof rows);
-  assert_int_equal(vxc_bristle_rows(NULL, st, 1, n, 1e-3, rows), VXC_ERR_ARG);
-  assert_int_equal(vxc_bristle_rows(&p, st, -1, n, 1e-3, rows), VXC_ERR_ARG);
-  assert_int_equal(vxc_bristle_rows(&p, st, 1, n, 0, rows), VXC_ERR_ARG);
-  assert_int_equal(vxc_bristle_rows(&p, st, 1, bad, 1e-3, rows), VXC_ERR_ARG);
-  assert_int_equal(vxc_bristle_rows(&p, st, NAN, n, 1e-3, rows), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_bristle_rows(NULL, st, 1, n, 1e-3, rows, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_bristle_rows(&p, st, -1, n, 1e-3, rows, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_bristle_rows(&p, st, 1, n, 0, rows, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_bristle_rows(&p, st, 1, bad, 1e-3, rows, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_bristle_rows(&p, st, NAN, n, 1e-3, rows, NULL), VXC_ERR_NUMERIC);
   assert_memory_equal(rows, ref, sizeof rows);
   /* the rows: C = 1 / (h (k h + c)) with k = sigma0 f_n, c = sigma1 f_n; bounds mu f_n */
   st[VXC_STATE_Z] = 1e-5;
-  assert_int_equal(vxc_bristle_rows(&p, st, 10, n, 1e-3, rows), VXC_OK);
+  assert_int_equal(vxc_bristle_rows(&p, st, 10, n, 1e-3, rows, NULL), VXC_OK);
   double k = p.sigma0 * 10, c = p.sigma1 * 10;
   assert_double_rel(rows[0].compliance, 1 / (1e-3 * (k * 1e-3 + c)), 1e-12);
   assert_double_near(rows[0].hi, p.mu_c * 10, 1e-12); /* s_dw = 0: mu_c */
@@ -293,7 +293,7 @@ static void test_bristle_errors(void **state) {
   assert_double_near(rows[2].hi, 0, 0); /* rolling = 0: no rolling rows */
   double lam[VXC_BRISTLE_ROWS] = {0}, v[VXC_BRISTLE_ROWS] = {0};
   lam[0] = NAN;
-  assert_int_equal(vxc_bristle_commit(&p, rows, lam, v, 1e-3, st), VXC_ERR_NUMERIC);
+  assert_int_equal(vxc_bristle_commit(&p, rows, lam, v, 1e-3, st, NULL), VXC_ERR_NUMERIC);
   assert_double_near(st[VXC_STATE_Z], 1e-5, 0);
 }
 

@@ -80,13 +80,13 @@ static void test_grid(void **state) {
   assert_string_equal(vxc_sweep_axis_name(s, 0), "ball.pose.x");
   assert_string_equal(vxc_sweep_axis_name(s, 1), "table~ball.mu_c");
   double v[2];
-  assert_int_equal(vxc_sweep_case_values(s, 0, v), VXC_OK);
+  assert_int_equal(vxc_sweep_case_values(s, 0, v, NULL), VXC_OK);
   assert_true(v[0] == 0.1 && v[1] == 0.01);
-  assert_int_equal(vxc_sweep_case_values(s, 1, v), VXC_OK);
+  assert_int_equal(vxc_sweep_case_values(s, 1, v, NULL), VXC_OK);
   assert_true(v[0] == 0.1 && v[1] == 0.02); /* the last axis fastest */
-  assert_int_equal(vxc_sweep_case_values(s, 5, v), VXC_OK);
+  assert_int_equal(vxc_sweep_case_values(s, 5, v, NULL), VXC_OK);
   assert_true(v[0] == 0.3 && v[1] == 0.02); /* the range's end exactly */
-  assert_int_equal(vxc_sweep_case_values(s, 6, v), VXC_ERR_ARG);
+  assert_int_equal(vxc_sweep_case_values(s, 6, v, NULL), VXC_ERR_ARG);
   vxc_sweep_free(s);
 }
 
@@ -110,10 +110,10 @@ static void test_random_and_latin(void **state) {
   assert_int_equal(vxc_sweep_case_count(a), 400);
   int differ = 0;
   for (long long i = 0; i < 400; i++) {
-    vxc_sweep_case_values(a, i, v);
-    vxc_sweep_case_values(b, i, w);
+    vxc_sweep_case_values(a, i, v, NULL);
+    vxc_sweep_case_values(b, i, w, NULL);
     assert_true(v[0] == w[0] && v[1] == w[1]); /* the same seed, the same cases */
-    vxc_sweep_case_values(c, i, w);
+    vxc_sweep_case_values(c, i, w, NULL);
     differ += v[0] != w[0];
     assert_true(v[0] >= -2 && v[0] < 3);
     int k = v[1] == 0.01 ? 0 : v[1] == 0.02 ? 1 : v[1] == 0.03 ? 2 : -1;
@@ -134,7 +134,7 @@ static void test_random_and_latin(void **state) {
   vxc_sweep *l = load("l.vxs", text, VXC_OK, &err);
   char hit[400] = {0};
   for (long long i = 0; i < 400; i++) {
-    vxc_sweep_case_values(l, i, v);
+    vxc_sweep_case_values(l, i, v, NULL);
     int k = (int)floor((v[0] + 2) / 5 * 400);
     assert_true(k >= 0 && k < 400 && !hit[k]);
     hit[k] = 1;
@@ -154,7 +154,7 @@ static void test_case_text(void **state) {
                       VXC_OK, &err);
   char *text = NULL;
   size_t len = 0;
-  assert_int_equal(vxc_sweep_case_text(s, 0, &text, &len), VXC_OK);
+  assert_int_equal(vxc_sweep_case_text(s, 0, &text, &len, NULL), VXC_OK);
   assert_non_null(strstr(text, "(duration 0.25)"));
   assert_non_null(strstr(text, "(gravity 0 1.5 0)"));
   assert_non_null(strstr(text, "(keyframe 1 0 0 0.25)"));
@@ -172,7 +172,7 @@ static void test_case_text(void **state) {
   assert_int_equal(vxc_task_parse(text, len, "t.vxt", base, NULL, &t, &err), VXC_OK);
   assert_double_near(vxc_task_duration(t), 0.25, 0);
   vxc_task_free(t);
-  free(text);
+  vxc_sweep_text_free(s, text);
   vxc_sweep_free(s);
 }
 
@@ -192,7 +192,7 @@ static void test_depth_inserted(void **state) {
   for (int i = 0; i < 3; i++) {
     double o[4];
     vxc_sweep_result r;
-    assert_int_equal(vxc_sweep_run_case(s, i, 0, 0, o, &r), VXC_OK);
+    assert_int_equal(vxc_sweep_run_case(s, i, 0, 0, o, &r, NULL), VXC_OK);
     assert_int_equal(r.status, VXC_SWEEP_COMPLETED);
     assert_double_near(o[0], want[i], 1e-9);
     assert_double_near(o[1], 1, 0);
@@ -214,9 +214,9 @@ static void test_invalid_case(void **state) {
                       VXC_OK, &err);
   double o[1];
   vxc_sweep_result r;
-  assert_int_equal(vxc_sweep_run_case(s, 0, 0, 0, o, &r), VXC_OK);
+  assert_int_equal(vxc_sweep_run_case(s, 0, 0, 0, o, &r, NULL), VXC_OK);
   assert_int_equal(r.status, VXC_SWEEP_COMPLETED);
-  assert_int_equal(vxc_sweep_run_case(s, 1, 0, 0, o, &r), VXC_OK);
+  assert_int_equal(vxc_sweep_run_case(s, 1, 0, 0, o, &r, NULL), VXC_OK);
   assert_int_equal(r.status, VXC_SWEEP_INVALID); /* keyframe times must increase */
   assert_non_null(strstr(r.err.message, "increase"));
   assert_true(isnan(o[0]));

@@ -149,9 +149,11 @@ static char *case_text(int i, const char *path, vxc_error *err) {
   if (vxc_sweep_parse(text, strlen(text), "d.vxs", dir, NULL, &s, err) != VXC_OK) {
     return NULL;
   }
-  char *out = NULL;
+  char *t = NULL;
   size_t len = 0;
-  assert_int_equal(vxc_sweep_case_text(s, 0, &out, &len), VXC_OK);
+  assert_int_equal(vxc_sweep_case_text(s, 0, &t, &len, err), VXC_OK);
+  char *out = strdup(t); /* the caller's, with free() */
+  vxc_sweep_text_free(s, t);
   vxc_sweep_free(s);
   return out;
 }

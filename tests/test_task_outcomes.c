@@ -180,14 +180,14 @@ static void test_runs_are_bounded(void **state) {
     assert_int_equal(
         vxc_task_parse(text, strlen(text), "fall.vxt", vxc_test_datadir(), NULL, &t, &err), VXC_OK);
     if (k == 2) {
-      assert_int_equal(vxc_task_set_limits(t, 50, 1000), VXC_OK);
+      assert_int_equal(vxc_task_set_limits(t, 50, 1000, NULL), VXC_OK);
     }
     vxc_task_summary s;
     assert_int_equal(vxc_task_run(t, NULL, NULL, NULL, &s, &err), VXC_ERR_LIMIT);
     assert_non_null(strstr(err.message, what[k]));
     assert_int_equal(s.steps, k == 2 ? 50 : 0);
     assert_true(k == 2 ? s.t_end > 0 && s.t_end < 1 : s.t_end == 0);
-    assert_int_equal(vxc_task_set_limits(t, 0, 1), VXC_ERR_ARG);
+    assert_int_equal(vxc_task_set_limits(t, 0, 1, NULL), VXC_ERR_ARG);
     vxc_task_free(t);
   }
 }
@@ -239,9 +239,9 @@ static int last_record(void *ud, const vxc_task_record *r) {
 static void test_poll_stops_after_the_step(void **state) {
   (void)state;
   vxc_task *t = ball_task(1, "(integrator rk4 (step 1e-3)) (record (every 1))");
-  vxc_task_set_duration(t, 10);
+  vxc_task_set_duration(t, 10, NULL);
   poll_watch w = {0, -1, 0};
-  assert_int_equal(vxc_task_set_poll(t, poll_stop, &w), VXC_OK);
+  assert_int_equal(vxc_task_set_poll(t, poll_stop, &w, NULL), VXC_OK);
   vxc_task_summary s;
   vxc_error err;
   assert_int_equal(vxc_task_run(t, last_record, NULL, &w, &s, &err), VXC_OK);
@@ -251,7 +251,7 @@ static void test_poll_stops_after_the_step(void **state) {
   assert_double_near(s.t_end, 7e-3, 1e-15);
   assert_double_near(w.last_t, s.t_end, 0);
   assert_int_equal(w.records, 2); /* t = 0 and the stop */
-  assert_int_equal(vxc_task_set_poll(NULL, poll_stop, &w), VXC_ERR_ARG);
+  assert_int_equal(vxc_task_set_poll(NULL, poll_stop, &w, NULL), VXC_ERR_ARG);
   vxc_task_free(t);
 }
 

@@ -53,12 +53,12 @@ static void test_good_file(void **state) {
   assert_int_equal(vxc_task_body_is_free(t, 2), 0);
   assert_int_equal(vxc_task_contact_count(t), 1);
   int a = -1, b = -1;
-  assert_int_equal(vxc_task_contact_bodies(t, 0, &a, &b), VXC_OK);
+  assert_int_equal(vxc_task_contact_bodies(t, 0, &a, &b, NULL), VXC_OK);
   assert_int_equal(a, 0);
   assert_int_equal(b, 1);
-  assert_int_equal(vxc_task_contact_bodies(t, 1, &a, &b), VXC_ERR_ARG);
-  assert_int_equal(vxc_task_set_duration(t, -1), VXC_ERR_ARG);
-  assert_int_equal(vxc_task_set_duration(t, 2), VXC_OK);
+  assert_int_equal(vxc_task_contact_bodies(t, 1, &a, &b, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_task_set_duration(t, -1, NULL), VXC_ERR_ARG);
+  assert_int_equal(vxc_task_set_duration(t, 2, NULL), VXC_OK);
   assert_double_near(vxc_task_duration(t), 2, 0);
   vxc_task_free(t);
 }

@@ -75,7 +75,7 @@ static vxc_task *load(const char *name, const char *from, const char *to) {
 
 static void run(vxc_task *t, double duration, series *s, vxc_task_summary *sum) {
   if (duration > 0) {
-    assert_int_equal(vxc_task_set_duration(t, duration), VXC_OK);
+    assert_int_equal(vxc_task_set_duration(t, duration, NULL), VXC_OK);
   }
   s->n = 0;
   vxc_error err;
@@ -374,7 +374,7 @@ static void test_tippe_top_geometry(void **state) {
   assert_int_equal(vxc_solid_load(pa, NULL, &table, NULL), VXC_OK);
   assert_int_equal(vxc_solid_load(pb, NULL, &top, NULL), VXC_OK);
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_query_options_default(&o);
   const double r1 = 0.015, r2 = 0.005, d = 0.013, depth = 2e-5;

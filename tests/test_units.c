@@ -181,7 +181,7 @@ static vxc_solid *parse(const char *text, const char *name) {
 
 static void mass_of(const vxc_solid *s, vxc_mass_props *m) {
   vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q), VXC_OK);
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 1e-2;

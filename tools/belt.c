@@ -68,9 +68,9 @@ static vxc_status friction(const belt_config *c, const double *y, int dir, doubl
   vxc_status st;
   *stuck = 0;
   if (vxc_friction_state_size(c->law) == 0) {
-    st = vxc_friction_static(c->law, &c->fp, v, f_n, fe, F, stuck);
+    st = vxc_friction_static(c->law, &c->fp, v, f_n, fe, F, stuck, NULL);
   } else {
-    st = vxc_friction_eval(c->law, &c->fp, v, f_n, y + 2, F, dz);
+    st = vxc_friction_eval(c->law, &c->fp, v, f_n, y + 2, F, dz, NULL);
   }
   *f = F[0];
   return st;
@@ -277,7 +277,7 @@ vxc_status belt_run(const belt_config *c, belt_result *r, belt_sample sample, vo
   int ns = vxc_friction_state_size(c->law), n = 2 + ns;
   double y[NY] = {0, c->v_belt, 0, 0, 0, 0};
   if (ns > 0) {
-    vxc_friction_init(c->law, y + 2);
+    vxc_friction_init(c->law, y + 2, NULL);
   }
   double probe[NY] = {1e-12 / c->k_s, c->v_belt, 0, 0, 0, 0};
   int exact = ns == 0 && holds(c, probe); /* a set-valued law: stick phases held exactly */
@@ -314,7 +314,7 @@ vxc_status belt_run(const belt_config *c, belt_result *r, belt_sample sample, vo
       st = rk4(c, n, y, 0, h, y1);
       memcpy(y, y1, sizeof y1);
       double v[3] = {c->v_belt - y[1], 0, 0};
-      vxc_friction_project(c->law, &c->fp, v, c->m * c->g, y + 2);
+      vxc_friction_project(c->law, &c->fp, v, c->m * c->g, y + 2, NULL);
     }
     t += h;
     stuck = fabs(c->v_belt - y[1]) <= c->v_tol;

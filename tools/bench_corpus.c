@@ -223,7 +223,7 @@ int bench_corpus(int n, unsigned long long seed) {
   size_t slots = (size_t)2 * NRULE * ((size_t)n + (size_t)CX_FAMILIES * (size_t)per_family);
   double *store = calloc(slots, sizeof(double)), *next = store;
   vxc_query *q = NULL;
-  if (!store || cx_mesh_init() != 0 || vxc_query_create(NULL, &q) != VXC_OK) {
+  if (!store || cx_mesh_init() != 0 || vxc_query_create(NULL, &q, NULL) != VXC_OK) {
     free(store);
     cx_mesh_free();
     return cli_lib_error(NULL, VXC_ERR_NOMEM);
@@ -304,7 +304,7 @@ static int peer_case(vxc_query *q, int i) {
 
 int bench_peer(void) {
   vxc_query *q = NULL;
-  if (cx_mesh_init() != 0 || vxc_query_create(NULL, &q) != VXC_OK) {
+  if (cx_mesh_init() != 0 || vxc_query_create(NULL, &q, NULL) != VXC_OK) {
     cx_mesh_free();
     return cli_lib_error(NULL, VXC_ERR_NOMEM);
   }

@@ -142,7 +142,7 @@ static vxc_status vxc_measure(const mc_case *c, double budget, mesh_row *r) {
   vxc_query *q = NULL;
   vxc_error err;
   snprintf(err.message, sizeof err.message, "out of memory");
-  vxc_status st = vxc_query_create(NULL, &q);
+  vxc_status st = vxc_query_create(NULL, &q, NULL);
   for (int k = 0; k < 2 && st == VXC_OK; k++) {
     const mg_mesh *g = &c->s[k].mesh;
     st = vxc_solid_from_mesh(g->v, g->nv, g->t, g->nt, k ? "b" : "a", NULL, &s[k], &err);

@@ -189,7 +189,7 @@ static void scenarios(FILE *f, const char *dir, double budget) {
     cpu_budget b = {cpu_s(), budget};
     vxc_status st = vxc_task_load(path, NULL, &t, &err);
     if (st == VXC_OK) {
-      vxc_task_set_poll(t, over_budget, &b);
+      vxc_task_set_poll(t, over_budget, &b, NULL);
       b.start = cpu_s();
       st = vxc_task_run(t, NULL, NULL, NULL, &s, &err);
     }

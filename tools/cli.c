@@ -258,7 +258,7 @@ int cli_geom_opt(const char *command, int argc, char **argv, int *i, cli_geom_op
 int cli_warn_overlaps(const char *command, const char *file, const vxc_solid *s) {
   vxc_query *q = NULL;
   vxc_error err;
-  vxc_status st = vxc_query_create(cli_allocator(), &q);
+  vxc_status st = vxc_query_create(cli_allocator(), &q, &err);
   vxc_query_options o;
   vxc_query_options_default(&o);
   o.rtol = 1e-2;

@@ -52,7 +52,7 @@ double cli_vtk_tol(const cli_vtk_opts *o, const vxc_solid *s, const vxc_pose *p)
     return o->tol;
   }
   double bb[6], ext = 0;
-  vxc_solid_aabb(s, p, bb);
+  vxc_solid_aabb(s, p, bb, NULL);
   for (int k = 0; k < 3; k++) {
     ext = fmax(ext, bb[3 + k] - bb[k]);
   }
@@ -134,8 +134,7 @@ static int region_coarse(cli_vtk_region *r, const vxc_pair_metrics *p, int k,
   vxc_error err;
   vxc_status st = VXC_OK;
   if (!r->coarse) {
-    st = vxc_query_create(NULL, &r->coarse);
-    snprintf(err.message, sizeof err.message, "out of memory");
+    st = vxc_query_create(NULL, &r->coarse, &err);
   }
   vxc_query_options o = *opt;
   double e = fmax(leaf->extent[0], fmax(leaf->extent[1], leaf->extent[2]));
@@ -156,7 +155,7 @@ static int region_coarse(cli_vtk_region *r, const vxc_pair_metrics *p, int k,
   const vxc_region_box *box = NULL;
   size_t n = 0;
   if (e > 0) {
-    vxc_query_region(r->coarse, &box, &n);
+    vxc_query_region(r->coarse, &box, &n, NULL);
   }
   if (n == 0) { /* nothing the octree can see at that edge: the leaf itself */
     box = leaf;
@@ -175,7 +174,7 @@ int cli_vtk_region_add(cli_vtk_region *r, const vxc_query *q, const vxc_metrics 
                        const vxc_pose *pa, const vxc_solid *b, const vxc_pose *pb) {
   const vxc_region_box *box = NULL;
   size_t n = 0;
-  vxc_query_region(q, &box, &n);
+  vxc_query_region(q, &box, &n, NULL);
   for (size_t i = 0; i < n; i++) {
     const vxc_pair_metrics *p = box[i].pair < m->npair ? &m->pair[box[i].pair] : NULL;
     int rc = CLI_OK;

@@ -329,7 +329,7 @@ static double thread_speedup(const vxc_solid *a, const vxc_pose *pa, const vxc_s
   vxc_pair_metrics m[2];
   static double ratio[RATIO_MAX_ROUNDS];
   int np = 0;
-  int ok = vxc_query_create(NULL, &q[0]) == VXC_OK && vxc_query_create(NULL, &q[1]) == VXC_OK;
+  int ok = vxc_query_create(NULL, &q[0], NULL) == VXC_OK && vxc_query_create(NULL, &q[1], NULL) == VXC_OK;
   for (int k = 0; ok && k < 2; k++) {
     ok = ran(vxc_query_pair(q[k], a, 0, pa, b, 0, pb, &o[k], 0, &m[k], NULL)) && !m[k].capped;
   }
@@ -393,7 +393,7 @@ static void report(const bench_case *b, const vxc_solid *sa, const vxc_solid *sb
   double t1, speedup = NAN;
   /* a workspace of its own, so that its peak memory is this setting's */
   vxc_query *q = NULL;
-  if (vxc_query_create(NULL, &q) != VXC_OK ||
+  if (vxc_query_create(NULL, &q, NULL) != VXC_OK ||
       timed_pair(q, sa, &b->pose_a, sb, &b->pose_b, o1, 0, budget, &m, &t1) != VXC_OK) {
     printf("%-14s %-16s failed\n", b->name, setting);
     vxc_query_free(q);
@@ -557,7 +557,7 @@ static int bench_run(int argc, char **argv) {
   int ncase = 0;
   make_cases(cases, &ncase);
   vxc_query *q = NULL;
-  if (make_mesh_cases(cases, &ncase) != 0 || vxc_query_create(NULL, &q) != VXC_OK) {
+  if (make_mesh_cases(cases, &ncase) != 0 || vxc_query_create(NULL, &q, NULL) != VXC_OK) {
     free_meshes();
     return cli_lib_error(NULL, VXC_ERR_NOMEM);
   }

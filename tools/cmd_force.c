@@ -311,7 +311,7 @@ static int force_report(const cli_geom_opts *o, const force_opts *f, const vxc_p
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
-  vxc_status st = vxc_query_create(cli_allocator(), &q);
+  vxc_status st = vxc_query_create(cli_allocator(), &q, &err);
   if (st == VXC_OK) {
     st = vxc_query_run(q, a, &o->pose_a, b, &o->pose_b, &o->query, NULL, NULL, &m, &err);
   }

@@ -82,13 +82,13 @@ static int info_run(int argc, char **argv) {
     printf(", %d cell%s\n", n, n == 1 ? "" : "s");
     for (int c = 0; c < n; c++) {
       vxc_cell_info ci;
-      vxc_solid_cell(s, c, &ci);
+      vxc_solid_cell(s, c, &ci, NULL);
       printf("  cell '%s' (line %d): %d primitive%s, %s, libccd sees %s %s\n", ci.name, ci.line,
              ci.nprim, ci.nprim == 1 ? "" : "s", ci.convex ? "convex" : "not convex",
              ci.exact_hull ? "it exactly as a" : "a bounding", ci.hull);
       for (int k = 0; k < ci.nprim; k++) {
         vxc_prim_info pi;
-        vxc_solid_prim(s, c, k, &pi);
+        vxc_solid_prim(s, c, k, &pi, NULL);
         print_prim(&pi);
       }
       printf("    bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n",
@@ -96,7 +96,7 @@ static int info_run(int argc, char **argv) {
              tidy(ci.aabb[2]), tidy(ci.aabb[5]));
     }
     double box[6];
-    vxc_solid_aabb(s, NULL, box);
+    vxc_solid_aabb(s, NULL, box, NULL);
     printf("  solid bounding box (m): x [%.6g, %.6g]  y [%.6g, %.6g]  z [%.6g, %.6g]\n",
            tidy(box[0]), tidy(box[3]), tidy(box[1]), tidy(box[4]), tidy(box[2]), tidy(box[5]));
     vxc_solid_free(s);

@@ -28,7 +28,7 @@ static void print_json(const vxc_solid *s, const vxc_mass_props *cell,
   printf("{\"cells\": [");
   for (int c = 0; c < vxc_solid_cell_count(s); c++) {
     vxc_cell_info ci;
-    vxc_solid_cell(s, c, &ci);
+    vxc_solid_cell(s, c, &ci, NULL);
     printf("%s{\"name\": ", c ? ", " : "");
     cli_json_str(stdout, ci.name);
     printf(", ");
@@ -58,7 +58,7 @@ static void print_table(const char *file, const vxc_solid *s, const vxc_mass_pro
   printf(" (unit density for V, centroid and J)\n");
   for (int c = 0; c < vxc_solid_cell_count(s); c++) {
     vxc_cell_info ci;
-    vxc_solid_cell(s, c, &ci);
+    vxc_solid_cell(s, c, &ci, NULL);
     char label[80];
     snprintf(label, sizeof label, "cell %s", ci.name);
     print_props(label, &cell[c]);
@@ -116,10 +116,10 @@ static int mass_run(int argc, char **argv) {
     return cli_fail("mass", doing, &err, st);
   }
   cli_memory_query(&o.query);
-  st = vxc_query_create(cli_allocator(), &q);
+  st = vxc_query_create(cli_allocator(), &q, &err);
   if (st != VXC_OK) {
     vxc_solid_free(s);
-    return cli_fail("mass", "making the query", NULL, st);
+    return cli_fail("mass", "making the query", &err, st);
   }
   /* everything is computed before anything is printed: a failure leaves no half output */
   int n = vxc_solid_cell_count(s), rc = CLI_OK, capped = 0;

@@ -150,13 +150,13 @@ static int show_case(const sweep_opts *o) {
     vxc_sweep_free(sw);
     return CLI_USAGE;
   }
-  st = vxc_sweep_case_text(sw, o->show_case, &text, &len);
+  st = vxc_sweep_case_text(sw, o->show_case, &text, &len, &err);
   if (st == VXC_OK) {
     fwrite(text, 1, len, stdout);
   }
-  free(text);
+  vxc_sweep_text_free(sw, text);
   vxc_sweep_free(sw);
-  return st == VXC_OK ? CLI_OK : cli_lib_error(NULL, st);
+  return st == VXC_OK ? CLI_OK : cli_lib_error(&err, st);
 }
 
 

@@ -101,7 +101,7 @@ static int csv_header(task_out *o) {
     o->names[i] = vxc_task_body_name(t, i);
   }
   for (int i = 0; i < nc; i++) {
-    vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1]);
+    vxc_task_contact_bodies(t, i, &o->pairs[2 * i], &o->pairs[2 * i + 1], NULL);
   }
   o->lay = (series_layout){nb, o->names, nc, o->pairs, 1};
   series_header(o->csv.f, &o->lay);
@@ -297,7 +297,7 @@ static int write_running(const char *path, vxc_task *t) {
 /* The curves of contact i's forces (k = 0: fn, ft and the force on A; 1: the torques). */
 static void plot_contact(tools_plot *p, const char *csv, vxc_task *t, int i, int k) {
   int a, b;
-  vxc_task_contact_bodies(t, i, &a, &b);
+  vxc_task_contact_bodies(t, i, &a, &b, NULL);
   const char *na = vxc_task_body_name(t, a), *nb = vxc_task_body_name(t, b);
   const char *cols[5] = {k ? "troll" : "fn", k ? "tspin" : "ft", "Fx", "Fy", "Fz"};
   for (int j = 0; j < (k ? 2 : 5); j++) {
@@ -383,7 +383,7 @@ static void plot_force_depth(tools_plot *p, FILE *f, const char *dir, const char
                              vxc_task *t) {
   for (int i = 0; i < vxc_task_contact_count(t); i++) {
     int a, b;
-    vxc_task_contact_bodies(t, i, &a, &b);
+    vxc_task_contact_bodies(t, i, &a, &b, NULL);
     int d = vxc_task_body_is_driven(t, b) ? b : vxc_task_body_is_driven(t, a) ? a : -1;
     if (d < 0) {
       continue;
@@ -539,12 +539,12 @@ static int task_open(const task_args *a, vxc_task **out) {
   }
   warn_units(t);
   if (a->duration > 0) {
-    vxc_task_set_duration(t, a->duration);
+    vxc_task_set_duration(t, a->duration, NULL);
   }
   if (a->no_closed_form) {
-    vxc_task_set_closed_form(t, 0);
+    vxc_task_set_closed_form(t, 0, NULL);
   }
-  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row_bytes(t)));
+  vxc_task_set_limits(t, (long long)a->max_steps, (long long)fmax(1, a->max_output / row_bytes(t)), NULL);
   *out = t;
   return CLI_OK;
 }
@@ -570,7 +570,7 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
   }
   for (int i = 0; i < s->ncontact; i++) {
     int a, b;
-    vxc_task_contact_bodies(t, i, &a, &b);
+    vxc_task_contact_bodies(t, i, &a, &b, NULL);
     const vxc_task_contact_summary *c = &s->contact[i];
     printf("  %s~%s: ", vxc_task_body_name(t, a), vxc_task_body_name(t, b));
     if (c->initial_volume > 0) {
@@ -666,8 +666,8 @@ static int task_execute(vxc_task *t, const task_args *a) {
   vxc_error err;
   catch_signals();
   arm_wall_timer(o.max_wall);
-  vxc_task_set_poll(t, on_poll, &o);
-  vxc_task_set_stop(t, &task_stop);
+  vxc_task_set_poll(t, on_poll, &o, NULL);
+  vxc_task_set_stop(t, &task_stop, NULL);
   vxc_status st = vxc_task_run(t, on_record, on_progress, &o, &s, &err);
   if (o.bar_shown) {
     fprintf(stderr, "\r%60s\r", "");

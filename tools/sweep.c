@@ -129,7 +129,7 @@ static int put_num(char *buf, size_t size, double x) {
 /* "INDEX,V...," of case i into buf; returns its length. */
 static size_t row_prefix(const vxc_sweep *sw, long long i, char *buf, size_t size) {
   double v[256];
-  vxc_sweep_case_values(sw, i, v);
+  vxc_sweep_case_values(sw, i, v, NULL);
   size_t n = (size_t)snprintf(buf, size, "%lld,", i);
   for (int a = 0; a < vxc_sweep_axis_count(sw) && n < size; a++) {
     n += (size_t)put_num(buf + n, size - n, v[a]);
@@ -171,11 +171,12 @@ int sweep_case_message(const vxc_sweep *sw, long long i, long long max_steps, ch
   double o[64];
   vxc_sweep_result res;
   size_t refused = cli_memory_refused();
-  vxc_status st = vxc_sweep_run_case(sw, i, max_steps, 0, o, &res);
+  vxc_error err;
+  vxc_status st = vxc_sweep_run_case(sw, i, max_steps, 0, o, &res, &err);
   if (st != VXC_OK) {
     res.status = VXC_SWEEP_FAILED;
     res.wall_s = 0;
-    snprintf(res.err.message, sizeof res.err.message, "%s", vxc_status_str(st));
+    res.err = err;
     for (int k = 0; k < 64; k++) {
       o[k] = NAN;
     }

@@ -66,10 +66,10 @@ static int add_models(FILE *f, char **text, const char *task_path) {
     const vxc_solid *s = vxc_task_body_solid(t, b);
     for (int c = 0; rc == 0 && c < vxc_solid_cell_count(s); c++) {
       vxc_cell_info ci;
-      vxc_solid_cell(s, c, &ci);
+      vxc_solid_cell(s, c, &ci, NULL);
       for (int p = 0; rc == 0 && p < ci.nprim; p++) {
         vxc_prim_info pi;
-        if (vxc_solid_prim(s, c, p, &pi) == VXC_OK && pi.mesh_path &&
+        if (vxc_solid_prim(s, c, p, &pi, NULL) == VXC_OK && pi.mesh_path &&
             !listed(f, text, pi.mesh_path)) {
           rc = add_file(f, "mesh", pi.mesh_path);
         }

@@ -134,7 +134,7 @@ task_vtk *task_vtk_open(vxc_task *t, const char *dir, double tol) {
   v->last_file = malloc(nb * sizeof *v->last_file);
   vtk_blob empty;
   if (!v->dir || !v->mesh || !v->bytes || !v->last_pose || !v->last_file ||
-      vxc_query_create(NULL, &v->q) != VXC_OK || vtk_region_encode(&empty, NULL, NULL, 0) != 0) {
+      vxc_query_create(NULL, &v->q, NULL) != VXC_OK || vtk_region_encode(&empty, NULL, NULL, 0) != 0) {
     fprintf(stderr, "vxc: out of memory\n");
     task_vtk_free(v);
     return NULL;
@@ -249,8 +249,8 @@ static int frame_regions(task_vtk *v, const vxc_task_record *r) {
   for (int c = 0; c < v->ncontact; c++) {
     int a, b;
     vxc_query_options o;
-    vxc_task_contact_bodies(v->task, c, &a, &b);
-    vxc_task_contact_query(v->task, c, &o);
+    vxc_task_contact_bodies(v->task, c, &a, &b, NULL);
+    vxc_task_contact_query(v->task, c, &o, NULL);
     o.region = 1;
     o.patches = 1; /* the frames show each contact's patches */
     const vxc_solid *sa = vxc_task_body_solid(v->task, a), *sb = vxc_task_body_solid(v->task, b);

@@ -204,7 +204,7 @@ static void body_motion(const bridge *br, int id, vxc_pose *pose, vxc_body_motio
   }
   double ipos[3] = {m->body_ipos[3 * id], m->body_ipos[3 * id + 1], m->body_ipos[3 * id + 2]};
   double lin[3] = {v[3], v[4], v[5]}, ang[3] = {v[0], v[1], v[2]};
-  vxc_body_motion_from_pose(pose, ipos, ipos, lin, ang, mo);
+  vxc_body_motion_from_pose(pose, ipos, ipos, lin, ang, mo, NULL);
 }
 
 

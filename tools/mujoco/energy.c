@@ -98,7 +98,7 @@ void bridge_energy_step(bridge *br) {
     }
     for (int k = 0; k < nc; k++) {
       vxc_pair_contact pc;
-      if (vxc_pair_contact_get(c->pair, k, &pc) == VXC_OK) {
+      if (vxc_pair_contact_get(c->pair, k, &pc, NULL) == VXC_OK) {
         contact_energy(c, &pc, mid, end, h, &br->e);
       }
     }

@@ -469,7 +469,7 @@ static int contacts_row(FILE *f, const bridge *br, double t) {
     int n = vxc_pair_contact_count(c->pair);
     for (int k = 0; k < n; k++) {
       vxc_pair_contact pc;
-      if (vxc_pair_contact_get(c->pair, k, &pc) != VXC_OK) {
+      if (vxc_pair_contact_get(c->pair, k, &pc, NULL) != VXC_OK) {
         continue;
       }
       const vxc_wrench *w = &pc.wrench;
