@@ -10,7 +10,7 @@
 
 /* Solves A X = B in place (A n x n, B n x m, row-major; partial pivoting). 0, or -1 when A is
  * singular. */
-int pairi_dense_solve(int n, double *A, int m, double *B) {
+int vxci_pair_dense_solve(int n, double *A, int m, double *B) {
   for (int k = 0; k < n; k++) {
     int piv = k;
     for (int i = k + 1; i < n; i++) {
@@ -143,7 +143,7 @@ static int solve_dt(int n, const double *minv, const double *a_free, double h, c
     }
     x[i] = h * b;
   }
-  return pairi_dense_solve(n, A, 1, x);
+  return vxci_pair_dense_solve(n, A, 1, x);
 }
 
 

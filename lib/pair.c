@@ -95,7 +95,7 @@ static int list_contacts(vxc_pair *pr) {
       return -1;
     }
     for (int k = 0; k < n; k++) {
-      pairi_contact *c = &pr->contact[pr->ncontact];
+      vxci_pair_contact *c = &pr->contact[pr->ncontact];
       c->pair = pi;
       c->patch = pr->opt.patches && pm->npatch > 0 ? k : -1;
       c->geom = pm->geom;
@@ -131,7 +131,7 @@ static vxci_leaf_hint *leaf_hint(void *ud, int ca, int cb) {
 }
 
 
-vxc_status pairi_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
+vxc_status vxci_pair_query(vxc_pair *pr, const vxc_pose *pa, const vxc_pose *pb, const double *states,
                        vxc_error *err) {
   prev_ctx pc = {pr, states};
   vxc_status st = vxci_query_run(pr->query, pr->a, pa, pr->b, pb, &pr->opt, prev_normal, &pc,
@@ -162,7 +162,7 @@ static vxc_status pair_fail(const vxc_pair_metrics *pm, const vxc_error *e, vxc_
 }
 
 
-vxc_status pairi_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+vxc_status vxci_pair_forces(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                         const double *states, double *dstates, vxc_pair_wrench *sum,
                         vxc_error *err) {
   memset(sum, 0, sizeof *sum);
@@ -243,7 +243,7 @@ static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
 }
 
 
-vxc_status pairi_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+vxc_status vxci_pair_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                        double *states, int *started, int *lost, vxc_error *err) {
   int nc = pr->ncontact;
   *started = *lost = 0;
@@ -390,13 +390,13 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
                          "vxc_pair_step: the motion of body %s is not finite",
                          motion_ok(motion_a) ? "B" : "A");
   }
-  vxc_status st = pairi_query(pr, pose_a, pose_b, pr->state, err);
+  vxc_status st = vxci_pair_query(pr, pose_a, pose_b, pr->state, err);
   if (st != VXC_OK) {
     return st;
   }
   int started, lost;
   vxc_error e;
-  st = pairi_track(pr, motion_a, motion_b, pr->state, &started, &lost, &e);
+  st = vxci_pair_track(pr, motion_a, motion_b, pr->state, &started, &lost, &e);
   if (st == VXC_ERR_LIMIT) {
     return vxg_error_set(err, st, NULL, 0, 0,
                          "vxc_pair_step: %d contacts (cell pairs or patches), %d slots (create "
@@ -405,7 +405,7 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   }
   vxc_pair_wrench sum;
   if (st == VXC_OK) {
-    st = pairi_forces(pr, motion_a, motion_b, pr->state, pr->dstate, &sum, &e);
+    st = vxci_pair_forces(pr, motion_a, motion_b, pr->state, pr->dstate, &sum, &e);
   }
   if (st != VXC_OK) {
     return vxg_error_set(err, st, NULL, 0, 0, "vxc_pair_step: %s", e.message);
@@ -415,7 +415,7 @@ vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body_mo
   pr->stepped = 1;
   pr->last_started = started;
   pr->in_impact = pr->in_impact && sum.npairs > 0;
-  if (dt > 0 && pairi_advance(pr, motion_a, motion_b, dt, err) != VXC_OK) {
+  if (dt > 0 && vxci_pair_advance(pr, motion_a, motion_b, dt, err) != VXC_OK) {
     return VXC_ERR_NUMERIC;
   }
   sum.started = started;
@@ -454,7 +454,7 @@ vxc_status vxc_pair_contact_get(const vxc_pair *pr, int i, vxc_pair_contact *out
     return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0,
                          "vxc_pair_contact_get: contact %d is not in 0 .. %d", i, pr->ncontact - 1);
   }
-  const pairi_contact *c = &pr->contact[i];
+  const vxci_pair_contact *c = &pr->contact[i];
   memset(out, 0, sizeof *out);
   out->cell_a = pr->m.pair[c->pair].cell_a;
   out->cell_b = pr->m.pair[c->pair].cell_b;

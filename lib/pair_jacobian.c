@@ -290,7 +290,7 @@ static int state_solve(const lin *L, double h, int m, double *B) {
       A[NS * i + j] = (i == j) - (L->on[i] && L->on[j] ? h * L->ss[NS * i + j] : 0.0);
     }
   }
-  return pairi_dense_solve(NS, A, m, B);
+  return vxci_pair_dense_solve(NS, A, m, B);
 }
 
 /* ---- the pair ------------------------------------------------------------------------- */
@@ -405,7 +405,7 @@ static void add_contact(const lin *L, const double G[72], const double n[3], dou
 }
 
 
-static lin_in contact_in(const vxc_pair *pr, const pairi_contact *c, const vxc_body_motion *ma,
+static lin_in contact_in(const vxc_pair *pr, const vxci_pair_contact *c, const vxc_body_motion *ma,
                          const vxc_body_motion *mb) {
   return (lin_in){&pr->params, &c->geom, c->area, *ma, *mb, pr->state + c->slot * VXC_STATE_SIZE};
 }
@@ -422,7 +422,7 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
   vxc_pair_jacobian J;
   memset(&J, 0, sizeof J);
   for (int ci = 0; ci < pr->ncontact; ci++) {
-    const pairi_contact *c = &pr->contact[ci];
+    const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot < 0 || !(c->geom.volume > 0)) {
       continue;
     }
@@ -454,7 +454,7 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
 /* ---- the states' advance ------------------------------------------------------------------ */
 
 /* One contact's states advanced by h at motions ma, mb: their increments into inc (NS). */
-static vxc_status advance_one(const vxc_pair *pr, const pairi_contact *c, const vxc_body_motion *ma,
+static vxc_status advance_one(const vxc_pair *pr, const vxci_pair_contact *c, const vxc_body_motion *ma,
                               const vxc_body_motion *mb, double h, double inc[NS], vxc_error *e) {
   lin_in in = contact_in(pr, c, ma, mb);
   double zero[6] = {0}, f[6], sd[NS];
@@ -487,12 +487,12 @@ static vxc_status advance_one(const vxc_pair *pr, const pairi_contact *c, const 
 }
 
 
-vxc_status pairi_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
+vxc_status vxci_pair_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                          double h, vxc_error *err) {
   /* every increment first (into the derivatives' scratch), then applied: an error changes
    * nothing */
   for (int ci = 0; ci < pr->ncontact; ci++) {
-    const pairi_contact *c = &pr->contact[ci];
+    const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot < 0 || !(c->geom.volume > 0)) {
       continue;
     }
@@ -502,7 +502,7 @@ vxc_status pairi_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body
     }
   }
   for (int ci = 0; ci < pr->ncontact; ci++) {
-    const pairi_contact *c = &pr->contact[ci];
+    const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot >= 0 && c->geom.volume > 0) {
       for (int k = 0; k < NS; k++) {
         pr->state[c->slot * VXC_STATE_SIZE + SIDX[k]] += pr->dstate[c->slot * VXC_STATE_SIZE + k];
@@ -521,5 +521,5 @@ vxc_status vxc_pair_advance(vxc_pair *pr, const vxc_body_motion *motion_a,
                          : !pr->stepped                ? "no step taken yet"
                                                        : "h is negative or not finite");
   }
-  return h > 0 ? pairi_advance(pr, motion_a, motion_b, h, err) : VXC_OK;
+  return h > 0 ? vxci_pair_advance(pr, motion_a, motion_b, h, err) : VXC_OK;
 }

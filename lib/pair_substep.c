@@ -140,7 +140,7 @@ static double elastic_work(const vxc_pair *pr, const vxc_body_motion *ma, const 
                            double dt) {
   double e = 0;
   for (int ci = 0; ci < pr->ncontact; ci++) {
-    const pairi_contact *c = &pr->contact[ci];
+    const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot < 0 || !(c->geom.volume > 0)) {
       continue;
     }
@@ -169,7 +169,7 @@ static double elastic_work(const vxc_pair *pr, const vxc_body_motion *ma, const 
 static double depth_rate(const vxc_pair *pr) {
   double rate = 0;
   for (int ci = 0; ci < pr->ncontact; ci++) {
-    const pairi_contact *c = &pr->contact[ci];
+    const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot < 0 || !(c->geom.volume > 0) || !(c->area > 0)) {
       continue;
     }

@@ -347,11 +347,11 @@ static int number_entry(loader *L, const vxg_sexp *at, const vxg_sexp *f, int k,
 }
 
 
-/* The entry of number k of f, a task_forms[id]: the file's or, past the last number of a
+/* The entry of number k of f, a vxci_task_forms[id]: the file's or, past the last number of a
  * form the file gives short, the reader's default for the rest written in after it. */
 static int form_entry(loader *L, const vxg_sexp *at, const vxg_sexp *f, int id, int k,
                       const char *what) {
-  const task_form *F = &task_forms[id];
+  const task_form *F = &vxci_task_forms[id];
   int given = f->nchild - 1;
   if (k >= given && given == F->min && F->min < F->max && F->dflt && given > 0) {
     int e = add_site(L, node_end(L, nth(f, given - 1)), 0, " ", "", F->max - F->min,
@@ -398,13 +398,13 @@ static const vxg_sexp *nth_form(const vxg_sexp *list, int place, int id, int k, 
   const vxg_sexp *found = NULL;
   int n = 0;
   for (const vxg_sexp *c = list ? list->child : NULL; c; c = c->next) {
-    int cid = task_form_find(place, head(c), TFL_DRIVEN | TFL_ADAPTIVE);
+    int cid = vxci_form_find(place, head(c), TFL_DRIVEN | TFL_ADAPTIVE);
     if (cid == id) {
       found = n++ == k ? c : found;
-    } else if (cid >= 0 && (task_forms[cid].flags & TFL_HIDDEN) &&
-               task_forms[cid].place != TP_NONE && task_forms[cid].place != place) {
+    } else if (cid >= 0 && (vxci_task_forms[cid].flags & TFL_HIDDEN) &&
+               vxci_task_forms[cid].place != TP_NONE && vxci_task_forms[cid].place != place) {
       int m = 0;
-      const vxg_sexp *g = nth_form(c, task_forms[cid].place, id, k - n, &m);
+      const vxg_sexp *g = nth_form(c, vxci_task_forms[cid].place, id, k - n, &m);
       found = g ? g : found;
       n += m;
     }
@@ -477,7 +477,7 @@ static int walk(loader *L, const sw_path *P, int i, int place, const vxg_sexp *l
  * the task is f (NULL: the file leaves it out; `list`, of the form's place, is its parent). */
 static int form_number(loader *L, const sw_path *P, int i, int id, int k, const vxg_sexp *f,
                        const vxg_sexp *list, sw_op *op) {
-  const task_form *F = &task_forms[id];
+  const task_form *F = &vxci_task_forms[id];
   char what[80];
   snprintf(what, sizeof what, "(%s ...)", F->name);
   if (k < 0) {
@@ -502,13 +502,13 @@ static int indexed_form(loader *L, const sw_path *P, int i, int place, const vxg
   nth_form(list, place, id, 0, &n);
   if (!n) {
     return fail(L, P->p[i - 1], "%s has no (%s ...) in the task file to vary", what,
-                task_forms[id].name);
+                vxci_task_forms[id].name);
   }
   if (i >= P->n || P->p[i]->kind != VXG_SEXP_NUMBER || !is_int(P->p[i]->num, 1, n)) {
     char ns[16];
     snprintf(ns, sizeof ns, "%d", n);
     return fail(L, P->p[i < P->n ? i : i - 1], "(%s ...): expected a %s number from 1 to %s",
-                task_forms[id].name, task_forms[id].name, ns);
+                vxci_task_forms[id].name, vxci_task_forms[id].name, ns);
   }
   const vxg_sexp *f = nth_form(list, place, id, (int)P->p[i]->num - 1, NULL);
   return form_number(L, P, i + 1, id, -1, f, list, op);
@@ -520,15 +520,15 @@ static int indexed_form(loader *L, const sw_path *P, int i, int place, const vxg
 static int walk(loader *L, const sw_path *P, int i, int place, const vxg_sexp *list,
                 const char *what, sw_op *op) {
   char names[300];
-  task_form_path_names(place, names, sizeof names);
+  vxci_form_path_names(place, names, sizeof names);
   if (i >= P->n) {
     return fail(L, P->p[P->n - 1], "%s: name a field after it (%s)", what, names);
   }
   const char *w = word(P->p[i]);
-  int k = -1, id = task_form_path(place, w, &k);
+  int k = -1, id = vxci_form_path(place, w, &k);
   const char *ws = w ? w : P->p[i]->text ? P->p[i]->text : "(";
-  if (id < 0 && !what && (id = task_form_find(TP_ROOT, w, 0)) >= 0) { /* (task ...) */
-    return fail(L, P->p[i], "(%s ...) is %s, not a number", w, task_forms[id].holds);
+  if (id < 0 && !what && (id = vxci_form_find(TP_ROOT, w, 0)) >= 0) { /* (task ...) */
+    return fail(L, P->p[i], "(%s ...) is %s, not a number", w, vxci_task_forms[id].holds);
   }
   if (id < 0 && !what) {
     return fail(L, P->p[i], "unknown path '%s' (a path starts with %s)", ws, names);
@@ -536,8 +536,8 @@ static int walk(loader *L, const sw_path *P, int i, int place, const vxg_sexp *l
   if (id < 0) {
     return fail(L, P->p[i], "%s has no field '%s' (fields: %s)", what, ws, names);
   }
-  const task_form *F = &task_forms[id];
-  if (!task_form_varies(id)) {
+  const task_form *F = &vxci_task_forms[id];
+  if (!vxci_form_varies(id)) {
     return fail(L, P->p[i], "(%s ...) is %s, not a number", F->name, F->holds);
   }
   if ((F->flags & TFL_MANY) && F->max > 0) {
@@ -566,7 +566,7 @@ static const vxg_sexp *find_body(loader *L, const sw_path *P) {
   char names[300] = "";
   const vxg_sexp *body = NULL;
   for (const vxg_sexp *f = L->task->child; f; f = f->next) {
-    if (task_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
+    if (vxci_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
       if (bn && strcmp(word(nth(f, 0)), bn) == 0) {
         body = f;
       }
@@ -598,7 +598,7 @@ static int resolve_body(loader *L, const sw_path *P, sw_op *op, char *name, size
     snprintf(name + l, nsize - l, ".%s", P->p[i]->text ? P->p[i]->text : "?");
   }
   op->kind = OP_SET;
-  if (P->n > 2 && task_form_find(TP_BODY, word(P->p[2]), 0) == TF_POSE) {
+  if (P->n > 2 && vxci_form_find(TP_BODY, word(P->p[2]), 0) == TF_POSE) {
     return body_pose(L, P, body, op);
   }
   char what[VXG_NAME_MAX + 20];
@@ -637,7 +637,7 @@ static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, s
   const vxg_sexp *c = NULL;
   for (const vxg_sexp *f = L->task->child; f && !c; f = f->next) {
     const char *fa = word(nth(f, 0)), *fb = word(nth(f, 1));
-    if (task_form_find(TP_TASK, head(f), 0) == TF_CONTACT && fa && fb &&
+    if (vxci_form_find(TP_TASK, head(f), 0) == TF_CONTACT && fa && fb &&
         ((!strcmp(fa, a) && !strcmp(fb, b)) || (!strcmp(fa, b) && !strcmp(fb, a)))) {
       c = f;
     }
@@ -646,7 +646,7 @@ static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, s
     return fail(L, P->p[1], "the task has no contact between '%s' and '%s'", a, b);
   }
   char forms[300], what[2 * VXG_NAME_MAX + 20];
-  task_form_path_names(TP_CONTACT, forms, sizeof forms);
+  vxci_form_path_names(TP_CONTACT, forms, sizeof forms);
   if (P->n < 4) {
     return fail(L, P->p[2], "(contact %s %s ...): name a parameter to vary (mu_c, k_v, ..., %s)",
                 a, b, forms);
@@ -658,7 +658,7 @@ static int resolve_contact(loader *L, const sw_path *P, sw_op *op, char *name, s
   snprintf(name, nsize, "%s~%s.%s", word(nth(c, 0)), word(nth(c, 1)), w);
   snprintf(what, sizeof what, "(contact %s %s ...)", a, b);
   op->kind = OP_SET;
-  int k, id = task_form_path(TP_CONTACT, w, &k);
+  int k, id = vxci_form_path(TP_CONTACT, w, &k);
   if (id >= 0 && nth_form(c, TP_CONTACT, id, 0, NULL)) {
     return walk(L, P, 3, TP_CONTACT, c, what, op);
   }
@@ -687,7 +687,7 @@ static int resolve(loader *L, const sw_path *P, sw_op *op, char *name, size_t ns
       return fail(L, P->p[i], "a path is made of words and numbers, not lists");
     }
   }
-  int id = task_form_find(TP_TASK, word(P->p[0]), 0);
+  int id = vxci_form_find(TP_TASK, word(P->p[0]), 0);
   if (id == TF_BODY) {
     if (P->n < 2) {
       return fail(L, P->p[0], "(body NAME ...): expected a body name");
@@ -1076,7 +1076,7 @@ static int find_driven(loader *L) {
   vxc_sweep *s = L->s;
   for (const vxg_sexp *f = L->task->child; f; f = f->next) {
     int nkey = 0;
-    if (task_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
+    if (vxci_form_find(TP_TASK, head(f), 0) == TF_BODY && word(nth(f, 0))) {
       nth_form(f, TP_BODY, TF_KEYFRAME, 0, &nkey);
     }
     if (!nkey) {

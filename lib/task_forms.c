@@ -23,7 +23,7 @@ static const double KEY_TAIL[8] = {0, 0, 0, 0, 1, 0, 0, 0};
 #define WORDS(in, place, flags, holds) in, place, flags, 0, 0, NULL, NULL, holds
 #define NUMBERS(in, flags, min, max, fields, dflt) in, TP_NONE, flags, min, max, fields, dflt, NULL
 
-const task_form task_forms[TF_COUNT] = {
+const task_form vxci_task_forms[TF_COUNT] = {
     [TF_TASK] = {"task", WORDS(TP_ROOT, TP_TASK, 0, "the whole task")},
     [TF_GRAVITY] = {"gravity", NUMBERS(TP_TASK, 0, 3, 3, XYZ, ZERO)},
     [TF_DURATION] = {"duration", NUMBERS(TP_TASK, 0, 1, 1, NULL, NULL)},
@@ -76,9 +76,9 @@ static int allowed(const task_form *f, int place, int allow) {
 }
 
 
-int task_form_find(int place, const char *h, int allow) {
+int vxci_form_find(int place, const char *h, int allow) {
   for (int i = 0; h && i < TF_COUNT; i++) {
-    if (allowed(&task_forms[i], place, allow) && strcmp(task_forms[i].name, h) == 0) {
+    if (allowed(&vxci_task_forms[i], place, allow) && strcmp(vxci_task_forms[i].name, h) == 0) {
       return i;
     }
   }
@@ -86,21 +86,21 @@ int task_form_find(int place, const char *h, int allow) {
 }
 
 
-int task_form_names(int place, int allow, const char **names, int cap) {
+int vxci_form_names(int place, int allow, const char **names, int cap) {
   int n = 0;
   for (int i = 0; i < TF_COUNT && n < cap; i++) {
-    if (allowed(&task_forms[i], place, allow)) {
-      names[n++] = task_forms[i].name;
+    if (allowed(&vxci_task_forms[i], place, allow)) {
+      names[n++] = vxci_task_forms[i].name;
     }
   }
   return n;
 }
 
 
-int task_form_path(int place, const char *w, int *field) {
+int vxci_form_path(int place, const char *w, int *field) {
   *field = -1;
   for (int i = 0; w && place != TP_NONE && i < TF_COUNT; i++) {
-    const task_form *f = &task_forms[i];
+    const task_form *f = &vxci_task_forms[i];
     if (f->in != place) {
       continue;
     }
@@ -116,7 +116,7 @@ int task_form_path(int place, const char *w, int *field) {
         return i;
       }
     }
-    int id = f->place != place ? task_form_path(f->place, w, field) : -1;
+    int id = f->place != place ? vxci_form_path(f->place, w, field) : -1;
     if (id >= 0) {
       return id;
     }
@@ -125,13 +125,13 @@ int task_form_path(int place, const char *w, int *field) {
 }
 
 
-int task_form_varies(int id) {
-  const task_form *f = &task_forms[id];
+int vxci_form_varies(int id) {
+  const task_form *f = &vxci_task_forms[id];
   if (f->max > 0) {
     return 1;
   }
   for (int i = 0; f->place != TP_NONE && i < TF_COUNT; i++) {
-    if (task_forms[i].in == f->place && task_form_varies(i)) {
+    if (vxci_task_forms[i].in == f->place && vxci_form_varies(i)) {
       return 1;
     }
   }
@@ -153,8 +153,8 @@ static void add_name(char *out, size_t size, const char *w) {
 
 static void path_names(int place, char *out, size_t size) {
   for (int i = 0; i < TF_COUNT; i++) {
-    const task_form *f = &task_forms[i];
-    if (f->in != place || !task_form_varies(i)) {
+    const task_form *f = &vxci_task_forms[i];
+    if (f->in != place || !vxci_form_varies(i)) {
       continue;
     }
     if (!(f->flags & TFL_HIDDEN)) {
@@ -170,7 +170,7 @@ static void path_names(int place, char *out, size_t size) {
 }
 
 
-void task_form_path_names(int place, char *out, size_t size) {
+void vxci_form_path_names(int place, char *out, size_t size) {
   out[0] = 0;
   path_names(place, out, size);
 }

@@ -1,12 +1,12 @@
 /* task_forms.h: the forms of the task file (.vxt), one table read by the task reader
  * (task_read.c) and walked by the sweep (sweep.c) (not installed).
  *
- * Data: task_forms[id] names form id, the place it may appear in (TP_*: the items of
+ * Data: vxci_task_forms[id] names form id, the place it may appear in (TP_*: the items of
  * (task ...), of a (body ...), of its motion form, ...), the place its own sub-forms make,
  * and its numbers: how many (min .. max), their names in order (the sweep's field names;
  * NULL for a single number, named by the form alone) and, where the reader fills what a
  * file leaves out with constants, those values (the sweep writes them in before varying
- * one). The reader dispatches on the id task_form_find returns, so a form it accepts is a
+ * one). The reader dispatches on the id vxci_form_find returns, so a form it accepts is a
  * row of this table; a sweep path names the forms from (task ...) down, then a keyframe's
  * index and a field (vxc_sweep.h). A form marked TFL_HIDDEN is not named in a path: its
  * sub-forms or numbers are named in its parent's place ((body B mass) for the mass of its
@@ -69,28 +69,28 @@ typedef struct task_form {
   const char *holds;  /* what it holds when not numbers ("a file name"), for messages */
 } task_form;
 
-extern const task_form task_forms[TF_COUNT];
+extern const task_form vxci_task_forms[TF_COUNT];
 
 /* The id of the form named h in place `place` whose TFL_DRIVEN and TFL_ADAPTIVE flags are all
  * in `allow`, or -1 (h may be NULL). */
-int task_form_find(int place, const char *h, int allow);
+int vxci_form_find(int place, const char *h, int allow);
 
-/* The names of the forms of `place` allowed by `allow` (as task_form_find), in table order,
+/* The names of the forms of `place` allowed by `allow` (as vxci_form_find), in table order,
  * into names (at most cap); returns the count. */
-int task_form_names(int place, int allow, const char **names, int cap);
+int vxci_form_names(int place, int allow, const char **names, int cap);
 
 /* What the path word w names in place `place`: a form of the place, or (through a
  * TFL_HIDDEN form of it) a sub-form or one of the numbers of the hidden form. Returns the
  * form's id and sets *field to the number's index, or -1 when w names the form itself;
  * -1 when w names nothing. */
-int task_form_path(int place, const char *w, int *field);
+int vxci_form_path(int place, const char *w, int *field);
 
 /* 1 when a path can reach a number from form id: it has numbers, or a form in its place
  * does. */
-int task_form_varies(int id);
+int vxci_form_varies(int id);
 
-/* The words a path may take in place `place` (as task_form_path, only those reaching a
+/* The words a path may take in place `place` (as vxci_form_path, only those reaching a
  * number), joined by ", " into out (size bytes). */
-void task_form_path_names(int place, char *out, size_t size);
+void vxci_form_path_names(int place, char *out, size_t size);
 
 #endif /* VXC_TASK_FORMS_H */

@@ -83,7 +83,7 @@ struct vxc_task {
 };
 
 /* Allocation through the task's allocator. */
-void *task_alloc(const vxc_task *t, size_t size);
-void task_free_mem(const vxc_task *t, void *p);
+void *vxci_task_alloc(const vxc_task *t, size_t size);
+void vxci_task_free_mem(const vxc_task *t, void *p);
 
 #endif /* VXC_TASK_INTERNAL_H */

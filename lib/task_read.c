@@ -59,7 +59,7 @@ typedef struct reader {
   vxc_error *err;
 } reader;
 
-void *task_alloc(const vxc_task *t, size_t size) {
+void *vxci_task_alloc(const vxc_task *t, size_t size) {
   void *p = vxg_alloc(&t->al, size);
   if (p) {
     memset(p, 0, size);
@@ -68,7 +68,7 @@ void *task_alloc(const vxc_task *t, size_t size) {
 }
 
 
-void task_free_mem(const vxc_task *t, void *p) {
+void vxci_task_free_mem(const vxc_task *t, void *p) {
   if (p) {
     vxg_free(&t->al, p);
   }
@@ -111,7 +111,7 @@ static int in_reach(reader *rd, const vxg_sexp *f, int first, const double *p) {
 static int unknown_form(reader *rd, const vxg_sexp *f, const char *context, const char *h,
                         int place, int allow) {
   const char *known[TF_COUNT];
-  int n = task_form_names(place, allow, known, TF_COUNT);
+  int n = vxci_form_names(place, allow, known, TF_COUNT);
   const char *near = vxc_nearest_name(h, known, n);
   char msg[320];
   snprintf(msg, sizeof msg, "%.100s: unknown form '%.100s'%s%.40s%s", context, h,
@@ -150,9 +150,9 @@ static int numbers(reader *rd, const vxg_sexp *n, int lo, int hi, double *out) {
 }
 
 
-/* The numbers of form f, a task_forms[id] (its min to max), into out; the count or -1. */
+/* The numbers of form f, a vxci_task_forms[id] (its min to max), into out; the count or -1. */
 static int form_numbers(reader *rd, const vxg_sexp *f, int id, double *out) {
-  return numbers(rd, f, task_forms[id].min, task_forms[id].max, out);
+  return numbers(rd, f, vxci_task_forms[id].min, vxci_task_forms[id].max, out);
 }
 
 
@@ -181,7 +181,7 @@ static int rolling_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
   for (const vxg_sexp *e = k->next; e; e = e->next) {
     const char *nm = head(e);
     double v;
-    if (task_form_find(TP_ROLLING, nm, 0) < 0) {
+    if (vxci_form_find(TP_ROLLING, nm, 0) < 0) {
       return fail(rd, e,
                   "(rolling rate-independent ...): expected (eta_r E), (eta_s S) or "
                   "(phi_0 A)",
@@ -320,7 +320,7 @@ static int gripper_form(reader *rd, task_body *b, const vxg_sexp *f) {
   int have_k = 0, have_c = 0;
   for (const vxg_sexp *g = f->child->next; g; g = g->next) {
     double v[2];
-    int id = task_form_find(TP_GRIPPER, head(g), 0);
+    int id = vxci_form_find(TP_GRIPPER, head(g), 0);
     if (id < 0) {
       return fail(rd, g, "(gripper ...): expected (stiffness K KR) or (damping C CR)", NULL, NULL);
     }
@@ -396,10 +396,10 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m, int id) {
   b->dynamic = !driven;
   int nkey = 0;
   for (const vxg_sexp *f = m->child->next; f; f = f->next) {
-    nkey += task_form_find(TP_MOTION, head(f), allow) == TF_KEYFRAME;
+    nkey += vxci_form_find(TP_MOTION, head(f), allow) == TF_KEYFRAME;
   }
   if (nkey) {
-    b->key = task_alloc(rd->t, sizeof *b->key * nkey);
+    b->key = vxci_task_alloc(rd->t, sizeof *b->key * nkey);
     if (!b->key) {
       return vxg_error_set(rd->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory"), -1;
     }
@@ -409,7 +409,7 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m, int id) {
     if (!fh) {
       return fail(rd, f, "(%s ...): expected a form like (mass M)", h, NULL);
     }
-    int fid = task_form_find(TP_MOTION, fh, allow);
+    int fid = vxci_form_find(TP_MOTION, fh, allow);
     if (fid < 0) {
       char ctx[40];
       snprintf(ctx, sizeof ctx, "(%s ...)", h);
@@ -431,7 +431,7 @@ static int parse_motion(reader *rd, task_body *b, const vxg_sexp *m, int id) {
 
 static char *join_path(reader *rd, const char *rel) {
   size_t nb = (rd->base && rel[0] != '/') ? strlen(rd->base) : 0;
-  char *s = task_alloc(rd->t, nb + strlen(rel) + 2);
+  char *s = vxci_task_alloc(rd->t, nb + strlen(rel) + 2);
   if (!s) {
     return NULL;
   }
@@ -519,7 +519,7 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
     if (repeated(n->child->next->next, f)) {
       return fail(rd, f, "(body %s ...): a second (%s ...)", name, h);
     }
-    int id = task_form_find(TP_BODY, h, 0);
+    int id = vxci_form_find(TP_BODY, h, 0);
     if (id == TF_MODEL) {
       const vxg_sexp *p = f->child->next;
       if (!p || (p->kind != VXG_SEXP_STRING && p->kind != VXG_SEXP_WORD) || p->next) {
@@ -527,7 +527,7 @@ static int parse_body(reader *rd, task_body *b, const vxg_sexp *n) {
       }
       b->model = join_path(rd, p->text);
       model_at = f;
-    } else if (id >= 0 && (task_forms[id].flags & TFL_MOTION)) {
+    } else if (id >= 0 && (vxci_task_forms[id].flags & TFL_MOTION)) {
       if (motion_at) {
         return fail(rd, f, "(body %s ...): a second motion form", name, NULL);
       }
@@ -608,7 +608,7 @@ static int params_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
   for (const vxg_sexp *q = f->child->next; q; q = q->next) {
     const char *pn = head(q);
     vxc_error e2;
-    if (task_form_find(TP_PARAMS, pn, 0) == TF_FRICTION_LAW && q->nchild == 2 &&
+    if (vxci_form_find(TP_PARAMS, pn, 0) == TF_FRICTION_LAW && q->nchild == 2 &&
         q->child->next->kind == VXG_SEXP_WORD) { /* (friction-law NAME): vxc_friction.h */
       if (vxc_params_set_law(p, q->child->next->text, &e2) != VXC_OK) {
         return fail(rd, q->child->next, "%.300s", e2.message, NULL);
@@ -691,8 +691,8 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
     if (!h) {
       return fail(rd, f, "(contact ...): expected a form like (params ...)", NULL, NULL);
     }
-    int id = task_form_find(TP_CONTACT, h, 0);
-    if ((id < 0 || !(task_forms[id].flags & TFL_MANY)) && repeated(bn->next, f)) {
+    int id = vxci_form_find(TP_CONTACT, h, 0);
+    if ((id < 0 || !(vxci_task_forms[id].flags & TFL_MANY)) && repeated(bn->next, f)) {
       return fail(rd, f, "(contact ...): a second (%s ...)", h, NULL);
     }
     if (id == TF_PARAMS) {
@@ -781,7 +781,7 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
   int allow = t->integrator == TASK_ADAPTIVE ? TFL_ADAPTIVE : 0;
   for (const vxg_sexp *f = k->next; f; f = f->next) {
     const char *h = head(f);
-    int id = task_form_find(TP_INTEGRATOR, h, allow);
+    int id = vxci_form_find(TP_INTEGRATOR, h, allow);
     if (id == TF_STEP) {
       if (one_number(rd, f, &t->step, 1) < 0) {
         return -1;
@@ -826,7 +826,7 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
 static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   vxc_task *t = rd->t;
   const vxg_sexp *top = doc->root->child;
-  if (!top || task_form_find(TP_ROOT, head(top), 0) != TF_TASK || top->next) {
+  if (!top || vxci_form_find(TP_ROOT, head(top), 0) != TF_TASK || top->next) {
     return fail(rd, top ? (top->next ? top->next : top) : doc->root,
                 "expected one (task NAME ...) form", NULL, NULL);
   }
@@ -841,16 +841,16 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
   t->atol = 1e-9;
   t->max_step = 1e-3;
   t->step = 0;
-  t->energy_tol = task_forms[TF_ENERGY_TOLERANCE].dflt[0];
+  t->energy_tol = vxci_task_forms[TF_ENERGY_TOLERANCE].dflt[0];
   t->max_steps = VXC_TASK_MAX_STEPS;
   t->max_records = VXC_TASK_MAX_RECORDS;
   int nb = 0, nc = 0;
   for (const vxg_sexp *f = top->child->next->next; f; f = f->next) {
-    nb += task_form_find(TP_TASK, head(f), 0) == TF_BODY;
-    nc += task_form_find(TP_TASK, head(f), 0) == TF_CONTACT;
+    nb += vxci_form_find(TP_TASK, head(f), 0) == TF_BODY;
+    nc += vxci_form_find(TP_TASK, head(f), 0) == TF_CONTACT;
   }
-  t->body = task_alloc(t, sizeof *t->body * (nb + 1));
-  t->contact = task_alloc(t, sizeof *t->contact * (nc + 1));
+  t->body = vxci_task_alloc(t, sizeof *t->body * (nb + 1));
+  t->contact = vxci_task_alloc(t, sizeof *t->contact * (nc + 1));
   if (!t->body || !t->contact || !t->name) {
     return vxg_error_set(rd->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory"), -1;
   }
@@ -860,8 +860,8 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
     if (!h) {
       return fail(rd, f, "(task ...): expected a form like (duration T)", NULL, NULL);
     }
-    int id = task_form_find(TP_TASK, h, 0);
-    if ((id < 0 || !(task_forms[id].flags & TFL_MANY)) && repeated(top->child->next->next, f)) {
+    int id = vxci_form_find(TP_TASK, h, 0);
+    if ((id < 0 || !(vxci_task_forms[id].flags & TFL_MANY)) && repeated(top->child->next->next, f)) {
       return fail(rd, f, "(task ...): a second (%s ...)", h, NULL);
     }
     if (id == TF_GRAVITY) {
@@ -875,7 +875,7 @@ static int parse_task(reader *rd, const vxg_sexp_doc *doc) {
       have_duration = 1;
     } else if (id == TF_RECORD) {
       const vxg_sexp *e = f->child->next;
-      if (!e || task_form_find(TP_RECORD, head(e), 0) != TF_EVERY || e->next) {
+      if (!e || vxci_form_find(TP_RECORD, head(e), 0) != TF_EVERY || e->next) {
         return fail(rd, e ? e : f, "(record ...): expected (every DT)", NULL, NULL);
       }
       if (one_number(rd, e, &t->every, 1) < 0) {
@@ -945,7 +945,7 @@ vxc_status vxc_task_parse(const char *text, size_t len, const char *file, const 
   vxc_task tmp;
   memset(&tmp, 0, sizeof tmp);
   tmp.al = al ? *al : def;
-  vxc_task *t = task_alloc(&tmp, sizeof *t);
+  vxc_task *t = vxci_task_alloc(&tmp, sizeof *t);
   if (!t) {
     return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
   }
@@ -1009,16 +1009,16 @@ void vxc_task_free(vxc_task *t) {
   for (int i = 0; i < t->nbody; i++) {
     task_body *b = &t->body[i];
     vxc_solid_free(b->solid);
-    task_free_mem(t, b->name);
-    task_free_mem(t, b->model);
-    task_free_mem(t, b->key);
+    vxci_task_free_mem(t, b->name);
+    vxci_task_free_mem(t, b->model);
+    vxci_task_free_mem(t, b->key);
   }
-  task_free_mem(t, t->body);
-  task_free_mem(t, t->contact);
-  task_free_mem(t, t->name);
-  task_free_mem(t, t->rec_body);
-  task_free_mem(t, t->rec_contact);
-  task_free_mem(t, t->sum_contact);
+  vxci_task_free_mem(t, t->body);
+  vxci_task_free_mem(t, t->contact);
+  vxci_task_free_mem(t, t->name);
+  vxci_task_free_mem(t, t->rec_body);
+  vxci_task_free_mem(t, t->rec_contact);
+  vxci_task_free_mem(t, t->sum_contact);
   vxc_allocator al = t->al;
   vxg_free(&al, t);
 }

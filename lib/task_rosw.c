@@ -43,7 +43,7 @@ static const double RW_BH[RW_S] = {3.7810903145819369e-01, -9.6042292212423178e-
 /* The friction states of a slot that are integrated (VXC_STATE_Z .. VXC_STATE_VRO). */
 #define SLOT_FAST 6
 
-vxc_status tsim_rosw_init(sim *s) {
+vxc_status vxci_sim_rosw_init(sim *s) {
   const vxc_task *T = s->t;
   sim_jac *j = &s->jac;
   int mmax = 0;
@@ -55,24 +55,24 @@ vxc_status tsim_rosw_init(sim *s) {
   }
   j->mmax = mmax;
   size_t nm = (size_t)s->n * (mmax > 0 ? mmax : 1);
-  j->u = task_alloc(T, sizeof *j->u * (mmax + 1));
-  j->piv = task_alloc(T, sizeof *j->piv * (mmax + 1));
-  j->J = task_alloc(T, sizeof *j->J * nm);
-  j->W = task_alloc(T, sizeof *j->W * ((size_t)mmax * mmax + 1));
-  j->f0 = task_alloc(T, sizeof *j->f0 * s->n);
-  j->g = task_alloc(T, sizeof *j->g * (mmax + 1));
-  j->d = task_alloc(T, sizeof *j->d * (mmax + 1));
+  j->u = vxci_task_alloc(T, sizeof *j->u * (mmax + 1));
+  j->piv = vxci_task_alloc(T, sizeof *j->piv * (mmax + 1));
+  j->J = vxci_task_alloc(T, sizeof *j->J * nm);
+  j->W = vxci_task_alloc(T, sizeof *j->W * ((size_t)mmax * mmax + 1));
+  j->f0 = vxci_task_alloc(T, sizeof *j->f0 * s->n);
+  j->g = vxci_task_alloc(T, sizeof *j->g * (mmax + 1));
+  j->d = vxci_task_alloc(T, sizeof *j->d * (mmax + 1));
   j->ok = 0;
   j->h = 0;
   return j->u && j->piv && j->J && j->W && j->f0 && j->g && j->d ? VXC_OK : VXC_ERR_NOMEM;
 }
 
 
-void tsim_rosw_free(sim *s) {
+void vxci_sim_rosw_free(sim *s) {
   sim_jac *j = &s->jac;
   void *v[] = {j->u, j->piv, j->J, j->W, j->f0, j->g, j->d};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-    task_free_mem(s->t, v[i]);
+    vxci_task_free_mem(s->t, v[i]);
   }
   memset(j, 0, sizeof *j);
 }
@@ -132,7 +132,7 @@ static double fd_step(const sim *s, int i, double v) {
 static vxc_status jacobian(sim *s, double t) {
   sim_jac *j = &s->jac;
   int n = s->n;
-  vxc_status st = tsim_eval(s, t, s->y, j->f0, 0);
+  vxc_status st = vxci_sim_eval(s, t, s->y, j->f0, 0);
   fast_set(s);
   for (int c = 0; c < j->m; c++) {
     double d = s->t->atol + s->t->rtol * fabs(s->y[j->u[c]]);
@@ -145,7 +145,7 @@ static vxc_status jacobian(sim *s, double t) {
     double d = fd_step(s, i, s->y[i]);
     yp[i] = s->y[i] + d;
     d = yp[i] - s->y[i]; /* the step actually taken */
-    st = tsim_eval(s, t, yp, fp, 0);
+    st = vxci_sim_eval(s, t, yp, fp, 0);
     yp[i] = s->y[i];
     double *col = j->J + (size_t)c * n;
     for (int r = 0; r < n && st == VXC_OK; r++) {
@@ -273,15 +273,15 @@ static void stage_solve(sim *s, double h, double *k) {
  * is an independent check of the same step. */
 static double balance_error(const sim *s, const double *y, const double *y1) {
   vxc_task_energy e0, e1;
-  tsim_energy(s, y, &e0);
-  tsim_energy(s, y1, &e1);
+  vxci_sim_energy(s, y, &e0);
+  vxci_sim_energy(s, y1, &e1);
   double scale =
       e0.kinetic + fabs(e0.potential - s->p0) + fabs(e0.elastic) + e0.dissipated + fabs(e0.work_in);
   return fabs(e1.error - e0.error) / (s->t->atol + s->t->rtol * scale);
 }
 
 
-vxc_status tsim_rosw_trial(sim *s, double t, double h, double *errn) {
+vxc_status vxci_sim_rosw_trial(sim *s, double t, double h, double *errn) {
   int n = s->n;
   double *y = s->y, *y1 = s->y1, *yt = s->ytmp, *f = s->k[6], **K = s->k + 1;
   vxc_status st;
@@ -306,7 +306,7 @@ vxc_status tsim_rosw_trial(sim *s, double t, double h, double *errn) {
       for (int q = 0; q < i; q++) {
         ti += RW_A[i][q];
       }
-      if ((st = tsim_eval(s, t + ti * h, yt, f, 1)) != VXC_OK) {
+      if ((st = vxci_sim_eval(s, t + ti * h, yt, f, 1)) != VXC_OK) {
         return st;
       }
       fi = f;
@@ -334,10 +334,10 @@ vxc_status tsim_rosw_trial(sim *s, double t, double h, double *errn) {
     y1[r] = y[r] + a;
     yt[r] = e;
   }
-  tsim_normalize_quats(s, y1);
-  *errn = fmax(tsim_error_norm(s, y, y1, yt), balance_error(s, y, y1));
+  vxci_sim_normalize_quats(s, y1);
+  *errn = fmax(vxci_sim_error_norm(s, y, y1, yt), balance_error(s, y, y1));
   if (!(*errn <= 1)) {
     return VXC_OK; /* rejected: no need of f(t + h, y1) */
   }
-  return tsim_eval(s, t + h, y1, s->k[ROSW_KEND], 1);
+  return vxci_sim_eval(s, t + h, y1, s->k[ROSW_KEND], 1);
 }

@@ -231,11 +231,11 @@ static vxc_status eval_ws_init(sim *s, eval_ws *w) {
   w->K = w->kb;
   w->F = w->fb;
   if (T->nbody > 64) {
-    w->K = task_alloc(T, sizeof *w->K * T->nbody);
-    w->F = task_alloc(T, sizeof *w->F * 6 * T->nbody);
+    w->K = vxci_task_alloc(T, sizeof *w->K * T->nbody);
+    w->F = vxci_task_alloc(T, sizeof *w->F * 6 * T->nbody);
     if (!w->K || !w->F) {
-      task_free_mem(T, w->K);
-      task_free_mem(T, w->F);
+      vxci_task_free_mem(T, w->K);
+      vxci_task_free_mem(T, w->F);
       return vxg_error_set(s->err, VXC_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
   }
@@ -245,10 +245,10 @@ static vxc_status eval_ws_init(sim *s, eval_ws *w) {
 
 static void eval_ws_free(sim *s, eval_ws *w) {
   if (w->K != w->kb) {
-    task_free_mem(s->t, w->K);
+    vxci_task_free_mem(s->t, w->K);
   }
   if (w->F != w->fb) {
-    task_free_mem(s->t, w->F);
+    vxci_task_free_mem(s->t, w->F);
   }
 }
 
@@ -348,7 +348,7 @@ static vxc_status eval_contact(sim *s, int ci, double t, const double *y, double
   vxc_pair *pr = c->pair;
   vxc_status st;
   if (query) {
-    st = pairi_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
+    st = vxci_pair_query(pr, &K[tc->a].pose, &K[tc->b].pose, y + c->off, s->err);
     s->queries++;
     s->capped_queries += st == VXC_OK && pr->m.npair > 0 && pr->m.capped;
     s->closed_form_queries += st == VXC_OK && all_closed_form(&pr->m);
@@ -358,7 +358,7 @@ static vxc_status eval_contact(sim *s, int ci, double t, const double *y, double
   }
   vxc_pair_wrench sw;
   vxc_error e;
-  st = pairi_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw, &e);
+  st = vxci_pair_forces(pr, &K[tc->a].m, &K[tc->b].m, y + c->off, dy + c->off, &sw, &e);
   if (st != VXC_OK) {
     return vxg_error_set(s->err, st, NULL, 0, 0, "contact %s~%s at t = %.9g s: %s",
                          T->body[tc->a].name, T->body[tc->b].name, t, e.message);
@@ -414,7 +414,7 @@ static void eval_accelerations(const sim *s, const double *y, const eval_ws *w, 
 
 /* dy = f(t, y): the bodies, each contact, then Newton-Euler. Fills s->bs, s->cs (records)
  * and each contact's metrics and `deep`. */
-vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
+vxc_status vxci_sim_eval(sim *s, double t, const double *y, double *dy, int query) {
   memset(dy, 0, sizeof *dy * s->n);
   eval_ws w;
   vxc_status st = eval_ws_init(s, &w);
@@ -435,7 +435,7 @@ vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query) {
 
 /* ---- energy ------------------------------------------------------------------------- */
 
-void tsim_energy(const sim *s, const double *y, vxc_task_energy *e) {
+void vxci_sim_energy(const sim *s, const double *y, vxc_task_energy *e) {
   const vxc_task *T = s->t;
   memset(e, 0, sizeof *e);
   for (int i = 0; i < T->nbody; i++) {
@@ -497,7 +497,7 @@ static const double BS_E[4] = {-5.0 / 72, 1.0 / 12, 1.0 / 9, -1.0 / 8};
 
 static const rk_pair PAIRS[2] = {{7, 5, DP_C, DP_A, DP_E}, {4, 3, BS_C, BS_A, BS_E}};
 
-void tsim_normalize_quats(sim *s, double *y) {
+void vxci_sim_normalize_quats(sim *s, double *y) {
   for (int i = 0; i < s->t->nbody; i++) {
     if (s->b[i].off >= 0) {
       quat_normalize(y + s->b[i].off + 3);
@@ -520,18 +520,18 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
       for (int i = 0; i < n; i++) {
         yt[i] = y[i] + c[k] * h * s->k[k - 1][i];
       }
-      if ((st = tsim_eval(s, t + c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
+      if ((st = vxci_sim_eval(s, t + c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
         return st;
       }
     }
     for (int i = 0; i < n; i++) {
       y1[i] = y[i] + h / 6 * (s->k[0][i] + 2 * s->k[1][i] + 2 * s->k[2][i] + s->k[3][i]);
     }
-    tsim_normalize_quats(s, y1);
-    return tsim_eval(s, t + h, y1, s->k[4], 1);
+    vxci_sim_normalize_quats(s, y1);
+    return vxci_sim_eval(s, t + h, y1, s->k[4], 1);
   }
   if (s->t->method == TASK_ROSW) {
-    return tsim_rosw_trial(s, t, h, errn);
+    return vxci_sim_rosw_trial(s, t, h, errn);
   }
   const rk_pair *rk = &PAIRS[s->t->method];
   for (int k = 1; k < rk->stages; k++) {
@@ -544,10 +544,10 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     }
     if (k == rk->stages - 1) {
       memcpy(y1, yt, sizeof *y1 * n);
-      tsim_normalize_quats(s, y1);
+      vxci_sim_normalize_quats(s, y1);
       memcpy(yt, y1, sizeof *y1 * n);
     }
-    if ((st = tsim_eval(s, t + rk->c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
+    if ((st = vxci_sim_eval(s, t + rk->c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
       return st;
     }
   }
@@ -558,12 +558,12 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     }
     s->yerr[i] = d * h;
   }
-  *errn = tsim_error_norm(s, y, y1, s->yerr);
+  *errn = vxci_sim_error_norm(s, y, y1, s->yerr);
   return VXC_OK;
 }
 
 
-double tsim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
+double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
   double e = 0;
   for (int i = 0; i < s->n; i++) {
     double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
@@ -609,7 +609,7 @@ static vxc_status update_contacts(sim *s, double t, int *changed) {
     body_kin(s, tc->b, t, s->y, &kb);
     int started, lost;
     vxc_error e;
-    vxc_status st = pairi_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost, &e);
+    vxc_status st = vxci_pair_track(c->pair, &ka.m, &kb.m, s->y + c->off, &started, &lost, &e);
     if (st == VXC_ERR_LIMIT) {
       return vxg_error_set(s->err, VXC_ERR_LIMIT, NULL, 0, 0,
                            "contact %s~%s at t = %.9g s: %d contacts (cell pairs or patches), "
@@ -677,7 +677,7 @@ static void fill_record(sim *s, double t, vxc_task_record *r) {
   r->ncontact = s->t->ncontact;
   r->body = s->bs;
   r->contact = s->cs;
-  tsim_energy(s, s->y, &r->energy);
+  vxci_sim_energy(s, s->y, &r->energy);
 }
 
 
@@ -715,7 +715,7 @@ static vxc_status contact_wrench_a(sim *s, double t) {
     ka.m.r[2] = ka.pose.p[2];
     memcpy(ka.m.v, ka.origin_v, sizeof ka.m.v);
     vxc_pair_wrench sw;
-    vxc_status st = pairi_forces(c->pair, &ka.m, &kb.m, s->y + c->off, NULL, &sw, s->err);
+    vxc_status st = vxci_pair_forces(c->pair, &ka.m, &kb.m, s->y + c->off, NULL, &sw, s->err);
     if (st != VXC_OK) {
       return st;
     }
@@ -729,8 +729,8 @@ static vxc_status contact_wrench_a(sim *s, double t) {
 static vxc_status setup(sim *s, vxc_task *T) {
   memset(s, 0, sizeof *s);
   s->t = T;
-  s->b = task_alloc(T, sizeof *s->b * T->nbody);
-  s->c = task_alloc(T, sizeof *s->c * (T->ncontact + 1));
+  s->b = vxci_task_alloc(T, sizeof *s->b * T->nbody);
+  s->c = vxci_task_alloc(T, sizeof *s->c * (T->ncontact + 1));
   if (!s->b || !s->c) {
     return VXC_ERR_NOMEM;
   }
@@ -763,22 +763,22 @@ static vxc_status setup(sim *s, vxc_task *T) {
   double **v[] = {&s->y,    &s->y1,   &s->ytmp, &s->yerr, &s->k[0], &s->k[1],
                   &s->k[2], &s->k[3], &s->k[4], &s->k[5], &s->k[6]};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-    *v[i] = task_alloc(T, sizeof(double) * n);
+    *v[i] = vxci_task_alloc(T, sizeof(double) * n);
     if (!*v[i]) {
       return VXC_ERR_NOMEM;
     }
   }
-  if (T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW && tsim_rosw_init(s) != VXC_OK) {
+  if (T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW && vxci_sim_rosw_init(s) != VXC_OK) {
     return VXC_ERR_NOMEM;
   }
-  s->bs = task_alloc(T, sizeof *s->bs * T->nbody);
-  s->cs = task_alloc(T, sizeof *s->cs * (T->ncontact + 1));
-  task_free_mem(T, T->rec_body);
-  task_free_mem(T, T->rec_contact);
-  task_free_mem(T, T->sum_contact);
+  s->bs = vxci_task_alloc(T, sizeof *s->bs * T->nbody);
+  s->cs = vxci_task_alloc(T, sizeof *s->cs * (T->ncontact + 1));
+  vxci_task_free_mem(T, T->rec_body);
+  vxci_task_free_mem(T, T->rec_contact);
+  vxci_task_free_mem(T, T->sum_contact);
   T->rec_body = NULL;
   T->rec_contact = NULL;
-  T->sum_contact = task_alloc(T, sizeof *T->sum_contact * (T->ncontact + 1));
+  T->sum_contact = vxci_task_alloc(T, sizeof *T->sum_contact * (T->ncontact + 1));
   if (!s->bs || !s->cs || !T->sum_contact) {
     return VXC_ERR_NOMEM;
   }
@@ -822,12 +822,12 @@ static void teardown(sim *s) {
   double *v[] = {s->y,    s->y1,   s->ytmp, s->yerr, s->k[0], s->k[1],
                  s->k[2], s->k[3], s->k[4], s->k[5], s->k[6]};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
-    task_free_mem(T, v[i]);
+    vxci_task_free_mem(T, v[i]);
   }
-  task_free_mem(T, s->b);
-  task_free_mem(T, s->c);
-  task_free_mem(T, s->cs);
-  tsim_rosw_free(s);
+  vxci_task_free_mem(T, s->b);
+  vxci_task_free_mem(T, s->c);
+  vxci_task_free_mem(T, s->cs);
+  vxci_sim_rosw_free(s);
   T->rec_body = s->bs; /* the final states stay with the task for the summary */
 }
 
@@ -875,16 +875,16 @@ static vxc_status run_start(sim *s, run_loop *L) {
   int changed = 0;
   vxc_status st = run_bounds(T, s->err);
   if (st == VXC_OK) {
-    st = tsim_eval(s, L->t, s->y, s->k[0], 1);
+    st = vxci_sim_eval(s, L->t, s->y, s->k[0], 1);
   }
   if (st == VXC_OK) {
     st = update_contacts(s, L->t, &changed);
   }
   if (st == VXC_OK && changed) {
-    st = tsim_eval(s, L->t, s->y, s->k[0], 1);
+    st = vxci_sim_eval(s, L->t, s->y, s->k[0], 1);
   }
   vxc_task_energy e;
-  tsim_energy(s, s->y, &e);
+  vxci_sim_energy(s, s->y, &e);
   s->e0 = e.error; /* error = total - 0 here */
   s->p0 = e.potential;
   if (st == VXC_OK) {
@@ -1021,7 +1021,7 @@ static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
   }
   if (changed) {
     L->event_hi = -1;
-    st = tsim_eval(s, t, s->y, s->k[0], 1);
+    st = vxci_sim_eval(s, t, s->y, s->k[0], 1);
     if (st != VXC_OK) {
       return st;
     }
@@ -1087,7 +1087,7 @@ static void run_finish(sim *s, run_loop *L) {
   vxc_task *T = s->t;
   vxc_task_summary *sum = &L->sum;
   sum->t_end = L->t;
-  tsim_energy(s, s->y, &sum->energy);
+  vxci_sim_energy(s, s->y, &sum->energy);
   sum->energy_scale = s->escale;
   sum->queries = s->queries;
   sum->capped_queries = s->capped_queries;

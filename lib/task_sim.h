@@ -6,7 +6,7 @@
  * `slots` contact-state blocks per contact, 6 energy integrals) and its work arrays; the
  * contacts' pairs hold the last query. Invariant: after every accepted step (and at the start)
  * the pairs' last query is the one at s->y, so the right-hand side can be evaluated again at
- * other velocities and contact states without a new query (tsim_eval with query = 0). */
+ * other velocities and contact states without a new query (vxci_sim_eval with query = 0). */
 #ifndef VXC_TASK_SIM_H
 #define VXC_TASK_SIM_H
 
@@ -65,28 +65,28 @@ typedef struct sim {
  * with 0 the last query is reused, which is right only while y has the poses it was made at.
  * Fills s->bs, s->cs and each pair's wrenches and `deep`. Statuses: VXC_OK, VXC_ERR_NOMEM, a
  * query's or the force model's (s->err says which contact and when). */
-vxc_status tsim_eval(sim *s, double t, const double *y, double *dy, int query);
+vxc_status vxci_sim_eval(sim *s, double t, const double *y, double *dy, int query);
 
 /* The energy terms of state y (J): kinetic, potential, the integrals, and the balance error
  * against s->e0. */
-void tsim_energy(const sim *s, const double *y, vxc_task_energy *e);
+void vxci_sim_energy(const sim *s, const double *y, vxc_task_energy *e);
 
 /* Normalises the dynamic bodies' quaternions in y. */
-void tsim_normalize_quats(sim *s, double *y);
+void vxci_sim_normalize_quats(sim *s, double *y);
 
 /* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
  * NaN or infinite when d is. */
-double tsim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
+double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
 
-/* The Rosenbrock-W integrator (task_rosw.c). tsim_rosw_init allocates s->jac for the task's
- * largest fast set (VXC_OK, VXC_ERR_NOMEM); tsim_rosw_free releases it (a zeroed jac is fine).
- * tsim_rosw_trial takes one trial step of size h from (t, s->y), s->k[0] = f(t, y) given,
+/* The Rosenbrock-W integrator (task_rosw.c). vxci_sim_rosw_init allocates s->jac for the task's
+ * largest fast set (VXC_OK, VXC_ERR_NOMEM); vxci_sim_rosw_free releases it (a zeroed jac is fine).
+ * vxci_sim_rosw_trial takes one trial step of size h from (t, s->y), s->k[0] = f(t, y) given,
  * writing s->y1, s->k[ROSW_KEND] = f(t + h, y1) and the scaled error *errn (infinite when the
- * step's linear system is singular). Statuses of tsim_eval. */
+ * step's linear system is singular). Statuses of vxci_sim_eval. */
 #define ROSW_KEND 5
 #define ROSW_ORDER 3
-vxc_status tsim_rosw_init(sim *s);
-void tsim_rosw_free(sim *s);
-vxc_status tsim_rosw_trial(sim *s, double t, double h, double *errn);
+vxc_status vxci_sim_rosw_init(sim *s);
+void vxci_sim_rosw_free(sim *s);
+vxc_status vxci_sim_rosw_trial(sim *s, double t, double h, double *errn);
 
 #endif /* VXC_TASK_SIM_H */

@@ -3,12 +3,14 @@
 # function of lib/vxc_*.h that returns a vxc_status takes a `vxc_error *` as its last
 # parameter; no file of geom/, voxel/ or lib/ calls the C library's allocator (malloc,
 # calloc, realloc, free, strdup, ...) but vxg_realloc of geom/solid.c, the allocator hook's
-# default, so that every allocation goes through a vxc_allocator (lib/README.md, section 1).
+# default, so that every allocation goes through a vxc_allocator (lib/README.md, section 1);
+# the functions a layer's files define for others carry its one prefix (geom vxg_, voxel
+# vxv_, lib vxc_ public and vxci_ internal).
 set -u
 top=${VXC_TESTDIR:-$(dirname "$0")}/..
 . "$(dirname "$0")/tap.sh"
 
-echo "1..3"
+echo "1..4"
 
 # the declarations `VXC_API vxc_status ...;`, joined onto one line each
 for h in "$top"/lib/vxc_*.h; do
@@ -62,4 +64,15 @@ grep -q '^void \*vxg_realloc(' "$top/geom/solid.c" &&
   echo "geom/solid.c: vxg_realloc no longer calls realloc(3) as this test expects" >"$tmp/gone"
 touch "$tmp/gone"
 report "vxg_realloc of geom/solid.c is the one call of realloc(3)" "$tmp/gone"
+# the functions defined at file scope and not static: `TYPE name(` at the start of a line
+: >"$tmp/names"
+for layer in geom:vxg_ voxel:vxv_ lib:vxci?_; do
+  dir=${layer%%:*} pre=${layer#*:}
+  for f in "$top/$dir"/*.c; do
+    grep -E '^[A-Za-z_][A-Za-z0-9_ ]*[ *]+[a-z_][a-z0-9_]*\(' "$f" | grep -Ev '^(static|typedef|extern) ' |
+      grep -Ev ';[[:space:]]*$' | sed -E 's/^[^(]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/' |
+      grep -Ev "^(${pre})" | sed "s|^|${f#$top/}: |" >>"$tmp/names"
+  done
+done
+report "each layer's functions carry its prefix (vxg_, vxv_, vxc_ or vxci_)" "$tmp/names"
 [ "$failed" -eq 0 ]

@@ -71,7 +71,7 @@ static int teardown(void **state) {
 /* The form whose sub-forms' place is `place` (the first in the table), -1 at the top. */
 static int parent_of(int place) {
   for (int i = 0; i < TF_COUNT; i++) {
-    if (task_forms[i].place == place && place != TP_TASK) {
+    if (vxci_task_forms[i].place == place && place != TP_TASK) {
       return i;
     }
   }
@@ -81,8 +81,8 @@ static int parent_of(int place) {
 
 /* 1 when form id or one of its parents is only in (driven ...): the ball's. */
 static int on_ball(int id) {
-  for (; id >= 0; id = parent_of(task_forms[id].in)) {
-    if (task_forms[id].flags & TFL_DRIVEN) {
+  for (; id >= 0; id = parent_of(vxci_task_forms[id].in)) {
+    if (vxci_task_forms[id].flags & TFL_DRIVEN) {
       return 1;
     }
   }
@@ -94,18 +94,18 @@ static int on_ball(int id) {
  * hold the number, innermost first, into heads (n of them). */
 static void path_of(int id, int k, char *out, size_t size, const char **heads, int *n) {
   int chain[16], nc = 0;
-  for (int a = id; a >= 0 && nc < 16; a = parent_of(task_forms[a].in)) {
+  for (int a = id; a >= 0 && nc < 16; a = parent_of(vxci_task_forms[a].in)) {
     chain[nc++] = a;
   }
   out[0] = 0;
   *n = 0;
   for (int c = 0; c < nc; c++) { /* a hidden parent's list is passed over */
-    if (c == 0 || !(task_forms[chain[c]].flags & TFL_HIDDEN)) {
-      heads[(*n)++] = task_forms[chain[c]].name;
+    if (c == 0 || !(vxci_task_forms[chain[c]].flags & TFL_HIDDEN)) {
+      heads[(*n)++] = vxci_task_forms[chain[c]].name;
     }
   }
   for (int c = nc - 1; c >= 0; c--) {
-    const task_form *F = &task_forms[chain[c]];
+    const task_form *F = &vxci_task_forms[chain[c]];
     size_t l = strlen(out);
     if (chain[c] == TF_BODY) {
       snprintf(out + l, size - l, "body %s ", on_ball(id) ? "ball" : "table");
@@ -115,7 +115,7 @@ static void path_of(int id, int k, char *out, size_t size, const char **heads, i
       snprintf(out + l, size - l, "%s %s", F->name, (F->flags & TFL_MANY) ? "1 " : "");
     }
   }
-  const task_form *F = &task_forms[id];
+  const task_form *F = &vxci_task_forms[id];
   size_t l = strlen(out);
   snprintf(out + l, size - l, "%s", F->max > 1 ? F->fields[k] : "");
 }
@@ -199,7 +199,7 @@ static void test_every_number_named(void **state) {
   (void)state;
   int checked = 0;
   for (int id = 0; id < TF_COUNT; id++) {
-    const task_form *F = &task_forms[id];
+    const task_form *F = &vxci_task_forms[id];
     if (F->max == 0) {
       continue;
     }
@@ -251,8 +251,8 @@ static void test_words_are_not_numbers(void **state) {
   (void)state;
   int checked = 0;
   for (int id = 0; id < TF_COUNT; id++) {
-    const task_form *F = &task_forms[id];
-    if (task_form_varies(id) || (F->flags & TFL_HIDDEN) || F->in == TP_PARAMS) {
+    const task_form *F = &vxci_task_forms[id];
+    if (vxci_form_varies(id) || (F->flags & TFL_HIDDEN) || F->in == TP_PARAMS) {
       continue;
     }
     char path[256];
@@ -284,7 +284,7 @@ static void test_reader_hints_from_table(void **state) {
     assert_int_equal(vxc_task_parse(text, strlen(text), "t.vxt", dir, NULL, &t, &err),
                      VXC_ERR_FORMAT);
     assert_non_null(strstr(err.message, typo[i][1]));
-    assert_int_equal(task_form_find(TP_TASK, typo[i][1], 0) >= 0, 1);
+    assert_int_equal(vxci_form_find(TP_TASK, typo[i][1], 0) >= 0, 1);
   }
 }
 
