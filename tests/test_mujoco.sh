@@ -53,13 +53,15 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..30"
+echo "1..31"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
-ok "an unknown body is named" 2 "no body named 'bal'" -- \
+ok "an unknown body is named, with the nearest" 2 "no body named 'bal'; did you mean 'ball'" -- \
   "$mj" "$scene" --contact table="$data/table.vxm" bal="$data/ball.vxm" --out "$tmp/e1"
 ok "an unknown keyframe is named" 2 "no keyframe 'nope'" -- \
   "$mj" "$scene" $contact --key nope --out "$tmp/e2"
+ok "a misspelt keyframe gets the nearest" 2 "no keyframe 'thesi'.*did you mean 'thesis'" -- \
+  "$mj" "$scene" $contact --key thesi --out "$tmp/e2"
 ok "a missing model file is named" 1 'nope\.vxm' -- \
   "$mj" "$scene" --contact table="$data/table.vxm" ball="$tmp/nope.vxm" --out "$tmp/e3"
 ok "a missing MJCF file is named" 1 'nope\.xml' -- \

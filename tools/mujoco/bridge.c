@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tools/cli.h"
 #include "tools/mujoco/bridge.h"
 
 static double mono_s(void) {
@@ -115,6 +116,21 @@ void bridge_record_all(bridge *br) {
 }
 
 
+/* The "did you mean" hint for `name` among the model's n objects of type t (the first 256). */
+static const char *object_hint(const mjModel *m, int t, int n, const char *name, char *buf,
+                               size_t size) {
+  const char *names[256];
+  int k = 0;
+  for (int i = 0; i < n && k < 256; i++) {
+    const char *s = mj_id2name(m, t, i);
+    if (s) {
+      names[k++] = s;
+    }
+  }
+  return cli_hint(name, names, k, buf, size);
+}
+
+
 int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char *b,
                        const char *b_vxm, const vxc_params *p, const vxc_query_options *o,
                        int slots, char *msg, size_t size) {
@@ -128,7 +144,9 @@ int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char 
   for (int k = 0; k < 2; k++) {
     c->body[k] = mj_name2id(br->m, mjOBJ_BODY, names[k]);
     if (c->body[k] < 0) {
-      snprintf(msg, size, "--contact: the model has no body named '%s'", names[k]);
+      char hint[96];
+      snprintf(msg, size, "--contact: the model has no body named '%s'%s", names[k],
+               object_hint(br->m, mjOBJ_BODY, br->m->nbody, names[k], hint, sizeof hint));
       return -1;
     }
   }
@@ -175,7 +193,9 @@ int bridge_reset(bridge *br, const char *key, char *msg, size_t size) {
       k = (int)n;
     }
     if (k < 0) {
-      snprintf(msg, size, "--key: the model has no keyframe '%s' (%d keyframes)", key, br->m->nkey);
+      char hint[96];
+      snprintf(msg, size, "--key: the model has no keyframe '%s' (%d keyframes)%s", key,
+               br->m->nkey, object_hint(br->m, mjOBJ_KEY, br->m->nkey, key, hint, sizeof hint));
       return -1;
     }
     mj_resetDataKeyframe(br->m, br->d, k);
