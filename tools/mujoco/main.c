@@ -50,8 +50,10 @@ static const char USAGE[] =
     "  --schedule PREFIX     the actuators' controls follow the keyframes named PREFIX...,\n"
     "                        linearly between their times (held before the first and\n"
     "                        after the last)\n"
-    "  --energy-tolerance R  energy created beyond R of the run's energy scale stops the\n"
-    "                        run: status \"energy-error\", exit status 4 (default 1e-2)\n"
+    "  --energy-tolerance R  a run whose bodies gain more than R, or whose energy budget's\n"
+    "                        error passes 10 R, of the energy they could have had (kinetic\n"
+    "                        at the start, potential released, positive work put in) stops:\n"
+    "                        status \"energy-error\", exit status 4 (default 1e-2)\n"
     "  --explicit            apply each step's starting wrench instead (stable only at steps\n"
     "                        well below the contact's time scales), for comparison\n"
     "  --out DIR             output folder (.): one run at a time (another is refused,\n"
@@ -263,6 +265,8 @@ static void json_energy(FILE *f, const bridge *br) {
   }
   fprintf(f, "}, \"energy_scale\": ");
   cli_json_num(f, br->escale);
+  fprintf(f, ", \"energy_reference\": ");
+  cli_json_num(f, br->eref);
   fprintf(f, ", \"max_abs_energy_error\": ");
   cli_json_num(f, br->max_error);
   fprintf(f, ", \"max_energy_created\": ");
