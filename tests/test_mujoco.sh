@@ -26,7 +26,10 @@
 #   energy reaches after the bounce is within 3% of e_eff^2 of the drop's; the same spin with
 #   --explicit creates energy at 2 ms and ends with status "energy-error", exit 4;
 # - two pairs in one scene (two balls on the table) each hold their ball with m g, and
-#   --patches lists every contact in contacts.csv.
+#   --patches lists every contact in contacts.csv;
+# - --pair-params: the same two balls, the second pair's k_v 4e7 from its own file (the first
+#   keeps --param k_v=1e7): each settles where k_v V = m g, so V_1 / V_2 = 4 (1%); a
+#   --pair-params naming bodies without a --contact is a usage error.
 set -u
 . "$(dirname "$0")/tap.sh"
 mujoco_or_skip
@@ -53,7 +56,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..31"
+echo "1..33"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named, with the nearest" 2 "no body named 'bal'; did you mean 'ball'" -- \
@@ -287,5 +290,23 @@ ok "contacts.csv's columns" 0 '^t,pair,contact,cell_a,cell_b,patch,V,px,py,pz,nx
   head -n 1 "$tmp/two/contacts.csv"
 ok "the summary keeps the energy budget" 0 '"energy": \{"kinetic": .*"max_energy_created"' -- \
   cat "$tmp/two/summary.json"
+
+echo "k_v 4e7" >"$tmp/stiff.params"
+z40=$(rest_scene 4e7)
+sed "s|<key name=\"rest\" qpos=\"[^\"]*\"/>|<key name=\"rest\" qpos=\"-0.2 0 $(awk "BEGIN { printf \"%.15g\", $R - $z7 }") 1 0 0 0 0.2 0 $(awk "BEGIN { printf \"%.15g\", $R - $z40 }") 1 0 0 0\"/>|" \
+  "$tmp/two.xml" >"$tmp/two-apart.xml"
+"$mj" "$tmp/two-apart.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+  --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 \
+  --pair-params ball2 table "$tmp/stiff.params" --key rest --duration 0.5 --every 0.01 --quiet \
+  --out "$tmp/pp" >"$tmp/pp.log" 2>&1
+v1=$(col 'table~ball.V' "$tmp/pp/series.csv" | tail -n 1 | cut -d' ' -f2)
+v2=$(col 'table~ball2.V' "$tmp/pp/series.csv" | tail -n 1 | cut -d' ' -f2)
+awk -v a="$v1" -v b="$v2" -v w=$(awk "BEGIN { print $M * $G }") 'BEGIN {
+  printf "V_1 %.6g m^3 (m g / k_v: %.6g), V_2 %.6g m^3 (%.6g), ratio %.6g\n", a, w / 1e7, b, w / 4e7, a / b
+  r = a / b / 4 - 1; print (b > 0 && r < 0.01 && r > -0.01) ? "ok" : "off" }' >"$tmp/r31"
+figured "--pair-params gives one pair its own k_v: V_1 / V_2 = 4 (1%)" "$tmp/r31"
+ok "--pair-params without such a --contact is a usage error" 2 "no --contact between these bodies" -- \
+  "$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+  --pair-params ball2 table "$tmp/stiff.params" --key rest --out "$tmp/pp2"
 
 [ "$failed" -eq 0 ]

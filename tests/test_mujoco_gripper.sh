@@ -12,7 +12,15 @@
 #   normal force equals its actuator's pull kp (ctrl - q) (within 2%), its overlap V is the
 #   box A (0.035 - y) of its face (A = 30 x 16 mm) in the 60 mm head (1%), k_v V is at
 #   most that force (the rest the hysteretic damping of the pad still creeping in) and the
-#   pad's face is inside the head by less than 1 mm (it went through before).
+#   pad's face is inside the head by less than 1 mm (it went through before);
+# - the energy account against a run it let through before: two pads squeeze a 1 kg box
+#   at k_v 1e11 (their 2 ms step far above the squeeze's time scale: it never settles).
+#   Run to its end (--energy-tolerance 1e6), its budget's error reaches over 100 J, more
+#   than 1000 times the energy the bodies could have had (energy_reference: the kinetic
+#   energy at the start, the potential energy released, the positive work put in), while
+#   the excess the passivity test measures stays below 1e-2 of energy_scale, the largest
+#   K + |P - P0| + E + D + |W|, which the error's own terms inflate (the old test); with
+#   the default tolerance the run stops with status "energy-error", exit status 4.
 set -u
 . "$(dirname "$0")/tap.sh"
 mujoco_or_skip
@@ -43,7 +51,7 @@ slider() { # slider MODEL KEYFRAMES...
   } >"$out"
 }
 
-echo "1..5"
+echo "1..8"
 slider "$tmp/s.xml" '<key name="ramp.a" time="0" ctrl="0"/>' '<key name="other" time="0.3" ctrl="5"/>' \
   '<key name="ramp.b" time="0.5" ctrl="0.1"/>'
 "$mj" "$tmp/s.xml" --native --schedule ramp. --duration 1 --every 0.01 --out "$tmp/s" \
@@ -86,4 +94,39 @@ done >"$tmp/r4"
 grep -c '^ok$' "$tmp/r4" | sed 's/^2$/ok/' >>"$tmp/r4"
 figured "the pads stop in the head's faces and squeeze it with their actuators' pull (2%)" "$tmp/r4"
 ok "the grasp run completes" 0 '"status": "completed"' -- cat "$tmp/g/summary.json"
+# the energy account: a squeeze that never settles, run to its end and with the default test
+cat >"$tmp/box.vxm" <<'EOT'
+(solid box (density 1000) (cell b (box 0.04 0.04 0.04)))
+EOT
+cat >"$tmp/pads.xml" <<'EOT'
+<mujoco><option timestep="0.002" gravity="0 0 -9.81"/>
+  <worldbody><geom type="box" size="0.2 0.2 0.01" pos="0 0 -0.01"/>
+    <body name="box" pos="0 0 0.02"><freejoint/>
+      <inertial pos="0 0 0" mass="1" diaginertia="2.667e-4 2.667e-4 2.667e-4"/>
+      <geom type="box" size="0.02 0.02 0.02"/></body>
+    <body name="pad_l" pos="0 0.03 0.02"><joint name="l" type="slide" axis="0 -1 0" damping="50"/>
+      <inertial pos="0 0 0" mass="0.3" diaginertia="1e-4 1e-4 1e-4"/></body>
+    <body name="pad_r" pos="0 -0.03 0.02"><joint name="r" type="slide" axis="0 1 0" damping="50"/>
+      <inertial pos="0 0 0" mass="0.3" diaginertia="1e-4 1e-4 1e-4"/></body></worldbody>
+  <actuator><position joint="l" kp="1e4"/><position joint="r" kp="1e4"/></actuator>
+  <keyframe><key name="s.0" time="0" ctrl="0 0"/><key name="s.1" time="0.05" ctrl="0.004 0.004"/>
+    <key name="s.2" time="0.15" ctrl="0.006 0.006"/><key name="s.3" time="0.25" ctrl="0.035 0.035"/>
+  </keyframe></mujoco>
+EOT
+pads="--contact pad_l=$data/gripper-pad.vxm box=$tmp/box.vxm --contact pad_r=$data/gripper-pad.vxm box=$tmp/box.vxm"
+"$mj" "$tmp/pads.xml" --key s.0 --schedule s. --params "$data/gripper-peg-in-hole.params" \
+  --param k_v=1e11 $pads --duration 0.8 --every 0.01 --energy-tolerance 1e6 --quiet \
+  --out "$tmp/sq" >"$tmp/sq.log" 2>&1
+echo "exit $?" >"$tmp/r6"
+tr ',' '\n' <"$tmp/sq/summary.json" | awk -F': ' '/"error"|energy_reference|energy_scale|max_energy_created|"status"/ {
+    gsub(/[" {}]/, "", $1); v[$1] = $2; print $1, $2 }
+  END { r = v["energy_reference"]
+    print (v["status"] ~ /completed/ && v["error"] > 100 && v["error"] > 1000 * r &&
+           v["max_energy_created"] < 1e-2 * v["energy_scale"]) ? "ok" : "off" }' >>"$tmp/r6"
+figured "a squeeze that never settles: budget error over 1000 x energy_reference, the old test passed it" \
+  "$tmp/r6"
+ok "... with the default tolerance it stops: energy-error, exit 4" 4 'energy created' -- \
+  "$mj" "$tmp/pads.xml" --key s.0 --schedule s. --params "$data/gripper-peg-in-hole.params" \
+  --param k_v=1e11 $pads --duration 0.8 --quiet --out "$tmp/sq4"
+ok "... its summary says so" 0 '"status": "energy-error"' -- cat "$tmp/sq4/summary.json"
 [ "$failed" -eq 0 ]

@@ -399,10 +399,12 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   if (bridge_energy_check(br) != 0) {
     snprintf(msg, size,
              "t = %.9g s: energy created: the bodies hold %.4g J more than they started with, "
-             "the work put in and the contacts' elastic energy, %.3g of the run's energy "
-             "scale %.4g J (tolerance %g; --energy-tolerance R)",
-             br->d->time, br->max_created, br->max_created / br->escale, br->escale,
-             br->energy_tol);
+             "the work put in and the contacts' elastic energy, and the energy budget's error "
+             "is %.4g J, against the %.4g J the bodies could have had (their kinetic energy "
+             "at the start, the potential energy released and the positive work put in; "
+             "tolerance %g of it created, %g of it in the budget; --energy-tolerance R)",
+             br->d->time, br->max_created, br->e.error, br->eref, br->energy_tol,
+             BRIDGE_BALANCE_FACTOR * br->energy_tol);
   }
   for (int i = 0; i < br->ncontact; i++) {
     int a = br->c[i].body[0], b = br->c[i].body[1];

@@ -61,6 +61,7 @@ typedef struct bridge {
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;
+  double pmin, wpos, eref; /* lowest potential, positive work of the other forces, reference */
   int energy_set, energy_failed;
   bridge_schedule sched; /* the actuators' controls over time (--schedule; n 0: none) */
 } bridge;
@@ -114,8 +115,12 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
  * velocities, the work of every other force (actuators, passive forces, MuJoCo's constraints
  * and applied forces). bridge_energy_step adds one step's integrals (after mj_step2);
  * bridge_energy_check fills br->e at the present state (after mj_step1) and returns 0, or -1
- * when K + P - W exceeds its start by more than the elastic energy the contacts hold plus
- * energy_tol of the run's energy scale (energy created: the contacts only dissipate). */
+ * (energy created) when, against the energy the bodies could have had, br->eref (the kinetic
+ * energy at the start, plus the potential energy released down to the lowest seen, plus the
+ * positive work of the other forces: no term the contacts' own work inflates), either K + P - W
+ * exceeds its start by more than the elastic energy the contacts hold plus energy_tol of
+ * eref, or the budget's error passes BRIDGE_BALANCE_FACTOR x energy_tol of eref. */
+#define BRIDGE_BALANCE_FACTOR 10.0
 void bridge_energy_step(bridge *br);
 int bridge_energy_check(bridge *br);
 

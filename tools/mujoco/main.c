@@ -22,7 +22,8 @@ const cli_command *const cli_commands[] = {NULL}; /* cli.c's table: no subcomman
 
 static const char USAGE[] =
     "usage: vxc-mujoco MODEL.xml --contact BODY_A=A.vxm BODY_B=B.vxm [--contact ...]\n"
-    "                  [--params FILE] [--param NAME=VALUE]... [--voxel H] [--rtol R]\n"
+    "                  [--params FILE] [--param NAME=VALUE]... [--pair-params A B FILE]...\n"
+    "                  [--voxel H] [--rtol R]\n"
     "                  [--patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
     "                  [--key KEYFRAME] [--schedule PREFIX] [--energy-tolerance R]\n"
     "                  [--explicit] [--out DIR]\n"
@@ -37,7 +38,10 @@ static const char USAGE[] =
     "contacts hold at MuJoCo's own steps.\n"
     "  --contact A=a.vxm B=b.vxm   a contact between bodies A and B (up to 16)\n"
     "  --params FILE, --param NAME=VALUE   contact parameters (vxc task's names; `vxc force\n"
-    "                        --help` lists them with their defaults and units)\n"
+    "                        --help` lists them with their defaults and units), for every\n"
+    "                        contact, in the order given\n"
+    "  --pair-params A B FILE   the contact between bodies A and B (either order) takes\n"
+    "                        FILE's entries over those: e.g. a file of one line `k_v 1e11`\n"
     "  --voxel H, --rtol R   query accuracy: fixed leaves of edge H (m), or relative volume\n"
     "                        tolerance R (default 1e-3)\n"
     "  --patches             each connected part of a cell pair's overlap a contact of its\n"
@@ -50,8 +54,10 @@ static const char USAGE[] =
     "  --schedule PREFIX     the actuators' controls follow the keyframes named PREFIX...,\n"
     "                        linearly between their times (held before the first and\n"
     "                        after the last)\n"
-    "  --energy-tolerance R  energy created beyond R of the run's energy scale stops the\n"
-    "                        run: status \"energy-error\", exit status 4 (default 1e-2)\n"
+    "  --energy-tolerance R  a run whose bodies gain more than R, or whose energy budget's\n"
+    "                        error passes 10 R, of the energy they could have had (kinetic\n"
+    "                        at the start, potential released, positive work put in) stops:\n"
+    "                        status \"energy-error\", exit status 4 (default 1e-2)\n"
     "  --explicit            apply each step's starting wrench instead (stable only at steps\n"
     "                        well below the contact's time scales), for comparison\n"
     "  --out DIR             output folder (.): one run at a time (another is refused,\n"
@@ -66,6 +72,8 @@ static const char USAGE[] =
 typedef struct args {
   const char *xml, *key, *dir, *params, *schedule;
   const char *cbody[2 * BRIDGE_MAX_CONTACTS], *cfile[2 * BRIDGE_MAX_CONTACTS];
+  const char *ppbody[2 * BRIDGE_MAX_CONTACTS], *ppfile[BRIDGE_MAX_CONTACTS]; /* --pair-params */
+  int npp;
   int ncontact, slots, plot, native, patches, explicit_coupling, quiet;
   double duration, every, voxel, rtol, timestep, energy_tol;
   vxc_params p;
@@ -145,6 +153,14 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
     }
     (*i)++;
     a->ncontact++;
+  } else if (strcmp(o, "--pair-params") == 0) {
+    if (a->npp == BRIDGE_MAX_CONTACTS || *i + 2 >= argc) {
+      return usage_error("--pair-params: expected BODY_A BODY_B FILE (at most 16), got '%s'", v);
+    }
+    a->ppbody[2 * a->npp] = v;
+    a->ppbody[2 * a->npp + 1] = argv[*i + 1];
+    a->ppfile[a->npp++] = argv[*i + 2];
+    *i += 2;
   } else if (strcmp(o, "--params") == 0) {
     return cli_read_params(v, &a->p) != 0 ? CLI_USAGE : 0;
   } else if (strcmp(o, "--param") == 0) {
@@ -263,6 +279,8 @@ static void json_energy(FILE *f, const bridge *br) {
   }
   fprintf(f, "}, \"energy_scale\": ");
   cli_json_num(f, br->escale);
+  fprintf(f, ", \"energy_reference\": ");
+  cli_json_num(f, br->eref);
   fprintf(f, ", \"max_abs_energy_error\": ");
   cli_json_num(f, br->max_error);
   fprintf(f, ", \"max_energy_created\": ");
@@ -394,6 +412,42 @@ static series_layout layout(const bridge *br, const char **names) {
 }
 
 
+/* The --contact whose bodies are x and y (either order), or -1. */
+static int pair_of(const args *a, const char *x, const char *y) {
+  for (int i = 0; i < a->ncontact; i++) {
+    const char *p = a->cbody[2 * i], *q = a->cbody[2 * i + 1];
+    if ((strcmp(p, x) == 0 && strcmp(q, y) == 0) || (strcmp(p, y) == 0 && strcmp(q, x) == 0)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+
+/* Contact i's parameters: the shared ones with each --pair-params file of its bodies read
+ * over them, prepared. 0, or -1 with a message (the file's own on standard error). */
+static int contact_params(const args *a, int i, vxc_params *p, char *msg, size_t size) {
+  *p = a->p;
+  for (int k = 0; k < a->npp; k++) {
+    if (pair_of(a, a->ppbody[2 * k], a->ppbody[2 * k + 1]) != i) {
+      continue;
+    }
+    vxc_error err;
+    if (cli_read_params(a->ppfile[k], p) != 0) {
+      snprintf(msg, size, "--pair-params %s %s: %s: not read", a->ppbody[2 * k],
+               a->ppbody[2 * k + 1], a->ppfile[k]);
+      return -1;
+    }
+    if (vxc_params_prepare(p, &err) != VXC_OK) {
+      snprintf(msg, size, "--pair-params %s %s: %s", a->ppbody[2 * k], a->ppbody[2 * k + 1],
+               err.message);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
 /* Everything a run needs before its outputs are opened: the contacts, the keyframe, the step.
  * CLI_OK, or the exit status with a message in msg. */
 static int setup(const args *a, bridge *br, char *msg, size_t size) {
@@ -406,9 +460,20 @@ static int setup(const args *a, bridge *br, char *msg, size_t size) {
     o.rtol = a->rtol;
   }
   o.patches = a->patches;
+  for (int k = 0; k < a->npp; k++) {
+    if (pair_of(a, a->ppbody[2 * k], a->ppbody[2 * k + 1]) < 0) {
+      snprintf(msg, size, "--pair-params %s %s: no --contact between these bodies",
+               a->ppbody[2 * k], a->ppbody[2 * k + 1]);
+      return CLI_USAGE;
+    }
+  }
   for (int i = 0; i < a->ncontact; i++) {
+    vxc_params p;
+    if (contact_params(a, i, &p, msg, size) != 0) {
+      return CLI_USAGE;
+    }
     int rc = bridge_add_contact(br, a->cbody[2 * i], a->cfile[2 * i], a->cbody[2 * i + 1],
-                                a->cfile[2 * i + 1], &a->p, &o, a->slots, msg, size);
+                                a->cfile[2 * i + 1], &p, &o, a->slots, msg, size);
     if (rc != 0) {
       return rc == -1 ? CLI_USAGE : CLI_FAIL;
     }
