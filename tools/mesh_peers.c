@@ -32,6 +32,9 @@ static void self_dir(char *dir, size_t len) {
  * path made canonical when it fits. */
 static int beside(const char *rel, int mode, char *path, size_t len) {
   char dir[MP_PATH_MAX], real[PATH_MAX];
+  if (!path || len == 0) {
+    return -1;
+  }
   self_dir(dir, sizeof dir);
   const char *up[2] = {"", "/.."};
   for (int i = 0; dir[0] && i < 2; i++) {
