@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_bench_report.sh: `vxc bench --report FILE` writes the performance and validation page
-# (TAP): stamped with version, commit, date and machine; the bench's three tables; a row per
+# (TAP): stamped with version, commit, date and machine; the bench's four tables; a row per
 # task file of --data DIR whose real-time factor is its simulated time (the file's own
 # duration) over the CPU time it reports. A tiny run: one case of the table, three corpus
 # cases, one short task.
@@ -24,10 +24,11 @@ ok "it is stamped with version, commit, date and machine" 0 yes -- sh -c "
   grep -Eq '^\| commit \| [^|]+ \|$' '$page' &&
   grep -Eq '^\| date \| [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC \|$' '$page' &&
   grep -Eq '^\| machine \| [^|]+ online CPUs \|$' '$page' && echo yes"
-ok "it holds the table, the peer set and the corpus" 0 yes -- sh -c "
+ok "it holds the table, the peer set, the corpus and warm against cold" 0 yes -- sh -c "
   grep -Eq '^cap 1 mm +rtol=1e-03 ' '$page' &&
   grep -Eq '^two spheres 0.05 m, 2 mm +rtol 1e-3 ' '$page' &&
-  grep -Eq '^vxc bench --corpus: 3 cases' '$page' && echo yes"
+  grep -Eq '^vxc bench --corpus: 3 cases' '$page' &&
+  grep -Eq '^vxc bench --warm: 3 cases' '$page' && echo yes"
 row=$(grep '^| `drop.vxt`' "$page")
 ok "the task ran its whole 0.05 s (${row:-no row})" 0 yes -- \
   awk -F'|' -v r="$row" 'BEGIN { split(r, c, "|"); print (c[3] + 0 == 0.05 && c[4] + 0 == 0.05 &&

@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..78"
+echo "1..80"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -91,6 +91,12 @@ ok "bench --mesh measures a box on a box exactly" 0 \
   '"name": "box flat on box #0", "triangles": 24, "reference": "pieces", "volume_ref": 1\.(2000000000|1999999999)[0-9]*e-06, "vxc": \{"ms": [0-9.e+-]+, "volume": [0-9.e+-]+, "error": ([0-9.]+e-1[0-9]|0)\}' -- \
   "$vxc" bench --mesh --quick --variants 1 --only "box flat" --json
 ok "bench --json needs --mesh" 2 "only with --mesh" -- "$vxc" bench --json
+# bench --warm: a query's figures do not depend on what its workspace measured before (the
+# same volume, warm or cold, at both tolerances); a count of cases is a whole number
+ok "bench --warm: warm and cold queries give the same volume" 0 \
+  '^rtol 1e-04 +[0-9]+ +([0-9.]+ +){6}0\.00e\+00$' -- "$vxc" bench --warm 4
+ok "bench --warm needs a whole number of cases" 2 "--warm: expected a whole number" -- \
+  "$vxc" bench --warm 0.5
 
 # a result that misses its tolerance is flagged: exit status 3, a warning, "capped": true
 ok "a capped mass exits with 3 and warns" 3 'vxc mass: warning: .*less accurate than asked' -- \

@@ -11,7 +11,7 @@
 #include "tools/cli.h"
 #include "tools/corpus.h"
 
-static double cpu_ms(void) {
+double bench_cpu_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
@@ -31,9 +31,9 @@ static run measure(vxc_query *q, const cx_case *c, const vxc_solid *a, const vxc
   r.ms = HUGE_VAL;
   for (int k = 0; k < 3; k++) {
     vxc_metrics m;
-    double t0 = cpu_ms();
+    double t0 = bench_cpu_ms();
     vxc_status st = vxc_query_run(q, a, &c->s[0].pose, b, &c->s[1].pose, o, NULL, NULL, &m, NULL);
-    double t = cpu_ms() - t0;
+    double t = bench_cpu_ms() - t0;
     if (st != VXC_OK && st != VXC_NO_CONTACT) {
       return r;
     }

@@ -1,6 +1,7 @@
 /* bench_report.c: `vxc bench --report FILE`: the performance and validation page, a Markdown
  * file stamped with the version, the commit, the date and the machine, holding the bench's
- * tables (the engine's cases, the peer set, the validation corpus) and the bundled
+ * tables (the engine's cases, the peer set, the validation corpus, warm and cold queries)
+ * and the bundled
  * scenarios' real-time factors. The tables are the bench's own output (the command run
  * again with standard output captured); the page goes through the tools' atomic writer
  * (outfile.h), so FILE appears only when complete. */
@@ -208,6 +209,19 @@ static void scenarios(FILE *f, const char *dir, double budget) {
 }
 
 
+/* A section of the page from `vxc bench FLAG N --seed SEED` over the corpus: its title, the
+ * command and what it measures, then its output. Returns section_run's status. */
+static int corpus_section(FILE *f, const char *title, const char *flag, int n,
+                          unsigned long long seed, const char *what) {
+  char ns[32], ss[32];
+  snprintf(ns, sizeof ns, "%d", n);
+  snprintf(ss, sizeof ss, "%llu", seed);
+  fprintf(f, "## %s\n\n`vxc bench %s %s --seed %s`: %s.\n\n", title, flag, ns, ss, what);
+  char *argv[] = {"bench", (char *)flag, ns, "--seed", ss, NULL};
+  return section_run(f, 5, argv);
+}
+
+
 int bench_report(const char *path, int quick, const char *only, int corpus,
                  unsigned long long seed, const char *datadir) {
   tools_file out;
@@ -236,14 +250,13 @@ int bench_report(const char *path, int quick, const char *only, int corpus,
   char *peer[] = {"bench", "--peer", NULL};
   int rc2 = section_run(f, 2, peer);
   rc = rc ? rc : rc2;
-  char n[32], s[32];
-  snprintf(n, sizeof n, "%d", corpus);
-  snprintf(s, sizeof s, "%llu", seed);
-  fprintf(f, "## The validation corpus\n\n"
-             "`vxc bench --corpus %s --seed %s`: seeded random contacts of nine families "
-             "against closed forms or a chord quadrature.\n\n", n, s);
-  char *corp[] = {"bench", "--corpus", n, "--seed", s, NULL};
-  rc2 = section_run(f, 5, corp);
+  rc2 = corpus_section(f, "The validation corpus", "--corpus", corpus, seed,
+                       "seeded random contacts of nine families against closed forms or a "
+                       "chord quadrature");
+  rc = rc ? rc : rc2;
+  rc2 = corpus_section(f, "Warm and cold queries", "--warm", corpus, seed,
+                       "the corpus's contacts moved by 1e-4 of their size, a query on a fresh "
+                       "workspace against one right after the unmoved pose");
   rc = rc ? rc : rc2;
   scenarios(f, datadir, quick ? 2 : 30);
   if (tools_file_close(&out) != 0) {

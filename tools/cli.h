@@ -229,6 +229,11 @@ vxc_status cli_task_load(const char *path, vxc_task **out, vxc_error *err);
 
 /* `vxc bench --corpus N --seed S` (bench_corpus.c): returns a CLI_ exit status. */
 int bench_corpus(int n, unsigned long long seed);
+/* The calling thread's CPU time, ms (bench_corpus.c): what the corpus benches time. */
+double bench_cpu_ms(void);
+/* `vxc bench --warm N --seed S` (bench_warm.c): warm against cold queries on the corpus;
+ * returns a CLI_ exit status. */
+int bench_warm(int n, unsigned long long seed);
 /* `vxc bench --peer` (bench_corpus.c): the peer set (corpus.h); a CLI_ exit status. */
 int bench_peer(void);
 /* `vxc bench --report FILE` (bench_report.c): the performance and validation page, with
