@@ -38,6 +38,12 @@ typedef struct vxci_friction_out {
  * 4.219-4.243. */
 void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out);
 
+/* The kernel's stick indicator s = exp(-(v_avg / v_s)^2), v_avg = sqrt(vt^2 + rw^2), for a
+ * slip speed vt and a spin speed rw = r_gyr w_n (m/s), and its Contensou factors C_vs, C_ws
+ * (4.223-4.224 blended with s; both 1 without `contensou`). */
+double vxci_friction_blend(const vxc_params *p, double vt, double rw, int contensou, double *c_vs,
+                           double *c_ws);
+
 /* The sliding part through the friction library's law p->friction_law (> 0): replaces
  * out->f_t and out->dz (and, for gonthier, out->ds_dw) with the law's, from the same
  * inputs (friction_contact.c). A failed law leaves NaN forces for the caller to refuse. */

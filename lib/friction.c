@@ -45,26 +45,31 @@ static void dir_e(const double u[3], double u_e, double out[3]) {
 }
 
 
-void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out) {
-  const double s0 = p->sigma0, s1 = p->sigma1;
-  const double r = in->r_gyr > 0 ? in->r_gyr : 0.0;
-
+double vxci_friction_blend(const vxc_params *p, double vt, double rw, int contensou, double *c_vs,
+                           double *c_ws) {
   /* average surface velocity and stick indicator (4.212, 4.221; 3.30 without spin) */
-  double vt2 = vxg_dot(in->v_t, in->v_t);
-  double vt = sqrt(vt2);
-  double rw = r * in->w_n;
-  double v_avg = sqrt(vt2 + rw * rw);
+  double v_avg = sqrt(vt * vt + rw * rw);
   double q = v_avg / p->v_s;
   double s = exp(-q * q);
 
   /* Contensou factors, blended with s so they are 1 while sticking (4.223-4.224,
    * 4.235-4.236); the point model has none */
-  double c_vs = 1.0, c_ws = 1.0;
-  if (in->contensou) {
+  *c_vs = *c_ws = 1.0;
+  if (contensou) {
     double den = v_avg > p->v_e ? v_avg : p->v_e;
-    c_vs = s + (1.0 - s) * (vt / den);
-    c_ws = s + (1.0 - s) * (fabs(rw) / den);
+    *c_vs = s + (1.0 - s) * (vt / den);
+    *c_ws = s + (1.0 - s) * (fabs(rw) / den);
   }
+  return s;
+}
+
+
+void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out) {
+  const double s0 = p->sigma0, s1 = p->sigma1;
+  const double r = in->r_gyr > 0 ? in->r_gyr : 0.0;
+  double rw = r * in->w_n, c_vs, c_ws;
+  double s = vxci_friction_blend(p, sqrt(vxg_dot(in->v_t, in->v_t)), rw, in->contensou, &c_vs,
+                                 &c_ws);
 
   /* dwell time (3.36-3.37): s_dw rises slowly toward s (tau_dw), falls as fast as the
    * bristles (tau_br) */

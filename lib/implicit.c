@@ -96,14 +96,85 @@ static double step_w(const vxc_implicit_pair *pp, int i) {
 }
 
 
-static double step_k(const vxc_implicit_pair *pp, double h, int i, int j) {
-  return pp->jac->step_twist[12 * i + j] - (1 - pp->theta) * h * pp->jac->d_pose[12 * i + j];
+static double step_k(const vxc_implicit_pair *pp, int i, int j) {
+  return pp->jac->step_twist[12 * i + j] - (1 - pp->theta) * pp->jac->pose_twist[12 * i + j];
+}
+
+
+/* A friction record's mode over the step: sticking, or sliding along dir. */
+typedef struct fmode {
+  int slide;
+  double dir[3];
+} fmode;
+
+/* Friction record r of pair pp in mode m as a force on A at p_c linear in the twists' change
+ * (12 entries, idx as pair_index): f0 (3) and its row (3 x 12). */
+static void record_lin(const vxc_implicit_pair *pp, const vxc_contact_friction *r,
+                       const fmode *m, double f0[3], double row[36]) {
+  if (!m->slide) {
+    memcpy(f0, r->stick, 3 * sizeof *f0);
+    memcpy(row, r->stick_row, 36 * sizeof *row);
+    return;
+  }
+  double c = 1 - pp->theta, fn = r->fn - c * r->fn_pose;
+  for (int i = 0; i < 3; i++) {
+    f0[i] = r->mu_slide * fn * m->dir[i];
+    for (int j = 0; j < 12; j++) {
+      row[12 * i + j] = r->mu_slide * m->dir[i] * (r->fn_row[j] - c * r->fn_row_pose[j]);
+    }
+  }
+}
+
+
+/* The linear form (f0, row) at the twists' change dt (n entries) through idx: f (m entries). */
+static void lin_at(int m, const double *f0, const double *row, const int idx[12],
+                   const double *dt, double *f) {
+  for (int i = 0; i < m; i++) {
+    f[i] = f0[i];
+    for (int j = 0; j < 12; j++) {
+      f[i] += idx[j] < 0 ? 0.0 : row[12 * i + j] * dt[idx[j]];
+    }
+  }
+}
+
+
+/* The closed pairs' friction records into K and W_s: G^T f0 and G^T row. */
+static void assemble_records(int n, int npair, const vxc_implicit_pair *pairs,
+                             const fmode *mode, double *K, double *ws) {
+  const fmode *m = mode;
+  for (int k = 0; k < npair; k++) {
+    const vxc_implicit_pair *pp = &pairs[k];
+    int idx[12];
+    pair_index(pp, idx);
+    for (int r = 0; r < pp->jac->nfriction; r++, m++) {
+      const vxc_contact_friction *rc = &pp->jac->friction[r];
+      double f0[3], row[36];
+      if (pp->open) {
+        continue;
+      }
+      record_lin(pp, rc, m, f0, row);
+      for (int i = 0; i < 12; i++) {
+        if (idx[i] < 0) {
+          continue;
+        }
+        for (int l = 0; l < 3; l++) {
+          double g = rc->g[12 * l + i];
+          ws[idx[i]] += g * f0[l];
+          for (int j = 0; j < 12; j++) {
+            if (idx[j] >= 0) {
+              K[(size_t)idx[i] * n + idx[j]] += g * row[12 * l + j];
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 
 /* K and W_s summed over the closed pairs. */
-static void assemble(int n, double h, int npair, const vxc_implicit_pair *pairs, double *K,
-                     double *ws) {
+static void assemble(int n, int npair, const vxc_implicit_pair *pairs, const fmode *mode,
+                     double *K, double *ws) {
   memset(K, 0, (size_t)n * (size_t)n * sizeof *K);
   memset(ws, 0, (size_t)n * sizeof *ws);
   for (int k = 0; k < npair; k++) {
@@ -120,11 +191,48 @@ static void assemble(int n, double h, int npair, const vxc_implicit_pair *pairs,
       ws[idx[i]] += step_w(pp, i);
       for (int j = 0; j < 12; j++) {
         if (idx[j] >= 0) {
-          K[(size_t)idx[i] * n + idx[j]] += step_k(pp, h, i, j);
+          K[(size_t)idx[i] * n + idx[j]] += step_k(pp, i, j);
         }
       }
     }
   }
+  assemble_records(n, npair, pairs, mode, K, ws);
+}
+
+
+/* Turns the closed pairs' sticking records whose force at dt would exceed mu_static times
+ * their normal force there to sliding along that force; the count. */
+static int slide_exceeding(int npair, const vxc_implicit_pair *pairs, const double *dt,
+                           fmode *mode) {
+  int changed = 0;
+  fmode *m = mode;
+  for (int k = 0; k < npair; k++) {
+    const vxc_implicit_pair *pp = &pairs[k];
+    int idx[12];
+    pair_index(pp, idx);
+    double c = 1 - pp->theta;
+    for (int r = 0; r < pp->jac->nfriction; r++, m++) {
+      const vxc_contact_friction *rc = &pp->jac->friction[r];
+      if (pp->open || m->slide) {
+        continue;
+      }
+      double f[3], fn, fn0 = rc->fn - c * rc->fn_pose, row[12];
+      for (int j = 0; j < 12; j++) {
+        row[j] = rc->fn_row[j] - c * rc->fn_row_pose[j];
+      }
+      lin_at(3, rc->stick, rc->stick_row, idx, dt, f);
+      lin_at(1, &fn0, row, idx, dt, &fn);
+      double fm = sqrt(vxg_dot(f, f));
+      if (fm > rc->mu_static * (fn > 0 ? fn : 0.0)) {
+        m->slide = 1;
+        for (int i = 0; i < 3; i++) {
+          m->dir[i] = f[i] / fm;
+        }
+        changed++;
+      }
+    }
+  }
+  return changed;
 }
 
 
@@ -171,10 +279,11 @@ static int open_pulling(int npair, vxc_implicit_pair *pairs, const double *dt) {
 }
 
 
-/* Each pair's wrench over the step, and their sum per body. */
-static void pair_wrenches(int n, double h, int npair, vxc_implicit_pair *pairs, const double *dt,
-                          double *w_out) {
+/* Each pair's wrench over the step, its sliding records, and their sum per body. */
+static void pair_wrenches(int n, int npair, vxc_implicit_pair *pairs, const fmode *mode,
+                          const double *dt, double *w_out) {
   memset(w_out, 0, (size_t)n * sizeof *w_out);
+  const fmode *m = mode;
   for (int k = 0; k < npair; k++) {
     vxc_implicit_pair *pp = &pairs[k];
     int idx[12];
@@ -184,12 +293,28 @@ static void pair_wrenches(int n, double h, int npair, vxc_implicit_pair *pairs, 
       if (!pp->open) {
         w = step_w(pp, i);
         for (int j = 0; j < 12; j++) {
-          w += idx[j] < 0 ? 0.0 : step_k(pp, h, i, j) * dt[idx[j]];
+          w += idx[j] < 0 ? 0.0 : step_k(pp, i, j) * dt[idx[j]];
         }
       }
       pp->wrench[i] = w;
+    }
+    pp->sliding = 0;
+    for (int r = 0; r < pp->jac->nfriction; r++, m++) {
+      const vxc_contact_friction *rc = &pp->jac->friction[r];
+      double f0[3], row[36], f[3];
+      if (pp->open) {
+        continue;
+      }
+      pp->sliding += m->slide;
+      record_lin(pp, rc, m, f0, row);
+      lin_at(3, f0, row, idx, dt, f);
+      for (int i = 0; i < 12; i++) {
+        pp->wrench[i] += rc->g[i] * f[0] + rc->g[12 + i] * f[1] + rc->g[24 + i] * f[2];
+      }
+    }
+    for (int i = 0; i < 12; i++) {
       if (idx[i] >= 0) {
-        w_out[idx[i]] += w;
+        w_out[idx[i]] += pp->wrench[i];
       }
     }
   }
@@ -218,24 +343,37 @@ vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free
   }
   al = al && al->realloc ? al : NULL;
   int n = 6 * nbody;
-  size_t nn = (size_t)n * (size_t)n;
+  size_t nn = (size_t)n * (size_t)n, nrec = 0;
+  for (int k = 0; k < npair; k++) {
+    nrec += pairs[k].jac->friction ? (size_t)pairs[k].jac->nfriction : 0;
+    if (pairs[k].jac->nfriction > 0 && !pairs[k].jac->friction) {
+      return vxg_error_set(err, VXC_ERR_ARG, NULL, 0, 0, "%s: pair %d: no friction records", fn,
+                           k);
+    }
+  }
   double *K = vxg_realloc(al, NULL, (2 * nn + 2 * (size_t)n) * sizeof *K);
-  if (!K) {
+  fmode *mode = vxg_realloc(al, NULL, (nrec > 0 ? nrec : 1) * sizeof *mode);
+  if (!K || !mode) {
+    vxg_free(al, K);
+    vxg_free(al, mode);
     return vxg_error_set(err, VXC_ERR_NOMEM, NULL, 0, 0, "%s: out of memory", fn);
   }
+  memset(mode, 0, (nrec > 0 ? nrec : 1) * sizeof *mode);
   double *A = K + nn, *ws = A + nn, *dt = ws + n;
   for (int k = 0; k < npair; k++) {
     pairs[k].open = 0;
   }
   pair_thetas(n, minv, h, npair, pairs);
   vxc_status st = VXC_OK;
-  for (int round = 0; round <= npair; round++) {
-    assemble(n, h, npair, pairs, K, ws);
+  for (size_t round = 0; round <= (size_t)npair + nrec; round++) {
+    assemble(n, npair, pairs, mode, K, ws);
     if (solve_dt(n, minv, a_free, h, K, ws, A, dt) != 0) {
       st = vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: a singular system", fn);
       break;
     }
-    if (open_pulling(npair, pairs, dt) == 0) {
+    int changed = open_pulling(npair, pairs, dt);
+    changed += slide_exceeding(npair, pairs, dt, mode);
+    if (changed == 0) {
       break;
     }
   }
@@ -245,11 +383,12 @@ vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free
     }
   }
   if (st == VXC_OK) {
-    pair_wrenches(n, h, npair, pairs, dt, w_out);
+    pair_wrenches(n, npair, pairs, mode, dt, w_out);
     if (dt_out) {
       memcpy(dt_out, dt, (size_t)n * sizeof *dt);
     }
   }
   vxg_free(al, K);
+  vxg_free(al, mode);
   return st;
 }

@@ -91,7 +91,8 @@ static int list_contacts(vxc_pair *pr) {
     size_t need = (size_t)pr->ncontact + (size_t)n;
     if (vxg_grow(&pr->al, (void **)&pr->contact, &pr->cap[0], need, sizeof *pr->contact) != 0 ||
         vxg_grow(&pr->al, (void **)&pr->keys, &pr->cap[1], need, sizeof *pr->keys) != 0 ||
-        vxg_grow(&pr->al, (void **)&pr->match, &pr->cap[2], need, sizeof *pr->match) != 0) {
+        vxg_grow(&pr->al, (void **)&pr->match, &pr->cap[2], need, sizeof *pr->match) != 0 ||
+        vxg_grow(&pr->al, (void **)&pr->fric, &pr->cap[3], need, sizeof *pr->fric) != 0) {
       return -1;
     }
     for (int k = 0; k < n; k++) {
@@ -298,7 +299,7 @@ void vxc_pair_free(vxc_pair *pr) {
   }
   vxc_query_free(pr->query);
   vxc_tracker_free(pr->tracker);
-  void *v[] = {pr->slot_pair, pr->contact, pr->keys, pr->match,
+  void *v[] = {pr->slot_pair, pr->contact, pr->keys,   pr->match, pr->fric,
                pr->w,         pr->state,   pr->dstate, pr->leaf};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
     vxg_free(&pr->al, v[i]);

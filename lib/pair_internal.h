@@ -37,8 +37,9 @@ struct vxc_pair {
   vxci_pair_contact *contact;   /* the last query's contacts */
   vxc_contact_key *keys;    /* their tracker keys */
   int *match;               /* scratch: their matched slots */
+  vxc_contact_friction *fric; /* their friction records (vxc_pair_jacobian_get) */
   int ncontact;
-  size_t cap[3];          /* room in contact, keys, match */
+  size_t cap[4];          /* room in contact, keys, match, fric */
   vxc_wrench *w;          /* per slot, its last evaluation */
   double *state, *dstate; /* vxc_pair_step's own states and their derivatives */
   vxci_leaf_hint *leaf;   /* per slot, the leaf edge its queries start from and one found

@@ -9,11 +9,13 @@
  * state derivative s' depends on u through the slip v_t, the spin w_n and, with rate-
  * independent rolling, w_t only; f on v_cn through f_n alone. */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "geom/geom.h"
 #include "geom/vec3.h"
+#include "lib/force_internal.h"
 #include "lib/pair_internal.h"
 
 /* The state entries a contact integrates. */
@@ -345,9 +347,77 @@ static void add_gtv(const double G[72], const double v[6], double out[12]) {
 }
 
 
-/* One contact into *out: its linearisation L over h. */
-static void add_contact(const lin *L, const double G[72], const double n[3], double h,
-                        vxc_pair_jacobian *out) {
+/* The normal force -n.F_a over the step, for the twists' change dt: fn + row . dt, with the
+ * poses' parts (K, hu, hdp: the contact's step Jacobian, h d_pose u and h d_pose). */
+static void normal_rows(const double n[3], const double G[72], const double fstep[6],
+                        const double K[36], const double hu[6], const double hdp[36], double *fn,
+                        double row[12], double *fn_pose, double row_pose[12]) {
+  double nk[6] = {0}, np[6] = {0};
+  for (int j = 0; j < 6; j++) {
+    for (int i = 0; i < 3; i++) {
+      nk[j] -= n[i] * K[6 * i + j];
+      np[j] -= n[i] * hdp[6 * i + j];
+    }
+  }
+  *fn -= vxg_dot(n, fstep);
+  *fn_pose -= vxg_dot(n, hu);
+  for (int j = 0; j < 12; j++) {
+    for (int l = 0; l < 6; l++) {
+      row[j] += nk[l] * G[12 * l + j];
+      row_pose[j] += np[l] * G[12 * l + j];
+    }
+  }
+}
+
+
+/* Contact in's friction record (vxc_contact_friction) from its linearisation L over h: the
+ * sticking law at the step's end and its normal force's rows. */
+static void friction_record(const lin_in *in, const lin *L, const double G[72], double h,
+                            const double fstep[6], const double K[36], const double hu[6],
+                            const double hdp[36], vxc_contact_friction *r) {
+  const vxc_params *p = in->p;
+  const double *n = in->g->normal, *z = in->state + VXC_STATE_Z;
+  memset(r, 0, sizeof *r);
+  memcpy(r->g, G, sizeof r->g); /* G's first three rows: v_c */
+  double fn = L->fn > 0 ? L->fn : 0.0, zn = vxg_dot(z, n), vn = vxg_dot(L->u, n);
+  double c = fn * (p->sigma0 * h + p->sigma1 + p->sigma2), T[9], vt[3];
+  for (int i = 0; i < 3; i++) {
+    vt[i] = L->u[i] - vn * n[i];
+    r->stick[i] = -fn * (p->sigma0 * (z[i] - zn * n[i] + h * vt[i]) +
+                         (p->sigma1 + p->sigma2) * vt[i]);
+    for (int j = 0; j < 3; j++) {
+      T[3 * i + j] = (i == j) - n[i] * n[j];
+    }
+  }
+  memset(r->stick_row, 0, sizeof r->stick_row);
+  gemm_add(3, 3, 12, -c, T, G, r->stick_row);
+  if (L->fn > 0) {
+    normal_rows(n, G, fstep, K, hu, hdp, &r->fn, r->fn_row, &r->fn_pose, r->fn_row_pose);
+  }
+  double r_gyr = p->rolling ? 0.0 : vxc_gyration_radius(in->g), c_vs, c_ws;
+  vxci_friction_blend(p, sqrt(vxg_dot(vt, vt)), r_gyr * vxg_dot(L->u + 3, n), !p->rolling, &c_vs,
+                      &c_ws);
+  r->mu_static = p->mu_s * c_vs;
+  r->mu_slide = p->mu_c * c_vs;
+}
+
+
+/* Keeps the normal part n n^T of rows 0..2 (the force on A) of the 6 x m matrix M. */
+static void drop_tangential(const double n[3], int m, double *M) {
+  for (int j = 0; j < m; j++) {
+    double d = n[0] * M[j] + n[1] * M[m + j] + n[2] * M[2 * m + j];
+    for (int i = 0; i < 3; i++) {
+      M[i * m + j] = d * n[i];
+    }
+  }
+}
+
+
+/* One contact into *out: its linearisation L over h; with a friction record rec (may be
+ * NULL) the step terms leave out the tangential friction, which rec holds. */
+static void add_contact(const lin_in *in, const lin *L, const double G[72], double h,
+                        vxc_pair_jacobian *out, vxc_contact_friction *rec) {
+  const double *n = in->g->normal;
   /* the states over the step: (I - h S_s) ds = h (s'0 + S_u du) */
   double B[NS * 7];
   for (int i = 0; i < NS; i++) {
@@ -356,7 +426,7 @@ static void add_contact(const lin *L, const double G[72], const double n[3], dou
       B[7 * i + 1 + j] = L->on[i] ? h * L->su[6 * i + j] : 0.0;
     }
   }
-  double fstep[6], K[36], hu[6];
+  double fstep[6], K[36], hu[6], hdp[36];
   if (state_solve(L, h, 7, B) != 0) { /* (I - h S_s) is an M-matrix here; never singular */
     memset(B, 0, sizeof B);
   }
@@ -371,37 +441,32 @@ static void add_contact(const lin *L, const double G[72], const double n[3], dou
     }
   }
   for (int i = 0; i < 36; i++) {
-    K[i] += h * L->dp[i];
+    hdp[i] = h * L->dp[i];
+    K[i] += hdp[i];
   }
   memset(hu, 0, sizeof hu);
-  gemm_add(6, 6, 1, h, L->dp, L->u, hu);
+  gemm_add(6, 6, 1, 1, hdp, L->u, hu);
   for (int i = 0; i < 6; i++) {
     fstep[i] += hu[i];
   }
   add_gtv(G, L->f0, out->wrench);
   add_gtmg(G, L->du, out->d_twist);
   add_gtmg(G, L->dp, out->d_pose);
+  if (L->fn > 0) {
+    normal_rows(n, G, fstep, K, hu, hdp, &out->fn_step, out->fn_row, &out->fn_pose,
+                out->fn_row_pose);
+  }
+  if (rec) {
+    friction_record(in, L, G, h, fstep, K, hu, hdp, rec);
+    drop_tangential(n, 1, fstep);
+    drop_tangential(n, 6, K);
+    drop_tangential(n, 1, hu);
+    drop_tangential(n, 6, hdp);
+  }
   add_gtv(G, fstep, out->step_wrench);
   add_gtv(G, hu, out->pose_wrench);
   add_gtmg(G, K, out->step_twist);
-  /* the normal force -n.F_a over the step, for the twists' change dt: row -n^T K G */
-  if (L->fn > 0) {
-    double nk[6] = {0}, np[6] = {0};
-    for (int j = 0; j < 6; j++) {
-      for (int i = 0; i < 3; i++) {
-        nk[j] -= n[i] * K[6 * i + j];
-        np[j] -= n[i] * h * L->dp[6 * i + j];
-      }
-    }
-    out->fn_step -= vxg_dot(n, fstep);
-    out->fn_pose -= vxg_dot(n, hu);
-    for (int j = 0; j < 12; j++) {
-      for (int l = 0; l < 6; l++) {
-        out->fn_row[j] += nk[l] * G[12 * l + j];
-        out->fn_row_pose[j] += np[l] * G[12 * l + j];
-      }
-    }
-  }
+  add_gtmg(G, hdp, out->pose_twist);
 }
 
 
@@ -421,6 +486,7 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
   }
   vxc_pair_jacobian J;
   memset(&J, 0, sizeof J);
+  int records = pr->params.friction_law == 0;
   for (int ci = 0; ci < pr->ncontact; ci++) {
     const vxci_pair_contact *c = &pr->contact[ci];
     if (c->slot < 0 || !(c->geom.volume > 0)) {
@@ -438,11 +504,14 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
       rb[i] = c->geom.centroid[i] - pr->mb.r[i];
     }
     g_matrix(ra, rb, G);
-    add_contact(&L, G, c->geom.normal, h, &J);
+    add_contact(&in, &L, G, h, &J, records ? &pr->fric[J.nfriction++] : NULL);
   }
-  const double *x = (const double *)&J;
-  for (size_t i = 0; i < sizeof J / sizeof *x; i++) {
-    if (!isfinite(x[i])) {
+  J.friction = J.nfriction > 0 ? pr->fric : NULL;
+  const double *x = (const double *)&J, *y = (const double *)J.friction;
+  size_t nx = offsetof(vxc_pair_jacobian, nfriction) / sizeof *x;
+  size_t ny = (size_t)J.nfriction * sizeof *J.friction / sizeof *y;
+  for (size_t i = 0; i < nx + ny; i++) {
+    if (!isfinite(i < nx ? x[i] : y[i - nx])) {
       return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0,
                            "vxc_pair_jacobian_get: a derivative is not finite");
     }

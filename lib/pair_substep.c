@@ -227,7 +227,7 @@ static vxc_status substep(vxc_pair *pr, sub_body b[2], const double *minv, const
                           double hs, vxc_pair_jacobian *J, vxc_substep_result *out,
                           vxc_error *err) {
   vxc_status st = vxc_pair_jacobian_get(pr, hs, J, err);
-  vxc_implicit_pair ip = {J, 0, 1, {0}, 0, 0};
+  vxc_implicit_pair ip = {J, 0, 1, {0}, 0, 0, 0};
   double w[12], dt[12];
   if (st == VXC_OK) {
     st = vxc_implicit_step(2, minv, a_free, hs, 1, &ip, w, dt, &pr->al, err);

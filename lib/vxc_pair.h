@@ -143,6 +143,24 @@ VXC_API const double *vxc_pair_state(const vxc_pair *pr, int slot);
  * wrench W = (force_a, torque_a, force_b, torque_b) as in vxc_pair_wrench; a pose change
  * is a small displacement of the reference point and a small rotation (world, m and rad),
  * ordered as the twists. Matrices are 12 x 12, row-major: entry [12 i + j] = dW_i / dx_j. */
+/* One contact's tangential friction over a step (vxc_pair_jacobian's `friction`), which
+ * vxc_implicit_step takes sticking or sliding: the bristle kernel's sticking law at the
+ * step's end, F = -f_n (sigma0 (z + h v_t) + (sigma1 + sigma2) v_t) (z the bristle in the
+ * contact plane, v_t the slip at the step's end, f_n at the step's start), while it stays
+ * within mu_static f_n, else mu_slide f_n along that F's direction (f_n at the step's end). */
+typedef struct vxc_contact_friction {
+  double g[36];         /* dv_c/dt (3 x 12, row-major): the velocity of A relative to B at the
+                           contact's centroid p_c for the twists t; its transpose maps a force
+                           on A at p_c to a wrench W (vxc_pair_jacobian's order) */
+  double stick[3];      /* F if the twists stay (N, world, on A at p_c; in the contact plane) */
+  double stick_row[36]; /* dF/dt (3 x 12): -f_n (sigma0 h + sigma1 + sigma2) T g, N s/m */
+  double fn, fn_row[12], fn_pose, fn_row_pose[12]; /* its normal force over the step (N), as
+                                                      the pair's fn_step and rows below */
+  double mu_static, mu_slide; /* mu_s C_vs and mu_c C_vs: the coefficients that bound F and
+                                 that a sliding contact gives (C_vs the model's Contensou
+                                 factor at the step's start, 1 without spin) */
+} vxc_contact_friction;
+
 typedef struct vxc_pair_jacobian {
   double wrench[12];   /* W of the last step (N, N m) */
   double d_twist[144]; /* dW/dt at fixed poses and states: the hysteretic damping k_v a V n n^T
@@ -154,17 +172,24 @@ typedef struct vxc_pair_jacobian {
                           displacement at p_c), on every term proportional to f_n; the
                           turning of n and the motion of p_c are left out */
   /* over a step of length h (vxc_pair_jacobian's argument) with the states advancing by the
-   * linearly implicit rule of vxc_pair_advance and the poses by h times the end twists: */
+   * linearly implicit rule of vxc_pair_advance and the poses by h times the end twists.
+   * When nfriction > 0 the four step terms below leave out the contacts' tangential friction
+   * force (their normal force and torques stay): `friction` holds it per contact. */
   double step_wrench[12]; /* the wrench if the twists stay: W + the states' own drift +
                              h d_pose t */
   double step_twist[144]; /* its derivative with respect to the twists' change over the step:
                              d_twist + the states' (bristles') stiffness over h + h d_pose */
   double pose_wrench[12]; /* h d_pose t, the poses' part of step_wrench (vxc_implicit_step
-                             weighs it, and h d_pose in step_twist, by theta) */
+                             weighs it, and pose_twist in step_twist, by theta) */
+  double pose_twist[144]; /* h d_pose, the poses' part of step_twist */
   double fn_step;         /* the normal force summed over the contacts, N, for the twists'
                              change dt: fn_step + fn_row . dt (below 0: the contact opens) */
   double fn_row[12];
   double fn_pose, fn_row_pose[12]; /* their parts from the poses (h d_pose) */
+  int nfriction; /* the contacts with a friction record: all of them with the bristle kernel
+                    (friction_law 0), else 0 (the friction stays in the step terms) */
+  const vxc_contact_friction *friction; /* nfriction records, owned by the pair, valid until
+                                           its next step or free; NULL when nfriction is 0 */
 } vxc_pair_jacobian;
 
 /* The derivatives of the last step's wrench at its geometry and motions and the states as the
@@ -195,6 +220,7 @@ typedef struct vxc_implicit_pair {
   double wrench[12];  /* out: the pair's wrench over the step (W as above), N and N m */
   int open;           /* out: 1 when its normal force would pull, so it gives no force */
   double theta;       /* out: the weight of its pose stiffness (see vxc_implicit_step) */
+  int sliding;        /* out: its friction records (jac->friction) that slide over the step */
 } vxc_implicit_pair;
 
 /* The linearly implicit contact wrench over a step of length h > 0 (s) of nbody bodies whose
@@ -203,13 +229,19 @@ typedef struct vxc_implicit_pair {
  * and twist Jacobian J) and accelerate as a_free (6 nbody: every force but these contacts'):
  * solves (I - h minv K) dt = h (a_free + minv W_s) for the twists' change dt with K and W_s
  * the pairs' step_twist and step_wrench summed at their bodies, each pair's pose stiffness
- * (h d_pose) weighed by theta = max(0, 1/2 - 1 / (omega h)^2), omega^2 = trace(-minv d_pose)
+ * (pose_twist, pose_wrench) weighed by theta = max(0, 1/2 - 1 / (omega h)^2), omega^2 = trace(-minv d_pose)
  * over its bodies: 0 (the simulator's semi-implicit Euler on the contact's stiffness,
  * symplectic, no numerical damping of a bounce) while omega h <= 1, rising to 1/2 (stable at
- * any step) beyond. Then it drops every pair whose
- * normal force over the step would be negative and solves again. Writes the wrench per body
- * (w_out, 6 nbody: force then torque, to apply over the step), dt (dt_out, may be NULL) and
- * each pair's wrench and open flag. `al` may be NULL (malloc). Returns VXC_OK; VXC_ERR_ARG
+ * any step) beyond. Each friction record (vxc_contact_friction) adds its sticking force
+ * G^T (stick + stick_row dt) to W_s and K. Then it drops every pair whose normal force over
+ * the step would be negative, and turns every sticking record whose force would exceed
+ * mu_static times its normal force (both at dt) to sliding: mu_slide times its normal force
+ * at dt, along the direction the sticking force had; and solves again, until neither
+ * changes (a record never returns to sticking within a step, so at most npair + the records
+ * solves). A sliding contact thus gets Coulomb's force at once, where the linearised
+ * bristle, flat along the slip once saturated, would let the slip reverse every step.
+ * Writes the wrench per body (w_out, 6 nbody: force then torque, to apply over the step), dt
+ * (dt_out, may be NULL) and each pair's wrench, open flag and sliding count. `al` may be NULL (malloc). Returns VXC_OK; VXC_ERR_ARG
  * (a NULL input, nbody < 1, npair < 0, a body index out of range, h not positive);
  * VXC_ERR_NUMERIC (a singular system or a non-finite result); VXC_ERR_NOMEM. */
 VXC_API vxc_status vxc_implicit_step(int nbody, const double *minv, const double *a_free, double h,

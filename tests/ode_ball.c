@@ -135,7 +135,7 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
     }
     double minv[36], afree[6], wb[6];
     ball_dynamics(body, minv, afree);
-    vxc_implicit_pair ip = {&J, -1, 0, {0}, 0, 0};
+    vxc_implicit_pair ip = {&J, -1, 0, {0}, 0, 0, 0};
     if (st == VXC_OK) {
       st = vxc_implicit_step(1, minv, afree, dt, 1, &ip, wb, NULL, NULL, &err);
     }

@@ -111,18 +111,24 @@ static double twist_error(const vxc_pair_jacobian *J) {
 
 static const double Z[3] = {0, 0, 0};
 
+/* The defaults with k_v 1e9 and a stiff, damped, viscous bristle. */
+static vxc_params bristle_params(void) {
+  vxc_params p;
+  vxc_params_default(&p);
+  p.k_v = 1e9;
+  p.sigma0 = 1e4;
+  p.sigma1 = 63.9;
+  p.sigma2 = 0.01;
+  return p;
+}
+
 /* Resting, sliding slowly (in the Stribeck range), spinning, rolling and approaching, with
  * the volumetric model and with rate-independent rolling: d_twist within 1e-5 of its largest
  * entry of central differences of the model. */
 static void test_twist_against_differences(void **state) {
   (void)state;
-  vxc_params p;
-  vxc_params_default(&p);
-  p.k_v = 1e9;
+  vxc_params p = bristle_params();
   p.e_eff = 0.3;
-  p.sigma0 = 1e4;
-  p.sigma1 = 63.9;
-  p.sigma2 = 0.01;
   static const struct {
     double vt[3], wt[3], vb[3], wb[3];
     int rolling;
@@ -188,32 +194,100 @@ static void test_closed_forms(void **state) {
 }
 
 
-/* The step's linearisation: with h = 0 it is the wrench and d_twist; with h > 0 the sticking
- * bristle adds its stiffness h sigma0 f_n on the slip (step_twist - d_twist - h d_pose along
- * the ball's x: -h sigma0 f_n, within 1e-6). */
+/* W + G^T f over the record's G: the step terms with a friction record's force put back. */
+static void with_record(const vxc_contact_friction *r, const double f[3], const double *row,
+                        double *w, double *K) {
+  for (int i = 0; i < 12; i++) {
+    for (int l = 0; l < 3; l++) {
+      w[i] += r->g[12 * l + i] * f[l];
+      for (int j = 0; row && j < 12; j++) {
+        K[12 * i + j] += r->g[12 * l + i] * row[12 * l + j];
+      }
+    }
+  }
+}
+
+
+/* The step's linearisation: with h = 0 it is the wrench and d_twist once the friction record
+ * is put back (the contact sticks: the model's slope on the slip is sigma1 + sigma2); with
+ * h > 0 the record's sticking bristle adds its stiffness h sigma0 f_n on the slip (the
+ * record's dF_x/dv_x along the ball's x: (h sigma0 + sigma1 + sigma2) f_n, within 1e-9), and
+ * the step terms keep no tangential force. */
 static void test_step_linearisation(void **state) {
   (void)state;
-  vxc_params p;
-  vxc_params_default(&p);
-  p.k_v = 1e9;
-  p.sigma0 = 1e4;
-  p.sigma1 = 63.9;
+  vxc_params p = bristle_params();
   make(&p, H, Z, Z, Z, Z);
   vxc_pair_jacobian J0, J;
   assert_int_equal(vxc_pair_jacobian_get(F.pair, 0, &J0, NULL), VXC_OK);
+  assert_int_equal(J0.nfriction, 1);
+  double w[12], K[144];
+  memcpy(w, J0.step_wrench, sizeof w);
+  memcpy(K, J0.step_twist, sizeof K);
+  with_record(&J0.friction[0], J0.friction[0].stick, J0.friction[0].stick_row, w, K);
   for (int i = 0; i < 12; i++) {
-    assert_double_near(J0.step_wrench[i], J0.wrench[i], 1e-12);
+    assert_double_near(w[i], J0.wrench[i], 1e-12);
   }
   for (int i = 0; i < 144; i++) {
-    assert_double_near(J0.step_twist[i], J0.d_twist[i], 1e-9 * fabs(J0.d_twist[i]) + 1e-12);
+    assert_double_near(K[i], J0.d_twist[i], 1e-6 * fabs(J0.d_twist[i]) + 1e-9);
   }
   double h = 2e-3;
   assert_int_equal(vxc_pair_jacobian_get(F.pair, h, &J, NULL), VXC_OK);
   double fn = J.wrench[8]; /* the ball is held up by f_n */
-  double k = J.step_twist[12 * 6 + 6] - J.d_twist[12 * 6 + 6] - h * J.d_pose[12 * 6 + 6];
-  printf("# bristle stiffness over the step %.9g, closed form %.9g\n", k, -h * p.sigma0 * fn);
-  assert_double_near(k, -h * p.sigma0 * fn, 1e-6 * h * p.sigma0 * fn);
+  double k = J.friction[0].stick_row[6], want = (h * p.sigma0 + p.sigma1 + p.sigma2) * fn;
+  printf("# sticking slope over the step %.9g, closed form %.9g\n", k, want);
+  assert_double_near(k, want, 1e-9 * fabs(want));
   assert_double_near(J.fn_step, fn, 1e-9 * fn);
+  assert_double_near(J.friction[0].fn, fn, 1e-9 * fn);
+  assert_double_near(J.friction[0].mu_static, p.mu_s, 1e-9);
+  for (int j = 0; j < 12; j++) { /* no tangential force left in the step terms */
+    assert_true(fabs(J.step_twist[12 * 6 + j]) + fabs(J.step_twist[12 * 7 + j]) < 1e-9 * fn);
+  }
+}
+
+
+/* The friction record against the model: the ball creeping at 1e-6 m/s (sticking: v_s is
+ * 1e-3 m/s, v_e 1e-5 m/s) on a bristle already deflected; its states advanced over h = 2 ms
+ * at the ball's x velocity moved by +-d (vxc_pair_advance) and the model's friction force on
+ * the table there, by central differences, against stick_row (within 1e-3: the model's own Stribeck
+ * blend, 1 - s = 1e-6 here on a direction whose slope is 1.5 / v_e, is the rest); and at
+ * d = 0 against stick (within 1e-4 of mu_s f_n). */
+static void test_record_against_advance(void **state) {
+  (void)state;
+  vxc_params p = bristle_params();
+  double h = 2e-3, d = 1e-8, F3[3][3], scale = 0;
+  vxc_contact_friction r;
+  for (int s = -1; s <= 1; s++) {
+    double vb[3] = {1e-6, -4e-7, 0};
+    make(&p, H, Z, Z, vb, Z);
+    for (int k = 0; k < 100; k++) { /* deflect the bristle */
+      vxc_pair_wrench pw;
+      assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, h, &pw, NULL), VXC_OK);
+    }
+    vxc_pair_wrench pw;
+    assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &pw, NULL), VXC_OK);
+    vxc_pair_jacobian J;
+    assert_int_equal(vxc_pair_jacobian_get(F.pair, h, &J, NULL), VXC_OK);
+    vxc_body_motion mb = F.mb;
+    mb.v[0] += s * d;
+    assert_int_equal(vxc_pair_advance(F.pair, &F.mt, &mb, h, NULL), VXC_OK);
+    double t[12] = {0}, W[12];
+    memcpy(t + 6, mb.v, sizeof mb.v);
+    model_wrench(t, W);
+    for (int i = 0; i < 3; i++) {
+      F3[s + 1][i] = W[i] - (i == 2 ? W[2] : 0.0); /* the tangential force on the table */
+    }
+    if (s == 0) {
+      r = J.friction[0];
+      scale = p.mu_s * J.wrench[8];
+    }
+  }
+  for (int i = 0; i < 2; i++) {
+    double fd = (F3[2][i] - F3[0][i]) / (2 * d);
+    printf("# dF_%c/dv_bx: record %.9g, differences %.9g; F %.9g, record %.9g N\n", 'x' + i,
+           r.stick_row[12 * i + 6], fd, F3[1][i], r.stick[i]);
+    assert_double_near(r.stick_row[12 * i + 6], fd, 1e-3 * fabs(r.stick_row[6]));
+    assert_double_near(r.stick[i], F3[1][i], 1e-4 * scale);
+  }
 }
 
 
@@ -255,7 +329,7 @@ static void test_errors(void **state) {
   assert_int_equal(vxc_pair_advance(F.pair, &F.mt, &F.mb, NAN, &e), VXC_ERR_ARG);
   double minv[36] = {0}, a[6] = {0}, w[6];
   assert_int_equal(vxc_implicit_step(0, minv, a, 1e-3, 0, NULL, w, NULL, NULL, &e), VXC_ERR_ARG);
-  vxc_implicit_pair pp = {&J, 1, 0, {0}, 0, 0};
+  vxc_implicit_pair pp = {&J, 1, 0, {0}, 0, 0, 0};
   assert_int_equal(vxc_implicit_step(1, minv, a, 1e-3, 1, &pp, w, NULL, NULL, &e), VXC_ERR_ARG);
   assert_non_null(strstr(e.message, "body index"));
 }
@@ -289,7 +363,7 @@ static double settle(int implicit) {
     assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &pb, &mb, 0, &pw, NULL), VXC_OK);
     vxc_pair_jacobian J;
     assert_int_equal(vxc_pair_jacobian_get(F.pair, h, &J, NULL), VXC_OK);
-    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0};
+    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0, 0};
     assert_int_equal(vxc_implicit_step(1, minv, afree, h, 1, &pp, w, NULL, NULL, NULL), VXC_OK);
     double fz = implicit ? w[2] : pw.force_b[2];
     vz += h * (fz / m - g);
@@ -361,7 +435,7 @@ static double drop(double e, int sub) {
       z = r.pose[1].p[2]; /* where the sub-steps left it */
       continue;
     }
-    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0};
+    vxc_implicit_pair pp = {&J, -1, 0, {0}, 0, 0, 0};
     assert_int_equal(vxc_implicit_step(1, minv, afree, h, 1, &pp, w, NULL, NULL, NULL), VXC_OK);
     vz += h * (w[2] / m - g);
     z += h * vz;
@@ -394,6 +468,7 @@ int main(void) {
       cmocka_unit_test(test_twist_against_differences),
       cmocka_unit_test(test_closed_forms),
       cmocka_unit_test(test_step_linearisation),
+      cmocka_unit_test(test_record_against_advance),
       cmocka_unit_test(test_implicit_advance),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_implicit_step_settles),

@@ -449,7 +449,7 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
 
 
 void bridge_free(bridge *br) {
-  double *arr[] = {br->J, br->MJ, br->minv, br->afree, br->wout, br->dtw, br->qvel0, br->scratch};
+  double *arr[] = {br->J, br->MJ, br->minv, br->afree, br->wout, br->dtw, br->qvel0, br->scratch, br->Mh};
   for (size_t k = 0; k < sizeof arr / sizeof *arr; k++) {
     free(arr[k]);
   }

@@ -55,9 +55,10 @@ typedef struct bridge {
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
   /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
    * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
-   * and the twists' change, qvel at the step's start */
+   * and the twists' change, qvel at the step's start; Mh: M + h B factored (nv x nv), the
+   * mass matrix of MuJoCo's Euler step, which takes the joints' damping B implicitly */
   int tw[2 * BRIDGE_MAX_CONTACTS], ntw;
-  double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch;
+  double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch, *Mh;
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;

@@ -21,8 +21,8 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
   }
   size_t n = 6 * (size_t)br->ntw, nv = (size_t)(m->nv > 0 ? m->nv : 1);
   double **arr[] = {&br->J,    &br->MJ,  &br->minv,  &br->afree,
-                    &br->wout, &br->dtw, &br->qvel0, &br->scratch};
-  size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv};
+                    &br->wout, &br->dtw, &br->qvel0, &br->scratch, &br->Mh};
+  size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv, nv * nv};
   for (size_t k = 0; k < sizeof len / sizeof *len; k++) {
     *arr[k] = calloc(len[k] ? len[k] : 1, sizeof(double));
     if (!*arr[k]) {
@@ -31,6 +31,53 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
     }
   }
   return 0;
+}
+
+
+/* Whether MuJoCo's step takes the joints' damping implicitly: its Euler integrator (unless
+ * told not to) on a model with damping. */
+static int euler_damping(const mjModel *m) {
+  int on = m->opt.integrator == mjINT_EULER;
+#if mjVERSION_HEADER >= 300
+  on = on && !(m->opt.disableflags & mjDSBL_EULERDAMP);
+#endif
+  for (int j = 0; on && j < m->nv; j++) {
+    if (m->dof_damping[j] > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* Factors M + h B (MuJoCo's Euler step's mass matrix, with the joints' damping B) into Mh
+ * when that step takes the damping implicitly; 1 then, 0 when it is M itself. */
+static int factor_mass(bridge *br) {
+  const mjModel *m = br->m;
+  int nv = m->nv;
+  if (!euler_damping(m)) {
+    return 0;
+  }
+  mj_fullM(m, br->Mh, br->d->qM);
+  for (int j = 0; j < nv; j++) {
+    br->Mh[(size_t)j * nv + j] += m->opt.timestep * m->dof_damping[j];
+  }
+  mju_cholFactor(br->Mh, nv, 0);
+  return 1;
+}
+
+
+/* X = A^-1 B for k vectors of nv (B's rows), A = M or the factored M + h B (damped), so the
+ * velocity change the contacts' implicit step predicts is the one MuJoCo's step makes. */
+static void solve_mass(bridge *br, int damped, double *X, const double *B, int k) {
+  int nv = br->m->nv;
+  if (!damped) {
+    mj_solveM(br->m, br->d, X, B, k);
+    return;
+  }
+  for (int r = 0; r < k; r++) {
+    mju_cholSolve(X + (size_t)r * nv, br->Mh, B + (size_t)r * nv, nv);
+  }
 }
 
 
@@ -50,7 +97,8 @@ void bridge_implicit_prepare(bridge *br) {
                     br->body[i]);
     }
   }
-  mj_solveM(m, d, br->MJ, br->J, n);
+  int damped = factor_mass(br);
+  solve_mass(br, damped, br->MJ, br->J, n);
   for (int a = 0; a < n; a++) {
     for (int b = 0; b < n; b++) {
       br->minv[(size_t)a * n + b] = mju_dot(br->J + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
@@ -61,7 +109,7 @@ void bridge_implicit_prepare(bridge *br) {
   for (int j = 0; j < nv; j++) {
     f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
   }
-  mj_solveM(m, d, qacc, f, 1);
+  solve_mass(br, damped, qacc, f, 1);
   for (int a = 0; a < n; a++) {
     br->afree[a] = mju_dot(br->J + (size_t)a * nv, qacc, nv);
     t0[a] = mju_dot(br->J + (size_t)a * nv, d->qvel, nv);
@@ -179,6 +227,7 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
                                      br->tw[br->pair_index[2 * i]],
                                      br->tw[br->pair_index[2 * i + 1]],
                                      {0},
+                                     0,
                                      0,
                                      0};
     }
