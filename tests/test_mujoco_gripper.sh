@@ -30,7 +30,8 @@
 #   it), it never moves sideways and ends 50 mm up;
 # - the whole scene (pick, lift, carry, insert, release) completes; the peg ends on the floor
 #   of the hole (its depth read from step/hole-block.vxm) carried by the block, the pads hold
-#   it while lifting (slip < mu_s / sigma0) and carrying, and its energy budget holds.
+#   it while lifting (slip < mu_s / sigma0) and carrying, and its energy budget holds;
+#   --plot-against draws its force against depth beside a task's, the pair found either way.
 set -u
 . "$(dirname "$0")/tap.sh"
 mujoco_or_skip
@@ -61,7 +62,7 @@ slider() { # slider MODEL KEYFRAMES...
   } >"$out"
 }
 
-echo "1..13"
+echo "1..14"
 slider "$tmp/s.xml" '<key name="ramp.a" time="0" ctrl="0"/>' '<key name="other" time="0.3" ctrl="5"/>' \
   '<key name="ramp.b" time="0.5" ctrl="0.1"/>'
 "$mj" "$tmp/s.xml" --native --schedule ramp. --duration 1 --every 0.01 --out "$tmp/s" \
@@ -185,12 +186,17 @@ awk -F, -v h=0.002 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
            (z[n] - z[1] - 0.05)^2 < 1e-8) ? "ok" : "off" }' "$tmp/lift/series.csv" >>"$tmp/r9"
 figured "a box lifted between two pads sticks: friction m (g + a) / 2 (1%), slip < mu_s / sigma0" \
   "$tmp/r9"
-# the whole scene: pick, lift 15 mm, carry over the hole, insert at 0.042857 m/s, release
+# the whole scene: pick, lift 15 mm, carry over the hole, insert at 0.042857 m/s, release;
+# its plots against a task's series whose one contact is peg~block (the scene's block~peg the
+# other way round: the force on the peg is then the column itself)
 cd "$data" || exit 1
+mkdir "$tmp/task"
+printf 't,peg.z,peg~block.Fz,peg~block.npairs\n0,0,1,1\n1,-0.01,2,1\n' >"$tmp/task/series.csv"
 "$mj" gripper-peg-in-hole.xml --key pick.start --schedule pick. \
   --params gripper-peg-in-hole.params --contact block=step/hole-block.vxm peg=$peg \
   --contact table=table.vxm peg=$peg --contact pad_l=$pad peg=$peg --contact pad_r=$pad peg=$peg \
-  --duration 4.4 --every 0.01 --out "$tmp/full" --quiet >"$tmp/full.log" 2>&1
+  --duration 4.4 --every 0.01 --out "$tmp/full" --plot --plot-against "$tmp/task" --quiet \
+  >"$tmp/full.log" 2>&1
 echo "exit $?" >"$tmp/r10"
 cat "$tmp/full/summary.json" >>"$tmp/r10"
 ok "the whole scene (4.4 s) completes" 0 '"status": "completed"' -- cat "$tmp/r10"
@@ -240,4 +246,15 @@ tr ',' '\n' <"$tmp/full/summary.json" | awk -F': ' '/energy_reference|max_abs_en
     print (r > 0 && v["max_abs_energy_error"] < 1e-2 * r && v["max_energy_created"] < 1e-3 * r) ? "ok" : "off" }' \
   >"$tmp/r13"
 figured "... its energy budget's error below 1% of energy_reference, none created" "$tmp/r13"
+gp="$tmp/full/plots.gp"
+{
+  grep -o "set output '.*force-depth.png'" "$gp"
+  grep -o "title 'vxc[^']*'" "$gp" | grep -v "set title"
+  grep -o "? column('peg~block.Fz')" "$gp" | sort -u
+  [ "$(grep -c force-depth.png "$gp")" -eq 1 ] && grep -q "title 'vxc task: task'" "$gp" &&
+    grep -q "title 'vxc-mujoco: gripper-peg-in-hole.xml'" "$gp" &&
+    grep -q "? -column('block~peg.Fz')" "$gp" && grep -q "? column('peg~block.Fz')" "$gp" &&
+    echo ok
+} >"$tmp/r14"
+figured "--plot-against: one force-depth plot, the scene's force on the peg and the task's" "$tmp/r14"
 [ "$failed" -eq 0 ]
