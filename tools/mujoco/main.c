@@ -27,7 +27,7 @@ static const char USAGE[] =
     "                  [--patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
     "                  [--key KEYFRAME] [--schedule PREFIX] [--energy-tolerance R]\n"
     "                  [--explicit] [--out DIR]\n"
-    "                  [--plot] [--quiet]\n"
+    "                  [--plot] [--plot-against DIR] [--quiet]\n"
     "       vxc-mujoco MODEL.xml --native [--contact BODY_A=A.vxm BODY_B=B.vxm]... [...]\n"
     "       vxc-mujoco --help | --version\n"
     "Steps the MuJoCo model MODEL.xml with vxc's volumetric contact between each pair of\n"
@@ -63,6 +63,9 @@ static const char USAGE[] =
     "  --out DIR             output folder (.): one run at a time (another is refused,\n"
     "                        naming its pid); summary.json says \"running\" until the end\n"
     "  --plot                DIR/plots.gp and, with gnuplot, PNG plots\n"
+    "  --plot-against TDIR   with --plot, per contact A~B that TDIR/series.csv (a `vxc\n"
+    "                        task` run's) also has, A~B-force-depth.png: the force on B\n"
+    "                        along z against B's z, this run's curve and the task's\n"
     "  --quiet               no progress on standard error\n"
     "  --native              MuJoCo's own contact everywhere, for comparison; --contact then\n"
     "                        names the body pairs whose MuJoCo contact forces are recorded\n"
@@ -70,7 +73,7 @@ static const char USAGE[] =
     "Exit status: 0 done, 1 a failure, 2 a usage error, 3 capped queries, 4 energy created.\n";
 
 typedef struct args {
-  const char *xml, *key, *dir, *params, *schedule;
+  const char *xml, *key, *dir, *params, *schedule, *against;
   const char *cbody[2 * BRIDGE_MAX_CONTACTS], *cfile[2 * BRIDGE_MAX_CONTACTS];
   const char *ppbody[2 * BRIDGE_MAX_CONTACTS], *ppfile[BRIDGE_MAX_CONTACTS]; /* --pair-params */
   int npp;
@@ -177,6 +180,8 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
     }
   } else if (strcmp(o, "--schedule") == 0) {
     a->schedule = v;
+  } else if (strcmp(o, "--plot-against") == 0) {
+    a->against = v;
   } else if (strcmp(o, "--key") == 0 || strcmp(o, "--out") == 0) {
     *(o[2] == 'k' ? &a->key : &a->dir) = v;
   } else if (strcmp(o, "--duration") == 0 || strcmp(o, "--every") == 0) {
@@ -355,6 +360,70 @@ static void plot_col(tools_plot *p, const args *a, const char *col, const char *
 }
 
 
+/* Whether the first line of the CSV file `path` has the column `col`. */
+static int csv_has_column(const char *path, const char *col) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    return 0;
+  }
+  size_t k = 0, n = strlen(col);
+  int match = 1, found = 0, c;
+  while (!found && (c = fgetc(f)) != EOF) {
+    if (c == ',' || c == '\n' || c == '\r') {
+      found = match && k == n;
+      match = 1;
+      k = 0;
+      if (c != ',') {
+        break;
+      }
+    } else {
+      match = match && k < n && col[k] == c;
+      k++;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
+
+/* With --plot-against TDIR: per contact A~B whose A~B.Fz or B~A.Fz TDIR/series.csv also
+ * has, DIR/A~B-force-depth.png, the contact force on B along z against B's z (mm) while
+ * the two are in contact, this run's curve and the task's. */
+static void plot_against(tools_plot *p, FILE *f, const args *a, const bridge *br) {
+  char tcsv[4400], csv[4400], png[4700], col[300], x[300], y[800], key[400], title[400];
+  snprintf(tcsv, sizeof tcsv, "%s/series.csv", a->against);
+  snprintf(csv, sizeof csv, "%s/series.csv", a->dir);
+  for (int i = 0; i < br->ncontact; i++) {
+    const char *pa = br->name[br->pair_index[2 * i]], *q = br->name[br->pair_index[2 * i + 1]];
+    int swap = 0;
+    snprintf(col, sizeof col, "%s~%s.Fz", pa, q);
+    if (!csv_has_column(tcsv, col)) {
+      snprintf(col, sizeof col, "%s~%s.Fz", q, pa);
+      if (!csv_has_column(tcsv, col)) {
+        continue;
+      }
+      swap = 1;
+    }
+    snprintf(png, sizeof png, "%s/%s~%s-force-depth.png", a->dir, pa, q);
+    snprintf(title, sizeof title, "%s~%s: force against depth, vxc-mujoco and vxc task", pa, q);
+    snprintf(x, sizeof x, "%s.z [mm]", q);
+    snprintf(y, sizeof y, "contact force on %s along z [N]", q);
+    plot_begin(p, f, png, title, x, y);
+    for (int run = 0; run < 2; run++) { /* this run's curve, then the task's */
+      const char *c0 = run && swap ? q : pa, *c1 = run && swap ? pa : q;
+      snprintf(x, sizeof x, "column('%s~%s.npairs') > 0 ? 1000 * column('%s.z') : 1/0", c0, c1, q);
+      snprintf(y, sizeof y, "column('%s~%s.npairs') > 0 ? %scolumn('%s~%s.Fz') : 1/0", c0, c1,
+               run && swap ? "" : "-", c0, c1);
+      const char *from = run ? a->against : a->xml, *slash = strrchr(from, '/');
+      snprintf(key, sizeof key, run ? "vxc task: %s" : "vxc-mujoco: %s",
+               slash && slash[1] ? slash + 1 : from);
+      plot_add(p, run ? tcsv : csv, x, y, key);
+    }
+    plot_end(p);
+  }
+}
+
+
 static int write_plots(const args *a, const bridge *br) {
   char col[300], title[300];
   tools_file o;
@@ -394,6 +463,9 @@ static int write_plots(const args *a, const bridge *br) {
     plot_col(&p, a, col, ecol[j]);
   }
   plot_end(&p);
+  if (a->against) {
+    plot_against(&p, f, a, br);
+  }
   if (tools_file_close(&o) != 0) {
     return -1;
   }
