@@ -49,6 +49,10 @@ typedef struct sim {
   body_rt *b;
   contact_rt *c;
   double *y, *y1, *k[7], *ytmp, *yerr;
+  int *live;  /* [2 * nlive]: the ranges [lo, hi) of y that a step of the explicit
+                 integrators updates: the bodies, the held slots' blocks, the energy
+                 integrals (the free slots' blocks stay zero; sim_live) */
+  int nlive;
   vxc_task_body_state *bs;    /* per body, at the last eval */
   vxc_task_contact_state *cs; /* per contact, at the last eval */
   double e0;                  /* initial K + P + E + D - W */
@@ -63,8 +67,10 @@ typedef struct sim {
 
 /* dy = f(t, y). With query = 1 the contacts are queried at y's poses (s->queries counts it);
  * with 0 the last query is reused, which is right only while y has the poses it was made at.
- * Fills s->bs, s->cs and each pair's wrenches and `deep`. Statuses: VXC_OK, VXC_ERR_NOMEM, a
- * query's or the force model's (s->err says which contact and when). */
+ * Fills s->bs, s->cs and each pair's wrenches and `deep`. dy is one of s->k[], s->jac.f0:
+ * only the ranges s->live are written, the free slots' entries being zero there already.
+ * Statuses: VXC_OK, VXC_ERR_NOMEM, a query's or the force model's (s->err says which
+ * contact and when). */
 vxc_status vxci_sim_eval(sim *s, double t, const double *y, double *dy, int query);
 
 /* The energy terms of state y (J): kinetic, potential, the integrals, and the balance error
