@@ -748,6 +748,7 @@ static void track_summary(sim *s, double t) {
       cs->peak_tspin = fmax(cs->peak_tspin, c->t_spin);
     }
   }
+  vxci_peaks_track(s, t);
 }
 
 
@@ -843,6 +844,9 @@ static vxc_status setup(sim *s, vxc_task *T) {
   for (int ci = 0; ci < T->ncontact; ci++) {
     T->sum_contact[ci].first = T->sum_contact[ci].last = -1;
   }
+  if (vxci_peaks_init(s) != VXC_OK) {
+    return VXC_ERR_NOMEM;
+  }
   /* initial state */
   for (int i = 0; i < T->nbody; i++) {
     const task_body *b = &T->body[i];
@@ -885,6 +889,7 @@ static void teardown(sim *s) {
   vxci_task_free_mem(T, s->b);
   vxci_task_free_mem(T, s->c);
   vxci_task_free_mem(T, s->live);
+  vxci_peaks_free(s);
   vxci_task_free_mem(T, s->cs);
   vxci_sim_rosw_free(s);
   T->rec_body = s->bs; /* the final states stay with the task for the summary */
@@ -1156,6 +1161,7 @@ static void run_finish(sim *s, run_loop *L) {
   sum->nbody = T->nbody;
   sum->ncontact = T->ncontact;
   sum->contact = T->sum_contact;
+  vxci_peaks_finish(s);
   if (sum->min_step == HUGE_VAL) {
     sum->min_step = 0;
   }

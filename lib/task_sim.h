@@ -53,6 +53,8 @@ typedef struct sim {
                  integrators updates: the bodies, the held slots' blocks, the energy
                  integrals (the free slots' blocks stay zero; sim_live) */
   int nlive;
+  struct sim_life *life; /* per contact's slot, the contact holding it (task_peaks.c) */
+  int *life_off;         /* contact ci's slots: life[life_off[ci] ..] */
   vxc_task_body_state *bs;    /* per body, at the last eval */
   vxc_task_contact_state *cs; /* per contact, at the last eval */
   double e0;                  /* initial K + P + E + D - W */
@@ -83,6 +85,16 @@ void vxci_sim_normalize_quats(sim *s, double *y);
 /* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
  * NaN or infinite when d is. */
 double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
+
+/* Each contact's own peaks (task_peaks.c): vxci_peaks_init allocates the slots' lives
+ * (VXC_OK, VXC_ERR_NOMEM), vxci_peaks_track follows the held slots after an accepted step
+ * at time t (the pairs' last query and wrenches at s->y), vxci_peaks_finish keeps the lives
+ * still open at the run's end in the summary (T->sum_contact[].peak), vxci_peaks_free
+ * releases them (NULL fields are fine). */
+vxc_status vxci_peaks_init(sim *s);
+void vxci_peaks_track(sim *s, double t);
+void vxci_peaks_finish(sim *s);
+void vxci_peaks_free(sim *s);
 
 /* The Rosenbrock-W integrator (task_rosw.c). vxci_sim_rosw_init allocates s->jac for the task's
  * largest fast set (VXC_OK, VXC_ERR_NOMEM); vxci_sim_rosw_free releases it (a zeroed jac is fine).
