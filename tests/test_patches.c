@@ -572,6 +572,38 @@ static void test_patch_forces_square_peg(void **state) {
 }
 
 
+/* A ball of radius r between the two prongs of a slotted block (one quadric cell, box minus
+ * the slab |x| < w, so not convex), h = r - w into each: as a vxc_pair under the rtol rule,
+ * step after step (the tracker's leaf hint, a fixed leaf with retries, from the second
+ * step), two contacts, each the cap pi h^2 (3 r - h) / 3 with the normal +-x. */
+static void test_patches_ball_in_slot_steps(void **state) {
+  (void)state;
+  const double r = 0.0105, w = 0.01, h = r - w;
+  const char *text = "(solid slot (cell c (box 0.1 0.1 0.05) (not (slab x -0.01 0.01))))";
+  vxc_solid *slot = NULL, *ball = ball_of(r);
+  assert_int_equal(vxc_solid_parse(text, strlen(text), "slot", NULL, &slot, NULL), VXC_OK);
+  vxc_params p;
+  vxc_pair *pr = patch_pair(ball, slot, &p);
+  vxc_pose pa = vxc_pose_identity();
+  double cap = M_PI * h * h * (3 * r - h) / 3;
+  for (int k = 0; k < 6; k++) {
+    pa.p[2] = 1e-4 * k; /* moving up, so that each step queries anew */
+    pair_at(pr, &pa, (const double[3]){0, 0, 0.1}, 1e-3);
+    assert_int_equal(vxc_pair_contact_count(pr), 2);
+    for (int i = 0; i < 2; i++) {
+      vxc_pair_contact c;
+      assert_int_equal(vxc_pair_contact_get(pr, i, &c, NULL), VXC_OK);
+      double side = c.geom.centroid[0] > 0 ? 1 : -1;
+      assert_double_rel(c.geom.volume, cap, 2e-3);
+      assert_double_near(c.geom.normal[0], side, 1e-6);
+    }
+  }
+  vxc_pair_free(pr);
+  vxc_solid_free(ball);
+  vxc_solid_free(slot);
+}
+
+
 /* The peg of test_patch_forces_square_peg sliding up at 1 mm/s for 10 steps of 1 ms: each
  * wall's patch keeps its slot from step to step (nearest centroid), and its bristle
  * deflection, starting from zero, follows the slip of the peg over the wall (+z). */
@@ -672,6 +704,7 @@ int main(void) {
       cmocka_unit_test(test_patches_ball_on_cube_face),
       cmocka_unit_test(test_patches_ball_in_v_groove),
       cmocka_unit_test(test_patch_forces_square_peg),
+      cmocka_unit_test(test_patches_ball_in_slot_steps),
       cmocka_unit_test(test_patch_states_follow_sliding_peg),
       cmocka_unit_test(test_patch_forces_ball_in_v_groove),
   };
