@@ -30,16 +30,8 @@ static size_t find(size_t *up, size_t i) {
 }
 
 
-static void join(size_t *up, size_t a, size_t b) {
-  a = find(up, a);
-  b = find(up, b);
-  if (a != b) {
-    up[a > b ? a : b] = a < b ? a : b; /* the smaller index is the root: order-independent */
-  }
-}
-
-
-/* The elements' regions' bounding boxes, packed (lo x y z, hi x y z; NaN: empty), and
+/* The elements' regions' bounding boxes, packed (lo x y z lowered by tol, hi x y z; NaN:
+ * empty), and
  * the hashed grid they are entered in: cells of edge g from o; per bucket, a list. */
 #define GRID_CELLS_MAX 27
 #define GRID_NONE UINT32_MAX
@@ -51,14 +43,11 @@ typedef struct grid {
 } grid;
 
 
-/* 1 when the bounding boxes a and b meet (within tol, m). */
-static int touch(const double *a, const double *b, double tol) {
-  for (int k = 0; k < 3; k++) {
-    if (!(a[k] <= b[3 + k] + tol && b[k] <= a[3 + k] + tol)) {
-      return 0;
-    }
-  }
-  return 1;
+/* 1 when the packed bounding boxes a and b meet (their low ends are lowered by the
+ * rounding allowance). */
+static int touch(const double *a, const double *b) {
+  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
+         b[2] <= a[5];
 }
 
 
@@ -92,6 +81,11 @@ static void grid_setup(grid *gr, const vxc_region_box *box, size_t n) {
     }
   }
   gr->tol = 1e-9 * smax; /* the rounding of the regions' corners */
+  for (size_t i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) {
+      gr->bb[i][k] -= gr->tol;
+    }
+  }
   for (int k = 0; k < 3; k++) {
     gr->o[k] = isfinite(gr->o[k]) ? gr->o[k] - gr->tol : 0;
   }
@@ -108,7 +102,7 @@ static double grid_range(const grid *gr, const double *bb, long long c0[3], long
   }
   double cells = 1;
   for (int k = 0; k < 3; k++) {
-    c0[k] = (long long)floor((bb[k] - gr->tol - gr->o[k]) / gr->g);
+    c0[k] = (long long)floor((bb[k] - gr->o[k]) / gr->g); /* bb[k] lowered by tol already */
     c1[k] = (long long)floor((bb[3 + k] + gr->tol - gr->o[k]) / gr->g);
     cells *= (double)(c1[k] - c0[k] + 1);
   }
@@ -124,10 +118,16 @@ static size_t cell_hash(long long x, long long y, long long z, size_t mask) {
 }
 
 
-/* Joins i and j when their regions touch and they are not joined yet. */
-static void join_touching_pair(const grid *gr, size_t i, size_t j, size_t *up) {
-  if (touch(gr->bb[i], gr->bb[j], gr->tol) && find(up, i) != find(up, j)) {
-    join(up, i, j);
+/* Joins i (its root *ri) and j when their regions touch and they are not joined yet;
+ * *ri gets the root of both. */
+static void join_touching_pair(const grid *gr, size_t i, size_t *ri, size_t j, size_t *up) {
+  if (touch(gr->bb[i], gr->bb[j])) {
+    size_t rj = find(up, j);
+    if (rj != *ri) {
+      /* the smaller index is the root: the parts do not depend on the order of joins */
+      up[rj > *ri ? rj : *ri] = rj < *ri ? rj : *ri;
+      *ri = rj < *ri ? rj : *ri;
+    }
   }
 }
 
@@ -136,12 +136,13 @@ static void join_touching_pair(const grid *gr, size_t i, size_t j, size_t *up) {
  * that it touches. */
 static void grid_enter(grid *gr, uint32_t i, const long long c0[3], const long long c1[3],
                        size_t *up) {
+  size_t ri = find(up, i);
   for (long long x = c0[0]; x <= c1[0]; x++) {
     for (long long y = c0[1]; y <= c1[1]; y++) {
       for (long long z = c0[2]; z <= c1[2]; z++) {
         size_t h = cell_hash(x, y, z, gr->mask);
         for (uint32_t e = gr->head[h]; e != GRID_NONE; e = gr->next[e]) {
-          join_touching_pair(gr, i, gr->who[e], up);
+          join_touching_pair(gr, i, &ri, gr->who[e], up);
         }
         gr->who[gr->n] = i;
         gr->next[gr->n] = gr->head[h];
@@ -189,8 +190,9 @@ static int join_touching(const vxc_allocator *al, const vxc_region_box *box, siz
       }
     }
     for (size_t k = 0; k < nbig; k++) {
+      size_t rk = find(up, big[k]);
       for (size_t i = 0; i < n; i++) {
-        join_touching_pair(&gr, big[k], i, up);
+        join_touching_pair(&gr, big[k], &rk, i, up);
       }
     }
   }
