@@ -17,7 +17,8 @@ vxc_status vxci_pose_xform(const vxc_pose *pose, vxg_xform *x, const char *what,
 /* lib/patch.c: splits a cell pair's n region elements into contact patches: fills out[]
  * (room for n) in decreasing order of volume and box[i].patch; pair_normal stands in for a
  * patch without area vector. Returns the number of patches (0 when none holds volume), or
- * -1 when out of memory (through al). */
+ * -1 when out of memory (through al). A single patch is not measured (out[] and box[].patch
+ * untouched): it is the whole pair, whose figures the caller gives it. */
 int vxci_patches(const vxc_allocator *al, vxc_region_box *box, size_t n, const vxc_query_options *o,
                  const double pair_normal[3], vxc_patch *out);
 

@@ -63,6 +63,7 @@ void vxc_query_options_default(vxc_query_options *o) {
   o->r_n = 0.95;
   o->n_i = 15;
   o->closed_form = 1;
+  o->patches = 1;
 }
 
 
@@ -157,7 +158,7 @@ static void region_start(vxc_query *q, const vxc_query_options *o, vxv_options *
   q->cur_pair = 0;
   q->reg_failed = 0;
   q->npatches = 0;
-  vo->visit = o->region || o->patches ? keep_region : NULL;
+  vo->visit = o->region ? keep_region : NULL;
   vo->visit_ud = q;
 }
 
@@ -232,20 +233,45 @@ static int boxes_overlap(const double a[6], const double b[6]) {
 }
 
 
-/* Splits the running pair's region into patches, appended to q->patches; pm->npatch is
- * set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
-static int pair_patches(vxc_query *q, const vxc_query_options *o, vxc_pair_metrics *pm) {
+/* The pair's figures as its one patch of n elements (n = 0: its leaves). */
+static void whole_patch(const vxc_pair_metrics *pm, size_t n, vxc_patch *p) {
+  p->volume = pm->geom.volume;
+  p->volume_lo = pm->volume_lo;
+  p->volume_hi = pm->volume_hi;
+  p->error_estimate = pm->error_estimate;
+  memcpy(p->centroid, pm->geom.centroid, sizeof p->centroid);
+  memcpy(p->inertia, pm->geom.inertia, sizeof p->inertia);
+  memcpy(p->normal, pm->geom.normal, sizeof p->normal);
+  p->area = pm->area;
+  p->normal_flags = pm->normal_flags;
+  p->boxes = n > 0 ? (long long)n : pm->leaves;
+}
+
+
+/* Splits the running pair's region into patches when `split` (else, and when it has one
+ * part, the pair is its one patch: the same figures), appended to q->patches; pm->npatch
+ * is set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
+static int pair_patches(vxc_query *q, const vxc_query_options *o, int split,
+                        vxc_pair_metrics *pm) {
   size_t n = q->nreg - q->pair_start;
-  if (vxg_grow(query_al(q), (void **)&q->patches, &q->cappatches, q->npatches + n,
+  if (vxg_grow(query_al(q), (void **)&q->patches, &q->cappatches, q->npatches + n + 1,
                sizeof *q->patches) != 0 ||
       vxg_grow(query_al(q), (void **)&q->patch_off, &q->patch_off_cap, (size_t)q->cur_pair + 1,
                sizeof *q->patch_off) != 0) {
     return -1;
   }
-  int np = vxci_patches(query_al(q), q->reg + q->pair_start, n, o, pm->geom.normal,
-                        q->patches + q->npatches);
+  vxc_region_box *box = q->reg + q->pair_start;
+  vxc_patch *out = q->patches + q->npatches;
+  int np = split ? vxci_patches(query_al(q), box, n, o, pm->geom.normal, out) : 0;
   if (np < 0) {
     return -1;
+  }
+  if (np <= 1) {
+    whole_patch(pm, n, out);
+    np = 1;
+    for (size_t i = 0; i < n; i++) {
+      box[i].patch = 0;
+    }
   }
   q->patch_off[q->cur_pair] = q->npatches;
   q->npatches += (size_t)np;
@@ -322,10 +348,12 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   int have_mpr = 0;
   vxv_options vhull = *vo;
   vhull.hull_test = grid_h <= 0 && ca->hull.exact && cb->hull.exact;
-  /* a cell that is not convex has only its bounding box's support: its pair keeps its region
-     for the penetration's bracket (on one thread, as a visitor needs), then drops it */
-  int own_reg = !vo->visit && grid_h <= 0 && vo->threads <= 1 &&
-                !(ca->hull.exact && cb->hull.exact);
+  /* two convex cells meet in a convex, hence connected, region: one patch as it is. A cell
+     that is not convex has only its bounding box's support: its pair keeps its region for
+     the penetration's bracket and its patches, then drops it */
+  int convex = ca->hull.exact && cb->hull.exact;
+  int split = o->patches && grid_h <= 0 && !convex;
+  int own_reg = !vo->visit && grid_h <= 0 && !convex;
   if (own_reg) {
     vhull.visit = keep_region;
     vhull.visit_ud = q;
@@ -397,14 +425,14 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->normal_flags = flags;
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
-  int kept = o->region || o->patches || own_reg;
+  int kept = o->region || own_reg;
   vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
                    kept ? q->nreg - q->pair_start : 0, pm);
+  if (o->patches && pair_patches(q, o, split, pm) != 0) {
+    return VXC_ERR_NOMEM;
+  }
   if (own_reg) {
     q->nreg = q->pair_start;
-  }
-  if (o->patches && pair_patches(q, o, pm) != 0) {
-    return VXC_ERR_NOMEM;
   }
   pm->time_ms = now_ms() - t0;
   return VXC_OK;
@@ -419,12 +447,15 @@ static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, cons
                                  vxci_leaf_hint *hint, vxc_prev_normal_fn prev, void *prev_ud,
                                  vxc_pair_metrics *pm) {
   double h = hint ? hint->h : 0;
-  if (h > 0 && o->rtol > 0 && !o->certified && !o->region && !o->patches) {
+  if (h > 0 && o->rtol > 0 && !o->certified && !o->region) {
     vxv_options fixed = *vo;
     fixed.rtol = 0;
     fixed.parent_est = 1;
+    size_t nreg = q->nreg, npatches = q->npatches; /* each attempt starts from these */
     for (int k = 0; k <= VXCI_HINT_REFINES && h >= o->voxel; k++, h /= VXCI_HINT_RATIO) {
       fixed.h_min = h;
+      q->nreg = nreg;
+      q->npatches = npatches;
       vxc_status st = measure_pair(q, sa, ia, xa, sb, ib, xb, o, &fixed, 0, prev, prev_ud, pm);
       if (st != VXC_OK) {
         if (st != VXC_NO_CONTACT) {
@@ -442,6 +473,8 @@ static vxc_status measure_hinted(vxc_query *q, const vxg_solid *sa, int ia, cons
       }
       hint->age = 0;
     }
+    q->nreg = nreg;
+    q->npatches = npatches;
   }
   return measure_pair(q, sa, ia, xa, sb, ib, xb, o, vo, 0, prev, prev_ud, pm);
 }

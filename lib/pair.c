@@ -225,7 +225,7 @@ static void update_leaf(vxc_pair *pr, int sl, const vxc_pair_metrics *pm) {
   const vxc_query_options *o = &pr->opt;
   vxci_leaf_hint *lh = &pr->leaf[sl];
   double h = pm->leaf_min;
-  if (!(o->rtol > 0) || o->certified || o->region || o->patches || !(h > 0) || pm->capped ||
+  if (!(o->rtol > 0) || o->certified || o->region || !(h > 0) || pm->capped ||
       !(pm->error_estimate > 0)) { /* an exact result (planar faces) is smooth anyway */
     memset(lh, 0, sizeof *lh);
     return;

@@ -4,35 +4,22 @@
  * vxc_query_region gives them) are the nodes; two touch when the bounding boxes of their
  * regions meet (a whole box's is the box; a leaf's, of the polyhedra it integrated, so that
  * two leaves that share a face but whose regions lie apart in them are not joined), within
- * a rounding allowance. Neighbours are found by a
- * sweep along the axis of the elements' widest spread (sorted by the cubes' low end, each
- * compared with the following ones whose low end is below its high end) and joined by
- * union-find. A part that holds no volume (only empty leaves near a surface) is joined to
- * the part with volume whose centroid is nearest, so every patch has V > 0 and the
+ * a rounding allowance. Neighbours are found in a hashed grid (an element is tested
+ * against those that share a cell its region meets, the cells about the leaves' size, so
+ * the work grows as the elements' count) and joined by union-find; a pair whose elements
+ * form one part with volume stops there (it is the whole pair). A part that holds no
+ * volume (only empty leaves near a surface) is joined to the part with volume whose
+ * centroid is nearest, so every patch has V > 0 and the
  * patches' volumes and brackets sum to the pair's. Each patch's V, bracket, centroid and J
  * come from its elements' moments (about the patch's first element, so that they stay
  * small), its normal from J and its area vector as a pair's does. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "geom/vec3.h"
 #include "lib/internal.h"
-
-typedef struct patch_sort {
-  double lo;
-  size_t i;
-} patch_sort;
-
-
-static int cmp_lo(const void *a, const void *b) {
-  const patch_sort *x = a, *y = b;
-  if (x->lo != y->lo) {
-    return x->lo < y->lo ? -1 : 1;
-  }
-  return (x->i > y->i) - (x->i < y->i);
-}
-
 
 static size_t find(size_t *up, size_t i) {
   while (up[i] != i) {
@@ -43,62 +30,178 @@ static size_t find(size_t *up, size_t i) {
 }
 
 
-static void join(size_t *up, size_t a, size_t b) {
-  a = find(up, a);
-  b = find(up, b);
-  if (a != b) {
-    up[a > b ? a : b] = a < b ? a : b; /* the smaller index is the root: order-independent */
-  }
+/* The elements' regions' bounding boxes, packed (lo x y z lowered by tol, hi x y z; NaN:
+ * empty), and
+ * the hashed grid they are entered in: cells of edge g from o; per bucket, a list. */
+#define GRID_CELLS_MAX 27
+#define GRID_NONE UINT32_MAX
+typedef struct grid {
+  double (*bb)[6];
+  uint32_t *head, *next, *who;
+  size_t mask, n;
+  double g, tol, o[3];
+} grid;
+
+
+/* 1 when the packed bounding boxes a and b meet (their low ends are lowered by the
+ * rounding allowance). */
+static int touch(const double *a, const double *b) {
+  return a[0] <= b[3] && b[0] <= a[3] && a[1] <= b[4] && b[1] <= a[4] && a[2] <= b[5] &&
+         b[2] <= a[5];
 }
 
 
-/* 1 when the regions' bounding boxes meet (within tol, m). */
-static int touch(const vxc_region_box *a, const vxc_region_box *b, double tol) {
+/* Packs the regions' bounds into gr->bb and sets the grid: its origin, the rounding
+ * allowance, and its edge, the leaves' typical largest edge (a power of two, from the
+ * mean of their binary exponents; of all elements without leaves). */
+static void grid_setup(grid *gr, const vxc_region_box *box, size_t n) {
+  long long sum[2] = {0, 0}, cnt[2] = {0, 0};
+  double smax = 0;
   for (int k = 0; k < 3; k++) {
-    if (!(a->bounds[k] <= b->bounds[3 + k] + tol && b->bounds[k] <= a->bounds[3 + k] + tol)) {
-      return 0;
+    gr->o[k] = HUGE_VAL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const vxc_region_box *b = &box[i];
+    double e = fmax(b->extent[0], fmax(b->extent[1], b->extent[2]));
+    int x, empty = 0;
+    smax = fmax(smax, e);
+    if (e > 0 && isfinite(e)) {
+      frexp(e, &x);
+      sum[b->leaf != 0] += x;
+      cnt[b->leaf != 0]++;
+    }
+    for (int k = 0; k < 3; k++) {
+      empty |= !(b->bounds[k] <= b->bounds[3 + k]);
+    }
+    for (int k = 0; k < 6; k++) {
+      gr->bb[i][k] = empty ? NAN : b->bounds[k];
+    }
+    for (int k = 0; k < 3 && !empty; k++) {
+      gr->o[k] = fmin(gr->o[k], b->bounds[k]);
     }
   }
-  return 1;
-}
-
-
-/* Joins every pair of touching elements. Returns 0 or -1 (memory). */
-static int join_touching(const vxc_allocator *al, const vxc_region_box *box, size_t n, size_t *up) {
-  patch_sort *s = vxg_alloc(al, n * sizeof *s + 1);
-  if (!s) {
-    return -1;
-  }
-  double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  gr->tol = 1e-9 * smax; /* the rounding of the regions' corners */
   for (size_t i = 0; i < n; i++) {
     for (int k = 0; k < 3; k++) {
-      lo[k] = fmin(lo[k], box[i].center[k]);
-      hi[k] = fmax(hi[k], box[i].center[k]);
+      gr->bb[i][k] -= gr->tol;
     }
   }
-  int ax = 0;
-  for (int k = 1; k < 3; k++) {
-    ax = hi[k] - lo[k] > hi[ax] - lo[ax] ? k : ax;
+  for (int k = 0; k < 3; k++) {
+    gr->o[k] = isfinite(gr->o[k]) ? gr->o[k] - gr->tol : 0;
   }
-  double smax = 0;
-  for (size_t i = 0; i < n; i++) {
-    s[i].lo = box[i].bounds[ax]; /* an empty region's is infinite: it sorts last */
-    s[i].i = i;
-    smax = fmax(smax, fmax(box[i].extent[0], fmax(box[i].extent[1], box[i].extent[2])));
+  int k = cnt[1] > 0;
+  gr->g = cnt[k] > 0 ? ldexp(1, (int)(sum[k] / cnt[k])) : 1;
+}
+
+
+/* The cells [c0, c1] (per axis) that box bb, widened by tol, meets, and their number (0:
+ * an empty region). */
+static double grid_range(const grid *gr, const double *bb, long long c0[3], long long c1[3]) {
+  if (isnan(bb[0])) {
+    return 0;
   }
-  qsort(s, n, sizeof *s, cmp_lo);
-  double tol = 1e-9 * smax; /* the rounding of the regions' corners */
-  for (size_t a = 0; a < n; a++) {
-    const vxc_region_box *p = &box[s[a].i];
-    double end = p->bounds[3 + ax] + tol;
-    for (size_t b = a + 1; b < n && s[b].lo <= end; b++) {
-      if (touch(p, &box[s[b].i], tol)) {
-        join(up, s[a].i, s[b].i);
+  double cells = 1;
+  for (int k = 0; k < 3; k++) {
+    c0[k] = (long long)floor((bb[k] - gr->o[k]) / gr->g); /* bb[k] lowered by tol already */
+    c1[k] = (long long)floor((bb[3 + k] + gr->tol - gr->o[k]) / gr->g);
+    cells *= (double)(c1[k] - c0[k] + 1);
+  }
+  return cells;
+}
+
+
+static size_t cell_hash(long long x, long long y, long long z, size_t mask) {
+  unsigned long long h = (unsigned long long)x * 0x9e3779b97f4a7c15ULL ^
+                         (unsigned long long)y * 0xc2b2ae3d27d4eb4fULL ^
+                         (unsigned long long)z * 0x165667b19e3779f9ULL;
+  return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+
+/* Joins i (its root *ri) and j when their regions touch and they are not joined yet;
+ * *ri gets the root of both. */
+static void join_touching_pair(const grid *gr, size_t i, size_t *ri, size_t j, size_t *up) {
+  if (touch(gr->bb[i], gr->bb[j])) {
+    size_t rj = find(up, j);
+    if (rj != *ri) {
+      /* the smaller index is the root: the parts do not depend on the order of joins */
+      up[rj > *ri ? rj : *ri] = rj < *ri ? rj : *ri;
+      *ri = rj < *ri ? rj : *ri;
+    }
+  }
+}
+
+
+/* Enters element i in the cells [c0, c1], joined to the elements entered there before it
+ * that it touches. */
+static void grid_enter(grid *gr, uint32_t i, const long long c0[3], const long long c1[3],
+                       size_t *up) {
+  size_t ri = find(up, i);
+  for (long long x = c0[0]; x <= c1[0]; x++) {
+    for (long long y = c0[1]; y <= c1[1]; y++) {
+      for (long long z = c0[2]; z <= c1[2]; z++) {
+        size_t h = cell_hash(x, y, z, gr->mask);
+        for (uint32_t e = gr->head[h]; e != GRID_NONE; e = gr->next[e]) {
+          join_touching_pair(gr, i, &ri, gr->who[e], up);
+        }
+        gr->who[gr->n] = i;
+        gr->next[gr->n] = gr->head[h];
+        gr->head[h] = (uint32_t)gr->n++;
       }
     }
   }
-  vxg_free(al, s);
-  return 0;
+}
+
+
+/* Joins every pair of touching elements (their regions' bounding boxes meet within the
+ * rounding of their corners): each element is entered in the cells of a hashed grid (of
+ * about the leaves' size) that its widened region meets, and tested against the
+ * elements entered before it in the same buckets; two that touch share the cells about
+ * their meeting point, so none is missed. An element that meets more than GRID_CELLS_MAX
+ * cells (a large box inside the region) is tested against every element instead.
+ * Returns 0 or -1 (memory, or too many elements for 32-bit lists). */
+static int join_touching(const vxc_allocator *al, const vxc_region_box *box, size_t n, size_t *up) {
+  if (n >= GRID_NONE / GRID_CELLS_MAX) {
+    return -1;
+  }
+  size_t nb = 1;
+  while (nb < 4 * n) {
+    nb *= 2;
+  }
+  grid gr;
+  memset(&gr, 0, sizeof gr);
+  gr.mask = nb - 1;
+  gr.bb = vxg_alloc(al, n * sizeof *gr.bb + 1);
+  gr.head = vxg_alloc(al, nb * sizeof *gr.head);
+  gr.next = vxg_alloc(al, GRID_CELLS_MAX * n * sizeof *gr.next + 1);
+  gr.who = vxg_alloc(al, GRID_CELLS_MAX * n * sizeof *gr.who + 1);
+  size_t *big = vxg_alloc(al, n * sizeof *big + 1), nbig = 0;
+  int rc = gr.bb && gr.head && gr.next && gr.who && big ? 0 : -1;
+  if (rc == 0) {
+    grid_setup(&gr, box, n);
+    memset(gr.head, 0xff, nb * sizeof *gr.head); /* GRID_NONE */
+    for (size_t i = 0; i < n; i++) {
+      long long c0[3], c1[3];
+      double cells = grid_range(&gr, gr.bb[i], c0, c1);
+      if (cells > GRID_CELLS_MAX) {
+        big[nbig++] = i;
+      } else if (cells > 0) {
+        grid_enter(&gr, (uint32_t)i, c0, c1, up);
+      }
+    }
+    for (size_t k = 0; k < nbig; k++) {
+      size_t rk = find(up, big[k]);
+      for (size_t i = 0; i < n; i++) {
+        join_touching_pair(&gr, big[k], &rk, i, up);
+      }
+    }
+  }
+  vxg_free(al, gr.bb);
+  vxg_free(al, gr.head);
+  vxg_free(al, gr.next);
+  vxg_free(al, gr.who);
+  vxg_free(al, big);
+  return rc;
 }
 
 
@@ -168,6 +271,24 @@ static int sum_patches(vxc_region_box *box, size_t n, size_t *up, size_t *root, 
     }
   }
   return np;
+}
+
+
+/* The parts (union-find roots) that hold an element with volume, up to 2: 0, 1, or 2 for
+ * more than one. */
+static int parts_with_volume(const vxc_region_box *box, size_t n, size_t *up) {
+  size_t first = n;
+  for (size_t i = 0; i < n; i++) {
+    if (box[i].moments[0] > 0) {
+      size_t r = find(up, i);
+      if (first == n) {
+        first = r;
+      } else if (r != first) {
+        return 2;
+      }
+    }
+  }
+  return first < n;
 }
 
 
@@ -250,7 +371,9 @@ static int finish_patches(vxc_region_box *box, size_t n, patch_work *w, int *kee
     w->count[w->to[box[i].patch]]++;
   }
   for (int k = 0; k < nk; k++) {
-    patch_normal(&out[keep[k]], w->area[keep[k]], o, pair_normal);
+    if (nk > 1) { /* one part: the caller gives it the pair's figures */
+      patch_normal(&out[keep[k]], w->area[keep[k]], o, pair_normal);
+    }
     w->sorted[k] = out[keep[k]];
     w->sorted[k].boxes = keep[k]; /* the part, for the sort's tie-break and the ranks */
   }
@@ -273,34 +396,42 @@ int vxci_patches(const vxc_allocator *al, vxc_region_box *box, size_t n, const v
   if (n == 0) {
     return 0;
   }
+  /* one block for the scratch, the 8-byte types first */
   patch_work w;
-  w.up = vxg_alloc(al, n * sizeof *w.up);
-  w.root = vxg_alloc(al, n * sizeof *w.root);
-  w.mom = vxg_alloc(al, n * sizeof *w.mom);
-  w.area = vxg_alloc(al, n * sizeof *w.area);
-  w.to = vxg_alloc(al, n * sizeof *w.to);
-  w.rank = vxg_alloc(al, n * sizeof *w.rank);
-  int *keep = vxg_alloc(al, n * sizeof *keep);
-  w.count = vxg_alloc(al, n * sizeof *w.count);
-  w.sorted = vxg_alloc(al, n * sizeof *w.sorted);
+  size_t per = sizeof *w.mom + sizeof *w.area + sizeof *w.sorted + sizeof *w.up +
+               sizeof *w.root + sizeof *w.count + sizeof *w.to + sizeof *w.rank + sizeof(int);
+  char *block = n <= ((size_t)-1) / per ? vxg_alloc(al, n * per) : NULL;
+  if (!block) {
+    return -1;
+  }
+  char *at = block;
+  w.mom = (double(*)[10])(void *)at;
+  at += n * sizeof *w.mom;
+  w.area = (double(*)[3])(void *)at;
+  at += n * sizeof *w.area;
+  w.sorted = (vxc_patch *)(void *)at;
+  at += n * sizeof *w.sorted;
+  w.up = (size_t *)(void *)at;
+  at += n * sizeof *w.up;
+  w.root = (size_t *)(void *)at;
+  at += n * sizeof *w.root;
+  w.count = (long long *)(void *)at;
+  at += n * sizeof *w.count;
+  w.to = (int *)(void *)at;
+  at += n * sizeof *w.to;
+  w.rank = (int *)(void *)at;
+  int *keep = w.rank + n;
+  for (size_t i = 0; i < n; i++) {
+    w.up[i] = i;
+  }
   int np = -1;
-  if (w.up && w.root && w.mom && w.area && w.to && w.rank && keep && w.count && w.sorted) {
-    for (size_t i = 0; i < n; i++) {
-      w.up[i] = i;
-    }
-    if (join_touching(al, box, n, w.up) == 0) {
+  if (join_touching(al, box, n, w.up) == 0) {
+    np = parts_with_volume(box, n, w.up); /* 1: connected, the whole pair the caller has */
+    if (np > 1) {
       np = sum_patches(box, n, w.up, w.root, out, w.mom, w.area);
       np = finish_patches(box, n, &w, keep, out, np, o, pair_normal);
     }
   }
-  vxg_free(al, w.up);
-  vxg_free(al, w.root);
-  vxg_free(al, w.mom);
-  vxg_free(al, w.area);
-  vxg_free(al, w.to);
-  vxg_free(al, w.rank);
-  vxg_free(al, keep);
-  vxg_free(al, w.count);
-  vxg_free(al, w.sorted);
+  vxg_free(al, block);
   return np;
 }

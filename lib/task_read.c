@@ -33,9 +33,11 @@
  * between two kinematic bodies (fixed, or driven without a gripper) it is measured and
  * reported, moving neither; two fixed bodies are refused. A contact's (voxel H) alone gives the thesis's
  * fixed voxel size, (rtol R) the relative volume tolerance (default 1e-3), stopped on the
- * error estimate or, with (certified), on the certified bracket. (patches) makes each
- * connected part of a cell pair's interference a contact of its own (lib/README.md section
- * 11); the default (slots N) is then PATCH_SLOTS per cell pair. (closed-form off) measures
+ * error estimate or, with (certified), on the certified bracket. Each connected part of a
+ * cell pair's interference is a contact of its own (lib/README.md section 11), unless
+ * (patches off) merges them ((patches) and (patches on), the default, are kept for older
+ * files); the default (slots N) is then PATCH_SLOTS per cell pair with a cell that is not
+ * convex (two convex cells meet in one part). (closed-form off) measures
  * a ball on a plane, two balls or a ball against a cylinder by the octree too
  * (vxc_query_options.closed_form). */
 #include <math.h>
@@ -46,10 +48,12 @@
 #include "geom/geom.h"
 #include "geom/input.h"
 #include "geom/sexp.h"
+#include "lib/internal.h"
 #include "lib/task_forms.h"
 #include "lib/task_internal.h"
 
-/* Default state slots per cell pair of a (patches) contact (a peg in a hole: 4 walls). */
+/* Default state slots per cell pair, with a cell that is not convex, of a contact that
+ * splits its patches (a peg in a hole: 4 walls). */
 #define PATCH_SLOTS 8
 
 typedef struct reader {
@@ -626,13 +630,25 @@ static int params_form(reader *rd, const vxg_sexp *f, vxc_params *p) {
 }
 
 
+/* State slots for every cell pair of solids a and b: one, or PATCH_SLOTS with patches
+ * when a cell is not convex (room for a few patches). */
+static long long pair_slots(const vxg_solid *a, const vxg_solid *b, int patches) {
+  long long nc = 0;
+  for (int i = 0; i < a->ncell; i++) {
+    for (int j = 0; j < b->ncell; j++) {
+      nc += patches && !(a->cell[i]->hull.exact && b->cell[j]->hull.exact) ? PATCH_SLOTS : 1;
+    }
+  }
+  return nc;
+}
+
+
 /* What a contact gets when its file does not say: slots for every cell pair (up to 256),
  * and the event force and atol of the negligible force. */
 static void contact_defaults(reader *rd, task_contact *c, int have_atol) {
   if (!c->slots) {
-    long long nc = (long long)vxc_solid_cell_count(rd->t->body[c->a].solid) *
-                   vxc_solid_cell_count(rd->t->body[c->b].solid);
-    nc *= c->query.patches ? PATCH_SLOTS : 1; /* room for a few patches per cell pair */
+    long long nc = pair_slots(rd->t->body[c->a].solid->geom, rd->t->body[c->b].solid->geom,
+                              c->query.patches);
     c->slots = nc > 256 ? 256 : (int)nc;
   }
   /* the contact's negligible force: 1e-4 of the larger free body's weight under 1 g (or
@@ -719,10 +735,10 @@ static int parse_contact(reader *rd, task_contact *c, const vxg_sexp *n) {
         return -1;
       }
     } else if (id == TF_PATCHES) {
-      if (f->nchild != 1) {
-        return fail(rd, f, "(patches) takes no value", NULL, NULL);
+      c->query.patches = 1; /* (patches): the default, kept for older files */
+      if (f->nchild != 1 && on_off(rd, f, &c->query.patches) < 0) {
+        return -1;
       }
-      c->query.patches = 1;
     } else if (id == TF_CONTACT_ATOL) {
       if (one_number(rd, f, &c->query.atol, 0) < 0) {
         return -1;

@@ -415,7 +415,9 @@ static void eval_accelerations(const sim *s, const double *y, const eval_ws *w, 
 /* dy = f(t, y): the bodies, each contact, then Newton-Euler. Fills s->bs, s->cs (records)
  * and each contact's metrics and `deep`. */
 vxc_status vxci_sim_eval(sim *s, double t, const double *y, double *dy, int query) {
-  memset(dy, 0, sizeof *dy * s->n);
+  for (int r = 0; r < s->nlive; r++) { /* the free slots' entries are zero (sim_live) */
+    memset(dy + s->live[2 * r], 0, sizeof *dy * (size_t)(s->live[2 * r + 1] - s->live[2 * r]));
+  }
   eval_ws w;
   vxc_status st = eval_ws_init(s, &w);
   if (st != VXC_OK) {
@@ -506,6 +508,44 @@ void vxci_sim_normalize_quats(sim *s, double *y) {
 }
 
 
+/* The ranges of y a step updates (s->live) after the trackers changed: the free slots'
+ * blocks are zero in y and their derivatives are zero, so the explicit integrators and
+ * vxci_sim_eval skip them; they are zeroed in the other vectors (the derivatives', and the
+ * implicit integrator's f0), which may hold a slot's values from before it was freed. */
+static void sim_live(sim *s) {
+  int m = 0, lo = 0, hi = 0;
+  for (int ci = 0; ci <= s->t->ncontact; ci++) {
+    int end = ci < s->t->ncontact ? s->c[ci].off : s->eoff;
+    hi = end; /* the bodies, or the slots of contact ci - 1 run up to here */
+    if (ci == s->t->ncontact) {
+      break;
+    }
+    for (int k = 0; k < s->t->contact[ci].slots; k++) {
+      int b = s->c[ci].off + k * VXC_STATE_SIZE;
+      if (s->y[b + VXC_STATE_ACTIVE] > 0.5) {
+        hi = b + VXC_STATE_SIZE;
+        continue;
+      }
+      if (hi > lo) {
+        s->live[2 * m] = lo;
+        s->live[2 * m++ + 1] = hi;
+      }
+      lo = hi = b + VXC_STATE_SIZE;
+      double *v[] = {s->y1,   s->ytmp, s->yerr, s->k[0], s->k[1],
+                     s->k[2], s->k[3], s->k[4], s->k[5], s->k[6], s->jac.f0};
+      for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+        if (v[i]) {
+          memset(v[i] + b, 0, VXC_STATE_SIZE * sizeof(double));
+        }
+      }
+    }
+  }
+  s->live[2 * m] = lo;
+  s->live[2 * m++ + 1] = s->n; /* through the energy integrals */
+  s->nlive = m;
+}
+
+
 /* One trial step of size h from (t, s->y) with s->k[0] = f(t, y) given. Writes s->y1,
  * s->k[last] = f(t + h, y1) (RK4: into k[4]; a pair: k[stages - 1]) and returns the scaled error
  * (adaptive) or 0 via *errn. */
@@ -514,18 +554,23 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
   double *y = s->y, *y1 = s->y1, *yt = s->ytmp;
   vxc_status st;
   *errn = 0;
+  const int *lv = s->live, nl = s->nlive;
   if (s->t->integrator == TASK_RK4) {
     static const double c[4] = {0, 0.5, 0.5, 1};
     for (int k = 1; k < 4; k++) {
-      for (int i = 0; i < n; i++) {
-        yt[i] = y[i] + c[k] * h * s->k[k - 1][i];
+      for (int r = 0; r < nl; r++) {
+        for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
+          yt[i] = y[i] + c[k] * h * s->k[k - 1][i];
+        }
       }
       if ((st = vxci_sim_eval(s, t + c[k] * h, yt, s->k[k], 1)) != VXC_OK) {
         return st;
       }
     }
-    for (int i = 0; i < n; i++) {
-      y1[i] = y[i] + h / 6 * (s->k[0][i] + 2 * s->k[1][i] + 2 * s->k[2][i] + s->k[3][i]);
+    for (int r = 0; r < nl; r++) {
+      for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
+        y1[i] = y[i] + h / 6 * (s->k[0][i] + 2 * s->k[1][i] + 2 * s->k[2][i] + s->k[3][i]);
+      }
     }
     vxci_sim_normalize_quats(s, y1);
     return vxci_sim_eval(s, t + h, y1, s->k[4], 1);
@@ -535,12 +580,14 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
   }
   const rk_pair *rk = &PAIRS[s->t->method];
   for (int k = 1; k < rk->stages; k++) {
-    for (int i = 0; i < n; i++) {
-      double acc = 0;
-      for (int j = 0; j < k; j++) {
-        acc += rk->a[k][j] * s->k[j][i];
+    for (int r = 0; r < nl; r++) {
+      for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
+        double acc = 0;
+        for (int j = 0; j < k; j++) {
+          acc += rk->a[k][j] * s->k[j][i];
+        }
+        yt[i] = y[i] + h * acc;
       }
-      yt[i] = y[i] + h * acc;
     }
     if (k == rk->stages - 1) {
       memcpy(y1, yt, sizeof *y1 * n);
@@ -551,12 +598,14 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
       return st;
     }
   }
-  for (int i = 0; i < n; i++) {
-    double d = 0;
-    for (int j = 0; j < rk->stages; j++) {
-      d += rk->e[j] * s->k[j][i];
+  for (int r = 0; r < nl; r++) {
+    for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
+      double d = 0;
+      for (int j = 0; j < rk->stages; j++) {
+        d += rk->e[j] * s->k[j][i];
+      }
+      s->yerr[i] = d * h;
     }
-    s->yerr[i] = d * h;
   }
   *errn = vxci_sim_error_norm(s, y, y1, s->yerr);
   return VXC_OK;
@@ -565,11 +614,13 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
 
 double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
   double e = 0;
-  for (int i = 0; i < s->n; i++) {
-    double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
-    double r = fabs(d[i]) / sc;
-    if (r > e || isnan(r)) {
-      e = r;
+  for (int k = 0; k < s->nlive; k++) { /* the free slots' entries are zero in all three */
+    for (int i = s->live[2 * k]; i < s->live[2 * k + 1]; i++) {
+      double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
+      double r = fabs(d[i]) / sc;
+      if (r > e || isnan(r)) {
+        e = r;
+      }
     }
   }
   return e;
@@ -697,6 +748,7 @@ static void track_summary(sim *s, double t) {
       cs->peak_tspin = fmax(cs->peak_tspin, c->t_spin);
     }
   }
+  vxci_peaks_track(s, t);
 }
 
 
@@ -760,6 +812,13 @@ static vxc_status setup(sim *s, vxc_task *T) {
   s->eoff = n;
   n += NE;
   s->n = n;
+  s->live = vxci_task_alloc(T, sizeof *s->live * 2 * (size_t)(n / VXC_STATE_SIZE + 2));
+  if (!s->live) {
+    return VXC_ERR_NOMEM;
+  }
+  s->live[0] = 0;
+  s->live[1] = n;
+  s->nlive = 1;
   double **v[] = {&s->y,    &s->y1,   &s->ytmp, &s->yerr, &s->k[0], &s->k[1],
                   &s->k[2], &s->k[3], &s->k[4], &s->k[5], &s->k[6]};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
@@ -784,6 +843,9 @@ static vxc_status setup(sim *s, vxc_task *T) {
   }
   for (int ci = 0; ci < T->ncontact; ci++) {
     T->sum_contact[ci].first = T->sum_contact[ci].last = -1;
+  }
+  if (vxci_peaks_init(s) != VXC_OK) {
+    return VXC_ERR_NOMEM;
   }
   /* initial state */
   for (int i = 0; i < T->nbody; i++) {
@@ -826,6 +888,8 @@ static void teardown(sim *s) {
   }
   vxci_task_free_mem(T, s->b);
   vxci_task_free_mem(T, s->c);
+  vxci_task_free_mem(T, s->live);
+  vxci_peaks_free(s);
   vxci_task_free_mem(T, s->cs);
   vxci_sim_rosw_free(s);
   T->rec_body = s->bs; /* the final states stay with the task for the summary */
@@ -879,6 +943,7 @@ static vxc_status run_start(sim *s, run_loop *L) {
   }
   if (st == VXC_OK) {
     st = update_contacts(s, L->t, &changed);
+    sim_live(s);
   }
   if (st == VXC_OK && changed) {
     st = vxci_sim_eval(s, L->t, s->y, s->k[0], 1);
@@ -1020,6 +1085,7 @@ static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
     return st;
   }
   if (changed) {
+    sim_live(s);
     L->event_hi = -1;
     st = vxci_sim_eval(s, t, s->y, s->k[0], 1);
     if (st != VXC_OK) {
@@ -1095,6 +1161,7 @@ static void run_finish(sim *s, run_loop *L) {
   sum->nbody = T->nbody;
   sum->ncontact = T->ncontact;
   sum->contact = T->sum_contact;
+  vxci_peaks_finish(s);
   if (sum->min_step == HUGE_VAL) {
     sum->min_step = 0;
   }

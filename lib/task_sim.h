@@ -49,6 +49,12 @@ typedef struct sim {
   body_rt *b;
   contact_rt *c;
   double *y, *y1, *k[7], *ytmp, *yerr;
+  int *live;  /* [2 * nlive]: the ranges [lo, hi) of y that a step of the explicit
+                 integrators updates: the bodies, the held slots' blocks, the energy
+                 integrals (the free slots' blocks stay zero; sim_live) */
+  int nlive;
+  struct sim_life *life; /* per contact's slot, the contact holding it (task_peaks.c) */
+  int *life_off;         /* contact ci's slots: life[life_off[ci] ..] */
   vxc_task_body_state *bs;    /* per body, at the last eval */
   vxc_task_contact_state *cs; /* per contact, at the last eval */
   double e0;                  /* initial K + P + E + D - W */
@@ -63,8 +69,10 @@ typedef struct sim {
 
 /* dy = f(t, y). With query = 1 the contacts are queried at y's poses (s->queries counts it);
  * with 0 the last query is reused, which is right only while y has the poses it was made at.
- * Fills s->bs, s->cs and each pair's wrenches and `deep`. Statuses: VXC_OK, VXC_ERR_NOMEM, a
- * query's or the force model's (s->err says which contact and when). */
+ * Fills s->bs, s->cs and each pair's wrenches and `deep`. dy is one of s->k[], s->jac.f0:
+ * only the ranges s->live are written, the free slots' entries being zero there already.
+ * Statuses: VXC_OK, VXC_ERR_NOMEM, a query's or the force model's (s->err says which
+ * contact and when). */
 vxc_status vxci_sim_eval(sim *s, double t, const double *y, double *dy, int query);
 
 /* The energy terms of state y (J): kinetic, potential, the integrals, and the balance error
@@ -77,6 +85,16 @@ void vxci_sim_normalize_quats(sim *s, double *y);
 /* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
  * NaN or infinite when d is. */
 double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
+
+/* Each contact's own peaks (task_peaks.c): vxci_peaks_init allocates the slots' lives
+ * (VXC_OK, VXC_ERR_NOMEM), vxci_peaks_track follows the held slots after an accepted step
+ * at time t (the pairs' last query and wrenches at s->y), vxci_peaks_finish keeps the lives
+ * still open at the run's end in the summary (T->sum_contact[].peak), vxci_peaks_free
+ * releases them (NULL fields are fine). */
+vxc_status vxci_peaks_init(sim *s);
+void vxci_peaks_track(sim *s, double t);
+void vxci_peaks_finish(sim *s);
+void vxci_peaks_free(sim *s);
 
 /* The Rosenbrock-W integrator (task_rosw.c). vxci_sim_rosw_init allocates s->jac for the task's
  * largest fast set (VXC_OK, VXC_ERR_NOMEM); vxci_sim_rosw_free releases it (a zeroed jac is fine).

@@ -17,14 +17,14 @@
  * (vxc_implicit_step), apply the wrench it returns over the step, and advance the states at
  * the step's end velocities (vxc_pair_advance).
  *
- * Contact patches: created with query options whose `patches` is 1, a pair splits each cell
+ * Contact patches: with query options whose `patches` is 1 (the default), a pair splits each cell
  * pair's interference into its connected parts (vxc_patch) and makes each part a contact of
  * its own: its own V, p_c, J and normal, its own force and torque from the model, its own
  * state slot (bristles, dwell, impact memory); the wrench is the sum over the contacts. The
  * tracker keys a contact by (cell pair, patch) and follows the patches of a cell pair from
  * step to step nearest centroid first (vxc_tracker_update_keys): a patch that appears starts
  * a fresh state, one that vanishes is reset. This lets one concave cell (a mesh of a whole
- * part) touch its partner in several places. Without it each cell pair is one contact.
+ * part) touch its partner in several places. With `patches` 0 each cell pair is one contact.
  *
  * Frames and signs: the world frame throughout. Torques are about each body's reference point
  * motion->r (a simulator usually wants its centre of mass: see vxc_body_motion_from_pose).
@@ -79,7 +79,8 @@ typedef struct vxc_pair_wrench {
 
 /* Creates a pair of solids a and b (borrowed: they must outlive the pair) with the contact
  * parameters p (copied; prepared here if they are not), the query options opt (copied; NULL:
- * vxc_query_options_default; opt->patches = 1: a contact per patch, see above) and `slots`
+ * vxc_query_options_default; opt->patches = 1, the default: a contact per patch, see above; 0: one
+ * per cell pair) and `slots`
  * state slots (most contacts at once, >= 1). `al` may be NULL (malloc). Every state starts reset.
  * Returns VXC_OK with *out set (free with vxc_pair_free); VXC_ERR_ARG (a NULL solid, p or
  * out, slots < 1, parameters vxc_params_prepare refuses: the message names them),

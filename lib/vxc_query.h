@@ -40,11 +40,15 @@ typedef struct vxc_query_options {
   double r_n;          /* weight of the previous normal in the guess (0.95) */
   int n_i;             /* most iterations (15) */
   int region;          /* 1: keep the region each pair's octree integrated, for
-                          vxc_query_region (the octree then runs on the caller's thread
-                          alone; the figures are the same, but for the penetration
-                          bracket, which the region tightens) (0) */
-  int patches;         /* 1: split each pair's interference into contact patches
-                          (vxc_pair_metrics.patch; implies `region`) (0) */
+                          vxc_query_region (on any number of threads; the figures are the
+                          same, but for the penetration bracket of two convex cells, which
+                          the region tightens) (0) */
+  int patches;         /* 1: split each pair's interference into contact patches, its
+                          connected parts (vxc_pair_metrics.patch): a pair with a cell that
+                          is not convex is split from its octree's elements; two convex
+                          cells, or a pair in closed form, are one patch; a pair with one
+                          patch gives it its own figures, bit for bit. 0: no patches, one
+                          contact per pair (1) */
   int closed_form;     /* 1: a cell pair whose interference is a ball's cap by a plane (a
                           ball or a round tip on a face) or two balls' lens, met by no other
                           surface of the cells, is measured in closed form, exact up to
@@ -80,7 +84,7 @@ typedef struct vxc_patch {
 } vxc_patch;
 
 /* rtol = 1e-3, voxel = 0, one thread, theta_c = 1 degree, r_n = 0.95, n_i = 15, closed
- * forms on. */
+ * forms on, patches on. */
 VXC_API void vxc_query_options_default(vxc_query_options *o);
 
 /* The contact of one cell pair. */
@@ -137,7 +141,7 @@ typedef struct vxc_pair_metrics {
                                   quadrature's, the bracket not certified */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */
   double time_ms;              /* wall time of this pair, ms */
-  int npatch;                  /* contact patches (options.patches; else 0) */
+  int npatch;                  /* contact patches (options.patches, at least 1; else 0) */
   const vxc_patch *patch;      /* owned by the query, valid until its next run or free;
                                   in decreasing order of volume; their volumes, brackets
                                   and estimates sum to the pair's */
@@ -225,7 +229,7 @@ typedef struct vxc_region_box {
 } vxc_region_box;
 
 /* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options
- * asked for it (`region` or `patches`): *boxes (owned by q, valid until its next run or free) and
+ * asked for it (`region`; with `patches`, each element's patch): *boxes (owned by q, valid until its next run or free) and
  * *n. Per pair, the volumes sum to the pair's V, the brackets to [volume_lo, volume_hi], the
  * estimates to error_estimate; pairs not in contact have none. *n = 0 when the options
  * did not ask for it or nothing overlapped. Returns VXC_OK or VXC_ERR_ARG (a NULL

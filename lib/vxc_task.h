@@ -170,6 +170,20 @@ typedef int (*vxc_task_record_fn)(void *ud, const vxc_task_record *rec);
 /* Called after accepted steps (at most about 200 times per run): t and the duration, s. */
 typedef void (*vxc_task_progress_fn)(void *ud, double t, double duration);
 
+/* One contact of a task's contact (a cell pair, or one patch of it), from the step it
+ * started to the step it ended (or the run's end), at its largest normal force. */
+typedef struct vxc_task_contact_peak {
+  const char *cell_a, *cell_b; /* its cells' names (owned by the task's solids) */
+  double first, last;          /* in contact from, to, s */
+  double t_peak;               /* time of its largest normal force, s */
+  double peak_fn, peak_ft;     /* its largest normal and friction forces, N */
+  double centroid[3];          /* its centroid at t_peak, world, m */
+  double normal[3];            /* its normal at t_peak, unit, from A toward B */
+} vxc_task_contact_peak;
+
+/* The contacts a summary lists per task contact: those of largest peak normal force. */
+#define VXC_TASK_PEAKS 8
+
 /* Per contact over the run. */
 typedef struct vxc_task_contact_summary {
   double first, last; /* first and last time in contact, s (-1: never) */
@@ -178,6 +192,10 @@ typedef struct vxc_task_contact_summary {
                              N: opposite contacts cancel in peak_fn, not here */
   int impacts;                                     /* cell-pair contacts started (event located) */
   double initial_volume, initial_fn;               /* overlap V (m^3) and |f_n| (N) at t = 0 */
+  int npeak; /* contacts in peak[] (at most VXC_TASK_PEAKS) */
+  vxc_task_contact_peak peak[VXC_TASK_PEAKS]; /* each contact's own peaks, the contacts of
+                             largest peak_fn first: two walls pressed apart show 16 N each
+                             where peak_fn, their net, is near 0 */
 } vxc_task_contact_summary;
 
 typedef struct vxc_task_summary {

@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..80"
+echo "1..83"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -57,10 +57,21 @@ ok "force at rest is k_v V" 0 '"f_n": 31(2[89]|3[0-4])[0-9]\.' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
 ok "force takes --param" 0 '"f_n": 31(2\.[89]|3\.[0-4])' -- \
   "$vxc" force "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --param k_v=1e9 --json
-# force --patches: a box peg 0.2 mm into both x walls of the concave mesh hole-block, 10 mm
-# deep: two patches, each k_v V = 1e9 N/m^3 * 0.2 mm * 20 mm * 10 mm = 40 N (at rest), and
-# the pair's f_n their sum; a connected contact (the ball on the table) has one patch
+# force (patches by default; --patches, the old option, accepted): a box peg 0.2 mm into both
+# x walls of the concave mesh hole-block, 10 mm deep: two patches, each k_v V = 1e9 N/m^3 *
+# 0.2 mm * 20 mm * 10 mm = 40 N (at rest), and the pair's f_n their sum; a connected contact
+# (the ball on the table) has one patch; --merge-patches: one contact, no patch list
 printf '(solid p (cell c (box 0.0244 0.02 0.06) (pose (translate 0 0 0.03))))\n' >"$tmp/pp.vxm"
+ok "force: each wall's patch k_v V, by default" 0 '^2$' -- sh -c "'$vxc' force \
+  '$data/mesh-hole-block.vxm' '$tmp/pp.vxm' --pose-b '0 0 -0.01' --voxel 5e-4 --param k_v=1e9 \
+  --json | grep -o '\"f_n\": 40\.[0-4][0-9]*' | wc -l"
+ok "force: the text report lists the two walls' patches" 0 '^2$' -- sh -c "'$vxc' force \
+  '$data/mesh-hole-block.vxm' '$tmp/pp.vxm' --pose-b '0 0 -0.01' --voxel 5e-4 --param k_v=1e9 \
+  | grep -c 'patch [01]: V = 4e-08 m^3, f_n = 40 N'"
+ok "force --merge-patches: one contact, no patch list" 0 '^0 1$' -- sh -c "'$vxc' force \
+  '$data/mesh-hole-block.vxm' '$tmp/pp.vxm' --pose-b '0 0 -0.01' --voxel 5e-4 --param k_v=1e9 \
+  --merge-patches --json >'$tmp/fm.json'; \
+  echo \$(grep -c '\"patches\"' '$tmp/fm.json') \$(grep -o '\"cell_a\"' '$tmp/fm.json' | wc -l)"
 ok "force --patches: each wall's patch k_v V" 0 '^2$' -- sh -c "'$vxc' force \
   '$data/mesh-hole-block.vxm' '$tmp/pp.vxm' --pose-b '0 0 -0.01' --voxel 5e-4 --param k_v=1e9 \
   --patches --json | grep -o '\"f_n\": 40\.[0-4][0-9]*' | wc -l"

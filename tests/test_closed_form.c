@@ -334,8 +334,8 @@ static void test_task_pair_reaches_closed_form(void **state) {
 }
 
 
-// with patches asked, a closed-form pair is one patch, one leaf of the region, carrying
-// the pair's figures
+// a closed-form pair is one patch (patches are on by default), one leaf of the region,
+// carrying the pair's figures
 static void test_patches_of_a_closed_form_pair(void **state) {
   (void)state;
   vxc_solid *ball = NULL, *table = NULL;
@@ -345,7 +345,7 @@ static void test_patches_of_a_closed_form_pair(void **state) {
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o;
   vxc_query_options_default(&o);
-  o.patches = 1;
+  o.region = 1;
   vxc_pose pb = {{0.01, 0.02, 0.099}, {1, 0, 0, 0}};
   vxc_metrics m;
   assert_int_equal(vxc_query_run(q, table, NULL, ball, &pb, &o, NULL, NULL, &m, NULL), VXC_OK);

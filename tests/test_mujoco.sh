@@ -27,7 +27,8 @@
 #   --explicit creates energy at 2 ms and ends with status "energy-error", exit 4;
 # - two pairs in one scene (two balls 0.4 m apart on the table, from a keyframe with each
 #   at its resting depth) each hold their ball with m g and stay within 1 um of where they
-#   rest over 1 s, and --patches lists every contact in contacts.csv;
+#   rest over 1 s, and contacts.csv lists every contact (patches by default;
+#   --merge-patches writes none, the same series: a ball on a table is one patch);
 # - --pair-params: the same two balls, the second pair's k_v 4e7 from its own file (the first
 #   keeps --param k_v=1e7): each settles where k_v V = m g, so V_1 / V_2 = 4 (1%); a
 #   --pair-params naming bodies without a --contact is a usage error.
@@ -57,7 +58,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..33"
+echo "1..34"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named, with the nearest" 2 "no body named 'bal'; did you mean 'ball'" -- \
@@ -277,7 +278,7 @@ sed -e 's|<body name="ball" pos="0 0 0.2">|<body name="ball" pos="-0.2 0 0.2">|'
 echo off >"$tmp/r27"
 "$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
   --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 --key rest \
-  --duration 1 --every 0.01 --patches --quiet --out "$tmp/two" >"$tmp/two.log" 2>&1
+  --duration 1 --every 0.01 --quiet --out "$tmp/two" >"$tmp/two.log" 2>&1
 for c in 'table~ball.fn' 'table~ball2.fn'; do
   col "$c" "$tmp/two/series.csv" | tail -n 1 | awk -v c="$c" -v w=$(awk "BEGIN { print $M * $G }") '
     { printf "%s %.6g N\n", c, $2; r = $2 / w - 1; if (r > 0.01 || r < -0.01) print "off" }'
@@ -297,6 +298,11 @@ ok "contacts.csv's columns" 0 '^t,pair,contact,cell_a,cell_b,patch,V,px,py,pz,nx
   head -n 1 "$tmp/two/contacts.csv"
 ok "the summary keeps the energy budget" 0 '"energy": \{"kinetic": .*"max_energy_created"' -- \
   cat "$tmp/two/summary.json"
+"$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+  --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 --key rest \
+  --duration 1 --every 0.01 --merge-patches --quiet --out "$tmp/two-m" >"$tmp/two-m.log" 2>&1
+ok "--merge-patches: no contacts.csv, the same series (one patch a pair)" 0 '^same$' -- \
+  sh -c "test ! -e '$tmp/two-m/contacts.csv' && cmp -s '$tmp/two/series.csv' '$tmp/two-m/series.csv' && echo same"
 
 echo "k_v 4e7" >"$tmp/stiff.params"
 z40=$(rest_scene 4e7)

@@ -105,6 +105,33 @@ static void holed_block_mesh(mesh_buf *m, double W, double w, double z0, double 
 }
 
 
+/* The U-channel of tests/test_voxel_bsp.c (make_channel) scaled by s: floor [-5, 5] x
+ * [0, 1], walls [-5, -3] and [3, 5] x [1, 5] (x, y in units of s), extruded along z over
+ * [-h, h]; its caps split into three convex quads (the floor's trapezoid and the walls). */
+static void u_channel_mesh(mesh_buf *m, double s, double h) {
+  static const double U[8][2] = {{-5, 0}, {5, 0}, {5, 5}, {3, 5}, {3, 1}, {-3, 1}, {-3, 5}, {-5, 5}};
+  static const int cap[3][4] = {{0, 1, 4, 5}, {0, 5, 6, 7}, {1, 2, 3, 4}};
+  int id[2][8];
+  for (int e = 0; e < 2; e++) {
+    for (int k = 0; k < 8; k++) {
+      id[e][k] = vert(m, s * U[k][0], s * U[k][1], e ? h : -h);
+    }
+  }
+  for (int k = 0; k < 8; k++) {
+    int j = (k + 1) % 8;
+    /* counter-clockwise in (x, y): the outward normal is (dy, -dx) */
+    const double n[3] = {U[j][1] - U[k][1], -(U[j][0] - U[k][0]), 0};
+    quad(m, id[0][k], id[0][j], id[1][j], id[1][k], n);
+  }
+  for (int c = 0; c < 3; c++) {
+    for (int e = 0; e < 2; e++) {
+      const int *q = cap[c];
+      quad(m, id[e][q[0]], id[e][q[1]], id[e][q[2]], id[e][q[3]], (const double[3]){0, 0, e ? 1 : -1});
+    }
+  }
+}
+
+
 static vxc_solid *solid_of(const mesh_buf *m, const char *name) {
   vxc_solid *s = NULL;
   vxc_error err;
@@ -179,6 +206,7 @@ static void test_patches_square_peg_two_walls(void **state) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
+  o.region = 1; /* the elements, to check their patch */
   const vxc_pair_metrics *p = one_pair(q, peg, NULL, block, &o);
   /* the block is a concave mesh, linearised in the leaves along its edges: rtol 1e-3 */
   assert_double_rel(p->geom.volume, 2 * d * 2 * a * D, 1e-3);
@@ -219,6 +247,165 @@ static void test_patches_square_peg_two_walls(void **state) {
   vxc_query_free(q);
   vxc_solid_free(peg);
   vxc_solid_free(block);
+}
+
+
+/* A box pressed d1 into the left wall and d2 into the right wall of a U-channel (clear of
+ * its floor, its top above the walls, its ends inside the channel's): by default two
+ * contacts, each the box slab d x 3s x 2a of its wall, with the wall's normal, -x and +x
+ * from the box toward the channel, to 1e-6 rad, at every tolerance (an exact slab's J is
+ * exact whatever the leaves); on two threads the same figures, bit for bit. */
+static void test_patches_box_in_u_channel(void **state) {
+  (void)state;
+  const double s = 0.01, h = 0.05, a = 0.02;
+  mesh_buf cm = {0};
+  u_channel_mesh(&cm, s, h);
+  vxc_solid *ch = solid_of(&cm, "channel");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  const double depth[3][2] = {{5e-4, 5e-4}, {2.5e-4, 7.5e-4}, {1e-3, 1e-4}};
+  const double rtol[3] = {1e-2, 1e-3, 1e-6};
+  for (int c = 0; c < 3; c++) {
+    double d1 = depth[c][0], d2 = depth[c][1];
+    mesh_buf bm = {0};
+    box_mesh(&bm, 3 * s + 0.5 * (d1 + d2), 2.5 * s, -a, a);
+    vxc_solid *box = solid_of(&bm, "box");
+    vxc_pose pb = vxc_pose_identity();
+    pb.p[0] = 0.5 * (d2 - d1);
+    pb.p[1] = 4.5 * s;
+    for (int r = 0; r < 3; r++) {
+      vxc_query_options o;
+      vxc_query_options_default(&o);
+      o.rtol = rtol[r];
+      const vxc_pair_metrics *p = one_pair(q, box, &pb, ch, &o);
+      assert_int_equal(p->npatch, 2);
+      assert_patch_sums(p);
+      vxc_query *q2 = NULL;
+      assert_int_equal(vxc_query_create(NULL, &q2, NULL), VXC_OK);
+      o.threads = 2;
+      const vxc_pair_metrics *p2 = one_pair(q2, box, &pb, ch, &o);
+      assert_int_equal(p2->npatch, 2);
+      assert_memory_equal(p2->patch, p->patch, 2 * sizeof *p->patch);
+      vxc_query_free(q2);
+      for (int i = 0; i < 2; i++) {
+        const vxc_patch *pa = &p->patch[i];
+        double side = pa->centroid[0] > 0 ? 1 : -1, d = side > 0 ? d2 : d1;
+        double ang = acos(fmin(1, side * pa->normal[0]));
+        fprintf(stderr, "# depths %g %g rtol %g: patch %d V %.17g (box %.17g) normal off by %.3g rad\n",
+                d1, d2, rtol[r], i, pa->volume, d * 3 * s * 2 * a, ang);
+        assert_double_rel(pa->volume, d * 3 * s * 2 * a, 1e-9);
+        assert_true(ang <= 1e-6);
+        assert_double_near(pa->centroid[0], side * (3 * s + 0.5 * d), 1e-9 * s);
+        assert_double_near(pa->centroid[1], 3.5 * s, 1e-9 * s);
+        assert_double_near(pa->centroid[2], 0, 1e-9 * s);
+      }
+      assert_true(p->patch[0].centroid[0] * p->patch[1].centroid[0] < 0);
+    }
+    vxc_solid_free(box);
+  }
+  vxc_query_free(q);
+  vxc_solid_free(ch);
+}
+
+
+/* The pair's figures are bit for bit those of the same query with patches merged, and its
+ * one patch carries them. */
+static void assert_one_patch_is_merged(const vxc_pair_metrics *p, const vxc_pair_metrics *m) {
+  assert_int_equal(p->npatch, 1);
+  assert_int_equal(m->npatch, 0);
+  assert_memory_equal(&p->geom, &m->geom, sizeof p->geom);
+  assert_true(p->volume_lo == m->volume_lo && p->volume_hi == m->volume_hi);
+  assert_true(p->error_estimate == m->error_estimate && p->area == m->area);
+  const vxc_patch *c = &p->patch[0];
+  assert_true(c->volume == m->geom.volume && c->volume_lo == m->volume_lo &&
+              c->volume_hi == m->volume_hi && c->error_estimate == m->error_estimate);
+  assert_memory_equal(c->centroid, m->geom.centroid, sizeof c->centroid);
+  assert_memory_equal(c->inertia, m->geom.inertia, sizeof c->inertia);
+  assert_memory_equal(c->normal, m->geom.normal, sizeof c->normal);
+  assert_true(c->area == m->area);
+}
+
+
+/* A seeded set of contacts whose interference is connected: a ball or a tilted box against
+ * one wall of the U-channel (clear of its floor and other wall: one convex piece of it), a
+ * ball under the channel's floor, a ball against a mesh box (two convex cells), and a box
+ * peg against one wall of the holed block: each gives exactly one patch, the merged
+ * result, bit for bit. */
+static void test_patches_connected_is_one_patch(void **state) {
+  (void)state;
+  const double s = 0.01, h = 0.05;
+  mesh_buf cm = {0}, bm = {0}, hm = {0}, pm = {0};
+  u_channel_mesh(&cm, s, h);
+  box_mesh(&bm, 0.004, 0.006, -0.005, 0.005);
+  holed_block_mesh(&hm, 0.03, 0.01, -0.04, 0);
+  box_mesh(&pm, 0.005, 0.005, -0.02, 0.03);
+  vxc_solid *ch = solid_of(&cm, "channel"), *box = solid_of(&bm, "box");
+  vxc_solid *block = solid_of(&hm, "block"), *peg = solid_of(&pm, "peg");
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  vxc_rng rng = {0x5eed1234abcdULL};
+  int cases = 0;
+  for (int it = 0; it < 24; it++) {
+    int kind = it % 4;
+    double r = vxc_rng_uniform(&rng, 0.003, 0.008), d = vxc_rng_uniform(&rng, 1e-4, 2e-3);
+    vxc_solid *ball = ball_of(r);
+    const vxc_solid *a = ball, *b = ch;
+    vxc_pose pa = vxc_pose_identity();
+    double side = vxc_rng_uniform(&rng, -1, 1) < 0 ? -1 : 1;
+    if (kind == 0) { /* a ball into the inner face of a wall, above the floor */
+      pa.p[0] = side * (3 * s - r + d);
+      pa.p[1] = vxc_rng_uniform(&rng, s + r + 1e-3, 5 * s);
+      pa.p[2] = vxc_rng_uniform(&rng, -0.5 * h, 0.5 * h);
+    } else if (kind == 1) { /* a tilted box into a wall's inner face */
+      a = box;
+      double ang = vxc_rng_uniform(&rng, -0.3, 0.3), ax[3] = {vxc_rng_uniform(&rng, -1, 1),
+                                                              vxc_rng_uniform(&rng, -1, 1), 1};
+      double n = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+      pa.q[0] = cos(ang / 2);
+      for (int k = 0; k < 3; k++) {
+        pa.q[1 + k] = sin(ang / 2) * ax[k] / n;
+      }
+      /* the box's reach along x, sum_k |R_xk| e_k, from its centre: d of it in the wall */
+      const double *w = pa.q, e[3] = {0.004, 0.006, 0.005};
+      const double rx[3] = {1 - 2 * (w[2] * w[2] + w[3] * w[3]), 2 * (w[1] * w[2] - w[0] * w[3]),
+                            2 * (w[1] * w[3] + w[0] * w[2])};
+      pa.p[0] = side * (3 * s - fabs(rx[0]) * e[0] - fabs(rx[1]) * e[1] - fabs(rx[2]) * e[2] + d);
+      pa.p[1] = vxc_rng_uniform(&rng, 2.5 * s, 4 * s);
+      pa.p[2] = vxc_rng_uniform(&rng, -0.5 * h, 0.5 * h);
+    } else if (kind == 2) { /* a ball into the floor's underside */
+      pa.p[0] = vxc_rng_uniform(&rng, -4 * s, 4 * s);
+      pa.p[1] = -r + d;
+      pa.p[2] = vxc_rng_uniform(&rng, -0.5 * h, 0.5 * h);
+    } else { /* the peg against one wall of the holed block's hole */
+      a = peg;
+      b = block;
+      pa.p[0] = side * (0.005 + d);
+      pa.p[1] = vxc_rng_uniform(&rng, -0.004, 0.004);
+    }
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.rtol = it % 3 == 0 ? 1e-2 : 1e-4;
+    vxc_metrics m1, m0;
+    vxc_query *q0 = NULL;
+    assert_int_equal(vxc_query_create(NULL, &q0, NULL), VXC_OK);
+    vxc_status st = vxc_query_run(q, a, &pa, b, NULL, &o, NULL, NULL, &m1, NULL);
+    o.patches = 0;
+    assert_int_equal(vxc_query_run(q0, a, &pa, b, NULL, &o, NULL, NULL, &m0, NULL), st);
+    assert_int_equal(st, VXC_OK);
+    assert_int_equal(m1.npair, m0.npair);
+    for (int i = 0; i < m1.npair; i++) {
+      assert_one_patch_is_merged(&m1.pair[i], &m0.pair[i]);
+    }
+    cases++;
+    vxc_query_free(q0);
+    vxc_solid_free(ball);
+  }
+  fprintf(stderr, "# %d connected contacts: one patch each, the merged result\n", cases);
+  vxc_query_free(q);
+  vxc_solid_free(ch);
+  vxc_solid_free(box);
+  vxc_solid_free(block);
+  vxc_solid_free(peg);
 }
 
 
@@ -385,6 +572,38 @@ static void test_patch_forces_square_peg(void **state) {
 }
 
 
+/* A ball of radius r between the two prongs of a slotted block (one quadric cell, box minus
+ * the slab |x| < w, so not convex), h = r - w into each: as a vxc_pair under the rtol rule,
+ * step after step (the tracker's leaf hint, a fixed leaf with retries, from the second
+ * step), two contacts, each the cap pi h^2 (3 r - h) / 3 with the normal +-x. */
+static void test_patches_ball_in_slot_steps(void **state) {
+  (void)state;
+  const double r = 0.0105, w = 0.01, h = r - w;
+  const char *text = "(solid slot (cell c (box 0.1 0.1 0.05) (not (slab x -0.01 0.01))))";
+  vxc_solid *slot = NULL, *ball = ball_of(r);
+  assert_int_equal(vxc_solid_parse(text, strlen(text), "slot", NULL, &slot, NULL), VXC_OK);
+  vxc_params p;
+  vxc_pair *pr = patch_pair(ball, slot, &p);
+  vxc_pose pa = vxc_pose_identity();
+  double cap = M_PI * h * h * (3 * r - h) / 3;
+  for (int k = 0; k < 6; k++) {
+    pa.p[2] = 1e-4 * k; /* moving up, so that each step queries anew */
+    pair_at(pr, &pa, (const double[3]){0, 0, 0.1}, 1e-3);
+    assert_int_equal(vxc_pair_contact_count(pr), 2);
+    for (int i = 0; i < 2; i++) {
+      vxc_pair_contact c;
+      assert_int_equal(vxc_pair_contact_get(pr, i, &c, NULL), VXC_OK);
+      double side = c.geom.centroid[0] > 0 ? 1 : -1;
+      assert_double_rel(c.geom.volume, cap, 2e-3);
+      assert_double_near(c.geom.normal[0], side, 1e-6);
+    }
+  }
+  vxc_pair_free(pr);
+  vxc_solid_free(ball);
+  vxc_solid_free(slot);
+}
+
+
 /* The peg of test_patch_forces_square_peg sliding up at 1 mm/s for 10 steps of 1 ms: each
  * wall's patch keeps its slot from step to step (nearest centroid), and its bristle
  * deflection, starting from zero, follows the slip of the peg over the wall (+z). */
@@ -480,9 +699,12 @@ static void test_patch_forces_ball_in_v_groove(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patches_square_peg_two_walls),
+      cmocka_unit_test(test_patches_box_in_u_channel),
+      cmocka_unit_test(test_patches_connected_is_one_patch),
       cmocka_unit_test(test_patches_ball_on_cube_face),
       cmocka_unit_test(test_patches_ball_in_v_groove),
       cmocka_unit_test(test_patch_forces_square_peg),
+      cmocka_unit_test(test_patches_ball_in_slot_steps),
       cmocka_unit_test(test_patch_states_follow_sliding_peg),
       cmocka_unit_test(test_patch_forces_ball_in_v_groove),
   };

@@ -159,7 +159,7 @@ static void test_errors(void **state) {
       "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
       " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"
       " (contact a b (patches 1)))",
-      VXC_ERR_FORMAT, 4, 15, "(patches) takes no value");
+      VXC_ERR_FORMAT, 4, 15, "(patches on) or (patches off) expected");
   expect_error(
       "(task x (duration 1)\n (body a (model \"ball.vxm\") (fixed) (pose 0 0 0))\n"
       " (body b (model \"ball.vxm\") (free (mass 1)) (pose 0 0 1))\n"

@@ -690,7 +690,9 @@ static void test_peg_in_hole(void **state) {
 /* press-fit.vxt and mesh-press-fit.vxt: a press-fit peg pushed through a square hole,
  * sliding on two opposite walls: the quadric version (the block split by hand into four
  * convex cells) against the closed form, the mesh version (one concave mesh cell for the
- * block, one for the peg, (patches) contacts) against the quadric version. */
+ * block, one for the peg, split into a contact per wall by default) against the quadric
+ * version; each wall's own peaks in the summary; with (patches off) the mesh pair is one
+ * contact. */
 
 /* The mean force on the peg along z (+: up) over the records with t in [t0, t1]. */
 static double mean_fz(const series *s, double t0, double t1) {
@@ -704,6 +706,22 @@ static double mean_fz(const series *s, double t0, double t1) {
   }
   assert_true(n > 0);
   return sum / n;
+}
+
+/* The summary lists the two walls' contacts, each with its own peak normal force f (N),
+ * friction mu f, and normal +-x. */
+static void assert_two_walls(const vxc_task_contact_summary *c, double f, double mu) {
+  assert_int_equal(c->npeak, 2);
+  for (int k = 0; k < 2; k++) {
+    const vxc_task_contact_peak *p = &c->peak[k];
+    fprintf(stderr, "# wall %s~%s: peak f_n %.6g N, f_t %.6g N, normal (%.3g, %.3g, %.3g)\n",
+            p->cell_a, p->cell_b, p->peak_fn, p->peak_ft, p->normal[0], p->normal[1],
+            p->normal[2]);
+    assert_double_rel(p->peak_fn, f, 1e-3);
+    assert_double_rel(p->peak_ft, mu * f, 1e-3);
+    assert_double_near(fabs(p->normal[0]), 1, 1e-9);
+  }
+  assert_true(c->peak[0].normal[0] * c->peak[1].normal[0] < 0);
 }
 
 static void test_press_fit(void **state) {
@@ -720,6 +738,7 @@ static void test_press_fit(void **state) {
   /* each wall's normal force k_v delta w H (they cancel in the pair's net f_n); the summary's
      contacts belong to the task */
   assert_double_rel(sum.contact[0].peak_fn_contact, k_v * delta * w * H, 1e-3);
+  assert_two_walls(&sum.contact[0], k_v * delta * w * H, mu_c);
   vxc_task_free(t);
   fprintf(stderr, "# quadric cells: insertion force %.6g N (closed form %.6g N)\n", quad, closed);
   assert_double_rel(quad, closed, 1e-3);
@@ -731,8 +750,21 @@ static void test_press_fit(void **state) {
           mesh, quad);
   assert_double_rel(mesh, quad, 1e-3); /* both exact: the mesh's leaves are exact too */
   assert_double_rel(sum.contact[0].peak_fn_contact, k_v * delta * w * H, 1e-3);
+  assert_two_walls(&sum.contact[0], k_v * delta * w * H, mu_c);
   for (int k = 1; k < S.n; k++) {
     assert_int_equal(S.c[k].npairs, 2); /* a contact per wall */
+  }
+  vxc_task_free(t);
+  /* merged: one contact, k_v times both walls' volume along one normal (the thesis's
+     contact, which the split replaces by the two opposite forces) */
+  t = load("mesh-press-fit", "(voxel 1e-3) (patches)", "(voxel 1e-3) (patches off)");
+  run(t, 0.002, &S, &sum);
+  assert_true(sum.contact[0].npeak >= 1);
+  fprintf(stderr, "# merged: one contact of up to %.6g N along one normal\n",
+          sum.contact[0].peak_fn_contact);
+  assert_true(sum.contact[0].peak_fn_contact >= 2 * k_v * delta * w * H * (1 - 1e-3));
+  for (int k = 1; k < S.n; k++) {
+    assert_int_equal(S.c[k].npairs, 1);
   }
   vxc_task_free(t);
 }

@@ -22,8 +22,8 @@ void cli_vtk_opts_init(cli_vtk_opts *o) {
 int cli_vtk_opt(int argc, char **argv, int *i, void *ud) {
   cli_vtk_opts *o = ud;
   const char *arg = argv[*i];
-  if (strcmp(arg, "--patches") == 0) {
-    o->patches = 1;
+  if (strcmp(arg, "--patches") == 0 || strcmp(arg, "--merge-patches") == 0) {
+    o->merge = arg[2] == 'm'; /* --patches: the default, kept for older scripts */
     return 1;
   }
   int is_region = strcmp(arg, "--vtk") == 0, is_solids = strcmp(arg, "--vtk-solids") == 0;

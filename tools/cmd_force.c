@@ -13,15 +13,15 @@ typedef struct force_opts {
   const char *params; /* --params FILE */
   int nset;           /* --param NAME=VALUE, in order */
   const char *set[64];
-  int patches; /* --patches: each contact patch a contact of its own */
+  int merge; /* --merge-patches: one contact per cell pair, not per patch */
 } force_opts;
 
 
 static int force_opt(int argc, char **argv, int *i, void *ud) {
   force_opts *f = ud;
   const char *arg = argv[*i];
-  if (strcmp(arg, "--patches") == 0) {
-    f->patches = 1;
+  if (strcmp(arg, "--patches") == 0 || strcmp(arg, "--merge-patches") == 0) {
+    f->merge = arg[2] == 'm'; /* --patches: the default, kept for older scripts */
     return 1;
   }
   int vel_a = strcmp(arg, "--vel-a") == 0, vel_b = strcmp(arg, "--vel-b") == 0;
@@ -274,6 +274,13 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
       force_pair_json(i, pm, &w, ds, pw);
     } else if (report) {
       force_pair_text(pm, &w, ds, p->rolling);
+      for (int k = 0; pm->npatch > 1 && k < pm->npatch; k++) {
+        const vxc_patch *pa = &pm->patch[k];
+        printf("    patch %d: V = %.6g m^3, f_n = %.6g N, normal (%.6f, %.6f, %.6f), centroid "
+               "(%.6g, %.6g, %.6g) m\n",
+               k, pa->volume, pw[k].f_n, pa->normal[0], pa->normal[1], pa->normal[2],
+               pa->centroid[0], pa->centroid[1], pa->centroid[2]);
+      }
     }
     free(pw);
   }
@@ -358,7 +365,7 @@ static int force_run(int argc, char **argv) {
     o.query.theta_c = p.theta_c;
     o.query.r_n = p.r_n;
     o.query.n_i = p.n_i;
-    o.query.patches = f.patches;
+    o.query.patches = !f.merge;
     rc = force_report(&o, &f, &p, a, b);
   }
   vxc_solid_free(a);
@@ -372,7 +379,7 @@ const cli_command cli_cmd_force = {
     "usage: vxc force A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"] [--pose-b ...]\n"
     "                 [--vel-a \"vx vy vz wx wy wz\"] [--vel-b ...] [--params FILE]\n"
     "                 [--param NAME=VALUE]... [--voxel H | --rtol R] [--threads N]\n               "
-    "  [--max-boxes N] [--max-bytes N] [--patches] [--json]\n\n"
+    "  [--max-boxes N] [--max-bytes N] [--merge-patches] [--json]\n\n"
     "Measures the contact metrics as `vxc metrics` does, starts each contact from a zero\n"
     "state (the approach speed sets the impact memory u), and prints per cell pair the\n"
     "normal force, the friction force, the rolling and spinning torques (on A; B gets the\n"
@@ -387,11 +394,14 @@ const cli_command cli_cmd_force = {
     "          \"centroid\", \"force_normal\", \"force_friction\", \"torque_rolling\",\n"
     "          \"torque_spinning\", ..., \"penetration\" (m, as vxc metrics)}], \"body_a\": "
     "{\"force\", \"torque\"}, \"body_b\": {...}}\n"
-    "  --patches  each connected part of a pair's interference (a patch) is a contact of its\n"
+    "          Each connected part of a pair's interference (a patch) is a contact of its\n"
     "          own; the pair's wrench is their sum (its stick and state derivative those of\n"
-    "          its largest patch), and each pair gains \"patches\": [{\"volume\", \"volume_lo\",\n"
+    "          its largest patch), and each pair has \"patches\": [{\"volume\", \"volume_lo\",\n"
     "          \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\", "
     "\"area\",\n"
     "          \"boxes\", \"f_n\", \"force\", \"torque\" (on A), \"force_normal\",\n"
-    "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first\n" CLI_EXIT_HELP,
+    "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first (one\n"
+    "          patch: the pair's); the text report lists them when there are several\n"
+    "  --merge-patches  one contact per cell pair, at its merged figures (no \"patches\";\n"
+    "          the default's old option --patches is accepted)\n" CLI_EXIT_HELP,
     force_run};

@@ -117,7 +117,7 @@ static int metrics_run(int argc, char **argv) {
     return rc;
   }
   o.query.region = vo.region != NULL;
-  o.query.patches = vo.patches;
+  o.query.patches = !vo.merge;
   vxc_query *q = NULL;
   vxc_metrics m;
   vxc_error err;
@@ -208,14 +208,15 @@ const cli_command cli_cmd_metrics = {
     "usage: vxc metrics A.vxm B.vxm [--pose-a \"x y z [qw qx qy qz]\"]\n"
     "                   [--pose-b \"x y z [qw qx qy qz]\"] [--voxel H | --rtol R]\n"
     "                   [--threads N] [--max-boxes N] [--max-bytes N] [--json]\n"
-    "                   [--patches] [--vtk FILE.vtu] [--vtk-solids FILE.vtp] [--vtk-tol T]\n\n"
+    "                   [--merge-patches] [--vtk FILE.vtu] [--vtk-solids FILE.vtp]\n"
+    "                   [--vtk-tol T]\n\n"
     "Places each solid's model frame in the world (metres; unit quaternion, normalised)\n"
     "and reports, for each pair of cells that overlap: the volume of interference V with\n"
     "its certified bracket, centroid, inertia tensor J (m^5), the contact normal (the\n"
     "eigenvector of J nearest the geometric estimate, from A toward B), the thesis's\n"
     "penetration measure x = -V^(1/3) (\"depth\"), the largest penetration along the normal\n"
     "(\"penetration\", with its bracket \"penetration_lo\", \"penetration_hi\": exact for\n"
-    "two convex cells, within a leaf edge with --patches), radius of gyration about the\n"
+    "two convex cells, within a leaf edge otherwise), radius of gyration about the\n"
     "normal and contact area. When the\n"
     "solids are apart it reports the distance between their closest cells.\n\n"
     "  --rtol R     refine until each pair's error estimate is <= R V (default 1e-3)\n"
@@ -231,9 +232,12 @@ const cli_command cli_cmd_metrics = {
     "\"capped\",\n               \"closed_form\"}],\n"
     "               \"total\": {\"capped\", \"volume\",\n"
     "               \"centroid\"}}\n"
-    "  --patches    split each pair into contact patches (its connected parts: the octree's\n"
-    "               boxes and leaves that touch), each measured as a pair: \"patches\":\n"
-    "               [{\"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\", \"centroid\",\n"
-    "               \"inertia\", \"normal\", \"area\", \"boxes\"}] in each pair, largest first\n"
-    "               (the query then runs on one thread)\n" CLI_VTK_HELP CLI_EXIT_HELP,
+    "               Each pair is split into contact patches (its connected parts: the\n"
+    "               octree's boxes and leaves that touch; two convex cells meet in one),\n"
+    "               each measured as a pair: \"patches\": [{\"volume\", \"volume_lo\",\n"
+    "               \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\",\n"
+    "               \"area\", \"boxes\"}] in each pair, largest first (one patch: the pair's\n"
+    "               figures)\n"
+    "  --merge-patches  one contact per cell pair: no \"patches\" (the default's old\n"
+    "               option --patches is accepted)\n" CLI_VTK_HELP CLI_EXIT_HELP,
     metrics_run};

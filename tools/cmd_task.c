@@ -550,6 +550,11 @@ static int task_open(const task_args *a, vxc_task **out) {
 }
 
 
+/* Contacts of a task contact the console lists, largest peak first (summary.json: all the
+ * summary keeps). */
+#define TASK_CONSOLE_PEAKS 4
+
+
 /* Prints the run's outcome, final states and per-contact summaries to stdout. */
 static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *status,
                           const task_out *o, const char *dir) {
@@ -584,6 +589,14 @@ static void print_summary(vxc_task *t, const vxc_task_summary *s, const char *st
           "%.6g N), f_t %.6g N, rolling %.4g N m, spinning %.4g N m\n",
           c->first, c->last, c->impacts, c->peak_fn, c->peak_fn_contact, c->peak_ft,
           c->peak_troll, c->peak_tspin);
+    }
+    for (int k = 0; c->npeak > 1 && k < c->npeak && k < TASK_CONSOLE_PEAKS; k++) {
+      const vxc_task_contact_peak *p = &c->peak[k];
+      printf("    contact %s~%s %.6g .. %.6g s: peak f_n %.6g N at %.6g s, f_t %.6g N, at (%.4g, "
+             "%.4g, %.4g) m, normal (%.4f, %.4f, %.4f)\n",
+             p->cell_a, p->cell_b, p->first, p->last, p->peak_fn, p->t_peak, p->peak_ft,
+             p->centroid[0], p->centroid[1], p->centroid[2], p->normal[0], p->normal[1],
+             p->normal[2]);
     }
   }
   const vxc_task_energy *e = &s->energy;

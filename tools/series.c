@@ -99,5 +99,24 @@ void series_json_contact(FILE *f, const series_layout *l, int i,
   }
   fprintf(f, ", \"peak_fn_contact\": ");
   cli_json_num(f, c->peak_fn_contact);
-  fprintf(f, ", \"impacts\": %d", c->impacts);
+  fprintf(f, ", \"impacts\": %d, \"peaks\": [", c->impacts);
+  for (int k = 0; k < c->npeak; k++) {
+    const vxc_task_contact_peak *p = &c->peak[k];
+    fprintf(f, "%s{\"cell_a\": ", k ? ", " : "");
+    cli_json_str(f, p->cell_a);
+    fprintf(f, ", \"cell_b\": ");
+    cli_json_str(f, p->cell_b);
+    const char *key[5] = {"first", "last", "t_peak", "peak_fn", "peak_ft"};
+    const double val[5] = {p->first, p->last, p->t_peak, p->peak_fn, p->peak_ft};
+    for (int j = 0; j < 5; j++) {
+      fprintf(f, ", \"%s\": ", key[j]);
+      cli_json_num(f, val[j]);
+    }
+    fprintf(f, ", \"centroid\": ");
+    cli_json_vec(f, p->centroid, 3);
+    fprintf(f, ", \"normal\": ");
+    cli_json_vec(f, p->normal, 3);
+    fprintf(f, "}");
+  }
+  fprintf(f, "]");
 }

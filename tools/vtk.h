@@ -88,12 +88,12 @@ typedef struct cli_vtk_opts {
   const char *region; /* --vtk FILE.vtu, or NULL */
   const char *solids; /* --vtk-solids FILE.vtp, or NULL */
   double tol;         /* --vtk-tol T, m (0: a 64th of each solid's largest extent) */
-  int patches;        /* --patches (metrics) */
+  int merge;          /* --merge-patches (metrics): one contact per cell pair */
 } cli_vtk_opts;
 
 void cli_vtk_opts_init(cli_vtk_opts *o);
-/* The `extra` parser of cli_load_pair for --vtk, --vtk-solids, --vtk-tol and --patches
- * (ud: a cli_vtk_opts). */
+/* The `extra` parser of cli_load_pair for --vtk, --vtk-solids, --vtk-tol, --merge-patches
+ * and --patches (the default: a no-op) (ud: a cli_vtk_opts). */
 int cli_vtk_opt(int argc, char **argv, int *i, void *ud);
 /* Most cubes sampled per cell for a surface. */
 #define CLI_VTK_MAX_CUBES 20000000LL

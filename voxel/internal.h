@@ -131,6 +131,8 @@ typedef struct vxv_subtree {
   int depth;
   int capped;
   double hmin_leaf; /* smallest leaf half-edge */
+  int vowner;       /* with ws->visit_defer: the thread whose vis holds this round's elements */
+  size_t voff, vn;  /* they are its vis[voff .. voff + vn) */
 } vxv_subtree;
 
 /* A subtree of a round and its expected work (leaves to split). */
@@ -234,6 +236,8 @@ typedef struct vxv_thread {
   vxv_bsp bsp;
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
+  vxv_visit *vis; /* elements for the visitor this round (ws->visit_defer) */
+  size_t nvis, capvis;
 } vxv_thread;
 
 typedef struct vxv_warg {
@@ -255,6 +259,10 @@ struct vxv_workspace {
   vxv_visit_fn visit; /* the running query's visitor (vxv_options.visit), or NULL */
   const volatile sig_atomic_t *halt; /* the running query's stop flag (vxv_options.stop), or NULL */
   void *visit_ud;
+  int visit_defer; /* several threads: the rounds' elements are kept per subtree (vxv_thread
+                      vis) and reported after each round in subtree order, from the caller's
+                      thread, so that the visitor sees them in the one-thread order */
+  int visit_lost;  /* an element could not be kept: the query fails with VXC_ERR_NOMEM */
   double ref[3]; /* the running query's reference point, world */
 
   vxv_subtree *sub;

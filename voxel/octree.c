@@ -136,8 +136,44 @@ static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind ki
 }
 
 
-/* Reports a box wholly inside the region. */
-static void visit_box(const vxv_workspace *ws, const vxv_box *b) {
+/* Gives v to the visitor, or with ws->visit_defer keeps it with st's elements of the round
+ * (st NULL: from the caller's thread, outside the rounds: given at once). */
+static void emit(vxv_workspace *ws, const vxv_subtree *st, const vxv_visit *v) {
+  if (!st || !ws->visit_defer) {
+    ws->visit(ws->visit_ud, v);
+    return;
+  }
+  vxv_thread *th = ws->th[st->vowner];
+  if (vxv_ws_grow(ws, (void **)&th->vis, &th->capvis, th->nvis + 1, sizeof *th->vis) != 0) {
+    ws->visit_lost = 1;
+    return;
+  }
+  th->vis[th->nvis++] = *v;
+}
+
+
+/* Gives the visitor the elements the subtrees kept in the round (ws->visit_defer), in
+ * subtree order, and empties the threads' lists. */
+static void flush_visits(vxv_workspace *ws) {
+  if (!ws->visit_defer) {
+    return;
+  }
+  for (int s = 0; s < ws->nsub; s++) {
+    vxv_subtree *st = &ws->sub[s];
+    const vxv_visit *v = ws->th[st->vowner]->vis + st->voff;
+    for (size_t i = 0; i < st->vn; i++) {
+      ws->visit(ws->visit_ud, &v[i]);
+    }
+    st->vn = 0;
+  }
+  for (int t = 0; t < ws->nth; t++) {
+    ws->th[t]->nvis = 0;
+  }
+}
+
+
+/* Reports a box wholly inside the region (st: the subtree it belongs to, or NULL). */
+static void visit_box(vxv_workspace *ws, const vxv_subtree *st, const vxv_box *b) {
   if (!ws->visit) {
     return;
   }
@@ -148,12 +184,12 @@ static void visit_box(const vxv_workspace *ws, const vxv_box *b) {
   for (int k = 0; k < 3; k++) {
     v.m[4 + k] = vol * b->e[k] * b->e[k] / 3; /* int x^2 over [-e, e] */
   }
-  ws->visit(ws->visit_ud, &v);
+  emit(ws, st, &v);
 }
 
 
-/* Reports a leaf of the final region. */
-static void visit_leaf(const vxv_workspace *ws, const vxv_leaf *l) {
+/* Reports a leaf of the final region (st: its subtree, or NULL). */
+static void visit_leaf(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf *l) {
   if (!ws->visit) {
     return;
   }
@@ -167,12 +203,12 @@ static void visit_leaf(const vxv_workspace *ws, const vxv_leaf *l) {
   for (int k = 0; k < 6; k++) {
     v.rb[k] = v.c[k % 3] + l->rb[k];
   }
-  ws->visit(ws->visit_ud, &v);
+  emit(ws, st, &v);
 }
 
 
-static void retire(const vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
-  visit_leaf(ws, l);
+static void retire(vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
+  visit_leaf(ws, st, l);
   vxv_acc_leaf(&st->full, l);
   st->leaves++;
   if (st->hmin_leaf == 0 || l->b.h < st->hmin_leaf) {
@@ -205,7 +241,7 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
     if (cls == VXG_INSIDE) {
-      visit_box(ws, c);
+      visit_box(ws, st, c);
       vxv_acc_box(&st->full, c);
     } else if (cls == VXG_MIXED) {
       th->stack[(*sp)++] = *c;
@@ -265,7 +301,7 @@ static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st,
     st->rboxes++;
     vxg_class cls = vxv_box_classify(q, &c, &th->hint);
     if (cls == VXG_INSIDE) {
-      visit_box(ws, &c);
+      visit_box(ws, st, &c);
       vxv_acc_box(&st->full, &c);
       sum += vxv_box_volume(&c);
     } else if (cls == VXG_MIXED && !(drop_empty && vxv_box_empty(q, th, &c))) {
@@ -357,6 +393,8 @@ static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
   const vxv_query *q = &ws->q;
   int par = q->round & 1;
   size_t start = th->n[par];
+  st->vowner = t;
+  st->voff = th->nvis;
   st->rboxes = 0;
   st->nsplit = 0;
   if (q->round == 0) {
@@ -383,6 +421,7 @@ static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
     }
   }
   st->boxes += st->rboxes;
+  st->vn = th->nvis - st->voff;
   st->owner = t;
   st->off = start;
   st->n = th->n[par] - start;
@@ -510,7 +549,7 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
   for (int i = 0; i < n; i++) {
     unsigned char c = ws->cls[i];
     if (c == TOP_INSIDE) {
-      visit_box(ws, &list[i]);
+      visit_box(ws, NULL, &list[i]);
       vxv_acc_box(pre, &list[i]);
     } else if (c == TOP_KEEP || c == TOP_MIXED) {
       if (list[i].level > *depth) {
@@ -1007,6 +1046,7 @@ static void run_rounds(vxv_workspace *ws, int nt, const vxv_options *opt, long l
     }
     share_budget(ws, nt, max_boxes - *boxes);
     vxv_ws_run(ws, nt, ws->nsub, q->round == 0, round_job);
+    flush_visits(ws);
     (*rounds)++;
 
     /* reduce in subtree order */
@@ -1114,11 +1154,13 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return VXC_ERR_ARG;
   }
   memcpy(ws->ref, ref, sizeof ref);
-  /* a visitor is called from the caller's thread alone */
-  int nt = vxv_ws_threads(ws, opt.threads > 1 && !opt.visit ? opt.threads : 1);
+  int nt = vxv_ws_threads(ws, opt.threads > 1 ? opt.threads : 1);
   if (nt < 1) {
     return VXC_ERR_NOMEM;
   }
+  /* a visitor is called from the caller's thread alone */
+  ws->visit_defer = ws->visit && nt > 1;
+  ws->visit_lost = 0;
   r.threads = nt;
   if (empty) {
     return no_contact(ws, ref, &r, res);
@@ -1160,7 +1202,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       const vxv_subtree *st = &ws->sub[s];
       const vxv_leaf *l = ws->th[st->owner]->buf[ws->q.round & 1] + st->off;
       for (size_t i = 0; i < st->n; i++) {
-        visit_leaf(ws, &l[i]);
+        visit_leaf(ws, NULL, &l[i]);
       }
     }
   }
@@ -1168,8 +1210,8 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   r.rounds = rounds;
   r.depth = depth;
   finish_query(ws, &opt, ref, &tot, capped, &r);
-  if (ws->alloc_failed) {
-    return VXC_ERR_NOMEM; /* the caller's allocator refused: not a cap */
+  if (ws->alloc_failed || ws->visit_lost) {
+    return VXC_ERR_NOMEM; /* the caller's allocator refused (or an element was lost): not a cap */
   }
   *res = r;
   if (opt.stop && *opt.stop) {

@@ -109,8 +109,8 @@ typedef struct vxv_options {
                           leaf too, so that its leaves' error estimate is |V_parent - sum of
                           V_children| as under the rtol rule (about a quarter more leaf
                           integrations); 0 (default): the leaves' bracket widths */
-  vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements; a query with a
-                          visitor runs on the caller's thread alone (same figures) */
+  vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements, called from the
+                          caller's thread alone, in the same order on any number of threads */
   void *visit_ud;
   const volatile sig_atomic_t *stop; /* NULL, or a flag the caller may set (another thread,
                           a signal handler): the query then ends within about a

@@ -146,6 +146,7 @@ void vxv_workspace_free(vxv_workspace *ws) {
     for (int k = 0; k < 2; k++) {
       vxv_ws_free(ws, th->buf[k], th->cap[k] * sizeof(vxv_leaf));
     }
+    vxv_ws_free(ws, th->vis, th->capvis * sizeof *th->vis);
     vxv_ws_free(ws, th, sizeof *th);
   }
   vxv_ws_free(ws, ws->sub, ws->capsub * sizeof(vxv_subtree));

@@ -24,7 +24,7 @@ static const char USAGE[] =
     "usage: vxc-mujoco MODEL.xml --contact BODY_A=A.vxm BODY_B=B.vxm [--contact ...]\n"
     "                  [--params FILE] [--param NAME=VALUE]... [--pair-params A B FILE]...\n"
     "                  [--voxel H] [--rtol R]\n"
-    "                  [--patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
+    "                  [--merge-patches] [--slots N] [--duration T] [--timestep H] [--every T]\n"
     "                  [--key KEYFRAME] [--schedule PREFIX] [--energy-tolerance R]\n"
     "                  [--explicit] [--out DIR]\n"
     "                  [--plot] [--plot-against DIR] [--quiet]\n"
@@ -44,8 +44,10 @@ static const char USAGE[] =
     "                        FILE's entries over those: e.g. a file of one line `k_v 1e11`\n"
     "  --voxel H, --rtol R   query accuracy: fixed leaves of edge H (m), or relative volume\n"
     "                        tolerance R (default 1e-3)\n"
-    "  --patches             each connected part of a cell pair's overlap a contact of its\n"
-    "                        own (DIR/contacts.csv lists every contact at every record)\n"
+    "  --merge-patches       one contact per cell pair; by default each connected part of\n"
+    "                        a cell pair's overlap is a contact of its own (--patches is\n"
+    "                        accepted) and DIR/contacts.csv lists every contact at every\n"
+    "                        record\n"
     "  --slots N             most contacts (cell pairs or patches) at once per --contact (64)\n"
     "  --duration T          simulated time, s (1)\n"
     "  --timestep H          MuJoCo's time step, s (default: the model's)\n"
@@ -77,7 +79,7 @@ typedef struct args {
   const char *cbody[2 * BRIDGE_MAX_CONTACTS], *cfile[2 * BRIDGE_MAX_CONTACTS];
   const char *ppbody[2 * BRIDGE_MAX_CONTACTS], *ppfile[BRIDGE_MAX_CONTACTS]; /* --pair-params */
   int npp;
-  int ncontact, slots, plot, native, patches, explicit_coupling, quiet;
+  int ncontact, slots, plot, native, patches, merge, explicit_coupling, quiet;
   double duration, every, voxel, rtol, timestep, energy_tol;
   vxc_params p;
 } args;
@@ -129,6 +131,7 @@ static int parse_option(args *a, int argc, char **argv, int *i) {
   } flags[] = {{"--plot", offsetof(args, plot)},
                {"--native", offsetof(args, native)},
                {"--patches", offsetof(args, patches)},
+               {"--merge-patches", offsetof(args, merge)},
                {"--explicit", offsetof(args, explicit_coupling)},
                {"--quiet", offsetof(args, quiet)}};
   for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) {
@@ -531,7 +534,7 @@ static int setup(const args *a, bridge *br, char *msg, size_t size) {
   } else if (a->rtol > 0) {
     o.rtol = a->rtol;
   }
-  o.patches = a->patches;
+  o.patches = !a->merge;
   for (int k = 0; k < a->npp; k++) {
     if (pair_of(a, a->ppbody[2 * k], a->ppbody[2 * k + 1]) < 0) {
       snprintf(msg, size, "--pair-params %s %s: no --contact between these bodies",
@@ -599,7 +602,7 @@ static void show_progress(progress *p, double t, double duration) {
 }
 
 
-/* Every contact of every pair at time t into contacts.csv (with --patches). */
+/* Every contact of every pair at time t into contacts.csv (unless --merge-patches). */
 static int contacts_row(FILE *f, const bridge *br, double t) {
   for (int i = 0; i < br->ncontact && !br->native; i++) {
     const bridge_contact *c = &br->c[i];
@@ -715,7 +718,7 @@ int main(int argc, char **argv) {
   }
   /* one run at a time in DIR; summary.json says "running" before series.csv is emptied */
   tools_file csv, cts;
-  int with_cts = a.patches && !a.native;
+  int with_cts = !a.merge && !a.native;
   if (tools_lock_dir("vxc-mujoco", a.dir) != 0 || write_running(&a) != 0 ||
       tools_file_open(&csv, "vxc-mujoco", csv_path, TOOLS_FILE_TRUNC) != 0) {
     bridge_free(&br);
