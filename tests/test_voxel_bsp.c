@@ -237,6 +237,18 @@ static void meet_pieces(const mg_mesh *a, const mg_mesh *pieces, int n, mg_momen
 }
 
 
+/* Cell a placed by w after p (its pose in b's frame) against b placed by w, at the default
+ * options, into r. */
+static vxc_status query_pair(fixture *f, const vxg_cell *a, const vxg_xform *p, const vxg_cell *b,
+                             const vxg_xform *w, vxv_result *r) {
+  vxg_xform wa;
+  vxg_xform_compose(&wa, w, p);
+  vxv_options o;
+  vxv_options_default(&o);
+  return vxv_intersect(f->ws, a, &wa, b, w, &o, r);
+}
+
+
 static const double SCALES[3] = {1e-3, 0.01, 2};
 
 // a box against a U- and an L-channel: the sum of its meetings with the channel's pieces
@@ -265,12 +277,8 @@ static void test_bsp_box_in_channel(void **state) {
     vxg_cell *a = mesh_cell(f, "box", &box, 0, 0), *b = mesh_cell(f, "channel", &ch.whole, 0, 0);
     assert_non_null(a);
     assert_non_null(b);
-    vxg_xform wa;
-    vxg_xform_compose(&wa, &w, &bp);
-    vxv_options o;
-    vxv_options_default(&o);
     vxv_result r;
-    vxc_status st = vxv_intersect(f->ws, a, &wa, b, &w, &o, &r);
+    vxc_status st = query_pair(f, a, &bp, b, &w, &r);
     if (ex.m0 > 1e-9 * s * s * s) {
       assert_int_equal(st, VXC_OK);
       expect_exact(&r, &ex, &w, s);
@@ -322,12 +330,8 @@ static void test_bsp_channel_pair(void **state) {
     vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "u", &u.whole, 0, 0);
     assert_non_null(a);
     assert_non_null(b);
-    vxg_xform wa;
-    vxg_xform_compose(&wa, &w, &lp);
-    vxv_options o;
-    vxv_options_default(&o);
     vxv_result r;
-    vxc_status st = vxv_intersect(f->ws, a, &wa, b, &w, &o, &r);
+    vxc_status st = query_pair(f, a, &lp, b, &w, &r);
     if (ex.m0 > 1e-9 * s * s * s) {
       assert_int_equal(st, VXC_OK);
       expect_exact(&r, &ex, &w, s);
@@ -375,12 +379,8 @@ static void test_bsp_complement(void **state) {
     vxg_cell *a = mesh_cell(f, "box", &box, 0, 0), *b = mesh_cell(f, "cut", &ch.whole, 1, 20 * s);
     assert_non_null(a);
     assert_non_null(b);
-    vxg_xform wa;
-    vxg_xform_compose(&wa, &w, &bp);
-    vxv_options o;
-    vxv_options_default(&o);
     vxv_result r;
-    vxc_status st = vxv_intersect(f->ws, a, &wa, b, &w, &o, &r);
+    vxc_status st = query_pair(f, a, &bp, b, &w, &r);
     if (ex.m0 > 1e-9 * s * s * s) {
       assert_int_equal(st, VXC_OK);
       expect_exact(&r, &ex, &w, s);
@@ -448,12 +448,8 @@ static void test_bsp_cavity(void **state) {
     vxg_cell *a = mesh_cell(f, "probe", &box, 0, 0), *b = mesh_cell(f, "cavity", &cube, 1, 20 * s);
     assert_non_null(a);
     assert_non_null(b);
-    vxg_xform wa;
-    vxg_xform_compose(&wa, &w, &bp);
-    vxv_options o;
-    vxv_options_default(&o);
     vxv_result r;
-    assert_int_equal(vxv_intersect(f->ws, a, &wa, b, &w, &o, &r), VXC_OK);
+    assert_int_equal(query_pair(f, a, &bp, b, &w, &r), VXC_OK);
     expect_exact(&r, &ex, &w, s);
     mg_free(&cube);
     mg_free(&box);

@@ -54,6 +54,13 @@ static inline const char *vxc_test_data(const char *name) {
   return buf;
 }
 
+/* Removes the folder dir (a test's mkdtemp folder) and what it holds: 0, or -1. */
+static inline int vxc_test_rmtree(const char *dir) {
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
 /* Volume (m^3) of the cap of height h (m) of a ball of radius R (m): pi h^2 (R - h / 3);
  * 0 for h <= 0. */
 static inline double vxc_test_cap_volume(double R, double h) {
