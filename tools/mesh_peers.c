@@ -50,7 +50,7 @@ static int beside(const char *rel, int mode, char *path, size_t len) {
 
 static int on_path(const char *name, char *path, size_t len) {
   const char *p = getenv("PATH");
-  while (p && *p) {
+  while (path && len > 0 && p && *p) {
     const char *end = strchr(p, ':');
     size_t n = end ? (size_t)(end - p) : strlen(p);
     if (n > 0 && (size_t)snprintf(path, len, "%.*s/%s", (int)n, p, name) < len &&
