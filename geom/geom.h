@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "lib/vxc_types.h"
+#include "geom/vxc_types.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846 /* -std=c11 hides it in <math.h> */

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "lib/vxc_types.h"
+#include "geom/vxc_types.h"
 
 /* Inflated data may be at most this many times the compressed size once past
  * VXG_GZIP_FREE_BYTES: text and meshes compress 3 to 20 times, a gzip bomb 1000 times, so a

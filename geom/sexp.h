@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "lib/vxc_types.h"
+#include "geom/vxc_types.h"
 
 #define VXG_SEXP_MAX_DEPTH 64              /* lists nested deeper are rejected */
 #define VXG_SEXP_MAX_INPUT (64u << 20)     /* bytes of text (after inflation) */

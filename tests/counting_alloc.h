@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "lib/vxc_types.h"
+#include "geom/vxc_types.h"
 
 typedef struct counter {
   long calls, live, fail_at;

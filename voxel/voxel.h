@@ -28,7 +28,7 @@
 #include <stddef.h>
 
 #include "geom/geom.h"
-#include "lib/vxc_types.h"
+#include "geom/vxc_types.h"
 
 /* Default memory cap of a query's workspace, bytes. */
 #define VXV_DEFAULT_MAX_BYTES ((size_t)64 << 20)
