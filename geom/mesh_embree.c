@@ -67,29 +67,30 @@ static float up(double x) {
 }
 
 
-static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
-  const vxg_mesh *m = args->geometryUserPtr;
-  const int *t = m->tri + 3 * (size_t)args->primID;
-  double lo[3], hi[3];
+void vxg_mesh_tri_fbounds(const vxg_mesh *m, int t, double pad_rel, float lo[3], float hi[3]) {
+  const int *ti = m->tri + 3 * (size_t)t;
   for (int a = 0; a < 3; a++) {
-    double x0 = m->v[3 * t[0] + a], x1 = m->v[3 * t[1] + a], x2 = m->v[3 * t[2] + a];
-    lo[a] = fmin(x0, fmin(x1, x2));
-    hi[a] = fmax(x0, fmax(x1, x2));
+    double x0 = m->v[3 * ti[0] + a], x1 = m->v[3 * ti[1] + a], x2 = m->v[3 * ti[2] + a];
+    double l = fmin(x0, fmin(x1, x2)), h = fmax(x0, fmax(x1, x2));
+    double pad = pad_rel * (m->size + fabs(l) + fabs(h));
+    lo[a] = down(l - pad);
+    hi[a] = up(h + pad);
   }
+}
+
+
+static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
+  float lo[3], hi[3];
   /* padded by a little more than the float ray's rounding (ray parity), relative to the
    * mesh's size and reach */
-  for (int a = 0; a < 3; a++) {
-    double pad = 1e-6 * (m->size + fabs(lo[a]) + fabs(hi[a]));
-    lo[a] -= pad;
-    hi[a] += pad;
-  }
+  vxg_mesh_tri_fbounds(args->geometryUserPtr, (int)args->primID, 1e-6, lo, hi);
   struct RTCBounds *b = args->bounds_o;
-  b->lower_x = down(lo[0]);
-  b->lower_y = down(lo[1]);
-  b->lower_z = down(lo[2]);
-  b->upper_x = up(hi[0]);
-  b->upper_y = up(hi[1]);
-  b->upper_z = up(hi[2]);
+  b->lower_x = lo[0];
+  b->lower_y = lo[1];
+  b->lower_z = lo[2];
+  b->upper_x = hi[0];
+  b->upper_y = hi[1];
+  b->upper_z = hi[2];
 }
 
 

@@ -39,34 +39,16 @@ typedef struct selfx {
   int ta, tb;         /* the pair found, ta < tb; -1: none */
 } selfx;
 
-static float down(double x) {
-  float f = (float)x;
-  return (double)f > x ? nextafterf(f, -INFINITY) : f;
-}
-
-
-static float up(double x) {
-  float f = (float)x;
-  return (double)f < x ? nextafterf(f, INFINITY) : f;
-}
-
-
 static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
-  const vxg_mesh *m = ((const selfx *)args->geometryUserPtr)->m;
-  const int *t = m->tri + 3 * (size_t)args->primID;
-  double lo[3], hi[3];
-  for (int a = 0; a < 3; a++) {
-    double x0 = m->v[3 * t[0] + a], x1 = m->v[3 * t[1] + a], x2 = m->v[3 * t[2] + a];
-    lo[a] = fmin(x0, fmin(x1, x2));
-    hi[a] = fmax(x0, fmax(x1, x2));
-  }
+  float lo[3], hi[3];
+  vxg_mesh_tri_fbounds(((const selfx *)args->geometryUserPtr)->m, (int)args->primID, 0, lo, hi);
   struct RTCBounds *b = args->bounds_o;
-  b->lower_x = down(lo[0]);
-  b->lower_y = down(lo[1]);
-  b->lower_z = down(lo[2]);
-  b->upper_x = up(hi[0]);
-  b->upper_y = up(hi[1]);
-  b->upper_z = up(hi[2]);
+  b->lower_x = lo[0];
+  b->lower_y = lo[1];
+  b->lower_z = lo[2];
+  b->upper_x = hi[0];
+  b->upper_y = hi[1];
+  b->upper_z = hi[2];
 }
 
 
