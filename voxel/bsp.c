@@ -42,6 +42,8 @@ typedef struct bsp_run {
   double rb[6];    /* the kept pieces' bounding box, leaf-local (lo x y z, hi x y z) */
   int pieces;
   int fail;
+  int bit_split;   /* the plane bit of the BSP's first split (after the peeled planes) */
+  int poly0;       /* the BSP's first polyhedron buffer (after those peel holds) */
   vxv_cpface face[VXV_CP_PLANES];
 } bsp_run;
 
@@ -206,14 +208,14 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
     piece_add(r, p, abits);
     return;
   }
-  int bit = s->bit0 + depth;
-  if (depth >= VXV_BSP_DEPTH || bit >= 64) {
+  int bit = r->bit_split + depth;
+  if (r->poly0 + depth >= VXV_BSP_DEPTH || bit >= 64) {
     r->fail = 1;
     return;
   }
   const vxv_btri *t = &s->tri[list[0]];
   uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
-  vxv_cpoly *child = &s->poly[depth];
+  vxv_cpoly *child = &s->poly[r->poly0 + depth];
   int *sub = s->list[depth], covered = -1;
   for (int side = 0; side < 2 && !r->fail; side++) {
     double sg = side ? -1 : 1, nn[3] = {sg * t->n[0], sg * t->n[1], sg * t->n[2]};
@@ -248,17 +250,38 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
 
 /* ---- atoms whose kept side is convex or the complement of a convex set ----------------- */
 
-/* 1 when every atom is convex or concave near the leaf and the planes fit the free bits:
- * then no triangle needs testing, and the leaf is cut by the atoms' planes alone (peel). */
+/* 1 when the atoms that are convex or concave near the leaf (peeled by their planes alone)
+ * fit the free plane bits and buffers, and the others (general: their triangles in the BSP)
+ * have all their triangles. */
 static int peel_fits(const vxv_bsp *s) {
-  int nbits = 0;
+  int nbits = 0, npeel = 0;
   for (int a = 0; a < s->natom; a++) {
-    if (s->atom[a].shape == VXV_LOCAL_GENERAL) {
-      return 0;
+    if (s->atom[a].shape != VXV_LOCAL_GENERAL) {
+      nbits += s->atom[a].npl;
+      npeel++;
     }
-    nbits += s->atom[a].npl;
   }
-  return s->natom > 0 && s->bit0 + nbits <= 64 && 3 * s->natom <= VXV_BSP_DEPTH;
+  return s->natom > 0 && s->bit0 + nbits <= 64 && 3 * npeel <= VXV_BSP_DEPTH;
+}
+
+
+/* The general atoms' part of the piece p, left by peel (its atoms decided) at plane bit
+ * `bit` and buffer depth `depth`: the BSP of the general atoms' triangles that cross p. */
+static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits, int depth) {
+  vxv_bsp *s = r->s;
+  unsigned known = 0;
+  for (int a = 0; a < s->natom; a++) {
+    known |= (unsigned)(s->atom[a].shape != VXV_LOCAL_GENERAL) << a;
+  }
+  int *list = s->list[VXV_BSP_DEPTH], n = 0;
+  for (int i = 0; i < s->ntri; i++) {
+    if (!(known >> s->tri[i].atom & 1) && tri_crosses(p, &s->tri[i], r->tol)) {
+      list[n++] = i;
+    }
+  }
+  r->bit_split = bit;
+  r->poly0 = 3 * depth;
+  bsp_piece(r, p, list, n, known, abits, 0);
 }
 
 
@@ -284,8 +307,15 @@ static const vxv_cpoly *peel_clip(bsp_run *r, vxv_cpoly *dst, const vxv_cpoly *p
  * pieces share on a plane cancel in the area vector, leaving those on the surface. */
 static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits, int depth) {
   const vxv_bsp *s = r->s;
+  while (a < s->natom && s->atom[a].shape == VXV_LOCAL_GENERAL) {
+    a++; /* left to the BSP */
+  }
   if (a == s->natom) {
-    piece_add(r, p, abits);
+    if (s->ngeneral > 0) {
+      bsp_general(r, p, bit, abits, depth);
+    } else {
+      piece_add(r, p, abits);
+    }
     return;
   }
   const vxv_batom *at = &s->atom[a];
@@ -330,19 +360,10 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
     r->rb[k] = HUGE_VAL;
     r->rb[3 + k] = -HUGE_VAL;
   }
-  if (p->nv > 0) {
-    int *list = s->list[VXV_BSP_DEPTH];
-    int n = 0;
-    for (int i = 0; i < s->ntri; i++) {
-      if (tri_crosses(p, &s->tri[i], r->tol)) {
-        list[n++] = i;
-      }
-    }
-    if (peel_fits(s)) {
-      peel(r, p, 0, s->bit0, 0, 0);
-    } else {
-      bsp_piece(r, p, list, n, 0, 0, 0);
-    }
+  if (p->nv > 0 && peel_fits(s)) {
+    peel(r, p, 0, s->bit0, 0, 0);
+  } else if (p->nv > 0) {
+    r->fail = 1; /* the peeled atoms' planes do not fit */
   }
   if (r->fail) {
     return -1;
@@ -356,14 +377,14 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
-/* The local shape of a mesh near a leaf from the n triangles (corners tri, planes pl, query
- * frame) that meet the ball holding it: convex when every corner lies inside every plane,
- * concave when outside, within tol (m). Then the triangles, closed within the ball and on
- * the boundary of that intersection (union), are all of its boundary there, and the mesh's
- * inside within the ball is that intersection (union). */
-static int local_shape(const double *tri, const double *pl, int n, double tol) {
+/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame)
+ * that meet the ball holding it and their npl distinct planes pl: convex when every corner
+ * lies inside every plane, concave when outside, within tol (m). Then the triangles, closed
+ * within the ball and on the boundary of that intersection (union), are all of its boundary
+ * there, and the mesh's inside within the ball is that intersection (union). */
+static int local_shape(const double *tri, int n, const double *pl, int npl, double tol) {
   int convex = n > 0, concave = n > 0;
-  for (int j = 0; j < n && (convex || concave); j++) {
+  for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
     for (int v = 0; v < 3 * n && (convex || concave); v++) {
       double s = vxg_dot(q, tri + 3 * v) - q[3];
@@ -418,35 +439,48 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   const vxv_qcell *qc = &q->cell[k];
   double r = vxv_box_radius(b);
   int room = VXV_BSP_TRIS - s->ntri;
-  if (s->natom >= VXV_BSP_ATOMS || room < 1) {
+  if (s->natom >= VXV_BSP_ATOMS) {
     return -1;
   }
-  if (attempt && M_PI * r * r > 4 * room * qc->tri_area[i]) {
+  if (attempt && M_PI * r * r > 4 * VXV_BSP_TRIS * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
-  double tri[9 * VXV_BSP_TRIS], pl[4 * VXV_BSP_TRIS];
-  int grp[VXV_BSP_TRIS];
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, room, tri, pl, grp);
+  double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
+  int grp[VXV_NEAR_TRIS];
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp);
   if (n < 0) {
     return -1;
   }
-  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */
+  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex; the
+     distinct planes go to the caller (locally convex) or to the atom */
   double tol = 1e-10 * r + vxv_vertex_rounding(b);
-  int shape = local_shape(tri, pl, n, tol);
+  vxv_batom *at = &s->atom[s->natom];
+  double *dp = comp ? &at->pl[0][0] : planes;
+  int npl = distinct_planes(pl, grp, n, dp);
+  int shape = local_shape(tri, n, dp, npl, tol);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
-    *nplanes = distinct_planes(pl, grp, n, planes);
+    *nplanes = npl;
     return 1;
   }
+  if (shape == VXV_LOCAL_GENERAL && n > room) {
+    return -1;
+  }
   int a = s->natom++;
-  vxv_batom *at = &s->atom[a];
   at->cell = k;
   at->atom = i;
   at->comp = comp;
   at->bound = i == qc->mslot ? (double)b->mu[k] : HUGE_VAL;
   at->shape = shape;
-  at->npl = distinct_planes(pl, grp, n, &at->pl[0][0]);
+  at->npl = npl;
+  if (dp != &at->pl[0][0]) {
+    memcpy(at->pl, dp, (size_t)npl * sizeof at->pl[0]);
+  }
   for (int j = 0; j < at->npl; j++) {
     at->pl[j][3] -= vxg_dot(at->pl[j], b->c);
+  }
+  s->ngeneral += shape == VXV_LOCAL_GENERAL;
+  if (shape != VXV_LOCAL_GENERAL) {
+    return 0; /* peeled by its planes: no triangle needed */
   }
   for (int j = 0; j < n; j++) {
     vxv_btri *t = &s->tri[s->ntri];

@@ -190,6 +190,10 @@ typedef struct vxv_cpface {
  * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
  * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
 #define VXV_BSP_TRIS 32
+/* Triangles of one mesh atom a leaf may look at to decide its local shape; a locally
+ * convex or concave atom is cut by its planes alone, so only a general one needs them in
+ * the BSP's VXV_BSP_TRIS. */
+#define VXV_NEAR_TRIS VXG_MESH_TRIS_MAX
 #define VXV_BSP_ATOMS 4
 #define VXV_BSP_DEPTH 24
 
@@ -214,11 +218,12 @@ typedef struct vxv_batom {
   double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
   int shape;      /* VXV_LOCAL_*: how a piece's side is read (general: the signed distance) */
   int npl;        /* the distinct planes of its triangles near the leaf, leaf-local */
-  double pl[VXV_BSP_TRIS][4];
+  double pl[VXV_NEAR_TRIS][4];
 } vxv_batom;
 
 typedef struct vxv_bsp {
   int ntri, natom;
+  int ngeneral; /* atoms of shape VXV_LOCAL_GENERAL (the others are peeled by their planes) */
   int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
   vxv_btri tri[VXV_BSP_TRIS];
   vxv_batom atom[VXV_BSP_ATOMS];

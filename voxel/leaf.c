@@ -1310,7 +1310,7 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
   *nlin = 0;
   *nplanes = 0;
   if (bsp) {
-    bsp->ntri = bsp->natom = 0;
+    bsp->ntri = bsp->natom = bsp->ngeneral = 0;
   }
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
@@ -1330,7 +1330,7 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
             continue;
           }
         } else if (planes && bsp && (qc->costly >> i & 1)) {
-          double pl[4 * VXV_BSP_TRIS];
+          double pl[4 * VXV_NEAR_TRIS];
           int npl = 0, rc = vxv_bsp_add_atom(q, b, bsp, k, i, 0, planes == 2, pl, &npl);
           if (rc == 1 && npl <= VXV_CP_PLANES - nh) {
             int n = planes_hs(pl, npl, k, b, &hs[nh]); /* locally convex: its planes */
@@ -1358,7 +1358,7 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
       /* complemented primitive: its MIXED atoms together */
       uint64_t pa = m & pm;
       m &= ~pm;
-      double pl[4 * VXV_BSP_TRIS];
+      double pl[4 * VXV_NEAR_TRIS];
       int npl;
       if (planes && bsp && pa == (pa & qc->costly) && !(pa & (pa - 1)) &&
           vxv_bsp_add_atom(q, b, bsp, k, i, 1, planes == 2, pl, &npl) == 0) {
