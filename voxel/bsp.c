@@ -103,11 +103,51 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
 }
 
 
+/* The piece's bounding box pb joined to the groups of kept pieces whose boxes it meets
+ * (within tol), which merge: the leaf's region has parts apart when several groups stay. */
+static void group_pieces(bsp_run *r, double pb[6]) {
+  vxv_bsp *s = r->s;
+  if (s->nparts > VXV_BSP_PARTS) {
+    return;
+  }
+  for (int i = 0; i < s->nparts;) {
+    const double *g = s->parts[i];
+    int meet = 1;
+    for (int k = 0; k < 3 && meet; k++) {
+      meet = g[k] <= pb[3 + k] + r->tol && pb[k] <= g[3 + k] + r->tol;
+    }
+    if (!meet) {
+      i++;
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      pb[k] = fmin(pb[k], g[k]);
+      pb[3 + k] = fmax(pb[3 + k], g[3 + k]);
+    }
+    memmove(s->parts[i], s->parts[--s->nparts], sizeof s->parts[0]);
+    i = 0; /* the grown box may meet a group passed over */
+  }
+  if (s->nparts == VXV_BSP_PARTS) {
+    s->nparts++;
+    return;
+  }
+  memcpy(s->parts[s->nparts++], pb, sizeof s->parts[0]);
+}
+
+
 /* A kept piece (on the wanted side of every atom) added to the sums; abits are the plane
  * bits of the splits on its path made by cell 0's triangles. */
 static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
   r->round += vxv_cp_rounding(p, r->b);
-  vxv_cp_bounds(p, r->rb);
+  double pb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  vxv_cp_bounds(p, pb);
+  for (int k = 0; k < 3; k++) {
+    r->rb[k] = fmin(r->rb[k], pb[k]);
+    r->rb[3 + k] = fmax(r->rb[3 + k], pb[3 + k]);
+  }
+  if (r->moments) {
+    group_pieces(r, pb);
+  }
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
     return;
@@ -356,6 +396,9 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
   r->moments = moments;
   r->want = want;
   r->tol = vxv_vertex_rounding(b);
+  if (moments) {
+    s->nparts = 0;
+  }
   for (int k = 0; k < 3; k++) {
     r->rb[k] = HUGE_VAL;
     r->rb[3 + k] = -HUGE_VAL;

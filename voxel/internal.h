@@ -93,6 +93,9 @@ typedef struct vxv_leaf {
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
+  int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
+                     leaf's BSP): split when the region is visited, so that each contact
+                     patch has leaves of its own */
 } vxv_leaf;
 
 /* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
@@ -221,8 +224,14 @@ typedef struct vxv_batom {
   double pl[VXV_NEAR_TRIS][4];
 } vxv_batom;
 
+/* Groups of kept pieces a leaf's BSP tells apart (bounding boxes that do not meet). */
+#define VXV_BSP_PARTS 8
+
 typedef struct vxv_bsp {
   int ntri, natom;
+  int nparts;                      /* groups of the last integration's kept pieces (the
+                                      moments' one): VXV_BSP_PARTS + 1 when more */
+  double parts[VXV_BSP_PARTS][6];  /* their bounding boxes, leaf-local */
   int ngeneral; /* atoms of shape VXV_LOCAL_GENERAL (the others are peeled by their planes) */
   int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
   vxv_btri tri[VXV_BSP_TRIS];

@@ -1504,5 +1504,6 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   l->pgap = r[3] - r[2];
   l->exact = exact;
   l->est = exact ? 0 : l->pgap;
+  l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   return exact;
 }

@@ -360,8 +360,10 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
     }
     vxv_leaf_eval(q, th, &b, &l, 0);
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
-       exact at a finite depth), whatever its gap */
-    if (!l.exact && (l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b)) && can_split(ws, st, &b)) {
+       exact at a finite depth), whatever its gap; an exact one whose region has parts apart,
+       until they are in leaves of their own when the region is visited (patches) */
+    int refine = l.exact ? l.apart && ws->visit : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
+    if (refine && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
       store(ws, th, par, st, &l);
@@ -573,7 +575,7 @@ static int exact_leaf(vxv_workspace *ws, vxv_box *b) {
   }
   /* integrated now and kept with the box, so that its subtree does not integrate it again */
   vxv_leaf l;
-  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1)) {
+  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1) || (l.apart && ws->visit)) {
     return 0;
   }
   if (vxv_ws_grow(ws, (void **)&ws->topleaf, &ws->captopleaf, (size_t)ws->ntopleaf + 1,
@@ -947,16 +949,41 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
 }
 
 
-/* The root grid over [lo, hi] into ws->list[0]: cubes of about a quarter of the region's
+/* The root cubes' edge over the region's longest side: a quarter; for two cells of planes
+ * and meshes alone, whose leaves are exact at any size, a half or the whole side when the
+ * disc of such a cube's ball would hold at most VXV_BSP_TRIS of every mesh's mean triangles
+ * (fewer, larger leaves then cost less than many small ones). */
+static double root_fraction(const vxv_query *q, double ext) {
+  double fr = 0.5;
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    if (qc->curved & ~qc->costly) {
+      return 0.25; /* a curved quadric */
+    }
+    for (uint64_t m = qc->costly; m; m &= m - 1) {
+      double a = qc->tri_area[__builtin_ctzll(m)], r = 0.5 * sqrt(3.0) * fr * ext;
+      while (fr > 0.25 && M_PI * r * r > VXV_BSP_TRIS * a) {
+        fr /= 2;
+        r /= 2;
+      }
+    }
+  }
+  return fr;
+}
+
+
+/* The root grid over [lo, hi] into ws->list[0]: cubes of root_fraction of the region's
  * longest side; with a leaf edge h_min, h_min times a power of two, so that the finest leaves
  * have exactly that edge. *nroot gets their count, *size their edge. -1 when out of memory. */
 static int root_grid(vxv_workspace *ws, const double lo[3], const double hi[3], const double ref[3],
                      double ext, int *nroot, double *size) {
   const vxv_query *q = &ws->q;
-  double s0 = ext / 4, g0[3];
+  double fr = root_fraction(q, ext), s0 = ext * fr, g0[3];
   if (q->h_min > 0) {
+    /* the least h_min 2^k from a quarter of the side, the largest up to a coarser s0 */
+    double s1 = s0;
     s0 = q->h_min;
-    for (int k = 0; k < VXV_MAX_LEVEL && s0 < ext / 4; k++) {
+    for (int k = 0; k < VXV_MAX_LEVEL && (s0 < ext / 4 || 2 * s0 <= s1); k++) {
       s0 *= 2;
     }
     if (s0 < ext / 4) {
