@@ -511,6 +511,35 @@ static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, doub
 }
 
 
+/* Apart: the distance between the closest cells, which keeps the penetration measure
+ * continuous through first contact, into m->distance and m->distance_exact. Each cell pair
+ * gives its distance (vxg_cell_distance: exact for convex cells and where a mesh alone
+ * meets a mesh or a convex cell, else the hulls', a lower bound), a pair whose hulls lie
+ * no nearer than the best found so far left unrefined. The least is exact when its pair's
+ * is: every other pair lies at least as far (its figure, exact or a lower bound, is no
+ * less). */
+static void apart_distance(const vxg_solid *sa, const vxg_xform *xa, const vxg_solid *sb,
+                           const vxg_xform *xb, vxc_metrics *m) {
+  m->distance = INFINITY;
+  m->distance_exact = 1;
+  for (int i = 0; i < sa->ncell; i++) {
+    for (int j = 0; j < sb->ncell; j++) {
+      const vxg_cell *ca = sa->cell[i], *cb = sb->cell[j];
+      vxg_xform ta, tb;
+      vxg_xform_compose(&ta, xa, &ca->pose);
+      vxg_xform_compose(&tb, xb, &cb->pose);
+      double d = INFINITY;
+      int exact = 0;
+      vxg_cell_distance(ca, &ta, cb, &tb, m->distance, &d, &exact);
+      if (d < m->distance) {
+        m->distance = d;
+        m->distance_exact = exact;
+      }
+    }
+  }
+}
+
+
 vxc_status vxc_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose_a,
                          const vxc_solid *b, const vxc_pose *pose_b, const vxc_query_options *opt,
                          vxc_prev_normal_fn prev, void *prev_ud, vxc_metrics *out, vxc_error *err) {
@@ -582,24 +611,7 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
       m.centroid[k] = mom1[k] / mom0;
     }
   } else {
-    /* apart: the distance between the closest cells keeps the penetration measure
-       continuous through first contact */
-    m.distance = INFINITY;
-    m.distance_exact = 1;
-    for (int i = 0; i < sa->ncell; i++) {
-      for (int j = 0; j < sb->ncell; j++) {
-        const vxg_cell *ca = sa->cell[i], *cb = sb->cell[j];
-        vxg_xform ta, tb;
-        vxg_xform_compose(&ta, &xa, &ca->pose);
-        vxg_xform_compose(&tb, &xb, &cb->pose);
-        double d = INFINITY;
-        vxg_hull_distance(ca, &ta, cb, &tb, &d, NULL, NULL);
-        if (d < m.distance) {
-          m.distance = d;
-          m.distance_exact = ca->hull.exact && cb->hull.exact;
-        }
-      }
-    }
+    apart_distance(sa, &xa, sb, &xb, &m);
   }
   m.time_ms = now_ms() - t0;
   *out = m;

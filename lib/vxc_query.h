@@ -164,10 +164,14 @@ typedef struct vxc_pair_metrics {
 /* The contacts of two solids. */
 typedef struct vxc_metrics {
   int contact;                  /* 1 when at least one cell pair overlaps */
-  double distance;              /* when apart: distance between the closest cells, m
-                                   (exact for convex cells, else the distance between
-                                   their convex stand-ins, a lower bound); 0 in contact */
-  int distance_exact;           /* 1 when `distance` is exact */
+  double distance;              /* when apart: distance between the closest cells, m,
+                                   frame-free: exact for two convex cells and where a
+                                   cell that is one mesh alone meets another such mesh
+                                   (the least triangle-triangle distance) or a convex
+                                   cell (the least triangle-cell GJK distance, to 2e-12
+                                   of their size); else the distance between the cells'
+                                   convex hulls, a lower bound; 0 in contact */
+  int distance_exact;           /* 1 when `distance` is exact, 0 when a lower bound */
   int npair;                    /* overlapping cell pairs */
   const vxc_pair_metrics *pair; /* owned by the query; valid until its next run or free */
   double volume;                /* total V over the pairs, m^3 */

@@ -164,6 +164,18 @@ static void test_penetration_nonconvex_bracket(void **state) {
 }
 
 
+/* The octree on a fixed leaf edge h, with patches and their region. */
+static vxc_query_options patch_options(double h) {
+  vxc_query_options o;
+  vxc_test_octree_options(&o);
+  o.rtol = 0;
+  o.voxel = h;
+  o.patches = 1;
+  o.region = 1;
+  return o;
+}
+
+
 /* The largest edge of the region's elements of patch k that hold volume (the query's last
  * region, options.region). */
 static double patch_leaf_max(const vxc_query *q, int k) {
@@ -242,12 +254,7 @@ static void test_penetration_patches_u_channel(void **state) {
     for (int i = 0; i < 3; i++) {
       pb.p[i] = R[3 * i] * off[0] + R[3 * i + 1] * off[1] + R[3 * i + 2] * off[2];
     }
-    vxc_query_options o;
-    vxc_test_octree_options(&o);
-    o.rtol = 0;
-    o.voxel = s / 8;
-    o.patches = 1;
-    o.region = 1;
+    vxc_query_options o = patch_options(s / 8);
     const vxc_pair_metrics *p = one_pair(q, box, &pb, ch, &pc, &o);
     assert_int_equal(p->npatch, 2);
     for (int k = 0; k < 2; k++) {
@@ -298,12 +305,7 @@ static void test_penetration_patches_v_groove(void **state) {
     vxc_solid *ball = vxc_test_load_text(text);
     vxc_pose pb = vxc_pose_identity();
     pb.p[2] = sqrt(2) * (r - d) - g;
-    vxc_query_options o;
-    vxc_test_octree_options(&o);
-    o.rtol = 0;
-    o.voxel = d / 4;
-    o.patches = 1;
-    o.region = 1;
+    vxc_query_options o = patch_options(d / 4);
     const vxc_pair_metrics *p = one_pair(q, ball, &pb, groove, NULL, &o);
     assert_int_equal(p->npatch, 2);
     for (int k = 0; k < 2; k++) {

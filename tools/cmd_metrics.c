@@ -224,6 +224,7 @@ const cli_command cli_cmd_metrics = {
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one object: {\"contact\", \"distance\" and \"distance_exact\" (apart only;\n"
+    "               true for convex cells and where a mesh meets a mesh or a convex cell;\n"
     "               false: a lower bound, between convex hulls), \"pairs\": [{\"cell_a\",\n"
     "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\",\n"
     "               \"centroid\", "
