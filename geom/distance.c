@@ -1,5 +1,6 @@
-/* distance.c: distance between two cells' convex hulls by GJK (Gilbert, Johnson and
- * Keerthi 1988), on the hulls' closed-form support functions.
+/* distance.c: distance between two convex sets by GJK (Gilbert, Johnson and Keerthi 1988)
+ * on their support functions: two cells' convex hulls (closed-form supports), or any
+ * shapes a caller gives supports of (a triangle and a cell, geom/cell_distance.c).
  *
  * libccd 2.1 answers "do they overlap" and "how deep", not "how far apart", which the
  * penetration measure needs to stay continuous through first contact. GJK walks a simplex
@@ -22,12 +23,20 @@ typedef struct {
 } vertex;
 
 
+/* A hull posed by a transform (cell -> query frame), as vxg_gjk_distance's shape. */
+typedef struct posed_hull {
+  const vxg_cell *c;
+  const vxg_xform *to;
+} posed_hull;
+
+
 /* Support of a posed hull in direction d (query frame). */
-static void support(const vxg_cell *c, const vxg_xform *to, const double d[3], double p[3]) {
+static void hull_support(const void *shape, const double d[3], double p[3]) {
+  const posed_hull *h = shape;
   double dl[3], pl[3];
-  vxg_xform_vector_inv(to, d, dl);
-  vxg_hull_support(&c->hull, dl, pl);
-  vxg_xform_point(to, pl, p);
+  vxg_xform_vector_inv(h->to, d, dl);
+  vxg_hull_support(&h->c->hull, dl, pl);
+  vxg_xform_point(h->to, pl, p);
 }
 
 
@@ -160,25 +169,17 @@ static int closest_tetra(vertex *s, double lam[4]) {
 }
 
 
-vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
-                             const vxg_xform *to_b, double *dist, double pa[3], double pb[3]) {
-  /* tolerance relative to the bodies' size */
-  double ba[6], bb[6], size = 0;
-  vxg_cell_aabb(a, to_a, ba);
-  vxg_cell_aabb(b, to_b, bb);
-  for (int k = 0; k < 3; k++) {
-    size = fmax(size, fmax(ba[k + 3] - ba[k], bb[k + 3] - bb[k]));
-  }
-  double eps = 1e-12 * size;
-
+vxc_status vxg_gjk_distance(vxg_support_fn sup_a, const void *a, vxg_support_fn sup_b,
+                            const void *b, double eps, double *dist, double pa[3],
+                            double pb[3]) {
   vertex s[4];
   int n = 1;
   double d0[3] = {1, 0, 0}, sa[3], sb[3], nd[3];
-  support(a, to_a, d0, sa);
+  sup_a(a, d0, sa);
   nd[0] = -d0[0];
   nd[1] = -d0[1];
   nd[2] = -d0[2];
-  support(b, to_b, nd, sb);
+  sup_b(b, nd, sb);
   vxg_sub(sa, sb, s[0].w);
   memcpy(s[0].a, sa, sizeof sa);
   double lam[4] = {1, 0, 0, 0};
@@ -194,8 +195,8 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
       break;
     }
     double dneg[3] = {-v[0], -v[1], -v[2]};
-    support(a, to_a, dneg, sa);
-    support(b, to_b, v, sb);
+    sup_a(a, dneg, sa);
+    sup_b(b, v, sb);
     double w[3];
     vxg_sub(sa, sb, w);
     /* the true distance lies in [v.w / |v|, |v|] */
@@ -256,4 +257,18 @@ vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg
     }
   }
   return st;
+}
+
+
+vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
+                             const vxg_xform *to_b, double *dist, double pa[3], double pb[3]) {
+  /* tolerance relative to the bodies' size */
+  double ba[6], bb[6], size = 0;
+  vxg_cell_aabb(a, to_a, ba);
+  vxg_cell_aabb(b, to_b, bb);
+  for (int k = 0; k < 3; k++) {
+    size = fmax(size, fmax(ba[k + 3] - ba[k], bb[k + 3] - bb[k]));
+  }
+  posed_hull ha = {a, to_a}, hb = {b, to_b};
+  return vxg_gjk_distance(hull_support, &ha, hull_support, &hb, 1e-12 * size, dist, pa, pb);
 }

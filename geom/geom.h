@@ -467,6 +467,38 @@ vxc_status vxg_mpr(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
 vxc_status vxg_hull_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
                              const vxg_xform *to_b, double *dist, double pa[3], double pb[3]);
 
+/* A convex shape's support: p gets a point of the shape maximising d . x (query frame). */
+typedef void (*vxg_support_fn)(const void *shape, const double d[3], double p[3]);
+/* GJK distance between two convex shapes given by their supports (geom/distance.c): 0 when
+ * they overlap or come within eps (m) of each other; else within 2 eps of the distance.
+ * pa, pb (nullable): closest points. Returns VXC_OK, or VXC_ERR_NUMERIC when the iteration
+ * did not converge (*dist then holds a lower bound). */
+vxc_status vxg_gjk_distance(vxg_support_fn sup_a, const void *a, vxg_support_fn sup_b,
+                            const void *b, double eps, double *dist, double pa[3],
+                            double pb[3]);
+
+/* Distance between cells a and b posed by to_a, to_b (cell -> query frame), for cells
+ * known not to overlap (no common volume: a query found them apart), m, in *dist
+ * (geom/cell_distance.c). *exact is 1 when it is the cells' own distance: two convex
+ * cells (GJK on their exact hulls, vxg_hull_distance), two cells that are each one mesh
+ * alone (the least distance between their triangles: apart, closed solids' closest points
+ * lie on their surfaces), or one such mesh and a convex cell (the least GJK distance
+ * between a triangle and the cell, to 2e-12 of their size); the meshes' bounding-box
+ * trees (vxg_mesh_tree_build) prune the triangles. Otherwise *exact is 0 and *dist the
+ * hulls' distance, a lower bound (also when a GJK did not converge). `below` (HUGE_VAL:
+ * none) is a distance the caller has found elsewhere: a pair whose hulls are at least
+ * that far apart is not refined (*dist is then the hulls' distance, *exact 1 only for
+ * two convex cells). */
+void vxg_cell_distance(const vxg_cell *a, const vxg_xform *to_a, const vxg_cell *b,
+                       const vxg_xform *to_b, double below, double *dist, int *exact);
+/* The mesh of a cell that is one mesh primitive alone (not complemented), with *to_cell
+ * (mesh frame -> cell frame); NULL for any other cell. */
+const struct vxg_mesh *vxg_cell_mesh_alone(const vxg_cell *c, vxg_xform *to_cell);
+/* Distance between two triangles a and b (9 numbers each: three corners, one frame), m
+ * (geom/tri_distance.c): 0 when they meet; else the least of the 6 distances from a corner
+ * of one to the other triangle and the 9 between interior points of an edge of each. */
+double vxg_tri_tri_distance(const double a[9], const double b[9]);
+
 /* ---------------------------------------------------------------------------------------
  * Convex polyhedra (geom/polyhedron.c): a box clipped by half-spaces, with its exact
  * volume and moments. Used by the bounding-box computation and by the voxel integrator's

@@ -715,6 +715,7 @@ static void mesh_release(vxg_mesh *m) {
     return;
   }
   vxg_mesh_bvh_free(m);
+  vxg_mesh_tree_free(m);
   const vxc_allocator *al = m->al;
   vxg_free(al, m->name);
   vxg_free(al, m->v);
@@ -936,6 +937,9 @@ vxc_status vxg_mesh_build(vxg_soup *s, double scale, vxg_mesh **out, vxc_error *
     st = vxg_error_set(err, VXC_ERR_NOMEM, name, 0, 0, "out of memory");
   } else if (st == VXC_OK) {
     st = vxg_mesh_bvh_build(m, err);
+  }
+  if (st == VXC_OK) {
+    st = vxg_mesh_tree_build(m, err);
   }
   vxg_free(al, map);
   vxg_free(al, b.src);

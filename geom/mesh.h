@@ -31,6 +31,13 @@
 
 typedef struct vxg_mesh vxg_mesh;
 
+/* A node of a mesh's bounding-box tree (mesh_tree.c), mesh frame. */
+typedef struct vxg_mesh_node {
+  double lo[3], hi[3]; /* bounds of its triangles' corners, m */
+  int first, count;    /* count > 0: a leaf, the triangles tree_tri[first .. first + count);
+                          else its children are nodes first and first + 1 */
+} vxg_mesh_node;
+
 typedef struct vxg_soup {
   const vxc_allocator *al;
   const char *name;   /* for messages (borrowed) */
@@ -61,6 +68,9 @@ struct vxg_mesh {
   double tri_size; /* sqrt of the mean triangle area, m: the scale of a search's cost */
   vxg_mesh_info info;
   void *bvh;      /* mesh_embree.c's device and scene */
+  vxg_mesh_node *tree; /* bounding-box tree of the triangles (mesh_tree.c), root first */
+  int ntree;
+  int *tree_tri;  /* ntri: the triangles in the leaves' order */
   int refs;       /* holders: 1 when built; vxg_mesh_share adds one, vxg_mesh_free drops one
                      and frees the mesh with the last (not atomic: share within one loader) */
 };
@@ -112,6 +122,16 @@ int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
  * returns n, or -1 when more than `max` are (or p is beyond float range). */
 int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r, int max,
                          int tris, int *pid);
+/* The bounding-box tree of the triangles (mesh_tree.c), for distances between meshes and
+ * to convex cells (cell_distance.c): median splits along the longest side of the
+ * triangles' centroids' box, leaves of at most VXG_MESH_TREE_LEAF triangles. Build:
+ * VXC_OK or VXC_ERR_NOMEM (through m->al); free: the tree's arrays (NULL after). */
+#define VXG_MESH_TREE_LEAF 4
+vxc_status vxg_mesh_tree_build(struct vxg_mesh *m, vxc_error *err);
+void vxg_mesh_tree_free(struct vxg_mesh *m);
+/* Triangle t's corners (mesh frame) into c[9]. */
+void vxg_mesh_tri_corners(const struct vxg_mesh *m, int t, double c[9]);
+
 /* Ray parity of p: 1 inside, 0 outside, -1 when every ray tried grazed an edge or a vertex.
  * Meant for points well away from the surface. */
 int vxg_mesh_bvh_parity(const struct vxg_mesh *m, const double p[3]);

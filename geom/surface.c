@@ -152,12 +152,10 @@ static void cube(const vxg_posed_cell *pc, const surf_grid *g, const surf_box *b
 
 
 /* A mesh alone: its triangles, carried from the mesh frame to the world. */
-static void mesh_triangles(const vxg_cell *c, const vxg_xform *to_world, vxg_tri_fn emit,
-                           void *ud) {
-  const struct vxg_mesh *m = c->atom[0].mesh;
-  vxg_xform to_cell, from_mesh;
-  vxg_xform_inverse(&to_cell, &c->atom[0].to_local);
-  vxg_xform_compose(&from_mesh, to_world, &to_cell);
+static void mesh_triangles(const struct vxg_mesh *m, const vxg_xform *to_cell,
+                           const vxg_xform *to_world, vxg_tri_fn emit, void *ud) {
+  vxg_xform from_mesh;
+  vxg_xform_compose(&from_mesh, to_world, to_cell);
   for (int t = 0; t < m->ntri; t++) {
     double p[9];
     for (int k = 0; k < 3; k++) {
@@ -173,9 +171,10 @@ vxc_status vxg_cell_surface(const vxg_cell *c, const vxg_xform *to_world, double
   if (!c || !to_world || !emit || !(h > 0) || !isfinite(h)) {
     return VXC_ERR_ARG;
   }
-  if (c->nprim == 1 && c->prim[0].kind == VXG_MESH && !c->prim[0].complement && c->natom == 1 &&
-      c->atom[0].kind == VXG_ATOM_MESH && c->atom[0].mesh) {
-    mesh_triangles(c, to_world, emit, ud);
+  vxg_xform to_cell;
+  const struct vxg_mesh *m = vxg_cell_mesh_alone(c, &to_cell);
+  if (m) {
+    mesh_triangles(m, &to_cell, to_world, emit, ud);
     return VXC_OK;
   }
   vxg_posed_cell pc;

@@ -37,6 +37,13 @@ vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],
 void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
                       const vxg_xform *tb, const double n[3], const vxc_region_box *box,
                       size_t nbox, vxc_pair_metrics *pm);
+/* The same for each of a pair's npatch (> 1) patches, along the patch's normal from the
+ * elements of the box[] whose `patch` is its index (the slab along that normal, and the
+ * spread of those elements): patch[k].penetration, _lo, _hi; pm's are then the largest of
+ * the patches' (the estimate, the low and the high end each). */
+void vxci_patch_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
+                            const vxg_xform *tb, const vxc_region_box *box, size_t nbox,
+                            vxc_patch *patch, int npatch, vxc_pair_metrics *pm);
 
 /* A cell pair's leaf-edge hint for vxci_query_run: h, the leaf edge to start from (m, 0:
  * none), which the query lowers to a halved edge that met the tolerance; too_coarse, which

@@ -243,15 +243,22 @@ static void whole_patch(const vxc_pair_metrics *pm, size_t n, vxc_patch *p) {
   memcpy(p->inertia, pm->geom.inertia, sizeof p->inertia);
   memcpy(p->normal, pm->geom.normal, sizeof p->normal);
   p->area = pm->area;
+  p->penetration = pm->penetration;
+  p->penetration_lo = pm->penetration_lo;
+  p->penetration_hi = pm->penetration_hi;
   p->normal_flags = pm->normal_flags;
   p->boxes = n > 0 ? (long long)n : pm->leaves;
 }
 
 
 /* Splits the running pair's region into patches when `split` (else, and when it has one
- * part, the pair is its one patch: the same figures), appended to q->patches; pm->npatch
- * is set, pm->patch later (set_patch_pointers: the buffer may still move). Returns 0 or -1. */
-static int pair_patches(vxc_query *q, const vxc_query_options *o, int split,
+ * part, the pair is its one patch: the same figures), appended to q->patches; a pair of
+ * several patches takes its penetration from theirs (vxci_patch_penetration). pm->npatch
+ * is set, pm->patch later (set_patch_pointers: the buffer may still move); without
+ * options.patches the patches are dropped again (pm->npatch 0, the elements' patch -1),
+ * the penetration kept. Returns 0 or -1. */
+static int pair_patches(vxc_query *q, const vxc_query_options *o, int split, const vxg_cell *ca,
+                        const vxg_xform *ta, const vxg_cell *cb, const vxg_xform *tb,
                         vxc_pair_metrics *pm) {
   size_t n = q->nreg - q->pair_start;
   if (vxg_grow(query_al(q), (void **)&q->patches, &q->cappatches, q->npatches + n + 1,
@@ -266,12 +273,21 @@ static int pair_patches(vxc_query *q, const vxc_query_options *o, int split,
   if (np < 0) {
     return -1;
   }
-  if (np <= 1) {
+  if (np > 1) {
+    vxci_patch_penetration(ca, ta, cb, tb, box, n, out, np, pm);
+  } else {
     whole_patch(pm, n, out);
     np = 1;
     for (size_t i = 0; i < n; i++) {
       box[i].patch = 0;
     }
+  }
+  if (!o->patches) {
+    for (size_t i = 0; i < n; i++) {
+      box[i].patch = -1;
+    }
+    pm->npatch = 0;
+    return 0;
   }
   q->patch_off[q->cur_pair] = q->npatches;
   q->npatches += (size_t)np;
@@ -352,7 +368,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
      that is not convex has only its bounding box's support: its pair keeps its region for
      the penetration's bracket and its patches, then drops it */
   int convex = ca->hull.exact && cb->hull.exact;
-  int split = o->patches && grid_h <= 0 && !convex;
+  int split = grid_h <= 0 && !convex;
   int own_reg = !vo->visit && grid_h <= 0 && !convex;
   if (own_reg) {
     vhull.visit = keep_region;
@@ -428,7 +444,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   int kept = o->region || own_reg;
   vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
                    kept ? q->nreg - q->pair_start : 0, pm);
-  if (o->patches && pair_patches(q, o, split, pm) != 0) {
+  if ((o->patches || split) && pair_patches(q, o, split, ca, &ta, cb, &tb, pm) != 0) {
     return VXC_ERR_NOMEM;
   }
   if (own_reg) {
@@ -492,6 +508,35 @@ static int cell_boxes(vxc_query *q, const vxg_solid *s, const vxg_xform *x, doub
     vxg_cell_aabb(s->cell[i], &t, *boxes + 6 * i);
   }
   return 0;
+}
+
+
+/* Apart: the distance between the closest cells, which keeps the penetration measure
+ * continuous through first contact, into m->distance and m->distance_exact. Each cell pair
+ * gives its distance (vxg_cell_distance: exact for convex cells and where a mesh alone
+ * meets a mesh or a convex cell, else the hulls', a lower bound), a pair whose hulls lie
+ * no nearer than the best found so far left unrefined. The least is exact when its pair's
+ * is: every other pair lies at least as far (its figure, exact or a lower bound, is no
+ * less). */
+static void apart_distance(const vxg_solid *sa, const vxg_xform *xa, const vxg_solid *sb,
+                           const vxg_xform *xb, vxc_metrics *m) {
+  m->distance = INFINITY;
+  m->distance_exact = 1;
+  for (int i = 0; i < sa->ncell; i++) {
+    for (int j = 0; j < sb->ncell; j++) {
+      const vxg_cell *ca = sa->cell[i], *cb = sb->cell[j];
+      vxg_xform ta, tb;
+      vxg_xform_compose(&ta, xa, &ca->pose);
+      vxg_xform_compose(&tb, xb, &cb->pose);
+      double d = INFINITY;
+      int exact = 0;
+      vxg_cell_distance(ca, &ta, cb, &tb, m->distance, &d, &exact);
+      if (d < m->distance) {
+        m->distance = d;
+        m->distance_exact = exact;
+      }
+    }
+  }
 }
 
 
@@ -566,24 +611,7 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
       m.centroid[k] = mom1[k] / mom0;
     }
   } else {
-    /* apart: the distance between the closest cells keeps the penetration measure
-       continuous through first contact */
-    m.distance = INFINITY;
-    m.distance_exact = 1;
-    for (int i = 0; i < sa->ncell; i++) {
-      for (int j = 0; j < sb->ncell; j++) {
-        const vxg_cell *ca = sa->cell[i], *cb = sb->cell[j];
-        vxg_xform ta, tb;
-        vxg_xform_compose(&ta, &xa, &ca->pose);
-        vxg_xform_compose(&tb, &xb, &cb->pose);
-        double d = INFINITY;
-        vxg_hull_distance(ca, &ta, cb, &tb, &d, NULL, NULL);
-        if (d < m.distance) {
-          m.distance = d;
-          m.distance_exact = ca->hull.exact && cb->hull.exact;
-        }
-      }
-    }
+    apart_distance(sa, &xa, sb, &xb, &m);
   }
   m.time_ms = now_ms() - t0;
   *out = m;

@@ -79,6 +79,13 @@ typedef struct vxc_patch {
   double normal[3];            /* unit, from A toward B: J's eigenvector nearest the
                                   patch's area vector (the pair's normal when it has none) */
   double area;                 /* |area vector of A's surface in the patch|, m^2 */
+  double penetration;          /* the patch's extent along its normal, m: the middle of */
+  double penetration_lo;       /* this certified bracket, m, of the patch's leaves and */
+  double penetration_hi;       /* boxes (the spread of their cubes along the normal above,
+                                  of its whole boxes and leaf centroids below, within the
+                                  cells' support planes along it): its width is at most the
+                                  boundary leaves' edge times sqrt 3. A pair with one patch
+                                  gives it its own three (exact for two convex cells) */
   int normal_flags;            /* VXC_NORMAL_* */
   long long boxes;             /* octree elements (boxes and leaves) in the patch */
 } vxc_patch;
@@ -110,7 +117,8 @@ typedef struct vxc_pair_metrics {
   double depth;                /* the thesis's penetration measure x = -V^(1/3), m (< 0; a
                                   volume's scale, not a distance along n) */
   double penetration;          /* largest penetration along n, m: the extent of the
-                                  interference along n. Two convex cells: the length of
+                                  interference along n (of its deepest patch, below).
+                                  Two convex cells: the length of
                                   the segment from one body's deepest point along n back
                                   through both cells (a sphere or a box corner on a face:
                                   the depth; two spheres: the overlap along the line of
@@ -125,7 +133,13 @@ typedef struct vxc_pair_metrics {
                                   (options.region or patches); below, the convex cells'
                                   segment and the spread of the region's whole boxes and
                                   leaf centroids (else 0). With the region its width is
-                                  at most the boundary leaves' edge times sqrt 3 */
+                                  at most the boundary leaves' edge times sqrt 3. A pair
+                                  whose region has several connected parts (contact
+                                  patches, counted whether or not options.patches lists
+                                  them) takes the largest part's extent along that part's
+                                  normal, never the span across the parts: penetration,
+                                  _lo and _hi are each the largest of the patches' (see
+                                  vxc_patch) */
   double area;                 /* contact area estimate A_c (area vector length), m^2 */
   long long boxes, leaves;     /* work: boxes classified, boundary leaves integrated */
   int level;                   /* deepest octree level */
@@ -150,10 +164,14 @@ typedef struct vxc_pair_metrics {
 /* The contacts of two solids. */
 typedef struct vxc_metrics {
   int contact;                  /* 1 when at least one cell pair overlaps */
-  double distance;              /* when apart: distance between the closest cells, m
-                                   (exact for convex cells, else the distance between
-                                   their convex stand-ins, a lower bound); 0 in contact */
-  int distance_exact;           /* 1 when `distance` is exact */
+  double distance;              /* when apart: distance between the closest cells, m,
+                                   frame-free: exact for two convex cells and where a
+                                   cell that is one mesh alone meets another such mesh
+                                   (the least triangle-triangle distance) or a convex
+                                   cell (the least triangle-cell GJK distance, to 2e-12
+                                   of their size); else the distance between the cells'
+                                   convex hulls, a lower bound; 0 in contact */
+  int distance_exact;           /* 1 when `distance` is exact, 0 when a lower bound */
   int npair;                    /* overlapping cell pairs */
   const vxc_pair_metrics *pair; /* owned by the query; valid until its next run or free */
   double volume;                /* total V over the pairs, m^3 */

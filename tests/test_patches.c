@@ -9,140 +9,7 @@
 #include "tests/vxc_test.h"
 
 #include "lib/vxc.h"
-
-/* A mesh under construction: vertices and triangles. */
-typedef struct mesh_buf {
-  double v[3 * 64];
-  int t[3 * 64];
-  int nv, nt;
-} mesh_buf;
-
-
-static int vert(mesh_buf *m, double x, double y, double z) {
-  m->v[3 * m->nv] = x;
-  m->v[3 * m->nv + 1] = y;
-  m->v[3 * m->nv + 2] = z;
-  return m->nv++;
-}
-
-
-/* The triangle a b c, turned so that its normal is along n. */
-static void tri(mesh_buf *m, int a, int b, int c, const double n[3]) {
-  const double *pa = m->v + 3 * a, *pb = m->v + 3 * b, *pc = m->v + 3 * c;
-  double u[3], w[3];
-  for (int k = 0; k < 3; k++) {
-    u[k] = pb[k] - pa[k];
-    w[k] = pc[k] - pa[k];
-  }
-  double cr[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
-  int flip = cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] < 0;
-  int t[3] = {a, flip ? c : b, flip ? b : c};
-  memcpy(m->t + 3 * m->nt++, t, sizeof t);
-}
-
-
-/* The planar quad a b c d as two triangles, turned so that their normal is along n. */
-static void quad(mesh_buf *m, int a, int b, int c, int d, const double n[3]) {
-  tri(m, a, b, c, n);
-  tri(m, a, c, d, n);
-}
-
-
-/* Corner k (0..3, counter-clockwise from (-1, -1)) of the square of half-edges hx, hy. */
-static void corner(int k, double hx, double hy, double *x, double *y) {
-  static const int sx[4] = {-1, 1, 1, -1}, sy[4] = {-1, -1, 1, 1};
-  *x = sx[k] * hx;
-  *y = sy[k] * hy;
-}
-
-
-/* The box [-hx, hx] x [-hy, hy] x [z0, z1]. */
-static void box_mesh(mesh_buf *m, double hx, double hy, double z0, double z1) {
-  int lo[4], hi[4];
-  for (int k = 0; k < 4; k++) {
-    double x, y;
-    corner(k, hx, hy, &x, &y);
-    lo[k] = vert(m, x, y, z0);
-    hi[k] = vert(m, x, y, z1);
-  }
-  for (int k = 0; k < 4; k++) {
-    int j = (k + 1) % 4;
-    double cx, cy, dx, dy;
-    corner(k, hx, hy, &cx, &cy);
-    corner(j, hx, hy, &dx, &dy);
-    const double n[3] = {0.5 * (cx + dx), 0.5 * (cy + dy), 0};
-    quad(m, lo[k], lo[j], hi[j], hi[k], n);
-  }
-  quad(m, lo[0], lo[1], lo[2], lo[3], (const double[3]){0, 0, -1});
-  quad(m, hi[0], hi[1], hi[2], hi[3], (const double[3]){0, 0, 1});
-}
-
-
-/* The block [-W, W]^2 x [z0, z1] with the square through-hole [-w, w]^2: one concave cell. */
-static void holed_block_mesh(mesh_buf *m, double W, double w, double z0, double z1) {
-  int out[2][4], in[2][4];
-  for (int k = 0; k < 4; k++) {
-    double x, y;
-    for (int s = 0; s < 2; s++) {
-      corner(k, W, W, &x, &y);
-      out[s][k] = vert(m, x, y, s ? z1 : z0);
-      corner(k, w, w, &x, &y);
-      in[s][k] = vert(m, x, y, s ? z1 : z0);
-    }
-  }
-  for (int k = 0; k < 4; k++) {
-    int j = (k + 1) % 4;
-    double cx, cy, dx, dy;
-    corner(k, 1, 1, &cx, &cy);
-    corner(j, 1, 1, &dx, &dy);
-    const double n[3] = {0.5 * (cx + dx), 0.5 * (cy + dy), 0};
-    const double inward[3] = {-n[0], -n[1], 0};
-    quad(m, out[0][k], out[0][j], out[1][j], out[1][k], n);
-    quad(m, in[0][k], in[0][j], in[1][j], in[1][k], inward); /* the hole's wall faces the axis */
-    quad(m, out[1][k], out[1][j], in[1][j], in[1][k], (const double[3]){0, 0, 1});
-    quad(m, out[0][k], out[0][j], in[0][j], in[0][k], (const double[3]){0, 0, -1});
-  }
-}
-
-
-/* The U-channel of tests/test_voxel_bsp.c (make_channel) scaled by s: floor [-5, 5] x
- * [0, 1], walls [-5, -3] and [3, 5] x [1, 5] (x, y in units of s), extruded along z over
- * [-h, h]; its caps split into three convex quads (the floor's trapezoid and the walls). */
-static void u_channel_mesh(mesh_buf *m, double s, double h) {
-  static const double U[8][2] = {{-5, 0}, {5, 0}, {5, 5}, {3, 5}, {3, 1}, {-3, 1}, {-3, 5}, {-5, 5}};
-  static const int cap[3][4] = {{0, 1, 4, 5}, {0, 5, 6, 7}, {1, 2, 3, 4}};
-  int id[2][8];
-  for (int e = 0; e < 2; e++) {
-    for (int k = 0; k < 8; k++) {
-      id[e][k] = vert(m, s * U[k][0], s * U[k][1], e ? h : -h);
-    }
-  }
-  for (int k = 0; k < 8; k++) {
-    int j = (k + 1) % 8;
-    /* counter-clockwise in (x, y): the outward normal is (dy, -dx) */
-    const double n[3] = {U[j][1] - U[k][1], -(U[j][0] - U[k][0]), 0};
-    quad(m, id[0][k], id[0][j], id[1][j], id[1][k], n);
-  }
-  for (int c = 0; c < 3; c++) {
-    for (int e = 0; e < 2; e++) {
-      const int *q = cap[c];
-      quad(m, id[e][q[0]], id[e][q[1]], id[e][q[2]], id[e][q[3]], (const double[3]){0, 0, e ? 1 : -1});
-    }
-  }
-}
-
-
-static vxc_solid *solid_of(const mesh_buf *m, const char *name) {
-  vxc_solid *s = NULL;
-  vxc_error err;
-  vxc_status st = vxc_solid_from_mesh(m->v, m->nv, m->t, m->nt, name, NULL, &s, &err);
-  if (st != VXC_OK) {
-    fprintf(stderr, "# %s\n", err.message);
-  }
-  assert_int_equal(st, VXC_OK);
-  return s;
-}
-
+#include "tests/vxc_test_meshes.h"
 
 /* A ball of radius r (a sphere cell). */
 static vxc_solid *ball_of(double r) {
@@ -199,10 +66,10 @@ static void assert_patch_sums(const vxc_pair_metrics *p) {
 static void test_patches_square_peg_two_walls(void **state) {
   (void)state;
   const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02;
-  mesh_buf pm = {0}, bm = {0};
-  box_mesh(&pm, w + d, a, -D, 0.03);
-  holed_block_mesh(&bm, W, w, -0.04, 0);
-  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_mesh_buf pm = {0}, bm = {0};
+  vxc_mb_box(&pm, w + d, a, -D, 0.03);
+  vxc_mb_holed_block(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = vxc_mb_solid(&pm, "peg"), *block = vxc_mb_solid(&bm, "block");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
@@ -258,18 +125,18 @@ static void test_patches_square_peg_two_walls(void **state) {
 static void test_patches_box_in_u_channel(void **state) {
   (void)state;
   const double s = 0.01, h = 0.05, a = 0.02;
-  mesh_buf cm = {0};
-  u_channel_mesh(&cm, s, h);
-  vxc_solid *ch = solid_of(&cm, "channel");
+  vxc_mesh_buf cm = {0};
+  vxc_mb_u_channel(&cm, s, h);
+  vxc_solid *ch = vxc_mb_solid(&cm, "channel");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   const double depth[3][2] = {{5e-4, 5e-4}, {2.5e-4, 7.5e-4}, {1e-3, 1e-4}};
   const double rtol[3] = {1e-2, 1e-3, 1e-6};
   for (int c = 0; c < 3; c++) {
     double d1 = depth[c][0], d2 = depth[c][1];
-    mesh_buf bm = {0};
-    box_mesh(&bm, 3 * s + 0.5 * (d1 + d2), 2.5 * s, -a, a);
-    vxc_solid *box = solid_of(&bm, "box");
+    vxc_mesh_buf bm = {0};
+    vxc_mb_box(&bm, 3 * s + 0.5 * (d1 + d2), 2.5 * s, -a, a);
+    vxc_solid *box = vxc_mb_solid(&bm, "box");
     vxc_pose pb = vxc_pose_identity();
     pb.p[0] = 0.5 * (d2 - d1);
     pb.p[1] = 4.5 * s;
@@ -334,13 +201,13 @@ static void assert_one_patch_is_merged(const vxc_pair_metrics *p, const vxc_pair
 static void test_patches_connected_is_one_patch(void **state) {
   (void)state;
   const double s = 0.01, h = 0.05;
-  mesh_buf cm = {0}, bm = {0}, hm = {0}, pm = {0};
-  u_channel_mesh(&cm, s, h);
-  box_mesh(&bm, 0.004, 0.006, -0.005, 0.005);
-  holed_block_mesh(&hm, 0.03, 0.01, -0.04, 0);
-  box_mesh(&pm, 0.005, 0.005, -0.02, 0.03);
-  vxc_solid *ch = solid_of(&cm, "channel"), *box = solid_of(&bm, "box");
-  vxc_solid *block = solid_of(&hm, "block"), *peg = solid_of(&pm, "peg");
+  vxc_mesh_buf cm = {0}, bm = {0}, hm = {0}, pm = {0};
+  vxc_mb_u_channel(&cm, s, h);
+  vxc_mb_box(&bm, 0.004, 0.006, -0.005, 0.005);
+  vxc_mb_holed_block(&hm, 0.03, 0.01, -0.04, 0);
+  vxc_mb_box(&pm, 0.005, 0.005, -0.02, 0.03);
+  vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *box = vxc_mb_solid(&bm, "box");
+  vxc_solid *block = vxc_mb_solid(&hm, "block"), *peg = vxc_mb_solid(&pm, "peg");
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_rng rng = {0x5eed1234abcdULL};
@@ -414,9 +281,9 @@ static void test_patches_connected_is_one_patch(void **state) {
 static void test_patches_ball_on_cube_face(void **state) {
   (void)state;
   const double r = 0.02, h = 0.002;
-  mesh_buf cm = {0};
-  box_mesh(&cm, 0.05, 0.05, -0.1, 0);
-  vxc_solid *cube = solid_of(&cm, "cube"), *ball = ball_of(r);
+  vxc_mesh_buf cm = {0};
+  vxc_mb_box(&cm, 0.05, 0.05, -0.1, 0);
+  vxc_solid *cube = vxc_mb_solid(&cm, "cube"), *ball = ball_of(r);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
@@ -440,33 +307,6 @@ static void test_patches_ball_on_cube_face(void **state) {
 }
 
 
-/* A block [-L, L] x [-W, W] x [-H, 0] with a 90-degree V-groove along y, from (-g, 0) and
- * (g, 0) down to (0, -g) in xz: its cross-section, star-shaped from the groove's bottom
- * (vertex 4), fanned from there, extruded along y. */
-static void v_groove_mesh(mesh_buf *m, double L, double W, double H, double g) {
-  const double xz[7][2] = {{-L, -H}, {L, -H}, {L, 0}, {g, 0}, {0, -g}, {-g, 0}, {-L, 0}};
-  int id[2][7];
-  for (int s = 0; s < 2; s++) {
-    for (int k = 0; k < 7; k++) {
-      id[s][k] = vert(m, xz[k][0], s ? W : -W, xz[k][1]);
-    }
-  }
-  for (int k = 0; k < 7; k++) {
-    int j = (k + 1) % 7;
-    /* the polygon runs counter-clockwise in (x, z): its outward normal is (dz, -dx) */
-    const double n[3] = {xz[j][1] - xz[k][1], 0, -(xz[j][0] - xz[k][0])};
-    quad(m, id[0][k], id[0][j], id[1][j], id[1][k], n);
-  }
-  for (int k = 5; k < 10; k++) { /* the fan 4, k, k + 1 (mod 7) on both ends */
-    int a = k % 7, b = (k + 1) % 7;
-    for (int s = 0; s < 2; s++) {
-      const double n[3] = {0, s ? 1 : -1, 0};
-      tri(m, id[s][4], id[s][a], id[s][b], n); /* keep only its first half */
-    }
-  }
-}
-
-
 /* A ball of radius r resting d deep on both walls of a mesh V-groove: two patches, each the
  * cap pi d^2 (3 r - d) / 3 of a wall, normals from the ball toward the walls
  * (+-1, 0, -1) / sqrt 2. The ball's centre is at z = sqrt 2 (r - d) - g above the groove's
@@ -474,9 +314,9 @@ static void v_groove_mesh(mesh_buf *m, double L, double W, double H, double g) {
 static void test_patches_ball_in_v_groove(void **state) {
   (void)state;
   const double r = 0.01, d = 5e-4, g = 0.02;
-  mesh_buf gm = {0};
-  v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
-  vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
+  vxc_mesh_buf gm = {0};
+  vxc_mb_v_groove(&gm, 0.05, 0.03, 0.05, g);
+  vxc_solid *groove = vxc_mb_solid(&gm, "groove"), *ball = ball_of(r);
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   vxc_query_options o = patch_options();
@@ -539,10 +379,10 @@ static vxc_pair_wrench pair_at(vxc_pair *pr, const vxc_pose *pa, const double va
 static void test_patch_forces_square_peg(void **state) {
   (void)state;
   const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02;
-  mesh_buf pm = {0}, bm = {0};
-  box_mesh(&pm, w + d, a, -D, 0.03);
-  holed_block_mesh(&bm, W, w, -0.04, 0);
-  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_mesh_buf pm = {0}, bm = {0};
+  vxc_mb_box(&pm, w + d, a, -D, 0.03);
+  vxc_mb_holed_block(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = vxc_mb_solid(&pm, "peg"), *block = vxc_mb_solid(&bm, "block");
   vxc_params p;
   vxc_pair *pr = patch_pair(peg, block, &p);
   vxc_pose pa = vxc_pose_identity();
@@ -610,10 +450,10 @@ static void test_patches_ball_in_slot_steps(void **state) {
 static void test_patch_states_follow_sliding_peg(void **state) {
   (void)state;
   const double W = 0.03, w = 0.01, d = 0.001, a = 0.005, D = 0.02, v = 1e-3, dt = 1e-3;
-  mesh_buf pm = {0}, bm = {0};
-  box_mesh(&pm, w + d, a, -D, 0.03);
-  holed_block_mesh(&bm, W, w, -0.04, 0);
-  vxc_solid *peg = solid_of(&pm, "peg"), *block = solid_of(&bm, "block");
+  vxc_mesh_buf pm = {0}, bm = {0};
+  vxc_mb_box(&pm, w + d, a, -D, 0.03);
+  vxc_mb_holed_block(&bm, W, w, -0.04, 0);
+  vxc_solid *peg = vxc_mb_solid(&pm, "peg"), *block = vxc_mb_solid(&bm, "block");
   vxc_params p;
   vxc_pair *pr = patch_pair(peg, block, &p);
   vxc_pose pa = vxc_pose_identity();
@@ -655,9 +495,9 @@ static void test_patch_states_follow_sliding_peg(void **state) {
 static void test_patch_forces_ball_in_v_groove(void **state) {
   (void)state;
   const double r = 0.01, g = 0.02, M = 10, grav = 9.81, half = M_PI / 4;
-  mesh_buf gm = {0};
-  v_groove_mesh(&gm, 0.05, 0.03, 0.05, g);
-  vxc_solid *groove = solid_of(&gm, "groove"), *ball = ball_of(r);
+  vxc_mesh_buf gm = {0};
+  vxc_mb_v_groove(&gm, 0.05, 0.03, 0.05, g);
+  vxc_solid *groove = vxc_mb_solid(&gm, "groove"), *ball = ball_of(r);
   vxc_params p;
   vxc_pair *pr = patch_pair(ball, groove, &p);
   vxc_pose pa = vxc_pose_identity();

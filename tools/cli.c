@@ -369,6 +369,12 @@ void cli_json_patch_keys(FILE *f, const vxc_patch *p) {
   cli_json_vec(f, p->normal, 3);
   fputs(", \"area\": ", f);
   cli_json_num(f, p->area);
+  fputs(", \"penetration\": ", f);
+  cli_json_num(f, p->penetration);
+  fputs(", \"penetration_lo\": ", f);
+  cli_json_num(f, p->penetration_lo);
+  fputs(", \"penetration_hi\": ", f);
+  cli_json_num(f, p->penetration_hi);
   fprintf(f, ", \"boxes\": %lld", p->boxes);
 }
 

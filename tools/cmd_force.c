@@ -277,9 +277,10 @@ static int force_pairs(const vxc_params *p, const vxc_metrics *m, const vxc_body
       for (int k = 0; pm->npatch > 1 && k < pm->npatch; k++) {
         const vxc_patch *pa = &pm->patch[k];
         printf("    patch %d: V = %.6g m^3, f_n = %.6g N, normal (%.6f, %.6f, %.6f), centroid "
-               "(%.6g, %.6g, %.6g) m\n",
+               "(%.6g, %.6g, %.6g) m, penetration %.6g m in [%.6g, %.6g]\n",
                k, pa->volume, pw[k].f_n, pa->normal[0], pa->normal[1], pa->normal[2],
-               pa->centroid[0], pa->centroid[1], pa->centroid[2]);
+               pa->centroid[0], pa->centroid[1], pa->centroid[2], pa->penetration,
+               pa->penetration_lo, pa->penetration_hi);
       }
     }
     free(pw);
@@ -399,6 +400,7 @@ const cli_command cli_cmd_force = {
     "          its largest patch), and each pair has \"patches\": [{\"volume\", \"volume_lo\",\n"
     "          \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\", "
     "\"area\",\n"
+    "          \"penetration\", \"penetration_lo\", \"penetration_hi\",\n"
     "          \"boxes\", \"f_n\", \"force\", \"torque\" (on A), \"force_normal\",\n"
     "          \"force_friction\", \"force_b\", \"torque_b\", \"stick\"}], largest first (one\n"
     "          patch: the pair's); the text report lists them when there are several\n"

@@ -187,9 +187,10 @@ static int metrics_run(int argc, char **argv) {
         const vxc_patch *c = &p->patch[k];
         printf(
             "    patch %d: V = %.6g m^3 in [%.6g, %.6g] at (%.6g, %.6g, %.6g) m, normal "
-            "(%.6f, %.6f, %.6f), area %.6g m^2\n",
+            "(%.6f, %.6f, %.6f), area %.6g m^2, penetration %.6g m in [%.6g, %.6g]\n",
             k, c->volume, c->volume_lo, c->volume_hi, c->centroid[0], c->centroid[1],
-            c->centroid[2], c->normal[0], c->normal[1], c->normal[2], c->area);
+            c->centroid[2], c->normal[0], c->normal[1], c->normal[2], c->area, c->penetration,
+            c->penetration_lo, c->penetration_hi);
       }
     }
   }
@@ -223,6 +224,7 @@ const cli_command cli_cmd_metrics = {
     "  --voxel H    leaf edge H (m); alone, the thesis's fixed voxel size\n"
     "  --threads N  threads per query (default 1)\n" CLI_CAP_HELP
     "  --json       one object: {\"contact\", \"distance\" and \"distance_exact\" (apart only;\n"
+    "               true for convex cells and where a mesh meets a mesh or a convex cell;\n"
     "               false: a lower bound, between convex hulls), \"pairs\": [{\"cell_a\",\n"
     "               \"cell_b\", \"volume\", \"volume_lo\", \"volume_hi\", \"error_estimate\",\n"
     "               \"centroid\", "
@@ -236,8 +238,10 @@ const cli_command cli_cmd_metrics = {
     "               octree's boxes and leaves that touch; two convex cells meet in one),\n"
     "               each measured as a pair: \"patches\": [{\"volume\", \"volume_lo\",\n"
     "               \"volume_hi\", \"error_estimate\", \"centroid\", \"inertia\", \"normal\",\n"
-    "               \"area\", \"boxes\"}] in each pair, largest first (one patch: the pair's\n"
-    "               figures)\n"
+    "               \"area\", \"penetration\", \"penetration_lo\", \"penetration_hi\",\n"
+    "               \"boxes\"}] in each pair, largest first (one patch: the pair's\n"
+    "               figures); a pair's penetration is its deepest patch's, along that\n"
+    "               patch's normal\n"
     "  --merge-patches  one contact per cell pair: no \"patches\" (the default's old\n"
     "               option --patches is accepted)\n" CLI_VTK_HELP CLI_EXIT_HELP,
     metrics_run};
