@@ -85,6 +85,12 @@ vxc_status vxci_pair_track(vxc_pair *pr, const vxc_body_motion *ma, const vxc_bo
 vxc_status vxci_pair_advance(vxc_pair *pr, const vxc_body_motion *ma, const vxc_body_motion *mb,
                          double h, vxc_error *err);
 
+/* The last step's d_pose (vxc_pair_jacobian's, N/m and N m/rad over the twists' 12 axes; it
+ * does not depend on h): each contact's closed-form stiffness from one evaluation of its
+ * model, without the central differences of vxc_pair_jacobian_get (pair_jacobian.c). VXC_OK,
+ * or vxc_contact_eval's status with its message in err. */
+vxc_status vxci_pair_d_pose(const vxc_pair *pr, double d_pose[144], vxc_error *err);
+
 /* Solves A X = B in place (A n x n, B n x m, row-major; partial pivoting): 0, or -1 when A
  * is singular (implicit.c). */
 int vxci_pair_dense_solve(int n, double *A, int m, double *B);

@@ -213,11 +213,10 @@ static void states_on(const vxc_params *p, double r_gyr, int on[NS]) {
 }
 
 
-/* The linearisation of one contact: f0, s'0, df/du, df/dx, df/ds, ds'/du, ds'/ds. */
-static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
+/* One contact's relative motion u, its model at it (f0, s'0, f_n) and the closed-form parts
+ * (closed_parts): all of its linearisation but the central differences. */
+static vxc_status lin_base(const lin_in *in, lin *L, vxc_error *err) {
   memset(L, 0, sizeof *L);
-  const double *n = in->g->normal;
-  const vxc_params *p = in->p;
   double ra[3], rb[3], wa[3], wb[3];
   for (int i = 0; i < 3; i++) {
     ra[i] = in->g->centroid[i] - in->ma.r[i];
@@ -231,7 +230,7 @@ static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
   }
   vxc_wrench w;
   double d[VXC_STATE_SIZE];
-  vxc_status s = vxc_contact_eval(p, in->g, &in->ma, &in->mb, in->state, &w, d, err);
+  vxc_status s = vxc_contact_eval(in->p, in->g, &in->ma, &in->mb, in->state, &w, d, err);
   if (s != VXC_OK) {
     return s;
   }
@@ -244,6 +243,18 @@ static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
     L->sd0[k] = d[SIDX[k]];
   }
   closed_parts(in, &w, L);
+  return VXC_OK;
+}
+
+
+/* The linearisation of one contact: f0, s'0, df/du, df/dx, df/ds, ds'/du, ds'/ds. */
+static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
+  const double *n = in->g->normal;
+  const vxc_params *p = in->p;
+  vxc_status s = lin_base(in, L, err);
+  if (s != VXC_OK) {
+    return s;
+  }
   double r = vxc_gyration_radius(in->g), t1[3], t2[3];
   tangents(n, t1, t2);
   double dv = 1e-3 * p->v_e, dw = dv / fmax(r, 1e-3);
@@ -476,6 +487,39 @@ static lin_in contact_in(const vxc_pair *pr, const vxci_pair_contact *c, const v
 }
 
 
+/* Each contact of the last step linearised at the pair's last motions: with J, wholly and added
+ * to *J over h (with its friction record when the bristle kernel's); else lin_base's part
+ * alone, its d_pose added to d_pose. VXC_OK, or vxc_contact_eval's status. */
+static vxc_status sum_contacts(const vxc_pair *pr, double h, vxc_pair_jacobian *J,
+                               double *d_pose, vxc_error *err) {
+  int records = pr->params.friction_law == 0;
+  for (int ci = 0; ci < pr->ncontact; ci++) {
+    const vxci_pair_contact *c = &pr->contact[ci];
+    if (c->slot < 0 || !(c->geom.volume > 0)) {
+      continue;
+    }
+    lin_in in = contact_in(pr, c, &pr->ma, &pr->mb);
+    lin L;
+    vxc_status st = J ? linearize(&in, &L, err) : lin_base(&in, &L, err);
+    if (st != VXC_OK) {
+      return st;
+    }
+    double ra[3], rb[3], G[72];
+    for (int i = 0; i < 3; i++) {
+      ra[i] = c->geom.centroid[i] - pr->ma.r[i];
+      rb[i] = c->geom.centroid[i] - pr->mb.r[i];
+    }
+    g_matrix(ra, rb, G);
+    if (J) {
+      add_contact(&in, &L, G, h, J, records ? &pr->fric[J->nfriction++] : NULL);
+    } else {
+      add_gtmg(G, L.dp, d_pose);
+    }
+  }
+  return VXC_OK;
+}
+
+
 vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian *out,
                                  vxc_error *err) {
   if (!pr || !out || !pr->stepped || !(h >= 0) || !isfinite(h)) {
@@ -486,25 +530,9 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
   }
   vxc_pair_jacobian J;
   memset(&J, 0, sizeof J);
-  int records = pr->params.friction_law == 0;
-  for (int ci = 0; ci < pr->ncontact; ci++) {
-    const vxci_pair_contact *c = &pr->contact[ci];
-    if (c->slot < 0 || !(c->geom.volume > 0)) {
-      continue;
-    }
-    lin_in in = contact_in(pr, c, &pr->ma, &pr->mb);
-    lin L;
-    vxc_status st = linearize(&in, &L, err);
-    if (st != VXC_OK) {
-      return st;
-    }
-    double ra[3], rb[3], G[72];
-    for (int i = 0; i < 3; i++) {
-      ra[i] = c->geom.centroid[i] - pr->ma.r[i];
-      rb[i] = c->geom.centroid[i] - pr->mb.r[i];
-    }
-    g_matrix(ra, rb, G);
-    add_contact(&in, &L, G, h, &J, records ? &pr->fric[J.nfriction++] : NULL);
+  vxc_status st = sum_contacts(pr, h, &J, NULL, err);
+  if (st != VXC_OK) {
+    return st;
   }
   J.friction = J.nfriction > 0 ? pr->fric : NULL;
   const double *x = (const double *)&J, *y = (const double *)J.friction;
@@ -518,6 +546,12 @@ vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_jacobian
   }
   *out = J;
   return VXC_OK;
+}
+
+
+vxc_status vxci_pair_d_pose(const vxc_pair *pr, double d_pose[144], vxc_error *err) {
+  memset(d_pose, 0, 144 * sizeof *d_pose);
+  return sum_contacts(pr, 0, NULL, d_pose, err);
 }
 
 /* ---- the states' advance ------------------------------------------------------------------ */

@@ -191,11 +191,11 @@ static double depth_rate(const vxc_pair *pr) {
 
 
 /* omega^2 = trace(-minv d_pose): the contact's stiffness over the bodies' masses (1/s^2). */
-static double omega2(const vxc_pair_jacobian *J, const double *minv) {
+static double omega2(const double d_pose[144], const double *minv) {
   double w2 = 0;
   for (int i = 0; i < 12; i++) {
     for (int j = 0; j < 12; j++) {
-      w2 -= minv[12 * i + j] * J->d_pose[12 * j + i];
+      w2 -= minv[12 * i + j] * d_pose[12 * j + i];
     }
   }
   return w2;
@@ -207,9 +207,9 @@ static double omega2(const vxc_pair_jacobian *J, const double *minv) {
  * 0.25 / omega lost 10% of a 1e11 N/m^3 impact's energy), the
  * time its depth takes to change by a fifth (|v_cn| / (V / A)), and twice the last one (a
  * contact starting from zero depth grows its steps geometrically); at least h / 4096. */
-static double sub_length(const vxc_pair *pr, const vxc_pair_jacobian *J, const double *minv,
+static double sub_length(const vxc_pair *pr, const double d_pose[144], const double *minv,
                          double h, double last) {
-  double w2 = omega2(J, minv), rate = depth_rate(pr), hs = fmin(h / 8, 2 * last);
+  double w2 = omega2(d_pose, minv), rate = depth_rate(pr), hs = fmin(h / 8, 2 * last);
   if (w2 > 0) {
     hs = fmin(hs, 0.05 / sqrt(w2));
   }
@@ -273,7 +273,7 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
     st = move_back(pr, b, a_free, h, &r.back, err);
   }
   vxc_pair_jacobian J;
-  double t = -r.back, hs = h / 16;
+  double t = -r.back, hs = h / 16, d_pose[144];
   while (st == VXC_OK && t < h * (1 - 1e-12)) {
     if (r.substeps == MAX_SUBSTEPS) {
       return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0, "%s: more than %d sub-steps", fn,
@@ -283,12 +283,12 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
       st = step_at(pr, b, &w, err);
     }
     if (st == VXC_OK) {
-      st = vxc_pair_jacobian_get(pr, 0, &J, err);
+      st = vxci_pair_d_pose(pr, d_pose, err);
     }
     if (st != VXC_OK) {
       break;
     }
-    hs = fmin(sub_length(pr, &J, minv, h, hs), h - t);
+    hs = fmin(sub_length(pr, d_pose, minv, h, hs), h - t);
     st = substep(pr, b, minv, a_free, hs, &J, &r, err);
     t += hs;
     r.substeps++;
@@ -318,6 +318,6 @@ int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double
       return 1;
     }
   }
-  double moved = depth_rate(pr) * h, wh2 = omega2(J, minv) * h * h;
+  double moved = depth_rate(pr) * h, wh2 = omega2(J->d_pose, minv) * h * h;
   return ((wh2 > 1 || (pr->in_impact && wh2 > 0.04)) && moved > 0.01) || moved > 0.5;
 }

@@ -58,7 +58,7 @@ heq=$(awk -v R=$R -v m=$M -v g=$G -v k=$KV 'BEGIN { lo = 0; hi = 0.01
     if (k * 3.141592653589793 * h * h * (R - h / 3) > m * g) hi = h; else lo = h }
   printf "%.15g", lo }')
 
-echo "1..34"
+echo "1..35"
 ok "help" 0 '^usage: vxc-mujoco MODEL\.xml --contact' -- "$mj" --help
 ok "a missing --contact is a usage error" 2 'no --contact' -- "$mj" "$scene"
 ok "an unknown body is named, with the nearest" 2 "no body named 'bal'; did you mean 'ball'" -- \
@@ -298,6 +298,16 @@ ok "contacts.csv's columns" 0 '^t,pair,contact,cell_a,cell_b,patch,V,px,py,pz,nx
   head -n 1 "$tmp/two/contacts.csv"
 ok "the summary keeps the energy budget" 0 '"energy": \{"kinetic": .*"max_energy_created"' -- \
   cat "$tmp/two/summary.json"
+# the step's timings are nested intervals of one clock: the queries within vxc's calls, vxc's
+# and MuJoCo's calls within the step, bridge_overhead the step's rest over the step
+tr ',' '\n' <"$tmp/two/summary.json" | awk -F': ' '/_wall_s|bridge_overhead/ {
+    gsub(/[" {}]/, "", $1); v[$1] = $2 + 0; print $1, $2 }
+  END { s = v["step_wall_s"]; x = v["vxc_wall_s"]; q = v["query_wall_s"]; m = v["mujoco_wall_s"]
+    o = v["bridge_overhead"]; d = o - (s - x - m) / s
+    print (s > 0 && q > 0 && m > 0 && q <= x && x + m <= s && d * d < 1e-18) ? "ok" : "off" }' \
+  >"$tmp/r30"
+figured "the summary's step times: queries within vxc's calls, vxc's and MuJoCo's within the step" \
+  "$tmp/r30"
 "$mj" "$tmp/two.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
   --contact table="$data/table.vxm" ball2="$data/ball.vxm" --param k_v=1e7 --key rest \
   --duration 1 --every 0.01 --merge-patches --quiet --out "$tmp/two-m" >"$tmp/two-m.log" 2>&1

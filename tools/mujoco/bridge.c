@@ -8,7 +8,7 @@
 #include "tools/cli.h"
 #include "tools/mujoco/bridge.h"
 
-static double mono_s(void) {
+double bridge_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
@@ -270,12 +270,12 @@ static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, si
     body_motion(br, c->body[k], &pose[k], &c->mo[k]);
   }
   vxc_error err;
-  double t0 = mono_s();
+  double t0 = bridge_clock();
   vxc_status st = vxc_pair_step(c->pair, &pose[0], &c->mo[0], &pose[1], &c->mo[1], 0, &c->w, &err);
   if (st == VXC_OK) {
     st = vxc_pair_jacobian_get(c->pair, br->m->opt.timestep, &c->jac, &err);
   }
-  br->wall_vxc += mono_s() - t0;
+  br->wall_vxc += bridge_clock() - t0;
   if (st != VXC_OK) {
     snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
     return -1;
@@ -391,9 +391,11 @@ static void native_contact(bridge *br, bridge_contact *c) {
 
 
 int bridge_step(bridge *br, int advance, char *msg, size_t size) {
-  double t0 = mono_s();
+  double t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
   schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
+  double t1 = bridge_clock();
   mj_step1(br->m, br->d);
+  br->wall_mujoco += bridge_clock() - t1;
   record_bodies(br);
   bridge_implicit_prepare(br);
   if (bridge_energy_check(br) != 0) {
@@ -425,7 +427,9 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     summarize(&br->c[i], t);
   }
   if (advance) {
+    t1 = bridge_clock();
     mj_step2(br->m, br->d);
+    br->wall_mujoco += bridge_clock() - t1;
     bridge_implicit_end(br);
     bridge_implicit_correct(br);
     bridge_energy_step(br);
@@ -433,11 +437,15 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
       return -1;
     }
     br->steps++;
-    br->wall_step += mono_s() - t0;
+    br->wall_step += bridge_clock() - t0;
     if (mujoco_trouble(br, msg, size) != 0) {
       return -1;
     }
-  } else if (br->native) {
+  } else {
+    br->wall_vxc = vxc0; /* the timings are of the steps taken */
+    br->wall_mujoco = mj0;
+  }
+  if (!advance && br->native) {
     mj_forward(br->m, br->d); /* the constraint forces of this state, nothing integrated */
   }
   for (int i = 0; i < br->ncontact && br->native; i++) {
@@ -449,7 +457,8 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
 
 
 void bridge_free(bridge *br) {
-  double *arr[] = {br->J, br->MJ, br->minv, br->afree, br->wout, br->dtw, br->qvel0, br->scratch, br->Mh};
+  double *arr[] = {br->J,   br->MJ,    br->minv,    br->afree, br->wout,
+                   br->dtw, br->qvel0, br->scratch, br->Mh,    br->corr};
   for (size_t k = 0; k < sizeof arr / sizeof *arr; k++) {
     free(arr[k]);
   }

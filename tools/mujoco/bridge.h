@@ -51,14 +51,19 @@ typedef struct bridge {
   int pair_index[2 * BRIDGE_MAX_CONTACTS]; /* contact i: bodies pair_index[2i], [2i + 1] */
   vxc_task_body_state bs[2 * BRIDGE_MAX_CONTACTS];
   long long steps, queries, capped;
-  double wall_step, wall_vxc, wall_query; /* s summed over the steps */
+  /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
+   * Jacobians at its start, the impacts' sub-steps, the implicit step, the states' advance);
+   * the queries at its start alone; MuJoCo's mj_step1 and mj_step2 */
+  double wall_step, wall_vxc, wall_query, wall_mujoco;
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
   /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
    * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
    * and the twists' change, qvel at the step's start; Mh: M + h B factored (nv x nv), the
-   * mass matrix of MuJoCo's Euler step, which takes the joints' damping B implicitly */
-  int tw[2 * BRIDGE_MAX_CONTACTS], ntw;
+   * mass matrix of MuJoCo's Euler step, which takes the joints' damping B implicitly
+   * (damped 1; MJ then holds L^-1 J^T, Mh = L L^T) */
+  int tw[2 * BRIDGE_MAX_CONTACTS], ntw, damped;
   double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch, *Mh;
+  double *corr; /* bridge_implicit_correct's system (n x n) and its qvel change (nv) */
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;
@@ -124,6 +129,9 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
 #define BRIDGE_BALANCE_FACTOR 10.0
 void bridge_energy_step(bridge *br);
 int bridge_energy_check(bridge *br);
+
+/* A monotonic clock, s (the steps' timings). */
+double bridge_clock(void);
 
 /* Frees everything. */
 void bridge_free(bridge *br);

@@ -20,9 +20,9 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
     br->tw[i] = m->body_weldid[br->body[i]] == 0 ? -1 : br->ntw++;
   }
   size_t n = 6 * (size_t)br->ntw, nv = (size_t)(m->nv > 0 ? m->nv : 1);
-  double **arr[] = {&br->J,    &br->MJ,  &br->minv,  &br->afree,
-                    &br->wout, &br->dtw, &br->qvel0, &br->scratch, &br->Mh};
-  size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv, nv * nv};
+  double **arr[] = {&br->J,   &br->MJ,    &br->minv,    &br->afree, &br->wout,
+                    &br->dtw, &br->qvel0, &br->scratch, &br->Mh,    &br->corr};
+  size_t len[] = {n * nv, n * nv, n * n, n, n, n, nv, 3 * n + 2 * nv, nv * nv, n * n + nv};
   for (size_t k = 0; k < sizeof len / sizeof *len; k++) {
     *arr[k] = calloc(len[k] ? len[k] : 1, sizeof(double));
     if (!*arr[k]) {
@@ -67,21 +67,59 @@ static int factor_mass(bridge *br) {
 }
 
 
-/* X = A^-1 B for k vectors of nv (B's rows), A = M or the factored M + h B (damped), so the
- * velocity change the contacts' implicit step predicts is the one MuJoCo's step makes. */
-static void solve_mass(bridge *br, int damped, double *X, const double *B, int k) {
-  int nv = br->m->nv;
-  if (!damped) {
-    mj_solveM(br->m, br->d, X, B, k);
-    return;
+/* a . b over n entries (MuJoCo's mju_dot is a call away). */
+static inline double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    s += a[i] * b[i];
   }
-  for (int r = 0; r < k; r++) {
-    mju_cholSolve(X + (size_t)r * nv, br->Mh, B + (size_t)r * nv, nv);
+  return s;
+}
+
+
+/* y = L^-1 b, L the lower triangle of the factored M + h B (mju_cholFactor: L L^T, row-major,
+ * on and below the diagonal). */
+static void forward_sub(const double *L, int nv, const double *b, double *y) {
+  for (int i = 0; i < nv; i++) {
+    const double *row = L + (size_t)i * nv;
+    double s = b[i];
+    for (int j = 0; j < i; j++) {
+      s -= row[j] * y[j];
+    }
+    y[i] = s / row[i];
   }
 }
 
 
-/* The twists' Jacobian, M^-1 J^T, J M^-1 J^T, the free accelerations and t0 = J qvel. */
+/* x = L^-T x in place (L as in forward_sub). */
+static void backward_sub(const double *L, int nv, double *x) {
+  for (int i = nv - 1; i >= 0; i--) {
+    for (int j = i + 1; j < nv; j++) {
+      x[i] -= L[(size_t)j * nv + i] * x[j];
+    }
+    x[i] /= L[(size_t)i * nv + i];
+  }
+}
+
+
+/* X = the solves of k vectors of nv (B's rows) that J M^-1 J^T and the free accelerations take,
+ * M the mass matrix of MuJoCo's step (M, or the factored M + h B when damped, so the velocity
+ * change the contacts' implicit step predicts is the one MuJoCo's step makes): M^-1 B, or when
+ * damped the half solve L^-1 B, whose products give B^T (L L^T)^-1 B. */
+static void solve_mass(bridge *br, double *X, const double *B, int k) {
+  int nv = br->m->nv;
+  if (!br->damped) {
+    mj_solveM(br->m, br->d, X, B, k);
+    return;
+  }
+  for (int r = 0; r < k; r++) {
+    forward_sub(br->Mh, nv, B + (size_t)r * nv, X + (size_t)r * nv);
+  }
+}
+
+
+/* The twists' Jacobian J, MJ (M^-1 J^T, or L^-1 J^T when damped), J M^-1 J^T, the free
+ * accelerations and t0 = J qvel. */
 void bridge_implicit_prepare(bridge *br) {
   const mjModel *m = br->m;
   mjData *d = br->d;
@@ -97,11 +135,15 @@ void bridge_implicit_prepare(bridge *br) {
                     br->body[i]);
     }
   }
-  int damped = factor_mass(br);
-  solve_mass(br, damped, br->MJ, br->J, n);
+  br->damped = factor_mass(br);
+  solve_mass(br, br->MJ, br->J, n);
+  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once */
+  const double *left = br->damped ? br->MJ : br->J;
   for (int a = 0; a < n; a++) {
-    for (int b = 0; b < n; b++) {
-      br->minv[(size_t)a * n + b] = mju_dot(br->J + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
+    for (int b = a; b < n; b++) {
+      double v = dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
+      br->minv[(size_t)a * n + b] = v;
+      br->minv[(size_t)b * n + a] = v;
     }
   }
   double *t0 = br->scratch, *f = t0 + n, *qacc = f + nv;
@@ -109,10 +151,10 @@ void bridge_implicit_prepare(bridge *br) {
   for (int j = 0; j < nv; j++) {
     f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
   }
-  solve_mass(br, damped, qacc, f, 1);
+  solve_mass(br, qacc, f, 1);
   for (int a = 0; a < n; a++) {
-    br->afree[a] = mju_dot(br->J + (size_t)a * nv, qacc, nv);
-    t0[a] = mju_dot(br->J + (size_t)a * nv, d->qvel, nv);
+    br->afree[a] = dot(left + (size_t)a * nv, qacc, nv);
+    t0[a] = dot(br->J + (size_t)a * nv, d->qvel, nv);
     br->dtw[a] = 0;
   }
 }
@@ -182,8 +224,11 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return 0;
   }
   vxc_error err;
-  if (vxc_pair_substep(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], m12, a12,
-                       br->m->opt.timestep, &c->sr, &err) != VXC_OK) {
+  double t0 = bridge_clock();
+  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], m12,
+                                   a12, br->m->opt.timestep, &c->sr, &err);
+  br->wall_vxc += bridge_clock() - t0;
+  if (st != VXC_OK) {
     snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
     return -1;
   }
@@ -195,21 +240,19 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
 /* The sub-stepped contacts' wrenches, per body (6 ntw), and the free accelerations with
  * them (afree + minv w) for the other contacts' implicit step. */
 static void substep_wrenches(bridge *br, double *wsub, double *afree) {
-  int n = 6 * br->ntw;
+  int n = 6 * br->ntw, any = 0;
   memset(wsub, 0, (size_t)n * sizeof *wsub);
   for (int i = 0; i < br->ncontact; i++) {
     for (int k = 0; k < 2 && br->c[i].sub; k++) {
       int t = br->tw[br->pair_index[2 * i + k]];
       for (int j = 0; j < 6 && t >= 0; j++) {
         wsub[6 * t + j] += br->c[i].sr.wrench[6 * k + j];
+        any = 1;
       }
     }
   }
   for (int a = 0; a < n; a++) {
-    afree[a] = br->afree[a];
-    for (int b = 0; b < n; b++) {
-      afree[a] += br->minv[(size_t)a * n + b] * wsub[b];
-    }
+    afree[a] = br->afree[a] + (any ? dot(br->minv + (size_t)a * n, wsub, n) : 0.0);
   }
 }
 
@@ -236,8 +279,10 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
   if (br->ntw > 0) {
     substep_wrenches(br, wsub, afree);
     vxc_error err;
+    double t0 = bridge_clock();
     vxc_status st = vxc_implicit_step(br->ntw, br->minv, afree, br->m->opt.timestep, np, pp,
                                       br->wout, NULL, NULL, &err);
+    br->wall_vxc += bridge_clock() - t0;
     if (st != VXC_OK) {
       snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
       return -1;
@@ -273,7 +318,7 @@ void bridge_implicit_end(bridge *br) {
     dq[j] = br->d->qvel[j] - br->qvel0[j];
   }
   for (int a = 0; a < n; a++) {
-    br->dtw[a] = mju_dot(br->J + (size_t)a * nv, dq, nv);
+    br->dtw[a] = dot(br->J + (size_t)a * nv, dq, nv);
   }
 }
 
@@ -296,7 +341,10 @@ int bridge_implicit_advance(bridge *br, char *msg, size_t size) {
       }
     }
     vxc_error err;
-    if (vxc_pair_advance(c->pair, &end[0], &end[1], m->opt.timestep, &err) != VXC_OK) {
+    double t0 = bridge_clock();
+    vxc_status st = vxc_pair_advance(c->pair, &end[0], &end[1], m->opt.timestep, &err);
+    br->wall_vxc += bridge_clock() - t0;
+    if (st != VXC_OK) {
       snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
       return -1;
     }
@@ -332,7 +380,7 @@ static void com_at(const bridge *br, int i, const vxc_pose *p, double x[3]) {
 
 void bridge_implicit_correct(bridge *br) {
   int n = 6 * br->ntw, nv = br->m->nv, any = 0;
-  double *e = br->scratch + n, *A = NULL;
+  double *e = br->scratch + n, *A = br->corr, *dq = br->corr + (size_t)n * n;
   memset(e, 0, (size_t)n * sizeof *e);
   for (int i = 0; i < br->ncontact && !br->native; i++) {
     const bridge_contact *c = &br->c[i];
@@ -352,7 +400,7 @@ void bridge_implicit_correct(bridge *br) {
       any = 1;
     }
   }
-  if (!any || !(A = malloc((size_t)n * n * sizeof *A))) {
+  if (!any) {
     return;
   }
   double tr = 0;
@@ -362,16 +410,17 @@ void bridge_implicit_correct(bridge *br) {
   for (int a = 0; a < n * n; a++) { /* (J M^-1 J^T + eps I) lambda = e */
     A[a] = br->minv[a] + (a % (n + 1) == 0 ? 1e-12 * tr / n : 0.0);
   }
-  double *dq = calloc((size_t)nv, sizeof *dq);
-  if (dq && mju_cholFactor(A, n, 0) == n) {
+  memset(dq, 0, (size_t)nv * sizeof *dq);
+  if (mju_cholFactor(A, n, 0) == n) {
     mju_cholSolve(e, A, e, n);
     for (int a = 0; a < n; a++) {
       for (int j = 0; j < nv; j++) {
         dq[j] += e[a] * br->MJ[(size_t)a * nv + j];
       }
     }
+    if (br->damped) { /* M^-1 J^T lambda = L^-T (L^-1 J^T lambda) */
+      backward_sub(br->Mh, nv, dq);
+    }
     mj_integratePos(br->m, br->d->qpos, dq, 1);
   }
-  free(dq);
-  free(A);
 }

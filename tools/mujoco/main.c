@@ -324,16 +324,19 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
   fprintf(f, ",\n \"energy\": ");
   json_energy(f, br);
   double n = br->steps > 0 ? (double)br->steps : 1;
-  const double v[] = {br->d->time,
-                      br->m->opt.timestep,
-                      wall,
-                      br->d->time / wall,
-                      br->wall_step / n,
-                      br->wall_vxc / n,
-                      br->wall_query / n,
-                      br->wall_query > 0 ? br->wall_step / br->wall_query - 1 : 0};
-  static const char *k[] = {"t_end",       "step",       "wall_s",       "realtime_factor",
-                            "step_wall_s", "vxc_wall_s", "query_wall_s", "bridge_overhead"};
+  const double v[] = {
+      br->d->time,
+      br->m->opt.timestep,
+      wall,
+      br->d->time / wall,
+      br->wall_step / n,
+      br->wall_vxc / n,
+      br->wall_query / n,
+      br->wall_mujoco / n,
+      br->wall_step > 0 ? (br->wall_step - br->wall_vxc - br->wall_mujoco) / br->wall_step : 0};
+  static const char *k[] = {"t_end",           "step",          "wall_s",
+                            "realtime_factor", "step_wall_s",   "vxc_wall_s",
+                            "query_wall_s",    "mujoco_wall_s", "bridge_overhead"};
   fprintf(f, ",\n \"steps\": %lld, \"queries\": %lld, \"capped_queries\": %lld", br->steps,
           br->queries, br->capped);
   for (size_t j = 0; j < sizeof v / sizeof *v; j++) {
