@@ -219,9 +219,8 @@ static double box_extent(const double R[9], const double e[3], const double n[3]
 
 /* A box pressed d1 into the left wall and d2 into the right wall of a U-channel of scale
  * s (tests/vxc_test_meshes.h: walls 2 s thick, 4 s apart) at a fixed leaf h, the whole
- * turned by a seeded rotation about an axis within 17 degrees of the channel's length
- * (none every third case; a wall's face cut obliquely by the coarse leaves of planar
- * faces can join both walls' overlaps in one leaf, one patch) and scaled 0.01 to 10:
+ * turned by a seeded rotation about any axis (none every third case; a leaf holding both
+ * walls' overlaps is split, voxel/bsp.c) and scaled 0.01 to 10:
  * two patches, each holding the extent of its wall's overlap, the box d x 3 s x 2 a, along
  * the patch's normal (sum over the box's edges of |n . edge|) in a bracket at most sqrt 3
  * times its largest leaf's edge wide (planar faces are not refined to h: a leaf a wall's
@@ -232,7 +231,7 @@ static void test_penetration_patches_u_channel(void **state) {
   vxc_rng rng = {0x5eed0005ULL};
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
-  for (int c = 0; c < 9; c++) {
+  for (int c = 0; c < 24; c++) {
     double S = pow(10, vxc_rng_uniform(&rng, -2, 1)), s = 0.01 * S, hz = 5 * s, a = 2 * s;
     double d1 = s * vxc_rng_uniform(&rng, 0.01, 0.2), d2 = s * vxc_rng_uniform(&rng, 0.01, 0.2);
     vxc_mesh_buf cm = {0}, bm = {0};
@@ -241,7 +240,8 @@ static void test_penetration_patches_u_channel(void **state) {
     vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *box = vxc_mb_solid(&bm, "box");
     vxc_pose pc = vxc_pose_identity(), pb;
     if (c % 3 != 0) {
-      double u[3] = {vxc_rng_uniform(&rng, -0.3, 0.3), vxc_rng_uniform(&rng, -0.3, 0.3), 1};
+      double u[3] = {vxc_rng_uniform(&rng, -1, 1), vxc_rng_uniform(&rng, -1, 1),
+                     vxc_rng_uniform(&rng, -1, 1)};
       double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
       for (int k = 0; k < 3; k++) {
         u[k] /= l;
