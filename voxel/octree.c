@@ -358,6 +358,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       }
       continue;
     }
+    if (vxv_box_empty(q, th, &b)) {
+      continue; /* nothing of the region in it (a subtree's root, mostly): no leaf */
+    }
     vxv_leaf_eval(q, th, &b, &l, 0);
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
        exact at a finite depth), whatever its gap */
