@@ -393,6 +393,11 @@ int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact);
+/* vxv_leaf_eval(q, th, b, l, 0), or -1 (l unspecified) when b provably holds none of the
+ * region: its upper polyhedron (as for vxv_box_empty, but for any number of MIXED atoms) is
+ * empty. The emptiness test shares the leaf's half-spaces and upper polyhedron, so a box
+ * that holds some of the region costs no more than the leaf. */
+int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 
 /* column.c */
 /* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric

@@ -304,8 +304,12 @@ static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st,
       visit_box(ws, st, &c);
       vxv_acc_box(&st->full, &c);
       sum += vxv_box_volume(&c);
-    } else if (cls == VXG_MIXED && !(drop_empty && vxv_box_empty(q, th, &c))) {
-      vxv_leaf_eval(q, th, &c, &kid[*n], 0);
+    } else if (cls == VXG_MIXED) {
+      if (!drop_empty) {
+        vxv_leaf_eval(q, th, &c, &kid[*n], 0);
+      } else if (vxv_leaf_eval_kept(q, th, &c, &kid[*n]) < 0) {
+        continue; /* nothing of the region in it */
+      }
       sum += kid[*n].m[0];
       st->depth = c.level > st->depth ? c.level : st->depth;
       (*n)++;
@@ -358,10 +362,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       }
       continue;
     }
-    if (vxv_box_empty(q, th, &b)) {
+    if (vxv_leaf_eval_kept(q, th, &b, &l) < 0) {
       continue; /* nothing of the region in it (a subtree's root, mostly): no leaf */
     }
-    vxv_leaf_eval(q, th, &b, &l, 0);
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
        exact at a finite depth), whatever its gap */
     if (!l.exact && (l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b)) && can_split(ws, st, &b)) {
