@@ -43,7 +43,7 @@
 #define VXV_MAX_LEVEL 40
 #define VXV_STACK (8 * (VXV_MAX_LEVEL + 2))
 /* Subtrees the top of the tree is cut into (at least, when the geometry allows). */
-#define VXV_MIN_SUBTREES 64
+#define VXV_MIN_SUBTREES 32
 
 typedef struct vxv_acc {
   double s[VXV_ACC_N];
