@@ -92,6 +92,8 @@ typedef struct vxv_leaf {
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
+  double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
+                     none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
 } vxv_leaf;
 

@@ -1530,6 +1530,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->pgap = r[3] - r[2];
   l->exact = exact;
   l->est = exact ? 0 : l->pgap;
+  l->dshare = 0;
   return exact;
 }
 
