@@ -25,17 +25,6 @@ static int has_closed_form(int f) {
   return f == 0 || f == 2 || f == 3 || f == 4 || f == 5 || f == 8;
 }
 
-static int setup(void **state) {
-  (void)state;
-  return cx_mesh_init();
-}
-
-static int teardown(void **state) {
-  (void)state;
-  cx_mesh_free();
-  return 0;
-}
-
 /* The next pose of the sequence: the first solid translated by depth / 20 and turned by
  * depth / (20 size) rad about its own origin, along seeded directions. */
 static void step_pose(cx_case *c, uint64_t *s) {
@@ -162,8 +151,13 @@ static void test_warm_equals_cold_octree(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_warm_equals_cold_default, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_warm_equals_cold_octree, setup, teardown),
+      cmocka_unit_test(test_warm_equals_cold_default),
+      cmocka_unit_test(test_warm_equals_cold_octree),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  if (cx_mesh_init() != 0) {
+    return 1; /* the corpus's mesh: out of memory */
+  }
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  cx_mesh_free();
+  return failed;
 }
