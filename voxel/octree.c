@@ -683,11 +683,26 @@ static double predicted(const vxv_query *q, double g, double tau) {
 }
 
 
+#define SORT_SMALL 64
+
 /* Sorts the positive doubles a[0 .. m) in decreasing order, tmp holding m more: a radix
- * sort of their bit patterns, which order positive doubles as their values, so the result is
- * the array a comparison sort gives. It runs between rounds, on one thread, where qsort
+ * sort of their bit patterns, which order positive doubles as their values (below
+ * SORT_SMALL of them, an insertion sort), so the result is the array a comparison sort
+ * gives. It runs between rounds, on one thread, where qsort
  * costs more (the bench case: `vxc bench --only cylinder`, setting rtol=1e-03). */
 static void sort_desc(double *a, double *tmp, size_t m) {
+  if (m < SORT_SMALL) {
+    /* few: by insertion (the radix sort's counts cost more) */
+    for (size_t i = 1; i < m; i++) {
+      double x = a[i];
+      size_t j = i;
+      for (; j > 0 && a[j - 1] < x; j--) {
+        a[j] = a[j - 1];
+      }
+      a[j] = x;
+    }
+    return;
+  }
   size_t cnt[8][256];
   memset(cnt, 0, sizeof cnt);
   for (size_t i = 0; i < m; i++) {
