@@ -437,9 +437,9 @@ ok "... --json: the same as its error object" 1 '^\{"error": \{"exit_status": 1,
 ok "... under a generous bound the same mass properties" 0 '^same$' -- \
   sh -c "cmp -s mass-free mass-bound && echo same"
 ok "metrics: a query's workspace passing the bound is an error naming it" 1 \
-  'vxc metrics: the --max-memory bound of 800000 bytes was reached while measuring the contact' -- \
+  'vxc metrics: the --max-memory bound of 500000 bytes was reached while measuring the contact' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --no-closed-form \
-  --rtol 1e-7 --max-memory 8e5
+  --rtol 1e-7 --max-memory 5e5
 sed 's/(contact table ball (voxel 1e-3))/(contact table ball (rtol 1e-7) (atol 1e-30) (closed-form off))/' \
   drop.vxt >fine.vxt
 ok "task: a query's workspace passing the bound fails the run, naming it" 1 \

@@ -130,6 +130,8 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
   /* the kept vertices in order, then the new ones in vxv_cp_clip's order of creation; the
      capacity test is vxv_cp_clip's (room for the cut vertices too), so that both agree */
   int nn = nin;
+  /* each cut vertex ends at most three new edges: with room for them, no test a vertex */
+  int roomy = nv + 3 * nout < VXV_CP_MAX;
   for (int v = 0; v < nv; v++) {
     int dv = map[v];
     if (dv < 0) {
@@ -143,7 +145,7 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
         dst->nbr[dv][k] = map[w];
         continue;
       }
-      if (nn - nin + nv >= VXV_CP_MAX) {
+      if (!roomy && nn - nin + nv >= VXV_CP_MAX) {
         return -1;
       }
       double a = s[w], b = -s[v], den = a + b;

@@ -43,7 +43,7 @@
 #define VXV_MAX_LEVEL 40
 #define VXV_STACK (8 * (VXV_MAX_LEVEL + 2))
 /* Subtrees the top of the tree is cut into (at least, when the geometry allows). */
-#define VXV_MIN_SUBTREES 64
+#define VXV_MIN_SUBTREES 32
 
 typedef struct vxv_acc {
   double s[VXV_ACC_N];
@@ -92,6 +92,8 @@ typedef struct vxv_leaf {
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
+  double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
+                     none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
   int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
                      leaf's BSP): split when the region is visited, so that each contact
@@ -407,6 +409,11 @@ int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact);
+/* vxv_leaf_eval(q, th, b, l, 0), or -1 (l unspecified) when b provably holds none of the
+ * region: its upper polyhedron (as for vxv_box_empty, but for any number of MIXED atoms) is
+ * empty. The emptiness test shares the leaf's half-spaces and upper polyhedron, so a box
+ * that holds some of the region costs no more than the leaf. */
+int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 
 /* column.c */
 /* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric

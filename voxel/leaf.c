@@ -1033,8 +1033,10 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * each term a convex polyhedron. The lower polyhedra use R's lower half-spaces and the Q_g's
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
+static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
+
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, double out[24]) {
+                     int ng, unsigned nohi, int lo_empty, int drop_empty, double out[24]) {
   int bsp = th->bsp.natom > 0;
   if (nh > VXV_CP_PLANES || (bsp && ng > 0)) {
     return -1;
@@ -1077,6 +1079,17 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   if (cur != base) {
     cp_copy(base, cur);
+  }
+  /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
+  double hi_first = NAN;
+  if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
+    if (base->nv > 0 && cp_curved(p, base, hs, nh, 2) != 0) {
+      return -1;
+    }
+    if ((base->nv == 0 || p->nv == 0) && upper_empty(th, b, hs, nh)) {
+      return 1;
+    }
+    hi_first = base->nv > 0 ? vxv_cp_volume(p) : NAN;
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
@@ -1167,10 +1180,11 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
         lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
     }
-    if (cp_curved(p, base, hs, nh, 2) != 0) {
+    if (!isnan(hi_first)) {
+      hi = hi_first;
+    } else if (cp_curved(p, base, hs, nh, 2) != 0) {
       return -1;
-    }
-    if (ng == 0) {
+    } else if (ng == 0) {
       hi = region_volume(q, th, b, p, &bsp_round);
     } else {
       hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
@@ -1412,25 +1426,11 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
 }
 
 
-int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
-  int nmixed = 0;
-  for (int k = 0; k < q->ncell; k++) {
-    for (uint64_t m = b->mixed[k]; m; m &= m - 1) {
-      if (q->cell[k].pc->atom[ctz64(m)].kind == VXG_ATOM_MESH) {
-        return 0; /* no curvature bound, and a closest-point search saved */
-      }
-      nmixed++;
-    }
-  }
-  if (nmixed < 2) {
-    return 0; /* one surface crossing the box: the classification already says MIXED */
-  }
-  /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides
-     (groups and several complemented atoms have none) */
-  int ng, lo_empty, nlin, nplanes;
-  unsigned nohi;
-  vxv_hs *hs = th->hs;
-  int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+/* 1 when the box b clipped by the superset half-space of every one of hs[0 .. nh) that has
+ * one (groups and several complemented atoms have none) is empty, each offset widened by a
+ * margin for the clipped vertices' rounding: then b holds none of the region. Uses th->cterm
+ * and th->cpoly. 0 when not decided (no such half-space, a capacity exceeded). */
+static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh) {
   /* the box clipped from one buffer into the other (no clip in place) */
   vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
   const vxv_cpoly *p = buf[0];
@@ -1442,7 +1442,6 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
     if (h->group || !h->use_hi || !(n1 > 0)) {
       continue;
     }
-    /* a margin for the clipped vertices' rounding */
     double d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
@@ -1458,8 +1457,31 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
-                  int only_exact) {
+int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  int nmixed = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    for (uint64_t m = b->mixed[k]; m; m &= m - 1) {
+      if (q->cell[k].pc->atom[ctz64(m)].kind == VXG_ATOM_MESH) {
+        return 0; /* no curvature bound, and a closest-point search saved */
+      }
+      nmixed++;
+    }
+  }
+  if (nmixed < 2) {
+    return 0; /* one surface crossing the box: the classification already says MIXED */
+  }
+  /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides */
+  int ng, lo_empty, nlin, nplanes;
+  unsigned nohi;
+  vxv_hs *hs = th->hs;
+  int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  return upper_empty(th, b, hs, nh);
+}
+
+
+/* vxv_leaf_eval, and with drop_empty vxv_leaf_eval_kept. */
+static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
+                     int only_exact, int drop_empty) {
   double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
@@ -1475,7 +1497,11 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   l->b = *b;
   double out[24];
   int exact = nlin == 0;
-  if (leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, out) != 0) {
+  int rc = leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, drop_empty && nplanes == 0, out);
+  if (rc > 0) {
+    return -1;
+  }
+  if (rc != 0) {
     if (only_exact && nplanes > 0) {
       return 0;
     }
@@ -1505,5 +1531,17 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
   l->exact = exact;
   l->est = exact ? 0 : l->pgap;
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
+  l->dshare = 0;
   return exact;
+}
+
+
+int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
+                  int only_exact) {
+  return leaf_eval(q, th, b, l, only_exact, 0);
+}
+
+
+int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
+  return leaf_eval(q, th, b, l, 0, 1);
 }

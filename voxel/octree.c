@@ -258,11 +258,16 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
  * then stopped 2.8 times its estimate off); with the floor the measured error stayed
  * below half the estimate on the validation cases, for a few per cent more leaves. */
 #define EST_FLOOR 1e-3
+/* The fall of the differences from one level to the next (rho) that est_divisor takes:
+ * at most RHO_MAX (the children's estimate at least half their difference), and none
+ * steeper than RHO_TRUST. */
+#define RHO_MAX 3.0
+#define RHO_TRUST 64.0
 
 /* Shares |V_parent - sum of the children's V| (diff) among the inexact leaves kid[0..n) in
  * proportion to their planar enclosures' widths (pgap), each keeping at least EST_FLOOR of
- * it. */
-static void share_estimate(vxv_leaf *kid, int n, double diff) {
+ * it; the estimate is that share divided by `div` (>= 1). */
+static void share_estimate(vxv_leaf *kid, int n, double diff, double div) {
   double gsum = 0;
   int ninexact = 0;
   for (int j = 0; j < n; j++) {
@@ -274,10 +279,25 @@ static void share_estimate(vxv_leaf *kid, int n, double diff) {
   for (int j = 0; j < n; j++) {
     vxv_leaf *k = &kid[j];
     if (!k->exact) {
-      k->est = gsum > 0 ? diff * k->pgap / gsum : diff / ninexact;
-      k->est = fmax(k->est, EST_FLOOR * k->pgap);
+      k->dshare = gsum > 0 ? diff * k->pgap / gsum : diff / ninexact;
+      k->est = fmax(k->dshare / div, EST_FLOOR * k->pgap);
     }
   }
+}
+
+
+/* The divisor of the difference (diff) between leaf p and its children: where p's own share
+ * of its parent's difference is rho times diff, the differences fall by rho a level there,
+ * and the children's error, the sum of all finer differences, is diff / (rho - 1) (adaptive
+ * quadrature's extrapolation by the observed order). rho is taken at most RHO_MAX; below 2
+ * (no observed convergence) or above RHO_TRUST (a fall so steep that the two levels may
+ * agree by chance) the plain difference is kept. */
+static double est_divisor(const vxv_leaf *p, double diff) {
+  double rho = diff > 0 ? p->dshare / diff : 0;
+  if (!(rho >= 2) || rho > RHO_TRUST) {
+    return 1;
+  }
+  return fmin(rho, RHO_MAX) - 1;
 }
 
 
@@ -304,8 +324,12 @@ static double split_children(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st,
       visit_box(ws, st, &c);
       vxv_acc_box(&st->full, &c);
       sum += vxv_box_volume(&c);
-    } else if (cls == VXG_MIXED && !(drop_empty && vxv_box_empty(q, th, &c))) {
-      vxv_leaf_eval(q, th, &c, &kid[*n], 0);
+    } else if (cls == VXG_MIXED) {
+      if (!drop_empty) {
+        vxv_leaf_eval(q, th, &c, &kid[*n], 0);
+      } else if (vxv_leaf_eval_kept(q, th, &c, &kid[*n]) < 0) {
+        continue; /* nothing of the region in it */
+      }
       sum += kid[*n].m[0];
       st->depth = c.level > st->depth ? c.level : st->depth;
       (*n)++;
@@ -322,7 +346,7 @@ static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, 
   vxv_leaf_eval(&ws->q, th, b, &p, 0);
   int n;
   double sum = split_children(ws, th, st, b, 0, kid, &n);
-  share_estimate(kid, n, fabs(p.m[0] - sum));
+  share_estimate(kid, n, fabs(p.m[0] - sum), 1);
   for (int j = 0; j < n; j++) {
     retire(ws, st, &kid[j]);
   }
@@ -344,8 +368,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         if (vxv_box_empty(q, th, &b)) {
           continue; /* nothing of the region in it: no need to look closer */
         }
-        /* a box inexact only through convex meshes may still be an exact leaf */
-        if (vxv_leaf_eval(q, th, &b, &l, 1)) {
+        /* a box inexact only through convex meshes may still be an exact leaf (unless its
+           region's parts lie apart and the region is visited) */
+        if (vxv_leaf_eval(q, th, &b, &l, 1) && !(l.apart && ws->visit)) {
           retire(ws, st, &l);
         } else if (last_split(q, &b)) {
           split_estimated(ws, th, st, &b);
@@ -358,7 +383,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       }
       continue;
     }
-    vxv_leaf_eval(q, th, &b, &l, 0);
+    if (vxv_leaf_eval_kept(q, th, &b, &l) < 0) {
+      continue; /* nothing of the region in it (a subtree's root, mostly): no leaf */
+    }
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
        exact at a finite depth), whatever its gap; an exact one whose region has parts apart,
        until they are in leaves of their own when the region is visited (patches) */
@@ -383,7 +410,8 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
   vxv_leaf kid[8];
   int n;
   double sum = split_children(ws, th, st, &p->b, 1, kid, &n);
-  share_estimate(kid, n, fabs(p->m[0] - sum));
+  double diff = fabs(p->m[0] - sum);
+  share_estimate(kid, n, diff, est_divisor(p, diff));
   for (int j = 0; j < n; j++) {
     store(ws, th, par, st, &kid[j]);
   }
@@ -658,11 +686,26 @@ static double predicted(const vxv_query *q, double g, double tau) {
 }
 
 
+#define SORT_SMALL 64
+
 /* Sorts the positive doubles a[0 .. m) in decreasing order, tmp holding m more: a radix
- * sort of their bit patterns, which order positive doubles as their values, so the result is
- * the array a comparison sort gives. It runs between rounds, on one thread, where qsort
+ * sort of their bit patterns, which order positive doubles as their values (below
+ * SORT_SMALL of them, an insertion sort), so the result is the array a comparison sort
+ * gives. It runs between rounds, on one thread, where qsort
  * costs more (the bench case: `vxc bench --only cylinder`, setting rtol=1e-03). */
 static void sort_desc(double *a, double *tmp, size_t m) {
+  if (m < SORT_SMALL) {
+    /* few: by insertion (the radix sort's counts cost more) */
+    for (size_t i = 1; i < m; i++) {
+      double x = a[i];
+      size_t j = i;
+      for (; j > 0 && a[j - 1] < x; j--) {
+        a[j] = a[j - 1];
+      }
+      a[j] = x;
+    }
+    return;
+  }
   size_t cnt[8][256];
   memset(cnt, 0, sizeof cnt);
   for (size_t i = 0; i < m; i++) {
