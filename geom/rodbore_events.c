@@ -1,9 +1,11 @@
 /* rodbore_events.c: the angles about the bore's axis where the rod-in-bore region's trace
  * changes shape (rodbore.c integrates between them): the vertices of the region's edges
  * (three surfaces meeting), the tangencies of the bore's and the planes' traces to the rod's
- * conic and of the half-planes to a ball, the planes through the axis. Tangencies are roots
- * of trigonometric polynomials of degree 2, fitted exactly from five values and located
- * rigorously; a point is kept only near the region. */
+ * conic and of the half-planes to a ball, the planes through the axis, the angles where a
+ * plane holds the bore's line (a cylinder's vertical plane, a plane through a countersink's
+ * apex). Tangencies are roots of trigonometric polynomials of degree 2, fitted exactly from
+ * five values and located rigorously (the bore's line r = rb + sb z has rb or sb zero, which
+ * keeps them of degree 2); a point is kept only near the region. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -145,7 +147,8 @@ static double polar(const double x[3]) {
  * every plane (but plane `skip1`, `skip2`). */
 static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2) {
   double tol = 1e-9 * p->scale, dx[3];
-  if (hypot(x[0], x[1]) < p->rb - tol) {
+  if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2])) ||
+      hypot(x[0], x[1]) < p->rb + p->sb * x[2] - tol * (1 + p->sb)) {
     return 0;
   }
   vxg_sub(x, p->pa, dx);
@@ -169,13 +172,35 @@ static void add_point(const rb_prob *p, rb_events *ev, const double x[3], int s1
   }
 }
 
-/* The bore line's tangencies to the rod's conic: (arz rb + bz)^2 - azz Q(rb, 0 terms). */
-static void tangency_fn(const void *ud, double t, double *v) {
-  const rb_prob *p = ud;
+/* Q along the bore's line at theta: A z^2 + 2 B z + C (vxg_rb_bore_line). */
+static void bore_line_at(const rb_prob *p, double cs, double sn, double abc[3]) {
   rb_conic q;
-  vxg_rb_conic_at(p, cos(t), sin(t), &q);
-  double b = q.arz * p->rb + q.bz;
-  *v = b * b - q.azz * ((q.arr * p->rb + 2 * q.br) * p->rb + q.c);
+  vxg_rb_conic_at(p, cs, sn, &q);
+  vxg_rb_bore_line(p, &q, &abc[0], &abc[1], &abc[2]);
+}
+
+/* The bore line's tangencies to the rod's conic: B^2 - A C. */
+static void tangency_fn(const void *ud, double t, double *v) {
+  double abc[3];
+  bore_line_at(ud, cos(t), sin(t), abc);
+  *v = abc[1] * abc[1] - abc[0] * abc[2];
+}
+
+/* The bore line's A (its direction's Q) as a function of theta. */
+static void bore_a_fn(const void *ud, double t, double *v) {
+  double abc[3];
+  bore_line_at(ud, cos(t), sin(t), abc);
+  *v = abc[0];
+}
+
+/* The point at height z of the bore's line at theta (cs, sn); NaN beyond a countersink's
+ * apex (r < 0: the other nappe, no face of the bore; near_region drops it). */
+static void bore_point(const rb_prob *p, double cs, double sn, double z, double x[3]) {
+  double r = p->rb + p->sb * z;
+  r = r >= 0 ? r : NAN;
+  x[0] = r * cs;
+  x[1] = r * sn;
+  x[2] = z;
 }
 
 /* Plane i against the bore and the rod, as functions of theta (trigonometric polynomials
@@ -212,16 +237,15 @@ static double trace_touch(const rb_prob *p, int i, double cs, double sn, double 
   return v;
 }
 
-/* The crossing of kind 0 at theta (n_z scaled out) and the point on the bore. */
+/* The crossing of kind 0 at theta and the point on the bore: the plane meets the bore's
+ * line at z = N / D (N = d - rb n.e_r, D = n_z + sb n.e_r), where Q, times D^2, is
+ * A N^2 + 2 B N D + C D^2. */
 static double bore_cross(const rb_prob *p, int i, double cs, double sn, double x[3]) {
   const double *n = p->n[i];
-  double nz = n[2], z = (p->d[i] - p->rb * (cs * n[0] + sn * n[1])) / nz;
-  rb_conic q;
-  vxg_rb_conic_at(p, cs, sn, &q);
-  x[0] = p->rb * cs;
-  x[1] = p->rb * sn;
-  x[2] = z;
-  return nz * nz * vxg_rb_conic_eval(&q, p->rb, z);
+  double ne = cs * n[0] + sn * n[1], nn = p->d[i] - p->rb * ne, dd = n[2] + p->sb * ne, abc[3];
+  bore_line_at(p, cs, sn, abc);
+  bore_point(p, cs, sn, nn / dd, x);
+  return (abc[0] * nn + 2 * abc[1] * dd) * nn + abc[2] * dd * dd;
 }
 
 static void plane_fn(const void *ud, double t, double *v) {
@@ -241,12 +265,40 @@ static int section_holds_axis(const rb_prob *p, int i) {
   return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k <= 1 || ya > 0);
 }
 
-/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
- * conic, a vertical plane's lines on the bore. */
-static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+/* 1 when plane i holds the bore's line in some half-planes (N or D of bore_cross
+ * vanishes for every theta: a cylinder's vertical plane, a plane through a countersink's
+ * apex); the angles of those half-planes go to *a, *b. */
+static int holds_bore_lines(const rb_prob *p, int i, double *a, double *b) {
   const double *n = p->n[i];
+  double h = hypot(n[0], n[1]), ph = atan2(n[1], n[0]), c;
+  if (p->sb == 0) {
+    /* rb (n . e_r) = d */
+    if (fabs(n[2]) >= 1e-9) {
+      return 0;
+    }
+    c = h > 0 ? p->d[i] / (p->rb * h) : 2;
+  } else {
+    /* d = 0 and n_z + sb (n . e_r) = 0 */
+    if (fabs(p->d[i]) > 64 * DBL_EPSILON * p->scale) {
+      return 0;
+    }
+    c = h > 0 ? -n[2] / (p->sb * h) : 2;
+  }
+  *a = *b = NAN;
+  if (fabs(c) <= 1) {
+    *a = ph + acos(c);
+    *b = ph - acos(c);
+  }
+  return 1;
+}
+
+/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
+ * conic, the lines it shares with the bore. */
+static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+  double la, lb;
+  int lines = holds_bore_lines(p, i, &la, &lb);
   for (int kind = 0; kind < 2; kind++) {
-    if ((kind == 0 && fabs(n[2]) < 1e-9) || (kind == 1 && section_holds_axis(p, i))) {
+    if ((kind == 0 && lines) || (kind == 1 && section_holds_axis(p, i))) {
       continue;
     }
     rb_pfn f = {p, i, kind};
@@ -263,16 +315,14 @@ static void plane_events(const rb_prob *p, int i, rb_events *ev) {
       add_point(p, ev, x, i, -1, kind == 1);
     }
   }
-  /* rb (n . e_r) = d: where a vertical plane meets the bore */
-  double h = hypot(n[0], n[1]);
-  if (fabs(n[2]) < 1e-9 && h > 0 && fabs(p->d[i]) <= p->rb * h) {
-    double ph = atan2(n[1], n[0]), al = acos(p->d[i] / (p->rb * h));
-    add_event(ev, ph + al, 0);
-    add_event(ev, ph - al, 0);
+  if (lines) {
+    add_event(ev, la, 0); /* add_event drops NaN: no such line */
+    add_event(ev, lb, 0);
   }
 }
 
-/* Where the line x0 + t m crosses the cylinder |x - a|^2 - ((x - a).u)^2 = r^2. */
+/* Where the line x0 + t m crosses the quadric |x - a|^2 - k ((x - a).u)^2 = r^2 (a cylinder,
+ * k 1; a cone, r 0: both nappes). */
 static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
                           const double a[3], const double u[3], double k, double r, int s1,
                           int s2) {
@@ -297,7 +347,9 @@ static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
     return;
   }
   static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
-  line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);
+  /* a countersink's other nappe lies inside the region: near_region keeps its points,
+     which are no event (extra angles only split the integral) */
+  line_cylinder(p, ev, x0, m, o, ez, p->kb, p->rb, i, j);
   line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
   for (int k = 0; k < p->np; k++) {
     double nm = vxg_dot(p->n[k], m);
@@ -349,17 +401,22 @@ static void events(const rb_prob *p, rb_events *ev) {
       add_event(ev, th + M_PI, 0);
     }
   }
-  if (fabs(1 - p->k * p->u[2] * p->u[2]) > 1e-12) {
+  /* the bore's line tangent to the rod's conic (none when the line's direction lies on
+     the rod's asymptotic cone at every theta: a parallel rod, a coaxial cone of the
+     countersink's angle) */
+  rb_trig ta;
+  trig_fit(bore_a_fn, p, &ta);
+  if (fmax(fmax(fabs(ta.c[0]), fabs(ta.c[1])),
+           fmax(fmax(fabs(ta.c[2]), fabs(ta.c[3])), fabs(ta.c[4]))) > 1e-12 * p->kb) {
     rb_trig tp;
     double r[4];
     trig_fit(tangency_fn, p, &tp);
     int nr = trig_roots(&tp, r);
     for (int k = 0; k < nr; k++) {
-      /* the tangent point (rb, z*) of the half-plane at r[k] */
-      rb_conic q;
-      double cs = cos(r[k]), sn = sin(r[k]);
-      vxg_rb_conic_at(p, cs, sn, &q);
-      double zs = -(q.arz * p->rb + q.bz) / q.azz, x[3] = {p->rb * cs, p->rb * sn, zs};
+      /* the tangent point (rb + sb z*, z*) of the half-plane at r[k], z* = -B / A */
+      double cs = cos(r[k]), sn = sin(r[k]), abc[3], x[3];
+      bore_line_at(p, cs, sn, abc);
+      bore_point(p, cs, sn, -abc[1] / abc[0], x);
       add_point(p, ev, x, -1, -1, 1);
     }
   }
