@@ -22,11 +22,16 @@
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
  * A rod (a cylinder, or a cone: its nappe's plane is one of the planes) of one cell against
- * a bore of the other, every other undecided surface a plane, is integrated about the
- * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box
- * bounding it (every decided primitive holds that box): a peg's shaft or chamfer in its
- * hole. A ball cut by two planes (over a table's edge) takes it too, with no bore, about
- * the planes' common line. The same tolerances as the ball's quadrature; closed_form 2.
+ * a bore (a complemented cylinder) or a countersink (a complemented cone) of the other,
+ * every other undecided surface a plane, is integrated about the bore's axis
+ * (geom/rodbore.c), the planes that meet the region and the region's box bounding it
+ * (every decided primitive holds that box): a peg's shaft or chamfer in its hole, a cone in
+ * its countersink; a ball in a countersink likewise. A rod whose surface is the bore's (a
+ * flush pair, flush.c; a cone's nappe the countersink's) lies in the bore's solid: the
+ * result is empty, exact. A ball cut by two planes (over a table's edge) takes the
+ * quadrature too, with no bore, about the planes' common line. The same tolerances as the
+ * ball's quadrature, the region's touch (CF_TOUCH of its box) passed as an absolute one;
+ * closed_form 2.
  *
  * Before these, a cell inside the other's bore (bore.c) proves the cells apart: an empty
  * result, exact (closed_form 1). A query of one cell (its mass properties)
@@ -38,11 +43,13 @@
 #include "geom/vec3.h"
 #include "voxel/internal.h"
 
-/* Planes left undecided over the region that are tried as the cap's (a box table thinner
- * than the ball leaves its top and bottom faces). */
 /* A quadrature whose bracket is within this share of its region's box counts as a touch. */
 #define CF_TOUCH 1e-12
-#define CF_MAX_PLANES 8
+/* Planes left undecided over the region: those tried as the cap's (a box table thinner
+ * than the ball leaves its top and bottom faces), and as many as the rod-in-bore quadrature
+ * takes (a cone in a countersunk block turned in the world: the block's six faces, the
+ * cone's end and nappe planes). */
+#define CF_MAX_PLANES VXG_RB_MAX_PLANES
 /* Rounding allowance of the formulas' volume, relative. */
 #define CF_REL (32 * DBL_EPSILON)
 /* A quadrature's bracket: this multiple of its rules' difference (plus rounding). */
@@ -59,7 +66,8 @@ typedef struct cf_surf {
 
 /* An undecided cylinder (cell, atom): axis through p along u (unit), radius r; complement
  * 1 for a bore or groove (the cell holds its outside). Or a cone (k = 1 / cos^2 of its
- * half-angle, > 1): apex p, axis u, r 0 (its nappe's plane is another atom). */
+ * half-angle, > 1): apex p, axis u into its nappe, r 0 (its nappe's plane is another atom;
+ * complement 1: a countersink, the outside of that nappe). */
 typedef struct cf_cyl {
   int cell, atom, complement;
   double p[3], u[3], r, k;
@@ -101,7 +109,7 @@ static int is_plane(const vxg_atom *a) {
  * already. */
 static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr) {
   int cone = pr->kind == VXG_CONE;
-  if (s->ncyl == 2 || pr->natom != 1 + cone || (cone && pr->complement)) {
+  if (s->ncyl == 2 || pr->natom != 1 + cone) {
     return 0;
   }
   static const double ez[3] = {0, 0, 1};
@@ -193,7 +201,7 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
       const vxg_prim *pr = &pc->cell->prim[p];
       if (pr->complement) {
         if (!prim_holds(pc, pr, 0, c, e) &&
-            !(pr->kind == VXG_CYLINDER && record_cyl(s, pc, k, pr))) {
+            !((pr->kind == VXG_CYLINDER || pr->kind == VXG_CONE) && record_cyl(s, pc, k, pr))) {
           return 0;
         }
         continue;
@@ -568,9 +576,11 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
     in->box[j] = c[j] - e[j];
     in->box[3 + j] = c[j] + e[j];
   }
-  /* a quarter of the asked half-width for the rules, the rest for rounding */
+  /* a quarter of the asked half-width for the rules, the rest for rounding; a region
+     within a touch's share of the box (a flush contact's rounding) need not be resolved */
+  double boxvol = 8 * e[0] * e[1] * e[2];
   in->rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
-  in->atol = opt->rtol > 0 ? 0.25 * opt->atol : 0;
+  in->atol = fmax(opt->rtol > 0 ? 0.25 * opt->atol : 0, CF_TOUCH * boxvol / (4 * CF_QUAD_SAFETY));
   vxg_rod_bore_out q;
   if (vxg_rod_bore(in, &q) != 0) {
     return 0;
@@ -583,10 +593,36 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
 }
 
 
-/* A rod (a cylinder of one cell) against a bore (a complemented cylinder of the other) by
- * quadrature about the bore's axis (geom/rodbore.c), the cells' planes that meet the
- * region and the region's box bounding it: 1 with r filled when its bracket is within the
- * asked tolerance, else 0. */
+/* 1 when the rod's surface is the bore's (a flush pair, flush.c) and, for a cone, its
+ * nappe the countersink's: the rod lies in the bore's solid, the region is empty (a peg in a
+ * bore of its radius, a cone seated in a countersink of its angle). */
+static int flush_nested(const vxv_workspace *ws, const cf_cyl *rod, const cf_cyl *bore) {
+  const vxv_query *q = &ws->q;
+  if (rod->k > 1 && !(vxg_dot(rod->u, bore->u) > 0)) {
+    return 0;
+  }
+  for (int f = 0; f < q->nflush; f++) {
+    if (q->flush[f][rod->cell] == rod->atom && q->flush[f][bore->cell] == bore->atom) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* An empty result, exact (closed_form 1): the cells are apart. */
+static void fill_empty(const vxv_workspace *ws, vxv_result *r) {
+  static const double z[6] = {0, 0, 0, 0, 0, 0};
+  fill_moments(ws, 0, z, z, 1, r);
+  r->volume_lo = r->volume_hi = 0;
+  r->closed_form = 1;
+}
+
+
+/* A rod (a cylinder or a cone of one cell) against a bore (a complemented cylinder or
+ * cone of the other: a hole or a countersink) by quadrature about the bore's axis
+ * (geom/rodbore.c), the cells' planes that meet the region and the region's box bounding
+ * it: 1 with r filled when its bracket is within the asked tolerance, else 0. */
 static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
                     const double c[3], const double e[3], vxv_result *r) {
   const cf_cyl *rod = &s->cyl[0], *bore = &s->cyl[1];
@@ -594,9 +630,13 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
     rod = &s->cyl[1];
     bore = &s->cyl[0];
   }
-  if (rod->complement || !bore->complement || bore->k != 1 || rod->cell == bore->cell ||
+  if (rod->complement || !bore->complement || rod->cell == bore->cell ||
       quad_tolerance(opt, 1) < 0) {
     return 0;
+  }
+  if (flush_nested(ws, rod, bore)) {
+    fill_empty(ws, r);
+    return 1;
   }
   vxg_rod_bore_in in;
   memset(&in, 0, sizeof in);
@@ -610,8 +650,31 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
   in.ra = rod->r;
   in.ka = rod->k;
   in.rb = bore->r;
+  in.kb = bore->k;
   in.rod_owner = rod->cell;
   in.bore_owner = bore->cell;
+  return run_rod_bore(ws, opt, c, e, &in, r);
+}
+
+
+/* A ball in a countersink (a complemented cone of the other cell) by the same quadrature
+ * about the cone's axis, the ball the rod: 1 with r filled, else 0. */
+static int ball_countersink(const vxv_workspace *ws, const vxv_options *opt, const cf_surf *b,
+                            const cf_cyl *y, const double c[3], const double e[3], vxv_result *r) {
+  vxg_rod_bore_in in;
+  memset(&in, 0, sizeof in);
+  if (!y->complement || !(y->k > 1) || y->cell == b->cell || quad_tolerance(opt, 1) < 0 ||
+      !collect_planes(ws, c, e, &in)) {
+    return 0;
+  }
+  memcpy(in.pa, b->c, sizeof in.pa);
+  in.ra = b->r;
+  in.ball = 1;
+  memcpy(in.pb, y->p, sizeof in.pb);
+  memcpy(in.ub, y->u, sizeof in.ub);
+  in.kb = y->k;
+  in.rod_owner = b->cell;
+  in.bore_owner = y->cell;
   return run_rod_bore(ws, opt, c, e, &in, r);
 }
 
@@ -652,7 +715,9 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
     return s.nsph == 0 && rod_bore(ws, opt, &s, c, e, r);
   }
   if (s.ncyl) {
-    return s.nsph == 1 && s.cyl[0].k == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r);
+    return s.nsph == 1 &&
+           (s.cyl[0].k == 1 ? ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r)
+                            : ball_countersink(ws, opt, &s.sph[0], &s.cyl[0], c, e, r));
   }
   long long boxes = 1;
   cf_solid k;
@@ -689,11 +754,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
     e[j] = 0.5 * (hi[j] - lo[j]);
   }
   if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e)) {
-    /* apart: an empty result, exact (first: cheaper than a quadrature's empty result) */
-    static const double z[6] = {0, 0, 0, 0, 0, 0};
-    fill_moments(ws, 0, z, z, 1, r);
-    r->volume_lo = r->volume_hi = 0;
-    r->closed_form = 1;
+    fill_empty(ws, r); /* first: cheaper than a quadrature's empty result */
     return 1;
   }
   return fast_paths(ws, opt, c, e, r);
