@@ -590,7 +590,9 @@ typedef struct vxg_rod_bore_in {
                                 bore_owner unused) */
   double kb;                 /* 0 or 1: the bore is a cylinder; 1 / cos^2(half-angle) > 1:
                                 a countersink, the outside of the cone's one nappe that ub
-                                points into, pb its apex, rb 0 */
+                                points into, pb its apex; with rb > 0 a countersunk hole
+                                (the region outside both: the cylinder of radius rb about
+                                the cone's axis and the countersink) */
   int rod_owner, bore_owner; /* the cells (0 or 1) whose faces they are */
   int nplane;
   vxg_rb_plane plane[VXG_RB_MAX_PLANES];
@@ -610,10 +612,10 @@ typedef struct vxg_rod_bore_out {
 /* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every
  * plane and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err
  * within the tolerance asked), 1 (out filled, the estimate above that: the budget was
- * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), a
- * conical bore's rb is not 0, there are too many planes, or the rod leans more than 60
- * degrees from the bore's axis (a cone: its wall comes within 30 degrees of the
- * half-planes about that axis). Not a certified result. */
+ * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), kb
+ * is below 1, there are too many planes, or the rod leans more than 60 degrees from the
+ * bore's axis (a cone: its wall comes within 30 degrees of the half-planes about that
+ * axis). Not a certified result. */
 int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out);
 
 #endif /* VXG_GEOM_H */

@@ -62,8 +62,8 @@ void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
   q->c = vxg_dot(p->pa, p->pa) - p->k * pu * pu - p->ra * p->ra;
 }
 
-void vxg_rb_bore_line(const rb_prob *p, const rb_conic *q, double *A, double *B, double *C) {
-  double rb = p->rb, sb = p->sb;
+void vxg_rb_bore_line(const rb_prob *p, int j, const rb_conic *q, double *A, double *B, double *C) {
+  double rb = p->rl[j], sb = p->sl[j];
   *A = (q->arr * sb + 2 * q->arz) * sb + q->azz;
   *B = (q->arr * sb + q->arz) * rb + q->br * sb + q->bz;
   *C = (q->arr * rb + 2 * q->br) * rb + q->c;
@@ -168,17 +168,17 @@ static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
       return 0;
     }
   }
-  /* the box's rectangle; a cylinder's line is its left edge, a countersink's cuts it */
-  int cone = p->sb > 0;
-  double r0 = cone ? 0 : p->rb;
+  /* the box's rectangle; a cylinder alone is its left edge, else the bore's lines cut it */
+  int cut = p->sb > 0;
+  double r0 = cut ? 0 : p->rb;
   g->nv = 4;
   double rr[4] = {r0, p->rmax, p->rmax, r0}, zz[4] = {p->zlo, p->zlo, p->zhi, p->zhi};
-  int id[4] = {-1, -1, -1, cone ? -1 : -2};
+  int id[4] = {-1, -1, -1, cut ? -1 : -2};
   memcpy(g->r, rr, sizeof rr);
   memcpy(g->z, zz, sizeof zz);
   memcpy(g->id, id, sizeof id);
-  if (cone) {
-    poly_clip(g, -1, p->sb, -p->rb, -2);
+  for (int j = 0; j < p->nl && cut; j++) {
+    poly_clip(g, -1, p->sl[j], -p->rl[j], -2 - j);
   }
   for (int i = 0; i < p->np && g->nv > 0; i++) {
     if (!p->axis[i]) {
@@ -189,14 +189,14 @@ static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
   return g->nv >= 3;
 }
 
-/* The 3D outward normal of edge id at theta: the plane's, or the bore's (-e_r + sb e_z,
- * normalised). */
+/* The 3D outward normal of edge id at theta: the plane's, or the bore's (line -2 - id:
+ * -e_r + sl e_z, normalised). */
 static void edge_normal(const rb_prob *p, int id, double cs, double sn, double nrm[3]) {
-  if (id == -2) {
-    double l = 1 / sqrt(p->kb);
+  if (id <= -2) {
+    double s = p->sl[-2 - id], l = 1 / sqrt(1 + s * s);
     nrm[0] = -cs * l;
     nrm[1] = -sn * l;
-    nrm[2] = p->sb * l;
+    nrm[2] = s * l;
   } else {
     memcpy(nrm, p->n[id], 3 * sizeof nrm[0]);
   }
@@ -204,7 +204,7 @@ static void edge_normal(const rb_prob *p, int id, double cs, double sn, double n
 
 /* Owner (cell) of edge id; -1 none. */
 static int edge_owner(const rb_prob *p, int id) {
-  return id == -2 ? p->bore_owner : id >= 0 ? p->owner[id] : -1;
+  return id <= -2 ? p->bore_owner : id >= 0 ? p->owner[id] : -1;
 }
 
 /* Adds the face of edge i's part t0..t1 (inside the conic) to f (see edge_faces). */
@@ -728,13 +728,19 @@ static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   memset(p, 0, sizeof *p);
   double k = in->ball ? 0 : in->ka == 0 ? 1 : in->ka, kb = in->kb == 0 ? 1 : in->kb;
   if (!(in->ra >= 0) || !(in->ball || k >= 1) || (in->ra == 0 && k <= 1) || !(in->rb >= 0) ||
-      !(kb >= 1) || (kb > 1 && in->rb != 0) || in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
+      !(kb >= 1) || in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
     return -1;
   }
   bore_frame(in->ub, E);
   p->rb = in->rb;
-  p->kb = kb;
   p->sb = sqrt(kb - 1);
+  /* the lines: the cylinder's (or none's, rb 0), the countersink's */
+  if (in->rb > 0 || kb == 1) {
+    p->rl[p->nl++] = in->rb;
+  }
+  if (kb > 1) {
+    p->sl[p->nl++] = p->sb;
+  }
   p->ra = in->ra;
   p->rod_owner = in->rod_owner;
   p->bore_owner = in->rb > 0 || kb > 1 ? in->bore_owner : -1;

@@ -10,10 +10,11 @@
 #define RB_NP (VXG_RB_MAX_PLANES + 6)
 
 typedef struct rb_prob {
-  double rb;              /* bore radius (a countersink: 0) */
-  double sb, kb;          /* a countersink: tan of its half-angle, 1 + sb^2 (its apex the
-                             origin, its nappe z >= 0); a cylinder: 0, 1. In every
-                             half-plane the bore's trace is the line r = rb + sb z */
+  double rb;              /* bore radius (0: none, or a countersink alone) */
+  double sb;              /* a countersink: tan of its half-angle (its apex the origin, its
+                             nappe z >= 0); else 0 */
+  int nl;                 /* the bore's traces in every half-plane: the lines */
+  double rl[2], sl[2];    /* r = rl + sl z (r = rb, r = sb z), the region beyond all */
   double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
   double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
   int rod_owner, bore_owner;
@@ -44,8 +45,8 @@ typedef struct rb_events {
 
 /* The rod's conic in the half-plane at theta (cos cs, sin sn). */
 void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q);
-/* Q along the bore's line r = rb + sb z of the half-plane: A z^2 + 2 B z + C. */
-void vxg_rb_bore_line(const rb_prob *p, const rb_conic *q, double *A, double *B, double *C);
+/* Q along the bore's line j (r = rl + sl z) of the half-plane: A z^2 + 2 B z + C. */
+void vxg_rb_bore_line(const rb_prob *p, int j, const rb_conic *q, double *A, double *B, double *C);
 /* Q at (r, z). */
 double vxg_rb_conic_eval(const rb_conic *q, double r, double z);
 /* Roots of a t^2 + 2 b t + c = 0 (stable), ascending; their count (a 0: the linear root). */

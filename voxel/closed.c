@@ -22,9 +22,9 @@
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
  * A rod (a cylinder, or a cone: its nappe's plane is one of the planes) of one cell against
- * a bore (a complemented cylinder) or a countersink (a complemented cone) of the other,
- * every other undecided surface a plane, is integrated about the bore's axis
- * (geom/rodbore.c), the planes that meet the region and the region's box bounding it
+ * a bore (a complemented cylinder), a countersink (a complemented cone) or both on one axis
+ * (a countersunk hole) of the other, every other undecided surface a plane, is integrated about the
+ * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box bounding it
  * (every decided primitive holds that box): a peg's shaft or chamfer in its hole, a cone in
  * its countersink; a ball in a countersink likewise. A rod whose surface is the bore's (a
  * flush pair, flush.c; a cone's nappe the countersink's) lies in the bore's solid: the
@@ -76,8 +76,15 @@ typedef struct cf_cyl {
 typedef struct cf_scan {
   int nsph, npl, ncyl;
   cf_surf sph[2], pl[CF_MAX_PLANES];
-  cf_cyl cyl[2];
+  cf_cyl cyl[3];
 } cf_scan;
+
+/* The bore of the rod-in-bore quadrature, of one cell: a complemented cylinder, a
+ * countersink (a complemented cone) or both on one axis (a countersunk hole). */
+typedef struct cf_bore {
+  const cf_cyl *cyl, *cone; /* NULL: none */
+  int cell;
+} cf_bore;
 
 /* A candidate: one or two caps (a lens), the cell of each cap's ball, the plane's cell (-1:
  * none) and the volume bracket. */
@@ -109,7 +116,7 @@ static int is_plane(const vxg_atom *a) {
  * already. */
 static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr) {
   int cone = pr->kind == VXG_CONE;
-  if (s->ncyl == 2 || pr->natom != 1 + cone) {
+  if (s->ncyl == 3 || pr->natom != 1 + cone) {
     return 0;
   }
   static const double ez[3] = {0, 0, 1};
@@ -214,7 +221,7 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
       }
     }
   }
-  return s->nsph >= 1 || s->ncyl == 2;
+  return s->nsph >= 1 || s->ncyl >= 2;
 }
 
 
@@ -593,20 +600,75 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
 }
 
 
-/* 1 when the rod's surface is the bore's (a flush pair, flush.c) and, for a cone, its
- * nappe the countersink's: the rod lies in the bore's solid, the region is empty (a peg in a
- * bore of its radius, a cone seated in a countersink of its angle). */
-static int flush_nested(const vxv_workspace *ws, const cf_cyl *rod, const cf_cyl *bore) {
+/* 1 when the rod's surface is the bore surface y's (a flush pair, flush.c) and, for a
+ * cone, its nappe the countersink's: the rod lies in y's solid, part of the hole. */
+static int flush_with(const vxv_workspace *ws, const cf_cyl *rod, const cf_cyl *y) {
   const vxv_query *q = &ws->q;
-  if (rod->k > 1 && !(vxg_dot(rod->u, bore->u) > 0)) {
+  if (!y || (rod->k > 1 && !(vxg_dot(rod->u, y->u) > 0))) {
     return 0;
   }
   for (int f = 0; f < q->nflush; f++) {
-    if (q->flush[f][rod->cell] == rod->atom && q->flush[f][bore->cell] == bore->atom) {
+    if (q->flush[f][rod->cell] == rod->atom && q->flush[f][y->cell] == y->atom) {
       return 1;
     }
   }
   return 0;
+}
+
+
+/* 1 when the rod lies in the bore's hole by a flush surface: the region is empty (a peg in
+ * a bore of its radius, a cone seated in a countersink of its angle). */
+static int flush_nested(const vxv_workspace *ws, const cf_cyl *rod, const cf_bore *b) {
+  return flush_with(ws, rod, b->cyl) || flush_with(ws, rod, b->cone);
+}
+
+
+/* The rod (NULL: none, or a ball's) and the bore among s's cylinders and cones: 1 when the
+ * complemented ones make a bore (one cylinder, one cone or both of one cell on one axis, to
+ * the frame's rounding) and at most one other is left, of the other cell. */
+static int split_rod_bore(const vxv_workspace *ws, const cf_scan *s, const cf_cyl **rod,
+                          cf_bore *b) {
+  memset(b, 0, sizeof *b);
+  *rod = NULL;
+  for (int i = 0; i < s->ncyl; i++) {
+    const cf_cyl *y = &s->cyl[i], **slot = !y->complement ? rod : y->k > 1 ? &b->cone : &b->cyl;
+    if (*slot) {
+      return 0;
+    }
+    *slot = y;
+  }
+  const cf_cyl *one = b->cone ? b->cone : b->cyl;
+  if (!one || (b->cyl && b->cyl->cell != one->cell) || (*rod && (*rod)->cell == one->cell)) {
+    return 0;
+  }
+  b->cell = one->cell;
+  if (b->cyl && b->cone) {
+    /* the cone's axis the cylinder's: parallel, its apex on it */
+    double x[3], d[3], t;
+    vxg_cross(b->cyl->u, b->cone->u, x);
+    vxg_sub(b->cone->p, b->cyl->p, d);
+    t = vxg_dot(d, b->cyl->u);
+    for (int j = 0; j < 3; j++) {
+      d[j] -= t * b->cyl->u[j];
+    }
+    double tol = frame_ulp(
+        ws, b->cyl->r + fabs(t) + fabs(b->cone->p[0]) + fabs(b->cone->p[1]) + fabs(b->cone->p[2]));
+    if (vxg_dot(x, x) > 1e-26 || sqrt(vxg_dot(d, d)) > tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* The bore's part of the quadrature's input. */
+static void bore_input(const cf_bore *b, vxg_rod_bore_in *in) {
+  const cf_cyl *frame = b->cone ? b->cone : b->cyl;
+  memcpy(in->pb, frame->p, sizeof in->pb);
+  memcpy(in->ub, frame->u, sizeof in->ub);
+  in->rb = b->cyl ? b->cyl->r : 0;
+  in->kb = b->cone ? b->cone->k : 1;
+  in->bore_owner = b->cell;
 }
 
 
@@ -619,22 +681,16 @@ static void fill_empty(const vxv_workspace *ws, vxv_result *r) {
 }
 
 
-/* A rod (a cylinder or a cone of one cell) against a bore (a complemented cylinder or
- * cone of the other: a hole or a countersink) by quadrature about the bore's axis
+/* A rod (a cylinder or a cone of one cell) against a bore of the other (a hole, a
+ * countersink or a countersunk hole) by quadrature about the bore's axis
  * (geom/rodbore.c), the cells' planes that meet the region and the region's box bounding
  * it: 1 with r filled when its bracket is within the asked tolerance, else 0. */
-static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
-                    const double c[3], const double e[3], vxv_result *r) {
-  const cf_cyl *rod = &s->cyl[0], *bore = &s->cyl[1];
-  if (rod->complement) {
-    rod = &s->cyl[1];
-    bore = &s->cyl[0];
-  }
-  if (rod->complement || !bore->complement || rod->cell == bore->cell ||
-      quad_tolerance(opt, 1) < 0) {
+static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_cyl *rod,
+                    const cf_bore *b, const double c[3], const double e[3], vxv_result *r) {
+  if (quad_tolerance(opt, 1) < 0) {
     return 0;
   }
-  if (flush_nested(ws, rod, bore)) {
+  if (flush_nested(ws, rod, b)) {
     fill_empty(ws, r);
     return 1;
   }
@@ -645,36 +701,29 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
   }
   memcpy(in.pa, rod->p, sizeof in.pa);
   memcpy(in.ua, rod->u, sizeof in.ua);
-  memcpy(in.pb, bore->p, sizeof in.pb);
-  memcpy(in.ub, bore->u, sizeof in.ub);
   in.ra = rod->r;
   in.ka = rod->k;
-  in.rb = bore->r;
-  in.kb = bore->k;
   in.rod_owner = rod->cell;
-  in.bore_owner = bore->cell;
+  bore_input(b, &in);
   return run_rod_bore(ws, opt, c, e, &in, r);
 }
 
 
-/* A ball in a countersink (a complemented cone of the other cell) by the same quadrature
+/* A ball in a countersink or a countersunk hole of the other cell by the same quadrature
  * about the cone's axis, the ball the rod: 1 with r filled, else 0. */
 static int ball_countersink(const vxv_workspace *ws, const vxv_options *opt, const cf_surf *b,
-                            const cf_cyl *y, const double c[3], const double e[3], vxv_result *r) {
+                            const cf_bore *y, const double c[3], const double e[3], vxv_result *r) {
   vxg_rod_bore_in in;
   memset(&in, 0, sizeof in);
-  if (!y->complement || !(y->k > 1) || y->cell == b->cell || quad_tolerance(opt, 1) < 0 ||
+  if (!y->cone || y->cell == b->cell || quad_tolerance(opt, 1) < 0 ||
       !collect_planes(ws, c, e, &in)) {
     return 0;
   }
   memcpy(in.pa, b->c, sizeof in.pa);
   in.ra = b->r;
   in.ball = 1;
-  memcpy(in.pb, y->p, sizeof in.pb);
-  memcpy(in.ub, y->u, sizeof in.ub);
-  in.kb = y->k;
   in.rod_owner = b->cell;
-  in.bore_owner = y->cell;
+  bore_input(y, &in);
   return run_rod_bore(ws, opt, c, e, &in, r);
 }
 
@@ -711,13 +760,17 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
   if (!scan(ws, c, e, &s)) {
     return 0;
   }
-  if (s.ncyl == 2) {
-    return s.nsph == 0 && rod_bore(ws, opt, &s, c, e, r);
+  if (s.ncyl == 1 && s.cyl[0].k == 1) {
+    return s.nsph == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r);
   }
   if (s.ncyl) {
-    return s.nsph == 1 &&
-           (s.cyl[0].k == 1 ? ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r)
-                            : ball_countersink(ws, opt, &s.sph[0], &s.cyl[0], c, e, r));
+    const cf_cyl *rod;
+    cf_bore b;
+    if (!split_rod_bore(ws, &s, &rod, &b)) {
+      return 0;
+    }
+    return rod ? s.nsph == 0 && rod_bore(ws, opt, rod, &b, c, e, r)
+               : s.nsph == 1 && ball_countersink(ws, opt, &s.sph[0], &b, c, e, r);
   }
   long long boxes = 1;
   cf_solid k;
