@@ -599,9 +599,10 @@ int vxg_ball_cylinder(const double c[3], double r, const double pa[3], const dou
                       int inside, vxg_ball_cyl *out);
 
 /* ---------------------------------------------------------------------------------------
- * A rod (inside a cylinder) against a bore (outside another cylinder), both cut by planes:
- * a peg pressed into the wall of its hole, by quadrature about the bore's axis
- * (geom/rodbore.c). */
+ * A rod (inside a cylinder or a cone) against a bore (outside another cylinder, or a
+ * countersink: outside one nappe of a cone), both cut by planes: a peg pressed into the
+ * wall of its hole, a cone pressed into its countersink, by quadrature about the bore's
+ * axis (geom/rodbore.c). */
 #define VXG_RB_MAX_PLANES 16
 
 typedef struct vxg_rb_plane {
@@ -616,8 +617,14 @@ typedef struct vxg_rod_bore_in {
                                 nappes: a plane of the list keeps one), pa its apex, ra 0 */
   int ball;                  /* 1: the rod is the ball of centre pa, radius ra (ua, ka
                                 unused) */
-  double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it (rb 0: no
-                                bore, the axis only frames the sums; bore_owner unused) */
+  double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it (rb 0 and
+                                kb 0 or 1: no bore, the axis only frames the sums;
+                                bore_owner unused) */
+  double kb;                 /* 0 or 1: the bore is a cylinder; 1 / cos^2(half-angle) > 1:
+                                a countersink, the outside of the cone's one nappe that ub
+                                points into, pb its apex; with rb > 0 a countersunk hole
+                                (the region outside both: the cylinder of radius rb about
+                                the cone's axis and the countersink) */
   int rod_owner, bore_owner; /* the cells (0 or 1) whose faces they are */
   int nplane;
   vxg_rb_plane plane[VXG_RB_MAX_PLANES];
@@ -637,10 +644,10 @@ typedef struct vxg_rod_bore_out {
 /* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every
  * plane and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err
  * within the tolerance asked), 1 (out filled, the estimate above that: the budget was
- * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), there
- * are too many planes, or the rod leans more than 60 degrees from the bore's axis (a cone:
- * its wall comes within 30 degrees of the half-planes about that axis). Not a certified
- * result. */
+ * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), kb
+ * is below 1, there are too many planes, or the rod leans more than 60 degrees from the
+ * bore's axis (a cone: its wall comes within 30 degrees of the half-planes about that
+ * axis). Not a certified result. */
 int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out);
 
 #endif /* VXG_GEOM_H */

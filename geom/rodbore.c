@@ -1,8 +1,10 @@
-/* rodbore.c: the interference of a rod (inside a cylinder) with a bore (outside another
- * cylinder), both cut by planes, by quadrature in cylindrical coordinates (r, theta, z)
- * about the bore's axis: a peg pressed into the wall of its hole.
+/* rodbore.c: the interference of a rod (inside a cylinder or a cone) with a bore (outside
+ * another cylinder, or a countersink: outside one nappe of a cone), both cut by planes, by
+ * quadrature in cylindrical coordinates (r, theta, z) about the bore's axis: a peg pressed
+ * into the wall of its hole, a cone pressed into its countersink.
  *
- * In the half-plane at angle theta the bore is the line r = rb, each plane a line and the
+ * In the half-plane at angle theta the bore is the line r = rb (a countersink of apex at
+ * the origin: r = tan(a) z, the region r >= 0 beyond it), each plane a line and the
  * rod a conic (a cone's, both nappes', is kept to one by its nappe's plane), so the
  * region's trace is a convex polygon (the bore and the planes) cut by the conic. Its integral is
  * taken along z between the trace's breakpoints (the polygon's vertices, the conic's crossings of
@@ -58,6 +60,13 @@ void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
   q->br = -pe + p->k * pu * eu;
   q->bz = -p->pa[2] + p->k * pu * uz;
   q->c = vxg_dot(p->pa, p->pa) - p->k * pu * pu - p->ra * p->ra;
+}
+
+void vxg_rb_bore_line(const rb_prob *p, int j, const rb_conic *q, double *A, double *B, double *C) {
+  double rb = p->rl[j], sb = p->sl[j];
+  *A = (q->arr * sb + 2 * q->arz) * sb + q->azz;
+  *B = (q->arr * sb + q->arz) * rb + q->br * sb + q->bz;
+  *C = (q->arr * rb + 2 * q->br) * rb + q->c;
 }
 
 double vxg_rb_conic_eval(const rb_conic *q, double r, double z) {
@@ -159,12 +168,18 @@ static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
       return 0;
     }
   }
+  /* the box's rectangle; a cylinder alone is its left edge, else the bore's lines cut it */
+  int cut = p->sb > 0;
+  double r0 = cut ? 0 : p->rb;
   g->nv = 4;
-  double rr[4] = {p->rb, p->rmax, p->rmax, p->rb}, zz[4] = {p->zlo, p->zlo, p->zhi, p->zhi};
-  int id[4] = {-1, -1, -1, -2};
+  double rr[4] = {r0, p->rmax, p->rmax, r0}, zz[4] = {p->zlo, p->zlo, p->zhi, p->zhi};
+  int id[4] = {-1, -1, -1, cut ? -1 : -2};
   memcpy(g->r, rr, sizeof rr);
   memcpy(g->z, zz, sizeof zz);
   memcpy(g->id, id, sizeof id);
+  for (int j = 0; j < p->nl && cut; j++) {
+    poly_clip(g, -1, p->sl[j], -p->rl[j], -2 - j);
+  }
   for (int i = 0; i < p->np && g->nv > 0; i++) {
     if (!p->axis[i]) {
       double ne = cs * p->n[i][0] + sn * p->n[i][1];
@@ -174,12 +189,14 @@ static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
   return g->nv >= 3;
 }
 
-/* The 3D outward normal of edge id at theta: the plane's, or -e_r for the bore. */
+/* The 3D outward normal of edge id at theta: the plane's, or the bore's (line -2 - id:
+ * -e_r + sl e_z, normalised). */
 static void edge_normal(const rb_prob *p, int id, double cs, double sn, double nrm[3]) {
-  if (id == -2) {
-    nrm[0] = -cs;
-    nrm[1] = -sn;
-    nrm[2] = 0;
+  if (id <= -2) {
+    double s = p->sl[-2 - id], l = 1 / sqrt(1 + s * s);
+    nrm[0] = -cs * l;
+    nrm[1] = -sn * l;
+    nrm[2] = s * l;
   } else {
     memcpy(nrm, p->n[id], 3 * sizeof nrm[0]);
   }
@@ -187,7 +204,7 @@ static void edge_normal(const rb_prob *p, int id, double cs, double sn, double n
 
 /* Owner (cell) of edge id; -1 none. */
 static int edge_owner(const rb_prob *p, int id) {
-  return id == -2 ? p->bore_owner : id >= 0 ? p->owner[id] : -1;
+  return id <= -2 ? p->bore_owner : id >= 0 ? p->owner[id] : -1;
 }
 
 /* Adds the face of edge i's part t0..t1 (inside the conic) to f (see edge_faces). */
@@ -400,14 +417,14 @@ static double z_piece(const rb_prob *p, const rb_poly *g, const rb_conic *q, con
 }
 
 /* z_piece, the piece halved (both halves mapped at both ends) while its estimate exceeds
- * p->zrel of its integral, at most `depth` times: a square root just beyond an end (a conic's
- * extreme outside the polygon) is not at the end the map makes analytic. Adds into f;
+ * p->zrel of its integral and p->zabs, at most `depth` times: a square root just beyond an end (a
+ * conic's extreme outside the polygon) is not at the end the map makes analytic. Adds into f;
  * returns the error estimate. */
 static double z_adaptive(const rb_prob *p, const rb_poly *g, const rb_conic *q, const rb_zpiece *pc,
                          double cs, double sn, double w, int depth, double f[RB_NF]) {
   double fk[RB_NF] = {0};
   double e = z_piece(p, g, q, pc, cs, sn, w, fk);
-  if (depth > 0 && e > p->zrel * fabs(fk[0])) {
+  if (depth > 0 && e > p->zrel * fabs(fk[0]) && e > p->zabs) {
     rb_zpiece h[2] = {*pc, *pc};
     h[0].zb = h[1].za = 0.5 * (pc->za + pc->zb);
     h[0].sqrt_end = h[1].sqrt_end = 1;
@@ -709,16 +726,24 @@ static void box_rectangle(const vxg_rod_bore_in *in, const double E[3][3], rb_pr
 /* Fills p from the input in the bore's frame; -1 when it is out of the method's reach. */
 static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   memset(p, 0, sizeof *p);
-  double k = in->ball ? 0 : in->ka == 0 ? 1 : in->ka;
+  double k = in->ball ? 0 : in->ka == 0 ? 1 : in->ka, kb = in->kb == 0 ? 1 : in->kb;
   if (!(in->ra >= 0) || !(in->ball || k >= 1) || (in->ra == 0 && k <= 1) || !(in->rb >= 0) ||
-      in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
+      !(kb >= 1) || in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
     return -1;
   }
   bore_frame(in->ub, E);
   p->rb = in->rb;
+  p->sb = sqrt(kb - 1);
+  /* the lines: the cylinder's (or none's, rb 0), the countersink's */
+  if (in->rb > 0 || kb == 1) {
+    p->rl[p->nl++] = in->rb;
+  }
+  if (kb > 1) {
+    p->sl[p->nl++] = p->sb;
+  }
   p->ra = in->ra;
   p->rod_owner = in->rod_owner;
-  p->bore_owner = in->rb > 0 ? in->bore_owner : -1;
+  p->bore_owner = in->rb > 0 || kb > 1 ? in->bore_owner : -1;
   to_bore(E, in->pb, in->pa, p->pa);
   rot_to_bore(E, in->ua, p->u);
   /* the rod within 60 degrees of the bore's axis (a cone: its walls nowhere parallel to the
@@ -729,6 +754,9 @@ static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   }
   p->scale = in->rb + in->ra + sqrt(vxg_dot(p->pa, p->pa));
   p->zrel = in->rtol > 0 ? fmin(1e-8, 0.01 * in->rtol) : 1e-10;
+  /* the pieces' errors add up over at most 96 theta pieces of 15 nodes (weights < 1) and a
+     few dozen z pieces each */
+  p->zabs = in->atol > 0 ? 1e-5 * in->atol : 0;
   p->np = 0;
   for (int i = 0; i < in->nplane + 6; i++) {
     double n[3] = {0, 0, 0}, d;

@@ -10,7 +10,11 @@
 #define RB_NP (VXG_RB_MAX_PLANES + 6)
 
 typedef struct rb_prob {
-  double rb;              /* bore radius */
+  double rb;              /* bore radius (0: none, or a countersink alone) */
+  double sb;              /* a countersink: tan of its half-angle (its apex the origin, its
+                             nappe z >= 0); else 0 */
+  int nl;                 /* the bore's traces in every half-plane: the lines */
+  double rl[2], sl[2];    /* r = rl + sl z (r = rb, r = sb z), the region beyond all */
   double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
   double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
   int rod_owner, bore_owner;
@@ -20,6 +24,8 @@ typedef struct rb_prob {
   double rmax, zlo, zhi;         /* a rectangle holding the region's traces */
   double scale;                  /* a length of the problem (rounding) */
   double zrel;                   /* a z piece is halved while its estimate exceeds zrel of it */
+  double zabs;                   /* and zabs (m^3): a region of rounding's size (a flush
+                                    contact) is not resolved below the asked atol */
   long evals;
 } rb_prob;
 
@@ -39,6 +45,8 @@ typedef struct rb_events {
 
 /* The rod's conic in the half-plane at theta (cos cs, sin sn). */
 void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q);
+/* Q along the bore's line j (r = rl + sl z) of the half-plane: A z^2 + 2 B z + C. */
+void vxg_rb_bore_line(const rb_prob *p, int j, const rb_conic *q, double *A, double *B, double *C);
 /* Q at (r, z). */
 double vxg_rb_conic_eval(const rb_conic *q, double r, double z);
 /* Roots of a t^2 + 2 b t + c = 0 (stable), ascending; their count (a 0: the linear root). */

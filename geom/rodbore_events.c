@@ -1,9 +1,13 @@
 /* rodbore_events.c: the angles about the bore's axis where the rod-in-bore region's trace
  * changes shape (rodbore.c integrates between them): the vertices of the region's edges
  * (three surfaces meeting), the tangencies of the bore's and the planes' traces to the rod's
- * conic and of the half-planes to a ball, the planes through the axis. Tangencies are roots
- * of trigonometric polynomials of degree 2, fitted exactly from five values and located
- * rigorously; a point is kept only near the region. */
+ * conic and of the half-planes to a ball, the planes through the axis, the angles where a
+ * plane holds the bore's line (a cylinder's vertical plane, a plane through a countersink's
+ * apex), for each of the bore's lines (a countersunk hole has two, which meet on a circle:
+ * its crossings of the rod and of the planes are events too). Tangencies are roots of
+ * trigonometric polynomials of degree 2, fitted exactly from five values and located
+ * rigorously (each of the bore's lines r = rl + sl z has rl or sl zero, which keeps them of
+ * degree 2); a point is kept only near the region. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -145,8 +149,13 @@ static double polar(const double x[3]) {
  * every plane (but plane `skip1`, `skip2`). */
 static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2) {
   double tol = 1e-9 * p->scale, dx[3];
-  if (hypot(x[0], x[1]) < p->rb - tol) {
+  if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]))) {
     return 0;
+  }
+  for (int j = 0; j < p->nl; j++) {
+    if (hypot(x[0], x[1]) < p->rl[j] + p->sl[j] * x[2] - tol * (1 + p->sl[j])) {
+      return 0;
+    }
   }
   vxg_sub(x, p->pa, dx);
   double along = vxg_dot(dx, p->u);
@@ -169,22 +178,52 @@ static void add_point(const rb_prob *p, rb_events *ev, const double x[3], int s1
   }
 }
 
-/* The bore line's tangencies to the rod's conic: (arz rb + bz)^2 - azz Q(rb, 0 terms). */
-static void tangency_fn(const void *ud, double t, double *v) {
-  const rb_prob *p = ud;
+/* The bore's line j as the data of a function of theta. */
+typedef struct rb_lfn {
+  const rb_prob *p;
+  int j;
+} rb_lfn;
+
+/* Q along the bore's line j at theta: A z^2 + 2 B z + C (vxg_rb_bore_line). */
+static void bore_line_at(const rb_prob *p, int j, double cs, double sn, double abc[3]) {
   rb_conic q;
-  vxg_rb_conic_at(p, cos(t), sin(t), &q);
-  double b = q.arz * p->rb + q.bz;
-  *v = b * b - q.azz * ((q.arr * p->rb + 2 * q.br) * p->rb + q.c);
+  vxg_rb_conic_at(p, cs, sn, &q);
+  vxg_rb_bore_line(p, j, &q, &abc[0], &abc[1], &abc[2]);
 }
 
-/* Plane i against the bore and the rod, as functions of theta (trigonometric polynomials
- * of degree 2 once scaled): kind 0, where its curve on the bore crosses the rod; kind 1,
- * where its trace in the half-plane touches the rod's conic (a vertical plane's trace
- * r = d / (n . e_r) in z, any other's z = (d - (n . e_r) r) / n_z in r). */
+/* The bore line's tangencies to the rod's conic: B^2 - A C. */
+static void tangency_fn(const void *ud, double t, double *v) {
+  const rb_lfn *f = ud;
+  double abc[3];
+  bore_line_at(f->p, f->j, cos(t), sin(t), abc);
+  *v = abc[1] * abc[1] - abc[0] * abc[2];
+}
+
+/* The bore line's A (its direction's Q) as a function of theta. */
+static void bore_a_fn(const void *ud, double t, double *v) {
+  const rb_lfn *f = ud;
+  double abc[3];
+  bore_line_at(f->p, f->j, cos(t), sin(t), abc);
+  *v = abc[0];
+}
+
+/* The point at height z of the bore's line j at theta (cs, sn); NaN beyond a countersink's
+ * apex (r < 0: the other nappe, no face of the bore; near_region drops it). */
+static void bore_point(const rb_prob *p, int j, double cs, double sn, double z, double x[3]) {
+  double r = p->rl[j] + p->sl[j] * z;
+  r = r >= 0 ? r : NAN;
+  x[0] = r * cs;
+  x[1] = r * sn;
+  x[2] = z;
+}
+
+/* Plane i against the bore's line j and the rod, as functions of theta (trigonometric
+ * polynomials of degree 2 once scaled): kind 0, where its curve on the bore crosses the rod; kind
+ * 1, where its trace in the half-plane touches the rod's conic (a vertical plane's trace r = d / (n
+ * . e_r) in z, any other's z = (d - (n . e_r) r) / n_z in r). */
 typedef struct rb_pfn {
   const rb_prob *p;
-  int i, kind;
+  int i, kind, j;
 } rb_pfn;
 
 /* The tangency of kind 1 at theta: the discriminant (scaled) and the touching point. */
@@ -212,22 +251,22 @@ static double trace_touch(const rb_prob *p, int i, double cs, double sn, double 
   return v;
 }
 
-/* The crossing of kind 0 at theta (n_z scaled out) and the point on the bore. */
-static double bore_cross(const rb_prob *p, int i, double cs, double sn, double x[3]) {
+/* The crossing of kind 0 at theta and the point on the bore: the plane meets the bore's
+ * line at z = N / D (N = d - rb n.e_r, D = n_z + sb n.e_r), where Q, times D^2, is
+ * A N^2 + 2 B N D + C D^2. */
+static double bore_cross(const rb_prob *p, int i, int j, double cs, double sn, double x[3]) {
   const double *n = p->n[i];
-  double nz = n[2], z = (p->d[i] - p->rb * (cs * n[0] + sn * n[1])) / nz;
-  rb_conic q;
-  vxg_rb_conic_at(p, cs, sn, &q);
-  x[0] = p->rb * cs;
-  x[1] = p->rb * sn;
-  x[2] = z;
-  return nz * nz * vxg_rb_conic_eval(&q, p->rb, z);
+  double ne = cs * n[0] + sn * n[1], nn = p->d[i] - p->rl[j] * ne, dd = n[2] + p->sl[j] * ne;
+  double abc[3];
+  bore_line_at(p, j, cs, sn, abc);
+  bore_point(p, j, cs, sn, nn / dd, x);
+  return (abc[0] * nn + 2 * abc[1] * dd) * nn + abc[2] * dd * dd;
 }
 
 static void plane_fn(const void *ud, double t, double *v) {
   const rb_pfn *f = ud;
   double x[3];
-  *v = f->kind == 0 ? bore_cross(f->p, f->i, cos(t), sin(t), x)
+  *v = f->kind == 0 ? bore_cross(f->p, f->i, f->j, cos(t), sin(t), x)
                     : trace_touch(f->p, f->i, cos(t), sin(t), x);
 }
 
@@ -241,38 +280,69 @@ static int section_holds_axis(const rb_prob *p, int i) {
   return vxg_dot(y, y) - p->k * ya * ya < p->ra * p->ra && (p->k <= 1 || ya > 0);
 }
 
-/* Plane i's events: its curve on the bore crossing the rod, its trace touching the rod's
- * conic, a vertical plane's lines on the bore. */
-static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+/* 1 when plane i holds the bore's line j in some half-planes (N or D of bore_cross
+ * vanishes for every theta: a cylinder's vertical plane, a plane through a countersink's
+ * apex); the angles of those half-planes go to *a, *b. */
+static int holds_bore_lines(const rb_prob *p, int i, int j, double *a, double *b) {
   const double *n = p->n[i];
-  for (int kind = 0; kind < 2; kind++) {
-    if ((kind == 0 && fabs(n[2]) < 1e-9) || (kind == 1 && section_holds_axis(p, i))) {
-      continue;
+  double h = hypot(n[0], n[1]), ph = atan2(n[1], n[0]), c;
+  if (p->sl[j] == 0) {
+    /* rb (n . e_r) = d */
+    if (fabs(n[2]) >= 1e-9) {
+      return 0;
     }
-    rb_pfn f = {p, i, kind};
-    rb_trig tp;
-    double t[4], x[3];
-    trig_fit(plane_fn, &f, &tp);
-    int nr = trig_roots(&tp, t);
-    for (int k = 0; k < nr; k++) {
-      if (kind == 0) {
-        bore_cross(p, i, cos(t[k]), sin(t[k]), x);
-      } else {
-        trace_touch(p, i, cos(t[k]), sin(t[k]), x);
-      }
-      add_point(p, ev, x, i, -1, kind == 1);
+    c = h > 0 ? p->d[i] / (p->rl[j] * h) : 2;
+  } else {
+    /* d = 0 and n_z + sb (n . e_r) = 0 */
+    if (fabs(p->d[i]) > 64 * DBL_EPSILON * p->scale) {
+      return 0;
     }
+    c = h > 0 ? -n[2] / (p->sl[j] * h) : 2;
   }
-  /* rb (n . e_r) = d: where a vertical plane meets the bore */
-  double h = hypot(n[0], n[1]);
-  if (fabs(n[2]) < 1e-9 && h > 0 && fabs(p->d[i]) <= p->rb * h) {
-    double ph = atan2(n[1], n[0]), al = acos(p->d[i] / (p->rb * h));
-    add_event(ev, ph + al, 0);
-    add_event(ev, ph - al, 0);
+  *a = *b = NAN;
+  if (fabs(c) <= 1) {
+    *a = ph + acos(c);
+    *b = ph - acos(c);
+  }
+  return 1;
+}
+
+/* The roots of plane i's function of the given kind (against the bore's line j). */
+static void plane_kind_events(const rb_prob *p, int i, int kind, int j, rb_events *ev) {
+  rb_pfn f = {p, i, kind, j};
+  rb_trig tp;
+  double t[4], x[3];
+  trig_fit(plane_fn, &f, &tp);
+  int nr = trig_roots(&tp, t);
+  for (int k = 0; k < nr; k++) {
+    if (kind == 0) {
+      bore_cross(p, i, j, cos(t[k]), sin(t[k]), x);
+    } else {
+      trace_touch(p, i, cos(t[k]), sin(t[k]), x);
+    }
+    add_point(p, ev, x, i, -1, kind == 1);
   }
 }
 
-/* Where the line x0 + t m crosses the cylinder |x - a|^2 - ((x - a).u)^2 = r^2. */
+/* Plane i's events: its trace touching the rod's conic; for each of the bore's lines, its
+ * curve on the bore crossing the rod, or the lines it shares with the bore. */
+static void plane_events(const rb_prob *p, int i, rb_events *ev) {
+  if (!section_holds_axis(p, i)) {
+    plane_kind_events(p, i, 1, 0, ev);
+  }
+  for (int j = 0; j < p->nl; j++) {
+    double la, lb;
+    if (holds_bore_lines(p, i, j, &la, &lb)) {
+      add_event(ev, la, 0); /* add_event drops NaN: no such line */
+      add_event(ev, lb, 0);
+    } else {
+      plane_kind_events(p, i, 0, j, ev);
+    }
+  }
+}
+
+/* Where the line x0 + t m crosses the quadric |x - a|^2 - k ((x - a).u)^2 = r^2 (a cylinder,
+ * k 1; a cone, r 0: both nappes). */
 static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
                           const double a[3], const double u[3], double k, double r, int s1,
                           int s2) {
@@ -297,7 +367,11 @@ static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
     return;
   }
   static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
-  line_cylinder(p, ev, x0, m, o, ez, 1, p->rb, i, j);
+  /* a countersink's other nappe lies inside the region: near_region keeps its points,
+     which are no event (extra angles only split the integral) */
+  for (int l = 0; l < p->nl; l++) {
+    line_cylinder(p, ev, x0, m, o, ez, 1 + p->sl[l] * p->sl[l], p->rl[l], i, j);
+  }
   line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
   for (int k = 0; k < p->np; k++) {
     double nm = vxg_dot(p->n[k], m);
@@ -336,6 +410,62 @@ static void ball_events(const rb_prob *p, rb_events *ev) {
   }
 }
 
+/* The bore's line j tangent to the rod's conic (none when the line's direction lies on the
+ * rod's asymptotic cone at every theta: a parallel rod, a coaxial cone of the countersink's
+ * angle). */
+static void tangency_events(const rb_prob *p, int j, rb_events *ev) {
+  rb_lfn f = {p, j};
+  rb_trig ta, tp;
+  trig_fit(bore_a_fn, &f, &ta);
+  double amax = 0, r[4];
+  for (int k = 0; k < 5; k++) {
+    amax = fmax(amax, fabs(ta.c[k]));
+  }
+  if (!(amax > 1e-12 * (1 + p->sl[j] * p->sl[j]))) {
+    return;
+  }
+  trig_fit(tangency_fn, &f, &tp);
+  int nr = trig_roots(&tp, r);
+  for (int k = 0; k < nr; k++) {
+    /* the tangent point (rl + sl z*, z*) of the half-plane at r[k], z* = -B / A */
+    double cs = cos(r[k]), sn = sin(r[k]), abc[3], x[3];
+    bore_line_at(p, j, cs, sn, abc);
+    bore_point(p, j, cs, sn, -abc[1] / abc[0], x);
+    add_point(p, ev, x, -1, -1, 1);
+  }
+}
+
+/* Q at the rim of a countersunk hole (the vertex (rb, rb / sb) of every half-plane). */
+static void rim_fn(const void *ud, double t, double *v) {
+  const rb_prob *p = ud;
+  rb_conic q;
+  vxg_rb_conic_at(p, cos(t), sin(t), &q);
+  *v = vxg_rb_conic_eval(&q, p->rb, p->rb / p->sb);
+}
+
+/* A countersunk hole's rim (the circle r = rb, z = rb / sb where its lines meet): where
+ * the rod's surface and each plane cross it. */
+static void rim_events(const rb_prob *p, rb_events *ev) {
+  double zr = p->rb / p->sb, t[4];
+  rb_trig tp;
+  trig_fit(rim_fn, p, &tp);
+  int nr = trig_roots(&tp, t);
+  for (int k = 0; k < nr; k++) {
+    double x[3] = {p->rb * cos(t[k]), p->rb * sin(t[k]), zr};
+    add_point(p, ev, x, -1, -1, 0);
+  }
+  for (int i = 0; i < p->np; i++) {
+    /* rb (n . e_r) = d - n_z zr */
+    const double *n = p->n[i];
+    double h = hypot(n[0], n[1]), c = h > 0 ? (p->d[i] - n[2] * zr) / (p->rb * h) : 2;
+    for (int s = -1; s <= 1 && fabs(c) <= 1 && !p->axis[i]; s += 2) {
+      double th = atan2(n[1], n[0]) + s * acos(c);
+      double x[3] = {p->rb * cos(th), p->rb * sin(th), zr};
+      add_point(p, ev, x, i, -1, 0);
+    }
+  }
+}
+
 /* Every event of the region. */
 static void events(const rb_prob *p, rb_events *ev) {
   ev->n = 0;
@@ -349,19 +479,11 @@ static void events(const rb_prob *p, rb_events *ev) {
       add_event(ev, th + M_PI, 0);
     }
   }
-  if (fabs(1 - p->k * p->u[2] * p->u[2]) > 1e-12) {
-    rb_trig tp;
-    double r[4];
-    trig_fit(tangency_fn, p, &tp);
-    int nr = trig_roots(&tp, r);
-    for (int k = 0; k < nr; k++) {
-      /* the tangent point (rb, z*) of the half-plane at r[k] */
-      rb_conic q;
-      double cs = cos(r[k]), sn = sin(r[k]);
-      vxg_rb_conic_at(p, cs, sn, &q);
-      double zs = -(q.arz * p->rb + q.bz) / q.azz, x[3] = {p->rb * cs, p->rb * sn, zs};
-      add_point(p, ev, x, -1, -1, 1);
-    }
+  for (int j = 0; j < p->nl; j++) {
+    tangency_events(p, j, ev);
+  }
+  if (p->nl == 2) {
+    rim_events(p, ev);
   }
   for (int i = 0; i < p->np; i++) {
     if (p->axis[i]) {

@@ -38,8 +38,8 @@
  * (patches off) merges them ((patches) and (patches on), the default, are kept for older
  * files); the default (slots N) is then PATCH_SLOTS per cell pair with a cell that is not
  * convex (two convex cells meet in one part). (closed-form off) measures
- * a ball on a plane, two balls or a ball against a cylinder by the octree too
- * (vxc_query_options.closed_form). */
+ * a ball on a plane, two balls, a ball against a cylinder and a rod, a cone or a ball in a
+ * bore or a countersink by the octree too (vxc_query_options.closed_form). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

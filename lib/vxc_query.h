@@ -55,8 +55,9 @@ typedef struct vxc_query_options {
                           rounding, whatever voxel or rtol asks (its region is one leaf,
                           the interference's bounding box); a ball against a cylinder (in a
                           bore or groove, or on a rod) by quadrature along the axis, to about
-                          1e-12, and a rod or a cone against a bore (a peg's shaft or chamfer
-                          in its hole, cut by planes) or a ball cut by two planes (over an
+                          1e-12, and a rod, a cone or a ball against a bore or a
+                          countersink (a peg's shaft or chamfer in its hole, a cone in its
+                          countersink, cut by planes) or a ball cut by two planes (over an
                           edge) by quadrature about the bore's axis or the edge,
                           by their error estimates, when within the asked rtol (a fixed
                           voxel: 1e-6 of V; not with `certified`); 0: always by the octree
@@ -150,7 +151,8 @@ typedef struct vxc_pair_metrics {
   int closed_form;             /* 1 when measured in closed form (options.closed_form): no
                                   octree, one leaf (the region's one element), error_estimate
                                   0; 2 by quadrature (a ball against a cylinder or over an
-                                  edge, a rod or a cone against a bore): one leaf,
+                                  edge, a rod, a cone or a ball against a bore or a
+                                  countersink): one leaf,
                                   error_estimate the
                                   quadrature's, the bracket not certified */
   double workspace_bytes;      /* memory the query's workspace held at its peak, bytes */

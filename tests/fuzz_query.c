@@ -1,10 +1,11 @@
 /* fuzz_query.c: the differential fuzzing entry point of the voxel layer's fast paths
  * (voxel/closed.c: a ball against planes or a ball in closed form, a ball against a
- * cylinder, a rod or a cone against a bore and a ball over an edge by quadrature, a cell
- * inside another's bore proved apart) against the octree.
+ * cylinder, a rod, a cone or a ball against a bore or a countersink and a ball over an edge
+ * by quadrature, a cell inside another's bore proved apart) against the octree.
  *
  * vxc_fuzz_query decodes the bytes into two cells of 1 to 4 primitives each from a menu
- * (sphere, half-space, box, cylinder, complemented cylinder, slab or cone; lengths 1e-4 to 10 m on
+ * (sphere, half-space, box, cylinder, complemented cylinder, slab, cone or complemented
+ * cone; lengths 1e-4 to 10 m on
  * a grid of quarter steps or continuous, so that faces and centres coincide often; poses
  * identity, one of the 24 exact axis-aligned turns, a tilt or any rotation) and the
  * options of the fast run (rtol 1e-3 or 1e-4, the certified rule, or the h_min rule; the
@@ -173,6 +174,12 @@ static int add_prim(qf_in *in, vxg_cell *c) {
       if (b >= 192) { /* a cone (a chamfer), half-angle 1 to 64 degrees */
         kind = VXG_CONE;
         p[0] = (b - 191) * M_PI / 180;
+        break;
+      }
+      if (b >= 160) { /* a countersink (a complemented cone), half-angle 2 to 64 degrees */
+        kind = VXG_CONE;
+        p[0] = (b - 159) * M_PI / 90;
+        comp = 1;
         break;
       }
       kind = VXG_SLAB;

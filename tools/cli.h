@@ -150,8 +150,9 @@ int cli_fail(const char *command, const char *doing, const vxc_error *err, vxc_s
   "  --atol A     with --rtol: an error of A m^3 is enough too (default 0)\n"               \
   "  --certified  stop on the certified bracket (V_hi - V_lo <= max(R V, A)), not on the\n" \
   "               error estimate: a guarantee, at a higher cost\n"                          \
-  "  --no-closed-form  measure a ball on a plane or two balls by the octree too (by\n"      \
-  "               default they are exact, in closed form)\n"                                \
+  "  --no-closed-form  measure every pair by the octree (by default a ball's cap or two\n"   \
+  "               balls' lens are exact, in closed form, and a ball against a cylinder\n"   \
+  "               or a rod, a cone or a ball in a bore or a countersink by quadrature)\n"   \
   "  --max-boxes N  work cap per cell pair (default 2e7 boxes); a result that misses its\n" \
   "               tolerance says \"capped\": true, warns, and the exit status is 3\n"  \
   "  --max-bytes N  memory cap of a query's workspace (default 67108864 bytes, 64 MiB);\n" \

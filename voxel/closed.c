@@ -22,11 +22,16 @@
  * never under the certified rule; vxv_result.closed_form is then 2.
  *
  * A rod (a cylinder, or a cone: its nappe's plane is one of the planes) of one cell against
- * a bore of the other, every other undecided surface a plane, is integrated about the
- * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box
- * bounding it (every decided primitive holds that box): a peg's shaft or chamfer in its
- * hole. A ball cut by two planes (over a table's edge) takes it too, with no bore, about
- * the planes' common line. The same tolerances as the ball's quadrature; closed_form 2.
+ * a bore (a complemented cylinder), a countersink (a complemented cone) or both on one axis
+ * (a countersunk hole) of the other, every other undecided surface a plane, is integrated about the
+ * bore's axis (geom/rodbore.c), the planes that meet the region and the region's box bounding it
+ * (every decided primitive holds that box): a peg's shaft or chamfer in its hole, a cone in
+ * its countersink; a ball in a countersink likewise. A rod whose surface is the bore's (a
+ * flush pair, flush.c; a cone's nappe the countersink's) lies in the bore's solid: the
+ * result is empty, exact. A ball cut by two planes (over a table's edge) takes the
+ * quadrature too, with no bore, about the planes' common line. The same tolerances as the
+ * ball's quadrature, the region's touch (CF_TOUCH of its box) passed as an absolute one;
+ * closed_form 2.
  *
  * Before these, a cell inside the other's bore (bore.c) proves the cells apart: an empty
  * result, exact (closed_form 1). A query of one cell (its mass properties)
@@ -38,11 +43,13 @@
 #include "geom/vec3.h"
 #include "voxel/internal.h"
 
-/* Planes left undecided over the region that are tried as the cap's (a box table thinner
- * than the ball leaves its top and bottom faces). */
 /* A quadrature whose bracket is within this share of its region's box counts as a touch. */
 #define CF_TOUCH 1e-12
-#define CF_MAX_PLANES 8
+/* Planes left undecided over the region: those tried as the cap's (a box table thinner
+ * than the ball leaves its top and bottom faces), and as many as the rod-in-bore quadrature
+ * takes (a cone in a countersunk block turned in the world: the block's six faces, the
+ * cone's end and nappe planes). */
+#define CF_MAX_PLANES VXG_RB_MAX_PLANES
 /* Rounding allowance of the formulas' volume, relative. */
 #define CF_REL (32 * DBL_EPSILON)
 /* A quadrature's bracket: this multiple of its rules' difference (plus rounding). */
@@ -59,7 +66,8 @@ typedef struct cf_surf {
 
 /* An undecided cylinder (cell, atom): axis through p along u (unit), radius r; complement
  * 1 for a bore or groove (the cell holds its outside). Or a cone (k = 1 / cos^2 of its
- * half-angle, > 1): apex p, axis u, r 0 (its nappe's plane is another atom). */
+ * half-angle, > 1): apex p, axis u into its nappe, r 0 (its nappe's plane is another atom;
+ * complement 1: a countersink, the outside of that nappe). */
 typedef struct cf_cyl {
   int cell, atom, complement;
   double p[3], u[3], r, k;
@@ -68,8 +76,15 @@ typedef struct cf_cyl {
 typedef struct cf_scan {
   int nsph, npl, ncyl;
   cf_surf sph[2], pl[CF_MAX_PLANES];
-  cf_cyl cyl[2];
+  cf_cyl cyl[3];
 } cf_scan;
+
+/* The bore of the rod-in-bore quadrature, of one cell: a complemented cylinder, a
+ * countersink (a complemented cone) or both on one axis (a countersunk hole). */
+typedef struct cf_bore {
+  const cf_cyl *cyl, *cone; /* NULL: none */
+  int cell;
+} cf_bore;
 
 /* A candidate: one or two caps (a lens), the cell of each cap's ball, the plane's cell (-1:
  * none) and the volume bracket. */
@@ -101,7 +116,7 @@ static int is_plane(const vxg_atom *a) {
  * already. */
 static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_prim *pr) {
   int cone = pr->kind == VXG_CONE;
-  if (s->ncyl == 2 || pr->natom != 1 + cone || (cone && pr->complement)) {
+  if (s->ncyl == 3 || pr->natom != 1 + cone) {
     return 0;
   }
   static const double ez[3] = {0, 0, 1};
@@ -193,7 +208,7 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
       const vxg_prim *pr = &pc->cell->prim[p];
       if (pr->complement) {
         if (!prim_holds(pc, pr, 0, c, e) &&
-            !(pr->kind == VXG_CYLINDER && record_cyl(s, pc, k, pr))) {
+            !((pr->kind == VXG_CYLINDER || pr->kind == VXG_CONE) && record_cyl(s, pc, k, pr))) {
           return 0;
         }
         continue;
@@ -206,7 +221,7 @@ static int scan(const vxv_workspace *ws, const double c[3], const double e[3], c
       }
     }
   }
-  return s->nsph >= 1 || s->ncyl == 2;
+  return s->nsph >= 1 || s->ncyl >= 2;
 }
 
 
@@ -568,9 +583,11 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
     in->box[j] = c[j] - e[j];
     in->box[3 + j] = c[j] + e[j];
   }
-  /* a quarter of the asked half-width for the rules, the rest for rounding */
+  /* a quarter of the asked half-width for the rules, the rest for rounding; a region
+     within a touch's share of the box (a flush contact's rounding) need not be resolved */
+  double boxvol = 8 * e[0] * e[1] * e[2];
   in->rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
-  in->atol = opt->rtol > 0 ? 0.25 * opt->atol : 0;
+  in->atol = fmax(opt->rtol > 0 ? 0.25 * opt->atol : 0, CF_TOUCH * boxvol / (4 * CF_QUAD_SAFETY));
   vxg_rod_bore_out q;
   if (vxg_rod_bore(in, &q) != 0) {
     return 0;
@@ -583,20 +600,99 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
 }
 
 
-/* A rod (a cylinder of one cell) against a bore (a complemented cylinder of the other) by
- * quadrature about the bore's axis (geom/rodbore.c), the cells' planes that meet the
- * region and the region's box bounding it: 1 with r filled when its bracket is within the
- * asked tolerance, else 0. */
-static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_scan *s,
-                    const double c[3], const double e[3], vxv_result *r) {
-  const cf_cyl *rod = &s->cyl[0], *bore = &s->cyl[1];
-  if (rod->complement) {
-    rod = &s->cyl[1];
-    bore = &s->cyl[0];
-  }
-  if (rod->complement || !bore->complement || bore->k != 1 || rod->cell == bore->cell ||
-      quad_tolerance(opt, 1) < 0) {
+/* 1 when the rod's surface is the bore surface y's (a flush pair, flush.c) and, for a
+ * cone, its nappe the countersink's: the rod lies in y's solid, part of the hole. */
+static int flush_with(const vxv_workspace *ws, const cf_cyl *rod, const cf_cyl *y) {
+  const vxv_query *q = &ws->q;
+  if (!y || (rod->k > 1 && !(vxg_dot(rod->u, y->u) > 0))) {
     return 0;
+  }
+  for (int f = 0; f < q->nflush; f++) {
+    if (q->flush[f][rod->cell] == rod->atom && q->flush[f][y->cell] == y->atom) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+/* 1 when the rod lies in the bore's hole by a flush surface: the region is empty (a peg in
+ * a bore of its radius, a cone seated in a countersink of its angle). */
+static int flush_nested(const vxv_workspace *ws, const cf_cyl *rod, const cf_bore *b) {
+  return flush_with(ws, rod, b->cyl) || flush_with(ws, rod, b->cone);
+}
+
+
+/* The rod (NULL: none, or a ball's) and the bore among s's cylinders and cones: 1 when the
+ * complemented ones make a bore (one cylinder, one cone or both of one cell on one axis, to
+ * the frame's rounding) and at most one other is left, of the other cell. */
+static int split_rod_bore(const vxv_workspace *ws, const cf_scan *s, const cf_cyl **rod,
+                          cf_bore *b) {
+  memset(b, 0, sizeof *b);
+  *rod = NULL;
+  for (int i = 0; i < s->ncyl; i++) {
+    const cf_cyl *y = &s->cyl[i], **slot = !y->complement ? rod : y->k > 1 ? &b->cone : &b->cyl;
+    if (*slot) {
+      return 0;
+    }
+    *slot = y;
+  }
+  const cf_cyl *one = b->cone ? b->cone : b->cyl;
+  if (!one || (b->cyl && b->cyl->cell != one->cell) || (*rod && (*rod)->cell == one->cell)) {
+    return 0;
+  }
+  b->cell = one->cell;
+  if (b->cyl && b->cone) {
+    /* the cone's axis the cylinder's: parallel, its apex on it */
+    double x[3], d[3], t;
+    vxg_cross(b->cyl->u, b->cone->u, x);
+    vxg_sub(b->cone->p, b->cyl->p, d);
+    t = vxg_dot(d, b->cyl->u);
+    for (int j = 0; j < 3; j++) {
+      d[j] -= t * b->cyl->u[j];
+    }
+    double tol = frame_ulp(
+        ws, b->cyl->r + fabs(t) + fabs(b->cone->p[0]) + fabs(b->cone->p[1]) + fabs(b->cone->p[2]));
+    if (vxg_dot(x, x) > 1e-26 || sqrt(vxg_dot(d, d)) > tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* The bore's part of the quadrature's input. */
+static void bore_input(const cf_bore *b, vxg_rod_bore_in *in) {
+  const cf_cyl *frame = b->cone ? b->cone : b->cyl;
+  memcpy(in->pb, frame->p, sizeof in->pb);
+  memcpy(in->ub, frame->u, sizeof in->ub);
+  in->rb = b->cyl ? b->cyl->r : 0;
+  in->kb = b->cone ? b->cone->k : 1;
+  in->bore_owner = b->cell;
+}
+
+
+/* An empty result, exact (closed_form 1): the cells are apart. */
+static void fill_empty(const vxv_workspace *ws, vxv_result *r) {
+  static const double z[6] = {0, 0, 0, 0, 0, 0};
+  fill_moments(ws, 0, z, z, 1, r);
+  r->volume_lo = r->volume_hi = 0;
+  r->closed_form = 1;
+}
+
+
+/* A rod (a cylinder or a cone of one cell) against a bore of the other (a hole, a
+ * countersink or a countersunk hole) by quadrature about the bore's axis
+ * (geom/rodbore.c), the cells' planes that meet the region and the region's box bounding
+ * it: 1 with r filled when its bracket is within the asked tolerance, else 0. */
+static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_cyl *rod,
+                    const cf_bore *b, const double c[3], const double e[3], vxv_result *r) {
+  if (quad_tolerance(opt, 1) < 0) {
+    return 0;
+  }
+  if (flush_nested(ws, rod, b)) {
+    fill_empty(ws, r);
+    return 1;
   }
   vxg_rod_bore_in in;
   memset(&in, 0, sizeof in);
@@ -605,13 +701,29 @@ static int rod_bore(const vxv_workspace *ws, const vxv_options *opt, const cf_sc
   }
   memcpy(in.pa, rod->p, sizeof in.pa);
   memcpy(in.ua, rod->u, sizeof in.ua);
-  memcpy(in.pb, bore->p, sizeof in.pb);
-  memcpy(in.ub, bore->u, sizeof in.ub);
   in.ra = rod->r;
   in.ka = rod->k;
-  in.rb = bore->r;
   in.rod_owner = rod->cell;
-  in.bore_owner = bore->cell;
+  bore_input(b, &in);
+  return run_rod_bore(ws, opt, c, e, &in, r);
+}
+
+
+/* A ball in a countersink or a countersunk hole of the other cell by the same quadrature
+ * about the cone's axis, the ball the rod: 1 with r filled, else 0. */
+static int ball_countersink(const vxv_workspace *ws, const vxv_options *opt, const cf_surf *b,
+                            const cf_bore *y, const double c[3], const double e[3], vxv_result *r) {
+  vxg_rod_bore_in in;
+  memset(&in, 0, sizeof in);
+  if (!y->cone || y->cell == b->cell || quad_tolerance(opt, 1) < 0 ||
+      !collect_planes(ws, c, e, &in)) {
+    return 0;
+  }
+  memcpy(in.pa, b->c, sizeof in.pa);
+  in.ra = b->r;
+  in.ball = 1;
+  in.rod_owner = b->cell;
+  bore_input(y, &in);
   return run_rod_bore(ws, opt, c, e, &in, r);
 }
 
@@ -648,11 +760,17 @@ static int fast_paths(const vxv_workspace *ws, const vxv_options *opt, const dou
   if (!scan(ws, c, e, &s)) {
     return 0;
   }
-  if (s.ncyl == 2) {
-    return s.nsph == 0 && rod_bore(ws, opt, &s, c, e, r);
+  if (s.ncyl == 1 && s.cyl[0].k == 1) {
+    return s.nsph == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r);
   }
   if (s.ncyl) {
-    return s.nsph == 1 && s.cyl[0].k == 1 && ball_cylinder(ws, opt, &s.sph[0], &s.cyl[0], r);
+    const cf_cyl *rod;
+    cf_bore b;
+    if (!split_rod_bore(ws, &s, &rod, &b)) {
+      return 0;
+    }
+    return rod ? s.nsph == 0 && rod_bore(ws, opt, rod, &b, c, e, r)
+               : s.nsph == 1 && ball_countersink(ws, opt, &s.sph[0], &b, c, e, r);
   }
   long long boxes = 1;
   cf_solid k;
@@ -689,11 +807,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
     e[j] = 0.5 * (hi[j] - lo[j]);
   }
   if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e)) {
-    /* apart: an empty result, exact (first: cheaper than a quadrature's empty result) */
-    static const double z[6] = {0, 0, 0, 0, 0, 0};
-    fill_moments(ws, 0, z, z, 1, r);
-    r->volume_lo = r->volume_hi = 0;
-    r->closed_form = 1;
+    fill_empty(ws, r); /* first: cheaper than a quadrature's empty result */
     return 1;
   }
   return fast_paths(ws, opt, c, e, r);

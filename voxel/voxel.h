@@ -118,10 +118,12 @@ typedef struct vxv_options {
   int closed_form; /* two cells: 1 (default) measures a ball on a plane or two balls in
                       closed form when no other surface of the cells meets their
                       interference (closed.c: exact, no octree, whatever the rule), a
-                      ball against a cylinder or over an edge and a rod or a cone against
-                      a bore by quadrature (not under the certified rule; res->closed_form 2), and
-                      proves a cell inside another's bore (a
-                      complemented cylinder) apart; 0 always runs the octree */
+                      ball against a cylinder or over an edge and a rod, a cone or a ball
+                      against a bore or a countersink by quadrature (not under the
+                      certified rule; res->closed_form 2), and proves a cell inside
+                      another's bore (a complemented cylinder) apart and a rod whose
+                      surface is its bore's or its countersink's empty; 0 always runs the
+                      octree */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
@@ -163,11 +165,13 @@ typedef struct vxv_result {
   size_t peak_bytes;     /* bytes the workspace held at the query's peak */
   int closed_form;       /* 1 when measured in closed form (vxv_options.closed_form): the cap
                             of a ball on a plane or the lens of two balls (or a proof that
-                            the cells are apart: a cell inside the other's bore), exact up to
+                            the cells are apart: a cell inside the other's bore, a rod
+                            flush in its bore or countersink), exact up to
                             the rounding the bracket allows; error_estimate and moment_width 0,
                             one leaf (none when empty); boxes counts the boxes classified
                             to decide it. 2: a ball against a cylinder by quadrature along
-                            its axis, a rod or a cone against a bore about the bore's axis
+                            its axis, a rod, a cone or a ball against a bore or a
+                            countersink about the bore's axis
                             or a ball over an edge about it (not under the certified rule): error_estimate
                             is the       quadrature's (about 1e-15 V for the ball), the bracket a       multiple of it
                             plus rounding (moment_width its half-width), not       certified */
