@@ -4,7 +4,7 @@
 set -u
 . "$(dirname "$0")/tap.sh"
 
-echo "1..83"
+echo "1..86"
 ok "version prints the version" 0 '^vxc [0-9]+\.[0-9]+\.[0-9]+$' -- "$vxc" --version
 ok "help lists the commands" 0 'info .*check' -- sh -c "'$vxc' --help | tr '\n' ' '"
 ok "no arguments is a usage error" 2 'usage: vxc COMMAND' -- "$vxc"
@@ -120,6 +120,19 @@ ok "a capped contact query exits with 3" 3 '"capped": true' -- \
 ok "a ball on a table is measured in closed form, uncapped whatever the cap" 0 \
   '"capped": false, "closed_form": true' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --max-boxes 50 --json
+cat >"$tmp/sink.vxm" <<EOT
+(solid sink (cell block (box 0.1 0.1 0.04) (not (move (translate 0 0 -0.03) (cone 45)))))
+EOT
+cat >"$tmp/tip.vxm" <<EOT
+(solid tip (cell tip (move (translate 0 0 -0.03) (cone 45)) (slab z -0.02 0.05)))
+EOT
+ok "a cone in a countersink is measured by quadrature, and says so" 0 \
+  '"closed_form": true, "quadrature": true' -- \
+  "$vxc" metrics "$tmp/sink.vxm" "$tmp/tip.vxm" --pose-b "0 0 -0.00005" --json
+ok "a ball on a table is not by quadrature" 0 '"closed_form": true, "quadrature": false' -- \
+  "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
+ok "the console says a quadrature is not certified" 0 'by quadrature \(its error estimated, not certified\)' -- \
+  "$vxc" metrics "$tmp/sink.vxm" "$tmp/tip.vxm" --pose-b "0 0 -0.00005"
 ok "a query that meets its tolerance is not capped" 0 '"total": \{"capped": false' -- \
   "$vxc" metrics "$data/ball.vxm" "$data/table.vxm" --pose-a "0 0 0.099" --json
 
