@@ -290,9 +290,9 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
 
 /* ---- atoms whose kept side is convex or the complement of a convex set ----------------- */
 
-/* 1 when the atoms that are convex or concave near the leaf (peeled by their planes alone)
- * fit the free plane bits and buffers, and the others (general: their triangles in the BSP)
- * have all their triangles. */
+/* 1 when the planes of the atoms that are convex or concave near the leaf (peeled by their
+ * planes alone, before the BSP of the general ones' triangles) fit the free plane bits and
+ * polyhedron buffers. */
 static int peel_fits(const vxv_bsp *s) {
   int nbits = 0, npeel = 0;
   for (int a = 0; a < s->natom; a++) {
