@@ -1,14 +1,16 @@
 /* test_patches.c: contact patches (vxc_query_options.patches) against closed forms: a
  * square mesh peg pressed against two opposite walls of a square mesh hole (two patches,
  * opposite normals, each the box overlap), a ball on one face of a mesh cube (one patch, the
- * spherical cap), a ball in a mesh V-groove (two patches, the walls' normals), and the patches'
+ * spherical cap), a ball in a mesh V-groove (two patches, the walls' normals), a big ball on
+ * both walls' tops of a U-channel at any pose (two mirror patches), and the patches'
  * sums against the pair's figures; then patches as contacts of a vxc_pair: the peg's two
  * wall forces (equal and opposite, each k_v times its box), the ball resting in the groove
  * (each wall m g / (2 cos a) by statics), and each patch keeping its slot and its bristle
- * while the peg slides. Black-box: only <vxc.h>. */
+ * while the peg slides. Black-box: only <vxc.h> (and the tests' own quaternion helpers). */
 #include "tests/vxc_test.h"
 
 #include "lib/vxc.h"
+#include "tests/vxc_test_api.h"
 #include "tests/vxc_test_meshes.h"
 
 /* A ball of radius r (a sphere cell). */
@@ -172,6 +174,75 @@ static void test_patches_box_in_u_channel(void **state) {
   }
   vxc_query_free(q);
   vxc_solid_free(ch);
+}
+
+
+/* A ball of radius R = 20 s pressed d onto the tops of both walls of the U-channel (its
+ * surface refined over the rounds of the rtol rule, its inside holding both walls' overlaps
+ * in leaves that only the channel's faces cross): two patches whatever the pose, mirror
+ * images of each other (equal volumes within 4e-3, centroids mirrored in x beyond the gap,
+ * normals down onto the walls), summing to the pair's; seeded poses (a third axis-aligned),
+ * scales 1e-3 to 1, d from 0.3 s to 0.8 s (each cap's half-width sqrt(2 R d) beyond the
+ * gap's 3 s). */
+static void test_patches_ball_on_both_walls(void **state) {
+  (void)state;
+  vxc_rng g = {0x9e3779b97f4a7c15ULL};
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  for (int c = 0; c < 12; c++) {
+    double s = pow(10, vxc_rng_uniform(&g, -3, 0)), R = 20 * s;
+    double d = s * vxc_rng_uniform(&g, 0.3, 0.8);
+    vxc_mesh_buf cm = {0};
+    vxc_mb_u_channel(&cm, s, 10 * s);
+    vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *ball = ball_of(R);
+    vxc_pose pc = vxc_pose_identity(), pb;
+    if (c % 3 != 0) {
+      double u[3] = {vxc_rng_uniform(&g, -1, 1), vxc_rng_uniform(&g, -1, 1),
+                     vxc_rng_uniform(&g, -1, 1)}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      double t = vxc_rng_uniform(&g, -M_PI, M_PI);
+      pc.q[0] = cos(t / 2);
+      for (int k = 0; k < 3; k++) {
+        pc.q[1 + k] = sin(t / 2) * u[k] / l;
+      }
+    }
+    double R9[9], off[3] = {0, 5 * s + R - d, 0};
+    vxc_test_quat_matrix(pc.q, R9);
+    pb = vxc_pose_identity();
+    for (int i = 0; i < 3; i++) {
+      pb.p[i] = R9[3 * i] * off[0] + R9[3 * i + 1] * off[1] + R9[3 * i + 2] * off[2];
+    }
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    vxc_metrics m;
+    vxc_error err;
+    assert_int_equal(vxc_query_run(q, ball, &pb, ch, &pc, &o, NULL, NULL, &m, &err), VXC_OK);
+    assert_int_equal(m.npair, 1);
+    const vxc_pair_metrics *p = &m.pair[0];
+    assert_false(p->capped);
+    assert_int_equal(p->npatch, 2);
+    assert_patch_sums(p);
+    double x[2], nx[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < 2; i++) {
+      const vxc_patch *pa = &p->patch[i];
+      double y[3] = {0, 0, 0};
+      for (int k = 0; k < 3; k++) { /* centroid and normal in the channel's frame */
+        for (int j = 0; j < 3; j++) {
+          y[k] += R9[3 * j + k] * pa->centroid[j];
+          nx[i][k] += R9[3 * j + k] * pa->normal[j];
+        }
+      }
+      x[i] = y[0];
+    }
+    fprintf(stderr, "# s %.3g d/s %.3g: patch volumes %.9g %.9g, centroids x/s %.6g %.6g\n", s, d / s,
+            p->patch[0].volume, p->patch[1].volume, x[0] / s, x[1] / s);
+    assert_double_rel(p->patch[0].volume, p->patch[1].volume, 4e-3);
+    assert_true(x[0] * x[1] < 0 && fabs(x[0]) > 3 * s && fabs(x[1]) > 3 * s);
+    assert_double_near(x[0], -x[1], 1e-2 * s);
+    assert_true(nx[0][1] < -0.9 && nx[1][1] < -0.9); /* down, onto the walls' tops */
+    vxc_solid_free(ball);
+    vxc_solid_free(ch);
+  }
+  vxc_query_free(q);
 }
 
 
@@ -540,6 +611,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patches_square_peg_two_walls),
       cmocka_unit_test(test_patches_box_in_u_channel),
+      cmocka_unit_test(test_patches_ball_on_both_walls),
       cmocka_unit_test(test_patches_connected_is_one_patch),
       cmocka_unit_test(test_patches_ball_on_cube_face),
       cmocka_unit_test(test_patches_ball_in_v_groove),
