@@ -111,10 +111,10 @@ vxc_status vxg_mesh_bvh_build(struct vxg_mesh *m, vxc_error *err);
 void vxg_mesh_bvh_free(struct vxg_mesh *m);
 double vxg_mesh_bvh_closest(const struct vxg_mesh *m, const double p[3], double bound,
                             double cp[3], int *tri, int *feat);
-/* Triangle t's bounding box rounded outward to floats (Embree's boxes), each side widened
+/* Triangle t's bounding box rounded outward to floats into Embree's *b, each side widened
  * by pad_rel times (the mesh's size + the side's reach) first. */
-void vxg_mesh_tri_fbounds(const struct vxg_mesh *m, int t, double pad_rel, float lo[3],
-                          float hi[3]);
+struct RTCBounds;
+void vxg_mesh_tri_bounds(const struct vxg_mesh *m, int t, double pad_rel, struct RTCBounds *b);
 /* 1 when some triangle lies within distance r of p (or p is beyond float range), else 0. */
 int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
 /* The distinct planes (pid) of the triangles within distance r of p (double-precision

@@ -67,8 +67,9 @@ static float up(double x) {
 }
 
 
-void vxg_mesh_tri_fbounds(const vxg_mesh *m, int t, double pad_rel, float lo[3], float hi[3]) {
+void vxg_mesh_tri_bounds(const vxg_mesh *m, int t, double pad_rel, struct RTCBounds *b) {
   const int *ti = m->tri + 3 * (size_t)t;
+  float lo[3], hi[3];
   for (int a = 0; a < 3; a++) {
     double x0 = m->v[3 * ti[0] + a], x1 = m->v[3 * ti[1] + a], x2 = m->v[3 * ti[2] + a];
     double l = fmin(x0, fmin(x1, x2)), h = fmax(x0, fmax(x1, x2));
@@ -76,21 +77,19 @@ void vxg_mesh_tri_fbounds(const vxg_mesh *m, int t, double pad_rel, float lo[3],
     lo[a] = down(l - pad);
     hi[a] = up(h + pad);
   }
-}
-
-
-static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
-  float lo[3], hi[3];
-  /* padded by a little more than the float ray's rounding (ray parity), relative to the
-   * mesh's size and reach */
-  vxg_mesh_tri_fbounds(args->geometryUserPtr, (int)args->primID, 1e-6, lo, hi);
-  struct RTCBounds *b = args->bounds_o;
   b->lower_x = lo[0];
   b->lower_y = lo[1];
   b->lower_z = lo[2];
   b->upper_x = hi[0];
   b->upper_y = hi[1];
   b->upper_z = hi[2];
+}
+
+
+static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
+  /* padded by a little more than the float ray's rounding (ray parity), relative to the
+   * mesh's size and reach */
+  vxg_mesh_tri_bounds(args->geometryUserPtr, (int)args->primID, 1e-6, args->bounds_o);
 }
 
 

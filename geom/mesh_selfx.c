@@ -40,15 +40,8 @@ typedef struct selfx {
 } selfx;
 
 static void bounds_fn(const struct RTCBoundsFunctionArguments *args) {
-  float lo[3], hi[3];
-  vxg_mesh_tri_fbounds(((const selfx *)args->geometryUserPtr)->m, (int)args->primID, 0, lo, hi);
-  struct RTCBounds *b = args->bounds_o;
-  b->lower_x = lo[0];
-  b->lower_y = lo[1];
-  b->lower_z = lo[2];
-  b->upper_x = hi[0];
-  b->upper_y = hi[1];
-  b->upper_z = hi[2];
+  vxg_mesh_tri_bounds(((const selfx *)args->geometryUserPtr)->m, (int)args->primID, 0,
+                      args->bounds_o);
 }
 
 

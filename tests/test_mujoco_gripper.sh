@@ -108,16 +108,19 @@ done >"$tmp/r4"
 grep -c '^ok$' "$tmp/r4" | sed 's/^2$/ok/' >>"$tmp/r4"
 figured "the pads stop in the head's faces and squeeze it with their actuators' pull (2%)" "$tmp/r4"
 ok "the grasp run completes" 0 '"status": "completed"' -- cat "$tmp/g/summary.json"
-# the energy account: a squeeze that never settles, run to its end and with the default test
-cat >"$tmp/box.vxm" <<'EOT'
-(solid box (density 1000) (cell b (box 0.04 0.04 0.04)))
-EOT
-cat >"$tmp/pads.xml" <<'EOT'
-<mujoco><option timestep="0.002" gravity="0 0 -9.81"/>
+# the two scenes' floor and 1 kg box (the pads' and the lift's MJCF start with them)
+box_scene='<mujoco><option timestep="0.002" gravity="0 0 -9.81"/>
   <worldbody><geom type="box" size="0.2 0.2 0.01" pos="0 0 -0.01"/>
     <body name="box" pos="0 0 0.02"><freejoint/>
       <inertial pos="0 0 0" mass="1" diaginertia="2.667e-4 2.667e-4 2.667e-4"/>
-      <geom type="box" size="0.02 0.02 0.02"/></body>
+      <geom type="box" size="0.02 0.02 0.02"/></body>'
+cat >"$tmp/box.vxm" <<'EOT'
+(solid box (density 1000) (cell b (box 0.04 0.04 0.04)))
+EOT
+# the energy account: a squeeze that never settles, run to its end and with the default test
+{
+  printf '%s\n' "$box_scene"
+  cat <<'EOT'
     <body name="pad_l" pos="0 0.03 0.02"><joint name="l" type="slide" axis="0 -1 0" damping="50"/>
       <inertial pos="0 0 0" mass="0.3" diaginertia="1e-4 1e-4 1e-4"/></body>
     <body name="pad_r" pos="0 -0.03 0.02"><joint name="r" type="slide" axis="0 1 0" damping="50"/>
@@ -127,6 +130,7 @@ cat >"$tmp/pads.xml" <<'EOT'
     <key name="s.2" time="0.15" ctrl="0.006 0.006"/><key name="s.3" time="0.25" ctrl="0.035 0.035"/>
   </keyframe></mujoco>
 EOT
+} >"$tmp/pads.xml"
 pads="--contact pad_l=$data/gripper-pad.vxm box=$tmp/box.vxm --contact pad_r=$data/gripper-pad.vxm box=$tmp/box.vxm"
 "$mj" "$tmp/pads.xml" --key s.0 --schedule s. --params "$data/gripper-peg-in-hole.params" \
   --param k_v=1e11 $pads --duration 0.8 --every 0.01 --energy-tolerance 1e6 --quiet \
@@ -145,12 +149,9 @@ ok "... with the default tolerance it stops: energy-error, exit 4" 4 'energy cre
   --param k_v=1e11 $pads --duration 0.8 --quiet --out "$tmp/sq4"
 ok "... its summary says so" 0 '"status": "energy-error"' -- cat "$tmp/sq4/summary.json"
 # the lift: the pads on a carriage (slide z, kp 1e6) squeeze the box, then lift it 50 mm
-cat >"$tmp/lift.xml" <<'EOT'
-<mujoco><option timestep="0.002" gravity="0 0 -9.81"/>
-  <worldbody><geom type="box" size="0.2 0.2 0.01" pos="0 0 -0.01"/>
-    <body name="box" pos="0 0 0.02"><freejoint/>
-      <inertial pos="0 0 0" mass="1" diaginertia="2.667e-4 2.667e-4 2.667e-4"/>
-      <geom type="box" size="0.02 0.02 0.02"/></body>
+{
+  printf '%s\n' "$box_scene"
+  cat <<'EOT'
     <body name="carriage"><joint name="lift" type="slide" axis="0 0 1" damping="2000"/>
       <inertial pos="0 0 0.05" mass="1" diaginertia="1e-3 1e-3 1e-3"/>
       <body name="pad_l" pos="0 0.03 0.02"><joint name="l" type="slide" axis="0 -1 0" damping="50"/>
@@ -165,6 +166,7 @@ cat >"$tmp/lift.xml" <<'EOT'
     <key name="s.6" time="0.7" ctrl="0.035 0.035 0.01"/><key name="s.7" time="1.1" ctrl="0.035 0.035 0.05"/>
   </keyframe></mujoco>
 EOT
+} >"$tmp/lift.xml"
 "$mj" "$tmp/lift.xml" --key s.0 --schedule s. --params "$data/gripper-peg-in-hole.params" $pads \
   --duration 1.3 --every 0.002 --quiet --out "$tmp/lift" >"$tmp/lift.log" 2>&1
 echo "exit $?" >"$tmp/r9"

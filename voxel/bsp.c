@@ -296,7 +296,7 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
 static int peel_fits(const vxv_bsp *s) {
   int nbits = 0, npeel = 0;
   for (int a = 0; a < s->natom; a++) {
-    if (s->atom[a].shape != VXV_LOCAL_GENERAL) {
+    if (!(s->general >> a & 1)) {
       nbits += s->atom[a].npl;
       npeel++;
     }
@@ -309,13 +309,10 @@ static int peel_fits(const vxv_bsp *s) {
  * `bit` and buffer depth `depth`: the BSP of the general atoms' triangles that cross p. */
 static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits, int depth) {
   vxv_bsp *s = r->s;
-  unsigned known = 0;
-  for (int a = 0; a < s->natom; a++) {
-    known |= (unsigned)(s->atom[a].shape != VXV_LOCAL_GENERAL) << a;
-  }
+  unsigned known = ~s->general; /* the peeled atoms are decided */
   int *list = s->list[VXV_BSP_DEPTH], n = 0;
   for (int i = 0; i < s->ntri; i++) {
-    if (!(known >> s->tri[i].atom & 1) && tri_crosses(p, &s->tri[i], r->tol)) {
+    if ((s->general >> s->tri[i].atom & 1) && tri_crosses(p, &s->tri[i], r->tol)) {
       list[n++] = i;
     }
   }
@@ -347,11 +344,11 @@ static const vxv_cpoly *peel_clip(bsp_run *r, vxv_cpoly *dst, const vxv_cpoly *p
  * pieces share on a plane cancel in the area vector, leaving those on the surface. */
 static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits, int depth) {
   const vxv_bsp *s = r->s;
-  while (a < s->natom && s->atom[a].shape == VXV_LOCAL_GENERAL) {
+  while (a < s->natom && (s->general >> a & 1)) {
     a++; /* left to the BSP */
   }
   if (a == s->natom) {
-    if (s->ngeneral > 0) {
+    if (s->general) {
       bsp_general(r, p, bit, abits, depth);
     } else {
       piece_add(r, p, abits);
@@ -521,7 +518,7 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   for (int j = 0; j < at->npl; j++) {
     at->pl[j][3] -= vxg_dot(at->pl[j], b->c);
   }
-  s->ngeneral += shape == VXV_LOCAL_GENERAL;
+  s->general |= (unsigned)(shape == VXV_LOCAL_GENERAL) << a;
   if (shape != VXV_LOCAL_GENERAL) {
     return 0; /* peeled by its planes: no triangle needed */
   }

@@ -234,7 +234,8 @@ typedef struct vxv_bsp {
   int nparts;                      /* groups of the last integration's kept pieces (the
                                       moments' one): VXV_BSP_PARTS + 1 when more */
   double parts[VXV_BSP_PARTS][6];  /* their bounding boxes, leaf-local */
-  int ngeneral; /* atoms of shape VXV_LOCAL_GENERAL (the others are peeled by their planes) */
+  unsigned general; /* bit a: atom a is of shape VXV_LOCAL_GENERAL (the others are peeled by
+                      their planes) */
   int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
   vxv_btri tri[VXV_BSP_TRIS];
   vxv_batom atom[VXV_BSP_ATOMS];

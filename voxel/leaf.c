@@ -1324,7 +1324,8 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
   *nlin = 0;
   *nplanes = 0;
   if (bsp) {
-    bsp->ntri = bsp->natom = bsp->ngeneral = 0;
+    bsp->ntri = bsp->natom = 0;
+    bsp->general = 0;
   }
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];

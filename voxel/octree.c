@@ -353,6 +353,14 @@ static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, 
 }
 
 
+/* 1 when the exact leaf l must still be split: the region is visited (contact patches) and
+ * l's region has parts apart, which must land in leaves of their own so that two contacts
+ * never share one. */
+static int parts_apart(const vxv_workspace *ws, const vxv_leaf *l) {
+  return l->apart && ws->visit;
+}
+
+
 /* Depth-first processing of the MIXED boxes on the stack. */
 static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, int sp) {
   const vxv_query *q = &ws->q;
@@ -368,9 +376,8 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         if (vxv_box_empty(q, th, &b)) {
           continue; /* nothing of the region in it: no need to look closer */
         }
-        /* a box inexact only through convex meshes may still be an exact leaf (unless its
-           region's parts lie apart and the region is visited) */
-        if (vxv_leaf_eval(q, th, &b, &l, 1) && !(l.apart && ws->visit)) {
+        /* a box inexact only through convex meshes may still be an exact leaf */
+        if (vxv_leaf_eval(q, th, &b, &l, 1) && !parts_apart(ws, &l)) {
           retire(ws, st, &l);
         } else if (last_split(q, &b)) {
           split_estimated(ws, th, st, &b);
@@ -387,9 +394,8 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       continue; /* nothing of the region in it (a subtree's root, mostly): no leaf */
     }
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
-       exact at a finite depth), whatever its gap; an exact one whose region has parts apart,
-       until they are in leaves of their own when the region is visited (patches) */
-    int refine = l.exact ? l.apart && ws->visit : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
+       exact at a finite depth), whatever its gap; an exact one while its parts lie apart */
+    int refine = l.exact ? parts_apart(ws, &l) : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
     if (refine && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
@@ -603,7 +609,7 @@ static int exact_leaf(vxv_workspace *ws, vxv_box *b) {
   }
   /* integrated now and kept with the box, so that its subtree does not integrate it again */
   vxv_leaf l;
-  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1) || (l.apart && ws->visit)) {
+  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1) || parts_apart(ws, &l)) {
     return 0;
   }
   if (vxv_ws_grow(ws, (void **)&ws->topleaf, &ws->captopleaf, (size_t)ws->ntopleaf + 1,
