@@ -598,6 +598,59 @@ static void test_ball_in_cylinder(void **state) {
 }
 
 
+/* A prolate spheroid (semi-axes a = 60, b = c = 40 mm, 2 kg) lying on its side, sliding across
+ * its long axis at v0 without spin (data/spheroid-on-table.vxt), every query by the octree. It
+ * rests at the depth delta where k_v (a / b) pi delta^2 (b - delta / 3) = m g (the cap of a
+ * ball of radius b stretched by a / b along x), and rolls about the cap's centroid, R_c = 3 (2b
+ * - delta)^2 / (4 (3b - delta)) below its centre (the stretch keeps the centroid's height).
+ * Friction mu_c m g slows it at mu_c g and spins it up at mu_c m g R_c / I (I = m (b^2 + c^2) /
+ * 5) until v = R_c w: at t* = v0 / (mu_c g (1 + m R_c^2 / I)), v* = v0 - mu_c g t*. */
+static void test_spheroid_on_table(void **state) {
+  (void)state;
+  vxc_task *t = load("spheroid-on-table", NULL, NULL);
+  vxc_task_summary sum;
+  run(t, long_mode() ? 0 : 0.5, &S, &sum);
+  const double a = 0.06, b = 0.04, m = 2, g = 9.81, k_v = 1e8, mu_c = 0.05, v0 = 0.5;
+  const double I = m * (b * b + b * b) / 5;
+  double delta = sqrt(m * g / (k_v * M_PI * a)); /* fixed point of the depth's equation */
+  for (int k = 0; k < 30; k++) {
+    delta = sqrt(m * g / (k_v * M_PI * (a / b) * (b - delta / 3)));
+  }
+  const double R_c = 3 * (2 * b - delta) * (2 * b - delta) / (4 * (3 * b - delta));
+  const double ts = v0 / (mu_c * g * (1 + m * R_c * R_c / I)), vs = v0 - mu_c * g * ts;
+  assert_int_equal(sum.closed_form_queries, 0);
+  assert_int_equal(sum.capped_queries, 0);
+  static double tt[MAXREC], vy[MAXREC], wx[MAXREC];
+  for (int i = 0; i < S.n; i++) {
+    tt[i] = S.t[i];
+    vy[i] = S.b[i][1].velocity[1];
+    wx[i] = S.b[i][1].velocity[3];
+    assert_double_near(S.b[i][1].pose[2], b - delta, 2e-6); /* on its equator throughout */
+    assert_double_near(S.b[i][1].velocity[0], 0, 1e-3 * v0);
+  }
+  /* sliding: the slopes over 0.02 s .. t* - 0.04 s */
+  int i0 = index_at(&S, 0.02), i1 = index_at(&S, ts - 0.04), ir = 0;
+  double dv = slope(tt, vy, i0, i1), dw = slope(tt, wx, i0, i1);
+  while (ir + 1 < S.n && vy[ir] - R_c * fabs(wx[ir]) > 1e-3 * v0) {
+    ir++;
+  }
+  fprintf(stderr,
+          "# sliding: dv/dt %.5g m/s^2 (closed form %.5g), dw/dt %.5g rad/s^2 (%.5g); rolls at "
+          "%.4f s (%.4f) at %.5f m/s (%.5f)\n",
+          dv, -mu_c * g, dw, -mu_c * m * g * R_c / I, tt[ir], ts, vy[ir], vs);
+  assert_double_rel(dv, -mu_c * g, 0.01);
+  assert_double_rel(dw, -mu_c * m * g * R_c / I, 0.01);
+  assert_double_near(tt[ir], ts, 0.01);
+  assert_double_rel(vy[ir], vs, 0.01);
+  for (int i = ir; i < S.n; i++) { /* then it rolls on without slipping, at v* */
+    assert_double_near(vy[i] / (R_c * fabs(wx[i])), 1, 1e-3);
+    assert_double_rel(vy[i], vs, 0.01);
+  }
+  check_energy(&S, &sum);
+  vxc_task_free(t);
+}
+
+
 /* Peg-in-hole: a driven insertion and extraction through a compliant gripper. */
 
 /* The peg's origin height (m) at which its chamfered tip first touches the hole's mouth
@@ -778,6 +831,7 @@ int main(void) {
       cmocka_unit_test(test_tippe_top_geometry),
       cmocka_unit_test(test_tippe_top),
       cmocka_unit_test(test_ball_in_cylinder),
+      cmocka_unit_test(test_spheroid_on_table),
       cmocka_unit_test(test_peg_in_hole),
       {"test_step_peg_in_hole", test_peg_in_hole, NULL, NULL, "step-peg-in-hole"},
       cmocka_unit_test(test_press_fit),
