@@ -151,17 +151,46 @@ static int by_name(const void *a, const void *b) {
 }
 
 
+/* Runs the task file `path` from its start until its duration or `budget` CPU seconds, with
+ * its fast paths (closed forms, quadratures) as the file asks or, when closed_form is 0, off
+ * for every contact. Fills *s, *cpu (CPU s of the run) and *duration (the file's); returns
+ * the library's status, err filled on failure. */
+static vxc_status run_task(const char *path, int closed_form, double budget, vxc_task_summary *s,
+                           double *cpu, double *duration, vxc_error *err) {
+  vxc_task *t = NULL;
+  memset(s, 0, sizeof *s);
+  cpu_budget b = {cpu_s(), budget};
+  vxc_status st = vxc_task_load(path, NULL, &t, err);
+  if (st == VXC_OK && !closed_form) {
+    st = vxc_task_set_closed_form(t, 0, err);
+  }
+  if (st == VXC_OK) {
+    vxc_task_set_poll(t, over_budget, &b, NULL);
+    b.start = cpu_s();
+    st = vxc_task_run(t, NULL, NULL, NULL, s, err);
+  }
+  *cpu = cpu_s() - b.start;
+  *duration = t ? vxc_task_duration(t) : 0;
+  vxc_task_free(t);
+  return st;
+}
+
+
 /* One row per task file of `dir`: its run from the start until its duration or `budget` CPU
- * seconds, and the simulated seconds per CPU second. */
+ * seconds, and the simulated seconds per CPU second, as the file asks and with the fast
+ * paths off (the general engine alone). */
 static void scenarios(FILE *f, const char *dir, double budget) {
   fprintf(f,
           "## Scenarios\n\n"
           "The bundled task files (`%s/*.vxt`) run by the library, each from its start until\n"
-          "its duration or %.0f s of CPU time, whichever comes first. Real-time factor:\n"
-          "simulated seconds per CPU second of this process (one thread). A run stopped by the\n"
-          "CPU budget measures only its start, often the cheaper part (before contact).\n\n"
-          "| task | simulated s | of | CPU s | real-time factor | queries | end |\n"
-          "| --- | --- | --- | --- | --- | --- | --- |\n",
+          "its duration or %.0f s of CPU time, whichever comes first: as the file asks, then\n"
+          "with every fast path off (`vxc task --no-closed-form`: the octree for every\n"
+          "contact). Real-time factor: simulated seconds per CPU second of this process (one\n"
+          "thread). A run stopped by the CPU budget measures only its start, often the cheaper\n"
+          "part (before contact).\n\n"
+          "| task | simulated s | of | CPU s | real-time factor | queries | end "
+          "| fast paths off: simulated s | CPU s | real-time factor | queries | end |\n"
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
           dir, budget);
   DIR *d = opendir(dir);
   if (!d) {
@@ -183,26 +212,23 @@ static void scenarios(FILE *f, const char *dir, double budget) {
   for (int i = 0; i < n; i++) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-    vxc_task *t = NULL;
-    vxc_error err;
-    vxc_task_summary s;
-    memset(&s, 0, sizeof s);
-    cpu_budget b = {cpu_s(), budget};
-    vxc_status st = vxc_task_load(path, NULL, &t, &err);
-    if (st == VXC_OK) {
-      vxc_task_set_poll(t, over_budget, &b, NULL);
-      b.start = cpu_s();
-      st = vxc_task_run(t, NULL, NULL, NULL, &s, &err);
-    }
-    double cpu = cpu_s() - b.start;
-    if (st == VXC_OK) {
-      fprintf(f, "| `%s` | %.3g | %.3g | %.3g | %.3g | %lld | %s |\n", names[i], s.t_end,
-              vxc_task_duration(t), cpu, cpu > 0 ? s.t_end / cpu : 0.0, s.queries,
+    fprintf(f, "| `%s` |", names[i]);
+    for (int off = 0; off < 2; off++) {
+      vxc_error err;
+      vxc_task_summary s;
+      double cpu, duration;
+      if (run_task(path, !off, budget, &s, &cpu, &duration, &err) != VXC_OK) {
+        fprintf(f, off ? " | | | | failed: %s |" : " | | | | | failed: %s |", err.message);
+        continue;
+      }
+      fprintf(f, " %.3g |", s.t_end);
+      if (!off) {
+        fprintf(f, " %.3g |", duration);
+      }
+      fprintf(f, " %.3g | %.3g | %lld | %s |", cpu, cpu > 0 ? s.t_end / cpu : 0.0, s.queries,
               s.stopped ? "CPU budget" : "completed");
-    } else {
-      fprintf(f, "| `%s` | | | | | | failed: %s |\n", names[i], err.message);
     }
-    vxc_task_free(t);
+    fprintf(f, "\n");
     free(names[i]);
   }
   fprintf(f, "\n");
