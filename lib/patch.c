@@ -327,7 +327,9 @@ static void fold(const vxc_region_box *box, patch_work *w, vxc_patch *out, const
 }
 
 
-/* The normal of a kept part: J's eigenvector nearest its area vector (or the pair's). */
+/* The normal of a kept part, by the pair's own rule (vxci_contact_normal): J's eigenvector
+ * nearest its area vector (or the pair's) where the part is thin along it, the area vector
+ * where it is a wedge. */
 static void patch_normal(vxc_patch *q, const double a[3], const vxc_query_options *o,
                          const double pair_normal[3]) {
   double len = sqrt(vxg_dot(a, a)), geo[3];
@@ -335,12 +337,16 @@ static void patch_normal(vxc_patch *q, const double a[3], const vxc_query_option
   for (int c = 0; c < 3; c++) {
     geo[c] = len > 0 ? a[c] / len : pair_normal[c];
   }
-  double j_err = (q->volume_hi - q->volume_lo) / q->volume;
-  if (vxc_normal_from_inertia(q->inertia, geo, NULL, o->theta_c, o->r_n, o->n_i, j_err, q->normal,
-                              &q->normal_flags, NULL, NULL) != VXC_OK) {
+  vxc_normal_options no = {NULL, o->theta_c, o->r_n, o->n_i,
+                           (q->volume_hi - q->volume_lo) / q->volume};
+  vxc_normal_result nr;
+  if (vxci_contact_normal(q->inertia, geo, &no, &nr) != VXC_OK) {
     memcpy(q->normal, geo, sizeof geo);
     q->normal_flags = VXC_NORMAL_DEGENERATE;
+    return;
   }
+  memcpy(q->normal, nr.n, sizeof nr.n);
+  q->normal_flags = nr.flags;
 }
 
 

@@ -246,6 +246,87 @@ static void test_patches_ball_on_both_walls(void **state) {
 }
 
 
+/* A bar's edge pressed d into both walls' tops of the U-channel: the bar [-6s, 6s] x [-a, a]^2
+ * turned by theta about its length (x) so that one edge points down, theta away from 45
+ * degrees, so that each overlap is a wedge of unequal sides (a triangle of height d and
+ * width d / (sin theta cos theta), 2 s long: V = 2 s d^2 / sin(2 theta)). Two patches whatever
+ * the pose, each that wedge (exact: both are meshes) with the normal that a pair of that
+ * wedge alone gets (a bar 4 s long over one wall: within 1e-9 rad), within 10 degrees of the
+ * wall top's (lib/normal.c's rule for a wedge: mostly the area vector of the edge on the face,
+ * not J's eigenvector, which leans toward the wedge's longer side); seeded poses (a third
+ * axis-aligned), scales 1e-3 to 1. */
+static void test_patches_bar_edge_on_both_walls(void **state) {
+  (void)state;
+  vxc_rng g = {0x2545f4914f6cdd1dULL};
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  for (int c = 0; c < 12; c++) {
+    double s = pow(10, vxc_rng_uniform(&g, -3, 0)), a = s, d = s * vxc_rng_uniform(&g, 0.05, 0.3);
+    double th = vxc_rng_uniform(&g, 0.2, 0.6) * (c % 2 ? 1 : -1) + M_PI / 4;
+    vxc_mesh_buf cm = {0}, bm = {0}, om = {0};
+    vxc_mb_u_channel(&cm, s, 10 * s);
+    vxc_mb_box(&bm, 6 * s, a, -a, a);
+    vxc_mb_box(&om, 2 * s, a, -a, a);
+    vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *bar = vxc_mb_solid(&bm, "bar");
+    vxc_solid *one = vxc_mb_solid(&om, "bar over one wall");
+    vxc_pose pc = vxc_pose_identity(), pb = vxc_pose_identity();
+    if (c % 3 != 0) {
+      double u[3] = {vxc_rng_uniform(&g, -1, 1), vxc_rng_uniform(&g, -1, 1),
+                     vxc_rng_uniform(&g, -1, 1)}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      double t = vxc_rng_uniform(&g, -M_PI, M_PI);
+      pc.q[0] = cos(t / 2);
+      for (int k = 0; k < 3; k++) {
+        pc.q[1 + k] = sin(t / 2) * u[k] / l;
+      }
+    }
+    /* the bar in the channel's frame: turned by th about x, its lowest edge d below y = 5 s */
+    const double ql[4] = {cos(th / 2), sin(th / 2), 0, 0}, *qc = pc.q;
+    double R9[9], off[3] = {0, 5 * s + a * (fabs(cos(th)) + fabs(sin(th))) - d, 0};
+    pb.q[0] = qc[0] * ql[0] - qc[1] * ql[1];
+    pb.q[1] = qc[0] * ql[1] + qc[1] * ql[0];
+    pb.q[2] = qc[2] * ql[0] + qc[3] * ql[1];
+    pb.q[3] = qc[3] * ql[0] - qc[2] * ql[1];
+    vxc_test_quat_matrix(qc, R9);
+    for (int i = 0; i < 3; i++) {
+      pb.p[i] = R9[3 * i + 1] * off[1];
+    }
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    vxc_metrics m;
+    vxc_error err;
+    assert_int_equal(vxc_query_run(q, ch, &pc, bar, &pb, &o, NULL, NULL, &m, &err), VXC_OK);
+    assert_int_equal(m.npair, 1);
+    const vxc_pair_metrics *p = &m.pair[0];
+    assert_false(p->capped);
+    assert_int_equal(p->npatch, 2);
+    assert_patch_sums(p);
+    const double want = 2 * s * d * d / sin(2 * th), up[3] = {R9[1], R9[4], R9[7]};
+    vxc_pose po = pb; /* the short bar centred over the wall at x = 4 s */
+    for (int i = 0; i < 3; i++) {
+      po.p[i] += R9[3 * i] * 4 * s;
+    }
+    vxc_metrics m1;
+    assert_int_equal(vxc_query_run(q, ch, &pc, one, &po, &o, NULL, NULL, &m1, &err), VXC_OK);
+    assert_int_equal(m1.npair, 1);
+    assert_int_equal(m1.pair[0].npatch, 1);
+    assert_double_rel(m1.pair[0].geom.volume, want, 1e-9);
+    double worst = 0, tilt = vxc_test_angle(m1.pair[0].geom.normal, up);
+    for (int i = 0; i < 2; i++) {
+      assert_double_rel(p->patch[i].volume, want, 1e-9);
+      worst = fmax(worst, vxc_test_angle(p->patch[i].normal, m1.pair[0].geom.normal));
+    }
+    fprintf(stderr, "# s %.3g, theta %.4f rad: two wedges of %.9g (closed form %.9g), normals %.2g rad "
+            "off the one wedge's, which is %.3g rad off the wall top's\n", s, th, p->patch[0].volume,
+            want, worst, tilt);
+    assert_true(worst < 1e-9 && tilt < 10 * M_PI / 180);
+    vxc_solid_free(one);
+    vxc_solid_free(bar);
+    vxc_solid_free(ch);
+  }
+  vxc_query_free(q);
+}
+
+
 /* The pair's figures are bit for bit those of the same query with patches merged, and its
  * one patch carries them. */
 static void assert_one_patch_is_merged(const vxc_pair_metrics *p, const vxc_pair_metrics *m) {
@@ -612,6 +693,7 @@ int main(void) {
       cmocka_unit_test(test_patches_square_peg_two_walls),
       cmocka_unit_test(test_patches_box_in_u_channel),
       cmocka_unit_test(test_patches_ball_on_both_walls),
+      cmocka_unit_test(test_patches_bar_edge_on_both_walls),
       cmocka_unit_test(test_patches_connected_is_one_patch),
       cmocka_unit_test(test_patches_ball_on_cube_face),
       cmocka_unit_test(test_patches_ball_in_v_groove),
