@@ -169,41 +169,56 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
-/* 1 when the section of p by the plane of t (p's vertices within tol of it) lies inside one
- * triangle of t's group in list[0 .. n): the pieces on either side of that plane near it
- * then lie on either side of the surface. */
-static int section_covered(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
+/* 1 when a vertex of p on the plane of t (within tol of it) lies inside one triangle of t's
+ * group in list[0 .. n), by tol from its edges. No other triangle of t's atom then crosses p
+ * (the caller's filter), so p, on one side of that plane, lies on the side of the surface
+ * that triangle faces it with: the path from any point of p's interior to that vertex meets
+ * no triangle before it. */
+static int section_touches(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
                            const vxv_btri *t) {
-  for (int i = 0; i < n; i++) {
-    const vxv_btri *u = &r->s->tri[list[i]];
-    if (u->atom != t->atom || u->group != t->group) {
-      continue;
+  for (int v = 0; v < p->nv; v++) {
+    if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
+      continue; /* not on the section */
     }
-    int in = 1;
-    for (int v = 0; v < p->nv && in; v++) {
-      if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
-        continue; /* not on the section */
+    for (int i = 0; i < n; i++) {
+      const vxv_btri *u = &r->s->tri[list[i]];
+      if (u->atom != t->atom || u->group != t->group) {
+        continue;
       }
+      int in = 1;
       for (int k = 0; k < 3 && in; k++) {
         in = vxg_dot(u->o[k], p->pos[v]) - u->w[k] < -r->tol * u->olen[k];
       }
-    }
-    if (in) {
-      return 1;
+      if (in) {
+        return 1;
+      }
     }
   }
   return 0;
 }
 
 
-/* The triangles of list[0 .. n) other than split's group that may cross p, into out;
- * returns their count. */
+/* 1 when the triangle lies beyond the plane nn.y = d, on the side of nn (within tol): it
+ * may meet the boundary of the piece nn.y <= d clipped there, never its interior. */
+static int tri_beyond(const vxv_btri *t, const double nn[3], double d, double tol) {
+  for (int v = 0; v < 3; v++) {
+    if (vxg_dot(nn, t->v + 3 * v) - d < -tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* The triangles of list[0 .. n) other than split's group that may cross p, the piece on the
+ * side nn.y <= d of split's plane, into out; returns their count. */
 static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, const vxv_btri *split,
-                  int *out) {
+                  const double nn[3], double d, int *out) {
   int m = 0;
   for (int i = 0; i < n; i++) {
     const vxv_btri *t = &r->s->tri[list[i]];
-    if ((t->atom == split->atom && t->group == split->group) || !tri_crosses(p, t, r->tol)) {
+    if ((t->atom == split->atom && t->group == split->group) || tri_beyond(t, nn, d, r->tol) ||
+        !tri_crosses(p, t, r->tol)) {
       continue;
     }
     out[m++] = list[i];
@@ -268,13 +283,13 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
     if (c->nv == 0) {
       continue;
     }
-    int m = filter(r, c, list, n, t, sub);
+    int m = filter(r, c, list, n, t, nn, sg * t->d, sub);
     unsigned kn = known, a = 1u << t->atom;
     if (rc == 0 && !(kn & a) && !crosses_atom(r, sub, m, t->atom)) {
       /* the piece is all on one side of t's atom: the side of t's plane it lies on, when
-         one triangle of the group covers the section (covered once per split) */
+         a triangle of the group holds a point of the section (tested once per split) */
       if (covered < 0) {
-        covered = section_covered(r, c, list, n, t);
+        covered = section_touches(r, c, list, n, t);
       }
       if (covered) {
         if ((side == 0) == s->atom[t->atom].comp) {
