@@ -103,69 +103,75 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
 }
 
 
-/* The piece's bounding box pb joined to the groups of kept pieces whose boxes it meets
- * (within tol), which merge: the leaf's region has parts apart when several groups stay. */
-static void group_pieces(bsp_run *r, double pb[6]) {
+/* A kept piece's sums q (its bounding box pb, moments, area vector, rounding) joined to
+ * the groups of kept pieces whose boxes it meets (within tol), which merge: the leaf's
+ * region has parts apart when several groups stay. */
+static void group_pieces(bsp_run *r, vxv_bpart *q) {
   vxv_bsp *s = r->s;
   if (s->nparts > VXV_BSP_PARTS) {
     return;
   }
+  double *pb = q->rb;
   for (int i = 0; i < s->nparts;) {
-    const double *g = s->parts[i];
+    const vxv_bpart *g = &s->parts[i];
     int meet = 1;
     for (int k = 0; k < 3 && meet; k++) {
-      meet = g[k] <= pb[3 + k] + r->tol && pb[k] <= g[3 + k] + r->tol;
+      meet = g->rb[k] <= pb[3 + k] + r->tol && pb[k] <= g->rb[3 + k] + r->tol;
     }
     if (!meet) {
       i++;
       continue;
     }
     for (int k = 0; k < 3; k++) {
-      pb[k] = fmin(pb[k], g[k]);
-      pb[3 + k] = fmax(pb[3 + k], g[3 + k]);
+      pb[k] = fmin(pb[k], g->rb[k]);
+      pb[3 + k] = fmax(pb[3 + k], g->rb[3 + k]);
+      q->area[k] += g->area[k];
     }
-    memmove(s->parts[i], s->parts[--s->nparts], sizeof s->parts[0]);
+    for (int k = 0; k < 10; k++) {
+      q->m[k] += g->m[k];
+    }
+    q->round += g->round;
+    s->parts[i] = s->parts[--s->nparts];
     i = 0; /* the grown box may meet a group passed over */
   }
   if (s->nparts == VXV_BSP_PARTS) {
     s->nparts++;
     return;
   }
-  memcpy(s->parts[s->nparts++], pb, sizeof s->parts[0]);
+  s->parts[s->nparts++] = *q;
 }
 
 
 /* A kept piece (on the wanted side of every atom) added to the sums; abits are the plane
  * bits of the splits on its path made by cell 0's triangles. */
 static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
-  r->round += vxv_cp_rounding(p, r->b);
-  double pb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  vxv_cp_bounds(p, pb);
+  vxv_bpart q = {{HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, {0}, {0}, 0};
+  q.round = vxv_cp_rounding(p, r->b);
+  r->round += q.round;
+  vxv_cp_bounds(p, q.rb);
   for (int k = 0; k < 3; k++) {
-    r->rb[k] = fmin(r->rb[k], pb[k]);
-    r->rb[3 + k] = fmax(r->rb[3 + k], pb[3 + k]);
-  }
-  if (r->moments) {
-    group_pieces(r, pb);
+    r->rb[k] = fmin(r->rb[k], q.rb[k]);
+    r->rb[3 + k] = fmax(r->rb[3 + k], q.rb[3 + k]);
   }
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
     return;
   }
-  double mm[10];
   uint64_t want = r->want | abits;
-  vxv_cp_moments(p, mm, want, r->face);
+  vxv_cp_moments(p, q.m, want, r->face);
   for (int k = 0; k < 10; k++) {
-    r->m[k] += mm[k];
+    r->m[k] += q.m[k];
   }
   for (uint64_t w = want >> 6; w; w &= w - 1) {
     const vxv_cpface *f = &r->face[__builtin_ctzll(w)];
     if (f->found) {
       for (int k = 0; k < 3; k++) {
         r->area[k] += f->avec[k];
+        q.area[k] += f->avec[k];
       }
     }
   }
+  group_pieces(r, &q);
 }
 
 
