@@ -1072,7 +1072,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
  * disc of such a cube's ball would hold at most VXV_BSP_TRIS of every mesh's mean triangles
  * (fewer, larger leaves then cost less than many small ones). */
 static double root_fraction(const vxv_query *q, double ext) {
-  double fr = 0.5;
+  double fr = 1;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     if (qc->curved & ~qc->costly) {
