@@ -228,7 +228,9 @@ VXC_API vxc_status vxc_query_pair(vxc_query *q, const vxc_solid *a, int cell_a,
 typedef struct vxc_region_box {
   int pair;                    /* the cell pair: index in vxc_metrics.pair (0 for
                                   vxc_query_pair) */
-  int leaf;                    /* 0: a box wholly inside both cells; 1: a boundary leaf */
+  int leaf;                    /* 0: a box wholly inside both cells; 1: a boundary leaf, or
+                                  one part of one whose region lies in parts apart (each
+                                  part an element with the same box) */
   int level;                   /* octree level below the root grid */
   int patch;                   /* its contact patch (index in the pair's patch list) when
                                   options.patches, else -1 */

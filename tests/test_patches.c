@@ -177,6 +177,57 @@ static void test_patches_box_in_u_channel(void **state) {
 }
 
 
+/* The box in the U-channel pressed 5e-4 into each wall, longer along the channel (2a) than
+ * across it, queried at rtol 1e-3 with the region's elements: the meshes' triangles are
+ * large against the region, so a root cube as long as the region holds both walls' slabs in
+ * one exact leaf, which reports each slab as an element of its own (the same box twice,
+ * bounds that do not meet, one patch each): two patches, each the slab d x 3s x 2a, and the
+ * elements summing to the pair's volume. */
+static void test_patches_one_leaf_two_parts(void **state) {
+  (void)state;
+  const double s = 0.01, h = 0.05, a = 0.045, d = 5e-4;
+  vxc_mesh_buf cm = {0}, bm = {0};
+  vxc_mb_u_channel(&cm, s, h);
+  vxc_mb_box(&bm, 3 * s + d, 2.5 * s, -a, a);
+  vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *box = vxc_mb_solid(&bm, "box");
+  vxc_pose pb = vxc_pose_identity();
+  pb.p[1] = 4.5 * s;
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  vxc_query_options o;
+  vxc_query_options_default(&o);
+  o.region = 1;
+  const vxc_pair_metrics *p = one_pair(q, box, &pb, ch, &o);
+  assert_int_equal(p->npatch, 2);
+  assert_patch_sums(p);
+  for (int i = 0; i < 2; i++) {
+    assert_double_rel(p->patch[i].volume, d * 3 * s * 2 * a, 1e-9);
+  }
+  const vxc_region_box *b;
+  size_t n;
+  assert_int_equal(vxc_query_region(q, &b, &n, NULL), VXC_OK);
+  double v = 0;
+  int shared = 0;
+  for (size_t i = 0; i < n; i++) {
+    v += b[i].volume;
+    for (size_t j = i + 1; j < n; j++) {
+      if (memcmp(b[i].center, b[j].center, sizeof b[i].center) != 0 || b[i].size != b[j].size) {
+        continue;
+      }
+      /* one leaf's two parts: apart, in two patches */
+      shared++;
+      assert_true(b[i].leaf && b[j].leaf && b[i].patch != b[j].patch);
+      assert_true(b[i].bounds[3] < b[j].bounds[0] || b[j].bounds[3] < b[i].bounds[0]);
+    }
+  }
+  assert_true(shared >= 1);
+  assert_double_rel(v, p->geom.volume, 1e-12);
+  vxc_query_free(q);
+  vxc_solid_free(box);
+  vxc_solid_free(ch);
+}
+
+
 /* A ball of radius R = 20 s pressed d onto the tops of both walls of the U-channel (its
  * surface refined over the rounds of the rtol rule, its inside holding both walls' overlaps
  * in leaves that only the channel's faces cross): two patches whatever the pose, mirror
@@ -692,6 +743,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_patches_square_peg_two_walls),
       cmocka_unit_test(test_patches_box_in_u_channel),
+    cmocka_unit_test(test_patches_one_leaf_two_parts),
       cmocka_unit_test(test_patches_ball_on_both_walls),
       cmocka_unit_test(test_patches_bar_edge_on_both_walls),
       cmocka_unit_test(test_patches_connected_is_one_patch),

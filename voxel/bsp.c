@@ -103,107 +103,128 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
 }
 
 
-/* The piece's bounding box pb joined to the groups of kept pieces whose boxes it meets
- * (within tol), which merge: the leaf's region has parts apart when several groups stay. */
-static void group_pieces(bsp_run *r, double pb[6]) {
+/* A kept piece's sums q (its bounding box pb, moments, area vector, rounding) joined to
+ * the groups of kept pieces whose boxes it meets (within tol), which merge: the leaf's
+ * region has parts apart when several groups stay. */
+static void group_pieces(bsp_run *r, vxv_bpart *q) {
   vxv_bsp *s = r->s;
   if (s->nparts > VXV_BSP_PARTS) {
     return;
   }
+  double *pb = q->rb;
   for (int i = 0; i < s->nparts;) {
-    const double *g = s->parts[i];
+    const vxv_bpart *g = &s->parts[i];
     int meet = 1;
     for (int k = 0; k < 3 && meet; k++) {
-      meet = g[k] <= pb[3 + k] + r->tol && pb[k] <= g[3 + k] + r->tol;
+      meet = g->rb[k] <= pb[3 + k] + r->tol && pb[k] <= g->rb[3 + k] + r->tol;
     }
     if (!meet) {
       i++;
       continue;
     }
     for (int k = 0; k < 3; k++) {
-      pb[k] = fmin(pb[k], g[k]);
-      pb[3 + k] = fmax(pb[3 + k], g[3 + k]);
+      pb[k] = fmin(pb[k], g->rb[k]);
+      pb[3 + k] = fmax(pb[3 + k], g->rb[3 + k]);
+      q->area[k] += g->area[k];
     }
-    memmove(s->parts[i], s->parts[--s->nparts], sizeof s->parts[0]);
+    for (int k = 0; k < 10; k++) {
+      q->m[k] += g->m[k];
+    }
+    q->round += g->round;
+    s->parts[i] = s->parts[--s->nparts];
     i = 0; /* the grown box may meet a group passed over */
   }
   if (s->nparts == VXV_BSP_PARTS) {
     s->nparts++;
     return;
   }
-  memcpy(s->parts[s->nparts++], pb, sizeof s->parts[0]);
+  s->parts[s->nparts++] = *q;
 }
 
 
 /* A kept piece (on the wanted side of every atom) added to the sums; abits are the plane
  * bits of the splits on its path made by cell 0's triangles. */
 static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
-  r->round += vxv_cp_rounding(p, r->b);
-  double pb[6] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  vxv_cp_bounds(p, pb);
+  vxv_bpart q = {{HUGE_VAL, HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, {0}, {0}, 0};
+  q.round = vxv_cp_rounding(p, r->b);
+  r->round += q.round;
+  vxv_cp_bounds(p, q.rb);
   for (int k = 0; k < 3; k++) {
-    r->rb[k] = fmin(r->rb[k], pb[k]);
-    r->rb[3 + k] = fmax(r->rb[3 + k], pb[3 + k]);
-  }
-  if (r->moments) {
-    group_pieces(r, pb);
+    r->rb[k] = fmin(r->rb[k], q.rb[k]);
+    r->rb[3 + k] = fmax(r->rb[3 + k], q.rb[3 + k]);
   }
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
     return;
   }
-  double mm[10];
   uint64_t want = r->want | abits;
-  vxv_cp_moments(p, mm, want, r->face);
+  vxv_cp_moments(p, q.m, want, r->face);
   for (int k = 0; k < 10; k++) {
-    r->m[k] += mm[k];
+    r->m[k] += q.m[k];
   }
   for (uint64_t w = want >> 6; w; w &= w - 1) {
     const vxv_cpface *f = &r->face[__builtin_ctzll(w)];
     if (f->found) {
       for (int k = 0; k < 3; k++) {
         r->area[k] += f->avec[k];
+        q.area[k] += f->avec[k];
       }
     }
   }
+  group_pieces(r, &q);
 }
 
 
-/* 1 when the section of p by the plane of t (p's vertices within tol of it) lies inside one
- * triangle of t's group in list[0 .. n): the pieces on either side of that plane near it
- * then lie on either side of the surface. */
-static int section_covered(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
+/* 1 when a vertex of p on the plane of t (within tol of it) lies inside one triangle of t's
+ * group in list[0 .. n), by tol from its edges. No other triangle of t's atom then crosses p
+ * (the caller's filter), so p, on one side of that plane, lies on the side of the surface
+ * that triangle faces it with: the path from any point of p's interior to that vertex meets
+ * no triangle before it. */
+static int section_touches(const bsp_run *r, const vxv_cpoly *p, const int *list, int n,
                            const vxv_btri *t) {
-  for (int i = 0; i < n; i++) {
-    const vxv_btri *u = &r->s->tri[list[i]];
-    if (u->atom != t->atom || u->group != t->group) {
-      continue;
+  for (int v = 0; v < p->nv; v++) {
+    if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
+      continue; /* not on the section */
     }
-    int in = 1;
-    for (int v = 0; v < p->nv && in; v++) {
-      if (fabs(vxg_dot(t->n, p->pos[v]) - t->d) > r->tol) {
-        continue; /* not on the section */
+    for (int i = 0; i < n; i++) {
+      const vxv_btri *u = &r->s->tri[list[i]];
+      if (u->atom != t->atom || u->group != t->group) {
+        continue;
       }
+      int in = 1;
       for (int k = 0; k < 3 && in; k++) {
         in = vxg_dot(u->o[k], p->pos[v]) - u->w[k] < -r->tol * u->olen[k];
       }
-    }
-    if (in) {
-      return 1;
+      if (in) {
+        return 1;
+      }
     }
   }
   return 0;
 }
 
 
-/* The triangles of list[0 .. n) other than split's group that may cross p, into out;
- * returns their count. */
+/* 1 when the triangle lies beyond the plane nn.y = d, on the side of nn (within tol): it
+ * may meet the boundary of the piece nn.y <= d clipped there, never its interior. */
+static int tri_beyond(const vxv_btri *t, const double nn[3], double d, double tol) {
+  for (int v = 0; v < 3; v++) {
+    if (vxg_dot(nn, t->v + 3 * v) - d < -tol) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* The triangles of list[0 .. n) other than split's group that may cross p, the piece on the
+ * side nn.y <= d of split's plane, into out; returns their count. */
 static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, const vxv_btri *split,
-                  int *out) {
+                  const double nn[3], double d, int *out) {
   int m = 0;
   for (int i = 0; i < n; i++) {
     const vxv_btri *t = &r->s->tri[list[i]];
-    if ((t->atom == split->atom && t->group == split->group) || !tri_crosses(p, t, r->tol)) {
+    if ((t->atom == split->atom && t->group == split->group) || tri_beyond(t, nn, d, r->tol) ||
+        !tri_crosses(p, t, r->tol)) {
       continue;
     }
     out[m++] = list[i];
@@ -268,13 +289,13 @@ static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, un
     if (c->nv == 0) {
       continue;
     }
-    int m = filter(r, c, list, n, t, sub);
+    int m = filter(r, c, list, n, t, nn, sg * t->d, sub);
     unsigned kn = known, a = 1u << t->atom;
     if (rc == 0 && !(kn & a) && !crosses_atom(r, sub, m, t->atom)) {
       /* the piece is all on one side of t's atom: the side of t's plane it lies on, when
-         one triangle of the group covers the section (covered once per split) */
+         a triangle of the group holds a point of the section (tested once per split) */
       if (covered < 0) {
-        covered = section_covered(r, c, list, n, t);
+        covered = section_touches(r, c, list, n, t);
       }
       if (covered) {
         if ((side == 0) == s->atom[t->atom].comp) {

@@ -96,8 +96,10 @@ typedef struct vxv_leaf {
                      none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
   int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
-                     leaf's BSP): split when the region is visited, so that each contact
-                     patch has leaves of its own */
+                     leaf's BSP): so that each contact patch has elements of its own, each
+                     part is reported to the visitor on its own (octree.c, from the BSP
+                     that integrated it: an exact leaf of at most VXV_BSP_PARTS parts), else
+                     the leaf is split when the region is visited */
 } vxv_leaf;
 
 /* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
@@ -226,14 +228,23 @@ typedef struct vxv_batom {
   double pl[VXV_NEAR_TRIS][4];
 } vxv_batom;
 
-/* Groups of kept pieces a leaf's BSP tells apart (bounding boxes that do not meet). */
+/* Groups of kept pieces a leaf's BSP tells apart (bounding boxes that do not meet), each
+ * with its sums: bounding box (leaf-local: lo x y z, hi x y z), moments about the leaf
+ * centre, cell 0's area vector and the pieces' rounding allowance (m^3). */
 #define VXV_BSP_PARTS 8
+
+typedef struct vxv_bpart {
+  double rb[6];
+  double m[10];
+  double area[3];
+  double round;
+} vxv_bpart;
 
 typedef struct vxv_bsp {
   int ntri, natom;
   int nparts;                      /* groups of the last integration's kept pieces (the
                                       moments' one): VXV_BSP_PARTS + 1 when more */
-  double parts[VXV_BSP_PARTS][6];  /* their bounding boxes, leaf-local */
+  vxv_bpart parts[VXV_BSP_PARTS];  /* their sums */
   unsigned general; /* bit a: atom a is of shape VXV_LOCAL_GENERAL (the others are peeled by
                       their planes) */
   int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
@@ -310,6 +321,12 @@ struct vxv_workspace {
   vxv_leaf *topleaf; /* the exact leaves the top of the tree integrated (vxv_box.leaf) */
   size_t captopleaf;
   int ntopleaf;
+  vxv_bpart *toppart; /* the parts of those whose region lies apart, in their order */
+  size_t captoppart;
+  int ntoppart;
+  int *toppart0;      /* per top leaf: its first part in toppart (its count: the next's
+                         first, or ntoppart) */
+  size_t captoppart0;
   size_t caporder;
 
   /* the pool: nworker threads (ids 1..nworker); the caller is id 0. gen and alert are

@@ -189,8 +189,37 @@ static void visit_box(vxv_workspace *ws, const vxv_subtree *st, const vxv_box *b
 
 
 /* Reports a leaf of the final region (st: its subtree, or NULL). */
-static void visit_leaf(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf *l) {
+/* An exact leaf whose region lies in parts apart, part[0 .. npart): each part an element of
+ * its own (its bracket its volume within its pieces' rounding), so that two contacts never
+ * share one. */
+static void visit_parts(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf *l,
+                        const vxv_bpart *part, int npart) {
+  double boxvol = vxv_box_volume(&l->b);
+  for (int i = 0; i < npart; i++) {
+    const vxv_bpart *p = &part[i];
+    vxv_visit v;
+    visit_start(&v, ws, VXV_VISIT_LEAF, &l->b);
+    memcpy(v.m, p->m, sizeof v.m);
+    v.lo = fmax(p->m[0] - p->round, 0);
+    v.hi = fmin(p->m[0] + p->round, boxvol);
+    v.est = 0;
+    memcpy(v.area, p->area, sizeof v.area);
+    for (int k = 0; k < 6; k++) {
+      v.rb[k] = v.c[k % 3] + p->rb[k];
+    }
+    emit(ws, st, &v);
+  }
+}
+
+
+/* The leaf l as one element, or npart > 1: as its parts part[0 .. npart). */
+static void visit_leaf(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf *l,
+                       const vxv_bpart *part, int npart) {
   if (!ws->visit) {
+    return;
+  }
+  if (npart > 1) {
+    visit_parts(ws, st, l, part, npart);
     return;
   }
   vxv_visit v;
@@ -207,8 +236,10 @@ static void visit_leaf(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf 
 }
 
 
-static void retire(vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
-  visit_leaf(ws, st, l);
+/* Retires the leaf l (reported as its parts part[0 .. npart) when npart > 1). */
+static void retire_parts(vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l,
+                         const vxv_bpart *part, int npart) {
+  visit_leaf(ws, st, l, part, npart);
   vxv_acc_leaf(&st->full, l);
   st->leaves++;
   if (st->hmin_leaf == 0 || l->b.h < st->hmin_leaf) {
@@ -217,10 +248,17 @@ static void retire(vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
 }
 
 
-/* Keeps a leaf for later rounds, or retires it when it is exact or cannot be stored. */
-static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *l) {
+static void retire(vxv_workspace *ws, vxv_subtree *st, const vxv_leaf *l) {
+  retire_parts(ws, st, l, NULL, 0);
+}
+
+
+/* Keeps a leaf for later rounds, or retires it (as its parts part[0 .. npart) when
+ * npart > 1) when it is exact or cannot be stored. */
+static void store_parts(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st,
+                        const vxv_leaf *l, const vxv_bpart *part, int npart) {
   if (l->exact) {
-    retire(ws, st, l);
+    retire_parts(ws, st, l, part, npart);
     return;
   }
   if (th->n[par] >= th->cap[par] && vxv_ws_grow(ws, (void **)&th->buf[par], &th->cap[par],
@@ -230,6 +268,11 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
     return;
   }
   th->buf[par][th->n[par]++] = *l;
+}
+
+
+static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, const vxv_leaf *l) {
+  store_parts(ws, th, par, st, l, NULL, 0);
 }
 
 
@@ -353,11 +396,19 @@ static void split_estimated(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, 
 }
 
 
-/* 1 when the exact leaf l must still be split: the region is visited (contact patches) and
- * l's region has parts apart, which must land in leaves of their own so that two contacts
- * never share one. */
-static int parts_apart(const vxv_workspace *ws, const vxv_leaf *l) {
-  return l->apart && ws->visit;
+/* The parts of the leaf l that th has just integrated to report one by one (visit_parts):
+ * the region is visited (contact patches) and l is exact, its region in 2 ..
+ * VXV_BSP_PARTS parts apart (th->bsp.parts until th's next leaf); else 0. */
+static int leaf_parts(const vxv_workspace *ws, const vxv_thread *th, const vxv_leaf *l) {
+  return ws->visit && l->apart && l->exact && th->bsp.nparts <= VXV_BSP_PARTS ? th->bsp.nparts : 0;
+}
+
+
+/* 1 when the exact leaf l that th has just integrated must still be split: the region is
+ * visited (contact patches) and l's region has parts apart, which must land in elements of
+ * their own so that two contacts never share one, and too many to report one by one. */
+static int parts_apart(const vxv_workspace *ws, const vxv_thread *th, const vxv_leaf *l) {
+  return l->apart && ws->visit && leaf_parts(ws, th, l) == 0;
 }
 
 
@@ -368,7 +419,10 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
   while (sp > 0) {
     vxv_box b = th->stack[--sp];
     if (b.leaf) {
-      store(ws, th, par, st, &ws->topleaf[b.leaf - 1]); /* exact: retired */
+      int k = b.leaf - 1, first = ws->toppart0[k];
+      int end = k + 1 < ws->ntopleaf ? ws->toppart0[k + 1] : ws->ntoppart;
+      store_parts(ws, th, par, st, &ws->topleaf[k], end > first ? ws->toppart + first : NULL,
+                  end - first); /* exact: retired */
       continue;
     }
     if (!q->rtol_rule) {
@@ -377,8 +431,8 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
           continue; /* nothing of the region in it: no need to look closer */
         }
         /* a box inexact only through convex meshes may still be an exact leaf */
-        if (vxv_leaf_eval(q, th, &b, &l, 1) && !parts_apart(ws, &l)) {
-          retire(ws, st, &l);
+        if (vxv_leaf_eval(q, th, &b, &l, 1) && !parts_apart(ws, th, &l)) {
+          retire_parts(ws, st, &l, th->bsp.parts, leaf_parts(ws, th, &l));
         } else if (last_split(q, &b)) {
           split_estimated(ws, th, st, &b);
         } else {
@@ -386,7 +440,7 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         }
       } else {
         vxv_leaf_eval(q, th, &b, &l, 0);
-        retire(ws, st, &l);
+        retire_parts(ws, st, &l, th->bsp.parts, leaf_parts(ws, th, &l));
       }
       continue;
     }
@@ -395,11 +449,12 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
     }
     /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
        exact at a finite depth), whatever its gap; an exact one while its parts lie apart */
-    int refine = l.exact ? parts_apart(ws, &l) : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
+    int refine =
+        l.exact ? parts_apart(ws, th, &l) : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
     if (refine && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
-      store(ws, th, par, st, &l);
+      store_parts(ws, th, par, st, &l, th->bsp.parts, leaf_parts(ws, th, &l));
     }
   }
 }
@@ -609,12 +664,26 @@ static int exact_leaf(vxv_workspace *ws, vxv_box *b) {
   }
   /* integrated now and kept with the box, so that its subtree does not integrate it again */
   vxv_leaf l;
-  if (!vxv_leaf_eval(&ws->q, ws->th[0], b, &l, 1) || parts_apart(ws, &l)) {
+  vxv_thread *th = ws->th[0];
+  if (!vxv_leaf_eval(&ws->q, th, b, &l, 1) || parts_apart(ws, th, &l)) {
     return 0;
+  }
+  /* its parts kept too (th's BSP holds them only until its next leaf) */
+  int np = leaf_parts(ws, th, &l);
+  if (vxv_ws_grow(ws, (void **)&ws->toppart0, &ws->captoppart0, (size_t)ws->ntopleaf + 1,
+                  sizeof *ws->toppart0) != 0 ||
+      (np > 0 && vxv_ws_grow(ws, (void **)&ws->toppart, &ws->captoppart,
+                             (size_t)(ws->ntoppart + np), sizeof *ws->toppart) != 0)) {
+    return 0;
+  }
+  ws->toppart0[ws->ntopleaf] = ws->ntoppart;
+  if (np > 0) {
+    memcpy(ws->toppart + ws->ntoppart, th->bsp.parts, (size_t)np * sizeof *ws->toppart);
   }
   if (vxv_ws_grow(ws, (void **)&ws->topleaf, &ws->captopleaf, (size_t)ws->ntopleaf + 1,
                   sizeof *ws->topleaf) == 0) {
     ws->topleaf[ws->ntopleaf++] = l;
+    ws->ntoppart += np;
     b->leaf = ws->ntopleaf;
   }
   return 1;
@@ -1003,7 +1072,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
  * disc of such a cube's ball would hold at most VXV_BSP_TRIS of every mesh's mean triangles
  * (fewer, larger leaves then cost less than many small ones). */
 static double root_fraction(const vxv_query *q, double ext) {
-  double fr = 0.5;
+  double fr = 1;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     if (qc->curved & ~qc->costly) {
@@ -1257,6 +1326,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   long long boxes = nroot;
   int depth = 0;
   ws->ntopleaf = 0;
+  ws->ntoppart = 0;
   int nmixed = top_level(ws, nt, ws->list[0], nroot, nroot, &pre, &depth);
   r.hull_tested = ws->mpr_done;
   r.mpr_status = ws->mpr_status;
@@ -1278,7 +1348,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       const vxv_subtree *st = &ws->sub[s];
       const vxv_leaf *l = ws->th[st->owner]->buf[ws->q.round & 1] + st->off;
       for (size_t i = 0; i < st->n; i++) {
-        visit_leaf(ws, NULL, &l[i]);
+        visit_leaf(ws, NULL, &l[i], NULL, 0); /* stored: not exact, one element */
       }
     }
   }

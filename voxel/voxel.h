@@ -58,7 +58,9 @@ typedef enum vxv_visit_kind {
                           (the other fields are unset) */
   VXV_VISIT_BOX = 1,   /* a box inside the region: volume = lo = hi = its own, est = 0 */
   VXV_VISIT_LEAF = 2   /* a boundary leaf: the region inside it, integrated (a closed-form
-                          result: one leaf, the region's bounding box, any shape) */
+                          result: one leaf, the region's bounding box, any shape); a leaf
+                          whose region lies in parts apart gives one element per part, each
+                          with the leaf's box */
 } vxv_visit_kind;
 
 typedef struct vxv_visit {

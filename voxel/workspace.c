@@ -153,6 +153,8 @@ void vxv_workspace_free(vxv_workspace *ws) {
   vxv_ws_free(ws, ws->gaps, ws->capgaps * sizeof(double));
   vxv_ws_free(ws, ws->order, ws->caporder * sizeof *ws->order);
   vxv_ws_free(ws, ws->topleaf, ws->captopleaf * sizeof *ws->topleaf);
+  vxv_ws_free(ws, ws->toppart, ws->captoppart * sizeof *ws->toppart);
+  vxv_ws_free(ws, ws->toppart0, ws->captoppart0 * sizeof *ws->toppart0);
   vxv_ws_free(ws, ws->cls, ws->capcls);
   for (int k = 0; k < 2; k++) {
     vxv_ws_free(ws, ws->list[k], ws->capl[k] * sizeof(vxv_box));
