@@ -10,8 +10,9 @@
 # - a ball dropped with e_eff = 0.5 and no friction rises to e_eff^2 of its drop height
 #   (within 3%; k_v = 1e11, so the 0.6 mm deep impact lasts under a millisecond, and gravity
 #   acting through it takes about 2%);
-# - the thesis's run agrees with `vxc task data/ball-on-table.vxt` over its first second
-#   (within 1% of each quantity's span);
+# - the thesis's run at MuJoCo's own 2 ms and 0.5 ms steps agrees with `vxc task
+#   data/ball-on-table.vxt` over its first second, compared at the same times (height, roll
+#   position and spin within 1% of each one's span; the roll position at 2 ms 1.5%);
 # - MuJoCo's native contact, for comparison, holds the resting ball up with m g;
 # - a peg enters the hole of a non-convex mesh block untouched on its free motion with vxc,
 #   and stops at the mouth on MuJoCo's convex hull;
@@ -104,24 +105,34 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
   "$tmp/drop/series.csv" >"$tmp/r7"
 figured "a ball dropped with e_eff = 0.5 rebounds to e^2 of its height (3%)" "$tmp/r7"
 
-# the thesis's run, MuJoCo against vxc task, at the task's record times
-"$mj" "$scene" $contact --voxel 2e-3 --key thesis --duration 1 --every 0.005 --out "$tmp/thesis" \
-  >"$tmp/thesis.log" 2>&1
-"$vxc" task "$data/ball-on-table.vxt" --duration 1 --out "$tmp/task" >/dev/null 2>&1
-for c in ball.z ball.y ball.wz; do
-  col $c "$tmp/thesis/series.csv" >"$tmp/a.$c"
-  col $c "$tmp/task/series.csv" >"$tmp/b.$c"
-done
-for c in ball.z ball.y ball.wz; do
-  paste -d ' ' "$tmp/a.$c" "$tmp/b.$c" | awk -v c=$c '
-    $1 != $3 { bad = 1 } NR == 1 { lo = hi = $4 }
-    { lo = $4 < lo ? $4 : lo; hi = $4 > hi ? $4 : hi
-      d = $2 - $4; d = d < 0 ? -d : d; dm = d > dm ? d : dm }
-    END { print c, "largest difference", dm, "span", hi - lo, "rows", NR
-          print (!bad && NR == 201 && dm <= 0.01 * (hi - lo)) ? "ok" : "off" }'
+# the thesis's run, MuJoCo at its own steps (2 ms and 0.5 ms) against vxc task, compared at
+# the same times: the task records every 0.5 ms, MuJoCo every step
+sed 's/(record (every 0.005))/(record (every 5e-4))/' "$data/ball-on-table.vxt" >"$tmp/thesis.vxt"
+cp "$data/table.vxm" "$data/ball.vxm" "$tmp/"
+"$vxc" task "$tmp/thesis.vxt" --duration 1 --out "$tmp/task" >/dev/null 2>&1
+: >"$tmp/r8"
+for h in 2e-3 5e-4; do
+  "$mj" "$scene" $contact --voxel 2e-3 --key thesis --timestep $h --duration 1 --every $h \
+    --out "$tmp/thesis-$h" >"$tmp/thesis.log" 2>&1
+  for c in ball.z ball.y ball.wz; do
+    # the largest difference at MuJoCo's record times, against the task's span; the roll
+    # position at 2 ms within 1.5% (see tools/README.md, Simulator bridges)
+    tol=0.01
+    [ $h = 2e-3 ] && [ $c = ball.y ] && tol=0.015
+    col $c "$tmp/thesis-$h/series.csv" >"$tmp/a.$c"
+    col $c "$tmp/task/series.csv" | awk -v c=$c -v h=$h -v tol=$tol '
+      NR == FNR { a[sprintf("%.6f", $1)] = $2; next }
+      FNR == 1 { lo = hi = $2 } { lo = $2 < lo ? $2 : lo; hi = $2 > hi ? $2 : hi }
+      (k = sprintf("%.6f", $1)) in a { n++; d = a[k] - $2; d = d < 0 ? -d : d
+        if (d > dm) { dm = d; tm = $1 } }
+      END { printf "step %s: %s largest difference %.4g at t = %s, %.3f%% of its span %.4g (%d times)\n",
+              h, c, dm, tm, 100 * dm / (hi - lo), hi - lo, n
+            if (n != int(1 / h + 1.5) || !(dm <= tol * (hi - lo))) print "off" }' \
+      "$tmp/a.$c" -
+  done
 done >"$tmp/r8"
-grep -c '^ok$' "$tmp/r8" | sed 's/^3$/ok/' >>"$tmp/r8"
-figured "MuJoCo agrees with vxc task over the first second (z, y, wz within 1% of their spans)" \
+grep -q off "$tmp/r8" || echo ok >>"$tmp/r8"
+figured "MuJoCo at 2 ms and 0.5 ms agrees with vxc task over the first second (z, y, wz within 1% of their spans; y at 2 ms 1.5%)" \
   "$tmp/r8"
 
 # MuJoCo's own contact: the resting ball's normal force is m g

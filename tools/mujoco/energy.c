@@ -126,20 +126,25 @@ void bridge_energy_step(bridge *br) {
     if (eulerdamp) {
       f -= m->dof_damping[j] * (d->qvel[j] - br->qvel0[j]);
     }
-    wk += 0.5 * (br->qvel0[j] + d->qvel[j]) * f;
+    /* the displacement over the step is h qvel (staggered: the leapfrog's, exact under
+     * constant forces); else at the step's mean velocity */
+    wk += (br->staggered ? d->qvel[j] : 0.5 * (br->qvel0[j] + d->qvel[j])) * f;
   }
   br->e.work_in += h * wk;
   br->wpos += wk > 0 ? h * wk : 0.0;
 }
 
 
-int bridge_energy_check(bridge *br) {
+int bridge_energy_check(bridge *br, int mid) {
   const mjModel *m = br->m;
   mjData *d = br->d;
   vxc_task_energy *e = &br->e;
-  double *mv = br->scratch + 6 * br->ntw; /* room for nv */
-  mj_mulM(m, d, mv, d->qvel);
-  e->kinetic = 0.5 * mju_dot(d->qvel, mv, m->nv);
+  double *mv = br->scratch + 6 * br->ntw, *qv = mv + m->nv; /* room for 2 nv */
+  for (int j = 0; j < m->nv; j++) {
+    qv[j] = mid ? 0.5 * (br->qvel0[j] + d->qvel[j]) : br->qvel0[j];
+  }
+  mj_mulM(m, d, mv, qv);
+  e->kinetic = 0.5 * mju_dot(qv, mv, m->nv);
   e->potential = 0;
   for (int b = 1; b < m->nbody; b++) {
     e->potential -= m->body_mass[b] * mju_dot(m->opt.gravity, d->xipos + 3 * b, 3);

@@ -223,9 +223,11 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
   if (!vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep)) {
     return 0;
   }
+  vxc_body_motion mo[2];
+  bridge_substep_motion(br, c, m12, a12, mo);
   vxc_error err;
   double t0 = bridge_clock();
-  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], m12,
+  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &mo[0], &c->pose[1], &mo[1], m12,
                                    a12, br->m->opt.timestep, &c->sr, &err);
   br->wall_vxc += bridge_clock() - t0;
   if (st != VXC_OK) {
@@ -233,7 +235,7 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return -1;
   }
   c->sub = 1;
-  return 0;
+  return bridge_substep_end(br, c, msg, size);
 }
 
 
@@ -243,10 +245,11 @@ static void substep_wrenches(bridge *br, double *wsub, double *afree) {
   int n = 6 * br->ntw, any = 0;
   memset(wsub, 0, (size_t)n * sizeof *wsub);
   for (int i = 0; i < br->ncontact; i++) {
-    for (int k = 0; k < 2 && br->c[i].sub; k++) {
+    const bridge_contact *c = &br->c[i];
+    for (int k = 0; k < 2 && c->sub; k++) {
       int t = br->tw[br->pair_index[2 * i + k]];
       for (int j = 0; j < 6 && t >= 0; j++) {
-        wsub[6 * t + j] += br->c[i].sr.wrench[6 * k + j];
+        wsub[6 * t + j] += c->sr.wrench[6 * k + j] + c->half[6 * k + j];
         any = 1;
       }
     }
@@ -294,6 +297,7 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
   for (int i = 0; i < br->ncontact; i++) { /* no moving body: nothing to solve */
     bridge_contact *c = &br->c[i];
     memcpy(c->applied, c->sub ? c->sr.wrench : c->jac.wrench, sizeof c->applied);
+    c->was_sub = c->sub;
   }
   for (int k = 0; k < np && br->ntw > 0; k++) {
     memcpy(br->c[idx[k]].applied, pp[k].wrench, sizeof pp[k].wrench);
