@@ -93,10 +93,41 @@ static void ball_dynamics(dBodyID body, double minv[36], double afree[6]) {
 }
 
 
+/* The ball's motion at pose with the twist t (v, w at the centre of mass, world). */
+static vxc_body_motion ball_motion(const vxc_pose *pose, const double t[6]) {
+  vxc_body_motion m;
+  assert_int_equal(vxc_body_motion_from_pose(pose, NULL, NULL, t, t + 3, &m, NULL), VXC_OK);
+  return m;
+}
+
+
+/* The ball's part of the contact wrench where the sub-steps ended (sub's pose and twist). */
+static void substep_end_wrench(vxc_pair *pair, const vxc_pose *table_pose,
+                               const vxc_body_motion *table_motion,
+                               const vxc_substep_result *sub, double out[6]) {
+  vxc_body_motion m = ball_motion(&sub->pose[1], sub->twist + 6);
+  vxc_pair_wrench f;
+  vxc_error err;
+  if (vxc_pair_step(pair, table_pose, table_motion, &sub->pose[1], &m, 0, &f, &err) != VXC_OK) {
+    fail_msg("%s", err.message);
+  }
+  for (int i = 0; i < 3; i++) {
+    out[i] = f.force_b[i];
+    out[3 + i] = f.torque_b[i];
+  }
+}
+
+
 /* The example: the ball in ODE, the table in vxc only, one vxc_pair_step per ODE step with
  * its wrench linearly implicit over the step (vxc_pair_jacobian_get, vxc_implicit_step) and
  * the contact's states advanced at the step's end velocities (vxc_pair_advance); with
- * `explicit` the step's starting wrench instead. */
+ * `explicit` the step's starting wrench instead. ODE's dWorldStep is semi-implicit Euler,
+ * the leapfrog when its velocity is read half a step behind the positions (tools/README.md,
+ * Simulators): the ball starts with its velocity less dt / 2 of gravity (unless it rests on
+ * the table), an impact in sub-steps starts from the velocity at the step's start (the
+ * body's plus dt / 2 of its acceleration under gravity and the contact's wrench whose half
+ * step it holds) and ends with its velocity less dt / 2 of its acceleration there, and the
+ * sampler sees the step's mean velocity. */
 static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
                     const vxc_query_options *o, const start *s0, double dt, double t_end,
                     int explicit, ode_sampler sample, void *ud) {
@@ -120,13 +151,14 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
   vxc_body_motion table_motion;
   vxc_body_motion_from_pose(&table_pose, NULL, NULL, zero, zero, &table_motion, NULL);
   long steps = lround(t_end / dt);
+  double f_end[6] = {0}; /* the contact's wrench where the last step's sub-steps ended */
+  int was_sub = 0;
   for (long k = 0; k <= steps; k++) {
     const dReal *x = dBodyGetPosition(body), *q = dBodyGetQuaternion(body);
     const dReal *v = dBodyGetLinearVel(body), *w = dBodyGetAngularVel(body);
     vxc_pose pose = {{x[0], x[1], x[2]}, {q[0], q[1], q[2], q[3]}};
-    double vc[3] = {v[0], v[1], v[2]}, wc[3] = {w[0], w[1], w[2]};
-    vxc_body_motion motion; /* torques about the centre, as dBodyAddTorque takes them */
-    assert_int_equal(vxc_body_motion_from_pose(&pose, NULL, NULL, vc, wc, &motion, NULL), VXC_OK);
+    double t0[6] = {v[0], v[1], v[2], w[0], w[1], w[2]};
+    vxc_body_motion motion = ball_motion(&pose, t0); /* torques about the centre, as ODE's */
     vxc_pair_wrench f;
     vxc_pair_jacobian J;
     vxc_status st = vxc_pair_step(pair, &table_pose, &table_motion, &pose, &motion, 0, &f, &err);
@@ -135,6 +167,13 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
     }
     double minv[36], afree[6], wb[6];
     ball_dynamics(body, minv, afree);
+    if (k == 0 && !explicit && f.npairs == 0) { /* the leapfrog's start: nothing touches */
+      for (int i = 0; i < 3; i++) {
+        t0[i] -= 0.5 * dt * afree[i];
+        motion.v[i] = t0[i];
+      }
+      dBodySetLinearVel(body, t0[0], t0[1], t0[2]);
+    }
     vxc_implicit_pair ip = {&J, -1, 0, {0}, 0, 0, 0};
     if (st == VXC_OK) {
       st = vxc_implicit_step(1, minv, afree, dt, 1, &ip, wb, NULL, NULL, &err);
@@ -154,26 +193,52 @@ static void ode_run(vxc_solid *table, vxc_solid *ball, const vxc_params *p,
     }
     vxc_substep_result sub;
     int impact = !explicit && vxc_pair_impact(pair, &J, m12, dt);
-    if (impact && vxc_pair_substep(pair, &table_pose, &table_motion, &pose, &motion, m12, a12, dt,
-                                   &sub, &err) != VXC_OK) {
-      fail_msg("%s", err.message);
+    double half[6] = {0}; /* the wrench whose half step the velocity holds, then less the end's */
+    if (impact) {
+      int acted = f.npairs > 0 && (!f.started || k == 0); /* a new contact acted on no half step */
+      vxc_body_motion mv = motion;
+      for (int i = 0; i < 6; i++) {
+        half[i] = was_sub ? f_end[i] : acted ? J.wrench[6 + i] : 0.0;
+      }
+      for (int i = 0; i < 6; i++) {
+        double a = afree[i];
+        for (int j = 0; j < 6; j++) {
+          a += minv[6 * i + j] * half[j];
+        }
+        *(i < 3 ? &mv.v[i] : &mv.w[i - 3]) += 0.5 * dt * a;
+      }
+      if (vxc_pair_substep(pair, &table_pose, &table_motion, &pose, &mv, m12, a12, dt, &sub,
+                           &err) != VXC_OK) {
+        fail_msg("%s", err.message);
+      }
+      substep_end_wrench(pair, &table_pose, &table_motion, &sub, f_end);
+      for (int i = 0; i < 6; i++) {
+        half[i] = 0.5 * (half[i] - f_end[i]);
+        sub.wrench[6 + i] += half[i];
+      }
     }
+    was_sub = impact;
     const double *use = explicit ? J.wrench + 6 : impact ? sub.wrench + 6 : wb;
-    if (sample) {
-      sample(ud, k * dt, x, v, w, &f, use);
-    }
     dBodyAddForce(body, use[0], use[1], use[2]);
     dBodyAddTorque(body, use[3], use[4], use[5]);
     dWorldStep(world, dt);
+    v = dBodyGetLinearVel(body);
+    w = dBodyGetAngularVel(body);
+    if (sample) { /* the step's start, its velocities the step's mean */
+      dReal xs[3] = {pose.p[0], pose.p[1], pose.p[2]}, vm[3], wm[3];
+      for (int i = 0; i < 3; i++) {
+        vm[i] = explicit ? t0[i] : 0.5 * (t0[i] + v[i]);
+        wm[i] = explicit ? t0[3 + i] : 0.5 * (t0[3 + i] + w[i]);
+      }
+      sample(ud, k * dt, xs, vm, wm, &f, use);
+    }
     if (impact) {
-      const double *p = sub.pose[1].p, *qq = sub.pose[1].q;
+      const double *pp = sub.pose[1].p, *qq = sub.pose[1].q;
       dQuaternion dq = {qq[0], qq[1], qq[2], qq[3]};
-      dBodySetPosition(body, p[0], p[1], p[2]);
+      dBodySetPosition(body, pp[0], pp[1], pp[2]);
       dBodySetQuaternion(body, dq);
       continue;
     }
-    v = dBodyGetLinearVel(body);
-    w = dBodyGetAngularVel(body);
     for (int i = 0; i < 3; i++) {
       motion.v[i] = v[i];
       motion.w[i] = w[i];
