@@ -30,6 +30,26 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
       return -1;
     }
   }
+  for (int i = 0; i < br->nbody; i++) {
+    int k = br->tw[i];
+    if (k < 0) {
+      continue;
+    }
+    br->root[k] = m->body_rootid[br->body[i]];
+    br->dof0[k] = m->nv;
+    br->dof1[k] = 0;
+    for (int j = 0; j < m->nv; j++) { /* dof j moves the body when its body is the body or
+                                         one of its ancestors */
+      int b = br->body[i];
+      while (b > 0 && b != m->dof_bodyid[j]) {
+        b = m->body_parentid[b];
+      }
+      if (b > 0) {
+        br->dof0[k] = j < br->dof0[k] ? j : br->dof0[k];
+        br->dof1[k] = j + 1;
+      }
+    }
+  }
   return 0;
 }
 
@@ -74,6 +94,13 @@ static inline double dot(const double *a, const double *b, int n) {
     s += a[i] * b[i];
   }
   return s;
+}
+
+
+/* Row a of J (6 per moving body) dotted with x over its body's dofs. */
+static double jdot(const bridge *br, int a, const double *x) {
+  int k = a / 6, j0 = br->dof0[k];
+  return dot(br->J + (size_t)a * br->m->nv + j0, x + j0, br->dof1[k] - j0);
 }
 
 
@@ -137,11 +164,13 @@ void bridge_implicit_prepare(bridge *br) {
   }
   br->damped = factor_mass(br);
   solve_mass(br, br->MJ, br->J, n);
-  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once */
+  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once; J's rows over their dofs */
   const double *left = br->damped ? br->MJ : br->J;
   for (int a = 0; a < n; a++) {
     for (int b = a; b < n; b++) {
-      double v = dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
+      double v = br->root[a / 6] != br->root[b / 6] ? 0.0
+                 : br->damped ? dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv)
+                              : jdot(br, a, br->MJ + (size_t)b * nv);
       br->minv[(size_t)a * n + b] = v;
       br->minv[(size_t)b * n + a] = v;
     }
@@ -153,8 +182,8 @@ void bridge_implicit_prepare(bridge *br) {
   }
   solve_mass(br, qacc, f, 1);
   for (int a = 0; a < n; a++) {
-    br->afree[a] = dot(left + (size_t)a * nv, qacc, nv);
-    t0[a] = dot(br->J + (size_t)a * nv, d->qvel, nv);
+    br->afree[a] = br->damped ? dot(left + (size_t)a * nv, qacc, nv) : jdot(br, a, qacc);
+    t0[a] = jdot(br, a, d->qvel);
     br->dtw[a] = 0;
   }
 }
@@ -220,13 +249,16 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return 0;
   }
   pair_block(br, i, m12, a12);
-  if (!vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep)) {
+  double t0 = bridge_clock();
+  int impact = vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep);
+  br->wall_vxc += bridge_clock() - t0;
+  if (!impact) {
     return 0;
   }
   vxc_body_motion mo[2];
   bridge_substep_motion(br, c, m12, a12, mo);
   vxc_error err;
-  double t0 = bridge_clock();
+  t0 = bridge_clock();
   vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &mo[0], &c->pose[1], &mo[1], m12,
                                    a12, br->m->opt.timestep, &c->sr, &err);
   br->wall_vxc += bridge_clock() - t0;
@@ -322,7 +354,7 @@ void bridge_implicit_end(bridge *br) {
     dq[j] = br->d->qvel[j] - br->qvel0[j];
   }
   for (int a = 0; a < n; a++) {
-    br->dtw[a] = dot(br->J + (size_t)a * nv, dq, nv);
+    br->dtw[a] = jdot(br, a, dq);
   }
 }
 
