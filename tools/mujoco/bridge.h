@@ -69,9 +69,11 @@ typedef struct bridge {
   double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch, *Mh;
   double *corr; /* bridge_implicit_correct's system (n x n) and its qvel change (nv) */
   /* per moving body k: the dofs that move it (its chain's) lie in [dof0[k], dof1[k]) (J's
-   * rows of body k are nil outside), and its kinematic tree's root body (J M^-1 J^T is nil
-   * between bodies of different trees) */
+   * rows of body k are nil outside), its kinematic tree's root body (J M^-1 J^T is nil
+   * between bodies of different trees) and its tree's dofs' range [tree0[k], tree1[k])
+   * (M^-1 J^T's rows of body k are nil outside) */
   int dof0[2 * BRIDGE_MAX_CONTACTS], dof1[2 * BRIDGE_MAX_CONTACTS], root[2 * BRIDGE_MAX_CONTACTS];
+  int tree0[2 * BRIDGE_MAX_CONTACTS], tree1[2 * BRIDGE_MAX_CONTACTS];
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;

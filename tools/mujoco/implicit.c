@@ -36,8 +36,8 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
       continue;
     }
     br->root[k] = m->body_rootid[br->body[i]];
-    br->dof0[k] = m->nv;
-    br->dof1[k] = 0;
+    br->dof0[k] = br->tree0[k] = m->nv;
+    br->dof1[k] = br->tree1[k] = 0;
     for (int j = 0; j < m->nv; j++) { /* dof j moves the body when its body is the body or
                                          one of its ancestors */
       int b = br->body[i];
@@ -47,6 +47,10 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
       if (b > 0) {
         br->dof0[k] = j < br->dof0[k] ? j : br->dof0[k];
         br->dof1[k] = j + 1;
+      }
+      if (m->body_rootid[m->dof_bodyid[j]] == br->root[k]) {
+        br->tree0[k] = j < br->tree0[k] ? j : br->tree0[k];
+        br->tree1[k] = j + 1;
       }
     }
   }
@@ -168,9 +172,12 @@ void bridge_implicit_prepare(bridge *br) {
   const double *left = br->damped ? br->MJ : br->J;
   for (int a = 0; a < n; a++) {
     for (int b = a; b < n; b++) {
-      double v = br->root[a / 6] != br->root[b / 6] ? 0.0
-                 : br->damped ? dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv)
-                              : jdot(br, a, br->MJ + (size_t)b * nv);
+      if (br->root[a / 6] != br->root[b / 6]) { /* b's body's block: nil, as calloc left it */
+        b += 5;
+        continue;
+      }
+      double v = br->damped ? dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv)
+                            : jdot(br, a, br->MJ + (size_t)b * nv);
       br->minv[(size_t)a * n + b] = v;
       br->minv[(size_t)b * n + a] = v;
     }
@@ -180,9 +187,13 @@ void bridge_implicit_prepare(bridge *br) {
   for (int j = 0; j < nv; j++) {
     f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
   }
-  solve_mass(br, qacc, f, 1);
-  for (int a = 0; a < n; a++) {
-    br->afree[a] = br->damped ? dot(left + (size_t)a * nv, qacc, nv) : jdot(br, a, qacc);
+  if (br->damped) {
+    solve_mass(br, qacc, f, 1); /* L^-1 f */
+  }
+  for (int a = 0; a < n; a++) { /* J M^-1 f: (M^-1 J^T)^T f over the body's tree's dofs */
+    int k = a / 6, j0 = br->tree0[k];
+    br->afree[a] = br->damped ? dot(left + (size_t)a * nv, qacc, nv)
+                              : dot(br->MJ + (size_t)a * nv + j0, f + j0, br->tree1[k] - j0);
     t0[a] = jdot(br, a, d->qvel);
     br->dtw[a] = 0;
   }
@@ -203,16 +214,15 @@ static void pair_block(const bridge *br, int i, double m12[144], double a12[12])
   int n = 6 * br->ntw, k[2] = {br->tw[br->pair_index[2 * i]], br->tw[br->pair_index[2 * i + 1]]};
   memset(m12, 0, 144 * sizeof *m12);
   memset(a12, 0, 12 * sizeof *a12);
-  for (int a = 0; a < 12; a++) {
-    int ka = k[a / 6];
-    if (ka < 0) {
+  for (int p = 0; p < 2; p++) {
+    if (k[p] < 0) {
       continue;
     }
-    a12[a] = br->afree[6 * ka + a % 6];
-    for (int b = 0; b < 12; b++) {
-      int kb = k[b / 6];
-      if (kb >= 0) {
-        m12[12 * a + b] = br->minv[(size_t)(6 * ka + a % 6) * n + 6 * kb + b % 6];
+    memcpy(a12 + 6 * p, br->afree + 6 * k[p], 6 * sizeof *a12);
+    for (int q = 0; q < 2; q++) {
+      for (int r = 0; r < 6 && k[q] >= 0; r++) { /* block (p, q), its row r */
+        memcpy(m12 + 12 * (6 * p + r) + 6 * q, br->minv + (size_t)(6 * k[p] + r) * n + 6 * k[q],
+               6 * sizeof *m12);
       }
     }
   }
