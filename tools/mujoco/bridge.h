@@ -8,10 +8,11 @@
  * Jacobians over the step; the contact wrenches over the step from the bodies' mass matrix
  * (implicit.c: vxc_implicit_step with J M^-1 J^T), into xfrc_applied (force and torque at
  * the centre of mass); mj_step2; the pairs' states advanced at the step's end velocities;
- * the energy account (energy.c). With `explicit_coupling` the step's own wrench is applied
- * instead (the coupling before vxc_implicit_step, for comparison). With `native` set, no
- * vxc: MuJoCo's own contact everywhere, and the records' contact columns read MuJoCo's
- * contact forces between the pair's geoms. */
+ * the energy account (energy.c); qvel runs half a step behind qpos (staggered.c). With
+ * `explicit_coupling` the step's own wrench is applied instead (the coupling before
+ * vxc_implicit_step, for comparison). With `native` set, no vxc: MuJoCo's own contact
+ * everywhere, and the records' contact columns read MuJoCo's contact forces between the
+ * pair's geoms. */
 #ifndef VXC_MUJOCO_BRIDGE_H
 #define VXC_MUJOCO_BRIDGE_H
 
@@ -55,7 +56,8 @@ typedef struct bridge {
   vxc_task_body_state bs[2 * BRIDGE_MAX_CONTACTS];
   long long steps, queries, capped;
   /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
-   * Jacobians at its start, the impacts' sub-steps, the implicit step, the states' advance);
+   * Jacobians at its start, the test for sub-steps and the impacts' sub-steps, the implicit
+   * step, the states' advance);
    * the queries at its start alone; MuJoCo's mj_step1 and mj_step2 */
   double wall_step, wall_vxc, wall_query, wall_mujoco;
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */

@@ -1,13 +1,15 @@
 /* energy.c: the energy account of a MuJoCo run with vxc contacts (bridge.h), the budget of
  * `vxc task` (K + P + E + D - W constant, lib/README.md section 12).
  *
- * K is the model's kinetic energy 1/2 qvel^T M qvel, P gravity's potential of its bodies'
- * centres of mass; per step of length h and contact: the elastic work k_v V_r dx over the
- * step's normal displacement dx at p_c, V_r at its middle (its change A dx / 2 from the
- * contact's area A), the dissipation of the model's damping, friction, rolling and spinning
- * terms at the step's mean velocities, and W, the work of every other
- * generalised force but gravity and the bias forces (actuators, passive forces, MuJoCo's own
- * constraints and applied forces) at the mean qvel. The contact forces MuJoCo applied enter
+ * K is the model's kinetic energy 1/2 qvel^T M qvel (qvel the step's mean when MuJoCo's
+ * velocities run half a step behind its positions, staggered.c), P gravity's potential of
+ * its bodies' centres of mass; per step of length h and contact: the elastic work k_v V_r
+ * dx over the step's normal displacement dx at p_c, V_r at its middle (its change A dx / 2
+ * from the contact's area A), the dissipation of the model's damping, friction, rolling and
+ * spinning terms at the step's mean velocities, and W, the work of every other generalised
+ * force but gravity and the bias forces (actuators, passive forces, MuJoCo's own
+ * constraints and applied forces) over the step's displacement h qvel+ (staggered; else at
+ * the mean qvel). The contact forces MuJoCo applied enter
  * K only, so a coupling that puts more work into the bodies than the model's forces would
  * shows as a positive error. That error also holds the account's own discretisation (O(omega h)
  * of the elastic energy through an impact), so the run is stopped on passivity instead: the
