@@ -471,7 +471,9 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     mj_step2(br->m, br->d);
     br->wall_mujoco += bridge_clock() - t1;
     bridge_implicit_end(br);
-    bridge_record_mid(br);
+    if (br->staggered) {
+      bridge_record_mid(br);
+    }
     energy_check(br, br->staggered, t, msg, size);
     bridge_implicit_correct(br);
     bridge_energy_step(br);
