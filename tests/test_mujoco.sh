@@ -10,8 +10,9 @@
 # - a ball dropped with e_eff = 0.5 and no friction rises to e_eff^2 of its drop height
 #   (within 3%; k_v = 1e11, so the 0.6 mm deep impact lasts under a millisecond, and gravity
 #   acting through it takes about 2%);
-# - the thesis's run agrees with `vxc task data/ball-on-table.vxt` over its first second
-#   (within 1% of each quantity's span);
+# - the thesis's run at MuJoCo's own 2 ms and 0.5 ms steps agrees with `vxc task
+#   data/ball-on-table.vxt` over its first second, compared at the same times (height, roll
+#   position and spin within 1% of each one's span; the roll position at 2 ms 1.5%);
 # - MuJoCo's native contact, for comparison, holds the resting ball up with m g;
 # - a peg enters the hole of a non-convex mesh block untouched on its free motion with vxc,
 #   and stops at the mouth on MuJoCo's convex hull;
@@ -22,8 +23,11 @@
 #   for k_v 1e7 and 1e11 and e_eff 0.1 and 0.95, keeps f_n within 1% of m g at every step;
 #   spinning at 10 rad/s (k_v 1e9, e_eff 0.2, sigma0 1e4, sigma1 63.9) it slows at the closed
 #   form within 2%; with rate-independent rolling (eta_r 1 mm) it rolls to a stop at
-#   5 g eta_r / (7 R) within 2%; dropped 0.1 m (k_v 1e11, e_eff 0.5 and 0.95) the height its
-#   energy reaches after the bounce is within 3% of e_eff^2 of the drop's; the same spin with
+#   5 g eta_r / (7 R) within 2%; dropped 0.1 m (k_v 1e7, 1e9, 1e11, e_eff 0.1, 0.5, 0.95) the
+#   height its energy reaches after the bounce is within 3% of the model's exact rebound with
+#   gravity (RK4 on the cap here; 5% for k_v 1e9, e_eff 0.1 at 2 ms), and of e_eff^2 of the
+#   drop's where gravity's impulse over the contact is under 2% of the rebound's momentum (no
+#   rebound where the exact one has none); the same spin with
 #   --explicit creates energy at 2 ms and ends with status "energy-error", exit 4;
 # - two pairs in one scene (two balls 0.4 m apart on the table, from a keyframe with each
 #   at its resting depth) each hold their ball with m g and stay within 1 um of where they
@@ -104,24 +108,34 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
   "$tmp/drop/series.csv" >"$tmp/r7"
 figured "a ball dropped with e_eff = 0.5 rebounds to e^2 of its height (3%)" "$tmp/r7"
 
-# the thesis's run, MuJoCo against vxc task, at the task's record times
-"$mj" "$scene" $contact --voxel 2e-3 --key thesis --duration 1 --every 0.005 --out "$tmp/thesis" \
-  >"$tmp/thesis.log" 2>&1
-"$vxc" task "$data/ball-on-table.vxt" --duration 1 --out "$tmp/task" >/dev/null 2>&1
-for c in ball.z ball.y ball.wz; do
-  col $c "$tmp/thesis/series.csv" >"$tmp/a.$c"
-  col $c "$tmp/task/series.csv" >"$tmp/b.$c"
-done
-for c in ball.z ball.y ball.wz; do
-  paste -d ' ' "$tmp/a.$c" "$tmp/b.$c" | awk -v c=$c '
-    $1 != $3 { bad = 1 } NR == 1 { lo = hi = $4 }
-    { lo = $4 < lo ? $4 : lo; hi = $4 > hi ? $4 : hi
-      d = $2 - $4; d = d < 0 ? -d : d; dm = d > dm ? d : dm }
-    END { print c, "largest difference", dm, "span", hi - lo, "rows", NR
-          print (!bad && NR == 201 && dm <= 0.01 * (hi - lo)) ? "ok" : "off" }'
+# the thesis's run, MuJoCo at its own steps (2 ms and 0.5 ms) against vxc task, compared at
+# the same times: the task records every 0.5 ms, MuJoCo every step
+sed 's/(record (every 0.005))/(record (every 5e-4))/' "$data/ball-on-table.vxt" >"$tmp/thesis.vxt"
+cp "$data/table.vxm" "$data/ball.vxm" "$tmp/"
+"$vxc" task "$tmp/thesis.vxt" --duration 1 --out "$tmp/task" >/dev/null 2>&1
+: >"$tmp/r8"
+for h in 2e-3 5e-4; do
+  "$mj" "$scene" $contact --voxel 2e-3 --key thesis --timestep $h --duration 1 --every $h \
+    --out "$tmp/thesis-$h" >"$tmp/thesis.log" 2>&1
+  for c in ball.z ball.y ball.wz; do
+    # the largest difference at MuJoCo's record times, against the task's span; the roll
+    # position at 2 ms within 1.5% (see tools/README.md, Simulator bridges)
+    tol=0.01
+    [ $h = 2e-3 ] && [ $c = ball.y ] && tol=0.015
+    col $c "$tmp/thesis-$h/series.csv" >"$tmp/a.$c"
+    col $c "$tmp/task/series.csv" | awk -v c=$c -v h=$h -v tol=$tol '
+      NR == FNR { a[sprintf("%.6f", $1)] = $2; next }
+      FNR == 1 { lo = hi = $2 } { lo = $2 < lo ? $2 : lo; hi = $2 > hi ? $2 : hi }
+      (k = sprintf("%.6f", $1)) in a { n++; d = a[k] - $2; d = d < 0 ? -d : d
+        if (d > dm) { dm = d; tm = $1 } }
+      END { printf "step %s: %s largest difference %.4g at t = %s, %.3f%% of its span %.4g (%d times)\n",
+              h, c, dm, tm, 100 * dm / (hi - lo), hi - lo, n
+            if (n != int(1 / h + 1.5) || !(dm <= tol * (hi - lo))) print "off" }' \
+      "$tmp/a.$c" -
+  done
 done >"$tmp/r8"
-grep -c '^ok$' "$tmp/r8" | sed 's/^3$/ok/' >>"$tmp/r8"
-figured "MuJoCo agrees with vxc task over the first second (z, y, wz within 1% of their spans)" \
+grep -q off "$tmp/r8" || echo ok >>"$tmp/r8"
+figured "MuJoCo at 2 ms and 0.5 ms agrees with vxc task over the first second (z, y, wz within 1% of their spans; y at 2 ms 1.5%)" \
   "$tmp/r8"
 
 # MuJoCo's own contact: the resting ball's normal force is m g
@@ -247,20 +261,65 @@ col ball.vx "$tmp/roll/series.csv" | awk -v R=$R -v g=$G '
     r = got / want - 1; print (r < 0.02 && r > -0.02) ? "ok" : "off" }' >"$tmp/r24"
 figured "rolling at 2 ms (rate-independent, eta_r 1 mm): deceleration within 2% of 5 g eta_r / (7 R)" "$tmp/r24"
 
-rest_scene 1e11 >/dev/null
-for e in 0.5 0.95; do
-  "$mj" "$tmp/rest-1e11.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" --param k_v=1e11 \
-    --param e_eff=$e --param mu_s=0 --param mu_c=0 --key drop --duration 0.5 --every 2e-3 --quiet \
-    --out "$tmp/drop-$e" >/dev/null 2>&1
-  awk -F, -v e=$e -v R=$R -v g=$G 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
-      if ($i == "ball.vz") v = i; if ($i == "table~ball.npairs") p = i }; next }
-    { en = $z - R + $v * $v / (2 * g) } $p == 0 && !hit { a0 = en } $p > 0 { hit = 1 }
-    hit && $p == 0 && !a1 { a1 = en }
-    END { r = a1 / (e * e * a0) - 1; printf "e_eff %s: rebound height %.6g m of %.6g m, e^2 - 1 = %.3g\n", e, a1, a0, r
-          if (r > 0.03 || r < -0.03) print "off" }' "$tmp/drop-$e/series.csv"
+# the exact rebound of the model with gravity: the ball dropped from 0.1 m meets the table at
+# u = sqrt(2 g 0.1); in contact, m h'' = m g - k_v V(h) (1 + a h'), V(h) = pi h^2 (R - h / 3),
+# a = d / (e_eff u), d the root of the impact equation (vxc task's `d` for e_eff): without
+# gravity the exit speed is e_eff u for any V(h) (the equation separates), with it the ball
+# leaves slower by about a third of g T_c (T_c the contact's time). Integrated here by RK4 at
+# 20000 steps over the contact: "REB TC", the height the rebound's energy reaches over e^2
+# of the drop's, and T_c (0 0 when the ball never leaves)
+exact_rebound() {
+  awk -v kv="$1" -v e="$2" -v R=$R -v m=$M -v g=$G 'function phi(x) { return x - log(1 + x) }
+    function acc(h, w,   V, f) { V = h > 0 ? 3.141592653589793 * h * h * (R - h / 3) : 0
+      f = kv * V * (1 + a * w); return g - (f > 0 ? f : 0) / m }
+    BEGIN { u = sqrt(2 * g * 0.1); lo = 0; hi = 1
+      for (i = 0; i < 200 && e < 1; i++) { d = (lo + hi) / 2
+        if (phi(d / e) - phi(-d) > 0) lo = d; else hi = d }
+      d = e < 1 ? lo : 0; a = d / (e * u)
+      hm = (3 * m * u * u / (2 * kv * 3.141592653589793 * R)) ^ (1 / 3); dt = 12 * hm / u / 20000
+      h = 0; w = u; t = 0
+      while (t < 40 * hm / u) {
+        k1h = w; k1w = acc(h, w); k2h = w + dt / 2 * k1w; k2w = acc(h + dt / 2 * k1h, w + dt / 2 * k1w)
+        k3h = w + dt / 2 * k2w; k3w = acc(h + dt / 2 * k2h, w + dt / 2 * k2w)
+        k4h = w + dt * k3w; k4w = acc(h + dt * k3h, w + dt * k3w)
+        hn = h + dt / 6 * (k1h + 2 * k2h + 2 * k3h + k4h); wn = w + dt / 6 * (k1w + 2 * k2w + 2 * k3w + k4w)
+        if (hn <= 0) { s = h / (h - hn); wo = w + s * (wn - w)
+          printf "%.6g %.6g\n", wo * wo / (u * u * e * e), t + s * dt; exit }
+        h = hn; w = wn; t += dt }
+      print "0 0" }'
+}
+# dropped 0.1 m (no friction) at 2 ms and 0.5 ms: the height the rebound's energy reaches
+# against the exact rebound, for k_v 1e7, 1e9, 1e11 and e_eff 0.1, 0.5, 0.95, and against
+# e_eff^2 of the drop where gravity's impulse over the contact is under 2% of the rebound's
+# momentum (g T_c < 0.02 e_eff u)
+for kv in 1e7 1e9 1e11; do
+  rest_scene $kv >/dev/null
+  for e in 0.1 0.5 0.95; do
+    set -- $(exact_rebound $kv $e)
+    ref=$1 tc=$2
+    for h in 2e-3 5e-4; do
+      "$mj" "$tmp/rest-$kv.xml" --contact table="$data/table.vxm" ball="$data/ball.vxm" \
+        --param k_v=$kv --param e_eff=$e --param mu_s=0 --param mu_c=0 --key drop \
+        --timestep $h --duration 0.7 --every $h --quiet --out "$tmp/drop-$kv-$e-$h" >/dev/null 2>&1
+      # the rebound of k_v 1e9, e_eff 0.1 at 2 ms within 5% (tools/README.md)
+      tol=0.03
+      [ $kv = 1e9 ] && [ $e = 0.1 ] && [ $h = 2e-3 ] && tol=0.05
+      awk -F, -v e=$e -v kv=$kv -v h=$h -v ref=$ref -v tc=$tc -v g=$G -v R=$R -v tol=$tol '
+        NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "ball.z") z = i
+          if ($i == "ball.vz") v = i; if ($i == "table~ball.npairs") p = i }; next }
+        { en = $z - R + $v * $v / (2 * g) } $p == 0 && !hit { a0 = en } $p > 0 { hit = 1 }
+        hit && $p == 0 && !a1 { a1 = en }
+        END { u = sqrt(2 * g * 0.1); r = a1 / (e * e * a0); share = g * tc / (e * u)
+          printf "k_v %s e_eff %s step %s: rebound %.4g of e^2 h, exact %.4g (T_c %.3g ms, g T_c / (e u) %.3g): %+.2f%%\n",
+            kv, e, h, r, ref, 1e3 * tc, share, (ref > 0 ? 100 * (r / ref - 1) : 0)
+          if (ref > 0 && (r / ref - 1 > tol || r / ref - 1 < -tol)) print "off"
+          if (ref > 0 && share < 0.02 && (r - 1 > 0.03 || r - 1 < -0.03)) print "off"
+          if (ref == 0 && a1 != 0) print "off" }' "$tmp/drop-$kv-$e-$h/series.csv"
+    done
+  done
 done >"$tmp/r25"
 grep -q off "$tmp/r25" || echo ok >>"$tmp/r25"
-figured "dropped at 2 ms (k_v 1e11, an impact under 1 ms, in sub-steps): rebound within 3% of e^2 h" "$tmp/r25"
+figured "dropped at 2 ms and 0.5 ms, k_v 1e7 to 1e11, e_eff 0.1 to 0.95: rebound within 3% of the exact one (with gravity), of e^2 h where gravity's share is under 2%" "$tmp/r25"
 
 ok "the explicit coupling of the same spin at 2 ms creates energy: energy-error, exit 4" 4 \
   'energy created' -- "$mj" "$tmp/rest-1e9.xml" --contact table="$data/table.vxm" \

@@ -209,39 +209,59 @@ int bridge_reset(bridge *br, const char *key, char *msg, size_t size) {
 
 /* ---- one step ------------------------------------------------------------------------- */
 
-/* Body `id`'s pose, and its motion with the centre of mass as reference point (xfrc_applied's
- * point of application). */
-static void body_motion(const bridge *br, int id, vxc_pose *pose, vxc_body_motion *mo) {
-  const mjModel *m = br->m;
+/* Record body i's pose, and its motion with the centre of mass as reference point
+ * (xfrc_applied's point of application): a moving body's twist at the step's start
+ * (bridge_implicit_prepare's J qvel), a body welded to the world at rest, a mocap body's
+ * velocity from MuJoCo. */
+static void body_motion(const bridge *br, int i, vxc_pose *pose, vxc_body_motion *mo) {
   const mjData *d = br->d;
-  mjtNum v[6];
-  mj_objectVelocity(m, d, mjOBJ_BODY, id, v, 0); /* at the centre of mass, world axes */
-  for (int i = 0; i < 3; i++) {
-    pose->p[i] = d->xpos[3 * id + i];
+  int id = br->body[i];
+  double t[6];
+  if (br->tw[i] >= 0) {
+    bridge_twist(br, i, 0, t);
+  } else if (br->m->body_mocapid[id] < 0) { /* welded to the world */
+    memset(t, 0, sizeof t);
+  } else {
+    mjtNum v[6];
+    mj_objectVelocity(br->m, d, mjOBJ_BODY, id, v, 0); /* at the centre of mass, world axes */
+    for (int j = 0; j < 3; j++) {
+      t[j] = v[3 + j];
+      t[3 + j] = v[j];
+    }
   }
-  for (int i = 0; i < 4; i++) {
-    pose->q[i] = d->xquat[4 * id + i];
+  for (int j = 0; j < 3; j++) {
+    pose->p[j] = d->xpos[3 * id + j];
+    mo->r[j] = d->xipos[3 * id + j];
+    mo->v[j] = t[j];
+    mo->w[j] = t[3 + j];
   }
-  double ipos[3] = {m->body_ipos[3 * id], m->body_ipos[3 * id + 1], m->body_ipos[3 * id + 2]};
-  double lin[3] = {v[3], v[4], v[5]}, ang[3] = {v[0], v[1], v[2]};
-  vxc_body_motion_from_pose(pose, ipos, ipos, lin, ang, mo, NULL);
+  for (int j = 0; j < 4; j++) {
+    pose->q[j] = d->xquat[4 * id + j];
+  }
 }
 
 
-/* The records' body states: the body frame's pose and velocity. */
+/* The records' body states: the body frame's pose and velocity (a moving body's from its
+ * twist at the step's start, after bridge_implicit_prepare: v + w x (x_frame - x_com)). */
 static void record_bodies(bridge *br) {
+  const mjData *d = br->d;
   for (int i = 0; i < br->nbody; i++) {
     int id = br->body[i];
-    mjtNum v[6];
-    mj_objectVelocity(br->m, br->d, mjOBJ_XBODY, id, v, 0);
+    vxc_pose pose;
+    vxc_body_motion mo;
+    body_motion(br, i, &pose, &mo);
+    double arm[3] = {d->xpos[3 * id] - mo.r[0], d->xpos[3 * id + 1] - mo.r[1],
+                     d->xpos[3 * id + 2] - mo.r[2]};
+    double cr[3] = {mo.w[1] * arm[2] - mo.w[2] * arm[1], mo.w[2] * arm[0] - mo.w[0] * arm[2],
+                    mo.w[0] * arm[1] - mo.w[1] * arm[0]};
     vxc_task_body_state *s = &br->bs[i];
     for (int j = 0; j < 3; j++) {
-      s->pose[j] = br->d->xpos[3 * id + j];
-      s->velocity[j] = v[3 + j];
-      s->velocity[3 + j] = v[j];
+      s->pose[j] = pose.p[j];
+      s->velocity[j] = mo.v[j] + cr[j];
+      s->velocity[3 + j] = mo.w[j];
     }
     for (int j = 0; j < 4; j++) {
-      s->pose[3 + j] = br->d->xquat[4 * id + j];
+      s->pose[3 + j] = pose.q[j];
     }
   }
 }
@@ -264,10 +284,11 @@ static void summarize(bridge_contact *c, double t) {
 
 
 /* vxc's contact c at the step's start: its wrench and its derivatives over the step. */
-static int vxc_contact(bridge *br, bridge_contact *c, int advance, char *msg, size_t size) {
+static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
+  bridge_contact *c = &br->c[i];
   vxc_pose pose[2];
   for (int k = 0; k < 2; k++) {
-    body_motion(br, c->body[k], &pose[k], &c->mo[k]);
+    body_motion(br, br->pair_index[2 * i + k], &pose[k], &c->mo[k]);
   }
   vxc_error err;
   double t0 = bridge_clock();
@@ -390,23 +411,32 @@ static void native_contact(bridge *br, bridge_contact *c) {
 }
 
 
-int bridge_step(bridge *br, int advance, char *msg, size_t size) {
-  double t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
-  schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
-  double t1 = bridge_clock();
-  mj_step1(br->m, br->d);
-  br->wall_mujoco += bridge_clock() - t1;
-  record_bodies(br);
-  bridge_implicit_prepare(br);
-  if (bridge_energy_check(br) != 0) {
+/* The energy account at the step's start (bridge_energy_check; mid: its velocities the step's
+ * mean), a message when it shows energy created. */
+static void energy_check(bridge *br, int mid, double t, char *msg, size_t size) {
+  if (bridge_energy_check(br, mid) != 0) {
     snprintf(msg, size,
              "t = %.9g s: energy created: the bodies hold %.4g J more than they started with, "
              "the work put in and the contacts' elastic energy, and the energy budget's error "
              "is %.4g J, against the %.4g J the bodies could have had (their kinetic energy "
              "at the start, the potential energy released and the positive work put in; "
              "tolerance %g of it created, %g of it in the budget; --energy-tolerance R)",
-             br->d->time, br->max_created, br->e.error, br->eref, br->energy_tol,
+             t, br->max_created, br->e.error, br->eref, br->energy_tol,
              BRIDGE_BALANCE_FACTOR * br->energy_tol);
+  }
+}
+
+
+int bridge_step(bridge *br, int advance, char *msg, size_t size) {
+  double t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
+  schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
+  double t1 = bridge_clock();
+  mj_step1(br->m, br->d);
+  br->wall_mujoco += bridge_clock() - t1;
+  bridge_implicit_prepare(br);
+  record_bodies(br);
+  if (!advance) {
+    energy_check(br, 0, br->d->time, msg, size);
   }
   for (int i = 0; i < br->ncontact; i++) {
     int a = br->c[i].body[0], b = br->c[i].body[1];
@@ -415,8 +445,18 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   }
   double t = br->d->time;
   for (int i = 0; i < br->ncontact && !br->native; i++) {
-    if (vxc_contact(br, &br->c[i], advance, msg, size) != 0) {
+    if (vxc_contact(br, i, advance, msg, size) != 0) {
       return -1;
+    }
+  }
+  if (advance && !br->native && !br->explicit_coupling && !br->staggered) {
+    bridge_stagger(br);
+    record_bodies(br);
+    for (int i = 0; i < br->ncontact; i++) {
+      bridge_contact *c = &br->c[i];
+      for (int k = 0; k < 2; k++) {
+        body_motion(br, br->pair_index[2 * i + k], &c->pose[k], &c->mo[k]);
+      }
     }
   }
   if (!br->native && apply_wrenches(br, msg, size) != 0) {
@@ -431,6 +471,10 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     mj_step2(br->m, br->d);
     br->wall_mujoco += bridge_clock() - t1;
     bridge_implicit_end(br);
+    if (br->staggered) {
+      bridge_record_mid(br);
+    }
+    energy_check(br, br->staggered, t, msg, size);
     bridge_implicit_correct(br);
     bridge_energy_step(br);
     if (!br->native && bridge_implicit_advance(br, msg, size) != 0) {

@@ -8,10 +8,11 @@
  * Jacobians over the step; the contact wrenches over the step from the bodies' mass matrix
  * (implicit.c: vxc_implicit_step with J M^-1 J^T), into xfrc_applied (force and torque at
  * the centre of mass); mj_step2; the pairs' states advanced at the step's end velocities;
- * the energy account (energy.c). With `explicit_coupling` the step's own wrench is applied
- * instead (the coupling before vxc_implicit_step, for comparison). With `native` set, no
- * vxc: MuJoCo's own contact everywhere, and the records' contact columns read MuJoCo's
- * contact forces between the pair's geoms. */
+ * the energy account (energy.c); qvel runs half a step behind qpos (staggered.c). With
+ * `explicit_coupling` the step's own wrench is applied instead (the coupling before
+ * vxc_implicit_step, for comparison). With `native` set, no vxc: MuJoCo's own contact
+ * everywhere, and the records' contact columns read MuJoCo's contact forces between the
+ * pair's geoms. */
 #ifndef VXC_MUJOCO_BRIDGE_H
 #define VXC_MUJOCO_BRIDGE_H
 
@@ -34,6 +35,9 @@ typedef struct bridge_contact {
   vxc_pose pose[2];      /* A's and B's poses at the step's start */
   int sub;               /* 1: this step's impact taken in sub-steps (sr) */
   vxc_substep_result sr;
+  double half[12];       /* with sub-steps: the half steps' wrench (staggered.c) */
+  double f_end[12];      /* the wrench where the last sub-steps ended (staggered.c) */
+  int was_sub;           /* 1: the last step was in sub-steps */
   double held;                  /* elastic work since the contact closed, J (0 while open) */
   vxc_task_contact_state state; /* the last step's, as `vxc task` records it */
   vxc_task_contact_summary sum;
@@ -52,10 +56,12 @@ typedef struct bridge {
   vxc_task_body_state bs[2 * BRIDGE_MAX_CONTACTS];
   long long steps, queries, capped;
   /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
-   * Jacobians at its start, the impacts' sub-steps, the implicit step, the states' advance);
+   * Jacobians at its start, the test for sub-steps and the impacts' sub-steps, the implicit
+   * step, the states' advance);
    * the queries at its start alone; MuJoCo's mj_step1 and mj_step2 */
   double wall_step, wall_vxc, wall_query, wall_mujoco;
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
+  int staggered;                          /* 1: qvel set back by h / 2 of qacc (staggered.c) */
   /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
    * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
    * and the twists' change, qvel at the step's start; Mh: M + h B factored (nv x nv), the
@@ -64,6 +70,12 @@ typedef struct bridge {
   int tw[2 * BRIDGE_MAX_CONTACTS], ntw, damped;
   double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch, *Mh;
   double *corr; /* bridge_implicit_correct's system (n x n) and its qvel change (nv) */
+  /* per moving body k: the dofs that move it (its chain's) lie in [dof0[k], dof1[k]) (J's
+   * rows of body k are nil outside), its kinematic tree's root body (J M^-1 J^T is nil
+   * between bodies of different trees) and its tree's dofs' range [tree0[k], tree1[k])
+   * (M^-1 J^T's rows of body k are nil outside) */
+  int dof0[2 * BRIDGE_MAX_CONTACTS], dof1[2 * BRIDGE_MAX_CONTACTS], root[2 * BRIDGE_MAX_CONTACTS];
+  int tree0[2 * BRIDGE_MAX_CONTACTS], tree1[2 * BRIDGE_MAX_CONTACTS];
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;
@@ -111,6 +123,17 @@ int bridge_implicit_advance(bridge *br, char *msg, size_t size);
  * the sub-steps left them (MuJoCo moved them by h times their end twists), through qpos
  * along M^-1 J^T (mj_integratePos). */
 void bridge_implicit_correct(bridge *br);
+/* staggered.c: MuJoCo's qvel as the leapfrog's velocity half a step back. At the run's first
+ * step (after the contacts' queries): qvel less h / 2 of MuJoCo's acceleration on the dofs
+ * of bodies no vxc contact touches, the step's twists made again. Contact c's motions for
+ * vxc_pair_substep (at the step's start: h / 2 on); after it, c->half (its wrench at the
+ * step's start less the sub-steps' end's, halved; 0, or -1 with a message). The records'
+ * velocities made the step's mean (after bridge_implicit_end). */
+void bridge_stagger(bridge *br);
+void bridge_substep_motion(const bridge *br, const bridge_contact *c, const double m12[144],
+                           const double a12[12], vxc_body_motion mo[2]);
+int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size);
+void bridge_record_mid(bridge *br);
 /* The twist (v, w at the centre of mass, world) of record body i at the step's start plus
  * `frac` of its change over the step. */
 void bridge_twist(const bridge *br, int i, double frac, double t[6]);
@@ -120,7 +143,9 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
  * bodies, the vxc contacts' elastic work and dissipation from the model at each step's mean
  * velocities, the work of every other force (actuators, passive forces, MuJoCo's constraints
  * and applied forces). bridge_energy_step adds one step's integrals (after mj_step2);
- * bridge_energy_check fills br->e at the present state (after mj_step1) and returns 0, or -1
+ * bridge_energy_check fills br->e at the step's start (after mj_step1, or after mj_step2 before
+ * bridge_energy_step), its kinetic energy at qvel then, or with `mid` at the step's mean qvel
+ * (the leapfrog's velocity at the positions' time, staggered.c), and returns 0, or -1
  * (energy created) when, against the energy the bodies could have had, br->eref (the kinetic
  * energy at the start, plus the potential energy released down to the lowest seen, plus the
  * positive work of the other forces: no term the contacts' own work inflates), either K + P - W
@@ -128,7 +153,7 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
  * eref, or the budget's error passes BRIDGE_BALANCE_FACTOR x energy_tol of eref. */
 #define BRIDGE_BALANCE_FACTOR 10.0
 void bridge_energy_step(bridge *br);
-int bridge_energy_check(bridge *br);
+int bridge_energy_check(bridge *br, int mid);
 
 /* A monotonic clock, s (the steps' timings). */
 double bridge_clock(void);

@@ -1,13 +1,15 @@
 /* energy.c: the energy account of a MuJoCo run with vxc contacts (bridge.h), the budget of
  * `vxc task` (K + P + E + D - W constant, lib/README.md section 12).
  *
- * K is the model's kinetic energy 1/2 qvel^T M qvel, P gravity's potential of its bodies'
- * centres of mass; per step of length h and contact: the elastic work k_v V_r dx over the
- * step's normal displacement dx at p_c, V_r at its middle (its change A dx / 2 from the
- * contact's area A), the dissipation of the model's damping, friction, rolling and spinning
- * terms at the step's mean velocities, and W, the work of every other
- * generalised force but gravity and the bias forces (actuators, passive forces, MuJoCo's own
- * constraints and applied forces) at the mean qvel. The contact forces MuJoCo applied enter
+ * K is the model's kinetic energy 1/2 qvel^T M qvel (qvel the step's mean when MuJoCo's
+ * velocities run half a step behind its positions, staggered.c), P gravity's potential of
+ * its bodies' centres of mass; per step of length h and contact: the elastic work k_v V_r
+ * dx over the step's normal displacement dx at p_c, V_r at its middle (its change A dx / 2
+ * from the contact's area A), the dissipation of the model's damping, friction, rolling and
+ * spinning terms at the step's mean velocities, and W, the work of every other generalised
+ * force but gravity and the bias forces (actuators, passive forces, MuJoCo's own
+ * constraints and applied forces) over the step's displacement h qvel+ (staggered; else at
+ * the mean qvel). The contact forces MuJoCo applied enter
  * K only, so a coupling that puts more work into the bodies than the model's forces would
  * shows as a positive error. That error also holds the account's own discretisation (O(omega h)
  * of the elastic energy through an impact), so the run is stopped on passivity instead: the
@@ -126,20 +128,25 @@ void bridge_energy_step(bridge *br) {
     if (eulerdamp) {
       f -= m->dof_damping[j] * (d->qvel[j] - br->qvel0[j]);
     }
-    wk += 0.5 * (br->qvel0[j] + d->qvel[j]) * f;
+    /* the displacement over the step is h qvel (staggered: the leapfrog's, exact under
+     * constant forces); else at the step's mean velocity */
+    wk += (br->staggered ? d->qvel[j] : 0.5 * (br->qvel0[j] + d->qvel[j])) * f;
   }
   br->e.work_in += h * wk;
   br->wpos += wk > 0 ? h * wk : 0.0;
 }
 
 
-int bridge_energy_check(bridge *br) {
+int bridge_energy_check(bridge *br, int mid) {
   const mjModel *m = br->m;
   mjData *d = br->d;
   vxc_task_energy *e = &br->e;
-  double *mv = br->scratch + 6 * br->ntw; /* room for nv */
-  mj_mulM(m, d, mv, d->qvel);
-  e->kinetic = 0.5 * mju_dot(d->qvel, mv, m->nv);
+  double *mv = br->scratch + 6 * br->ntw, *qv = mv + m->nv; /* room for 2 nv */
+  for (int j = 0; j < m->nv; j++) {
+    qv[j] = mid ? 0.5 * (br->qvel0[j] + d->qvel[j]) : br->qvel0[j];
+  }
+  mj_mulM(m, d, mv, qv);
+  e->kinetic = 0.5 * mju_dot(qv, mv, m->nv);
   e->potential = 0;
   for (int b = 1; b < m->nbody; b++) {
     e->potential -= m->body_mass[b] * mju_dot(m->opt.gravity, d->xipos + 3 * b, 3);

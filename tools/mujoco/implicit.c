@@ -30,6 +30,30 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
       return -1;
     }
   }
+  for (int i = 0; i < br->nbody; i++) {
+    int k = br->tw[i];
+    if (k < 0) {
+      continue;
+    }
+    br->root[k] = m->body_rootid[br->body[i]];
+    br->dof0[k] = br->tree0[k] = m->nv;
+    br->dof1[k] = br->tree1[k] = 0;
+    for (int j = 0; j < m->nv; j++) { /* dof j moves the body when its body is the body or
+                                         one of its ancestors */
+      int b = br->body[i];
+      while (b > 0 && b != m->dof_bodyid[j]) {
+        b = m->body_parentid[b];
+      }
+      if (b > 0) {
+        br->dof0[k] = j < br->dof0[k] ? j : br->dof0[k];
+        br->dof1[k] = j + 1;
+      }
+      if (m->body_rootid[m->dof_bodyid[j]] == br->root[k]) {
+        br->tree0[k] = j < br->tree0[k] ? j : br->tree0[k];
+        br->tree1[k] = j + 1;
+      }
+    }
+  }
   return 0;
 }
 
@@ -74,6 +98,13 @@ static inline double dot(const double *a, const double *b, int n) {
     s += a[i] * b[i];
   }
   return s;
+}
+
+
+/* Row a of J (6 per moving body) dotted with x over its body's dofs. */
+static double jdot(const bridge *br, int a, const double *x) {
+  int k = a / 6, j0 = br->dof0[k];
+  return dot(br->J + (size_t)a * br->m->nv + j0, x + j0, br->dof1[k] - j0);
 }
 
 
@@ -137,11 +168,16 @@ void bridge_implicit_prepare(bridge *br) {
   }
   br->damped = factor_mass(br);
   solve_mass(br, br->MJ, br->J, n);
-  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once */
+  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once; J's rows over their dofs */
   const double *left = br->damped ? br->MJ : br->J;
   for (int a = 0; a < n; a++) {
     for (int b = a; b < n; b++) {
-      double v = dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv);
+      if (br->root[a / 6] != br->root[b / 6]) { /* b's body's block: nil, as calloc left it */
+        b += 5;
+        continue;
+      }
+      double v = br->damped ? dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv)
+                            : jdot(br, a, br->MJ + (size_t)b * nv);
       br->minv[(size_t)a * n + b] = v;
       br->minv[(size_t)b * n + a] = v;
     }
@@ -151,10 +187,14 @@ void bridge_implicit_prepare(bridge *br) {
   for (int j = 0; j < nv; j++) {
     f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
   }
-  solve_mass(br, qacc, f, 1);
-  for (int a = 0; a < n; a++) {
-    br->afree[a] = dot(left + (size_t)a * nv, qacc, nv);
-    t0[a] = dot(br->J + (size_t)a * nv, d->qvel, nv);
+  if (br->damped) {
+    solve_mass(br, qacc, f, 1); /* L^-1 f */
+  }
+  for (int a = 0; a < n; a++) { /* J M^-1 f: (M^-1 J^T)^T f over the body's tree's dofs */
+    int k = a / 6, j0 = br->tree0[k];
+    br->afree[a] = br->damped ? dot(left + (size_t)a * nv, qacc, nv)
+                              : dot(br->MJ + (size_t)a * nv + j0, f + j0, br->tree1[k] - j0);
+    t0[a] = jdot(br, a, d->qvel);
     br->dtw[a] = 0;
   }
 }
@@ -174,16 +214,15 @@ static void pair_block(const bridge *br, int i, double m12[144], double a12[12])
   int n = 6 * br->ntw, k[2] = {br->tw[br->pair_index[2 * i]], br->tw[br->pair_index[2 * i + 1]]};
   memset(m12, 0, 144 * sizeof *m12);
   memset(a12, 0, 12 * sizeof *a12);
-  for (int a = 0; a < 12; a++) {
-    int ka = k[a / 6];
-    if (ka < 0) {
+  for (int p = 0; p < 2; p++) {
+    if (k[p] < 0) {
       continue;
     }
-    a12[a] = br->afree[6 * ka + a % 6];
-    for (int b = 0; b < 12; b++) {
-      int kb = k[b / 6];
-      if (kb >= 0) {
-        m12[12 * a + b] = br->minv[(size_t)(6 * ka + a % 6) * n + 6 * kb + b % 6];
+    memcpy(a12 + 6 * p, br->afree + 6 * k[p], 6 * sizeof *a12);
+    for (int q = 0; q < 2; q++) {
+      for (int r = 0; r < 6 && k[q] >= 0; r++) { /* block (p, q), its row r */
+        memcpy(m12 + 12 * (6 * p + r) + 6 * q, br->minv + (size_t)(6 * k[p] + r) * n + 6 * k[q],
+               6 * sizeof *m12);
       }
     }
   }
@@ -220,12 +259,17 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return 0;
   }
   pair_block(br, i, m12, a12);
-  if (!vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep)) {
+  double t0 = bridge_clock();
+  int impact = vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep);
+  br->wall_vxc += bridge_clock() - t0;
+  if (!impact) {
     return 0;
   }
+  vxc_body_motion mo[2];
+  bridge_substep_motion(br, c, m12, a12, mo);
   vxc_error err;
-  double t0 = bridge_clock();
-  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], m12,
+  t0 = bridge_clock();
+  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &mo[0], &c->pose[1], &mo[1], m12,
                                    a12, br->m->opt.timestep, &c->sr, &err);
   br->wall_vxc += bridge_clock() - t0;
   if (st != VXC_OK) {
@@ -233,7 +277,7 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return -1;
   }
   c->sub = 1;
-  return 0;
+  return bridge_substep_end(br, c, msg, size);
 }
 
 
@@ -243,10 +287,11 @@ static void substep_wrenches(bridge *br, double *wsub, double *afree) {
   int n = 6 * br->ntw, any = 0;
   memset(wsub, 0, (size_t)n * sizeof *wsub);
   for (int i = 0; i < br->ncontact; i++) {
-    for (int k = 0; k < 2 && br->c[i].sub; k++) {
+    const bridge_contact *c = &br->c[i];
+    for (int k = 0; k < 2 && c->sub; k++) {
       int t = br->tw[br->pair_index[2 * i + k]];
       for (int j = 0; j < 6 && t >= 0; j++) {
-        wsub[6 * t + j] += br->c[i].sr.wrench[6 * k + j];
+        wsub[6 * t + j] += c->sr.wrench[6 * k + j] + c->half[6 * k + j];
         any = 1;
       }
     }
@@ -294,6 +339,7 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
   for (int i = 0; i < br->ncontact; i++) { /* no moving body: nothing to solve */
     bridge_contact *c = &br->c[i];
     memcpy(c->applied, c->sub ? c->sr.wrench : c->jac.wrench, sizeof c->applied);
+    c->was_sub = c->sub;
   }
   for (int k = 0; k < np && br->ntw > 0; k++) {
     memcpy(br->c[idx[k]].applied, pp[k].wrench, sizeof pp[k].wrench);
@@ -318,7 +364,7 @@ void bridge_implicit_end(bridge *br) {
     dq[j] = br->d->qvel[j] - br->qvel0[j];
   }
   for (int a = 0; a < n; a++) {
-    br->dtw[a] = dot(br->J + (size_t)a * nv, dq, nv);
+    br->dtw[a] = jdot(br, a, dq);
   }
 }
 
