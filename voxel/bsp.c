@@ -7,10 +7,13 @@
  * triangle (a group of coplanar ones at once) into its two sides, and each side keeps only
  * the triangles that still cross it (tested against its vertices on the triangle's plane
  * and on its three edges' planes: a conservative test, which may keep a triangle, never
- * drops one that crosses). A piece that no triangle of an atom crosses lies wholly on one
- * side of that atom's surface: its side is read once, from the mesh's signed distance at
- * a point of the piece (the closest point's pseudo-normal), and a piece on the wrong side
- * of any atom is dropped with its descendants. The pieces on the wanted side of every atom
+ * drops one that crosses); a group none of whose triangles meets the piece's section by its
+ * plane does not cross the piece, and is dropped instead of splitting it (the test let it
+ * through, a split would double the pieces below for nothing). A piece that no triangle of
+ * an atom crosses lies wholly on one side of that atom's surface: its side is read once,
+ * from the mesh's signed distance at a point of the piece (the closest point's
+ * pseudo-normal), and a piece on the wrong side of any atom is dropped with its
+ * descendants. The pieces on the wanted side of every atom
  * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
  * When every atom is locally convex or concave (bsp_add_atom's labels), no triangle needs a
  * test: the leaf is cut by the atoms' planes alone (peel, below).
@@ -169,6 +172,51 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
+/* 1 when the cap of the piece c (the section by its last clip, plane bit `bit`: its vertices
+ * from the first with that bit on, each linked to the next by nbr[.][2]) meets the triangle
+ * u grown by the leaf's rounding tol, the cap clipped by u's three edge planes; 0 when
+ * nothing is left, -1 when the cap is not a cycle of them. */
+static int cap_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const vxv_btri *u) {
+  double buf[2][2 * VXV_CP_MAX][3], s[2 * VXV_CP_MAX];
+  uint64_t tag = (uint64_t)1 << bit;
+  int first = c->nv;
+  while (first > 0 && (c->on[first - 1] & tag)) {
+    first--;
+  }
+  int ncap = c->nv - first, n = 0, v = first;
+  do {
+    if (v < first || n == ncap) {
+      return -1;
+    }
+    memcpy(buf[0][n++], c->pos[v], sizeof buf[0][0]);
+    v = c->nbr[v][2];
+  } while (v != first);
+  for (int k = 0; k < 3 && n > 0; k++) {
+    double(*src)[3] = buf[k & 1], (*dst)[3] = buf[!(k & 1)];
+    double lim = u->w[k] + r->tol * u->olen[k];
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+      s[i] = vxg_dot(u->o[k], src[i]) - lim;
+    }
+    for (int i = 0; i < n; i++) {
+      int j = i + 1 < n ? i + 1 : 0;
+      if (s[i] <= 0) {
+        memcpy(dst[out++], src[i], sizeof dst[0]);
+      }
+      if ((s[i] <= 0) != (s[j] <= 0)) {
+        double f = s[i] / (s[i] - s[j]);
+        for (int a = 0; a < 3; a++) {
+          dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
+        }
+        out++;
+      }
+    }
+    n = out;
+  }
+  return n > 0;
+}
+
+
 /* 1 when the section of p by the plane of t (p's vertices within tol of it) lies inside one
  * triangle of t's group in list[0 .. n): the pieces on either side of that plane near it
  * then lie on either side of the surface. */
@@ -193,6 +241,36 @@ static int section_covered(const bsp_run *r, const vxv_cpoly *p, const int *list
     }
   }
   return 0;
+}
+
+
+/* The triangles of t's group in list[0 .. n) against the cap of c (cap_meets): 1 when one
+ * of them meets it, 0 when none does (the group does not cross the piece c was cut from),
+ * -1 when not decided. */
+static int group_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const int *list, int n,
+                       const vxv_btri *t) {
+  int rc = 0;
+  for (int i = 0; i < n && rc <= 0; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom == t->atom && u->group == t->group) {
+      int k = cap_meets(r, c, bit, u);
+      rc = k != 0 ? k : rc;
+    }
+  }
+  return rc;
+}
+
+
+/* list[0 .. n) without the triangles of t's group, in place; returns the new count. */
+static int drop_group(const bsp_run *r, int *list, int n, const vxv_btri *t) {
+  int atom = t->atom, group = t->group, m = 0;
+  for (int i = 0; i < n; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom != atom || u->group != group) {
+      list[m++] = list[i];
+    }
+  }
+  return m;
 }
 
 
@@ -224,42 +302,59 @@ static int crosses_atom(const bsp_run *r, const int *list, int n, int a) {
 
 
 /* The piece p (crossed by the triangles list[0 .. n) at most; the atoms `known` already on
- * their wanted side) at depth `depth`. */
-static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, unsigned known,
+ * their wanted side) at depth `depth`. It is split by the plane of list[0]'s group when one
+ * of its triangles meets p's section by that plane; a group that does not (it only passed
+ * filter's conservative test) is dropped from the list instead. list is reordered in place
+ * (the caller's buffer for this piece). */
+static void bsp_piece(bsp_run *r, const vxv_cpoly *p, int *list, int n, unsigned known,
                       uint64_t abits, int depth) {
   vxv_bsp *s = r->s;
   if (r->fail || ++r->pieces > BSP_MAX_PIECES) {
     r->fail = 1;
     return;
   }
-  unsigned crossed = 0;
-  for (int i = 0; i < n; i++) {
-    crossed |= 1u << s->tri[list[i]].atom;
-  }
-  for (int a = 0; a < s->natom; a++) {
-    if (!(known >> a & 1) && !(crossed >> a & 1)) {
-      if (!piece_kept(r, p, a)) {
-        return;
-      }
-      known |= 1u << a;
-    }
-  }
-  if (n == 0) {
-    piece_add(r, p, abits);
-    return;
-  }
   int bit = r->bit_split + depth;
-  if (r->poly0 + depth >= VXV_BSP_DEPTH || bit >= 64) {
-    r->fail = 1;
-    return;
-  }
-  const vxv_btri *t = &s->tri[list[0]];
-  uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
   vxv_cpoly *child = &s->poly[r->poly0 + depth];
-  int *sub = s->list[depth], covered = -1;
+  const vxv_btri *t = NULL;
+  int rc0 = 1;
+  for (;;) {
+    unsigned crossed = 0;
+    for (int i = 0; i < n; i++) {
+      crossed |= 1u << s->tri[list[i]].atom;
+    }
+    for (int a = 0; a < s->natom; a++) {
+      if (!(known >> a & 1) && !(crossed >> a & 1)) {
+        if (!piece_kept(r, p, a)) {
+          return;
+        }
+        known |= 1u << a;
+      }
+    }
+    if (n == 0) {
+      piece_add(r, p, abits);
+      return;
+    }
+    if (r->poly0 + depth >= VXV_BSP_DEPTH || bit >= 64) {
+      r->fail = 1;
+      return;
+    }
+    t = &s->tri[list[0]];
+    rc0 = vxv_cp_clip_to(child, p, t->n, t->d, bit);
+    if (rc0 < 0) {
+      r->fail = 1;
+      return;
+    }
+    if (rc0 == 0 && child->nv > 0 && group_meets(r, child, bit, list, n, t) != 0) {
+      break; /* the group's plane cuts p through one of its triangles (or not decided) */
+    }
+    n = drop_group(r, list, n, t);
+  }
+  int covered = -1;
+  uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
+  int *sub = s->list[depth];
   for (int side = 0; side < 2 && !r->fail; side++) {
     double sg = side ? -1 : 1, nn[3] = {sg * t->n[0], sg * t->n[1], sg * t->n[2]};
-    int rc = vxv_cp_clip_to(child, p, nn, sg * t->d, bit);
+    int rc = side ? vxv_cp_clip_to(child, p, nn, sg * t->d, bit) : rc0;
     if (rc < 0) {
       r->fail = 1;
       return;
