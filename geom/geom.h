@@ -141,10 +141,11 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
- * (query frame), the corners and planes in the query frame. Returns as vxg_mesh_triangles,
- * or -1 when the atom is not a mesh. */
+ * (query frame), the corners and planes in the query frame (first as there, nullable; a
+ * vertex's corners are bitwise equal). Returns as vxg_mesh_triangles, or -1 when the atom
+ * is not a mesh. */
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group);
+                       double *plane, int *group, int *first);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -417,9 +418,12 @@ int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int m
  * plane[4 i ..] their plane (n . x <= d inside, n unit and outward), group[i] their group of
  * coplanar neighbours (the lowest triangle's index; equal groups share one plane). Every
  * triangle that meets the ball is listed (a few beyond it may be); max is 1 to
- * VXG_MESH_TRIS_MAX. Returns their number (0: none near), or -1 when there are more. */
+ * VXG_MESH_TRIS_MAX. first (nullable, 3 a triangle): first[3 i + k] is the lowest corner
+ * index 3 j + l that is the same mesh vertex as corner k of triangle i (itself when it is
+ * that vertex's first corner), so that a vertex shared by several triangles is looked at
+ * once. Returns their number (0: none near), or -1 when there are more. */
 int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, int max, double *tri,
-                       double *plane, int *group);
+                       double *plane, int *group, int *first);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
  * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound

@@ -1183,9 +1183,29 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
 }
 
 
+/* first[c] for the corners of vxg_mesh_triangles (vertex ids vid[0 .. nc)): a small
+ * open-addressing table from a vertex id to its first corner. */
+static void first_corners(const int *vid, int nc, int *first) {
+  enum { SLOTS = 512 }; /* at least twice 3 VXG_MESH_TRIS_MAX, a power of two */
+  int key[SLOTS], val[SLOTS];
+  memset(key, 0xff, sizeof key);
+  for (int c = 0; c < nc; c++) {
+    unsigned h = ((unsigned)vid[c] * 2654435761u) >> 23; /* 9 bits */
+    while (key[h] >= 0 && key[h] != vid[c]) {
+      h = (h + 1) & (SLOTS - 1);
+    }
+    if (key[h] < 0) {
+      key[h] = vid[c];
+      val[h] = c;
+    }
+    first[c] = val[h];
+  }
+}
+
+
 int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, double *tri,
-                       double *plane, int *group) {
-  int tid[VXG_MESH_TRIS_MAX];
+                       double *plane, int *group, int *first) {
+  int tid[VXG_MESH_TRIS_MAX], vid[3 * VXG_MESH_TRIS_MAX];
   if (max < 1 || max > VXG_MESH_TRIS_MAX) {
     return -1;
   }
@@ -1202,10 +1222,14 @@ int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, 
     const double *fn = m->fn + 3 * m->pid[tid[i]];
     for (int k = 0; k < 3; k++) {
       memcpy(tri + 9 * i + 3 * k, m->v + 3 * t[k], 3 * sizeof *tri);
+      vid[3 * i + k] = t[k];
     }
     memcpy(plane + 4 * i, fn, 3 * sizeof *plane);
     plane[4 * i + 3] = vxg_dot(fn, m->v + 3 * m->tri[3 * m->pid[tid[i]]]);
     group[i] = m->pid[tid[i]];
+  }
+  if (first && n > 0) {
+    first_corners(vid, 3 * n, first);
   }
   return n;
 }

@@ -512,17 +512,26 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
-/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame)
- * that meet the ball holding it and their npl distinct planes pl: convex when every corner
- * lies inside every plane, concave when outside, within tol (m). Then the triangles, closed
- * within the ball and on the boundary of that intersection (union), are all of its boundary
- * there, and the mesh's inside within the ball is that intersection (union). */
-static int local_shape(const double *tri, int n, const double *pl, int npl, double tol) {
+/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame;
+ * first as vxg_atom_triangles gives it) that meet the ball holding it and their npl
+ * distinct planes pl: convex when every vertex lies inside every plane, concave when
+ * outside, within tol (m). Then the triangles, closed within the ball and on the boundary of
+ * that intersection (union), are all of its boundary there, and the mesh's inside within the
+ * ball is that intersection (union). */
+static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
+                       double tol) {
+  const double *vert[3 * VXV_NEAR_TRIS];
+  int nv = 0;
+  for (int c = 0; c < 3 * n; c++) {
+    if (first[c] == c) {
+      vert[nv++] = tri + 3 * c; /* each vertex once */
+    }
+  }
   int convex = n > 0, concave = n > 0;
   for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
-    for (int v = 0; v < 3 * n && (convex || concave); v++) {
-      double s = vxg_dot(q, tri + 3 * v) - q[3];
+    for (int v = 0; v < nv && (convex || concave); v++) {
+      double s = vxg_dot(q, vert[v]) - q[3];
       convex &= s <= tol;
       concave &= s >= -tol;
     }
@@ -581,8 +590,8 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
   double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
-  int grp[VXV_NEAR_TRIS];
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp);
+  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS];
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first);
   if (n < 0) {
     return -1;
   }
@@ -592,7 +601,7 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
   int npl = distinct_planes(pl, grp, n, dp);
-  int shape = local_shape(tri, n, dp, npl, tol);
+  int shape = local_shape(tri, first, n, dp, npl, tol);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
     return 1;
