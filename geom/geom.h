@@ -395,6 +395,11 @@ void vxg_mesh_adjacency(const struct vxg_mesh *m, const int **off, const int **a
  * (nullable) receives the closest point. */
 double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double grad[3],
                          double closest[3]);
+/* 1 when p (mesh frame) lies in the closed mesh (vxg_mesh_distance <= 0), else 0. A convex
+ * mesh of at most VXG_MESH_SCAN_TRIS triangles is read from its faces' planes (inside
+ * every one), without a closest-point search. */
+#define VXG_MESH_SCAN_TRIS 64
+int vxg_mesh_contains(const struct vxg_mesh *m, const double p[3]);
 /* Side of the ball of radius r about p (mesh frame): -1 wholly inside the mesh, 1 wholly
  * outside, 0 when the surface comes within r of p. A bounded nearest-triangle search, then
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball

@@ -1074,6 +1074,20 @@ void vxg_mesh_adjacency(const vxg_mesh *m, const int **off, const int **adj) {
 }
 
 
+int vxg_mesh_contains(const vxg_mesh *m, const double p[3]) {
+  if (!m->info.convex || m->ntri > VXG_MESH_SCAN_TRIS) {
+    return vxg_mesh_distance(m, p, NULL, NULL) <= 0;
+  }
+  for (int t = 0; t < m->ntri; t++) {
+    const double *a = m->v + 3 * m->tri[3 * t], *n = m->fn + 3 * t;
+    if (n[0] * (p[0] - a[0]) + n[1] * (p[1] - a[1]) + n[2] * (p[2] - a[2]) > 0) {
+      return 0; /* beyond a face's plane */
+    }
+  }
+  return 1;
+}
+
+
 double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3], double closest[3]) {
   return vxg_mesh_distance_bounded(m, p, HUGE_VAL, grad, closest);
 }

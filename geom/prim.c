@@ -726,7 +726,13 @@ vxc_status vxg_cell_add_prim(vxg_cell *c, const vxg_prim *p, vxc_error *err) {
 static int prim_contains(const vxg_atom *at, int n, int complement, const double p[3]) {
   int in = 1;
   for (int i = 0; i < n && in; i++) {
-    in = vxg_atom_eval(&at[i], p, NULL) <= 0;
+    if (at[i].kind == VXG_ATOM_MESH && at[i].mesh) {
+      double l[3]; /* the sign alone: a small convex mesh needs no closest point */
+      vxg_xform_point(&at[i].to_local, p, l);
+      in = vxg_mesh_contains(at[i].mesh, l);
+    } else {
+      in = vxg_atom_eval(&at[i], p, NULL) <= 0;
+    }
   }
   return complement ? !in : in;
 }
