@@ -429,6 +429,10 @@ int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int m
  * once. Returns their number (0: none near), or -1 when there are more. */
 int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, int max, double *tri,
                        double *plane, int *group, int *first);
+/* first[c] = the lowest index i <= c with key[i] == key[c], for keys >= 0 (mesh vertex,
+ * triangle or group ids), n at most VXG_FIRST_SAME_MAX: a small hash table, linear in n. */
+#define VXG_FIRST_SAME_MAX (3 * VXG_MESH_TRIS_MAX)
+void vxg_first_same(const int *key, int n, int *first);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
  * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound

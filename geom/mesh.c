@@ -1197,19 +1197,17 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
 }
 
 
-/* first[c] for the corners of vxg_mesh_triangles (vertex ids vid[0 .. nc)): a small
- * open-addressing table from a vertex id to its first corner. */
-static void first_corners(const int *vid, int nc, int *first) {
-  enum { SLOTS = 512 }; /* at least twice 3 VXG_MESH_TRIS_MAX, a power of two */
-  int key[SLOTS], val[SLOTS];
-  memset(key, 0xff, sizeof key);
-  for (int c = 0; c < nc; c++) {
-    unsigned h = ((unsigned)vid[c] * 2654435761u) >> 23; /* 9 bits */
-    while (key[h] >= 0 && key[h] != vid[c]) {
+void vxg_first_same(const int *key, int n, int *first) {
+  enum { SLOTS = 512 }; /* at least twice VXG_FIRST_SAME_MAX, a power of two */
+  int kk[SLOTS], val[SLOTS];
+  memset(kk, 0xff, sizeof kk);
+  for (int c = 0; c < n; c++) {
+    unsigned h = ((unsigned)key[c] * 2654435761u) >> 23; /* 9 bits */
+    while (kk[h] >= 0 && kk[h] != key[c]) {
       h = (h + 1) & (SLOTS - 1);
     }
-    if (key[h] < 0) {
-      key[h] = vid[c];
+    if (kk[h] < 0) {
+      kk[h] = key[c];
       val[h] = c;
     }
     first[c] = val[h];
@@ -1243,7 +1241,7 @@ int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, 
     group[i] = m->pid[tid[i]];
   }
   if (first && n > 0) {
-    first_corners(vid, 3 * n, first);
+    vxg_first_same(vid, 3 * n, first);
   }
   return n;
 }

@@ -542,13 +542,10 @@ static int local_shape(const double *tri, const int *first, int n, const double 
 
 /* The distinct planes (by group) of pl into out (4 each), in their order; returns the count. */
 static int distinct_planes(const double *pl, const int *grp, int n, double *out) {
-  int m = 0;
+  int first[VXG_FIRST_SAME_MAX], m = 0;
+  vxg_first_same(grp, n, first);
   for (int j = 0; j < n; j++) {
-    int seen = 0;
-    for (int i = 0; i < j && !seen; i++) {
-      seen = grp[i] == grp[j];
-    }
-    if (!seen) {
+    if (first[j] == j) {
       memcpy(out + 4 * m++, pl + 4 * j, 4 * sizeof *out);
     }
   }
