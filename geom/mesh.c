@@ -1199,12 +1199,16 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
 
 void vxg_first_same(const int *key, int n, int *first) {
   enum { SLOTS = 512 }; /* at least twice VXG_FIRST_SAME_MAX, a power of two */
-  int kk[SLOTS], val[SLOTS];
-  memset(kk, 0xff, sizeof kk);
+  int kk[SLOTS], val[SLOTS], bits = 4;
+  while ((1 << bits) < 2 * n && bits < 9) {
+    bits++; /* a table of at least twice n slots: few keys clear few */
+  }
+  unsigned mask = (1u << bits) - 1;
+  memset(kk, 0xff, ((size_t)mask + 1) * sizeof *kk);
   for (int c = 0; c < n; c++) {
-    unsigned h = ((unsigned)key[c] * 2654435761u) >> 23; /* 9 bits */
+    unsigned h = ((unsigned)key[c] * 2654435761u) >> (32 - bits);
     while (kk[h] >= 0 && kk[h] != key[c]) {
-      h = (h + 1) & (SLOTS - 1);
+      h = (h + 1) & mask;
     }
     if (kk[h] < 0) {
       kk[h] = key[c];
