@@ -141,10 +141,11 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
- * (query frame), the corners and planes in the query frame. Returns as vxg_mesh_triangles,
- * or -1 when the atom is not a mesh. */
+ * (query frame), the corners and planes in the query frame (first as there, nullable; a
+ * vertex's corners are bitwise equal). Returns as vxg_mesh_triangles, or -1 when the atom
+ * is not a mesh. */
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group);
+                       double *plane, int *group, int *first);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -394,6 +395,11 @@ void vxg_mesh_adjacency(const struct vxg_mesh *m, const int **off, const int **a
  * (nullable) receives the closest point. */
 double vxg_mesh_distance(const struct vxg_mesh *m, const double p[3], double grad[3],
                          double closest[3]);
+/* 1 when p (mesh frame) lies in the closed mesh (vxg_mesh_distance <= 0), else 0. A convex
+ * mesh of at most VXG_MESH_SCAN_TRIS triangles is read from its faces' planes (inside
+ * every one), without a closest-point search. */
+#define VXG_MESH_SCAN_TRIS 64
+int vxg_mesh_contains(const struct vxg_mesh *m, const double p[3]);
 /* Side of the ball of radius r about p (mesh frame): -1 wholly inside the mesh, 1 wholly
  * outside, 0 when the surface comes within r of p. A bounded nearest-triangle search, then
  * ray parity for the sign (both with double-precision tests on the triangles), so a ball
@@ -417,9 +423,16 @@ int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int m
  * plane[4 i ..] their plane (n . x <= d inside, n unit and outward), group[i] their group of
  * coplanar neighbours (the lowest triangle's index; equal groups share one plane). Every
  * triangle that meets the ball is listed (a few beyond it may be); max is 1 to
- * VXG_MESH_TRIS_MAX. Returns their number (0: none near), or -1 when there are more. */
+ * VXG_MESH_TRIS_MAX. first (nullable, 3 a triangle): first[3 i + k] is the lowest corner
+ * index 3 j + l that is the same mesh vertex as corner k of triangle i (itself when it is
+ * that vertex's first corner), so that a vertex shared by several triangles is looked at
+ * once. Returns their number (0: none near), or -1 when there are more. */
 int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, int max, double *tri,
-                       double *plane, int *group);
+                       double *plane, int *group, int *first);
+/* first[c] = the lowest index i <= c with key[i] == key[c], for keys >= 0 (mesh vertex,
+ * triangle or group ids), n at most VXG_FIRST_SAME_MAX: a small hash table, linear in n. */
+#define VXG_FIRST_SAME_MAX (3 * VXG_MESH_TRIS_MAX)
+void vxg_first_same(const int *key, int n, int *first);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
  * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound

@@ -1074,6 +1074,20 @@ void vxg_mesh_adjacency(const vxg_mesh *m, const int **off, const int **adj) {
 }
 
 
+int vxg_mesh_contains(const vxg_mesh *m, const double p[3]) {
+  if (!m->info.convex || m->ntri > VXG_MESH_SCAN_TRIS) {
+    return vxg_mesh_distance(m, p, NULL, NULL) <= 0;
+  }
+  for (int t = 0; t < m->ntri; t++) {
+    const double *a = m->v + 3 * m->tri[3 * t], *n = m->fn + 3 * t;
+    if (n[0] * (p[0] - a[0]) + n[1] * (p[1] - a[1]) + n[2] * (p[2] - a[2]) > 0) {
+      return 0; /* beyond a face's plane */
+    }
+  }
+  return 1;
+}
+
+
 double vxg_mesh_distance(const vxg_mesh *m, const double p[3], double grad[3], double closest[3]) {
   return vxg_mesh_distance_bounded(m, p, HUGE_VAL, grad, closest);
 }
@@ -1183,9 +1197,31 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, dou
 }
 
 
+void vxg_first_same(const int *key, int n, int *first) {
+  enum { SLOTS = 512 }; /* at least twice VXG_FIRST_SAME_MAX, a power of two */
+  int kk[SLOTS], val[SLOTS], bits = 4;
+  while ((1 << bits) < 2 * n && bits < 9) {
+    bits++; /* a table of at least twice n slots: few keys clear few */
+  }
+  unsigned mask = (1u << bits) - 1;
+  memset(kk, 0xff, ((size_t)mask + 1) * sizeof *kk);
+  for (int c = 0; c < n; c++) {
+    unsigned h = ((unsigned)key[c] * 2654435761u) >> (32 - bits);
+    while (kk[h] >= 0 && kk[h] != key[c]) {
+      h = (h + 1) & mask;
+    }
+    if (kk[h] < 0) {
+      kk[h] = key[c];
+      val[h] = c;
+    }
+    first[c] = val[h];
+  }
+}
+
+
 int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, double *tri,
-                       double *plane, int *group) {
-  int tid[VXG_MESH_TRIS_MAX];
+                       double *plane, int *group, int *first) {
+  int tid[VXG_MESH_TRIS_MAX], vid[3 * VXG_MESH_TRIS_MAX];
   if (max < 1 || max > VXG_MESH_TRIS_MAX) {
     return -1;
   }
@@ -1202,10 +1238,14 @@ int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, 
     const double *fn = m->fn + 3 * m->pid[tid[i]];
     for (int k = 0; k < 3; k++) {
       memcpy(tri + 9 * i + 3 * k, m->v + 3 * t[k], 3 * sizeof *tri);
+      vid[3 * i + k] = t[k];
     }
     memcpy(plane + 4 * i, fn, 3 * sizeof *plane);
     plane[4 * i + 3] = vxg_dot(fn, m->v + 3 * m->tri[3 * m->pid[tid[i]]]);
     group[i] = m->pid[tid[i]];
+  }
+  if (first && n > 0) {
+    vxg_first_same(vid, 3 * n, first);
   }
   return n;
 }

@@ -18,6 +18,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <embree3/rtcore.h>
@@ -386,6 +387,7 @@ typedef struct collect_state {
   int max, n;
   int *pid; /* the planes (triangles) found */
   int tris;
+  uint64_t seen; /* bit (plane & 63) of every plane found: most others need no scan */
 } collect_state;
 
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
@@ -395,7 +397,8 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   }
   const vxg_mesh *m = q->m;
   int id = q->tris ? (int)args->primID : m->pid[args->primID];
-  for (int i = 0; i < q->n && !q->tris; i++) {
+  uint64_t bit = (uint64_t)1 << (id & 63);
+  for (int i = 0; i < q->n && !q->tris && (q->seen & bit); i++) {
     if (q->pid[i] == id) {
       return false; /* a plane already found */
     }
@@ -412,6 +415,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   if (d2 <= q->r2) {
     if (q->n < q->max) {
       q->pid[q->n] = id;
+      q->seen |= bit;
     }
     if (++q->n > q->max) {
       args->query->radius = 0;
@@ -425,7 +429,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
 int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int tris,
                          int *pid) {
   const bvh *b = m->bvh;
-  collect_state q = {m, p, r * r, max, 0, pid, tris};
+  collect_state q = {m, p, r * r, max, 0, pid, tris, 0};
   double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
   struct RTCPointQuery pq;
   pq.x = (float)p[0];

@@ -466,22 +466,29 @@ static void plane_to_frame(const vxg_xform *to_local, double q[4]) {
 
 
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group) {
+                       double *plane, int *group, int *first) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;
   }
   double l[3];
+  int own[3 * VXG_MESH_TRIS_MAX];
+  first = first ? first : own;
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
   int n = vxg_mesh_triangles(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, tri,
-                             plane, group);
+                             plane, group, first);
   const double *t = a->to_local.t;
   for (int i = 0; i < n; i++) {
     plane_to_frame(&a->to_local, plane + 4 * i);
-    for (int k = 0; k < 3; k++) {
-      double *v = tri + 9 * i + 3 * k, u[3] = {v[0] - t[0], v[1] - t[1], v[2] - t[2]};
-      vxg_xform_vector_inv(&a->to_local, u, v); /* x = R^T (l - t) */
+  }
+  for (int k = 0; k < 3 * n; k++) {
+    double *v = tri + 3 * k;
+    if (first[k] != k) {
+      memcpy(v, tri + 3 * first[k], 3 * sizeof *v); /* moved already */
+      continue;
     }
+    double u[3] = {v[0] - t[0], v[1] - t[1], v[2] - t[2]};
+    vxg_xform_vector_inv(&a->to_local, u, v); /* x = R^T (l - t) */
   }
   return n;
 }
@@ -719,7 +726,13 @@ vxc_status vxg_cell_add_prim(vxg_cell *c, const vxg_prim *p, vxc_error *err) {
 static int prim_contains(const vxg_atom *at, int n, int complement, const double p[3]) {
   int in = 1;
   for (int i = 0; i < n && in; i++) {
-    in = vxg_atom_eval(&at[i], p, NULL) <= 0;
+    if (at[i].kind == VXG_ATOM_MESH && at[i].mesh) {
+      double l[3]; /* the sign alone: a small convex mesh needs no closest point */
+      vxg_xform_point(&at[i].to_local, p, l);
+      in = vxg_mesh_contains(at[i].mesh, l);
+    } else {
+      in = vxg_atom_eval(&at[i], p, NULL) <= 0;
+    }
   }
   return complement ? !in : in;
 }

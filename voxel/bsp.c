@@ -7,10 +7,13 @@
  * triangle (a group of coplanar ones at once) into its two sides, and each side keeps only
  * the triangles that still cross it (tested against its vertices on the triangle's plane
  * and on its three edges' planes: a conservative test, which may keep a triangle, never
- * drops one that crosses). A piece that no triangle of an atom crosses lies wholly on one
- * side of that atom's surface: its side is read once, from the mesh's signed distance at
- * a point of the piece (the closest point's pseudo-normal), and a piece on the wrong side
- * of any atom is dropped with its descendants. The pieces on the wanted side of every atom
+ * drops one that crosses); a group none of whose triangles meets the piece's section by its
+ * plane does not cross the piece, and is dropped instead of splitting it (the test let it
+ * through, a split would double the pieces below for nothing). A piece that no triangle of
+ * an atom crosses lies wholly on one side of that atom's surface: its side is read once,
+ * from the mesh's signed distance at a point of the piece (the closest point's
+ * pseudo-normal), and a piece on the wrong side of any atom is dropped with its
+ * descendants. The pieces on the wanted side of every atom
  * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
  * When every atom is locally convex or concave (bsp_add_atom's labels), no triangle needs a
  * test: the leaf is cut by the atoms' planes alone (peel, below).
@@ -175,6 +178,51 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
+/* 1 when the cap of the piece c (the section by its last clip, plane bit `bit`: its vertices
+ * from the first with that bit on, each linked to the next by nbr[.][2]) meets the triangle
+ * u grown by the leaf's rounding tol, the cap clipped by u's three edge planes; 0 when
+ * nothing is left, -1 when the cap is not a cycle of them. */
+static int cap_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const vxv_btri *u) {
+  double buf[2][2 * VXV_CP_MAX][3], s[2 * VXV_CP_MAX];
+  uint64_t tag = (uint64_t)1 << bit;
+  int first = c->nv;
+  while (first > 0 && (c->on[first - 1] & tag)) {
+    first--;
+  }
+  int ncap = c->nv - first, n = 0, v = first;
+  do {
+    if (v < first || n == ncap) {
+      return -1;
+    }
+    memcpy(buf[0][n++], c->pos[v], sizeof buf[0][0]);
+    v = c->nbr[v][2];
+  } while (v != first);
+  for (int k = 0; k < 3 && n > 0; k++) {
+    double(*src)[3] = buf[k & 1], (*dst)[3] = buf[!(k & 1)];
+    double lim = u->w[k] + r->tol * u->olen[k];
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+      s[i] = vxg_dot(u->o[k], src[i]) - lim;
+    }
+    for (int i = 0; i < n; i++) {
+      int j = i + 1 < n ? i + 1 : 0;
+      if (s[i] <= 0) {
+        memcpy(dst[out++], src[i], sizeof dst[0]);
+      }
+      if ((s[i] <= 0) != (s[j] <= 0)) {
+        double f = s[i] / (s[i] - s[j]);
+        for (int a = 0; a < 3; a++) {
+          dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
+        }
+        out++;
+      }
+    }
+    n = out;
+  }
+  return n > 0;
+}
+
+
 /* 1 when a vertex of p on the plane of t (within tol of it) lies inside one triangle of t's
  * group in list[0 .. n), by tol from its edges. No other triangle of t's atom then crosses p
  * (the caller's filter), so p, on one side of that plane, lies on the side of the surface
@@ -216,6 +264,36 @@ static int tri_beyond(const vxv_btri *t, const double nn[3], double d, double to
 }
 
 
+/* The triangles of t's group in list[0 .. n) against the cap of c (cap_meets): 1 when one
+ * of them meets it, 0 when none does (the group does not cross the piece c was cut from),
+ * -1 when not decided. */
+static int group_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const int *list, int n,
+                       const vxv_btri *t) {
+  int rc = 0;
+  for (int i = 0; i < n && rc <= 0; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom == t->atom && u->group == t->group) {
+      int k = cap_meets(r, c, bit, u);
+      rc = k != 0 ? k : rc;
+    }
+  }
+  return rc;
+}
+
+
+/* list[0 .. n) without the triangles of t's group, in place; returns the new count. */
+static int drop_group(const bsp_run *r, int *list, int n, const vxv_btri *t) {
+  int atom = t->atom, group = t->group, m = 0;
+  for (int i = 0; i < n; i++) {
+    const vxv_btri *u = &r->s->tri[list[i]];
+    if (u->atom != atom || u->group != group) {
+      list[m++] = list[i];
+    }
+  }
+  return m;
+}
+
+
 /* The triangles of list[0 .. n) other than split's group that may cross p, the piece on the
  * side nn.y <= d of split's plane, into out; returns their count. */
 static int filter(const bsp_run *r, const vxv_cpoly *p, const int *list, int n, const vxv_btri *split,
@@ -245,42 +323,59 @@ static int crosses_atom(const bsp_run *r, const int *list, int n, int a) {
 
 
 /* The piece p (crossed by the triangles list[0 .. n) at most; the atoms `known` already on
- * their wanted side) at depth `depth`. */
-static void bsp_piece(bsp_run *r, const vxv_cpoly *p, const int *list, int n, unsigned known,
+ * their wanted side) at depth `depth`. It is split by the plane of list[0]'s group when one
+ * of its triangles meets p's section by that plane; a group that does not (it only passed
+ * filter's conservative test) is dropped from the list instead. list is reordered in place
+ * (the caller's buffer for this piece). */
+static void bsp_piece(bsp_run *r, const vxv_cpoly *p, int *list, int n, unsigned known,
                       uint64_t abits, int depth) {
   vxv_bsp *s = r->s;
   if (r->fail || ++r->pieces > BSP_MAX_PIECES) {
     r->fail = 1;
     return;
   }
-  unsigned crossed = 0;
-  for (int i = 0; i < n; i++) {
-    crossed |= 1u << s->tri[list[i]].atom;
-  }
-  for (int a = 0; a < s->natom; a++) {
-    if (!(known >> a & 1) && !(crossed >> a & 1)) {
-      if (!piece_kept(r, p, a)) {
-        return;
-      }
-      known |= 1u << a;
-    }
-  }
-  if (n == 0) {
-    piece_add(r, p, abits);
-    return;
-  }
   int bit = r->bit_split + depth;
-  if (r->poly0 + depth >= VXV_BSP_DEPTH || bit >= 64) {
-    r->fail = 1;
-    return;
-  }
-  const vxv_btri *t = &s->tri[list[0]];
-  uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
   vxv_cpoly *child = &s->poly[r->poly0 + depth];
-  int *sub = s->list[depth], covered = -1;
+  const vxv_btri *t = NULL;
+  int rc0 = 1;
+  for (;;) {
+    unsigned crossed = 0;
+    for (int i = 0; i < n; i++) {
+      crossed |= 1u << s->tri[list[i]].atom;
+    }
+    for (int a = 0; a < s->natom; a++) {
+      if (!(known >> a & 1) && !(crossed >> a & 1)) {
+        if (!piece_kept(r, p, a)) {
+          return;
+        }
+        known |= 1u << a;
+      }
+    }
+    if (n == 0) {
+      piece_add(r, p, abits);
+      return;
+    }
+    if (r->poly0 + depth >= VXV_BSP_DEPTH || bit >= 64) {
+      r->fail = 1;
+      return;
+    }
+    t = &s->tri[list[0]];
+    rc0 = vxv_cp_clip_to(child, p, t->n, t->d, bit);
+    if (rc0 < 0) {
+      r->fail = 1;
+      return;
+    }
+    if (rc0 == 0 && child->nv > 0 && group_meets(r, child, bit, list, n, t) != 0) {
+      break; /* the group's plane cuts p through one of its triangles (or not decided) */
+    }
+    n = drop_group(r, list, n, t);
+  }
+  int covered = -1;
+  uint64_t ab = abits | (s->atom[t->atom].cell == 0 ? (uint64_t)1 << bit : 0);
+  int *sub = s->list[depth];
   for (int side = 0; side < 2 && !r->fail; side++) {
     double sg = side ? -1 : 1, nn[3] = {sg * t->n[0], sg * t->n[1], sg * t->n[2]};
-    int rc = vxv_cp_clip_to(child, p, nn, sg * t->d, bit);
+    int rc = side ? vxv_cp_clip_to(child, p, nn, sg * t->d, bit) : rc0;
     if (rc < 0) {
       r->fail = 1;
       return;
@@ -438,17 +533,26 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
-/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame)
- * that meet the ball holding it and their npl distinct planes pl: convex when every corner
- * lies inside every plane, concave when outside, within tol (m). Then the triangles, closed
- * within the ball and on the boundary of that intersection (union), are all of its boundary
- * there, and the mesh's inside within the ball is that intersection (union). */
-static int local_shape(const double *tri, int n, const double *pl, int npl, double tol) {
+/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame;
+ * first as vxg_atom_triangles gives it) that meet the ball holding it and their npl
+ * distinct planes pl: convex when every vertex lies inside every plane, concave when
+ * outside, within tol (m). Then the triangles, closed within the ball and on the boundary of
+ * that intersection (union), are all of its boundary there, and the mesh's inside within the
+ * ball is that intersection (union). */
+static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
+                       double tol) {
+  const double *vert[3 * VXV_NEAR_TRIS];
+  int nv = 0;
+  for (int c = 0; c < 3 * n; c++) {
+    if (first[c] == c) {
+      vert[nv++] = tri + 3 * c; /* each vertex once */
+    }
+  }
   int convex = n > 0, concave = n > 0;
   for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
-    for (int v = 0; v < 3 * n && (convex || concave); v++) {
-      double s = vxg_dot(q, tri + 3 * v) - q[3];
+    for (int v = 0; v < nv && (convex || concave); v++) {
+      double s = vxg_dot(q, vert[v]) - q[3];
       convex &= s <= tol;
       concave &= s >= -tol;
     }
@@ -459,13 +563,10 @@ static int local_shape(const double *tri, int n, const double *pl, int npl, doub
 
 /* The distinct planes (by group) of pl into out (4 each), in their order; returns the count. */
 static int distinct_planes(const double *pl, const int *grp, int n, double *out) {
-  int m = 0;
+  int first[VXG_FIRST_SAME_MAX], m = 0;
+  vxg_first_same(grp, n, first);
   for (int j = 0; j < n; j++) {
-    int seen = 0;
-    for (int i = 0; i < j && !seen; i++) {
-      seen = grp[i] == grp[j];
-    }
-    if (!seen) {
+    if (first[j] == j) {
       memcpy(out + 4 * m++, pl + 4 * j, 4 * sizeof *out);
     }
   }
@@ -507,8 +608,8 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
   double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
-  int grp[VXV_NEAR_TRIS];
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp);
+  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS];
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first);
   if (n < 0) {
     return -1;
   }
@@ -518,7 +619,7 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
   int npl = distinct_planes(pl, grp, n, dp);
-  int shape = local_shape(tri, n, dp, npl, tol);
+  int shape = local_shape(tri, first, n, dp, npl, tol);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
     return 1;

@@ -103,7 +103,7 @@ typedef struct vxv_leaf {
 } vxv_leaf;
 
 /* Most planes a convex mesh atom contributes to a leaf (beyond, it is linearised). */
-#define VXV_MESH_PLANES 24
+#define VXV_MESH_PLANES 32
 
 /* Pairs of coincident surfaces a query tracks (flush.c). */
 #define VXV_MAX_FLUSH 8

@@ -1059,18 +1059,21 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       continue;
     }
     if (hs[j].exact) {
+      /* from one buffer into the other (base and th->cterm), no copy a clip */
       const vxv_cpoly *src = cur;
-      int nvb = src->nv;
-      if (cp_clip_into(base, &cur, hs[j].n, hs[j].dm, 6 + j) != 0) {
+      vxv_cpoly *dst = cur == base ? &th->cterm : base;
+      int nvb = src->nv, rc = vxv_cp_clip_to(dst, src, hs[j].n, hs[j].dm, 6 + j);
+      if (rc < 0) {
         return -1;
       }
+      cur = rc == 0 ? dst : src;
       if (nvb > 0 && cur->nv == 0 && !cut_clear(src, nvb, &hs[j], b)) {
         /* emptied within rounding: the bound keeps what was there (in base, nv 0) */
         if (src != base) {
           cp_copy(base, src);
-          base->nv = 0;
-          cur = base;
         }
+        base->nv = 0;
+        cur = base;
         nv0 = nvb;
       }
     } else if (hs[j].q) {
@@ -1278,34 +1281,36 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
 /* The planes pl[4 j ..] (n . x <= d, query frame, j < n) of cell k as exact half-spaces of
  * the leaf b into hs, those that cut the box, deepest first; returns their number. */
 static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *hs) {
-  int m = 0;
-  for (int j = 0; j < n; j++) {
+  double dj[VXV_NEAR_TRIS];
+  int order[VXV_NEAR_TRIS], m = 0;
+  for (int j = 0; j < n && j < VXV_NEAR_TRIS; j++) {
     const double *q = pl + 4 * j;
     /* n . (c + y) <= d  is  n . y <= d - n . c */
     double d = q[3] - (q[0] * b->c[0] + q[1] * b->c[1] + q[2] * b->c[2]);
     if (fabs(q[0]) * b->e[0] + fabs(q[1]) * b->e[1] + fabs(q[2]) * b->e[2] < d) {
       continue; /* the whole box is on the plane's inner side: it cuts nothing */
     }
-    vxv_hs *h = &hs[m++];
+    /* deepest cuts first: the polyhedron loses most of its vertices early (insertion sort
+       of the indices, stable: the order stays that of the triangles among equal offsets) */
+    int i = m++;
+    for (; i > 0 && dj[order[i - 1]] > d; i--) {
+      order[i] = order[i - 1];
+    }
+    order[i] = j;
+    dj[j] = d;
+  }
+  for (int i = 0; i < m; i++) {
+    const double *q = pl + 4 * order[i];
+    vxv_hs *h = &hs[i];
     memcpy(h->n, q, sizeof h->n);
-    h->dm = h->dl = h->dh = d;
+    h->dm = h->dl = h->dh = dj[order[i]];
     h->cell = k;
     h->use_hi = 1;
     h->exact = 1;
     h->group = 0;
     h->q = NULL;
     h->s = 1;
-    h->f0 = -d;
-  }
-  /* deepest cuts first: the polyhedron loses most of its vertices early (insertion sort,
-     stable: the order stays that of the triangles among equal offsets) */
-  for (int j = 1; j < m; j++) {
-    vxv_hs t = hs[j];
-    int i2 = j;
-    for (; i2 > 0 && hs[i2 - 1].dm > t.dm; i2--) {
-      hs[i2] = hs[i2 - 1];
-    }
-    hs[i2] = t;
+    h->f0 = -h->dm;
   }
   return m;
 }
