@@ -95,6 +95,8 @@ typedef struct vxv_leaf {
   double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
                      none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
+  int order3;     /* 1: its bracket is third order (leaf.c, third_order): its error falls
+                     as h^5 rather than the planar enclosures' h^4 */
   int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
                      leaf's BSP): split when the region is visited, so that each contact
                      patch has leaves of its own */

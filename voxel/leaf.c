@@ -639,7 +639,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[24]) {
+                         int lo_empty, double out[25]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -1036,7 +1036,7 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
 
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, int drop_empty, double out[24]) {
+                     int ng, unsigned nohi, int lo_empty, int drop_empty, double out[25]) {
   int bsp = th->bsp.natom > 0;
   if (nh > VXV_CP_PLANES || (bsp && ng > 0)) {
     return -1;
@@ -1198,7 +1198,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   /* the BSP's pieces carry their own rounding (a region that keeps none is empty) */
   out[17] = bsp ? bsp_round : cp_rounding(base, nv0, b, ng);
   if (nc > 0 && mid->nv > 0 && base->nv > 0) {
-    third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi);
+    out[24] = third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi) == 0;
   }
   out[10] = lo;
   out[11] = hi;
@@ -1496,7 +1496,8 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     return 0;
   }
   l->b = *b;
-  double out[24];
+  double out[25];
+  out[24] = 0; /* 1: the bracket is third_order's */
   int exact = nlin == 0;
   int rc = leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, drop_empty && nplanes == 0, out);
   if (rc > 0) {
@@ -1513,6 +1514,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     }
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
     nh = groups_to_heuristic(hs, nh, ng);
+    out[24] = 0;
     leaf_generic(q, th, b, hs, nh, lo_empty, out);
   }
   memcpy(l->m, out, sizeof l->m);
@@ -1530,6 +1532,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->hi = r[1];
   l->pgap = r[3] - r[2];
   l->exact = exact;
+  l->order3 = !exact && out[24] != 0;
   l->est = exact ? 0 : l->pgap;
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   l->dshare = 0;
