@@ -108,8 +108,8 @@ typedef struct vxv_options {
   int parent_est;      /* h_min rule: 1 integrates each box split into final leaves as a
                           leaf too, so that its leaves' error estimate is |V_parent - sum of
                           V_children| as under the rtol rule (halved where the parent and
-                          its leaves all have third-order brackets; about a quarter more
-                          leaf integrations); 0 (default): the leaves' bracket widths */
+                          its leaves all have third-order values; the parents integrated
+                          for their value alone); 0 (default): the leaves' bracket widths */
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements, called from the
                           caller's thread alone, in the same order on any number of threads */
   void *visit_ud;
