@@ -64,7 +64,7 @@ typedef vxci_leaf_hint *(*vxci_leaf_hint_fn)(void *ud, int cell_a, int cell_b);
  * fixed leaf h (divided by VXCI_HINT_RATIO up to VXCI_HINT_REFINES times, not below the
  * options' voxel) whose
  * error estimate is the rtol rule's (|V_parent - sum of V_children|, from each final leaf's
- * parent); the first result whose estimate meets max(rtol V, atol) is kept (a finer leaf
+ * parent; halved in families of third-order leaves); the first result whose estimate meets max(rtol V, atol) is kept (a finer leaf
  * becomes the hint's h, so that the next queries of a step do not miss again), else (or when
  * the fixed leaf finds no overlap) the pair is measured by the rtol rule as without a hint
  * (and flagged capped when that misses). A fixed leaf keeps the refinement pattern from one

@@ -13,7 +13,9 @@
  *    closed-form spherical cap) once the bracket is narrower than it.
  *  - The error estimate that drives rtol queries by default bounds the actual error on
  *    closed forms: spherical caps 0.1 to 10 mm deep, the finite cylinder lying on a table
- *    (axis along x, then turned about z and tilted), at rtol 1e-2 to 1e-5. */
+ *    (axis along x, then turned about z and tilted), at rtol 1e-2 to 1e-5; and so does the
+ *    fixed-leaf rule's with parent_est (a tracked pair's hinted queries) on caps, the
+ *    cylinder and a lens, wherever it is within 1e-2 V. */
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
@@ -475,6 +477,45 @@ static void test_mesh_alone_icosphere_matches_pyramids_and_octree(void **state) 
 }
 
 
+// under the fixed-leaf rule with parent_est (what a tracked pair's hinted queries run: each
+// final leaf's parent integrated too, the difference divided by 2 in families of
+// third-order leaves) the estimate bounds the actual error wherever it is within 1e-2 V:
+// caps 0.1 to 10 mm deep, the cylinder lying 1 mm deep and the lens, on leaves 8 mm to
+// 0.4 mm in steps of 2^(1/3)
+static void test_parent_estimate_bounds_fixed_leaf_error(void **state) {
+  fixture *f = *state;
+  const double depths[3] = {1e-4, 1e-3, 1e-2};
+  int checked = 0;
+  for (int c = 0; c < 5; c++) {
+    for (int k = 0; k < 14; k++) {
+      vxv_options o;
+      vx_octree_options(&o);
+      o.rtol = 0;
+      o.parent_est = 1;
+      o.h_min = 8e-3 * pow(2, -k / 3.0);
+      vxv_result r;
+      double V;
+      if (c < 3) {
+        assert_int_equal(ball_case(f, depths[c], &o, &r, &V), VXC_OK);
+      } else if (c == 3) {
+        roller_case(f, 1e-3, &o, &r, &V);
+      } else {
+        assert_int_equal(lens_case(f, &o, &r, &V), VXC_OK);
+      }
+      double err = fabs(r.volume - V);
+      if (r.error_estimate <= 1e-2 * r.volume) {
+        print_message("# case %d h %.3g mm: error %.2e V, estimate %.2e V\n", c, 1e3 * o.h_min,
+                      err / V, r.error_estimate / V);
+        assert_false(r.capped);
+        assert_true(err <= r.error_estimate);
+        checked++;
+      }
+    }
+  }
+  assert_true(checked >= 30);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_capped_fixed_leaf_returns_last_complete_level, setup,
@@ -489,6 +530,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_third_order_brackets, setup, teardown),
       cmocka_unit_test_setup_teardown(test_estimate_bounds_cap_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_estimate_bounds_cylinder_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_parent_estimate_bounds_fixed_leaf_error, setup,
+                                      teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,9 @@ typedef struct vxv_leaf {
   double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
                      none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
+  int order3;     /* 1: its curved surfaces are one or two quadrics, on their mean planes
+                     (leaf.c): its value's error falls as h^5 rather than the planar
+                     enclosures' h^4; with a bracket, also one third_order narrowed */
   int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
                      leaf's BSP): so that each contact patch has elements of its own, each
                      part is reported to the visitor on its own (octree.c, from the BSP
@@ -432,6 +435,9 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
  * empty. The emptiness test shares the leaf's half-spaces and upper polyhedron, so a box
  * that holds some of the region costs no more than the leaf. */
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
+/* vxv_leaf_eval(q, th, b, l, 0) without the bracket (lo = hi = V, pgap 0), its moments and
+ * order3 the same: a family's parent under parent_est, whose value alone is compared. */
+int vxv_leaf_eval_value(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 
 /* column.c */
 /* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric

@@ -37,6 +37,7 @@
  *
  * A leaf with one or two curved half-spaces, quadrics', and no groups narrows its bracket to
  * third order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
+ * Its value is third order too (vxv_leaf.order3): the mean planes' error falls as h^5.
  *
  * The ranges are widened by a rounding allowance and every leaf's bracket by a bound on the
  * polyhedra's rounding error (cp_rounding; 1e-12 of the box's volume on the generic path). */
@@ -639,7 +640,7 @@ static int poly_curved(vxg_poly *p, const vxg_poly *base, const vxv_hs *hs, int 
 
 /* The generic integration (vxg_poly): used when the fast path's capacity is exceeded. */
 static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                         int lo_empty, double out[24]) {
+                         int lo_empty, double out[25]) {
   const double zero[3] = {0, 0, 0}, *e = b->e;
   double boxvol = vxv_box_volume(b), emax = fmax(e[0], fmax(e[1], e[2]));
   vxg_poly *base = &th->base, *p = &th->poly;
@@ -1036,7 +1037,8 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
 
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
-                     int ng, unsigned nohi, int lo_empty, int drop_empty, double out[24]) {
+                     int ng, unsigned nohi, int lo_empty, int drop_empty, int value_only,
+                     double out[25]) {
   int bsp = th->bsp.natom > 0;
   if (nh > VXV_CP_PLANES || (bsp && ng > 0)) {
     return -1;
@@ -1167,6 +1169,14 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   memcpy(out, mm, 10 * sizeof *out);
   memcpy(out + 12, mm + 12, 3 * sizeof *out);
+  /* one or two quadrics on their mean planes: a third-order value (when the bracket is
+     computed, also one that third_order narrows, below) */
+  out[24] = nc > 0 && base->nv > 0;
+  if (value_only) {
+    out[10] = out[11] = out[15] = out[16] = mm[0];
+    out[17] = 0;
+    return 0;
+  }
   double lo, hi;
   if (ncurved == 0 || base->nv == 0) {
     lo = hi = mm[0];
@@ -1200,8 +1210,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   out[16] = hi;
   /* the BSP's pieces carry their own rounding (a region that keeps none is empty) */
   out[17] = bsp ? bsp_round : cp_rounding(base, nv0, b, ng);
+  out[24] = 0;
   if (nc > 0 && mid->nv > 0 && base->nv > 0) {
-    third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi);
+    out[24] = third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi) == 0;
   }
   out[10] = lo;
   out[11] = hi;
@@ -1485,9 +1496,9 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-/* vxv_leaf_eval, and with drop_empty vxv_leaf_eval_kept. */
+/* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value. */
 static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
-                     int only_exact, int drop_empty) {
+                     int only_exact, int drop_empty, int value_only) {
   double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
@@ -1501,9 +1512,11 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     return 0;
   }
   l->b = *b;
-  double out[24];
+  double out[25];
+  out[24] = 0; /* 1: a third-order value (l->order3) */
   int exact = nlin == 0;
-  int rc = leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, drop_empty && nplanes == 0, out);
+  int rc = leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, drop_empty && nplanes == 0, value_only,
+                     out);
   if (rc > 0) {
     return -1;
   }
@@ -1518,6 +1531,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     }
     /* the fast path changed hs[].dm only by re-centring, which the generic path redoes */
     nh = groups_to_heuristic(hs, nh, ng);
+    out[24] = 0;
     leaf_generic(q, th, b, hs, nh, lo_empty, out);
   }
   memcpy(l->m, out, sizeof l->m);
@@ -1535,6 +1549,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->hi = r[1];
   l->pgap = r[3] - r[2];
   l->exact = exact;
+  l->order3 = !exact && out[24] != 0;
   l->est = exact ? 0 : l->pgap;
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   l->dshare = 0;
@@ -1544,10 +1559,15 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
 
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
-  return leaf_eval(q, th, b, l, only_exact, 0);
+  return leaf_eval(q, th, b, l, only_exact, 0, 0);
 }
 
 
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  return leaf_eval(q, th, b, l, 0, 1);
+  return leaf_eval(q, th, b, l, 0, 1, 0);
+}
+
+
+int vxv_leaf_eval_value(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
+  return leaf_eval(q, th, b, l, 0, 0, 1);
 }

@@ -109,8 +109,9 @@ typedef struct vxv_options {
                           threads the test runs beside the root grid's classification */
   int parent_est;      /* h_min rule: 1 integrates each box split into final leaves as a
                           leaf too, so that its leaves' error estimate is |V_parent - sum of
-                          V_children| as under the rtol rule (about a quarter more leaf
-                          integrations); 0 (default): the leaves' bracket widths */
+                          V_children| as under the rtol rule (halved where the parent and
+                          its leaves all have third-order values; the parents integrated
+                          for their value alone); 0 (default): the leaves' bracket widths */
   vxv_visit_fn visit;  /* NULL, or the visitor of the region's elements, called from the
                           caller's thread alone, in the same order on any number of threads */
   void *visit_ud;
