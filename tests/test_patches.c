@@ -228,6 +228,37 @@ static void test_patches_one_leaf_two_parts(void **state) {
 }
 
 
+/* The channel's pose for case c of a seeded set: every third one axis-aligned (the
+ * identity), the others turned by a seeded angle about a seeded axis. */
+static vxc_pose channel_pose(vxc_rng *g, int c) {
+  vxc_pose pc = vxc_pose_identity();
+  if (c % 3 != 0) {
+    double u[3] = {vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, -1, 1), vxc_rng_uniform(g, -1, 1)};
+    double l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]), t = vxc_rng_uniform(g, -M_PI, M_PI);
+    pc.q[0] = cos(t / 2);
+    for (int k = 0; k < 3; k++) {
+      pc.q[1 + k] = sin(t / 2) * u[k] / l;
+    }
+  }
+  return pc;
+}
+
+
+/* The query of a at pa against b at pb with the default options: one pair, within its
+ * tolerance, two patches summing to it. */
+static const vxc_pair_metrics *two_patches(vxc_query *q, const vxc_solid *a, const vxc_pose *pa,
+                                           const vxc_solid *b, const vxc_pose *pb, vxc_metrics *m) {
+  vxc_error err;
+  assert_int_equal(vxc_query_run(q, a, pa, b, pb, NULL, NULL, NULL, m, &err), VXC_OK);
+  assert_int_equal(m->npair, 1);
+  const vxc_pair_metrics *p = &m->pair[0];
+  assert_false(p->capped);
+  assert_int_equal(p->npatch, 2);
+  assert_patch_sums(p);
+  return p;
+}
+
+
 /* A ball of radius R = 20 s pressed d onto the tops of both walls of the U-channel (its
  * surface refined over the rounds of the rtol rule, its inside holding both walls' overlaps
  * in leaves that only the channel's faces cross): two patches whatever the pose, mirror
@@ -246,32 +277,15 @@ static void test_patches_ball_on_both_walls(void **state) {
     vxc_mesh_buf cm = {0};
     vxc_mb_u_channel(&cm, s, 10 * s);
     vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *ball = ball_of(R);
-    vxc_pose pc = vxc_pose_identity(), pb;
-    if (c % 3 != 0) {
-      double u[3] = {vxc_rng_uniform(&g, -1, 1), vxc_rng_uniform(&g, -1, 1),
-                     vxc_rng_uniform(&g, -1, 1)}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-      double t = vxc_rng_uniform(&g, -M_PI, M_PI);
-      pc.q[0] = cos(t / 2);
-      for (int k = 0; k < 3; k++) {
-        pc.q[1 + k] = sin(t / 2) * u[k] / l;
-      }
-    }
+    vxc_pose pc = channel_pose(&g, c), pb;
     double R9[9], off[3] = {0, 5 * s + R - d, 0};
     vxc_test_quat_matrix(pc.q, R9);
     pb = vxc_pose_identity();
     for (int i = 0; i < 3; i++) {
       pb.p[i] = R9[3 * i] * off[0] + R9[3 * i + 1] * off[1] + R9[3 * i + 2] * off[2];
     }
-    vxc_query_options o;
-    vxc_query_options_default(&o);
     vxc_metrics m;
-    vxc_error err;
-    assert_int_equal(vxc_query_run(q, ball, &pb, ch, &pc, &o, NULL, NULL, &m, &err), VXC_OK);
-    assert_int_equal(m.npair, 1);
-    const vxc_pair_metrics *p = &m.pair[0];
-    assert_false(p->capped);
-    assert_int_equal(p->npatch, 2);
-    assert_patch_sums(p);
+    const vxc_pair_metrics *p = two_patches(q, ball, &pb, ch, &pc, &m);
     double x[2], nx[2][3] = {{0, 0, 0}, {0, 0, 0}};
     for (int i = 0; i < 2; i++) {
       const vxc_patch *pa = &p->patch[i];
@@ -320,16 +334,7 @@ static void test_patches_bar_edge_on_both_walls(void **state) {
     vxc_mb_box(&om, 2 * s, a, -a, a);
     vxc_solid *ch = vxc_mb_solid(&cm, "channel"), *bar = vxc_mb_solid(&bm, "bar");
     vxc_solid *one = vxc_mb_solid(&om, "bar over one wall");
-    vxc_pose pc = vxc_pose_identity(), pb = vxc_pose_identity();
-    if (c % 3 != 0) {
-      double u[3] = {vxc_rng_uniform(&g, -1, 1), vxc_rng_uniform(&g, -1, 1),
-                     vxc_rng_uniform(&g, -1, 1)}, l = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-      double t = vxc_rng_uniform(&g, -M_PI, M_PI);
-      pc.q[0] = cos(t / 2);
-      for (int k = 0; k < 3; k++) {
-        pc.q[1 + k] = sin(t / 2) * u[k] / l;
-      }
-    }
+    vxc_pose pc = channel_pose(&g, c), pb = vxc_pose_identity();
     /* the bar in the channel's frame: turned by th about x, its lowest edge d below y = 5 s */
     const double ql[4] = {cos(th / 2), sin(th / 2), 0, 0}, *qc = pc.q;
     double R9[9], off[3] = {0, 5 * s + a * (fabs(cos(th)) + fabs(sin(th))) - d, 0};
@@ -341,23 +346,14 @@ static void test_patches_bar_edge_on_both_walls(void **state) {
     for (int i = 0; i < 3; i++) {
       pb.p[i] = R9[3 * i + 1] * off[1];
     }
-    vxc_query_options o;
-    vxc_query_options_default(&o);
-    vxc_metrics m;
-    vxc_error err;
-    assert_int_equal(vxc_query_run(q, ch, &pc, bar, &pb, &o, NULL, NULL, &m, &err), VXC_OK);
-    assert_int_equal(m.npair, 1);
-    const vxc_pair_metrics *p = &m.pair[0];
-    assert_false(p->capped);
-    assert_int_equal(p->npatch, 2);
-    assert_patch_sums(p);
+    vxc_metrics m, m1;
+    const vxc_pair_metrics *p = two_patches(q, ch, &pc, bar, &pb, &m);
     const double want = 2 * s * d * d / sin(2 * th), up[3] = {R9[1], R9[4], R9[7]};
     vxc_pose po = pb; /* the short bar centred over the wall at x = 4 s */
     for (int i = 0; i < 3; i++) {
       po.p[i] += R9[3 * i] * 4 * s;
     }
-    vxc_metrics m1;
-    assert_int_equal(vxc_query_run(q, ch, &pc, one, &po, &o, NULL, NULL, &m1, &err), VXC_OK);
+    assert_int_equal(vxc_query_run(q, ch, &pc, one, &po, NULL, NULL, NULL, &m1, NULL), VXC_OK);
     assert_int_equal(m1.npair, 1);
     assert_int_equal(m1.pair[0].npatch, 1);
     assert_double_rel(m1.pair[0].geom.volume, want, 1e-9);
