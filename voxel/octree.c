@@ -188,7 +188,6 @@ static void visit_box(vxv_workspace *ws, const vxv_subtree *st, const vxv_box *b
 }
 
 
-/* Reports a leaf of the final region (st: its subtree, or NULL). */
 /* An exact leaf whose region lies in parts apart, part[0 .. npart): each part an element of
  * its own (its bracket its volume within its pieces' rounding), so that two contacts never
  * share one. */
@@ -212,7 +211,8 @@ static void visit_parts(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf
 }
 
 
-/* The leaf l as one element, or npart > 1: as its parts part[0 .. npart). */
+/* Reports a leaf of the final region (st: its subtree, or NULL): l as one element, or
+ * npart > 1: as its parts part[0 .. npart). */
 static void visit_leaf(vxv_workspace *ws, const vxv_subtree *st, const vxv_leaf *l,
                        const vxv_bpart *part, int npart) {
   if (!ws->visit) {
