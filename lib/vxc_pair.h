@@ -282,9 +282,12 @@ typedef struct vxc_substep_result {
  * began (the fixed step found it late, as deep as h times the approach speed); then
  * sub-steps of at most h / 8, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
  * contact's depth V / A takes to change by a fifth (growing at most twofold from one to the
- * next) each step the pair, solve vxc_implicit_step and advance the states, to the step's
- * end. The simulator applies out->wrench over its step, so its bodies end with
- * the sub-steps' twists; its semi-implicit Euler moves them by h times those twists, not
+ * next) follow the leapfrog to the step's end (a half kick, drifts that move the poses and
+ * advance the states, kicks of the drifts' mean lengths between them, a closing half kick;
+ * each kick steps the pair and solves vxc_implicit_step, the wrench at the kick's mean
+ * twist, the closing one's at its end). The simulator applies out->wrench over its step, so
+ * its bodies end with the sub-steps' twists; its semi-implicit Euler moves them by h times
+ * those twists, not
  * along the sub-steps' path: out->pose is where they should be (a simulator that can set
  * positions sets them). Returns VXC_OK; VXC_ERR_ARG (a NULL input, h not positive);
  * VXC_ERR_LIMIT (more than 4096 sub-steps); the errors of vxc_pair_step,
