@@ -206,13 +206,13 @@ static double omega2(const double d_pose[144], const double *minv) {
 }
 
 
-/* The next sub-step's length: at most h / 8, 0.05 / omega (omega^2 the contact's stiffness
+/* The next sub-step's length: at most h, 0.05 / omega (omega^2 the contact's stiffness
  * over the masses), the
  * time its depth takes to change by a fifth (|v_cn| / (V / A)), and twice the last one (a
  * contact starting from zero depth grows its steps geometrically); at least h / 4096. */
 static double sub_length(const vxc_pair *pr, const double d_pose[144], const double *minv,
                          double h, double last) {
-  double w2 = omega2(d_pose, minv), rate = depth_rate(pr), hs = fmin(h / 8, 2 * last);
+  double w2 = omega2(d_pose, minv), rate = depth_rate(pr), hs = fmin(h, 2 * last);
   if (w2 > 0) {
     hs = fmin(hs, 0.05 / sqrt(w2));
   }
@@ -341,5 +341,5 @@ int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double
     }
   }
   double moved = depth_rate(pr) * h, wh2 = omega2(J->d_pose, minv) * h * h;
-  return ((wh2 > 1 || (pr->in_impact && wh2 > 0.04)) && moved > 0.01) || moved > 0.5;
+  return ((wh2 > 1 || pr->in_impact) && moved > 0.01) || moved > 0.5;
 }
