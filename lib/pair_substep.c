@@ -281,11 +281,12 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
   vxc_pair_wrench w;
   int started = pr->stepped && pr->last_started > 0; /* the caller's step found it new */
   vxc_status st = step_at(pr, b, &w, err);
-  if (st == VXC_OK && (started || w.started > 0)) {
+  int fresh = started || w.started > 0; /* a new contact grows its sub-steps from h / 8 */
+  if (st == VXC_OK && fresh) {
     st = move_back(pr, b, a_free, h, &r.back, err);
   }
   vxc_pair_jacobian J;
-  double t = -r.back, hs = h / 16, last = 0, d_pose[144];
+  double t = -r.back, hs = fresh ? h / 16 : h, last = 0, d_pose[144];
   while (st == VXC_OK && t < h * (1 - 1e-12)) {
     if (r.substeps == MAX_SUBSTEPS) {
       return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0, "%s: more than %d sub-steps", fn,

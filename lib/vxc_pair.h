@@ -282,7 +282,7 @@ typedef struct vxc_substep_result {
  * began (the fixed step found it late, as deep as h times the approach speed); then
  * sub-steps of at most h, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
  * contact's depth V / A takes to change by a fifth (growing at most twofold from one to the
- * next) follow the leapfrog to the step's end (a half kick, drifts that move the poses and
+ * next, a new contact's from h / 8) follow the leapfrog to the step's end (a half kick, drifts that move the poses and
  * advance the states, kicks of the drifts' mean lengths between them, a closing half kick;
  * each kick steps the pair and solves vxc_implicit_step, the wrench at the kick's mean
  * twist, the closing one's at its end). The simulator applies out->wrench over its step, so
