@@ -1,11 +1,15 @@
 /* pair_substep.c: an impact shorter than a simulator's step, resolved in sub-steps of the
  * pair's own bodies (vxc_pair_substep, lib/README.md section 16).
  *
- * Data: the two bodies' poses and twists, advanced by semi-implicit Euler under their inverse
+ * Data: the two bodies' poses and twists, advanced by the leapfrog at variable steps (a half
+ * kick, then drifts of the sub-steps' lengths with kicks of their means between them, and a
+ * closing half kick: positions and velocities both at the step's end) under their inverse
  * mass matrix and free accelerations (held over the step) and the pair's linearly implicit
- * wrench (vxc_implicit_step) at sub-steps short against the contact's own period; a contact
- * found already overlapping (late, at the step's start) is first moved back along the
- * bodies' twists to where it began. */
+ * wrench (vxc_implicit_step), taken at the mean of each kick's velocities (the trapezoidal
+ * rule: second order in the damping as in the stiffness; the closing half kick at its end
+ * velocity) at sub-steps short against the contact's own period; a contact found already
+ * overlapping (late, at the step's start) is first moved back along the bodies' twists to
+ * where it began. */
 #include <math.h>
 #include <string.h>
 
@@ -202,14 +206,13 @@ static double omega2(const double d_pose[144], const double *minv) {
 }
 
 
-/* The next sub-step's length: at most h / 8, 0.05 / omega (omega^2 the contact's stiffness
- * over the masses: semi-implicit Euler at variable steps keeps the restitution to 1% there;
- * 0.25 / omega lost 10% of a 1e11 N/m^3 impact's energy), the
+/* The next sub-step's length: at most h, 0.05 / omega (omega^2 the contact's stiffness
+ * over the masses), the
  * time its depth takes to change by a fifth (|v_cn| / (V / A)), and twice the last one (a
  * contact starting from zero depth grows its steps geometrically); at least h / 4096. */
 static double sub_length(const vxc_pair *pr, const double d_pose[144], const double *minv,
                          double h, double last) {
-  double w2 = omega2(d_pose, minv), rate = depth_rate(pr), hs = fmin(h / 8, 2 * last);
+  double w2 = omega2(d_pose, minv), rate = depth_rate(pr), hs = fmin(h, 2 * last);
   if (w2 > 0) {
     hs = fmin(hs, 0.05 / sqrt(w2));
   }
@@ -220,29 +223,38 @@ static double sub_length(const vxc_pair *pr, const double d_pose[144], const dou
 }
 
 
-/* One sub-step of length hs from the bodies' present state (the pair stepped there): the
- * pair's wrench, the twists' change, the poses moved, the states advanced; the result's
- * impulse, work and elastic work accumulated. */
-static vxc_status substep(vxc_pair *pr, sub_body b[2], const double *minv, const double *a_free,
-                          double hs, vxc_pair_jacobian *J, vxc_substep_result *out,
-                          vxc_error *err) {
-  vxc_status st = vxc_pair_jacobian_get(pr, hs, J, err);
+/* A kick of length k (the pair stepped at the bodies' present poses): the twists' change dt
+ * with the pair's wrench linear in it taken at the twists plus lam dt (lam 1/2: the kick's
+ * mean twist; 1: its end's). vxc_implicit_step over lam k solves (I - lam k minv K) dt' = lam
+ * k (a_free + minv W_s), so dt = dt' / lam and its wrench W_s + K dt' is that one. The
+ * result's impulse and work accumulated. */
+static vxc_status kick(vxc_pair *pr, sub_body b[2], const double *minv, const double *a_free,
+                       double k, double lam, vxc_pair_jacobian *J, vxc_substep_result *out,
+                       vxc_error *err) {
+  vxc_status st = vxc_pair_jacobian_get(pr, lam * k, J, err);
   vxc_implicit_pair ip = {J, 0, 1, {0}, 0, 0, 0};
   double w[12], dt[12];
   if (st == VXC_OK) {
-    st = vxc_implicit_step(2, minv, a_free, hs, 1, &ip, w, dt, &pr->al, err);
+    st = vxc_implicit_step(2, minv, a_free, lam * k, 1, &ip, w, dt, &pr->al, err);
   }
   if (st != VXC_OK) {
     return st;
   }
-  double t0[12];
-  memcpy(t0, b[0].t, sizeof b[0].t);
-  memcpy(t0 + 6, b[1].t, sizeof b[1].t);
   for (int i = 0; i < 12; i++) {
+    double t0 = b[i / 6].t[i % 6];
+    dt[i] /= lam;
     b[i / 6].t[i % 6] += dt[i];
-    out->wrench[i] += hs * ip.wrench[i];
-    out->work += hs * ip.wrench[i] * (t0[i] + 0.5 * dt[i]);
+    out->wrench[i] += k * ip.wrench[i];
+    out->work += k * ip.wrench[i] * (t0 + 0.5 * dt[i]);
   }
+  return VXC_OK;
+}
+
+
+/* A drift of length hs at the bodies' twists: the poses moved, the states advanced, the
+ * elastic work accumulated. */
+static vxc_status drift(vxc_pair *pr, sub_body b[2], double hs, vxc_substep_result *out,
+                        vxc_error *err) {
   vxc_body_motion ma = body_motion(&b[0]), mb = body_motion(&b[1]);
   out->elastic += elastic_work(pr, &ma, &mb, hs);
   body_move(&b[0], hs);
@@ -269,11 +281,12 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
   vxc_pair_wrench w;
   int started = pr->stepped && pr->last_started > 0; /* the caller's step found it new */
   vxc_status st = step_at(pr, b, &w, err);
-  if (st == VXC_OK && (started || w.started > 0)) {
+  int fresh = started || w.started > 0; /* a new contact grows its sub-steps from h / 8 */
+  if (st == VXC_OK && fresh) {
     st = move_back(pr, b, a_free, h, &r.back, err);
   }
   vxc_pair_jacobian J;
-  double t = -r.back, hs = h / 16, d_pose[144];
+  double t = -r.back, hs = fresh ? h / 16 : h, last = 0, d_pose[144];
   while (st == VXC_OK && t < h * (1 - 1e-12)) {
     if (r.substeps == MAX_SUBSTEPS) {
       return vxg_error_set(err, VXC_ERR_LIMIT, NULL, 0, 0, "%s: more than %d sub-steps", fn,
@@ -289,9 +302,19 @@ vxc_status vxc_pair_substep(vxc_pair *pr, const vxc_pose *pose_a, const vxc_body
       break;
     }
     hs = fmin(sub_length(pr, d_pose, minv, h, hs), h - t);
-    st = substep(pr, b, minv, a_free, hs, &J, &r, err);
+    st = kick(pr, b, minv, a_free, 0.5 * (last + hs), 0.5, &J, &r, err);
+    if (st == VXC_OK) {
+      st = drift(pr, b, hs, &r, err);
+    }
+    last = hs;
     t += hs;
     r.substeps++;
+  }
+  if (st == VXC_OK) { /* the last half kick, at the end's poses */
+    st = step_at(pr, b, &w, err);
+  }
+  if (st == VXC_OK) {
+    st = kick(pr, b, minv, a_free, 0.5 * last, 1, &J, &r, err);
   }
   if (st != VXC_OK) {
     return st;
@@ -319,5 +342,5 @@ int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double
     }
   }
   double moved = depth_rate(pr) * h, wh2 = omega2(J->d_pose, minv) * h * h;
-  return ((wh2 > 1 || (pr->in_impact && wh2 > 0.04)) && moved > 0.01) || moved > 0.5;
+  return ((wh2 > 1 || pr->in_impact) && moved > 0.01) || moved > 0.5;
 }

@@ -253,8 +253,8 @@ VXC_API vxc_status vxc_implicit_step(int nbody, const double *minv, const double
  * linearisation, so vxc_pair_substep should take it: a contact the step found new; one the
  * step moves by more than half its depth scale V / A (|v_cn| h > 0.5 V / A); or one whose
  * period is short (omega h > 1, omega^2 = trace(-minv J->d_pose), minv as for
- * vxc_pair_substep), or above 0.2 for one vxc_pair_substep took since it closed, while the
- * step moves it by more than 1% of V / A (a resting contact stays with vxc_implicit_step). 0
+ * vxc_pair_substep) or one vxc_pair_substep took since it closed (the whole impact), while
+ * the step moves it by more than 1% of V / A (a resting contact stays with vxc_implicit_step). 0
  * otherwise, and for a NULL input. */
 VXC_API int vxc_pair_impact(const vxc_pair *pr, const vxc_pair_jacobian *J, const double minv[144],
                             double h);
@@ -280,11 +280,14 @@ typedef struct vxc_substep_result {
  * accelerations a_free (12), held over the step. A contact the caller's last step (or this
  * call's first) found new and overlapping is first moved back along the twists to where it
  * began (the fixed step found it late, as deep as h times the approach speed); then
- * sub-steps of at most h / 8, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
+ * sub-steps of at most h, 0.05 / omega (omega^2 = trace(-minv d_pose)) and the time the
  * contact's depth V / A takes to change by a fifth (growing at most twofold from one to the
- * next) each step the pair, solve vxc_implicit_step and advance the states, to the step's
- * end. The simulator applies out->wrench over its step, so its bodies end with
- * the sub-steps' twists; its semi-implicit Euler moves them by h times those twists, not
+ * next, a new contact's from h / 8) follow the leapfrog to the step's end (a half kick, drifts that move the poses and
+ * advance the states, kicks of the drifts' mean lengths between them, a closing half kick;
+ * each kick steps the pair and solves vxc_implicit_step, the wrench at the kick's mean
+ * twist, the closing one's at its end). The simulator applies out->wrench over its step, so
+ * its bodies end with the sub-steps' twists; its semi-implicit Euler moves them by h times
+ * those twists, not
  * along the sub-steps' path: out->pose is where they should be (a simulator that can set
  * positions sets them). Returns VXC_OK; VXC_ERR_ARG (a NULL input, h not positive);
  * VXC_ERR_LIMIT (more than 4096 sub-steps); the errors of vxc_pair_step,
