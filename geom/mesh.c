@@ -1178,9 +1178,6 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, const double
     return -1;
   }
   int n = vxg_mesh_bvh_collect(m, p, r, box, max, 0, pid);
-  if (n == 0 && box) {
-    n = vxg_mesh_bvh_collect(m, p, r, NULL, max, 0, pid); /* none sure to: the ball's */
-  }
   if (n <= 0) {
     return -1;
   }

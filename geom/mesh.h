@@ -120,7 +120,7 @@ int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
 /* The distinct planes (pid) of the triangles within distance r of p (double-precision
  * test) into pid[0 .. n), in the BVH's order, or with `tris` the triangles themselves;
  * with a box (nullable; as vxg_mesh_planes's) only those that also meet its outer box's
- * slabs, and n is 0 unless one of them surely meets its inner box. Returns n, or -1 when more than `max` are (or p is beyond float range). */
+ * slabs when one of them surely meets its inner box, else the ball's. Returns n, or -1 when more than `max` are (or p is beyond float range). */
 int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r,
                          const double *box, int max, int tris, int *pid);
 /* The bounding-box tree of the triangles (mesh_tree.c), for distances between meshes and

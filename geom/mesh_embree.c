@@ -390,7 +390,27 @@ typedef struct collect_state {
   int *pid; /* the planes (triangles) found */
   int tris;
   uint64_t seen; /* bit (plane & 63) of every plane found: most others need no scan */
+  int nb;        /* with a box: the ball's planes too (-1: more than max) */
+  uint64_t bseen;
+  int bid[VXG_MESH_PLANES_MAX];
 } collect_state;
+
+/* Adds plane id to the list ids[0 .. *n) (bits *seen) unless there; 0, or -1 when the
+ * list already holds max. */
+static int add_plane(int *ids, int *n, uint64_t *seen, int max, int id) {
+  uint64_t bit = (uint64_t)1 << (id & 63);
+  for (int i = 0; i < *n && (*seen & bit); i++) {
+    if (ids[i] == id) {
+      return 0;
+    }
+  }
+  if (*n >= max) {
+    return -1;
+  }
+  ids[(*n)++] = id;
+  *seen |= bit;
+  return 0;
+}
 
 /* 0 when the triangle (a, b, c) lies wholly beyond one of the slabs |u_j . (x - p)| <=
  * box[9 + j] (u_j = box[3 j ..]), else 1: a superset of the triangles meeting the outer
@@ -431,13 +451,18 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   if (h * h > q->r2 * (1 + 1e-9)) {
     return false; /* the plane alone is beyond the radius */
   }
-  if (q->box && !tri_meets_slabs(q->box, q->p, a, m->v + 3 * t[1], m->v + 3 * t[2])) {
-    return false;
+  int slab = !q->box || tri_meets_slabs(q->box, q->p, a, m->v + 3 * t[1], m->v + 3 * t[2]);
+  if (!slab && (q->sure || q->nb < 0)) {
+    return false; /* the ball's list is no longer wanted */
   }
   double cp[3];
   int feat;
   double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
-  if (d2 <= q->r2) {
+  if (d2 <= q->r2 && q->box && !q->sure && q->nb >= 0 &&
+      add_plane(q->bid, &q->nb, &q->bseen, q->max, id) != 0) {
+    q->nb = -1;
+  }
+  if (d2 <= q->r2 && slab) {
     if (q->box && !q->sure) {
       /* the triangle's point nearest p within the inner box: the triangle meets the box */
       double dc[3] = {cp[0] - q->p[0], cp[1] - q->p[1], cp[2] - q->p[2]};
@@ -463,7 +488,7 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
 int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, const double *box,
                          int max, int tris, int *pid) {
   const bvh *b = m->bvh;
-  collect_state q = {m, p, r * r, box, max, 0, 0, pid, tris, 0};
+  collect_state q = {m, p, r * r, box, max, 0, 0, pid, tris, 0, 0, 0, {0}};
   double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
   struct RTCPointQuery pq;
   pq.x = (float)p[0];
@@ -479,7 +504,13 @@ int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, const d
   unsigned int mx = ftz_enter();
   rtcPointQuery(b->scene, &pq, &ctx, collect_fn, &q);
   ftz_leave(mx);
-  return q.n > max ? -1 : (box && !q.sure ? 0 : q.n);
+  if (q.n > max || !box || q.sure) {
+    return q.n > max ? -1 : q.n;
+  }
+  if (q.nb > 0) {
+    memcpy(pid, q.bid, (size_t)q.nb * sizeof *pid); /* none sure to meet the box */
+  }
+  return q.nb;
 }
 
 
