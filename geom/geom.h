@@ -136,10 +136,12 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
                                  double bound, double *f, double grad[3], double *upper);
 /* For an atom that is a convex mesh (not complemented at the atom level: the atom is the
  * mesh's inside): the planes n . x <= d (query frame; planes[4 i ..] = n, d, n unit) of
- * vxg_mesh_planes for the ball of radius r about c, at most `max` (<= VXG_MESH_PLANES_MAX).
- * When the surface meets the ball, the atom's set within the ball is exactly their
- * intersection. Returns their number, or -1 (not a convex mesh, none, or more than max). */
-int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes);
+ * vxg_mesh_planes for the box of half-extents e (m) about c, axes those of the query frame
+ * (within its ball), at most `max` (<= VXG_MESH_PLANES_MAX). When the surface meets the
+ * box, the atom's set within the box is exactly their intersection. Returns their number,
+ * or -1 (not a convex mesh, none, or more than max). */
+int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int max,
+                    double *planes);
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
  * (query frame), the corners and planes in the query frame (first as there, nullable; a
  * vertex's corners are bitwise equal). Returns as vxg_mesh_triangles, or -1 when the atom
@@ -412,12 +414,18 @@ int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r
  * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
  * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of
  * its lowest triangle, in increasing order of that triangle; at most `max` (1 to
- * VXG_MESH_PLANES_MAX). Returns their number, or -1 when there are more, or none. For a
- * convex mesh (info.convex) whose surface meets the ball (p, r), the mesh's inside within
- * the ball is exactly the intersection of these half-spaces within the ball (near a
- * boundary point, a convex polyhedron is the intersection of the half-spaces of the faces
- * through it, and every such face meets the ball). */
-int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, int max, double *planes);
+ * VXG_MESH_PLANES_MAX). With a box (nullable: unit axes box[3 j .. 3 j + 2], outer and
+ * inner half-extents box[9 + j] and box[12 + j], j < 3, mesh frame, centred on p, the
+ * outer within the ball), only the triangles that also meet the outer box's three slabs
+ * when one of them surely meets the inner box (its point nearest p lies in it), else the
+ * ball's. Returns their number, or -1 when there are more, or none. For a convex mesh
+ * (info.convex) whose surface meets the ball (p, r), the mesh's inside within the ball
+ * (with a box, within its inner box) is exactly the intersection of these half-spaces
+ * within it (near a boundary point, a convex polyhedron is the intersection of the
+ * half-spaces of the faces through it, and every such face meets the ball, or the outer
+ * box; when the surface meets the inner box, that box holds a point of the inside). */
+int vxg_mesh_planes(const struct vxg_mesh *m, const double p[3], double r, const double *box,
+                    int max, double *planes);
 /* The triangles within distance r of p (mesh frame), at most `max` (>= 1), in increasing
  * order of their index: tri[9 i ..] their corners (counter-clockwise seen from outside),
  * plane[4 i ..] their plane (n . x <= d inside, n unit and outward), group[i] their group of

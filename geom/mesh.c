@@ -1171,12 +1171,13 @@ int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, 
 }
 
 
-int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, int max, double *planes) {
+int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, const double *box, int max,
+                    double *planes) {
   int pid[VXG_MESH_PLANES_MAX];
   if (max < 1 || max > VXG_MESH_PLANES_MAX) {
     return -1;
   }
-  int n = vxg_mesh_bvh_collect(m, p, r, max, 0, pid);
+  int n = vxg_mesh_bvh_collect(m, p, r, box, max, 0, pid);
   if (n <= 0) {
     return -1;
   }
@@ -1225,7 +1226,7 @@ int vxg_mesh_triangles(const vxg_mesh *m, const double p[3], double r, int max, 
   if (max < 1 || max > VXG_MESH_TRIS_MAX) {
     return -1;
   }
-  int n = vxg_mesh_bvh_collect(m, p, r, max, 1, tid);
+  int n = vxg_mesh_bvh_collect(m, p, r, NULL, max, 1, tid);
   for (int i = 1; i < n; i++) {
     int t = tid[i], j = i; /* an order independent of the BVH's */
     for (; j > 0 && tid[j - 1] > t; j--) {

@@ -119,9 +119,10 @@ void vxg_mesh_tri_bounds(const struct vxg_mesh *m, int t, double pad_rel, struct
 int vxg_mesh_bvh_near(const struct vxg_mesh *m, const double p[3], double r);
 /* The distinct planes (pid) of the triangles within distance r of p (double-precision
  * test) into pid[0 .. n), in the BVH's order, or with `tris` the triangles themselves;
- * returns n, or -1 when more than `max` are (or p is beyond float range). */
-int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r, int max,
-                         int tris, int *pid);
+ * with a box (nullable; as vxg_mesh_planes's) only those that also meet its outer box's
+ * slabs when one of them surely meets its inner box, else the ball's. Returns n, or -1 when more than `max` are (or p is beyond float range). */
+int vxg_mesh_bvh_collect(const struct vxg_mesh *m, const double p[3], double r,
+                         const double *box, int max, int tris, int *pid);
 /* The bounding-box tree of the triangles (mesh_tree.c), for distances between meshes and
  * to convex cells (cell_distance.c): median splits along the longest side of the
  * triangles' centroids' box, leaves of at most VXG_MESH_TREE_LEAF triangles. Build:

@@ -378,17 +378,59 @@ int vxg_mesh_bvh_near(const vxg_mesh *m, const double p[3], double r) {
 }
 
 
-/* Gathers the distinct planes (or, with `tris`, the triangles) within the radius, stopping
- * past `max`. */
+/* Gathers the distinct planes (or, with `tris`, the triangles) within the radius (and
+ * meeting the box's slabs, when there is a box), stopping past `max`. */
 typedef struct collect_state {
   const vxg_mesh *m;
   const double *p;
   double r2;
+  const double *box; /* nullable: as vxg_mesh_planes's */
   int max, n;
+  int sure; /* with a box: a triangle found surely meets its inner box */
   int *pid; /* the planes (triangles) found */
   int tris;
   uint64_t seen; /* bit (plane & 63) of every plane found: most others need no scan */
+  int nb;        /* with a box: the ball's planes too (-1: more than max) */
+  uint64_t bseen;
+  int bid[VXG_MESH_PLANES_MAX];
 } collect_state;
+
+/* Adds plane id to the list ids[0 .. *n) (bits *seen) unless there; 0, or -1 when the
+ * list already holds max. */
+static int add_plane(int *ids, int *n, uint64_t *seen, int max, int id) {
+  uint64_t bit = (uint64_t)1 << (id & 63);
+  for (int i = 0; i < *n && (*seen & bit); i++) {
+    if (ids[i] == id) {
+      return 0;
+    }
+  }
+  if (*n >= max) {
+    return -1;
+  }
+  ids[(*n)++] = id;
+  *seen |= bit;
+  return 0;
+}
+
+/* 0 when the triangle (a, b, c) lies wholly beyond one of the slabs |u_j . (x - p)| <=
+ * box[9 + j] (u_j = box[3 j ..]), else 1: a superset of the triangles meeting the outer
+ * box. */
+static int tri_meets_slabs(const double *box, const double *p, const double *a, const double *b,
+                           const double *c) {
+  const double da[3] = {a[0] - p[0], a[1] - p[1], a[2] - p[2]};
+  const double db[3] = {b[0] - p[0], b[1] - p[1], b[2] - p[2]};
+  const double dc[3] = {c[0] - p[0], c[1] - p[1], c[2] - p[2]};
+  for (int j = 0; j < 3; j++) {
+    const double *u = box + 3 * j, e = box[9 + j];
+    double sa = u[0] * da[0] + u[1] * da[1] + u[2] * da[2];
+    double sb = u[0] * db[0] + u[1] * db[1] + u[2] * db[2];
+    double sc = u[0] * dc[0] + u[1] * dc[1] + u[2] * dc[2];
+    if ((sa > e && sb > e && sc > e) || (sa < -e && sb < -e && sc < -e)) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   collect_state *q = args->userPtr;
@@ -409,10 +451,27 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   if (h * h > q->r2 * (1 + 1e-9)) {
     return false; /* the plane alone is beyond the radius */
   }
+  int slab = !q->box || tri_meets_slabs(q->box, q->p, a, m->v + 3 * t[1], m->v + 3 * t[2]);
+  if (!slab && (q->sure || q->nb < 0)) {
+    return false; /* the ball's list is no longer wanted */
+  }
   double cp[3];
   int feat;
   double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
-  if (d2 <= q->r2) {
+  if (d2 <= q->r2 && q->box && !q->sure && q->nb >= 0 &&
+      add_plane(q->bid, &q->nb, &q->bseen, q->max, id) != 0) {
+    q->nb = -1;
+  }
+  if (d2 <= q->r2 && slab) {
+    if (q->box && !q->sure) {
+      /* the triangle's point nearest p within the inner box: the triangle meets the box */
+      double dc[3] = {cp[0] - q->p[0], cp[1] - q->p[1], cp[2] - q->p[2]};
+      q->sure = 1;
+      for (int j = 0; j < 3; j++) {
+        const double *u = q->box + 3 * j;
+        q->sure &= fabs(u[0] * dc[0] + u[1] * dc[1] + u[2] * dc[2]) <= q->box[12 + j];
+      }
+    }
     if (q->n < q->max) {
       q->pid[q->n] = id;
       q->seen |= bit;
@@ -426,10 +485,10 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
 }
 
 
-int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max, int tris,
-                         int *pid) {
+int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, const double *box,
+                         int max, int tris, int *pid) {
   const bvh *b = m->bvh;
-  collect_state q = {m, p, r * r, max, 0, pid, tris, 0};
+  collect_state q = {m, p, r * r, box, max, 0, 0, pid, tris, 0, 0, 0, {0}};
   double slack = (fabs(p[0]) + fabs(p[1]) + fabs(p[2])) * FLT_EPSILON + FLT_MIN;
   struct RTCPointQuery pq;
   pq.x = (float)p[0];
@@ -445,7 +504,13 @@ int vxg_mesh_bvh_collect(const vxg_mesh *m, const double p[3], double r, int max
   unsigned int mx = ftz_enter();
   rtcPointQuery(b->scene, &pq, &ctx, collect_fn, &q);
   ftz_leave(mx);
-  return q.n > max ? -1 : q.n;
+  if (q.n > max || !box || q.sure) {
+    return q.n > max ? -1 : q.n;
+  }
+  if (q.nb > 0) {
+    memcpy(pid, q.bid, (size_t)q.nb * sizeof *pid); /* none sure to meet the box */
+  }
+  return q.nb;
 }
 
 

@@ -494,7 +494,8 @@ int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, 
 }
 
 
-int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, double *planes) {
+int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int max,
+                    double *planes) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;
   }
@@ -503,10 +504,20 @@ int vxg_atom_planes(const vxg_atom *a, const double c[3], double r, int max, dou
   if (!mi.convex) {
     return -1;
   }
-  double l[3];
+  double l[3], box[15];
   vxg_xform_point(&a->to_local, c, l);
-  /* a little beyond r, for the rounding of the frame change */
-  int n = vxg_mesh_planes(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, planes);
+  /* the query frame's axis j in the mesh's frame: column j of the rotation; the ball and
+     the box a little larger, for the rounding of the frame change */
+  const double *rot = a->to_local.r, pad = ROUND_MARGIN * a->size[1];
+  for (int j = 0; j < 3; j++) {
+    box[3 * j] = rot[j];
+    box[3 * j + 1] = rot[3 + j];
+    box[3 * j + 2] = rot[6 + j];
+    box[9 + j] = e[j] * (1 + 1e-9) + pad;
+    box[12 + j] = e[j] * (1 - 1e-9) - pad;
+  }
+  double r = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+  int n = vxg_mesh_planes(a->mesh, l, r * (1 + 1e-9) + pad, box, max, planes);
   for (int i = 0; i < n; i++) {
     plane_to_frame(&a->to_local, planes + 4 * i);
   }

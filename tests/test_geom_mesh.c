@@ -770,7 +770,7 @@ static void test_mesh_planes_near_a_point(void **state) {
   double pl[4 * VXG_MESH_PLANES_MAX];
   const double corner[3] = {0.2, 0.1, 0.05}, face[3] = {0, 0, 0.05}, far[3] = {1, 1, 1};
   const double origin[3] = {0, 0, 0};
-  assert_int_equal(vxg_mesh_planes(m, corner, 0.01, 32, pl), 3);
+  assert_int_equal(vxg_mesh_planes(m, corner, 0.01, NULL, 32, pl), 3);
   double seen[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++) {
     /* each an axis with the half-extent as offset */
@@ -780,12 +780,27 @@ static void test_mesh_planes_near_a_point(void **state) {
     seen[a] = 1;
   }
   assert_true(seen[0] && seen[1] && seen[2]);
-  assert_int_equal(vxg_mesh_planes(m, face, 0.01, 32, pl), 1);
+  assert_int_equal(vxg_mesh_planes(m, face, 0.01, NULL, 32, pl), 1);
   assert_double_near(pl[2], 1, 1e-15);
   assert_double_near(pl[3], 0.05, 1e-15);
-  assert_int_equal(vxg_mesh_planes(m, origin, 1, 32, pl), 6);
-  assert_int_equal(vxg_mesh_planes(m, origin, 1, 5, pl), -1);
-  assert_int_equal(vxg_mesh_planes(m, far, 0.01, 32, pl), -1);
+  assert_int_equal(vxg_mesh_planes(m, origin, 1, NULL, 32, pl), 6);
+  assert_int_equal(vxg_mesh_planes(m, origin, 1, NULL, 5, pl), -1);
+  assert_int_equal(vxg_mesh_planes(m, far, 0.01, NULL, 32, pl), -1);
+  /* a box within the ball: only the faces that meet it; when none does, the ball's */
+  const double near_top[3] = {0.195, 0.095, 0.05}, inner[3] = {0.19, 0.09, 0.04};
+  double box[15] = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0.002, 0.002, 0.002, 0.002, 0.002, 0.002};
+  assert_int_equal(vxg_mesh_planes(m, near_top, 0.01, NULL, 32, pl), 3);
+  assert_int_equal(vxg_mesh_planes(m, near_top, 0.01, box, 32, pl), 1);
+  assert_double_near(pl[2], 1, 1e-15);
+  box[9] = 0.006; /* now reaching the face x = 0.2 too */
+  assert_int_equal(vxg_mesh_planes(m, near_top, 0.01, box, 32, pl), 2);
+  box[9] = 0.002;
+  assert_int_equal(vxg_mesh_planes(m, inner, 0.02, box, 32, pl), 3);
+  /* a box just beyond an edge meets both faces' slabs but neither face: the ball's */
+  const double beyond[3] = {0.2025, 0.1025, 0};
+  assert_int_equal(vxg_mesh_planes(m, beyond, 0.01, box, 32, pl), 2);
+  box[9] = box[10] = 0.0015; /* nor their slabs: still the ball's */
+  assert_int_equal(vxg_mesh_planes(m, beyond, 0.01, box, 32, pl), 2);
   /* the box as a moved primitive of a cell: its corner's planes in the cell's frame */
   vxg_solid *s = NULL;
   assert_int_equal(vxg_solid_create(NULL, "s", &s), VXC_OK);
@@ -803,9 +818,10 @@ static void test_mesh_planes_near_a_point(void **state) {
   assert_int_equal(vxg_cell_add_prim(c, &p, &err), VXC_OK);
   assert_int_equal(vxg_cell_finish(c, NULL, &err), VXC_OK);
   double cw[3], centre[3];
+  const double he[3] = {0.005, 0.005, 0.005}; /* a cube about the corner meets its 3 faces */
   vxg_xform_point(&mv, corner, cw);
   vxg_xform_point(&mv, origin, centre);
-  assert_int_equal(vxg_atom_planes(&c->atom[0], cw, 0.01, 32, pl), 3);
+  assert_int_equal(vxg_atom_planes(&c->atom[0], cw, he, 32, pl), 3);
   for (int i = 0; i < 3; i++) {
     const double *q = pl + 4 * i;
     assert_double_near(q[0] * q[0] + q[1] * q[1] + q[2] * q[2], 1, 1e-14);
@@ -824,7 +840,7 @@ static void test_mesh_planes_near_a_point(void **state) {
   a.mesh = torus;
   vxg_xform_identity(&a.to_local);
   const double on[3] = {0.055, 0, 0};
-  assert_int_equal(vxg_atom_planes(&a, on, 0.005, 32, pl), -1);
+  assert_int_equal(vxg_atom_planes(&a, on, he, 32, pl), -1);
   vxg_mesh_free(torus);
   mg_free(&g);
 }

@@ -1284,7 +1284,7 @@ static int mesh_planes_hs(const vxv_qcell *qc, int k, int i, const vxv_box *b, i
     return -1; /* a box to be split anyway unless few (large) triangles are near: the
                   disc of its ball holds 4 max triangles of mean size */
   }
-  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, r, max, pl) : -1;
+  int n = max > 0 ? vxg_atom_planes(&qc->pc->atom[i], b->c, b->e, max, pl) : -1;
   return n < 0 ? -1 : planes_hs(pl, n, k, b, hs);
 }
 
