@@ -1210,10 +1210,8 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   out[16] = hi;
   /* the BSP's pieces carry their own rounding (a region that keeps none is empty) */
   out[17] = bsp ? bsp_round : cp_rounding(base, nv0, b, ng);
-  out[24] = 0;
-  if (nc > 0 && mid->nv > 0 && base->nv > 0) {
-    out[24] = third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi) == 0;
-  }
+  out[24] = nc > 0 && mid->nv > 0 && base->nv > 0 &&
+            third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi) == 0;
   out[10] = lo;
   out[11] = hi;
   return 0;
@@ -1512,8 +1510,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     return 0;
   }
   l->b = *b;
-  double out[25];
-  out[24] = 0; /* 1: a third-order value (l->order3) */
+  double out[25]; /* out[24] 1: a third-order value (l->order3), set by either path */
   int exact = nlin == 0;
   int rc = leaf_fast(q, th, b, hs, nh, ng, nohi, lo_empty, drop_empty && nplanes == 0, value_only,
                      out);
