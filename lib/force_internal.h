@@ -38,6 +38,27 @@ typedef struct vxci_friction_out {
  * 4.219-4.243. */
 void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out);
 
+/* The kernel's inputs x as its derivatives order them: v_t (3), w_n, z (3), theta, s_dw. */
+#define VXCI_FX 9
+enum { VXCI_X_V = 0, VXCI_X_W = 3, VXCI_X_Z = 4, VXCI_X_TH = 7, VXCI_X_SDW = 8 };
+
+/* The kernel's derivatives over x: the force and spinning torque per unit normal force
+ * (f_t / f_n, tau_spin / f_n; the rates do not depend on f_n). */
+typedef struct vxci_friction_d {
+  double ft[3][VXCI_FX];
+  double ts[VXCI_FX];
+  double dz[3][VXCI_FX];
+  double dth[VXCI_FX];
+  double dsdw[VXCI_FX];
+} vxci_friction_d;
+
+/* vxci_friction_eval with, when d is not NULL, its derivatives in closed form on the branch
+ * each value takes (saturated or not, within v_e or not; at v_t = 0 and w_n = 0 the kinks of
+ * |v_t| and |w_n| in the Contensou factors take the mean of their sides, 0; s_dw's clamp
+ * to [0, 1] in mu_max is differentiated inside it). */
+void vxci_friction_eval_d(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out,
+                          vxci_friction_d *d);
+
 /* The kernel's stick indicator s = exp(-(v_avg / v_s)^2), v_avg = sqrt(vt^2 + rw^2), for a
  * slip speed vt and a spin speed rw = r_gyr w_n (m/s), and its Contensou factors C_vs, C_ws
  * (4.223-4.224 blended with s; both 1 without `contensou`). */
@@ -57,6 +78,32 @@ void vxci_friction_law_sliding(const vxc_params *p, const vxci_friction_in *in,
 void vxci_rolling_eval(const vxc_params *p, double f_n, const double n[3], const double w_r[3],
                        const double state[VXC_STATE_SIZE], double tau_roll[3], double *tau_spin,
                        double dphi[3], double *dpsi);
+
+/* The rolling kernel's inputs as its derivatives order them: w_r (3), the state's phi (3)
+ * and psi. */
+#define VXCI_RX 7
+enum { VXCI_R_W = 0, VXCI_R_PHI = 3, VXCI_R_PSI = 6 };
+
+/* Its derivatives: the torque on A per unit normal force (rolling and spinning), the rates of
+ * phi and psi. */
+typedef struct vxci_rolling_d {
+  double torque[3][VXCI_RX];
+  double dphi[3][VXCI_RX];
+  double dpsi[VXCI_RX];
+} vxci_rolling_d;
+
+/* The rolling kernel of vxci_rolling_eval per unit normal force: the torque on A (rolling
+ * and spinning together), the rates, and their derivatives in closed form on the branch
+ * each bristle takes (rolling.c). */
+void vxci_rolling_eval_d(const vxc_params *p, const double n[3], const double w_r[3],
+                    const double state[VXC_STATE_SIZE], double torque[3], double dphi[3],
+                    double *dpsi, vxci_rolling_d *d);
+
+/* vxc_contact_jacobian's matrix for inputs vxc_contact_eval has accepted (no checks; the
+ * normal is renormalised as there): contact_jacobian.c. */
+void vxci_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *g,
+                           const vxc_body_motion *a, const vxc_body_motion *b,
+                           const double state[VXC_STATE_SIZE], double jac[VXC_JAC_SIZE * VXC_JAC_SIZE]);
 
 /* Copies a normal into n, unit (force.c). VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its
  * length is off by more than VXC_UNIT_TOL; err (may be NULL) names `fn` and the argument

@@ -6,8 +6,8 @@
  * centroid, u = (v_c, w_r) (section 4), and in its integrated states s (bristles, dwell,
  * relaxation, rolling angles); the 6-vector f = (force on A at p_c, pure torque on A) maps to
  * the bodies' wrench by G^T and u = G t, where t are the bodies' twists (G below). The
- * state derivative s' depends on u through the slip v_t, the spin w_n and, with rate-
- * independent rolling, w_t only; f on v_cn through f_n alone. */
+ * derivatives in u and s are the model's own, in closed form (vxci_contact_jacobian,
+ * contact_jacobian.c); the pose stiffness comes from the contact's area (pose_part). */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -63,141 +63,25 @@ static void gemm_add(int n, int k, int m, double alpha, const double *A, const d
 
 /* ---- one contact ------------------------------------------------------------------------ */
 
-/* Two unit tangents completing n. */
-static void tangents(const double n[3], double t1[3], double t2[3]) {
-  double e[3] = {0, 0, 0};
-  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
-                                  : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
-  e[k] = 1;
-  vxg_cross(n, e, t1);
-  double l = sqrt(vxg_dot(t1, t1));
-  for (int i = 0; i < 3; i++) {
-    t1[i] /= l;
-  }
-  vxg_cross(n, t1, t2);
-}
-
-
-/* The model at relative-motion change du6 (body A's motion shifted so that v_c and w_r move by
- * du6) and state change ds (NULL: none): f and s'. */
-static vxc_status eval_at(const lin_in *in, const double du6[6], int ids, double ds, double f[6],
-                          double sd[NS], vxc_error *err) {
-  vxc_body_motion a = in->ma;
-  double ra[3], wx[3], st[VXC_STATE_SIZE], d[VXC_STATE_SIZE];
-  memcpy(st, in->state, sizeof st);
-  if (ids >= 0) {
-    st[SIDX[ids]] += ds;
-  }
-  for (int i = 0; i < 3; i++) {
-    ra[i] = in->g->centroid[i] - a.r[i];
-  }
-  vxg_cross(du6 + 3, ra, wx);
-  for (int i = 0; i < 3; i++) {
-    a.w[i] += du6[3 + i];
-    a.v[i] += du6[i] - wx[i];
-  }
-  vxc_wrench w;
-  vxc_status s = vxc_contact_eval(in->p, in->g, &a, &in->mb, st, &w, d, err);
-  if (s != VXC_OK) {
-    return s;
-  }
-  for (int i = 0; i < 3; i++) {
-    f[i] = w.force_a[i];
-    f[3 + i] = w.torque_rolling[i] + w.torque_spinning[i];
-  }
-  for (int k = 0; k < NS; k++) {
-    sd[k] = d[SIDX[k]];
-  }
-  return VXC_OK;
-}
-
-
-/* Column `col` of df/dx and ds'/dx (when fcol, scol) by central differences along dir (a
- * relative-motion direction, unit, scaled by step) or state entry ids. */
-static vxc_status central(const lin_in *in, const double dir[6], int ids, double step, double *fcol,
-                          int fstride, double *scol, int sstride, vxc_error *err) {
-  double up[6], dn[6], fp[6], fm[6], sp[NS], sm[NS];
-  for (int i = 0; i < 6; i++) {
-    up[i] = dir ? step * dir[i] : 0;
-    dn[i] = -up[i];
-  }
-  vxc_status s = eval_at(in, up, ids, step, fp, sp, err);
-  if (s == VXC_OK) {
-    s = eval_at(in, dn, ids, -step, fm, sm, err);
-  }
-  if (s != VXC_OK) {
-    return s;
-  }
-  for (int i = 0; fcol && i < 6; i++) {
-    fcol[i * fstride] = (fp[i] - fm[i]) / (2 * step);
-  }
-  for (int i = 0; scol && i < NS; i++) {
-    scol[i * sstride] = (sp[i] - sm[i]) / (2 * step);
-  }
-  return VXC_OK;
-}
-
-
-/* The closed-form parts: the v_cn column of df/du (everything proportional to f_n, times
- * k_v V_r a), the volumetric rolling damping -k_v a T J T, and df/d(displacement) from
- * dV = A n.dx_c. */
-static void closed_parts(const lin_in *in, const vxc_wrench *w, lin *L) {
+/* The stiffness of the volume: df/d(relative displacement at p_c) from dV = A n.dx_c on every
+ * term proportional to f_n (k_v (1 + a v_cn) A n^T times f / f_n). */
+static void pose_part(const lin_in *in, const vxc_wrench *w, lin *L) {
   const vxc_params *p = in->p;
-  const double *n = in->g->normal, *J = in->g->inertia, *sy = in->state;
+  const double *n = in->g->normal, *sy = in->state;
   double u = sy[VXC_STATE_U] >= p->v_small ? sy[VXC_STATE_U] : p->v_small;
   double a = p->d / (p->e_eff * u);
-  double vr = in->g->volume - (p->tau_r > 0 ? sy[VXC_STATE_VRO] : 0.0);
-  vr = vr > 0 ? vr : 0.0;
   if (w->f_n > 0) {
     double g6[6];
     for (int i = 0; i < 3; i++) {
       g6[i] = (w->force_normal[i] + w->force_friction[i]) / w->f_n;
       g6[3 + i] = (w->torque_spinning[i] + (p->rolling ? w->torque_rolling[i] : 0.0)) / w->f_n;
     }
-    double cv = p->k_v * vr * a, cx = p->k_v * (1 + a * vxg_dot(n, L->u)) * in->area;
+    double cx = p->k_v * (1 + a * vxg_dot(n, L->u)) * in->area;
     for (int i = 0; i < 6; i++) {
       for (int j = 0; j < 3; j++) {
-        L->du[6 * i + j] += g6[i] * cv * n[j];
         L->dp[6 * i + j] += g6[i] * cx * n[j];
       }
     }
-  }
-  if (!p->rolling) { /* T J T, T = I - n n^T */
-    double T[9], JT[9];
-    for (int i = 0; i < 9; i++) {
-      T[i] = (i % 4 == 0) - n[i / 3] * n[i % 3];
-    }
-    memset(JT, 0, sizeof JT);
-    gemm_add(3, 3, 3, 1, J, T, JT);
-    double TJT[9] = {0};
-    gemm_add(3, 3, 3, 1, T, JT, TJT);
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) {
-        L->du[6 * (3 + i) + 3 + j] += -p->k_v * a * TJT[3 * i + j];
-      }
-    }
-  }
-}
-
-
-/* The difference steps: well inside the friction model's smallest velocity scale v_e and its
- * bristles' deflection scales, so a difference spans one branch of the model. */
-static double state_step(const vxc_params *p, double r_gyr, double V, int k) {
-  double mu = fmax(p->mu_s, 1e-3), zs = 1e-6 * mu / p->sigma0;
-  switch (SIDX[k]) {
-    case VXC_STATE_THETA:
-      return zs / fmax(r_gyr, 1e-6);
-    case VXC_STATE_SDW:
-      return 1e-7;
-    case VXC_STATE_VRO:
-      return 1e-7 * fmax(V, 1e-15);
-    case VXC_STATE_PHI:
-    case VXC_STATE_PHI + 1:
-    case VXC_STATE_PHI + 2:
-    case VXC_STATE_PSI:
-      return 1e-6 * p->phi_0;
-    default:
-      return zs;
   }
 }
 
@@ -213,8 +97,8 @@ static void states_on(const vxc_params *p, double r_gyr, int on[NS]) {
 }
 
 
-/* One contact's relative motion u, its model at it (f0, s'0, f_n) and the closed-form parts
- * (closed_parts): all of its linearisation but the central differences. */
+/* One contact's relative motion u, its model at it (f0, s'0, f_n) and its pose stiffness
+ * (pose_part). */
 static vxc_status lin_base(const lin_in *in, lin *L, vxc_error *err) {
   memset(L, 0, sizeof *L);
   double ra[3], rb[3], wa[3], wb[3];
@@ -242,56 +126,42 @@ static vxc_status lin_base(const lin_in *in, lin *L, vxc_error *err) {
   for (int k = 0; k < NS; k++) {
     L->sd0[k] = d[SIDX[k]];
   }
-  closed_parts(in, &w, L);
+  pose_part(in, &w, L);
   return VXC_OK;
+}
+
+
+/* The model's derivatives D (vxci_contact_jacobian) at in's motions and states into L: df/du,
+ * df/ds, ds'/du, ds'/ds (when fu, the first three too), and the states the model uses. */
+static void state_blocks(const lin_in *in, int fu, lin *L) {
+  double D[VXC_JAC_SIZE * VXC_JAC_SIZE];
+  vxci_contact_jacobian(in->p, in->g, &in->ma, &in->mb, in->state, D);
+  for (int k = 0; k < NS; k++) {
+    const double *row = D + VXC_JAC_SIZE * (6 + SIDX[k]);
+    for (int l = 0; l < NS; l++) {
+      L->ss[NS * k + l] = row[6 + SIDX[l]];
+    }
+    for (int j = 0; fu && j < 6; j++) {
+      L->su[6 * k + j] = row[j];
+    }
+  }
+  for (int i = 0; fu && i < 6; i++) {
+    memcpy(L->du + 6 * i, D + VXC_JAC_SIZE * i, 6 * sizeof *L->du);
+    for (int k = 0; k < NS; k++) {
+      L->fs[NS * i + k] = D[VXC_JAC_SIZE * i + 6 + SIDX[k]];
+    }
+  }
+  states_on(in->p, vxc_gyration_radius(in->g), L->on);
 }
 
 
 /* The linearisation of one contact: f0, s'0, df/du, df/dx, df/ds, ds'/du, ds'/ds. */
 static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
-  const double *n = in->g->normal;
-  const vxc_params *p = in->p;
   vxc_status s = lin_base(in, L, err);
-  if (s != VXC_OK) {
-    return s;
+  if (s == VXC_OK) {
+    state_blocks(in, 1, L);
   }
-  double r = vxc_gyration_radius(in->g), t1[3], t2[3];
-  tangents(n, t1, t2);
-  double dv = 1e-3 * p->v_e, dw = dv / fmax(r, 1e-3);
-  /* slip along the tangents, spin about n, and rolling (rate-independent only) */
-  double dirs[5][6] = {{t1[0], t1[1], t1[2], 0, 0, 0},
-                       {t2[0], t2[1], t2[2], 0, 0, 0},
-                       {0, 0, 0, n[0], n[1], n[2]},
-                       {0, 0, 0, t1[0], t1[1], t1[2]},
-                       {0, 0, 0, t2[0], t2[1], t2[2]}};
-  for (int k = 0; k < (p->rolling ? 5 : 3); k++) {
-    double fc[6], sc[NS];
-    s = central(in, dirs[k], -1, k < 2 ? dv : dw, fc, 1, sc, 1, err);
-    if (s != VXC_OK) {
-      return s;
-    }
-    for (int i = 0; i < 6; i++) { /* the column along dirs[k], spread back on u's axes */
-      for (int j = 0; j < 6; j++) {
-        L->du[6 * i + j] += fc[i] * dirs[k][j];
-      }
-    }
-    for (int i = 0; i < NS; i++) {
-      for (int j = 0; j < 6; j++) {
-        L->su[6 * i + j] += sc[i] * dirs[k][j];
-      }
-    }
-  }
-  states_on(p, r, L->on);
-  for (int k = 0; k < NS; k++) {
-    if (L->on[k]) {
-      s = central(in, NULL, k, state_step(p, r, in->g->volume, k), L->fs + k, NS, L->ss + k, NS,
-                  err);
-      if (s != VXC_OK) {
-        return s;
-      }
-    }
-  }
-  return VXC_OK;
+  return s;
 }
 
 
@@ -560,23 +430,16 @@ vxc_status vxci_pair_d_pose(const vxc_pair *pr, double d_pose[144], vxc_error *e
 static vxc_status advance_one(const vxc_pair *pr, const vxci_pair_contact *c, const vxc_body_motion *ma,
                               const vxc_body_motion *mb, double h, double inc[NS], vxc_error *e) {
   lin_in in = contact_in(pr, c, ma, mb);
-  double zero[6] = {0}, f[6], sd[NS];
-  lin L;
-  memset(&L, 0, sizeof L);
-  vxc_status st = eval_at(&in, zero, -1, 0, f, sd, e);
-  double r = vxc_gyration_radius(&c->geom);
-  states_on(&pr->params, r, L.on);
-  for (int k = 0; k < NS && st == VXC_OK; k++) {
-    if (L.on[k]) {
-      st = central(&in, NULL, k, state_step(&pr->params, r, c->geom.volume, k), NULL, 0, L.ss + k,
-                   NS, e);
-    }
-  }
+  vxc_wrench w;
+  double sd[VXC_STATE_SIZE];
+  vxc_status st = vxc_contact_eval(in.p, in.g, ma, mb, in.state, &w, sd, e);
   if (st != VXC_OK) {
     return st;
   }
+  lin L;
+  state_blocks(&in, 0, &L);
   for (int k = 0; k < NS; k++) {
-    inc[k] = L.on[k] ? h * sd[k] : 0.0;
+    inc[k] = L.on[k] ? h * sd[SIDX[k]] : 0.0;
   }
   if (state_solve(&L, h, 1, inc) != 0) {
     return vxg_error_set(e, VXC_ERR_NUMERIC, NULL, 0, 0, "a singular state Jacobian");

@@ -164,10 +164,11 @@ typedef struct vxc_contact_friction {
 
 typedef struct vxc_pair_jacobian {
   double wrench[12];   /* W of the last step (N, N m) */
-  double d_twist[144]; /* dW/dt at fixed poses and states: the hysteretic damping k_v a V n n^T
-                          and the volumetric rolling damping -k_v a T J T in closed form, the
-                          bristle, viscous and spinning damping (and the rate-independent
-                          rolling) by central differences of the friction model */
+  double d_twist[144]; /* dW/dt at fixed poses and states, in closed form
+                          (vxc_contact_jacobian): the hysteretic damping k_v a V n n^T, the
+                          volumetric rolling damping -k_v a T J T, the bristle, viscous and
+                          spinning damping and the rate-independent rolling (a friction law
+                          of the library by central differences) */
   double d_pose[144];  /* dW/d(pose change) at fixed twists and states: the stiffness of the
                           volume, dV = A n.dx_c (A the contact's area, dx_c the relative
                           displacement at p_c), on every term proportional to f_n; the
@@ -205,7 +206,7 @@ VXC_API vxc_status vxc_pair_jacobian_get(const vxc_pair *pr, double h, vxc_pair_
 /* Advances the states of the last step's contacts by h >= 0 (s) with A and B moving as
  * motion_a, motion_b (the twists at the step's end; the reference points as at the step):
  * the backward Euler rule linearised in the states, (I - h ds'/ds) (s+ - s) = h s'(s, u+),
- * with ds'/ds by differences (the bristle, dwell, relaxation and rolling states; u+ the
+ * with ds'/ds in closed form (the bristle, dwell, relaxation and rolling states; u+ the
  * relative motion at p_c). Stable at any h: a sticking bristle follows the slip, a sliding one
  * relaxes toward its Coulomb deflection without overshoot. Call once after a step with
  * dt = 0. Returns VXC_OK; VXC_ERR_ARG (a NULL input, h negative or not finite, no step taken);
