@@ -13,9 +13,8 @@
 #include "lib/friction_internal.h"
 #include "lib/vxc_bristle.h"
 
-/* t1, t2: unit, in the plane normal to the unit n, t1 x t2 = n; t1 is the unit vector
- * along e x n for the axis e on which n has its smallest component. */
-static void tangents(const double n[3], double t1[3], double t2[3]) {
+/* vxci_tangents (force_internal.h). */
+void vxci_tangents(const double n[3], double t1[3], double t2[3]) {
   int k = 0;
   for (int i = 1; i < 3; i++) {
     if (fabs(n[i]) < fabs(n[k])) {
@@ -93,7 +92,7 @@ vxc_status vxc_bristle_rows(const vxc_params *p, const double state[VXC_STATE_SI
   if (st != VXC_OK) {
     return st;
   }
-  tangents(n, t[0], t[1]);
+  vxci_tangents(n, t[0], t[1]);
   double sdw =
       state[VXC_STATE_SDW] < 0 ? 0.0 : (state[VXC_STATE_SDW] > 1 ? 1.0 : state[VXC_STATE_SDW]);
   double mu_max = p->mu_c + (p->mu_s - p->mu_c) * sdw, tau = p->sigma1 / p->sigma0;

@@ -73,16 +73,8 @@ static void law_at(const vxc_params *p, const vxci_friction_in *in, double out[7
  * dwell's (gonthier). dfn: f_n's row over y. */
 static void law_d(const vxc_params *p, const vxci_friction_in *in, const double n[3],
                   const double *dfn, double *jac) {
-  double t1[3], t2[3], e[3] = {0, 0, 0};
-  int k = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
-                                  : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
-  e[k] = 1;
-  vxg_cross(n, e, t1);
-  double l = sqrt(vxg_dot(t1, t1));
-  for (int i = 0; i < 3; i++) {
-    t1[i] /= l;
-  }
-  vxg_cross(n, t1, t2);
+  double t1[3], t2[3];
+  vxci_tangents(n, t1, t2);
   int gonthier = p->friction_law - 1 == VXC_LAW_GONTHIER;
   double kx[7][VXCI_FX], kf[7];
   memset(kx, 0, sizeof kx);

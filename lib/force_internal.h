@@ -1,5 +1,5 @@
-/* force_internal.h: what the force-model files of lib/ share (params.c, friction.c,
- * force.c); not installed.
+/* force_internal.h: what the force-model files of lib/ share (params.c, friction.c, force.c,
+ * rolling.c, contact_jacobian.c, bristle_step.c); not installed.
  *
  * The bristle friction of lib/README.md section 7 is one kernel used by both the volumetric and
  * the point contact model: it takes the normal force, the slip velocity in the contact
@@ -103,7 +103,12 @@ void vxci_rolling_eval_d(const vxc_params *p, const double n[3], const double w_
  * normal is renormalised as there): contact_jacobian.c. */
 void vxci_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *g,
                            const vxc_body_motion *a, const vxc_body_motion *b,
-                           const double state[VXC_STATE_SIZE], double jac[VXC_JAC_SIZE * VXC_JAC_SIZE]);
+                           const double state[VXC_STATE_SIZE],
+                           double jac[VXC_JAC_SIZE * VXC_JAC_SIZE]);
+
+/* t1, t2: unit, in the plane normal to the unit n, t1 x t2 = n; t1 is the unit vector
+ * along e x n for the axis e on which n has its smallest component. (bristle_step.c) */
+void vxci_tangents(const double n[3], double t1[3], double t2[3]);
 
 /* Copies a normal into n, unit (force.c). VXC_ERR_NUMERIC if not finite, VXC_ERR_ARG if its
  * length is off by more than VXC_UNIT_TOL; err (may be NULL) names `fn` and the argument

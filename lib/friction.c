@@ -21,6 +21,14 @@
 
 #define NX VXCI_FX
 
+/* The kernel's parts are inlined into both entries, so that the plain one (NULL gradients,
+ * a constant there) is compiled without the gradients' work. */
+#if defined(__GNUC__)
+#define KERNEL_PART __attribute__((always_inline)) inline
+#else
+#define KERNEL_PART inline
+#endif
+
 /* y += a x over the NX inputs; x NULL: nothing. */
 static void axpy(double a, const double *x, double *y) {
   for (int k = 0; x && k < NX; k++) {
@@ -47,7 +55,7 @@ static double sgn_e(double u, double u_e, double *slope) {
 /* Relaxed direction of a vector (3.33): u / |u| when |u| > u_e, else the same cubic
  * blend, so it is continuous and vanishes at u = 0. jac (may be NULL): d out / d u, 3 x 3
  * (continuous at |u| = u_e). */
-static void dir_e(const double u[3], double u_e, double out[3], double jac[9]) {
+static KERNEL_PART void dir_e(const double u[3], double u_e, double out[3], double jac[9]) {
   double m = sqrt(vxg_dot(u, u));
   double f, g; /* out = f u, jac = f I + g u u^T */
   if (m > u_e) {
@@ -70,8 +78,8 @@ static void dir_e(const double u[3], double u_e, double out[3], double jac[9]) {
 /* The blend of vxci_friction_blend with, when d is not NULL, the partial derivatives of s,
  * C_vs and C_ws over (vt, rw): d[2 k], d[2 k + 1] for k = 0, 1, 2. At vt = 0 or rw = 0 the
  * kinks of |v_t| and |rw| take the mean of their one-sided slopes. */
-static double blend(const vxc_params *p, double vt, double rw, int contensou, double *c_vs,
-                    double *c_ws, double d[6]) {
+static KERNEL_PART double blend(const vxc_params *p, double vt, double rw, int contensou,
+                                 double *c_vs, double *c_ws, double d[6]) {
   /* average surface velocity and stick indicator (4.212, 4.221; 3.30 without spin) */
   double v_avg = sqrt(vt * vt + rw * rw);
   double q = v_avg / p->v_s;
@@ -117,7 +125,8 @@ typedef struct kgrad {
 /* The saturation sat(b, f_max) of an n-vector b (n = 1: the spin's), its gradient rows db
  * (n x NX) and df_max's: b scaled to f_max when longer; db then k (I - b^ b^T) db + b^
  * df_max with k = f_max / |b|. Returns 1 when saturated. */
-static int saturate(int n, double *b, double f_max, double *db, const double *dfmax) {
+static KERNEL_PART int saturate(int n, double *b, double f_max, double *db,
+                                const double *dfmax) {
   double bm = sqrt(n == 1 ? b[0] * b[0] : vxg_dot(b, b));
   if (!(bm > f_max)) {
     return 0;
@@ -144,11 +153,11 @@ static int saturate(int n, double *b, double f_max, double *db, const double *df
 
 /* The tangential bristle (4.227-4.230; 3.35, 3.41, 3.42): out->f_t, out->dz and, with g,
  * their gradients into d. */
-static void tangential(const vxc_params *p, const vxci_friction_in *in, double s, double c_vs,
-                       double mu_max, const kgrad *g, vxci_friction_out *out,
-                       vxci_friction_d *d) {
+static KERNEL_PART void tangential(const vxc_params *p, const vxci_friction_in *in, double s,
+                                   double c_vs, double mu_max, const kgrad *g,
+                                   vxci_friction_out *out, vxci_friction_d *d) {
   const double s0 = p->sigma0, s1 = p->sigma1, k1 = p->mu_c / s1, k2 = s0 / s1;
-  double dir[3], jd[9], dz[3], b[3], db[3 * NX], dfmax[NX] = {0};
+  double dir[3], jd[9], dz[3], b[3], db[3 * NX], dfmax[NX];
   dir_e(in->v_t, p->v_e, dir, g ? jd : NULL);
   for (int i = 0; i < 3; i++) {
     double slide = k1 * c_vs * dir[i] - k2 * in->z[i];
@@ -171,6 +180,7 @@ static void tangential(const vxc_params *p, const vxci_friction_in *in, double s
     }
   }
   if (g) {
+    memset(dfmax, 0, sizeof dfmax);
     axpy(c_vs, g->mu, dfmax);
     axpy(mu_max, g->cv, dfmax);
   }
@@ -198,15 +208,17 @@ static void tangential(const vxc_params *p, const vxci_friction_in *in, double s
  * with the limit M_max = mu_max C_ws / r_gyr and the torque r_gyr^2 f_n (m + sigma2 w_n):
  * its sliding limit is mu_c r_gyr f_n C_ws (4.237). The sign of w_n is relaxed with the
  * velocity tolerance v_e applied to r_gyr w_n. */
-static void spinning(const vxc_params *p, const vxci_friction_in *in, double r, double s,
-                     double c_ws, double mu_max, const kgrad *g, vxci_friction_out *out,
-                     vxci_friction_d *d) {
+static KERNEL_PART void spinning(const vxc_params *p, const vxci_friction_in *in, double r,
+                                 double s, double c_ws, double mu_max, const kgrad *g,
+                                 vxci_friction_out *out, vxci_friction_d *d) {
   const double s0 = p->sigma0, s1 = p->sigma1, k2 = s0 / s1, c1 = p->mu_c / (r * s1);
   double slope, sg = sgn_e(r * in->w_n, p->v_e, &slope);
   double slide = c1 * c_ws * sg - k2 * in->theta;
   double dth = s * in->w_n + (1.0 - s) * slide;
-  double m = s0 * in->theta + s1 * dth, dm[NX] = {0}, dmax[NX] = {0};
+  double m = s0 * in->theta + s1 * dth, dm[NX], dmax[NX];
   if (g) { /* dm = s0 dtheta_in + s1 d(dth) */
+    memset(dm, 0, sizeof dm);
+    memset(dmax, 0, sizeof dmax);
     axpy(in->w_n - slide, g->s, dm);
     dm[VXCI_X_W] += s + (1.0 - s) * c1 * c_ws * slope * r;
     axpy((1.0 - s) * c1 * sg, g->cw, dm);
@@ -234,8 +246,9 @@ static void spinning(const vxc_params *p, const vxci_friction_in *in, double r, 
 }
 
 
-void vxci_friction_eval_d(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out,
-                          vxci_friction_d *d) {
+/* The kernel, with derivatives when d is not NULL. */
+static KERNEL_PART void kernel(const vxc_params *p, const vxci_friction_in *in,
+                               vxci_friction_out *out, vxci_friction_d *d) {
   const double r = in->r_gyr > 0 ? in->r_gyr : 0.0;
   double vt = sqrt(vxg_dot(in->v_t, in->v_t)), rw = r * in->w_n, c_vs, c_ws, bd[6];
   double s = blend(p, vt, rw, in->contensou, &c_vs, &c_ws, d ? bd : NULL);
@@ -273,6 +286,12 @@ void vxci_friction_eval_d(const vxc_params *p, const vxci_friction_in *in, vxci_
 }
 
 
+void vxci_friction_eval_d(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out,
+                          vxci_friction_d *d) {
+  kernel(p, in, out, d);
+}
+
+
 void vxci_friction_eval(const vxc_params *p, const vxci_friction_in *in, vxci_friction_out *out) {
-  vxci_friction_eval_d(p, in, out, NULL);
+  kernel(p, in, out, NULL);
 }

@@ -165,15 +165,29 @@ static vxc_status linearize(const lin_in *in, lin *L, vxc_error *err) {
 }
 
 
-/* P = (I - h ds'/ds), its solve applied to the n_rhs columns of B (NS x m). */
+/* P = (I - h ds'/ds) solved for the m columns of B (NS x m) over the states the model uses:
+ * the others' rows of P are the identity's and theirs of B are 0, so they stay 0. */
 static int state_solve(const lin *L, double h, int m, double *B) {
-  double A[NS * NS];
+  int idx[NS], n = 0;
   for (int i = 0; i < NS; i++) {
-    for (int j = 0; j < NS; j++) {
-      A[NS * i + j] = (i == j) - (L->on[i] && L->on[j] ? h * L->ss[NS * i + j] : 0.0);
+    if (L->on[i]) {
+      idx[n++] = i;
     }
   }
-  return vxci_pair_dense_solve(NS, A, m, B);
+  double A[NS * NS], X[NS * 7];
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      A[n * a + b] = (a == b) - h * L->ss[NS * idx[a] + idx[b]];
+    }
+    memcpy(X + m * a, B + m * idx[a], m * sizeof *X);
+  }
+  if (vxci_pair_dense_solve(n, A, m, X) != 0) {
+    return -1;
+  }
+  for (int a = 0; a < n; a++) {
+    memcpy(B + m * idx[a], X + m * a, m * sizeof *X);
+  }
+  return 0;
 }
 
 /* ---- the pair ------------------------------------------------------------------------- */
@@ -202,16 +216,37 @@ static void g_matrix(const double ra[3], const double rb[3], double G[72]) {
 }
 
 
-/* out += G^T M G (M 6 x 6) into a 12 x 12, and G^T v (v 6) into a 12-vector. */
-static void add_gtmg(const double G[72], const double M[36], double out[144]) {
-  double MG[72] = {0};
-  gemm_add(6, 6, 12, 1, M, G, MG);
-  for (int i = 0; i < 12; i++) {
-    for (int l = 0; l < 6; l++) {
-      double g = G[12 * l + i];
-      if (g != 0) {
-        for (int j = 0; j < 12; j++) {
-          out[12 * i + j] += g * MG[12 * l + j];
+/* X = M P(r) for P(r) = [[I, -[r]x], [0, I]] (u = G t is [P(r_a), -P(r_b)] t): M's first three
+ * columns, then its last three plus r x (row i's first three). */
+static void mul_p(const double M[36], const double r[3], double X[36]) {
+  for (int i = 0; i < 6; i++) {
+    const double *m = M + 6 * i;
+    double c[3];
+    vxg_cross(r, m, c);
+    for (int j = 0; j < 3; j++) {
+      X[6 * i + j] = m[j];
+      X[6 * i + 3 + j] = m[3 + j] + c[j];
+    }
+  }
+}
+
+
+/* out += G^T M G (M 6 x 6) into a 12 x 12 for lever arms r = (r_a, r_b): block (a, b) is
+ * +-P(r_a)^T M P(r_b), P^T X's last three rows X's plus r x (its first three, by columns). */
+static void add_gtmg(const double r[6], const double M[36], double out[144]) {
+  double X[2][36];
+  mul_p(M, r, X[0]);
+  mul_p(M, r + 3, X[1]);
+  for (int a = 0; a < 2; a++) {
+    for (int b = 0; b < 2; b++) {
+      double sg = a == b ? 1.0 : -1.0, *o = out + 72 * a + 6 * b;
+      const double *x = X[b];
+      for (int j = 0; j < 6; j++) {
+        double col[3] = {x[j], x[6 + j], x[12 + j]}, c[3];
+        vxg_cross(r + 3 * a, col, c);
+        for (int i = 0; i < 3; i++) {
+          o[12 * i + j] += sg * col[i];
+          o[12 * (3 + i) + j] += sg * (x[6 * (3 + i) + j] + c[i]);
         }
       }
     }
@@ -219,6 +254,7 @@ static void add_gtmg(const double G[72], const double M[36], double out[144]) {
 }
 
 
+/* out += G^T v (v 6) into a 12-vector. */
 static void add_gtv(const double G[72], const double v[6], double out[12]) {
   for (int i = 0; i < 12; i++) {
     for (int l = 0; l < 6; l++) {
@@ -294,10 +330,10 @@ static void drop_tangential(const double n[3], int m, double *M) {
 }
 
 
-/* One contact into *out: its linearisation L over h; with a friction record rec (may be
- * NULL) the step terms leave out the tangential friction, which rec holds. */
-static void add_contact(const lin_in *in, const lin *L, const double G[72], double h,
-                        vxc_pair_jacobian *out, vxc_contact_friction *rec) {
+/* One contact into *out: its linearisation L over h, G and its lever arms r; with a friction
+ * record rec (may be NULL) the step terms leave out the tangential friction, which rec holds. */
+static void add_contact(const lin_in *in, const lin *L, const double G[72], const double r[6],
+                        double h, vxc_pair_jacobian *out, vxc_contact_friction *rec) {
   const double *n = in->g->normal;
   /* the states over the step: (I - h S_s) ds = h (s'0 + S_u du) */
   double B[NS * 7];
@@ -331,8 +367,8 @@ static void add_contact(const lin_in *in, const lin *L, const double G[72], doub
     fstep[i] += hu[i];
   }
   add_gtv(G, L->f0, out->wrench);
-  add_gtmg(G, L->du, out->d_twist);
-  add_gtmg(G, L->dp, out->d_pose);
+  add_gtmg(r, L->du, out->d_twist);
+  add_gtmg(r, L->dp, out->d_pose);
   if (L->fn > 0) {
     normal_rows(n, G, fstep, K, hu, hdp, &out->fn_step, out->fn_row, &out->fn_pose,
                 out->fn_row_pose);
@@ -346,8 +382,8 @@ static void add_contact(const lin_in *in, const lin *L, const double G[72], doub
   }
   add_gtv(G, fstep, out->step_wrench);
   add_gtv(G, hu, out->pose_wrench);
-  add_gtmg(G, K, out->step_twist);
-  add_gtmg(G, hdp, out->pose_twist);
+  add_gtmg(r, K, out->step_twist);
+  add_gtmg(r, hdp, out->pose_twist);
 }
 
 
@@ -374,16 +410,16 @@ static vxc_status sum_contacts(const vxc_pair *pr, double h, vxc_pair_jacobian *
     if (st != VXC_OK) {
       return st;
     }
-    double ra[3], rb[3], G[72];
+    double r[6], G[72];
     for (int i = 0; i < 3; i++) {
-      ra[i] = c->geom.centroid[i] - pr->ma.r[i];
-      rb[i] = c->geom.centroid[i] - pr->mb.r[i];
+      r[i] = c->geom.centroid[i] - pr->ma.r[i];
+      r[3 + i] = c->geom.centroid[i] - pr->mb.r[i];
     }
-    g_matrix(ra, rb, G);
     if (J) {
-      add_contact(&in, &L, G, h, J, records ? &pr->fric[J->nfriction++] : NULL);
+      g_matrix(r, r + 3, G);
+      add_contact(&in, &L, G, r, h, J, records ? &pr->fric[J->nfriction++] : NULL);
     } else {
-      add_gtmg(G, L.dp, d_pose);
+      add_gtmg(r, L.dp, d_pose);
     }
   }
   return VXC_OK;

@@ -244,15 +244,16 @@ VXC_API vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geome
  * and the inputs y = (v_c (m/s), w_r (rad/s), state (VXC_STATE_SIZE)): v_c the velocity of A
  * relative to B at the centroid p_c and w_r = w_a - w_b (world frame; lib/README.md section
  * 4), the state's entries as vxc_force.h lays them out (the model reads neither the previous
- * normal nor the flags: their columns are 0; its rates of u, the normal and the flags are 0). Every term is differentiated on the
- * branch its value takes (the friction's saturation, the tolerance v_e, the normal force's
- * clamp at 0); at v_t = 0 or w_n = 0 the Contensou factors' kinks take 0, and s_dw's clamp
- * to [0, 1] is differentiated inside it. A friction law of the library (vxc_params_set_law)
- * is the one term taken by central differences (its force and rates in its slip, bristle,
- * s_dw and f_n). geom->volume == 0 gives zeros. Returns VXC_OK; the statuses of
- * vxc_contact_eval for its inputs, and VXC_ERR_ARG for a NULL jac; VXC_ERR_NUMERIC (a
- * derivative not finite). On error jac is untouched and `err` (may be NULL) names
- * vxc_contact_jacobian and the argument. */
+ * normal nor the flags: their columns are 0; the rates of u, the normal and the flags are 0).
+ * Every term is differentiated on the branch its value takes (the friction's saturation,
+ * the tolerance v_e, the normal force's clamp at 0, u's at v_small); at v_t = 0 or w_n = 0
+ * the Contensou factors' kinks take 0, the mean of their sides, and s_dw's clamp to [0, 1]
+ * is differentiated inside it. A friction law of the library (vxc_params_set_law) is the one
+ * term taken by central differences (its force and rates in its slip, bristle, s_dw and
+ * f_n). geom->volume == 0 gives zeros. Returns VXC_OK; the statuses of vxc_contact_eval for
+ * its inputs, and VXC_ERR_ARG for a NULL jac; VXC_ERR_NUMERIC (a derivative not finite). On
+ * error jac is untouched and `err` (may be NULL) names vxc_contact_jacobian and the
+ * argument. */
 VXC_API vxc_status vxc_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *geom,
                                         const vxc_body_motion *a, const vxc_body_motion *b,
                                         const double state[VXC_STATE_SIZE],
