@@ -7,14 +7,15 @@
  *
  * Each input y_j is stepped by h_j = 1e-4 L_j, L_j the scale on which the model bends along
  * it (v_e for the slip, v_e / r_gyr for the spin, the pre-sliding distance mu_s / sigma0 for
- * the bristle, phi_0 for the rolling angles, 1 for s_dw, V for V_ro, u for the impact speed):
- * the central difference's truncation error is h^2 |f'''| / 6, 1.7e-9 of the output's change
- * over L_j where f''' ~ f' / L^2, and its rounding eps |f| / h, 2.2e-12 of |f| L_j / h.
+ * the bristle, phi_0 for the rolling angles, 1 for s_dw, V for V_ro, u for the impact speed).
  * Entry (i, j) is compared as its change over L_j, |analytic - difference| L_j, against the
- * output's scale |out_i| + max_j |difference_ij| L_j: within 1e-6, a margin of 600 over the
- * truncation for the cubic blends (dir_e, sgn_e: f''' up to 3 f' / L^2 within v_e) and the
- * Stribeck exponential. A friction law of the library is itself differentiated by central
- * differences at 1e-3 v_e (truncation 1.7e-7): its cases are held to 1e-5. */
+ * output's scale |out_i| + max_j |difference_ij| L_j, within 1e-6. The difference's errors:
+ * its truncation h^2 |f'''| / 6 is 1.7e-9 of that scale where f''' ~ f' / L^2 (the cubic
+ * blends dir_e and sgn_e reach 3 f' / L^2 within v_e); its rounding is the inputs' (v_c is
+ * rebuilt from the bodies' motions, up to about 2 m/s, so it carries eps |v| = 4e-16 m/s,
+ * 4e-7 of the slip's step h = 1e-9 m/s) and the outputs' (eps |f| / h, 2.2e-12). A friction
+ * law of the library is itself differentiated by central differences at 1e-3 v_e
+ * (truncation 1.7e-7): its cases are held to 1e-5. */
 #include "tests/vxc_test.h"
 
 #include "lib/vxc.h"
@@ -117,7 +118,7 @@ static void motions(vxc_rng *r, double L, double vt, double vn, double wn, doubl
 }
 
 
-/* Contact k of class m at scale (k_v, L). */
+/* A random contact of class m at stiffness k_v and size L. */
 static void make(vxc_rng *r, motion m, double k_v, double L, contact *c) {
   memset(c, 0, sizeof *c);
   vxc_params_default(&c->p);
@@ -250,7 +251,7 @@ static double scale(const contact *c, int j) {
 
 
 /* The largest difference of the analytic matrix from central differences, relative as the
- * header says; *block: the (output, input) group where it is. */
+ * header says; *row, *col: the entry where it is. */
 static double compare(const contact *c, int *row, int *col) {
   double jac[NY * NY], fd[NY * NY], o0[NY], big[NY];
   assert_int_equal(vxc_contact_jacobian(&c->p, &c->g, &c->a, &c->b, c->state, jac, NULL), VXC_OK);
