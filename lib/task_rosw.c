@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/dense.h"
 #include "lib/task_sim.h"
 
 /* ROS34PW2 (Rang and Angermann 2005, table 4.1): alpha_ij, gamma_ij (j < i), gamma, and the
@@ -158,55 +159,6 @@ static vxc_status jacobian(sim *s, double t) {
 }
 
 
-/* LU factorisation with partial pivoting of the m x m row-major A, in place. 0 when singular. */
-static int lu_factor(double *A, int m, int *piv) {
-  for (int k = 0; k < m; k++) {
-    int p = k;
-    for (int r = k + 1; r < m; r++) {
-      if (fabs(A[r * m + k]) > fabs(A[p * m + k])) {
-        p = r;
-      }
-    }
-    piv[k] = p;
-    if (!(fabs(A[p * m + k]) > 0)) {
-      return 0;
-    }
-    if (p != k) {
-      for (int c = 0; c < m; c++) {
-        double tmp = A[k * m + c];
-        A[k * m + c] = A[p * m + c];
-        A[p * m + c] = tmp;
-      }
-    }
-    for (int r = k + 1; r < m; r++) {
-      double f = A[r * m + k] /= A[k * m + k];
-      for (int c = k + 1; c < m; c++) {
-        A[r * m + c] -= f * A[k * m + c];
-      }
-    }
-  }
-  return 1;
-}
-
-
-static void lu_solve(const double *A, int m, const int *piv, double *x) {
-  for (int k = 0; k < m; k++) {
-    double tmp = x[k];
-    x[k] = x[piv[k]];
-    x[piv[k]] = tmp;
-    for (int r = k + 1; r < m; r++) {
-      x[r] -= A[r * m + k] * x[k];
-    }
-  }
-  for (int k = m - 1; k >= 0; k--) {
-    for (int c = k + 1; c < m; c++) {
-      x[k] -= A[k * m + c] * x[c];
-    }
-    x[k] /= A[k * m + k];
-  }
-}
-
-
 /* W = D^-1 (I - h gamma J_uu) D, factored, D the fast variables' scales. 0 when singular.
  * Their units span twenty orders of magnitude (a bristle's 1e-8 m against a body's
  * velocities, J's entries from 1e-14 to 1e7); in the error norm's scales the entries are
@@ -220,7 +172,7 @@ static int factor_w(sim *s, double h) {
       j->W[r * m + c] = (r == c) - h * RW_GAMMA * jrc;
     }
   }
-  j->h = lu_factor(j->W, m, j->piv) ? h : 0;
+  j->h = vxci_lu_factor(j->W, m, j->piv) ? h : 0;
   return j->h > 0;
 }
 
@@ -247,7 +199,7 @@ static void stage_solve(sim *s, double h, double *k) {
   for (int c = 0; c < j->m; c++) {
     j->g[c] = k[j->u[c]] / j->d[c];
   }
-  lu_solve(j->W, j->m, j->piv, j->g);
+  vxci_lu_solve(j->W, j->m, j->piv, j->g);
   for (int c = 0; c < j->m; c++) {
     j->g[c] *= j->d[c];
   }
