@@ -79,20 +79,18 @@ void vxci_sim_rosw_free(sim *s) {
 }
 
 
-/* Whether slot `sl` of contact ci is held and sticking at the last evaluation (stick
- * indicator s >= 1/2, lib/README.md section 7). */
-static int sticking(const sim *s, int ci, int sl) {
-  const vxc_pair *pr = s->c[ci].pair;
-  const double *st = s->y + s->c[ci].off + sl * VXC_STATE_SIZE;
-  return st[VXC_STATE_ACTIVE] > 0.5 && pr->w[sl].stick >= 0.5;
+/* Whether slot `sl` of contact ci is held. */
+static int held(const sim *s, int ci, int sl) {
+  return s->y[s->c[ci].off + sl * VXC_STATE_SIZE + VXC_STATE_ACTIVE] > 0.5;
 }
 
 
-/* The fast variables at s->y, from its last evaluation: the friction states of each sticking
- * slot and the velocities of the dynamic bodies it touches. There the bristle is a stiff,
- * nearly linear spring-damper (sigma0 f_n, sigma1 f_n) that J captures; a sliding contact's
- * Coulomb force turns with the slip's direction within a step, which a linearisation at the
- * step's start follows badly, so such contacts stay explicit. */
+/* The fast variables at s->y: the friction states of each held slot and the velocities of the
+ * dynamic bodies it touches. While a contact sticks its bristle is a stiff, nearly linear
+ * spring-damper (sigma0 f_n, sigma1 f_n) that J captures; while it slides toward a stop its
+ * Coulomb force, f_n mu_c C_v over the slip (the Contensou factor, lib/README.md section 7), is
+ * a damping that grows as the slip falls, as stiff near the stop as the bristle, and J holds
+ * it too. */
 static void fast_set(sim *s) {
   const vxc_task *T = s->t;
   sim_jac *j = &s->jac;
@@ -101,7 +99,7 @@ static void fast_set(sim *s) {
     int stiff = 0;
     for (int ci = 0; ci < T->ncontact && s->b[i].off >= 0; ci++) {
       for (int sl = 0; sl < T->contact[ci].slots; sl++) {
-        stiff |= (T->contact[ci].a == i || T->contact[ci].b == i) && sticking(s, ci, sl);
+        stiff |= (T->contact[ci].a == i || T->contact[ci].b == i) && held(s, ci, sl);
       }
     }
     for (int k = 0; k < 6 && stiff; k++) {
@@ -111,7 +109,7 @@ static void fast_set(sim *s) {
   for (int ci = 0; ci < T->ncontact; ci++) {
     for (int sl = 0; sl < T->contact[ci].slots; sl++) {
       int off = s->c[ci].off + sl * VXC_STATE_SIZE;
-      for (int k = 0; k < SLOT_FAST && sticking(s, ci, sl); k++) {
+      for (int k = 0; k < SLOT_FAST && held(s, ci, sl); k++) {
         j->u[j->m++] = off + k;
       }
     }
