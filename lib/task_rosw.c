@@ -1,6 +1,9 @@
 /* task_rosw.c: the task runner's linearly implicit integrator, `(method rosw)`: the
  * Rosenbrock-W method ROS34PW2 of Rang and Angermann (BIT 45, 2005: 4 stages, order 3 for any
- * Jacobian, an embedded order-2 solution for the error, L-stable and stiffly accurate).
+ * Jacobian, an embedded order-2 solution for the error, L-stable and stiffly accurate); and
+ * `(method auto)`'s choice, step by step, between it and bs3 (vxci_sim_rosw_implicit): bs3
+ * where its step is stable for J's spectrum (through impacts, in flight), rosw where the held
+ * contacts' stiff modes would hold bs3 at its stability limit.
  *
  * Why: a sticking contact's bristle damping sigma1 f_n (thesis 4.227-4.230) against a body's
  * mass is a decay rate of 1e4 1/s for the 2 kg ball, so explicit steps are held near 0.3 ms
@@ -127,6 +130,39 @@ static double fd_step(const sim *s, int i, double v) {
 }
 
 
+/* An estimate of the spectral radius of J_uu (1/s) by power iteration in the error norm's
+ * scales D (D^-1 J_uu D has J_uu's eigenvalues): the growth of |J^k x| over iterations 8 to
+ * 24 from x = (1, ..., 1), which a dominant pair of complex eigenvalues does not stop from
+ * converging in modulus. s->jac.g and .W (refactored before use) are its scratch. */
+static double spectral_radius(sim *s) {
+  sim_jac *j = &s->jac;
+  int m = j->m;
+  double *x = j->g, *y = j->W, lg = 0;
+  for (int c = 0; c < m; c++) {
+    x[c] = 1;
+  }
+  for (int it = 0; it < 24; it++) {
+    double nrm = 0;
+    for (int r = 0; r < m; r++) {
+      double acc = 0;
+      for (int c = 0; c < m; c++) {
+        acc += j->J[(size_t)c * s->n + j->u[r]] * j->d[c] / j->d[r] * x[c];
+      }
+      y[r] = acc;
+      nrm = fmax(nrm, fabs(acc));
+    }
+    if (!(nrm > 0) || !isfinite(nrm)) {
+      return isfinite(nrm) ? 0 : HUGE_VAL;
+    }
+    for (int r = 0; r < m; r++) {
+      x[r] = y[r] / nrm;
+    }
+    lg += it >= 8 ? log(nrm) : 0;
+  }
+  return exp(lg / 16);
+}
+
+
 /* J = df/du at (t, s->y) with the last query (made at s->y). */
 static vxc_status jacobian(sim *s, double t) {
   sim_jac *j = &s->jac;
@@ -153,6 +189,7 @@ static vxc_status jacobian(sim *s, double t) {
   }
   j->ok = st == VXC_OK;
   j->h = 0;
+  j->rho = j->ok ? spectral_radius(s) : 0;
   return st;
 }
 
@@ -228,6 +265,17 @@ static double balance_error(const sim *s, const double *y, const double *y1) {
   double scale =
       e0.kinetic + fabs(e0.potential - s->p0) + fabs(e0.elastic) + e0.dissipated + fabs(e0.work_in);
   return fabs(e1.error - e0.error) / (s->t->atol + s->t->rtol * scale);
+}
+
+
+vxc_status vxci_sim_rosw_implicit(sim *s, double t, double h, int *implicit) {
+  vxc_status st = VXC_OK;
+  *implicit = 1;
+  if (!s->jac.ok && (st = jacobian(s, t)) != VXC_OK) {
+    return st;
+  }
+  *implicit = !(h * s->jac.rho <= ROSW_EXPLICIT_REACH);
+  return VXC_OK;
 }
 
 

@@ -547,8 +547,8 @@ static void sim_live(sim *s) {
 
 
 /* One trial step of size h from (t, s->y) with s->k[0] = f(t, y) given. Writes s->y1,
- * s->k[last] = f(t + h, y1) (RK4: into k[4]; a pair: k[stages - 1]) and returns the scaled error
- * (adaptive) or 0 via *errn. */
+ * s->k[last] = f(t + h, y1) (RK4: into k[4]; a pair: k[stages - 1]; rosw, and auto whichever
+ * it takes: k[ROSW_KEND]) and returns the scaled error (adaptive) or 0 via *errn. */
 static vxc_status trial(sim *s, double t, double h, double *errn) {
   int n = s->n;
   double *y = s->y, *y1 = s->y1, *yt = s->ytmp;
@@ -575,10 +575,14 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     vxci_sim_normalize_quats(s, y1);
     return vxci_sim_eval(s, t + h, y1, s->k[4], 1);
   }
-  if (s->t->method == TASK_ROSW) {
+  int implicit = s->t->method == TASK_ROSW;
+  if (s->t->method == TASK_AUTO && (st = vxci_sim_rosw_implicit(s, t, h, &implicit)) != VXC_OK) {
+    return st;
+  }
+  if (implicit) {
     return vxci_sim_rosw_trial(s, t, h, errn);
   }
-  const rk_pair *rk = &PAIRS[s->t->method];
+  const rk_pair *rk = &PAIRS[s->t->method == TASK_AUTO ? TASK_BS3 : s->t->method];
   for (int k = 1; k < rk->stages; k++) {
     for (int r = 0; r < nl; r++) {
       for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
@@ -608,6 +612,9 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     }
   }
   *errn = vxci_sim_error_norm(s, y, y1, s->yerr);
+  if (s->t->method == TASK_AUTO) { /* f(t + h, y1) where the step loop takes rosw's */
+    memcpy(s->k[ROSW_KEND], s->k[rk->stages - 1], sizeof *y * n);
+  }
   return VXC_OK;
 }
 
@@ -827,7 +834,7 @@ static vxc_status setup(sim *s, vxc_task *T) {
       return VXC_ERR_NOMEM;
     }
   }
-  if (T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW && vxci_sim_rosw_init(s) != VXC_OK) {
+  if (T->integrator == TASK_ADAPTIVE && T->method >= TASK_ROSW && vxci_sim_rosw_init(s) != VXC_OK) {
     return VXC_ERR_NOMEM;
   }
   s->bs = vxci_task_alloc(T, sizeof *s->bs * T->nbody);
@@ -1202,7 +1209,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   L.event_hi = -1;
   L.rec = rec;
   L.ud = ud;
-  int rosw = T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW;
+  int rosw = T->integrator == TASK_ADAPTIVE && T->method >= TASK_ROSW; /* rosw or auto */
   L.kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
   L.expo = T->integrator == TASK_RK4 ? 0 : rosw ? -1.0 / ROSW_ORDER : -1.0 / PAIRS[T->method].order;
   st = run_start(s, &L);

@@ -24,7 +24,7 @@
 #include "lib/vxc.h"
 
 static const double R = 0.1, M = 2, G = 9.81, KV = 1e11, MU = 0.3;
-static const char *METHODS[] = {"bs3", "dp5", "rosw"};
+static const char *METHODS[] = {"bs3", "dp5", "rosw", "auto"};
 
 /* How many of METHODS run: all with VXC_LONG=1 (make check-long), else bs3 alone. */
 static size_t nmethods(void) {
@@ -167,7 +167,8 @@ static void test_spin_in_place(void **state) {
  * contact, 1 / m + R_c^2 / I, is a decay rate lambda of about 1.1e4 1/s, which holds an
  * explicit method's step below its stability limit 2.51 / lambda (bs3's real interval) at
  * any tolerance. rosw takes J's stiff mode implicitly: its accepted steps are on average
- * several times that limit and few are rejected, while bs3's stay within it. */
+ * several times that limit and few are rejected, while bs3's stay within it; auto, bs3 where
+ * that is stable, steps as rosw does. */
 static void test_stick_steps(void **state) {
   (void)state;
   /* R_c: the distance from the centre to the cap's centroid, about which it rolls */
@@ -175,9 +176,9 @@ static void test_stick_steps(void **state) {
   const double Rc = 3 * (2 * R - d) * (2 * R - d) / (4 * (3 * R - d));
   const double s1 = 316.2278, lambda = s1 * M * G * (1 / M + Rc * Rc / I), hlim = 2.51 / lambda;
   const char *params = "(mu_s 0.08) (mu_c 0.05) (sigma0 1e5) (sigma1 316.2278) (v_s 1e-3)";
-  const char *m[2] = {"bs3", "rosw"};
+  const char *m[3] = {"bs3", "rosw", "auto"};
   static rec k;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < 3; i++) {
     vxc_task_summary sum;
     run_ball_with(m[i], kv, v0, 0, T, params, T / 4, &k, &sum);
     double v = k.vy[k.n - 1], w = k.wx[k.n - 1], mean = T / sum.steps;
