@@ -619,16 +619,43 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
 }
 
 
-double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
-  double e = 0;
-  for (int k = 0; k < s->nlive; k++) { /* the free slots' entries are zero in all three */
-    for (int i = s->live[2 * k]; i < s->live[2 * k + 1]; i++) {
-      double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
-      double r = fabs(d[i]) / sc;
-      if (r > e || isnan(r)) {
-        e = r;
-      }
+/* The larger of |u| and |u1| for the 3-vectors u, u1. */
+static double vec_scale(const double *u, const double *u1) {
+  return fmax(sqrt(vxg_dot(u, u)), sqrt(vxg_dot(u1, u1)));
+}
+
+
+/* The larger of e and max over i in [lo, hi) of |d_i| / sc_i, NaN when one is: sc_i = *sc,
+ * or atol + rtol max(|y_i|, |y1_i|) when sc is NULL. */
+static double err_max(double e, const double *d, int lo, int hi, const double *sc, double atol,
+                      double rtol, const double *y, const double *y1) {
+  for (int i = lo; i < hi; i++) {
+    double r = fabs(d[i]) / (sc ? *sc : atol + rtol * fmax(fabs(y[i]), fabs(y1[i])));
+    if (r > e || isnan(r)) {
+      e = r;
     }
+  }
+  return e;
+}
+
+
+double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
+  double e = 0, atol = s->t->atol, rtol = s->t->rtol;
+  int bend = s->t->ncontact > 0 ? s->c[0].off : s->eoff; /* the bodies' blocks end here */
+  for (int b = 0; b < s->t->nbody; b++) {
+    int o = s->b[b].off;
+    if (o < 0) {
+      continue;
+    }
+    e = err_max(e, d, o, o + 7, NULL, atol, rtol, y, y1); /* centre of mass, quaternion */
+    for (int v = o + 7; v < o + 13; v += 3) { /* v_c (world), w (body axes): as vectors */
+      double sc = atol + rtol * vec_scale(y + v, y1 + v);
+      e = err_max(e, d, v, v + 3, &sc, atol, rtol, y, y1);
+    }
+  }
+  for (int k = 0; k < s->nlive; k++) { /* the free slots' entries are zero in all three */
+    int lo = s->live[2 * k] > bend ? s->live[2 * k] : bend;
+    e = err_max(e, d, lo, s->live[2 * k + 1], NULL, atol, rtol, y, y1);
   }
   return e;
 }

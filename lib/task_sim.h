@@ -84,7 +84,9 @@ void vxci_sim_energy(const sim *s, const double *y, vxc_task_energy *e);
 void vxci_sim_normalize_quats(sim *s, double *y);
 
 /* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
- * NaN or infinite when d is. */
+ * NaN or infinite when d is; a body's velocity and angular velocity scaled as vectors, by
+ * their magnitudes in place of |y_i| (their components are the frames', so a component that
+ * is small because of the body's orientation gets the tolerance of the whole vector). */
 double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
 
 /* Each contact's own peaks (task_peaks.c): vxci_peaks_init allocates the slots' lives
