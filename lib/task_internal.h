@@ -17,7 +17,7 @@
 enum { TASK_FIXED = 0, TASK_FREE = 1, TASK_DRIVEN = 2 };
 enum { TASK_RK4 = 0, TASK_ADAPTIVE = 1 };
 /* the adaptive integrator's embedded pair (task_run.c, PAIRS) */
-enum { TASK_DP5 = 0, TASK_BS3 = 1, TASK_ROSW = 2 };
+enum { TASK_DP5 = 0, TASK_BS3 = 1, TASK_ROSW = 2, TASK_AUTO = 3 };
 
 typedef struct task_keyframe {
   double t;
@@ -63,7 +63,7 @@ struct vxc_task {
   double gravity[3];
   double duration;
   int integrator; /* TASK_* */
-  int method;     /* adaptive: TASK_DP5, TASK_BS3 or TASK_ROSW (task_rosw.c) */
+  int method;     /* adaptive: TASK_DP5, TASK_BS3, TASK_ROSW or TASK_AUTO (task_rosw.c) */
   double step;    /* rk4: the step; adaptive: the first step, s */
   double rtol, atol, max_step;
   double every;                     /* record interval, s (0: every step) */

@@ -819,8 +819,10 @@ static int parse_integrator(reader *rd, const vxg_sexp *n) {
         t->method = TASK_BS3;
       } else if (m && !m->next && vxg_sexp_is_word(m, "rosw")) {
         t->method = TASK_ROSW;
+      } else if (m && !m->next && vxg_sexp_is_word(m, "auto")) {
+        t->method = TASK_AUTO;
       } else {
-        return fail(rd, m ? m : f, "(method ...): expected dp5, bs3 or rosw", NULL, NULL);
+        return fail(rd, m ? m : f, "(method ...): expected dp5, bs3, rosw or auto", NULL, NULL);
       }
     } else if (id == TF_MAX_STEP) {
       if (one_number(rd, f, &t->max_step, 1) < 0) {

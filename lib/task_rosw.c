@@ -1,6 +1,9 @@
 /* task_rosw.c: the task runner's linearly implicit integrator, `(method rosw)`: the
  * Rosenbrock-W method ROS34PW2 of Rang and Angermann (BIT 45, 2005: 4 stages, order 3 for any
- * Jacobian, an embedded order-2 solution for the error, L-stable and stiffly accurate).
+ * Jacobian, an embedded order-2 solution for the error, L-stable and stiffly accurate); and
+ * `(method auto)`'s choice, step by step, between it and bs3 (vxci_sim_rosw_implicit): bs3
+ * where its step is stable for J's spectrum (through impacts, in flight), rosw where the held
+ * contacts' stiff modes would hold bs3 at its stability limit.
  *
  * Why: a sticking contact's bristle damping sigma1 f_n (thesis 4.227-4.230) against a body's
  * mass is a decay rate of 1e4 1/s for the 2 kg ball, so explicit steps are held near 0.3 ms
@@ -20,6 +23,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/dense.h"
 #include "lib/task_sim.h"
 
 /* ROS34PW2 (Rang and Angermann 2005, table 4.1): alpha_ij, gamma_ij (j < i), gamma, and the
@@ -78,20 +82,18 @@ void vxci_sim_rosw_free(sim *s) {
 }
 
 
-/* Whether slot `sl` of contact ci is held and sticking at the last evaluation (stick
- * indicator s >= 1/2, lib/README.md section 7). */
-static int sticking(const sim *s, int ci, int sl) {
-  const vxc_pair *pr = s->c[ci].pair;
-  const double *st = s->y + s->c[ci].off + sl * VXC_STATE_SIZE;
-  return st[VXC_STATE_ACTIVE] > 0.5 && pr->w[sl].stick >= 0.5;
+/* Whether slot `sl` of contact ci is held. */
+static int held(const sim *s, int ci, int sl) {
+  return s->y[s->c[ci].off + sl * VXC_STATE_SIZE + VXC_STATE_ACTIVE] > 0.5;
 }
 
 
-/* The fast variables at s->y, from its last evaluation: the friction states of each sticking
- * slot and the velocities of the dynamic bodies it touches. There the bristle is a stiff,
- * nearly linear spring-damper (sigma0 f_n, sigma1 f_n) that J captures; a sliding contact's
- * Coulomb force turns with the slip's direction within a step, which a linearisation at the
- * step's start follows badly, so such contacts stay explicit. */
+/* The fast variables at s->y: the friction states of each held slot and the velocities of the
+ * dynamic bodies it touches. While a contact sticks its bristle is a stiff, nearly linear
+ * spring-damper (sigma0 f_n, sigma1 f_n) that J captures; while it slides toward a stop its
+ * Coulomb force, f_n mu_c C_v over the slip (the Contensou factor, lib/README.md section 7), is
+ * a damping that grows as the slip falls, as stiff near the stop as the bristle, and J holds
+ * it too. */
 static void fast_set(sim *s) {
   const vxc_task *T = s->t;
   sim_jac *j = &s->jac;
@@ -100,7 +102,7 @@ static void fast_set(sim *s) {
     int stiff = 0;
     for (int ci = 0; ci < T->ncontact && s->b[i].off >= 0; ci++) {
       for (int sl = 0; sl < T->contact[ci].slots; sl++) {
-        stiff |= (T->contact[ci].a == i || T->contact[ci].b == i) && sticking(s, ci, sl);
+        stiff |= (T->contact[ci].a == i || T->contact[ci].b == i) && held(s, ci, sl);
       }
     }
     for (int k = 0; k < 6 && stiff; k++) {
@@ -110,7 +112,7 @@ static void fast_set(sim *s) {
   for (int ci = 0; ci < T->ncontact; ci++) {
     for (int sl = 0; sl < T->contact[ci].slots; sl++) {
       int off = s->c[ci].off + sl * VXC_STATE_SIZE;
-      for (int k = 0; k < SLOT_FAST && sticking(s, ci, sl); k++) {
+      for (int k = 0; k < SLOT_FAST && held(s, ci, sl); k++) {
         j->u[j->m++] = off + k;
       }
     }
@@ -125,6 +127,39 @@ static double fd_step(const sim *s, int i, double v) {
   int body = s->t->ncontact == 0 || i < s->c[0].off;
   double floor = body ? 1e-10 : 1e-14;
   return 1e-7 * fabs(v) + floor;
+}
+
+
+/* An estimate of the spectral radius of J_uu (1/s) by power iteration in the error norm's
+ * scales D (D^-1 J_uu D has J_uu's eigenvalues): the growth of |J^k x| over iterations 8 to
+ * 24 from x = (1, ..., 1), which a dominant pair of complex eigenvalues does not stop from
+ * converging in modulus. s->jac.g and .W (refactored before use) are its scratch. */
+static double spectral_radius(sim *s) {
+  sim_jac *j = &s->jac;
+  int m = j->m;
+  double *x = j->g, *y = j->W, lg = 0;
+  for (int c = 0; c < m; c++) {
+    x[c] = 1;
+  }
+  for (int it = 0; it < 24; it++) {
+    double nrm = 0;
+    for (int r = 0; r < m; r++) {
+      double acc = 0;
+      for (int c = 0; c < m; c++) {
+        acc += j->J[(size_t)c * s->n + j->u[r]] * j->d[c] / j->d[r] * x[c];
+      }
+      y[r] = acc;
+      nrm = fmax(nrm, fabs(acc));
+    }
+    if (!(nrm > 0) || !isfinite(nrm)) {
+      return isfinite(nrm) ? 0 : HUGE_VAL;
+    }
+    for (int r = 0; r < m; r++) {
+      x[r] = y[r] / nrm;
+    }
+    lg += it >= 8 ? log(nrm) : 0;
+  }
+  return exp(lg / 16);
 }
 
 
@@ -154,56 +189,8 @@ static vxc_status jacobian(sim *s, double t) {
   }
   j->ok = st == VXC_OK;
   j->h = 0;
+  j->rho = j->ok ? spectral_radius(s) : 0;
   return st;
-}
-
-
-/* LU factorisation with partial pivoting of the m x m row-major A, in place. 0 when singular. */
-static int lu_factor(double *A, int m, int *piv) {
-  for (int k = 0; k < m; k++) {
-    int p = k;
-    for (int r = k + 1; r < m; r++) {
-      if (fabs(A[r * m + k]) > fabs(A[p * m + k])) {
-        p = r;
-      }
-    }
-    piv[k] = p;
-    if (!(fabs(A[p * m + k]) > 0)) {
-      return 0;
-    }
-    if (p != k) {
-      for (int c = 0; c < m; c++) {
-        double tmp = A[k * m + c];
-        A[k * m + c] = A[p * m + c];
-        A[p * m + c] = tmp;
-      }
-    }
-    for (int r = k + 1; r < m; r++) {
-      double f = A[r * m + k] /= A[k * m + k];
-      for (int c = k + 1; c < m; c++) {
-        A[r * m + c] -= f * A[k * m + c];
-      }
-    }
-  }
-  return 1;
-}
-
-
-static void lu_solve(const double *A, int m, const int *piv, double *x) {
-  for (int k = 0; k < m; k++) {
-    double tmp = x[k];
-    x[k] = x[piv[k]];
-    x[piv[k]] = tmp;
-    for (int r = k + 1; r < m; r++) {
-      x[r] -= A[r * m + k] * x[k];
-    }
-  }
-  for (int k = m - 1; k >= 0; k--) {
-    for (int c = k + 1; c < m; c++) {
-      x[k] -= A[k * m + c] * x[c];
-    }
-    x[k] /= A[k * m + k];
-  }
 }
 
 
@@ -220,7 +207,7 @@ static int factor_w(sim *s, double h) {
       j->W[r * m + c] = (r == c) - h * RW_GAMMA * jrc;
     }
   }
-  j->h = lu_factor(j->W, m, j->piv) ? h : 0;
+  j->h = vxci_lu_factor(j->W, m, j->piv) ? h : 0;
   return j->h > 0;
 }
 
@@ -247,7 +234,7 @@ static void stage_solve(sim *s, double h, double *k) {
   for (int c = 0; c < j->m; c++) {
     j->g[c] = k[j->u[c]] / j->d[c];
   }
-  lu_solve(j->W, j->m, j->piv, j->g);
+  vxci_lu_solve(j->W, j->m, j->piv, j->g);
   for (int c = 0; c < j->m; c++) {
     j->g[c] *= j->d[c];
   }
@@ -278,6 +265,17 @@ static double balance_error(const sim *s, const double *y, const double *y1) {
   double scale =
       e0.kinetic + fabs(e0.potential - s->p0) + fabs(e0.elastic) + e0.dissipated + fabs(e0.work_in);
   return fabs(e1.error - e0.error) / (s->t->atol + s->t->rtol * scale);
+}
+
+
+vxc_status vxci_sim_rosw_implicit(sim *s, double t, double h, int *implicit) {
+  vxc_status st = VXC_OK;
+  *implicit = 1;
+  if (!s->jac.ok && (st = jacobian(s, t)) != VXC_OK) {
+    return st;
+  }
+  *implicit = !(h * s->jac.rho <= ROSW_EXPLICIT_REACH);
+  return VXC_OK;
 }
 
 

@@ -547,8 +547,8 @@ static void sim_live(sim *s) {
 
 
 /* One trial step of size h from (t, s->y) with s->k[0] = f(t, y) given. Writes s->y1,
- * s->k[last] = f(t + h, y1) (RK4: into k[4]; a pair: k[stages - 1]) and returns the scaled error
- * (adaptive) or 0 via *errn. */
+ * s->k[last] = f(t + h, y1) (RK4: into k[4]; a pair: k[stages - 1]; rosw, and auto whichever
+ * it takes: k[ROSW_KEND]) and returns the scaled error (adaptive) or 0 via *errn. */
 static vxc_status trial(sim *s, double t, double h, double *errn) {
   int n = s->n;
   double *y = s->y, *y1 = s->y1, *yt = s->ytmp;
@@ -575,10 +575,14 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     vxci_sim_normalize_quats(s, y1);
     return vxci_sim_eval(s, t + h, y1, s->k[4], 1);
   }
-  if (s->t->method == TASK_ROSW) {
+  int implicit = s->t->method == TASK_ROSW;
+  if (s->t->method == TASK_AUTO && (st = vxci_sim_rosw_implicit(s, t, h, &implicit)) != VXC_OK) {
+    return st;
+  }
+  if (implicit) {
     return vxci_sim_rosw_trial(s, t, h, errn);
   }
-  const rk_pair *rk = &PAIRS[s->t->method];
+  const rk_pair *rk = &PAIRS[s->t->method == TASK_AUTO ? TASK_BS3 : s->t->method];
   for (int k = 1; k < rk->stages; k++) {
     for (int r = 0; r < nl; r++) {
       for (int i = lv[2 * r]; i < lv[2 * r + 1]; i++) {
@@ -608,20 +612,50 @@ static vxc_status trial(sim *s, double t, double h, double *errn) {
     }
   }
   *errn = vxci_sim_error_norm(s, y, y1, s->yerr);
+  if (s->t->method == TASK_AUTO) { /* f(t + h, y1) where the step loop takes rosw's */
+    memcpy(s->k[ROSW_KEND], s->k[rk->stages - 1], sizeof *y * n);
+  }
   return VXC_OK;
 }
 
 
-double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
-  double e = 0;
-  for (int k = 0; k < s->nlive; k++) { /* the free slots' entries are zero in all three */
-    for (int i = s->live[2 * k]; i < s->live[2 * k + 1]; i++) {
-      double sc = s->t->atol + s->t->rtol * fmax(fabs(y[i]), fabs(y1[i]));
-      double r = fabs(d[i]) / sc;
-      if (r > e || isnan(r)) {
-        e = r;
-      }
+/* The larger of |u| and |u1| for the 3-vectors u, u1. */
+static double vec_scale(const double *u, const double *u1) {
+  return fmax(sqrt(vxg_dot(u, u)), sqrt(vxg_dot(u1, u1)));
+}
+
+
+/* The larger of e and max over i in [lo, hi) of |d_i| / sc_i, NaN when one is: sc_i = *sc,
+ * or atol + rtol max(|y_i|, |y1_i|) when sc is NULL. */
+static double err_max(double e, const double *d, int lo, int hi, const double *sc, double atol,
+                      double rtol, const double *y, const double *y1) {
+  for (int i = lo; i < hi; i++) {
+    double r = fabs(d[i]) / (sc ? *sc : atol + rtol * fmax(fabs(y[i]), fabs(y1[i])));
+    if (r > e || isnan(r)) {
+      e = r;
     }
+  }
+  return e;
+}
+
+
+double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d) {
+  double e = 0, atol = s->t->atol, rtol = s->t->rtol;
+  int bend = s->t->ncontact > 0 ? s->c[0].off : s->eoff; /* the bodies' blocks end here */
+  for (int b = 0; b < s->t->nbody; b++) {
+    int o = s->b[b].off;
+    if (o < 0) {
+      continue;
+    }
+    e = err_max(e, d, o, o + 7, NULL, atol, rtol, y, y1); /* centre of mass, quaternion */
+    for (int v = o + 7; v < o + 13; v += 3) { /* v_c (world), w (body axes): as vectors */
+      double sc = atol + rtol * vec_scale(y + v, y1 + v);
+      e = err_max(e, d, v, v + 3, &sc, atol, rtol, y, y1);
+    }
+  }
+  for (int k = 0; k < s->nlive; k++) { /* the free slots' entries are zero in all three */
+    int lo = s->live[2 * k] > bend ? s->live[2 * k] : bend;
+    e = err_max(e, d, lo, s->live[2 * k + 1], NULL, atol, rtol, y, y1);
   }
   return e;
 }
@@ -827,7 +861,7 @@ static vxc_status setup(sim *s, vxc_task *T) {
       return VXC_ERR_NOMEM;
     }
   }
-  if (T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW && vxci_sim_rosw_init(s) != VXC_OK) {
+  if (T->integrator == TASK_ADAPTIVE && T->method >= TASK_ROSW && vxci_sim_rosw_init(s) != VXC_OK) {
     return VXC_ERR_NOMEM;
   }
   s->bs = vxci_task_alloc(T, sizeof *s->bs * T->nbody);
@@ -1202,7 +1236,7 @@ vxc_status vxc_task_run(vxc_task *T, vxc_task_record_fn rec, vxc_task_progress_f
   L.event_hi = -1;
   L.rec = rec;
   L.ud = ud;
-  int rosw = T->integrator == TASK_ADAPTIVE && T->method == TASK_ROSW;
+  int rosw = T->integrator == TASK_ADAPTIVE && T->method >= TASK_ROSW; /* rosw or auto */
   L.kend = T->integrator == TASK_RK4 ? 4 : rosw ? ROSW_KEND : PAIRS[T->method].stages - 1;
   L.expo = T->integrator == TASK_RK4 ? 0 : rosw ? -1.0 / ROSW_ORDER : -1.0 / PAIRS[T->method].order;
   st = run_start(s, &L);

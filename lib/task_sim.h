@@ -40,6 +40,7 @@ typedef struct sim_jac {
                  atol + rtol |y|); W is factored as D^-1 (I - h gamma J_uu) D */
   int ok;     /* 1 while J belongs to s->y */
   double h;   /* the step W was factored for, 0: none */
+  double rho; /* an estimate of J_uu's spectral radius, 1/s (0: no fast variable) */
 } sim_jac;
 
 typedef struct sim {
@@ -83,7 +84,9 @@ void vxci_sim_energy(const sim *s, const double *y, vxc_task_energy *e);
 void vxci_sim_normalize_quats(sim *s, double *y);
 
 /* The adaptive integrators' error norm: max over i of |d_i| / (atol + rtol max(|y_i|, |y1_i|)),
- * NaN or infinite when d is. */
+ * NaN or infinite when d is; a body's velocity and angular velocity scaled as vectors, by
+ * their magnitudes in place of |y_i| (their components are the frames', so a component that
+ * is small because of the body's orientation gets the tolerance of the whole vector). */
 double vxci_sim_error_norm(const sim *s, const double *y, const double *y1, const double *d);
 
 /* Each contact's own peaks (task_peaks.c): vxci_peaks_init allocates the slots' lives
@@ -106,5 +109,16 @@ void vxci_peaks_free(sim *s);
 vxc_status vxci_sim_rosw_init(sim *s);
 void vxci_sim_rosw_free(sim *s);
 vxc_status vxci_sim_rosw_trial(sim *s, double t, double h, double *errn);
+
+/* (method auto): whether a step of size h from (t, s->y) should be rosw's: 1 when h times the
+ * spectral radius of the fast variables' Jacobian (taken here when s->jac has none for s->y)
+ * passes ROSW_EXPLICIT_REACH; 0 when bs3, three queries a step against rosw's four, is stable
+ * at h. bs3's stability region holds the half-disk |h lambda| <= sqrt(3) of the left
+ * half-plane (on the imaginary axis |R(iy)|^2 = 1 - y^4 / 12 + y^6 / 36); the reach, 1, leaves
+ * a margin for the estimate of the radius, and lies well below bs3's real reach 2.51, where
+ * a step held by the stiff mode settles, so such a step turns to rosw. Statuses of
+ * vxci_sim_eval (*implicit then 1). */
+#define ROSW_EXPLICIT_REACH 1.0
+vxc_status vxci_sim_rosw_implicit(sim *s, double t, double h, int *implicit);
 
 #endif /* VXC_TASK_SIM_H */

@@ -148,9 +148,9 @@ static void test_adaptive_error_control(void **state) {
   (void)state;
   double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
   spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
-  const char *m[3] = {"dp5", "bs3", "rosw"};
-  const double tight[3] = {1e-9, 1e-8, 1e-8}, more[3] = {2, 4, 4};
-  for (int k = 0; k < 3; k++) {
+  const char *m[4] = {"dp5", "bs3", "rosw", "auto"};
+  const double tight[4] = {1e-9, 1e-8, 1e-8, 1e-8}, more[4] = {2, 4, 4, 4};
+  for (int k = 0; k < 4; k++) {
     char a[200], b[200];
     vxc_task_summary s1, s2;
     snprintf(a, sizeof a,
@@ -174,14 +174,16 @@ static void test_adaptive_error_control(void **state) {
 /* The adaptive pairs' orders: with tolerances so loose that no step is rejected, the steps
  * grow to max-step, and halving it divides the error by 2^order (Dormand-Prince: 5,
  * Bogacki-Shampine: 3, the Rosenbrock-W method: 3; without a contact its Jacobian is empty
- * and it is an explicit four-stage method of that order). */
+ * and it is an explicit four-stage method of that order; auto, without a contact, takes
+ * bs3's steps). */
 static void test_adaptive_pair_orders(void **state) {
   (void)state;
   double qr[4], wr[3], q1[4], w1[3], q2[4], w2[3];
   spin("(integrator rk4 (step 1e-3))", 2, qr, wr, NULL);
-  const char *m[3] = {"dp5", "bs3", "rosw"};
-  const double h[3] = {0.08, 0.04, 0.02}, lo[3] = {22, 5.5, 5.5}, hi[3] = {45, 11, 11};
-  for (int k = 0; k < 3; k++) {
+  const char *m[4] = {"dp5", "bs3", "rosw", "auto"};
+  const double h[4] = {0.08, 0.04, 0.02, 0.04}, lo[4] = {22, 5.5, 5.5, 5.5};
+  const double hi[4] = {45, 11, 11, 11};
+  for (int k = 0; k < 4; k++) {
     char a[200], b[200];
     vxc_task_summary s1, s2;
     snprintf(a, sizeof a, "(integrator adaptive (method %s) (rtol 1) (atol 1) (max-step %g))", m[k],

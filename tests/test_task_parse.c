@@ -120,7 +120,7 @@ static void test_errors(void **state) {
   expect_error("(task x (duration 1) (integrator euler (step 1)))", VXC_ERR_FORMAT, 1, 34,
                "rk4 or adaptive");
   expect_error("(task x (duration 1)\n  (integrator adaptive (method rk9)))", VXC_ERR_FORMAT, 2, 32,
-               "dp5, bs3 or rosw");
+               "dp5, bs3, rosw or auto");
   expect_error("(task x (duration 1)\n  (integrator rk4 (step 1) (method bs3)))", VXC_ERR_FORMAT, 2,
                28, "unknown form 'method'");
   expect_error(
