@@ -46,7 +46,8 @@
  *  5. Stopping rules.
  *     h_min rule (rtol = 0): a single pass; a MIXED box is split while its edge exceeds
  *       h_min and its integration is inexact; each leaf is integrated and summed at once
- *       (nothing is stored: memory stays that of the scratch areas).
+ *       (nothing is stored: memory stays that of the scratch areas), or dropped when its
+ *       upper polyhedron is empty.
  *     rtol rule: rounds. Round 0 integrates each subtree's root as a leaf and stores it.
  *       After each round the sums give V, V_lo, V_hi; if V_hi - V_lo <= rtol V the query is
  *       done. Otherwise a threshold tau is chosen among the stored leaves' gaps (hi - lo),
@@ -458,8 +459,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         } else {
           split(ws, th, st, &b, &sp);
         }
-      } else {
-        vxv_leaf_eval(q, th, &b, &l, 0);
+      } else if (vxv_leaf_eval_kept(q, th, &b, &l) >= 0) {
+        /* a final leaf whose upper polyhedron is empty holds none of the region: dropped
+           with no lower, middle or third-order polyhedron, as under the rtol rule */
         retire_parts(ws, st, &l, th->bsp.parts, leaf_parts(ws, th, &l));
       }
       continue;
