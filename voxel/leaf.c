@@ -1085,6 +1085,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   if (cur != base) {
     cp_copy(base, cur);
   }
+  /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
+     one's, which holds the true region (a leaf's linearised region may stop short of its
+     neighbour's where the true one goes on; contact patches are joined by these bounds) */
+  bounds_box(b->e, 1, out + 18);
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
@@ -1094,7 +1098,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if ((base->nv == 0 || p->nv == 0) && upper_empty(th, b, hs, nh)) {
       return 1;
     }
-    hi_first = base->nv > 0 ? vxv_cp_volume(p) : NAN;
+    if (base->nv > 0) {
+      hi_first = vxv_cp_volume(p);
+      vxv_cp_bounds(p, out + 18);
+    }
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
@@ -1137,7 +1144,6 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpface fc[2];
   memset(fc, 0, sizeof fc);
   double mm[15];
-  bounds_box(b->e, 1, out + 18);
   if (bsp) {
     double o[21];
     if (vxv_bsp_integrate(q, th, b, mid, 1, cell0_bits, o) != 0) {
@@ -1197,10 +1203,12 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       hi = hi_first;
     } else if (cp_curved(p, base, hs, nh, 2) != 0) {
       return -1;
-    } else if (ng == 0) {
-      hi = region_volume(q, th, b, p, &bsp_round);
     } else {
-      hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
+      if (!bsp) {
+        vxv_cp_bounds(p, out + 18);
+      }
+      hi = ng == 0 ? region_volume(q, th, b, p, &bsp_round)
+                   : cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
     if (isnan(lo) || isnan(hi)) {
       return -1;
