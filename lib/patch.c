@@ -2,9 +2,10 @@
  *
  * The octree's elements of a pair (boxes wholly inside both cells and boundary leaves, as
  * vxc_query_region gives them) are the nodes; two touch when the bounding boxes of their
- * regions meet (a whole box's is the box; a leaf's, of the polyhedra it integrated, so that
- * two leaves that share a face but whose regions lie apart in them are not joined), within
- * a rounding allowance. Neighbours are found in a hashed grid (an element is tested
+ * regions meet (a whole box's is the box; a leaf's, of the polyhedra it integrated, its
+ * upper one included, so that two leaves that share a face but whose regions lie apart in
+ * them are not joined, and two whose true regions may meet are), within a rounding
+ * allowance. Neighbours are found in a hashed grid (an element is tested
  * against those that share a cell its region meets, the cells about the leaves' size, so
  * the work grows as the elements' count) and joined by union-find; a pair whose elements
  * form one part with volume stops there (it is the whole pair). A part that holds no

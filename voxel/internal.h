@@ -88,7 +88,8 @@ typedef struct vxv_leaf {
                      estimate rule shares its differences by */
   double area[3]; /* area vector of A's facets */
   double rb[6];   /* bounding box of the region in the leaf, about b.c (lo x y z, hi x y z;
-                     the box's own when unknown, inverted when the region is empty) */
+                     of the middle and, with a bracket, the upper polyhedron; the box's own
+                     when unknown, inverted when the region is empty) */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */

@@ -1085,6 +1085,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   if (cur != base) {
     cp_copy(base, cur);
   }
+  /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
+     one's, which holds the true region (a leaf's linearised region may stop short of its
+     neighbour's where the true one goes on; contact patches are joined by these bounds) */
+  bounds_box(b->e, 1, out + 18);
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
@@ -1094,7 +1098,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if ((base->nv == 0 || p->nv == 0) && upper_empty(th, b, hs, nh)) {
       return 1;
     }
-    hi_first = base->nv > 0 ? vxv_cp_volume(p) : NAN;
+    if (base->nv > 0) {
+      hi_first = vxv_cp_volume(p);
+      vxv_cp_bounds(p, out + 18);
+    }
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
@@ -1137,7 +1144,6 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   vxv_cpface fc[2];
   memset(fc, 0, sizeof fc);
   double mm[15];
-  bounds_box(b->e, 1, out + 18);
   if (bsp) {
     double o[21];
     if (vxv_bsp_integrate(q, th, b, mid, 1, cell0_bits, o) != 0) {
@@ -1197,10 +1203,12 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       hi = hi_first;
     } else if (cp_curved(p, base, hs, nh, 2) != 0) {
       return -1;
-    } else if (ng == 0) {
-      hi = region_volume(q, th, b, p, &bsp_round);
     } else {
-      hi = cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
+      if (!bsp) {
+        vxv_cp_bounds(p, out + 18);
+      }
+      hi = ng == 0 ? region_volume(q, th, b, p, &bsp_round)
+                   : cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
     if (isnan(lo) || isnan(hi)) {
       return -1;
@@ -1441,11 +1449,67 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
 }
 
 
+/* The superset half-space of h as upper_empty takes it: n . y <= *d, the upper offset
+ * widened by a margin for the clipped vertices' rounding; 0 when h has none (a group,
+ * several complemented atoms, a zero normal). */
+static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
+  double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
+  if (h->group || !h->use_hi || !(n1 > 0)) {
+    return 0;
+  }
+  *d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
+  return 1;
+}
+
+
+/* 1 when two of the superset half-spaces of hs[0 .. nh) whose normals face each other leave
+ * nothing of the box b: the sum of the first and |n_1| / |n_2| times the second (whose
+ * normals cancel where two surfaces face each other across a gap) is a half-space that
+ * misses the box by more than a second margin (Farkas: no point of the box satisfies both).
+ * Decides without a clip many boxes between two close surfaces; 0 when it does not decide. */
+static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh) {
+  double emax = max2(b->e[0], max2(b->e[1], b->e[2]));
+  for (int j = 0; j < nh; j++) {
+    double dj;
+    if (!upper_offset(b, &hs[j], &dj)) {
+      continue;
+    }
+    const double *nj = hs[j].n;
+    double lj = sqrt(nj[0] * nj[0] + nj[1] * nj[1] + nj[2] * nj[2]);
+    for (int k = j + 1; k < nh; k++) {
+      double dk;
+      if (!upper_offset(b, &hs[k], &dk)) {
+        continue;
+      }
+      const double *nk = hs[k].n;
+      if (nj[0] * nk[0] + nj[1] * nk[1] + nj[2] * nk[2] >= 0) {
+        continue; /* only pairs that face each other (others seldom decide) */
+      }
+      double w = lj / sqrt(nk[0] * nk[0] + nk[1] * nk[1] + nk[2] * nk[2]);
+      double reach = 0, n1 = 0; /* the box's reach along -m, m = nj + w nk, and |m|_1 */
+      for (int i = 0; i < 3; i++) {
+        double m = nj[i] + w * nk[i];
+        reach += fabs(m) * b->e[i];
+        n1 += fabs(nj[i]) + w * fabs(nk[i]);
+      }
+      if (-reach > dj + w * dk + 1e-12 * emax * n1 && isfinite(w) && isfinite(dj + w * dk)) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
 /* 1 when the box b clipped by the superset half-space of every one of hs[0 .. nh) that has
  * one (groups and several complemented atoms have none) is empty, each offset widened by a
- * margin for the clipped vertices' rounding: then b holds none of the region. Uses th->cterm
- * and th->cpoly. 0 when not decided (no such half-space, a capacity exceeded). */
+ * margin for the clipped vertices' rounding: then b holds none of the region. Two that face
+ * each other across a gap are tried first (pair_apart), then the clips. Uses th->cterm and
+ * th->cpoly. 0 when not decided (no such half-space, a capacity exceeded). */
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh) {
+  if (pair_apart(b, hs, nh)) {
+    return 1;
+  }
   /* the box clipped from one buffer into the other (no clip in place) */
   vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
   const vxv_cpoly *p = buf[0];
@@ -1453,11 +1517,10 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   vxv_cp_box(buf[0], b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
-    double n1 = fabs(h->n[0]) + fabs(h->n[1]) + fabs(h->n[2]);
-    if (h->group || !h->use_hi || !(n1 > 0)) {
+    double d;
+    if (!upper_offset(b, h, &d)) {
       continue;
     }
-    double d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
     if (rc < 0) {

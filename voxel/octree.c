@@ -36,7 +36,8 @@
  *     on cell A's planes. The polyhedra are the vertex-neighbour form of clip.c (r3d), with
  *     geom's face-list polyhedra (vxg_poly_*) as the fallback when a capacity is exceeded.
  *  4. The top of the tree is cut into subtrees: the root grid's MIXED boxes are split, level
- *     by level, until there are at least VXV_MIN_SUBTREES of them. The cut depends on the
+ *     by level (under the h_min rule, those whose upper polyhedron is empty dropped), until
+ *     there are at least VXV_MIN_SUBTREES of them. The cut depends on the
  *     geometry only; the boxes of a level are classified on the pool's threads and summed
  *     in order afterwards. Each subtree is processed by one thread of the pool with its own
  *     accumulators (compensated sums), and the sums are reduced in subtree order: every
@@ -46,7 +47,8 @@
  *  5. Stopping rules.
  *     h_min rule (rtol = 0): a single pass; a MIXED box is split while its edge exceeds
  *       h_min and its integration is inexact; each leaf is integrated and summed at once
- *       (nothing is stored: memory stays that of the scratch areas).
+ *       (nothing is stored: memory stays that of the scratch areas), or dropped when its
+ *       upper polyhedron is empty.
  *     rtol rule: rounds. Round 0 integrates each subtree's root as a leaf and stores it.
  *       After each round the sums give V, V_lo, V_hi; if V_hi - V_lo <= rtol V the query is
  *       done. Otherwise a threshold tau is chosen among the stored leaves' gaps (hi - lo),
@@ -458,8 +460,9 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
         } else {
           split(ws, th, st, &b, &sp);
         }
-      } else {
-        vxv_leaf_eval(q, th, &b, &l, 0);
+      } else if (vxv_leaf_eval_kept(q, th, &b, &l) >= 0) {
+        /* a final leaf whose upper polyhedron is empty holds none of the region: dropped
+           with no lower, middle or third-order polyhedron, as under the rtol rule */
         retire_parts(ws, st, &l, th->bsp.parts, leaf_parts(ws, th, &l));
       }
       continue;
@@ -734,6 +737,10 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue;
       }
       any = 1;
+      if (!q->rtol_rule && vxv_box_empty(q, ws->th[0], b)) {
+        continue; /* none of the region in it: dropped, as drain drops a box (the rtol
+                     rule's subtrees, and so its rounds, are left as they were) */
+      }
       int nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
       for (int j = 0; j < nk; j++) {
         (*boxes)++;

@@ -76,7 +76,8 @@ typedef struct vxv_visit {
   double est;     /* the leaf's error estimate (vxv_result.error_estimate's share), m^3 */
   double area[3]; /* area vector of A's surface in the box, m^2 */
   double rb[6];   /* a bounding box of the region in the box, world, m (lo x y z, hi x y z;
-                     the box's own for a whole box; inverted when the region is empty) */
+                     the box's own for a whole box; a leaf's holds its integrated region
+                     and its upper polyhedron; inverted when the region is empty) */
 } vxv_visit;
 
 /* Called with every element of the final region, from the caller's thread; `ud` is
