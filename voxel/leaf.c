@@ -1494,9 +1494,11 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-/* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value. */
+/* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value;
+ * or_split: as vxv_leaf_eval_kept, but -2 (l unspecified) as soon as the leaf is known to be
+ * inexact while some mesh atom was taken exactly (vxv_leaf_eval_or_split). */
 static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
-                     int only_exact, int drop_empty, int value_only) {
+                     int only_exact, int drop_empty, int value_only, int or_split) {
   double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
@@ -1509,6 +1511,9 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
   }
+  if (or_split && nlin > 0 && nplanes > 0) {
+    return -2; /* inexact, and no emptiness test (that needs nplanes 0): split */
+  }
   l->b = *b;
   double out[25]; /* out[24] 1: a third-order value (l->order3), set by either path */
   int exact = nlin == 0;
@@ -1518,8 +1523,8 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     return -1;
   }
   if (rc != 0) {
-    if (only_exact && nplanes > 0) {
-      return 0;
+    if ((only_exact || or_split) && nplanes > 0) {
+      return or_split ? -2 : 0; /* linearised below: inexact */
     }
     if (nplanes > 0) {
       /* the meshes' planes exceeded a capacity: linearise the meshes instead */
@@ -1556,15 +1561,20 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
 
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
-  return leaf_eval(q, th, b, l, only_exact, 0, 0);
+  return leaf_eval(q, th, b, l, only_exact, 0, 0, 0);
 }
 
 
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  return leaf_eval(q, th, b, l, 0, 1, 0);
+  return leaf_eval(q, th, b, l, 0, 1, 0, 0);
+}
+
+
+int vxv_leaf_eval_or_split(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
+  return leaf_eval(q, th, b, l, 0, 1, 0, 1);
 }
 
 
 int vxv_leaf_eval_value(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  return leaf_eval(q, th, b, l, 0, 0, 1);
+  return leaf_eval(q, th, b, l, 0, 0, 1, 0);
 }
