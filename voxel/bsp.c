@@ -574,6 +574,21 @@ static int distinct_planes(const double *pl, const int *grp, int n, double *out)
 }
 
 
+/* 0 when the triangle (corners tri, plane pl: query frame) surely misses the box b (by more
+ * than tol, m): its bounding box misses b's, or b lies on one side of its plane; else 1. */
+static int tri_meets_box(const vxv_box *b, const double *tri, const double *pl, double tol) {
+  for (int c = 0; c < 3; c++) {
+    double lo = fmin(fmin(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double hi = fmax(fmax(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    if (lo > b->e[c] + tol || hi < -b->e[c] - tol) {
+      return 0;
+    }
+  }
+  double d = pl[3] - vxg_dot(pl, b->c);
+  return fabs(pl[0]) * b->e[0] + fabs(pl[1]) * b->e[1] + fabs(pl[2]) * b->e[2] + tol >= fabs(d);
+}
+
+
 /* Triangle j of tri / pl / grp, moved to the leaf's coordinates, into t. */
 static void leaf_tri(const vxv_box *b, const double *tri, const double *pl, const int *grp, int j,
                      int a, vxv_btri *t) {
@@ -624,8 +639,17 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     *nplanes = npl;
     return 1;
   }
-  if (shape == VXV_LOCAL_GENERAL && n > room) {
-    return -1;
+  int keep[VXV_NEAR_TRIS], nkeep = 0;
+  if (shape == VXV_LOCAL_GENERAL) {
+    double tolb = vxv_vertex_rounding(b);
+    for (int j = 0; j < n; j++) {
+      if (tri_meets_box(b, tri + 9 * j, pl + 4 * j, tolb)) {
+        keep[nkeep++] = j;
+      }
+    }
+    if (nkeep > room) {
+      return -1;
+    }
   }
   int a = s->natom++;
   at->cell = k;
@@ -644,13 +668,8 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (shape != VXV_LOCAL_GENERAL) {
     return 0; /* peeled by its planes: no triangle needed */
   }
-  for (int j = 0; j < n; j++) {
-    vxv_btri *t = &s->tri[s->ntri];
-    leaf_tri(b, tri, pl, grp, j, a, t);
-    /* only those whose plane cuts the box */
-    if (fabs(t->n[0]) * b->e[0] + fabs(t->n[1]) * b->e[1] + fabs(t->n[2]) * b->e[2] >= fabs(t->d)) {
-      s->ntri++;
-    }
+  for (int j = 0; j < nkeep; j++) {
+    leaf_tri(b, tri, pl, grp, keep[j], a, &s->tri[s->ntri++]);
   }
   return 0;
 }
