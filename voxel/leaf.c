@@ -1036,6 +1036,29 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * is exceeded. */
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
 
+/* The order in which leaf_fast clips by hs[0 .. nh) into order: the exact half-spaces (not of a
+ * group) first, deepest (least offset from the leaf's centre) first, so that the polyhedron
+ * loses most of its vertices early whichever atom a plane comes from; then the others in
+ * their order. */
+static void clip_order(const vxv_hs *hs, int nh, int *order) {
+  int m = 0;
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].exact && !hs[j].group) {
+      int i = m++;
+      for (; i > 0 && hs[order[i - 1]].dm > hs[j].dm; i--) {
+        order[i] = order[i - 1]; /* stable: equal offsets keep their order */
+      }
+      order[i] = j;
+    }
+  }
+  for (int j = 0; j < nh; j++) {
+    if (!(hs[j].exact && !hs[j].group)) {
+      order[m++] = j;
+    }
+  }
+}
+
+
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
                      int ng, unsigned nohi, int lo_empty, int drop_empty, int value_only,
                      double out[25]) {
@@ -1050,7 +1073,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   uint64_t curved_bits = 0, cell0_bits = 0;
   const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
   vxv_cp_box(&th->cterm, b->e);
-  for (int j = 0; j < nh; j++) {
+  int order[VXV_CP_PLANES];
+  clip_order(hs, nh, order);
+  for (int o = 0; o < nh; o++) {
+    int j = order[o];
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
     }
