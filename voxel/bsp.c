@@ -541,21 +541,26 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
  * ball is that intersection (union). */
 static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
                        double tol) {
-  const double *vert[3 * VXV_NEAR_TRIS];
+  double vx[3 * VXV_NEAR_TRIS], vy[3 * VXV_NEAR_TRIS], vz[3 * VXV_NEAR_TRIS];
   int nv = 0;
   for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) {
-      vert[nv++] = tri + 3 * c; /* each vertex once */
+    if (first[c] == c) { /* each vertex once, coordinates apart (a branch-free loop below) */
+      vx[nv] = tri[3 * c];
+      vy[nv] = tri[3 * c + 1];
+      vz[nv++] = tri[3 * c + 2];
     }
   }
   int convex = n > 0, concave = n > 0;
   for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
-    for (int v = 0; v < nv && (convex || concave); v++) {
-      double s = vxg_dot(q, vert[v]) - q[3];
-      convex &= s <= tol;
-      concave &= s >= -tol;
+    double hi = -HUGE_VAL, lo = HUGE_VAL;
+    for (int v = 0; v < nv; v++) {
+      double s = q[0] * vx[v] + q[1] * vy[v] + q[2] * vz[v] - q[3];
+      hi = s > hi ? s : hi;
+      lo = s < lo ? s : lo;
     }
+    convex &= hi <= tol;
+    concave &= lo >= -tol;
   }
   return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
 }
