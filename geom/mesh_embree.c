@@ -432,6 +432,20 @@ static int tri_meets_slabs(const double *box, const double *p, const double *a, 
   return 1;
 }
 
+/* 1 when a corner of the triangle (a, b, c) lies within squared distance r2 of p. */
+static int corner_within(const double *p, const double *a, const double *b, const double *c,
+                         double r2) {
+  const double *v[3] = {a, b, c};
+  for (int k = 0; k < 3; k++) {
+    double d[3] = {v[k][0] - p[0], v[k][1] - p[1], v[k][2] - p[2]};
+    if (d[0] * d[0] + d[1] * d[1] + d[2] * d[2] <= r2) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   collect_state *q = args->userPtr;
   if (q->n > q->max) {
@@ -457,7 +471,12 @@ static bool collect_fn(struct RTCPointQueryFunctionArguments *args) {
   }
   double cp[3];
   int feat;
-  double d2 = vxg_tri_closest(q->p, a, m->v + 3 * t[1], m->v + 3 * t[2], cp, &feat);
+  const double *b = m->v + 3 * t[1], *c = m->v + 3 * t[2];
+  /* a corner within the radius puts the triangle there; its nearest point is needed only
+     while a box's inner test is pending */
+  double d2 = (!q->box || q->sure) && corner_within(q->p, a, b, c, q->r2)
+                  ? 0
+                  : vxg_tri_closest(q->p, a, b, c, cp, &feat);
   if (d2 <= q->r2 && q->box && !q->sure && q->nb >= 0 &&
       add_plane(q->bid, &q->nb, &q->bseen, q->max, id) != 0) {
     q->nb = -1;

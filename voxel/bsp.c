@@ -541,21 +541,26 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
  * ball is that intersection (union). */
 static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
                        double tol) {
-  const double *vert[3 * VXV_NEAR_TRIS];
+  double vx[3 * VXV_NEAR_TRIS], vy[3 * VXV_NEAR_TRIS], vz[3 * VXV_NEAR_TRIS];
   int nv = 0;
   for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) {
-      vert[nv++] = tri + 3 * c; /* each vertex once */
+    if (first[c] == c) { /* each vertex once, coordinates apart (a branch-free loop below) */
+      vx[nv] = tri[3 * c];
+      vy[nv] = tri[3 * c + 1];
+      vz[nv++] = tri[3 * c + 2];
     }
   }
   int convex = n > 0, concave = n > 0;
   for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
-    for (int v = 0; v < nv && (convex || concave); v++) {
-      double s = vxg_dot(q, vert[v]) - q[3];
-      convex &= s <= tol;
-      concave &= s >= -tol;
+    double hi = -HUGE_VAL, lo = HUGE_VAL;
+    for (int v = 0; v < nv; v++) {
+      double s = q[0] * vx[v] + q[1] * vy[v] + q[2] * vz[v] - q[3];
+      hi = s > hi ? s : hi;
+      lo = s < lo ? s : lo;
     }
+    convex &= hi <= tol;
+    concave &= lo >= -tol;
   }
   return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
 }
@@ -571,6 +576,21 @@ static int distinct_planes(const double *pl, const int *grp, int n, double *out)
     }
   }
   return m;
+}
+
+
+/* 0 when the triangle (corners tri, plane pl: query frame) surely misses the box b (by more
+ * than tol, m): its bounding box misses b's, or b lies on one side of its plane; else 1. */
+static int tri_meets_box(const vxv_box *b, const double *tri, const double *pl, double tol) {
+  for (int c = 0; c < 3; c++) {
+    double lo = fmin(fmin(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double hi = fmax(fmax(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    if (lo > b->e[c] + tol || hi < -b->e[c] - tol) {
+      return 0;
+    }
+  }
+  double d = pl[3] - vxg_dot(pl, b->c);
+  return fabs(pl[0]) * b->e[0] + fabs(pl[1]) * b->e[1] + fabs(pl[2]) * b->e[2] + tol >= fabs(d);
 }
 
 
@@ -624,8 +644,17 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     *nplanes = npl;
     return 1;
   }
-  if (shape == VXV_LOCAL_GENERAL && n > room) {
-    return -1;
+  int keep[VXV_NEAR_TRIS], nkeep = 0;
+  if (shape == VXV_LOCAL_GENERAL) {
+    double tolb = vxv_vertex_rounding(b);
+    for (int j = 0; j < n; j++) {
+      if (tri_meets_box(b, tri + 9 * j, pl + 4 * j, tolb)) {
+        keep[nkeep++] = j;
+      }
+    }
+    if (nkeep > room) {
+      return -1;
+    }
   }
   int a = s->natom++;
   at->cell = k;
@@ -644,13 +673,8 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (shape != VXV_LOCAL_GENERAL) {
     return 0; /* peeled by its planes: no triangle needed */
   }
-  for (int j = 0; j < n; j++) {
-    vxv_btri *t = &s->tri[s->ntri];
-    leaf_tri(b, tri, pl, grp, j, a, t);
-    /* only those whose plane cuts the box */
-    if (fabs(t->n[0]) * b->e[0] + fabs(t->n[1]) * b->e[1] + fabs(t->n[2]) * b->e[2] >= fabs(t->d)) {
-      s->ntri++;
-    }
+  for (int j = 0; j < nkeep; j++) {
+    leaf_tri(b, tri, pl, grp, keep[j], a, &s->tri[s->ntri++]);
   }
   return 0;
 }

@@ -1036,6 +1036,29 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * is exceeded. */
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
 
+/* The order in which leaf_fast clips by hs[0 .. nh) into order: the exact half-spaces (not of a
+ * group) first, deepest (least offset from the leaf's centre) first, so that the polyhedron
+ * loses most of its vertices early whichever atom a plane comes from; then the others in
+ * their order. */
+static void clip_order(const vxv_hs *hs, int nh, int *order) {
+  int m = 0;
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].exact && !hs[j].group) {
+      int i = m++;
+      for (; i > 0 && hs[order[i - 1]].dm > hs[j].dm; i--) {
+        order[i] = order[i - 1]; /* stable: equal offsets keep their order */
+      }
+      order[i] = j;
+    }
+  }
+  for (int j = 0; j < nh; j++) {
+    if (!(hs[j].exact && !hs[j].group)) {
+      order[m++] = j;
+    }
+  }
+}
+
+
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
                      int ng, unsigned nohi, int lo_empty, int drop_empty, int value_only,
                      double out[25]) {
@@ -1050,7 +1073,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   uint64_t curved_bits = 0, cell0_bits = 0;
   const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
   vxv_cp_box(&th->cterm, b->e);
-  for (int j = 0; j < nh; j++) {
+  int order[VXV_CP_PLANES];
+  clip_order(hs, nh, order);
+  for (int o = 0; o < nh; o++) {
+    int j = order[o];
     if (hs[j].cell == 0) {
       cell0_bits |= (uint64_t)1 << (6 + j);
     }
@@ -1557,9 +1583,11 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-/* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value. */
+/* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value;
+ * or_split: as vxv_leaf_eval_kept, but -2 (l unspecified) as soon as the leaf is known to be
+ * inexact while some mesh atom was taken exactly (vxv_leaf_eval_or_split). */
 static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
-                     int only_exact, int drop_empty, int value_only) {
+                     int only_exact, int drop_empty, int value_only, int or_split) {
   double boxvol = vxv_box_volume(b);
   int ng = 0, lo_empty = 0, nlin = 0, nplanes = 0;
   unsigned nohi = 0;
@@ -1572,6 +1600,9 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
   }
+  if (or_split && nlin > 0 && nplanes > 0) {
+    return -2; /* inexact, and no emptiness test (that needs nplanes 0): split */
+  }
   l->b = *b;
   double out[25]; /* out[24] 1: a third-order value (l->order3), set by either path */
   int exact = nlin == 0;
@@ -1581,8 +1612,8 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
     return -1;
   }
   if (rc != 0) {
-    if (only_exact && nplanes > 0) {
-      return 0;
+    if ((only_exact || or_split) && nplanes > 0) {
+      return or_split ? -2 : 0; /* linearised below: inexact */
     }
     if (nplanes > 0) {
       /* the meshes' planes exceeded a capacity: linearise the meshes instead */
@@ -1619,15 +1650,20 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
 
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                   int only_exact) {
-  return leaf_eval(q, th, b, l, only_exact, 0, 0);
+  return leaf_eval(q, th, b, l, only_exact, 0, 0, 0);
 }
 
 
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  return leaf_eval(q, th, b, l, 0, 1, 0);
+  return leaf_eval(q, th, b, l, 0, 1, 0, 0);
+}
+
+
+int vxv_leaf_eval_or_split(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
+  return leaf_eval(q, th, b, l, 0, 1, 0, 1);
 }
 
 
 int vxv_leaf_eval_value(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l) {
-  return leaf_eval(q, th, b, l, 0, 0, 1);
+  return leaf_eval(q, th, b, l, 0, 0, 1, 0);
 }

@@ -119,6 +119,13 @@ static int can_split(const vxv_workspace *ws, vxv_subtree *st, const vxv_box *b)
 }
 
 
+/* can_split without its side effect (the capped flag): 1 when b may be split now. */
+static int may_split(const vxv_workspace *ws, const vxv_subtree *st, const vxv_box *b) {
+  return b->level < VXV_MAX_LEVEL && !(ws->halt && *ws->halt) &&
+         !(ws->q.h_min > 0 && 2 * b->h <= ws->q.h_min) && st->rboxes + 8 <= st->budget;
+}
+
+
 /* ---- the visitor (vxv_options.visit) -------------------------------------------------- */
 
 static void visit_start(vxv_visit *v, const vxv_workspace *ws, vxv_visit_kind kind,
@@ -467,13 +474,24 @@ static void drain(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, i
       }
       continue;
     }
-    if (vxv_leaf_eval_kept(q, th, &b, &l) < 0) {
+    /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
+       exact at a finite depth), whatever its gap; an exact one while its parts lie apart.
+       Such a leaf is given up as soon as it is known to be inexact (too many triangles
+       near it): it is split without being integrated */
+    int poly = vxv_box_polyhedral(q, &b);
+    int rc = poly && may_split(ws, st, &b) ? vxv_leaf_eval_or_split(q, th, &b, &l)
+                                           : vxv_leaf_eval_kept(q, th, &b, &l);
+    if (rc == -2 && can_split(ws, st, &b)) {
+      split(ws, th, st, &b, &sp);
+      continue;
+    }
+    if (rc == -2) {
+      rc = vxv_leaf_eval_kept(q, th, &b, &l); /* stopped meanwhile: the leaf is kept */
+    }
+    if (rc < 0) {
       continue; /* nothing of the region in it (a subtree's root, mostly): no leaf */
     }
-    /* a leaf only meshes and planes cross is split on until it is exact (a polyhedron is
-       exact at a finite depth), whatever its gap; an exact one while its parts lie apart */
-    int refine =
-        l.exact ? parts_apart(ws, th, &l) : l.hi - l.lo > q->tau || vxv_box_polyhedral(q, &b);
+    int refine = l.exact ? parts_apart(ws, th, &l) : l.hi - l.lo > q->tau || poly;
     if (refine && can_split(ws, st, &b)) {
       split(ws, th, st, &b, &sp);
     } else {
