@@ -26,7 +26,7 @@
 
 /* Intervals at most this wide to start with; at most this many halvings. */
 #define BOX_START (M_PI / 4)
-#define BOX_SPLITS 8
+#define BOX_SPLITS 1
 #define BOX_MAX (RB_MAX_PIECES + 8 + BOX_SPLITS)
 /* The share of the exact traces' box an interval's may reach beyond it. */
 #define BOX_SHARE 0.02

@@ -590,7 +590,7 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
   double boxvol = 8 * e[0] * e[1] * e[2];
   in->rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
   in->atol = fmax(opt->rtol > 0 ? 0.25 * opt->atol : 0, CF_TOUCH * boxvol / (4 * CF_QUAD_SAFETY));
-  in->want_box = ws->visit != NULL; /* the region's element's bounds */
+  in->want_box = ws->visit != NULL && !opt->loose_bounds; /* the element's bounds */
   vxg_rod_bore_out q;
   if (vxg_rod_bore(in, &q) != 0) {
     return 0;

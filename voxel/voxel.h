@@ -130,6 +130,10 @@ typedef struct vxv_options {
                       another's bore (a complemented cylinder) apart and a rod whose
                       surface is its bore's or its countersink's empty; 0 always runs the
                       octree */
+  int loose_bounds; /* 1: a quadrature's element reports the region box it was given as its
+                       bounds instead of a box of its region (geom/rodbore_box.c, which costs
+                       about a tenth of the quadrature): for callers that need no tight
+                       penetration bracket (a tracked pair); 0 (default) */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
