@@ -652,6 +652,8 @@ typedef struct vxg_rod_bore_in {
   double box[6]; /* a box holding the region (lo x y z, hi x y z), m: it bounds the sums */
   double rtol;   /* the error asked of v: rtol v or atol (m^3), whichever is larger */
   double atol;
+  int want_box;  /* 1: fill vxg_rod_bore_out.box (it costs a few times the sums), else it is
+                    the input's box */
 } vxg_rod_bore_in;
 
 typedef struct vxg_rod_bore_out {
@@ -660,6 +662,11 @@ typedef struct vxg_rod_bore_out {
   double cm[6];   /* central second moments, xx yy zz xy yz xz, m^5 */
   double area[3]; /* int of n dA over cell 0's faces of the region, n outward, m^2 */
   double err;     /* estimate of v's error (QUADPACK's, from the two rules), m^3 */
+  double box[6];  /* with want_box, a box holding the region, within the input's (lo x y z,
+                     hi x y z), m: the union of boxes of its parts over intervals of angle
+                     about the bore's axis, each holding a relaxed trace there
+                     (geom/rodbore_box.c); sound in exact arithmetic, padded for rounding;
+                     inverted when the region is empty; without want_box the input's */
 } vxg_rod_bore_out;
 
 /* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every

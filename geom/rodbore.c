@@ -46,7 +46,7 @@ static const double G7_W[4] = {0.129484966168869693, 0.279705391489276668, 0.381
 /* Integrals over the region (bore frame): 0 v, 1-3 x y z, 4-9 xx yy zz xy yz xz; 10-12 the
  * area vector of cell 0's faces; 13 int dr dz (an axis plane's face, per unit theta). */
 #define RB_NF 14
-#define RB_MAX_POLY (RB_NP + 6)
+#define MAXP RB_MAX_PIECES
 /* Adaptive budget: half-plane integrals at most. */
 #define RB_MAX_EVALS 4000
 
@@ -120,8 +120,7 @@ static int inside_parts(double a, double b, double c, double lo[2], double hi[2]
   return n;
 }
 
-/* Q along the segment (r, z) + t (dr, dz): a t^2 + 2 b t + c. */
-static void conic_along(const rb_conic *q, double r, double z, double dr, double dz, double *a,
+void vxg_rb_conic_along(const rb_conic *q, double r, double z, double dr, double dz, double *a,
                         double *b, double *c) {
   *a = q->arr * dr * dr + 2 * q->arz * dr * dz + q->azz * dz * dz;
   *b = q->arr * r * dr + q->arz * (r * dz + z * dr) + q->azz * z * dz + q->br * dr + q->bz * dz;
@@ -130,14 +129,8 @@ static void conic_along(const rb_conic *q, double r, double z, double dr, double
 
 /* ---------------------------------------------------------------------------------------
  * The trace in the half-plane at theta: the convex polygon of the bore and the planes. */
-typedef struct rb_poly {
-  int nv;
-  double r[RB_MAX_POLY], z[RB_MAX_POLY];
-  int id[RB_MAX_POLY]; /* edge i (vertex i to i+1): -2 bore, -1 frame, else the plane */
-} rb_poly;
 
-/* Clips the polygon to a r + b z <= c (edge id). */
-static void poly_clip(rb_poly *g, double a, double b, double c, int id) {
+void vxg_rb_poly_clip(rb_poly *g, double a, double b, double c, int id) {
   rb_poly o;
   o.nv = 0;
   for (int i = 0; i < g->nv && o.nv < RB_MAX_POLY - 1; i++) {
@@ -178,12 +171,12 @@ static int trace(const rb_prob *p, double cs, double sn, int skip, rb_poly *g) {
   memcpy(g->z, zz, sizeof zz);
   memcpy(g->id, id, sizeof id);
   for (int j = 0; j < p->nl && cut; j++) {
-    poly_clip(g, -1, p->sl[j], -p->rl[j], -2 - j);
+    vxg_rb_poly_clip(g, -1, p->sl[j], -p->rl[j], -2 - j);
   }
   for (int i = 0; i < p->np && g->nv > 0; i++) {
     if (!p->axis[i]) {
       double ne = cs * p->n[i][0] + sn * p->n[i][1];
-      poly_clip(g, ne, p->n[i][2], p->d[i], i);
+      vxg_rb_poly_clip(g, ne, p->n[i][2], p->d[i], i);
     }
   }
   return g->nv >= 3;
@@ -237,7 +230,7 @@ static void edge_faces(const rb_prob *p, const rb_poly *g, const rb_conic *q, do
     }
     int j = (i + 1) % g->nv;
     double dr = g->r[j] - g->r[i], dz = g->z[j] - g->z[i], a, b, c, t0[2], t1[2];
-    conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
+    vxg_rb_conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
     int np = inside_parts(a, b, c, t0, t1);
     for (int m = 0; m < np; m++) {
       edge_part(p, g, i, t0[m], t1[m], cs, sn, f);
@@ -446,7 +439,7 @@ static int z_breaks(const rb_poly *g, const rb_conic *q, double zb[], int flag[]
     double dr = g->r[j] - g->r[i], dz = g->z[j] - g->z[i], t[2], a, b, c;
     zb[n] = g->z[i];
     flag[n++] = 0;
-    conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
+    vxg_rb_conic_along(q, g->r[i], g->z[i], dr, dz, &a, &b, &c);
     int nt = vxg_rb_quad_roots(a, b, c, t);
     for (int k = 0; k < nt; k++) {
       if (t[k] > 0 && t[k] < 1) {
@@ -816,6 +809,31 @@ static void result(const double E[3][3], const double pb[3], const double f[RB_N
   }
 }
 
+/* The region's box (rodbore_box.c) over the pieces' angles, within the input's box (the
+ * input's box when rounding lost the region, or the box is not asked for). */
+static void region_box(const rb_prob *p, const double E[3][3], const vxg_rod_bore_in *in,
+                       const rb_piece *pc, int n, vxg_rod_bore_out *out) {
+  double iv[MAXP][2];
+  for (int k = 0; k < n; k++) {
+    iv[k][0] = pc[k].a;
+    iv[k][1] = pc[k].b;
+  }
+  if (!in->want_box) {
+    memcpy(out->box, in->box, sizeof out->box);
+    return;
+  }
+  vxg_rb_box(p, E, in->pb, (const double(*)[2])iv, n, out->box);
+  int empty = 0;
+  for (int i = 0; i < 3; i++) {
+    out->box[i] = fmax(out->box[i], in->box[i]);
+    out->box[3 + i] = fmin(out->box[3 + i], in->box[3 + i]);
+    empty |= !(out->box[3 + i] >= out->box[i]);
+  }
+  if (empty && out->v > 0) {
+    memcpy(out->box, in->box, sizeof out->box);
+  }
+}
+
 int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
   memset(out, 0, sizeof *out);
   double E[3][3];
@@ -825,7 +843,6 @@ int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
   }
   rb_events ev;
   vxg_rb_events(&p, &ev);
-  enum { MAXP = 96 };
   rb_piece pc[MAXP];
   int n = theta_pieces(&p, &ev, pc, MAXP);
   out->err = refine(&p, pc, &n, MAXP, in->rtol, in->atol);
@@ -838,5 +855,6 @@ int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out) {
   memcpy(area, f + 10, sizeof area);
   axis_faces(&p, area);
   result(E, in->pb, f, area, out);
+  region_box(&p, E, in, pc, n, out);
   return out->err * 16 <= fmax(in->rtol * out->v, in->atol) ? 0 : 1;
 }

@@ -8,6 +8,8 @@
 
 #define RB_MAX_EVENTS 256
 #define RB_NP (VXG_RB_MAX_PLANES + 6)
+#define RB_MAX_POLY (RB_NP + 6)
+#define RB_MAX_PIECES 96 /* theta pieces of the quadrature */
 
 typedef struct rb_prob {
   double rb;              /* bore radius (0: none, or a countersink alone) */
@@ -42,6 +44,24 @@ typedef struct rb_events {
   double t[RB_MAX_EVENTS];
   int sq[RB_MAX_EVENTS]; /* a tangency: the integrand has a square root there */
 } rb_events;
+
+/* A trace's convex polygon in a half-plane (r, z). */
+typedef struct rb_poly {
+  int nv;
+  double r[RB_MAX_POLY], z[RB_MAX_POLY];
+  int id[RB_MAX_POLY]; /* edge i (vertex i to i+1): -2 bore, -1 frame, else the plane */
+} rb_poly;
+
+/* Clips the polygon to a r + b z <= c (edge id). */
+void vxg_rb_poly_clip(rb_poly *g, double a, double b, double c, int id);
+/* Q along the segment (r, z) + t (dr, dz): a t^2 + 2 b t + c. */
+void vxg_rb_conic_along(const rb_conic *q, double r, double z, double dr, double dz, double *a,
+                        double *b, double *c);
+/* A box (lo x y z, hi x y z; inverted when empty) holding the region's part at the angles
+ * of the n (<= RB_MAX_PIECES) intervals iv (bore frame angles) in the input's frame
+ * (x = pb + E^T y), m: see rodbore_box.c. */
+void vxg_rb_box(const rb_prob *p, const double E[3][3], const double pb[3], const double (*iv)[2],
+                int n, double box[6]);
 
 /* The rod's conic in the half-plane at theta (cos cs, sin sn). */
 void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q);

@@ -109,7 +109,8 @@ static int region_spread(const double n[3], const vxc_region_box *box, size_t nb
         0.5 * (fabs(n[0]) * b->extent[0] + fabs(n[1]) * b->extent[1] + fabs(n[2]) * b->extent[2]);
     double c = vxg_dot(n, b->center);
     double g = c + vxg_dot(n, b->moments + 1) / b->volume, in = b->leaf ? 0.0 : r;
-    /* the spread of the region in the box: its bounding box's (within the cube) */
+    /* the spread of the region in the box: its bounding box's (within the cube; a pair
+       measured by the rod-in-bore quadrature: the quadrature's box of its region) */
     double rc = 0, rr = 0;
     for (int k = 0; k < 3; k++) {
       rc += n[k] * 0.5 * (b->bounds[k] + b->bounds[3 + k]);

@@ -108,7 +108,9 @@ VXC_API vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a,
                                  vxc_error *err);
 
 /* The metrics of the last step's query (owned by the pair, valid until its next step or its
- * free; npair 0 before the first step or when the bodies were apart). NULL for a NULL pair. */
+ * free; npair 0 before the first step or when the bodies were apart). NULL for a NULL pair.
+ * A pair measured by the rod-in-bore quadrature has here a penetration bracket as wide as
+ * its cells' boxes' overlap (vxc_query_run gives the tight one). */
 VXC_API const vxc_metrics *vxc_pair_last_metrics(const vxc_pair *pr);
 
 /* One contact of the last step. */

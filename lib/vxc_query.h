@@ -247,8 +247,10 @@ typedef struct vxc_region_box {
   double bounds[6];            /* a bounding box of the interference inside the box, world,
                                   m (lo x y z, hi x y z; the box's own for a whole box, for
                                   a boundary leaf that of its integrated region and of its
-                                  upper polyhedron, which holds the true region; inverted
-                                  when it holds none): what contact patches are joined by */
+                                  upper polyhedron, which holds the true region; for a
+                                  pair measured in closed form or by quadrature, its one
+                                  element, a box holding its region; inverted when it
+                                  holds none): what contact patches are joined by */
 } vxc_region_box;
 
 /* The region the last vxc_query_run or vxc_query_pair of q integrated, when its options

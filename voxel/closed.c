@@ -393,9 +393,10 @@ static void moments_about(double v, const double g[3], const double cm[6], const
 }
 
 
-/* Reports the solid in box to the query's visitor as one leaf: the box. */
-static void visit_solid(const vxv_workspace *ws, const double box[6], const vxv_result *r, double v,
-                        const double g[3], const double cm[6]) {
+/* Reports the solid in box to the query's visitor as one leaf: the box, with bounds (a
+ * box within it holding the region) as its region's bounding box. */
+static void visit_solid(const vxv_workspace *ws, const double box[6], const double bounds[6],
+                        const vxv_result *r, double v, const double g[3], const double cm[6]) {
   vxv_visit vis;
   memset(&vis, 0, sizeof vis);
   vis.kind = VXV_VISIT_LEAF;
@@ -406,8 +407,8 @@ static void visit_solid(const vxv_workspace *ws, const double box[6], const vxv_
     vis.c[j] = ws->ref[j] + bc[j];
     vis.e[j] = 0.5 * (box[3 + j] - box[j]);
     vis.h = fmin(vis.h, vis.e[j]);
-    vis.rb[j] = ws->ref[j] + box[j];
-    vis.rb[3 + j] = ws->ref[j] + box[3 + j];
+    vis.rb[j] = ws->ref[j] + bounds[j];
+    vis.rb[3 + j] = ws->ref[j] + bounds[3 + j];
   }
   moments_about(v, g, cm, bc, vis.m);
   vis.lo = r->volume_lo;
@@ -456,7 +457,7 @@ static void fill_result(const vxv_workspace *ws, const cf_solid *k, long long bo
   if (ws->visit && v > 0) {
     double box[6];
     solid_box(k, box);
-    visit_solid(ws, box, r, v, g, cm);
+    visit_solid(ws, box, box, r, v, g, cm);
   }
 }
 
@@ -473,11 +474,12 @@ static double quad_tolerance(const vxv_options *opt, double v) {
 
 
 /* A quadrature's result (volume v, centroid g, central moments cm, error estimate err,
- * bracket half-width hw, area vector area, region box) into r when hw is within the asked
- * tolerance: 1, else 0. */
+ * bracket half-width hw, area vector area, region box, bounds: a box within it holding the
+ * region) into r when hw is within the asked tolerance: 1, else 0. */
 static int take_quadrature(const vxv_workspace *ws, const vxv_options *opt, double v,
                            const double g[3], const double cm[6], double err, double hw,
-                           const double area[3], const double box[6], vxv_result *r) {
+                           const double area[3], const double box[6], const double bounds[6],
+                           vxv_result *r) {
   double boxvol = (box[3] - box[0]) * (box[4] - box[1]) * (box[5] - box[2]);
   /* a bracket within a 1e-12 share of the region's box is a touch (a peg resting on its
      bore: the tangency's square roots keep the relative error from closing) */
@@ -493,7 +495,7 @@ static int take_quadrature(const vxv_workspace *ws, const vxv_options *opt, doub
   r->contact_area = sqrt(vxg_dot(r->area_vector, r->area_vector));
   r->closed_form = 2;
   if (ws->visit && v > 0) {
-    visit_solid(ws, box, r, v, g, cm);
+    visit_solid(ws, box, bounds, r, v, g, cm);
   }
   return 1;
 }
@@ -536,7 +538,7 @@ static int ball_cylinder(const vxv_workspace *ws, const vxv_options *opt, const 
   for (int j = 0; j < 3; j++) {
     area[j] = ((y->cell == 0) - (b->cell == 0)) * q.area[j];
   }
-  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, area, box, r);
+  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, area, box, box, r);
 }
 
 
@@ -588,6 +590,7 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
   double boxvol = 8 * e[0] * e[1] * e[2];
   in->rtol = opt->rtol > 0 ? 0.25 * opt->rtol : 0.5 * CF_QUAD_REL;
   in->atol = fmax(opt->rtol > 0 ? 0.25 * opt->atol : 0, CF_TOUCH * boxvol / (4 * CF_QUAD_SAFETY));
+  in->want_box = ws->visit != NULL && !opt->loose_bounds; /* the element's bounds */
   vxg_rod_bore_out q;
   if (vxg_rod_bore(in, &q) != 0) {
     return 0;
@@ -596,7 +599,7 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
   double dd =
       frame_ulp(ws, in->ra + in->rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
   double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
-  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in->box, r);
+  return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in->box, q.box, r);
 }
 
 

@@ -58,7 +58,7 @@ typedef enum vxv_visit_kind {
                           (the other fields are unset) */
   VXV_VISIT_BOX = 1,   /* a box inside the region: volume = lo = hi = its own, est = 0 */
   VXV_VISIT_LEAF = 2   /* a boundary leaf: the region inside it, integrated (a closed-form
-                          result: one leaf, the region's bounding box, any shape); a leaf
+                          result: one leaf, a box holding the region, any shape); a leaf
                           whose region lies in parts apart gives one element per part, each
                           with the leaf's box */
 } vxv_visit_kind;
@@ -77,7 +77,9 @@ typedef struct vxv_visit {
   double area[3]; /* area vector of A's surface in the box, m^2 */
   double rb[6];   /* a bounding box of the region in the box, world, m (lo x y z, hi x y z;
                      the box's own for a whole box; a leaf's holds its integrated region
-                     and its upper polyhedron; inverted when the region is empty) */
+                     and its upper polyhedron; a closed-form result's, the solid's box, or
+                     for the rod-in-bore quadrature its box of the region, within the
+                     leaf's; inverted when the region is empty) */
 } vxv_visit;
 
 /* Called with every element of the final region, from the caller's thread; `ud` is
@@ -128,6 +130,10 @@ typedef struct vxv_options {
                       another's bore (a complemented cylinder) apart and a rod whose
                       surface is its bore's or its countersink's empty; 0 always runs the
                       octree */
+  int loose_bounds; /* 1: a quadrature's element reports the region box it was given as its
+                       bounds instead of a box of its region (geom/rodbore_box.c, which costs
+                       about a tenth of the quadrature): for callers that need no tight
+                       penetration bracket (a tracked pair); 0 (default) */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
