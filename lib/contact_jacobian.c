@@ -140,23 +140,15 @@ void vxci_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *g,
   if (!(g->volume > 0)) {
     return;
   }
-  double n[3], l = sqrt(vxg_dot(g->normal, g->normal)), v_c[3], w_r[3], ra[3], rb[3], wa[3],
-               wb[3];
+  double n[3], l = sqrt(vxg_dot(g->normal, g->normal)), v_c[3], w_r[3];
+  vxci_relative_velocity(a, b, g->centroid, v_c);
   for (int i = 0; i < 3; i++) {
     n[i] = g->normal[i] / l;
-    ra[i] = g->centroid[i] - a->r[i];
-    rb[i] = g->centroid[i] - b->r[i];
-  }
-  vxg_cross(a->w, ra, wa);
-  vxg_cross(b->w, rb, wb);
-  for (int i = 0; i < 3; i++) {
-    v_c[i] = a->v[i] + wa[i] - (b->v[i] + wb[i]);
     w_r[i] = a->w[i] - b->w[i];
   }
   /* f_n = k_v V_r (1 + a v_cn) while positive (force.c) */
-  double u = state[VXC_STATE_U] >= p->v_small ? state[VXC_STATE_U] : p->v_small;
-  double ad = p->d / (p->e_eff * u), v_cn = vxg_dot(n, v_c);
-  double dad = state[VXC_STATE_U] >= p->v_small ? -ad / u : 0.0; /* da/du on u's branch */
+  double ad = vxci_damping_factor(p, state), v_cn = vxg_dot(n, v_c);
+  double dad = state[VXC_STATE_U] >= p->v_small ? -ad / state[VXC_STATE_U] : 0.0; /* da/du */
   double vro = p->tau_r > 0 ? state[VXC_STATE_VRO] : 0.0, v_r = fmax(g->volume - vro, 0.0);
   double raw = p->k_v * v_r * (1.0 + ad * v_cn), f_n = raw > 0 ? raw : 0.0, dfn[NY] = {0};
   if (raw > 0) {
@@ -211,15 +203,13 @@ void vxci_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *g,
   if (p->rolling) {
     add_rolling_row(rd.dpsi, 1.0, jac + NY * SR(VXC_STATE_PSI));
   } else { /* the volumetric rolling torque -k_v a T J T w_r */
-    const double *J = g->inertia;
+    const double *J = g->inertia; /* symmetric: T J T = J - n (J n)^T - (J n) n^T + nJn n n^T */
+    double jn[3];
+    vxg_mat3_vec(J, n, jn);
+    double njn = vxg_dot(n, jn);
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
-        double tjt = 0;
-        for (int k = 0; k < 3; k++) {
-          for (int m = 0; m < 3; m++) {
-            tjt += ((i == k) - n[i] * n[k]) * J[3 * k + m] * ((m == j) - n[m] * n[j]);
-          }
-        }
+        double tjt = J[3 * i + j] - n[i] * jn[j] - jn[i] * n[j] + njn * n[i] * n[j];
         jac[NY * (TQ + i) + 3 + j] -= p->k_v * ad * tjt;
         jac[NY * (TQ + i) + SR(VXC_STATE_U)] -= p->k_v * dad * tjt * w_r[j];
       }

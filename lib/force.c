@@ -35,8 +35,7 @@ static int motion_finite(const vxc_body_motion *m) {
 }
 
 
-/* Velocity at point x of A relative to B (4.51). */
-static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
+void vxci_relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
                               double v_c[3]) {
   double ra[3], rb[3], wa[3], wb[3];
   for (int i = 0; i < 3; i++) {
@@ -51,8 +50,7 @@ static void relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b
 }
 
 
-/* Hysteretic damping factor a = d / (e_eff u), u never below v_small (3.24, 3.43). */
-static double damping_factor(const vxc_params *p, const double state[VXC_STATE_SIZE]) {
+double vxci_damping_factor(const vxc_params *p, const double state[VXC_STATE_SIZE]) {
   double u = state[VXC_STATE_U];
   if (!(u >= p->v_small)) {
     u = p->v_small;
@@ -160,7 +158,7 @@ vxc_status vxc_contact_start(const vxc_params *p, const vxc_contact_geometry *ge
     return st;
   }
   double v_c[3];
-  relative_velocity(a, b, geom->centroid, v_c);
+  vxci_relative_velocity(a, b, geom->centroid, v_c);
   start_state(p, vxg_dot(n, v_c), geom->volume, n, state);
   return VXC_OK;
 }
@@ -192,7 +190,7 @@ vxc_status vxc_point_start(const vxc_params *p, double depth, const double point
     return st;
   }
   double v_c[3];
-  relative_velocity(a, b, point, v_c);
+  vxci_relative_velocity(a, b, point, v_c);
   start_state(p, vxg_dot(n, v_c), depth > 0 ? depth : 0.0, n, state);
   return VXC_OK;
 }
@@ -374,7 +372,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
   }
   const double *n = c.n;
   memcpy(c.x, geom->centroid, sizeof c.x);
-  relative_velocity(a, b, c.x, c.v_c);
+  vxci_relative_velocity(a, b, c.x, c.v_c);
   for (int i = 0; i < 3; i++) {
     c.w_r[i] = a->w[i] - b->w[i];
   }
@@ -386,7 +384,7 @@ vxc_status vxc_contact_eval(const vxc_params *p, const vxc_contact_geometry *geo
   if (v_r < 0) {
     v_r = 0;
   }
-  double a_d = damping_factor(p, state);
+  double a_d = vxci_damping_factor(p, state);
   double f_n = p->k_v * v_r * (1.0 + a_d * vxg_dot(n, c.v_c));
   c.f_n = f_n > 0 ? f_n : 0.0;
   c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;
@@ -431,7 +429,7 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
     return VXC_OK;
   }
   memcpy(c.x, point, sizeof c.x);
-  relative_velocity(a, b, c.x, c.v_c);
+  vxci_relative_velocity(a, b, c.x, c.v_c);
   for (int i = 0; i < 3; i++) {
     c.w_r[i] = a->w[i] - b->w[i];
   }
@@ -442,7 +440,7 @@ vxc_status vxc_point_eval(const vxc_params *p, double depth, const double point[
   double x_r = depth - xro;
   double f_n = 0.0;
   if (x_r > 0) {
-    f_n = p->k_p * pow(x_r, p->p_exp) * (1.0 + damping_factor(p, state) * vxg_dot(c.n, c.v_c));
+    f_n = p->k_p * pow(x_r, p->p_exp) * (1.0 + vxci_damping_factor(p, state) * vxg_dot(c.n, c.v_c));
   }
   c.f_n = f_n > 0 ? f_n : 0.0;
   c.dvro = p->tau_r > 0 ? -state[VXC_STATE_VRO] / p->tau_r : 0.0;

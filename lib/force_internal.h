@@ -106,6 +106,14 @@ void vxci_contact_jacobian(const vxc_params *p, const vxc_contact_geometry *g,
                            const double state[VXC_STATE_SIZE],
                            double jac[VXC_JAC_SIZE * VXC_JAC_SIZE]);
 
+/* Velocity at world point x of A relative to B (4.51), m/s. (force.c) */
+void vxci_relative_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
+                            double v_c[3]);
+
+/* Hysteretic damping factor a = d / (e_eff u), s/m, u never below v_small (3.24, 3.43).
+ * (force.c) */
+double vxci_damping_factor(const vxc_params *p, const double state[VXC_STATE_SIZE]);
+
 /* t1, t2: unit, in the plane normal to the unit n, t1 x t2 = n; t1 is the unit vector
  * along e x n for the axis e on which n has its smallest component. (bristle_step.c) */
 void vxci_tangents(const double n[3], double t1[3], double t2[3]);
