@@ -242,26 +242,27 @@ static void body_motion(const bridge *br, int i, vxc_pose *pose, vxc_body_motion
 
 
 /* The records' body states: the body frame's pose and velocity (a moving body's from its
- * twist at the step's start, after bridge_implicit_prepare: v + w x (x_frame - x_com)). */
+ * twist at the step's start, after bridge_implicit_prepare: v + w x (x_frame - x_com)); each
+ * body's pose and motion kept for the contacts (br->pose, br->mo). */
 static void record_bodies(bridge *br) {
   const mjData *d = br->d;
   for (int i = 0; i < br->nbody; i++) {
     int id = br->body[i];
-    vxc_pose pose;
-    vxc_body_motion mo;
-    body_motion(br, i, &pose, &mo);
-    double arm[3] = {d->xpos[3 * id] - mo.r[0], d->xpos[3 * id + 1] - mo.r[1],
-                     d->xpos[3 * id + 2] - mo.r[2]};
-    double cr[3] = {mo.w[1] * arm[2] - mo.w[2] * arm[1], mo.w[2] * arm[0] - mo.w[0] * arm[2],
-                    mo.w[0] * arm[1] - mo.w[1] * arm[0]};
+    const vxc_pose *pose = &br->pose[i];
+    const vxc_body_motion *mo = &br->mo[i];
+    body_motion(br, i, &br->pose[i], &br->mo[i]);
+    double arm[3] = {d->xpos[3 * id] - mo->r[0], d->xpos[3 * id + 1] - mo->r[1],
+                     d->xpos[3 * id + 2] - mo->r[2]};
+    double cr[3] = {mo->w[1] * arm[2] - mo->w[2] * arm[1], mo->w[2] * arm[0] - mo->w[0] * arm[2],
+                    mo->w[0] * arm[1] - mo->w[1] * arm[0]};
     vxc_task_body_state *s = &br->bs[i];
     for (int j = 0; j < 3; j++) {
-      s->pose[j] = pose.p[j];
-      s->velocity[j] = mo.v[j] + cr[j];
-      s->velocity[3 + j] = mo.w[j];
+      s->pose[j] = pose->p[j];
+      s->velocity[j] = mo->v[j] + cr[j];
+      s->velocity[3 + j] = mo->w[j];
     }
     for (int j = 0; j < 4; j++) {
-      s->pose[3 + j] = pose.q[j];
+      s->pose[3 + j] = pose->q[j];
     }
   }
 }
@@ -283,16 +284,24 @@ static void summarize(bridge_contact *c, double t) {
 }
 
 
-/* vxc's contact c at the step's start: its wrench and its derivatives over the step. */
+/* Contact c's bodies' poses and motions at the step's start, as record_bodies found them. */
+static void contact_motion(bridge *br, bridge_contact *c, int i) {
+  for (int k = 0; k < 2; k++) {
+    c->pose[k] = br->pose[br->pair_index[2 * i + k]];
+    c->mo[k] = br->mo[br->pair_index[2 * i + k]];
+  }
+}
+
+
+/* vxc's contact c at the step's start (after record_bodies): its wrench and its derivatives
+ * over the step. */
 static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
   bridge_contact *c = &br->c[i];
-  vxc_pose pose[2];
-  for (int k = 0; k < 2; k++) {
-    body_motion(br, br->pair_index[2 * i + k], &pose[k], &c->mo[k]);
-  }
+  contact_motion(br, c, i);
   vxc_error err;
   double t0 = bridge_clock();
-  vxc_status st = vxc_pair_step(c->pair, &pose[0], &c->mo[0], &pose[1], &c->mo[1], 0, &c->w, &err);
+  vxc_status st =
+      vxc_pair_step(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], 0, &c->w, &err);
   if (st == VXC_OK) {
     st = vxc_pair_jacobian_get(c->pair, br->m->opt.timestep, &c->jac, &err);
   }
@@ -305,8 +314,6 @@ static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
   br->queries++;
   br->capped += c->w.capped;
   br->wall_query += advance ? 1e-3 * mt->time_ms : 0;
-  c->pose[0] = pose[0];
-  c->pose[1] = pose[1];
   return 0;
 }
 
@@ -453,10 +460,7 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     bridge_stagger(br);
     record_bodies(br);
     for (int i = 0; i < br->ncontact; i++) {
-      bridge_contact *c = &br->c[i];
-      for (int k = 0; k < 2; k++) {
-        body_motion(br, br->pair_index[2 * i + k], &c->pose[k], &c->mo[k]);
-      }
+      contact_motion(br, &br->c[i], i);
     }
   }
   if (!br->native && apply_wrenches(br, msg, size) != 0) {

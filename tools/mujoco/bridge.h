@@ -54,6 +54,12 @@ typedef struct bridge {
   const char *name[2 * BRIDGE_MAX_CONTACTS];
   int pair_index[2 * BRIDGE_MAX_CONTACTS]; /* contact i: bodies pair_index[2i], [2i + 1] */
   vxc_task_body_state bs[2 * BRIDGE_MAX_CONTACTS];
+  /* per record body: its pose and motion at the step's start (each body once a step, for
+   * the records and every contact that touches it), and after bridge_implicit_end its twist's
+   * change over the step (bridge_twist's at 1 less at 0) */
+  vxc_pose pose[2 * BRIDGE_MAX_CONTACTS];
+  vxc_body_motion mo[2 * BRIDGE_MAX_CONTACTS];
+  double dtwist[2 * BRIDGE_MAX_CONTACTS][6];
   long long steps, queries, capped;
   /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
    * Jacobians at its start, the test for sub-steps and the impacts' sub-steps, the implicit
@@ -66,7 +72,7 @@ typedef struct bridge {
    * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
    * and the twists' change, qvel at the step's start; Mh: M + h B factored (nv x nv), the
    * mass matrix of MuJoCo's Euler step, which takes the joints' damping B implicitly
-   * (damped 1; MJ then holds L^-1 J^T, Mh = L L^T) */
+   * (damped 1, from the model at bridge_implicit_init; MJ then holds L^-1 J^T, Mh = L L^T) */
   int tw[2 * BRIDGE_MAX_CONTACTS], ntw, damped;
   double *J, *MJ, *minv, *afree, *wout, *dtw, *qvel0, *scratch, *Mh;
   double *corr; /* bridge_implicit_correct's system (n x n) and its qvel change (nv) */

@@ -89,14 +89,12 @@ void bridge_energy_step(bridge *br) {
     bridge_contact *c = &br->c[i];
     vxc_body_motion mid[2] = {c->mo[0], c->mo[1]}, end[2] = {c->mo[0], c->mo[1]};
     for (int k = 0; k < 2; k++) {
-      double t[6], t0[6];
-      bridge_twist(br, br->pair_index[2 * i + k], 1, t);
-      bridge_twist(br, br->pair_index[2 * i + k], 0, t0);
+      const double *dt = br->dtwist[br->pair_index[2 * i + k]];
       for (int j = 0; j < 3; j++) {
-        mid[k].v[j] += 0.5 * (t[j] - t0[j]);
-        mid[k].w[j] += 0.5 * (t[3 + j] - t0[3 + j]);
-        end[k].v[j] += t[j] - t0[j];
-        end[k].w[j] += t[3 + j] - t0[3 + j];
+        mid[k].v[j] += 0.5 * dt[j];
+        mid[k].w[j] += 0.5 * dt[3 + j];
+        end[k].v[j] += dt[j];
+        end[k].w[j] += dt[3 + j];
       }
     }
     int nc = vxc_pair_contact_count(c->pair);
@@ -148,8 +146,10 @@ int bridge_energy_check(bridge *br, int mid) {
   mj_mulM(m, d, mv, qv);
   e->kinetic = 0.5 * mju_dot(qv, mv, m->nv);
   e->potential = 0;
-  for (int b = 1; b < m->nbody; b++) {
-    e->potential -= m->body_mass[b] * mju_dot(m->opt.gravity, d->xipos + 3 * b, 3);
+  const mjtNum *g = m->opt.gravity;
+  for (int b = 1; b < m->nbody; b++) { /* g . x summed as mju_dot sums three terms */
+    const mjtNum *x = d->xipos + 3 * b;
+    e->potential -= m->body_mass[b] * (0.0 + ((g[0] * x[0] + g[1] * x[1]) + g[2] * x[2]));
   }
   e->dissipated = e->normal + e->friction + e->rolling + e->spinning;
   double sum = e->kinetic + e->potential + e->elastic + e->dissipated - e->work_in;

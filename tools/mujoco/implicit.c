@@ -13,12 +13,29 @@
 
 #include "tools/mujoco/bridge.h"
 
+/* Whether MuJoCo's step takes the joints' damping implicitly: its Euler integrator (unless
+ * told not to) on a model with damping. */
+static int euler_damping(const mjModel *m) {
+  int on = m->opt.integrator == mjINT_EULER;
+#if mjVERSION_HEADER >= 300
+  on = on && !(m->opt.disableflags & mjDSBL_EULERDAMP);
+#endif
+  for (int j = 0; on && j < m->nv; j++) {
+    if (m->dof_damping[j] > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 int bridge_implicit_init(bridge *br, char *msg, size_t size) {
   const mjModel *m = br->m;
   br->ntw = 0;
   for (int i = 0; i < br->nbody; i++) {
     br->tw[i] = m->body_weldid[br->body[i]] == 0 ? -1 : br->ntw++;
   }
+  br->damped = br->ntw > 0 && euler_damping(m);
   size_t n = 6 * (size_t)br->ntw, nv = (size_t)(m->nv > 0 ? m->nv : 1);
   double **arr[] = {&br->J,   &br->MJ,    &br->minv,    &br->afree, &br->wout,
                     &br->dtw, &br->qvel0, &br->scratch, &br->Mh,    &br->corr};
@@ -58,36 +75,16 @@ int bridge_implicit_init(bridge *br, char *msg, size_t size) {
 }
 
 
-/* Whether MuJoCo's step takes the joints' damping implicitly: its Euler integrator (unless
- * told not to) on a model with damping. */
-static int euler_damping(const mjModel *m) {
-  int on = m->opt.integrator == mjINT_EULER;
-#if mjVERSION_HEADER >= 300
-  on = on && !(m->opt.disableflags & mjDSBL_EULERDAMP);
-#endif
-  for (int j = 0; on && j < m->nv; j++) {
-    if (m->dof_damping[j] > 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
 /* Factors M + h B (MuJoCo's Euler step's mass matrix, with the joints' damping B) into Mh
- * when that step takes the damping implicitly; 1 then, 0 when it is M itself. */
-static int factor_mass(bridge *br) {
+ * (when that step takes the damping implicitly: br->damped). */
+static void factor_mass(bridge *br) {
   const mjModel *m = br->m;
   int nv = m->nv;
-  if (!euler_damping(m)) {
-    return 0;
-  }
   mj_fullM(m, br->Mh, br->d->qM);
   for (int j = 0; j < nv; j++) {
     br->Mh[(size_t)j * nv + j] += m->opt.timestep * m->dof_damping[j];
   }
   mju_cholFactor(br->Mh, nv, 0);
-  return 1;
 }
 
 
@@ -101,10 +98,81 @@ static inline double dot(const double *a, const double *b, int n) {
 }
 
 
-/* Row a of J (6 per moving body) dotted with x over its body's dofs. */
-static double jdot(const bridge *br, int a, const double *x) {
-  int k = a / 6, j0 = br->dof0[k];
-  return dot(br->J + (size_t)a * br->m->nv + j0, x + j0, br->dof1[k] - j0);
+/* out[r] = row r of the six rows at R (nv apart) dotted with x over the dofs [j0, j1), each
+ * sum taken in the dofs' order, as dot. */
+static void rows_dot(const double *R, int nv, int j0, int j1, const double *x, double out[6]) {
+  double s[6] = {0};
+  for (int j = j0; j < j1; j++) {
+    for (int r = 0; r < 6; r++) {
+      s[r] += R[(size_t)r * nv + j] * x[j];
+    }
+  }
+  memcpy(out, s, sizeof s);
+}
+
+
+/* Block (k, l) of J M^-1 J^T into minv, and its mirror (l, k): row r of the six rows at A
+ * (J's, or when damped MJ's, of body k) dotted with row q of the six at B (MJ's of body l)
+ * over the dofs [j0, j1), each sum in the dofs' order as dot. */
+static void minv_block(bridge *br, const double *A, const double *B, int j0, int j1, int k,
+                       int l) {
+  int nv = br->m->nv, n = 6 * br->ntw;
+  double s[36] = {0};
+  for (int j = j0; j < j1; j++) {
+    double b[6];
+    for (int q = 0; q < 6; q++) {
+      b[q] = B[(size_t)q * nv + j];
+    }
+    for (int r = 0; r < 6; r++) {
+      double a = A[(size_t)r * nv + j];
+      for (int q = 0; q < 6; q++) {
+        s[6 * r + q] += a * b[q];
+      }
+    }
+  }
+  for (int r = 0; r < 6; r++) {
+    double *row = br->minv + (size_t)(6 * k + r) * n + 6 * l;
+    double *col = br->minv + (size_t)(6 * l) * n + 6 * k + r;
+    for (int q = 0; q < 6; q++) {
+      row[q] = s[6 * r + q];
+      col[(size_t)q * n] = s[6 * r + q];
+    }
+  }
+}
+
+
+/* Diagonal block k of J M^-1 J^T into minv, as minv_block: its upper triangle, mirrored
+ * (J M^-1 J^T is symmetric). */
+static void minv_diagonal(bridge *br, const double *A, const double *B, int j0, int j1, int k) {
+  int nv = br->m->nv, n = 6 * br->ntw;
+  double s[36] = {0};
+  for (int j = j0; j < j1; j++) {
+    double b[6];
+    for (int q = 0; q < 6; q++) {
+      b[q] = B[(size_t)q * nv + j];
+    }
+    for (int r = 0; r < 6; r++) {
+      double a = A[(size_t)r * nv + j];
+      for (int q = 0; q < 6; q++) {
+        if (q >= r) {
+          s[6 * r + q] += a * b[q];
+        }
+      }
+    }
+  }
+  for (int r = 0; r < 6; r++) {
+    double *row = br->minv + (size_t)(6 * k + r) * n + 6 * k;
+    for (int q = 0; q < 6; q++) {
+      row[q] = q < r ? s[6 * q + r] : s[6 * r + q];
+    }
+  }
+}
+
+
+/* Moving body k's twist rows of J dotted with x over its dofs: out = J_k x. */
+static void jdot(const bridge *br, int k, const double *x, double out[6]) {
+  int nv = br->m->nv;
+  rows_dot(br->J + (size_t)6 * k * nv, nv, br->dof0[k], br->dof1[k], x, out);
 }
 
 
@@ -166,20 +234,26 @@ void bridge_implicit_prepare(bridge *br) {
                     br->body[i]);
     }
   }
-  br->damped = factor_mass(br);
+  if (br->damped) {
+    factor_mass(br);
+  }
   solve_mass(br, br->MJ, br->J, n);
-  /* J M^-1 J^T = left MJ^T, symmetric: each pair of rows once; J's rows over their dofs */
+  /* J M^-1 J^T = left MJ^T by 6 x 6 blocks, symmetric: block (k, l) for l >= k, its upper
+   * triangle on the diagonal; J's rows over their body's dofs; blocks between kinematic trees
+   * nil, as calloc left them */
   const double *left = br->damped ? br->MJ : br->J;
-  for (int a = 0; a < n; a++) {
-    for (int b = a; b < n; b++) {
-      if (br->root[a / 6] != br->root[b / 6]) { /* b's body's block: nil, as calloc left it */
-        b += 5;
+  for (int k = 0; k < br->ntw; k++) {
+    const double *lk = left + (size_t)6 * k * nv;
+    int j0 = br->damped ? 0 : br->dof0[k], j1 = br->damped ? nv : br->dof1[k];
+    for (int l = k; l < br->ntw; l++) {
+      if (br->root[k] != br->root[l]) {
         continue;
       }
-      double v = br->damped ? dot(left + (size_t)a * nv, br->MJ + (size_t)b * nv, nv)
-                            : jdot(br, a, br->MJ + (size_t)b * nv);
-      br->minv[(size_t)a * n + b] = v;
-      br->minv[(size_t)b * n + a] = v;
+      if (l == k) {
+        minv_diagonal(br, lk, br->MJ + (size_t)6 * l * nv, j0, j1, k);
+      } else {
+        minv_block(br, lk, br->MJ + (size_t)6 * l * nv, j0, j1, k, l);
+      }
     }
   }
   double *t0 = br->scratch, *f = t0 + n, *qacc = f + nv;
@@ -190,13 +264,13 @@ void bridge_implicit_prepare(bridge *br) {
   if (br->damped) {
     solve_mass(br, qacc, f, 1); /* L^-1 f */
   }
-  for (int a = 0; a < n; a++) { /* J M^-1 f: (M^-1 J^T)^T f over the body's tree's dofs */
-    int k = a / 6, j0 = br->tree0[k];
-    br->afree[a] = br->damped ? dot(left + (size_t)a * nv, qacc, nv)
-                              : dot(br->MJ + (size_t)a * nv + j0, f + j0, br->tree1[k] - j0);
-    t0[a] = jdot(br, a, d->qvel);
-    br->dtw[a] = 0;
+  for (int k = 0; k < br->ntw; k++) { /* J M^-1 f: (M^-1 J^T)^T f over the body's tree's dofs */
+    const double *rows = br->MJ + (size_t)6 * k * nv; /* damped: L^-1 J^T, with L^-1 f */
+    rows_dot(rows, nv, br->damped ? 0 : br->tree0[k], br->damped ? nv : br->tree1[k],
+             br->damped ? qacc : f, br->afree + 6 * k);
+    jdot(br, k, d->qvel, t0 + 6 * k);
   }
+  memset(br->dtw, 0, (size_t)n * sizeof *br->dtw);
 }
 
 
@@ -212,8 +286,10 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]) {
  * body's rows zero). */
 static void pair_block(const bridge *br, int i, double m12[144], double a12[12]) {
   int n = 6 * br->ntw, k[2] = {br->tw[br->pair_index[2 * i]], br->tw[br->pair_index[2 * i + 1]]};
-  memset(m12, 0, 144 * sizeof *m12);
-  memset(a12, 0, 12 * sizeof *a12);
+  if (k[0] < 0 || k[1] < 0) {
+    memset(m12, 0, 144 * sizeof *m12);
+    memset(a12, 0, 12 * sizeof *a12);
+  }
   for (int p = 0; p < 2; p++) {
     if (k[p] < 0) {
       continue;
@@ -363,8 +439,16 @@ void bridge_implicit_end(bridge *br) {
   for (int j = 0; j < nv; j++) {
     dq[j] = br->d->qvel[j] - br->qvel0[j];
   }
-  for (int a = 0; a < n; a++) {
-    br->dtw[a] = jdot(br, a, dq);
+  for (int k = 0; k < br->ntw; k++) {
+    jdot(br, k, dq, br->dtw + 6 * k);
+  }
+  for (int i = 0; i < br->nbody; i++) {
+    double t[6], t0[6];
+    bridge_twist(br, i, 1, t);
+    bridge_twist(br, i, 0, t0);
+    for (int j = 0; j < 6; j++) {
+      br->dtwist[i][j] = t[j] - t0[j];
+    }
   }
 }
 
@@ -378,12 +462,10 @@ int bridge_implicit_advance(bridge *br, char *msg, size_t size) {
     }
     vxc_body_motion end[2] = {c->mo[0], c->mo[1]};
     for (int k = 0; k < 2; k++) {
-      double t[6], t0[6];
-      bridge_twist(br, br->pair_index[2 * i + k], 1, t);
-      bridge_twist(br, br->pair_index[2 * i + k], 0, t0);
+      const double *dt = br->dtwist[br->pair_index[2 * i + k]];
       for (int j = 0; j < 3; j++) {
-        end[k].v[j] += t[j] - t0[j];
-        end[k].w[j] += t[3 + j] - t0[3 + j];
+        end[k].v[j] += dt[j];
+        end[k].w[j] += dt[3 + j];
       }
     }
     vxc_error err;

@@ -119,18 +119,16 @@ int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size) {
 void bridge_record_mid(bridge *br) {
   for (int i = 0; i < br->nbody; i++) {
     int id = br->body[i];
-    double t[6], t0[6], arm[3];
-    bridge_twist(br, i, 0, t0);
-    bridge_twist(br, i, 1, t);
+    const double *dt = br->dtwist[i], *dw = dt + 3;
+    double arm[3];
     for (int j = 0; j < 3; j++) {
       arm[j] = br->d->xpos[3 * id + j] - br->d->xipos[3 * id + j];
     }
-    double dw[3] = {t[3] - t0[3], t[4] - t0[4], t[5] - t0[5]};
     double cr[3] = {dw[1] * arm[2] - dw[2] * arm[1], dw[2] * arm[0] - dw[0] * arm[2],
                     dw[0] * arm[1] - dw[1] * arm[0]};
     vxc_task_body_state *s = &br->bs[i];
     for (int j = 0; j < 3; j++) {
-      s->velocity[j] += 0.5 * (t[j] - t0[j] + cr[j]);
+      s->velocity[j] += 0.5 * (dt[j] + cr[j]);
       s->velocity[3 + j] += 0.5 * dw[j];
     }
   }
