@@ -32,6 +32,8 @@ typedef struct bridge_contact {
   vxc_pair_jacobian jac; /* its derivatives over the step */
   vxc_body_motion mo[2]; /* the bodies' motions at the step's start */
   double applied[12];    /* the wrench applied over the step (A, then B) */
+  double m12[144], a12[12]; /* its bodies' block of J M^-1 J^T and free accelerations at the
+                               step's start (implicit.c; a fixed body's rows nil) */
   vxc_pose pose[2];      /* A's and B's poses at the step's start */
   int sub;               /* 1: this step's impact taken in sub-steps (sr) */
   vxc_substep_result sr;

@@ -282,14 +282,12 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]) {
 }
 
 
-/* Contact i's bodies' block of J M^-1 J^T and free accelerations (12 x 12 and 12; a fixed
- * body's rows zero). */
-static void pair_block(const bridge *br, int i, double m12[144], double a12[12]) {
+/* Contact i's bodies' block of J M^-1 J^T and free accelerations into c->m12, c->a12 (12 x
+ * 12 and 12): its moving bodies' rows and columns (a fixed body's stay nil, as the contact's
+ * creation left them). */
+static void pair_block(const bridge *br, int i, bridge_contact *c) {
   int n = 6 * br->ntw, k[2] = {br->tw[br->pair_index[2 * i]], br->tw[br->pair_index[2 * i + 1]]};
-  if (k[0] < 0 || k[1] < 0) {
-    memset(m12, 0, 144 * sizeof *m12);
-    memset(a12, 0, 12 * sizeof *a12);
-  }
+  double *m12 = c->m12, *a12 = c->a12;
   for (int p = 0; p < 2; p++) {
     if (k[p] < 0) {
       continue;
@@ -329,24 +327,23 @@ static int shares_body(const bridge *br, int i) {
  * body with another touching contact: c->sub, c->sr. 0, or -1 with a message. */
 static int substeps(bridge *br, int i, char *msg, size_t size) {
   bridge_contact *c = &br->c[i];
-  double m12[144], a12[12];
   c->sub = 0;
   if (br->ntw == 0 || c->w.npairs == 0 || shares_body(br, i)) {
     return 0;
   }
-  pair_block(br, i, m12, a12);
+  pair_block(br, i, c);
   double t0 = bridge_clock();
-  int impact = vxc_pair_impact(c->pair, &c->jac, m12, br->m->opt.timestep);
+  int impact = vxc_pair_impact(c->pair, &c->jac, c->m12, br->m->opt.timestep);
   br->wall_vxc += bridge_clock() - t0;
   if (!impact) {
     return 0;
   }
   vxc_body_motion mo[2];
-  bridge_substep_motion(br, c, m12, a12, mo);
+  bridge_substep_motion(br, c, c->m12, c->a12, mo);
   vxc_error err;
   t0 = bridge_clock();
-  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &mo[0], &c->pose[1], &mo[1], m12,
-                                   a12, br->m->opt.timestep, &c->sr, &err);
+  vxc_status st = vxc_pair_substep(c->pair, &c->pose[0], &mo[0], &c->pose[1], &mo[1], c->m12,
+                                   c->a12, br->m->opt.timestep, &c->sr, &err);
   br->wall_vxc += bridge_clock() - t0;
   if (st != VXC_OK) {
     snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
