@@ -111,13 +111,10 @@ static void rows_dot(const double *R, int nv, int j0, int j1, const double *x, d
 }
 
 
-/* Block (k, l) of J M^-1 J^T into minv, and its mirror (l, k): row r of the six rows at A
- * (J's, or when damped MJ's, of body k) dotted with row q of the six at B (MJ's of body l)
- * over the dofs [j0, j1), each sum in the dofs' order as dot. */
-static void minv_block(bridge *br, const double *A, const double *B, int j0, int j1, int k,
-                       int l) {
-  int nv = br->m->nv, n = 6 * br->ntw;
-  double s[36] = {0};
+/* s[6 r + q] = row r of the six rows at A dotted with row q of the six at B (nv apart) over
+ * the dofs [j0, j1), each sum in the dofs' order as dot; with `upper` for q >= r only. */
+static inline void dot_rows(const double *A, const double *B, int nv, int j0, int j1, int upper,
+                            double s[36]) {
   for (int j = j0; j < j1; j++) {
     double b[6];
     for (int q = 0; q < 6; q++) {
@@ -126,10 +123,23 @@ static void minv_block(bridge *br, const double *A, const double *B, int j0, int
     for (int r = 0; r < 6; r++) {
       double a = A[(size_t)r * nv + j];
       for (int q = 0; q < 6; q++) {
-        s[6 * r + q] += a * b[q];
+        if (!upper || q >= r) {
+          s[6 * r + q] += a * b[q];
+        }
       }
     }
   }
+}
+
+
+/* Block (k, l) of J M^-1 J^T (l != k) into minv, and its mirror (l, k): row r of the six
+ * rows at A (J's, or when damped MJ's, of body k) dotted with row q of the six at B (MJ's of
+ * body l) over the dofs [j0, j1). */
+static void minv_block(bridge *br, const double *A, const double *B, int j0, int j1, int k,
+                       int l) {
+  int n = 6 * br->ntw;
+  double s[36] = {0};
+  dot_rows(A, B, br->m->nv, j0, j1, 0, s);
   for (int r = 0; r < 6; r++) {
     double *row = br->minv + (size_t)(6 * k + r) * n + 6 * l;
     double *col = br->minv + (size_t)(6 * l) * n + 6 * k + r;
@@ -144,22 +154,9 @@ static void minv_block(bridge *br, const double *A, const double *B, int j0, int
 /* Diagonal block k of J M^-1 J^T into minv, as minv_block: its upper triangle, mirrored
  * (J M^-1 J^T is symmetric). */
 static void minv_diagonal(bridge *br, const double *A, const double *B, int j0, int j1, int k) {
-  int nv = br->m->nv, n = 6 * br->ntw;
+  int n = 6 * br->ntw;
   double s[36] = {0};
-  for (int j = j0; j < j1; j++) {
-    double b[6];
-    for (int q = 0; q < 6; q++) {
-      b[q] = B[(size_t)q * nv + j];
-    }
-    for (int r = 0; r < 6; r++) {
-      double a = A[(size_t)r * nv + j];
-      for (int q = 0; q < 6; q++) {
-        if (q >= r) {
-          s[6 * r + q] += a * b[q];
-        }
-      }
-    }
-  }
+  dot_rows(A, B, br->m->nv, j0, j1, 1, s);
   for (int r = 0; r < 6; r++) {
     double *row = br->minv + (size_t)(6 * k + r) * n + 6 * k;
     for (int q = 0; q < 6; q++) {
