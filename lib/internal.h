@@ -33,10 +33,11 @@ vxc_status vxci_contact_normal(const double J[9], const double n_geo[3],
 
 /* lib/penetration.c: pm's penetration, penetration_lo and penetration_hi (see
  * vxc_pair_metrics) for cells ca and cb posed by ta and tb (cell -> world) along the unit
- * normal n, from their hulls and, when box is not NULL, the pair's nbox region elements. */
+ * normal n, from their hulls and, when box is not NULL, the pair's nbox region elements;
+ * exact 0 skips the segment through two convex cells (a tracked step's bracket). */
 void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
                       const vxg_xform *tb, const double n[3], const vxc_region_box *box,
-                      size_t nbox, vxc_pair_metrics *pm);
+                      size_t nbox, int exact, vxc_pair_metrics *pm);
 /* The same for each of a pair's npatch (> 1) patches, along the patch's normal from the
  * elements of the box[] whose `patch` is its index (the slab along that normal, and the
  * spread of those elements): patch[k].penetration, _lo, _hi; pm's are then the largest of

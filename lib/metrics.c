@@ -443,7 +443,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   pm->r_gyr = vxc_gyration_radius(&pm->geom);
   int kept = o->region || own_reg;
   vxci_penetration(ca, &ta, cb, &tb, pm->geom.normal, kept ? q->reg + q->pair_start : NULL,
-                   kept ? q->nreg - q->pair_start : 0, pm);
+                   kept ? q->nreg - q->pair_start : 0, !vo->loose_bounds, pm);
   if ((o->patches || split) && pair_patches(q, o, split, ca, &ta, cb, &tb, pm) != 0) {
     return VXC_ERR_NOMEM;
   }
@@ -564,7 +564,7 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
     return st;
   }
   region_start(q, &o, &vo);
-  vo.loose_bounds = hint != NULL; /* a tracked pair's step reports no penetration */
+  vo.loose_bounds = hint != NULL; /* a tracked pair's step: a loose penetration bracket */
   const vxg_solid *sa = a->geom, *sb = b->geom;
   if (cell_boxes(q, sa, &xa, &q->box_a, &q->box_cap_a) != 0 ||
       cell_boxes(q, sb, &xb, &q->box_b, &q->box_cap_b) != 0) {

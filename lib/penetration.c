@@ -149,7 +149,7 @@ static double slab(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
 
 void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *cb,
                       const vxg_xform *tb, const double n[3], const vxc_region_box *box,
-                      size_t nbox, vxc_pair_metrics *pm) {
+                      size_t nbox, int exact, vxc_pair_metrics *pm) {
   double m[3] = {-n[0], -n[1], -n[2]}, pa[3], pb[3];
   double hi = slab(ca, ta, cb, tb, n, pa, pb), lo = 0.0, rhi, rlo;
   int region = region_spread(n, box, nbox, -1, &rhi, &rlo);
@@ -158,7 +158,7 @@ void vxci_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_cell *c
     lo = fmin(hi, rlo);
   }
   double seg = 0.0;
-  if (ca->hull.exact && cb->hull.exact) {
+  if (exact && ca->hull.exact && cb->hull.exact) {
     vxg_xform ia, ib;
     vxg_xform_inverse(&ia, ta);
     vxg_xform_inverse(&ib, tb);

@@ -109,8 +109,9 @@ VXC_API vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a,
 
 /* The metrics of the last step's query (owned by the pair, valid until its next step or its
  * free; npair 0 before the first step or when the bodies were apart). NULL for a NULL pair.
- * A pair measured by the rod-in-bore quadrature has here a penetration bracket as wide as
- * its cells' boxes' overlap (vxc_query_run gives the tight one). */
+ * Its penetration fields are the bracket from the cells' hulls and the region alone: no
+ * segment through two convex cells, and for a pair measured by the rod-in-bore quadrature a
+ * bracket as wide as its cells' boxes' overlap (vxc_query_run gives the tight ones). */
 VXC_API const vxc_metrics *vxc_pair_last_metrics(const vxc_pair *pr);
 
 /* One contact of the last step. */

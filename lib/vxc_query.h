@@ -119,7 +119,8 @@ typedef struct vxc_pair_metrics {
                                   volume's scale, not a distance along n) */
   double penetration;          /* largest penetration along n, m: the extent of the
                                   interference along n (of its deepest patch, below).
-                                  Two convex cells: the length of
+                                  Two convex cells (in vxc_query_run, not a
+                                  tracked pair's step): the length of
                                   the segment from one body's deepest point along n back
                                   through both cells (a sphere or a box corner on a face:
                                   the depth; two spheres: the overlap along the line of
