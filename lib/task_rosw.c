@@ -14,7 +14,8 @@
  * velocities together (their eq. 3, 4), so the step is limited by the bodies' own motion. J is
  * taken by finite differences of f at the step's start with that start's contact query (the
  * geometry depends on the poses only), so it costs no query; a W-method keeps its order with
- * such an approximate J. Every other variable (poses, the energy integrals) gets J's rows in u,
+ * such an approximate J, so it serves the next steps too while the contacts stay
+ * (vxci_sim_rosw_step_done). Every other variable (poses, the energy integrals) gets J's rows in u,
  * so the energy integrals follow the same linearly implicit stages as the velocities whose
  * power they integrate: the budget K + P + E + D - W still balances to the step's error.
  *
@@ -65,16 +66,18 @@ vxc_status vxci_sim_rosw_init(sim *s) {
   j->W = vxci_task_alloc(T, sizeof *j->W * ((size_t)mmax * mmax + 1));
   j->f0 = vxci_task_alloc(T, sizeof *j->f0 * s->n);
   j->g = vxci_task_alloc(T, sizeof *j->g * (mmax + 1));
+  j->u2 = vxci_task_alloc(T, sizeof *j->u2 * (mmax + 1));
   j->d = vxci_task_alloc(T, sizeof *j->d * (mmax + 1));
   j->ok = 0;
   j->h = 0;
-  return j->u && j->piv && j->J && j->W && j->f0 && j->g && j->d ? VXC_OK : VXC_ERR_NOMEM;
+  return j->u && j->piv && j->J && j->W && j->f0 && j->g && j->d && j->u2 ? VXC_OK
+                                                                          : VXC_ERR_NOMEM;
 }
 
 
 void vxci_sim_rosw_free(sim *s) {
   sim_jac *j = &s->jac;
-  void *v[] = {j->u, j->piv, j->J, j->W, j->f0, j->g, j->d};
+  void *v[] = {j->u, j->piv, j->J, j->W, j->f0, j->g, j->d, j->u2};
   for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
     vxci_task_free_mem(s->t, v[i]);
   }
@@ -94,10 +97,9 @@ static int held(const sim *s, int ci, int sl) {
  * Coulomb force, f_n mu_c C_v over the slip (the Contensou factor, lib/README.md section 7), is
  * a damping that grows as the slip falls, as stiff near the stop as the bristle, and J holds
  * it too. */
-static void fast_set(sim *s) {
+static int fast_set(const sim *s, int *u) {
   const vxc_task *T = s->t;
-  sim_jac *j = &s->jac;
-  j->m = 0;
+  int m = 0;
   for (int i = 0; i < T->nbody; i++) {
     int stiff = 0;
     for (int ci = 0; ci < T->ncontact && s->b[i].off >= 0; ci++) {
@@ -106,17 +108,18 @@ static void fast_set(sim *s) {
       }
     }
     for (int k = 0; k < 6 && stiff; k++) {
-      j->u[j->m++] = s->b[i].off + 7 + k;
+      u[m++] = s->b[i].off + 7 + k;
     }
   }
   for (int ci = 0; ci < T->ncontact; ci++) {
     for (int sl = 0; sl < T->contact[ci].slots; sl++) {
       int off = s->c[ci].off + sl * VXC_STATE_SIZE;
       for (int k = 0; k < SLOT_FAST && held(s, ci, sl); k++) {
-        j->u[j->m++] = off + k;
+        u[m++] = off + k;
       }
     }
   }
+  return m;
 }
 
 
@@ -168,7 +171,8 @@ static vxc_status jacobian(sim *s, double t) {
   sim_jac *j = &s->jac;
   int n = s->n;
   vxc_status st = vxci_sim_eval(s, t, s->y, j->f0, 0);
-  fast_set(s);
+  j->m = fast_set(s, j->u);
+  j->age = 0;
   for (int c = 0; c < j->m; c++) {
     double d = s->t->atol + s->t->rtol * fabs(s->y[j->u[c]]);
     j->d[c] = d > 0 ? d : 1;
@@ -265,6 +269,23 @@ static double balance_error(const sim *s, const double *y, const double *y1) {
   double scale =
       e0.kinetic + fabs(e0.potential - s->p0) + fabs(e0.elastic) + e0.dissipated + fabs(e0.work_in);
   return fabs(e1.error - e0.error) / (s->t->atol + s->t->rtol * scale);
+}
+
+
+void vxci_sim_rosw_step_done(sim *s, int accepted, int changed) {
+  sim_jac *j = &s->jac;
+  if (!j->ok) {
+    return;
+  }
+  if (!accepted) {
+    j->ok = j->age == 0; /* a stale J may be what failed: take it anew */
+    return;
+  }
+  j->age++;
+  if (changed || j->age >= ROSW_JAC_AGE || fast_set(s, j->u2) != j->m ||
+      memcmp(j->u2, j->u, sizeof *j->u * j->m) != 0) {
+    j->ok = 0;
+  }
 }
 
 

@@ -1063,6 +1063,7 @@ static int step_rejected(sim *s, run_loop *L, double hs, double errn, vxc_status
   vxc_task *T = s->t;
   double t = L->t;
   if (T->integrator == TASK_ADAPTIVE && !(errn <= 1)) {
+    vxci_sim_rosw_step_done(s, 0, 0);
     L->sum.rejected++;
     double f = isfinite(errn) ? fmax(0.2, 0.9 * pow(errn, L->expo)) : 0.2;
     L->h = hs * f;
@@ -1081,6 +1082,7 @@ static int step_rejected(sim *s, run_loop *L, double hs, double errn, vxc_status
     }
   }
   if (deep && hs > 1e-11 * fmax(1, t)) {
+    vxci_sim_rosw_step_done(s, 0, 0);
     L->sum.rejected++;
     L->event_hi = t + hs;
     L->h = hs * 0.5;
@@ -1107,7 +1109,6 @@ static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
   tmp = s->k[0];
   s->k[0] = s->k[L->kend];
   s->k[L->kend] = tmp;
-  s->jac.ok = 0; /* the fast variables' Jacobian belonged to the step's start */
   L->t += hs;
   double t = L->t;
   L->sum.steps++;
@@ -1118,6 +1119,7 @@ static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
   if (st != VXC_OK) {
     return st;
   }
+  vxci_sim_rosw_step_done(s, 1, changed);
   if (changed) {
     sim_live(s);
     L->event_hi = -1;

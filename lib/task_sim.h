@@ -38,7 +38,9 @@ typedef struct sim_jac {
   double *g;  /* [mmax] scratch */
   double *d;  /* [mmax] the fast variables' scales at the step's start (the error norm's
                  atol + rtol |y|); W is factored as D^-1 (I - h gamma J_uu) D */
-  int ok;     /* 1 while J belongs to s->y */
+  int ok;     /* 1 while J may serve s->y (vxci_sim_rosw_step_done) */
+  int age;    /* steps accepted since J was taken */
+  int *u2;    /* [mmax] scratch: the fast set now */
   double h;   /* the step W was factored for, 0: none */
   double rho; /* an estimate of J_uu's spectral radius, 1/s (0: no fast variable) */
 } sim_jac;
@@ -120,5 +122,12 @@ vxc_status vxci_sim_rosw_trial(sim *s, double t, double h, double *errn);
  * vxci_sim_eval (*implicit then 1). */
 #define ROSW_EXPLICIT_REACH 1.0
 vxc_status vxci_sim_rosw_implicit(sim *s, double t, double h, int *implicit);
+
+/* After a trial step (accepted or not; changed: the contacts' pairs changed with it): whether
+ * the fast variables' Jacobian still serves the next step's start. A W-method keeps its order
+ * with any J, so J is kept over up to ROSW_JAC_AGE accepted steps while the fast set and the
+ * contacts' pairs stay, and taken anew after a rejection of a step that used an older one. */
+#define ROSW_JAC_AGE 8
+void vxci_sim_rosw_step_done(sim *s, int accepted, int changed);
 
 #endif /* VXC_TASK_SIM_H */
