@@ -386,24 +386,6 @@ static void prim_planes(finish_ctx *fc, int i) {
 /* ---------------------------------------------------------------------------------------
  * Hull candidates */
 
-/* Box of a hull in the frame reached by `to` (hull's cell frame -> that frame): six support
- * calls, unpadded. */
-static void hull_box(const vxg_hull *h, const vxg_xform *to, double box[6]) {
-  vxg_xform t;
-  vxg_xform_compose(&t, to, &h->frame);
-  vxg_hull local = *h;
-  vxg_xform_identity(&local.frame);
-  for (int i = 0; i < 3; i++) {
-    double d[3] = {t.r[3 * i], t.r[3 * i + 1], t.r[3 * i + 2]}, s[3];
-    vxg_hull_support(&local, d, s);
-    box[3 + i] = t.t[i] + d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
-    const double nd[3] = {-d[0], -d[1], -d[2]};
-    vxg_hull_support(&local, nd, s);
-    box[i] = t.t[i] + d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
-  }
-}
-
-
 /* Widens a box by `rel` of its extent plus rounding units of its coordinates. */
 static void pad_box(double box[6], double rel) {
   for (int i = 0; i < 3; i++) {
@@ -433,7 +415,7 @@ static void offer(finish_ctx *fc, const vxg_hull *h, double vol) {
   vxg_xform id;
   vxg_xform_identity(&id);
   double b[6];
-  hull_box(h, &id, b);
+  vxg_hull_box(h, &id, b);
   pad_box(b, 0);
   box_intersect(fc, b);
   /* smallest volume wins; near-ties keep the earlier (primitive, exact) candidate */
@@ -938,7 +920,7 @@ done:
 
 void vxg_cell_aabb(const vxg_cell *c, const vxg_xform *to_frame, double aabb[6]) {
   double hb[6];
-  hull_box(&c->hull, to_frame, hb);
+  vxg_hull_box(&c->hull, to_frame, hb);
   pad_box(hb, 0);
   /* the cell-frame box moved into the frame may be tighter for inexact hulls */
   double cc[3], ce[3], tc[3];

@@ -462,6 +462,10 @@ int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], dou
 /* Support point of the hull in direction d (cell frame): a point of the hull maximising
  * d . x. */
 void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]);
+/* The box (lo x y z, hi x y z) of the hull placed by `to` (cell frame -> a frame, composed
+ * with the hull's own frame), from its supports along that frame's axes (a box hull's in
+ * closed form), m. */
+void vxg_hull_box(const vxg_hull *h, const vxg_xform *to, double box[6]);
 /* Sets h->seed for a VXG_HULL_POINTS hull with pts and npts set (O(npts), once). */
 void vxg_hull_seeds(vxg_hull *h);
 

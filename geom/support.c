@@ -211,6 +211,28 @@ void vxg_hull_support(const vxg_hull *h, const double d[3], double out[3]) {
 }
 
 
+void vxg_hull_box(const vxg_hull *h, const vxg_xform *to, double box[6]) {
+  vxg_xform t;
+  vxg_xform_compose(&t, to, &h->frame);
+  for (int i = 0; i < 3; i++) {
+    /* the frame's axis i in the hull frame: R's row i */
+    const double d[3] = {t.r[3 * i], t.r[3 * i + 1], t.r[3 * i + 2]};
+    if (h->kind == VXG_HULL_BOX) {
+      double e = fabs(d[0]) * h->p[0] + fabs(d[1]) * h->p[1] + fabs(d[2]) * h->p[2];
+      box[i] = t.t[i] - e;
+      box[3 + i] = t.t[i] + e;
+      continue;
+    }
+    const double nd[3] = {-d[0], -d[1], -d[2]};
+    double s[3];
+    support_local(h, d, s);
+    box[3 + i] = t.t[i] + d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
+    support_local(h, nd, s);
+    box[i] = t.t[i] + d[0] * s[0] + d[1] * s[1] + d[2] * s[2];
+  }
+}
+
+
 /* A point well inside the hull (its own frame), for MPR's first portal. */
 static void centre_local(const vxg_hull *h, double c[3]) {
   c[0] = c[1] = c[2] = 0;
