@@ -108,6 +108,9 @@ static void test_resting_force(void **state) {
   assert_double_near(s[VXC_STATE_ACTIVE], 1, 0);
   assert_null(vxc_pair_state(F.pair, 4));
   assert_int_equal(vxc_pair_last_metrics(F.pair)->npair, 1);
+  /* a tracked step's penetration is a bracket (no exact segment), still holding the depth */
+  const vxc_pair_metrics *pm = &vxc_pair_last_metrics(F.pair)->pair[0];
+  assert_true(pm->penetration_lo <= H * (1 + 1e-12) && H <= pm->penetration_hi * (1 + 1e-12));
   /* the same step again: the pair goes on, nothing starts */
   assert_int_equal(vxc_pair_step(F.pair, &F.pt, &F.mt, &F.pb, &F.mb, 0, &w, NULL), VXC_OK);
   assert_int_equal(w.started, 0);
