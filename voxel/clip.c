@@ -91,8 +91,12 @@ static int link_cap(vxv_cpoly *p, int first, int end) {
 /* The signed distance of y beyond the plane n.y = d, and the crossing of the edge from a
  * kept vertex pv (sv <= 0) to a cut one pw (sw > 0): the formulas of every clip and
  * re-clip, so that both give the same bits. */
+static inline double dot3(const double n[3], const double y[3]) {
+  return n[0] * y[0] + n[1] * y[1] + n[2] * y[2];
+}
+
 static inline double plane_side(const double n[3], const double y[3], double d) {
-  return n[0] * y[0] + n[1] * y[1] + n[2] * y[2] - d;
+  return dot3(n, y) - d;
 }
 
 static inline void crossing(const double pv[3], const double pw[3], double sv, double sw,
@@ -120,7 +124,12 @@ static inline __attribute__((always_inline)) int clip_to(vxv_cpoly *dst, const v
   int map[VXV_CP_MAX];
   int nin = 0, nout = 0;
   for (int v = 0; v < nv; v++) {
-    s[v] = plane_side(n, src->pos[v], d);
+    if (rec) {
+      rec->dot[v] = dot3(n, src->pos[v]);
+      s[v] = rec->dot[v] - d;
+    } else {
+      s[v] = plane_side(n, src->pos[v], d);
+    }
     if (s[v] > 0) {
       nout++;
       map[v] = -1;
@@ -208,6 +217,16 @@ int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], doub
 }
 
 
+int vxv_cp_clears(const vxv_cpoly *p, const double n[3], double d) {
+  for (int v = 0; v < p->nv; v++) {
+    if (!(plane_side(n, p->pos[v], d) > 0)) {
+      return 0;
+    }
+  }
+  return p->nv > 0;
+}
+
+
 void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], const int bit[]) {
   ch->nreq = nreq <= VXV_CP_CHAIN ? nreq : -1;
   ch->nexec = 0;
@@ -269,13 +288,14 @@ void vxv_cp_chain_end(vxv_cpchain *ch, const vxv_cpoly *p) {
 
 /* One recorded step re-clipped at offset d: the new vertices from the source positions src
  * (nv of them) into dst after the kept ones, when the plane cuts the recorded vertices
- * (returns 0), else 1. */
-static int reclip_step(const vxv_cpstep *st, const double (*src)[3], int nv, double d,
+ * (returns 0), else 1. `same`: src is the recorded step's own source, whose dot products
+ * with the normal the record keeps. */
+static int reclip_step(const vxv_cpstep *st, const double (*src)[3], int nv, int same, double d,
                        double (*dst)[3]) {
   double s[VXV_CP_MAX];
   int differ = nv != st->nv;
   for (int v = 0; v < nv && !differ; v++) {
-    s[v] = plane_side(st->n, src[v], d);
+    s[v] = same ? st->dot[v] - d : plane_side(st->n, src[v], d);
     differ = (s[v] > 0) != st->cut[v];
   }
   if (differ) {
@@ -315,7 +335,7 @@ int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, const vxv_cpchain *ch, 
   for (int i = 0; i < ch->nexec; i++) {
     const vxv_cpstep *st = &ch->step[i];
     double(*out)[3] = i == ch->last_cut ? dst->pos : (cur == buf[0] ? buf[1] : buf[0]);
-    if (reclip_step(st, cur, nv, d[i], out) != 0) {
+    if (reclip_step(st, cur, nv, i == 0, d[i], out) != 0) {
       return 1;
     }
     if (st->nn == 0) {

@@ -204,14 +204,16 @@ typedef struct vxv_cpfan {
 } vxv_cpfan;
 
 /* One recorded clip of a chain (clip.c): the plane's normal and bit, the source's vertex
- * count, which vertices it cut away (cut[v] 1) and kept (kept[0 .. nin), in order), and for
- * each new vertex the source edge (kept end, cut end) it lies on, in the order of creation. */
+ * count, which vertices it cut away (cut[v] 1) and kept (kept[0 .. nin), in order), for
+ * each new vertex the source edge (kept end, cut end) it lies on, in the order of creation,
+ * and the source's dot products with the normal. */
 typedef struct vxv_cpstep {
   double n[3];
   int bit;
   int nv, nin, nn; /* source vertices, kept ones, the result's (0: emptied) */
   unsigned char cut[VXV_CP_MAX], kept[VXV_CP_MAX];
   unsigned char ev[VXV_CP_MAX][2];
+  double dot[VXV_CP_MAX]; /* n . y of the source's vertices */
 } vxv_cpstep;
 
 /* A chain of clips of one source polyhedron by planes of fixed normals, recorded so that
@@ -509,6 +511,9 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * without copying src first). Returns 1 when the plane cuts nothing away (dst untouched:
  * the result is src), 0 when dst holds the result, -1 as vxv_cp_clip (dst is garbage). */
 int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit);
+/* 1 when clipping p (not empty) by n.y <= d would leave nothing: every vertex lies beyond
+ * the plane by the clips' own reckoning. */
+int vxv_cp_clears(const vxv_cpoly *p, const double n[3], double d);
 /* Begins recording a chain of nreq clips (at most VXV_CP_CHAIN; beyond, nothing is
  * recorded) by the planes of normals n[i] and bits bit[i]. */
 void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], const int bit[]);

@@ -404,13 +404,14 @@ static int remainder_range(const vxg_atom *a, const double c[3], const double ex
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
-    for (int k = 0; k < 3; k++) {
+    int plane = q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0 && q[4] == 0 && q[5] == 0;
+    for (int k = 0; k < 3 && !plane; k++) {
       double t = q[k] * ex[k] * ex[k];
       lo += t < 0 ? t : 0;
       hi += t > 0 ? t : 0;
       qa += fabs(q[k]);
     }
-    for (int k = 3; k < 6; k++) {
+    for (int k = 3; k < 6 && !plane; k++) { /* a plane's sums stay 0 */
       double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
       lo -= t;
       hi += t;
@@ -757,7 +758,7 @@ static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base, const
     m++;
   }
   if (vxv_cp_rechain(p, base, ch, m, n, d, bit) == 0) {
-    *fan = vxv_cp_chain_fan(ch);
+    *fan = p->nv > 0 ? vxv_cp_chain_fan(ch) : NULL; /* an empty p needs no faces */
     return 0;
   }
   int rec = m <= VXV_CP_CHAIN; /* else not recorded (nreq -1) */
@@ -778,7 +779,7 @@ static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base, const
   }
   if (rec) {
     vxv_cp_chain_end(ch, p);
-    *fan = vxv_cp_chain_fan(ch);
+    *fan = p->nv > 0 ? vxv_cp_chain_fan(ch) : NULL;
   }
   return 0;
 }
@@ -1078,6 +1079,11 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
+static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh);
+
+/* Half-spaces few enough that the upper polyhedron never exceeds a capacity (a box cut by
+ * k planes has at most 8 + 2 k vertices). */
+#define FEW_HS 8
 
 /* The order in which leaf_fast clips by hs[0 .. nh) into order: the exact half-spaces (not of a
  * group) first, deepest (least offset from the leaf's centre) first, so that the polyhedron
@@ -1110,6 +1116,12 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     return -1;
   }
   th->bsp.bit0 = 6 + nh;
+  /* with drop_empty, two half-spaces facing each other across a gap (pair_apart) drop the
+     leaf at once: its upper polyhedron would come out empty (their margin lies far beyond
+     the clips' rounding) and upper_empty would say so, its first test */
+  if (drop_empty && ng == 0 && !bsp && nh <= FEW_HS && pair_apart(b, hs, nh)) {
+    return 1;
+  }
   double bsp_round = 0;
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   const vxv_cpfan *pfan = NULL; /* the faces of p's topology, when known */
@@ -1593,16 +1605,23 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   if (pair_apart(b, hs, nh)) {
     return 1;
   }
-  /* the box clipped from one buffer into the other (no clip in place) */
+  /* the box clipped from one buffer into the other (no clip in place); the last clip only
+     tells whether it would leave nothing */
   vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
   const vxv_cpoly *p = buf[0];
-  int nclip = 0;
+  int nclip = 0, last = -1;
+  double d;
+  for (int j = 0; j < nh; j++) {
+    last = upper_offset(b, &hs[j], &d) ? j : last;
+  }
   vxv_cp_box(buf[0], b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
-    double d;
     if (!upper_offset(b, h, &d)) {
       continue;
+    }
+    if (j == last && isfinite(d)) {
+      return vxv_cp_clears(p, h->n, d);
     }
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
