@@ -227,14 +227,19 @@ int vxv_cp_clears(const vxv_cpoly *p, const double n[3], double d) {
 }
 
 
-void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], const int bit[]) {
+void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], const int bit[],
+                        const vxv_cpoly *src, unsigned long long src_id) {
   ch->nreq = nreq <= VXV_CP_CHAIN ? nreq : -1;
   ch->nexec = 0;
   ch->has_fan = 0;
+  ch->src_id = src_id;
   for (int i = 0; i < ch->nreq; i++) {
     memcpy(ch->step[i].n, n[i], sizeof ch->step[i].n);
     ch->step[i].bit = bit[i];
   }
+  ch->src.nv = src->nv;
+  memcpy(ch->src.nbr, src->nbr, (size_t)src->nv * sizeof src->nbr[0]);
+  memcpy(ch->src.on, src->on, (size_t)src->nv * sizeof src->on[0]);
 }
 
 
@@ -286,16 +291,19 @@ void vxv_cp_chain_end(vxv_cpchain *ch, const vxv_cpoly *p) {
 }
 
 
-/* One recorded step re-clipped at offset d: the new vertices from the source positions src
+/* One recorded step re-clipped by n.y <= d: the new vertices from the source positions src
  * (nv of them) into dst after the kept ones, when the plane cuts the recorded vertices
- * (returns 0), else 1. `same`: src is the recorded step's own source, whose dot products
- * with the normal the record keeps. */
-static int reclip_step(const vxv_cpstep *st, const double (*src)[3], int nv, int same, double d,
-                       double (*dst)[3]) {
+ * (returns 0), else 1. dots 1: the step's dot products are those of src with n; 2: they are
+ * to be computed and kept (st->dot). */
+static int reclip_step(vxv_cpstep *st, const double (*src)[3], int nv, const double n[3],
+                       int dots, double d, double (*dst)[3]) {
   double s[VXV_CP_MAX];
   int differ = nv != st->nv;
   for (int v = 0; v < nv && !differ; v++) {
-    s[v] = same ? st->dot[v] - d : plane_side(st->n, src[v], d);
+    if (dots == 2) {
+      st->dot[v] = dot3(n, src[v]);
+    }
+    s[v] = dots ? st->dot[v] - d : plane_side(n, src[v], d);
     differ = (s[v] > 0) != st->cut[v];
   }
   if (differ) {
@@ -318,14 +326,32 @@ static int reclip_step(const vxv_cpstep *st, const double (*src)[3], int nv, int
 }
 
 
-int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, const vxv_cpchain *ch, int nreq,
-                   const double *const n[], const double d[], const int bit[]) {
+int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, unsigned long long src_id,
+                   vxv_cpchain *ch, int nreq, const double *const n[], const double d[],
+                   const int bit[]) {
   if (ch->nreq < 0 || nreq != ch->nreq) {
     return 1;
   }
   for (int i = 0; i < nreq; i++) {
-    if (memcmp(n[i], ch->step[i].n, sizeof ch->step[i].n) != 0 || bit[i] != ch->step[i].bit) {
+    if (bit[i] != ch->step[i].bit) {
       return 1;
+    }
+  }
+  /* the first step's dot products are the record's when src is its source and the normal
+     its own; else src must have the recorded source's links and plane bits (the result's
+     then depend on the cut vertices alone), and they are computed for it */
+  int dots = 1;
+  if (src_id == 0 || src_id != ch->src_id ||
+      (nreq > 0 && memcmp(n[0], ch->step[0].n, sizeof ch->step[0].n) != 0)) {
+    if (src->nv != ch->src.nv ||
+        memcmp(src->nbr, ch->src.nbr, (size_t)src->nv * sizeof src->nbr[0]) != 0 ||
+        memcmp(src->on, ch->src.on, (size_t)src->nv * sizeof src->on[0]) != 0) {
+      return 1;
+    }
+    dots = 2;
+    ch->src_id = 0; /* until the dot products are all computed */
+    if (nreq > 0) {
+      memcpy(ch->step[0].n, n[0], sizeof ch->step[0].n);
     }
   }
   /* the steps that cut write into buf, the last of them into dst itself */
@@ -333,10 +359,13 @@ int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, const vxv_cpchain *ch, 
   const double(*cur)[3] = src->pos;
   int nv = src->nv, emptied = 0;
   for (int i = 0; i < ch->nexec; i++) {
-    const vxv_cpstep *st = &ch->step[i];
+    vxv_cpstep *st = &ch->step[i];
     double(*out)[3] = i == ch->last_cut ? dst->pos : (cur == buf[0] ? buf[1] : buf[0]);
-    if (reclip_step(st, cur, nv, i == 0, d[i], out) != 0) {
+    if (reclip_step(st, cur, nv, n[i], i == 0 ? dots : 0, d[i], out) != 0) {
       return 1;
+    }
+    if (i == 0 && dots == 2) {
+      ch->src_id = src_id;
     }
     if (st->nn == 0) {
       emptied = 1;
@@ -614,37 +643,31 @@ double vxv_cp_volume(const vxv_cpoly *p) {
 }
 
 
-double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
-  unsigned char mark[VXV_CP_MAX][3];
+double vxv_cp_fan_proj_faces(const vxv_cpoly *p, const vxv_cpfan *f, const double u[3],
+                             uint64_t skip) {
   double sum = 0;
-  memset(mark, 0, (size_t)(p->nv > 0 ? p->nv : 0) * sizeof mark[0]);
-  for (int vstart = 0; vstart < p->nv; vstart++) {
-    for (int k = 0; k < 3; k++) {
-      if (mark[vstart][k]) {
-        continue;
-      }
-      /* walk the face from the edge vstart -> nbr[vstart][k], as vxv_cp_fan does (a
-         polyhedron walked once needs no list of its faces) */
-      const double *ap = p->pos[vstart];
-      int vcur = vstart, vnext = p->nbr[vstart][k];
-      uint64_t fmask = p->on[vstart];
-      double fvec[3] = {0, 0, 0};
-      mark[vcur][k] = 1;
-      face_step(p, mark, &vcur, &vnext);
-      fmask &= p->on[vcur];
-      while (vnext != vstart) {
-        fmask &= p->on[vnext];
-        double x[3];
-        tri_vec(ap, p->pos[vnext], p->pos[vcur], x);
-        fvec[0] += x[0];
-        fvec[1] += x[1];
-        fvec[2] += x[2];
-        face_step(p, mark, &vcur, &vnext);
-      }
-      if (!(fmask & skip)) {
-        sum += fabs(u[0] * fvec[0] + u[1] * fvec[1] + u[2] * fvec[2]);
-      }
+  for (int fi = 0; fi < f->nface; fi++) {
+    if (f->face[fi].mask & skip) {
+      continue; /* on a skipped plane: its vector area is not needed */
     }
+    int a = f->face[fi].a, t0 = f->face[fi].first, t1 = t0 + f->face[fi].n;
+    const double *ap = p->pos[a];
+    double fvec[3] = {0, 0, 0};
+    for (int t = t0; t < t1; t++) {
+      double x[3];
+      tri_vec(ap, p->pos[f->tri[t][0]], p->pos[f->tri[t][1]], x);
+      fvec[0] += x[0];
+      fvec[1] += x[1];
+      fvec[2] += x[2];
+    }
+    sum += fabs(u[0] * fvec[0] + u[1] * fvec[1] + u[2] * fvec[2]);
   }
   return sum;
+}
+
+
+double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip) {
+  vxv_cpfan f;
+  vxv_cp_fan(p, &f);
+  return vxv_cp_fan_proj_faces(p, &f, u, skip);
 }

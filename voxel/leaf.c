@@ -740,8 +740,9 @@ static int cp_clip_into(vxv_cpoly *buf, const vxv_cpoly **cur, const double n[3]
  * clips are recorded in ch: the next call, at other offsets, moves the recorded result's new
  * vertices alone when its planes cut the same vertices (vxv_cp_rechain), as they mostly do.
  * *fan: the faces of p's topology, or NULL when not known. */
-static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs,
-                     int nh, int which, const vxv_cpfan **fan) {
+static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base,
+                     unsigned long long base_id, const vxv_hs *hs, int nh, int which,
+                     const vxv_cpfan **fan) {
   const double *n[VXV_CP_CHAIN] = {NULL};
   double d[VXV_CP_CHAIN] = {0};
   int bit[VXV_CP_CHAIN] = {0}, m = 0;
@@ -757,12 +758,12 @@ static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base, const
     }
     m++;
   }
-  if (vxv_cp_rechain(p, base, ch, m, n, d, bit) == 0) {
+  if (vxv_cp_rechain(p, base, base_id, ch, m, n, d, bit) == 0) {
     *fan = p->nv > 0 ? vxv_cp_chain_fan(ch) : NULL; /* an empty p needs no faces */
     return 0;
   }
   int rec = m <= VXV_CP_CHAIN; /* else not recorded (nreq -1) */
-  vxv_cp_chain_begin(ch, m, n, bit);
+  vxv_cp_chain_begin(ch, m, n, bit, base, base_id);
   const vxv_cpoly *cur = base;
   for (int j = 0; j < nh && cur->nv > 0; j++) {
     if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
@@ -866,20 +867,37 @@ static int t3_init(const vxv_box *b, const vxv_hs *h, t3_surf *t) {
 
 /* Clips *cur to h's slab into buf (cp_clip_into), its planes tagged with bits 6 + bit and
  * 63 (free: h's own plane is not among the polyhedron's, and a leaf has fewer than
- * VXV_CP_PLANES half-spaces). With ch, the clips recorded of *cur by h's plane alone, the
- * first clip is a re-clip when it cuts the same vertices. Returns the plane mask of the
- * slab, or 0 when a capacity is exceeded. */
+ * VXV_CP_PLANES half-spaces). With ch, the clips recorded of *cur (named cur_id) by h's
+ * plane alone, the first clip is a re-clip when it cuts the same vertices; with sch, the
+ * second is recorded there (re-clipped when the last one's record fits) into spare, and
+ * *fan gets the result's faces. Returns the plane mask of the slab, or 0 when a capacity
+ * is exceeded. */
 static uint64_t t3_slab(vxv_cpoly *buf, const vxv_cpoly **cur, const vxv_hs *h, const t3_surf *t,
-                        int bit, const vxv_cpchain *ch) {
+                        int bit, vxv_cpchain *ch, unsigned long long cur_id, vxv_cpchain *sch,
+                        vxv_cpoly *spare, const vxv_cpfan **fan) {
   double nm[3] = {-h->n[0], -h->n[1], -h->n[2]}, dtop = h->dm + t->delta * t->nn;
   const double *nt[1] = {h->n};
   int bt[1] = {6 + bit};
-  if (ch && vxv_cp_rechain(buf, *cur, ch, 1, nt, &dtop, bt) == 0) {
+  if (ch && vxv_cp_rechain(buf, *cur, cur_id, ch, 1, nt, &dtop, bt) == 0) {
     *cur = buf;
   } else if (cp_clip_into(buf, cur, h->n, dtop, 6 + bit) != 0) {
     return 0;
   }
-  if (cp_clip_into(buf, cur, nm, -(h->dm - t->delta * t->nn), 63) != 0) {
+  double dbot = -(h->dm - t->delta * t->nn);
+  if (sch) {
+    const double *nb[1] = {nm};
+    int bb[1] = {63};
+    if (vxv_cp_rechain(spare, *cur, 0, sch, 1, nb, &dbot, bb) == 0) {
+      *cur = spare;
+    } else {
+      vxv_cp_chain_begin(sch, 1, nb, bb, *cur, 0);
+      if (vxv_cp_chain_clip(sch, spare, cur, dbot) != 0) {
+        return 0;
+      }
+      vxv_cp_chain_end(sch, *cur);
+    }
+    *fan = (*cur)->nv > 0 ? vxv_cp_chain_fan(sch) : NULL;
+  } else if (cp_clip_into(buf, cur, nm, dbot, 63) != 0) {
     return 0;
   }
   return ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << 63);
@@ -940,27 +958,34 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   if (nc == 2 && cp_clip_into(s, &cur, hs[jc[1]].n, hs[jc[1]].dm, 6 + jc[1]) != 0) {
     return -1;
   }
-  uint64_t slab = t3_slab(s, &cur, h1, &t[0], jc[0], nc == 1 ? &th->chain : NULL);
+  /* one surface: its chain's record re-clips the slab's top, the last leaf's its bottom (into
+     th->cpoly, whose polyhedra are integrated) */
+  const vxv_cpfan *sfan = NULL;
+  uint64_t slab = nc == 1 ? t3_slab(s, &cur, h1, &t[0], jc[0], &th->chain, th->leaf_id,
+                                    &th->schain, &th->cpoly, &sfan)
+                          : t3_slab(s, &cur, h1, &t[0], jc[0], NULL, 0, NULL, NULL, NULL);
   if (!slab) {
     return -1;
   }
-  w += 2 * t[0].delta * vxv_cp_proj_faces(cur, t[0].u, slab) +
+  w += 2 * t[0].delta *
+           (sfan ? vxv_cp_fan_proj_faces(cur, sfan, t[0].u, slab)
+                 : vxv_cp_proj_faces(cur, t[0].u, slab)) +
        t[0].delta * t[0].kappa * f[0].area / t[0].nn;
   if (nc == 2) {
     /* surface 2 over C = B and T1 */
     const vxv_hs *h2 = &hs[jc[1]];
     cur = base;
-    if (!(slab = t3_slab(s, &cur, h2, &t[1], jc[1], NULL))) {
+    if (!(slab = t3_slab(s, &cur, h2, &t[1], jc[1], NULL, 0, NULL, NULL, NULL))) {
       return -1;
     }
     double band = vxv_cp_proj_faces(cur, t[1].u, slab);
     /* B in slab 1, for S12 and A21 (th->cpoly: the leaf's polyhedra are integrated) */
     const vxv_cpoly *b1 = base;
-    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0], NULL)) {
+    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0], NULL, 0, NULL, NULL, NULL)) {
       return -1;
     }
     cur = b1; /* S12: B in both slabs, every face */
-    if (!t3_slab(s, &cur, h2, &t[1], jc[1], NULL)) {
+    if (!t3_slab(s, &cur, h2, &t[1], jc[1], NULL, 0, NULL, NULL, NULL)) {
       return -1;
     }
     band += 0.5 * vxv_cp_proj_faces(cur, t[1].u, 0);
@@ -1125,7 +1150,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   double bsp_round = 0;
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
   const vxv_cpfan *pfan = NULL; /* the faces of p's topology, when known */
-  th->chain.nreq = -1;          /* base is built anew: no recorded clips of it */
+  th->leaf_id++; /* base is built anew */
   int ncurved = 0, nv0 = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
   const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
@@ -1175,7 +1200,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
-    if (base->nv > 0 && cp_curved(&th->chain, p, base, hs, nh, 2, &pfan) != 0) {
+    if (base->nv > 0 && cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     }
     if (base->nv == 0 || p->nv == 0) {
@@ -1191,7 +1216,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
-    if (cp_curved(&th->chain, p, base, hs, nh, 0, &pfan) != 0) {
+    if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 0, &pfan) != 0) {
       return -1;
     }
     mid = p;
@@ -1214,7 +1239,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (!changed) {
         break;
       }
-      if (cp_curved(&th->chain, p, base, hs, nh, 0, &pfan) != 0) {
+      if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 0, &pfan) != 0) {
         return -1;
       }
     }
@@ -1285,7 +1310,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (lo_empty) {
       lo = 0;
     } else {
-      if (cp_curved(&th->chain, p, base, hs, nh, 1, &pfan) != 0) {
+      if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 1, &pfan) != 0) {
         return -1;
       }
       if (ng == 0) {
@@ -1296,7 +1321,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
     if (!isnan(hi_first)) {
       hi = hi_first;
-    } else if (cp_curved(&th->chain, p, base, hs, nh, 2, &pfan) != 0) {
+    } else if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     } else {
       if (!bsp) {
