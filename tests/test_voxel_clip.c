@@ -155,6 +155,111 @@ static void test_voxel_clip_faces_match_the_moments_walk(void **state) {
   assert_true(found > 1000);
 }
 
+/* p = base clipped by the planes n[i] . y <= d[i] (bits 6 + i) in turn, as the leaves clip
+ * their curved half-spaces (in place after the first); -1 on capacity. */
+static int clip_chain(vxv_cpoly *p, const vxv_cpoly *base, int m, double n[][3], const double *d) {
+  *p = *base;
+  for (int i = 0; i < m && p->nv > 0; i++) {
+    if (vxv_cp_clip(p, n[i], d[i], 6 + i) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* re (from vxv_cp_rechain) against plain (the clips): the same polyhedron bit for bit, and
+ * the recorded topology's faces give the walks' figures bit for bit. */
+static void assert_same_clip(const vxv_cpoly *re, const vxv_cpoly *plain, vxv_cpchain *ch, int m) {
+  assert_int_equal(re->nv, plain->nv);
+  assert_memory_equal(re->pos, plain->pos, (size_t)re->nv * sizeof re->pos[0]);
+  assert_memory_equal(re->nbr, plain->nbr, (size_t)re->nv * sizeof re->nbr[0]);
+  assert_memory_equal(re->on, plain->on, (size_t)re->nv * sizeof re->on[0]);
+  const vxv_cpfan *f = vxv_cp_chain_fan(ch);
+  uint64_t want = (((uint64_t)1 << m) - 1) << 6;
+  double ma[10], mb[10];
+  vxv_cpface fa[3], fb[3];
+  double va = vxv_cp_moments(plain, ma, want, fa);
+  double vb = vxv_cp_fan_moments(re, f, mb, want, 0, fb);
+  assert_memory_equal(&va, &vb, sizeof va);
+  assert_memory_equal(ma, mb, sizeof ma);
+  double vol = vxv_cp_fan_volume(re, f);
+  assert_memory_equal(&vol, &va, sizeof vol);
+  for (int i = 0; i < m; i++) {
+    assert_int_equal(fa[i].found, fb[i].found);
+    assert_memory_equal(&fa[i].area, &fb[i].area, sizeof fa[i].area);
+    assert_memory_equal(fa[i].m2, fb[i].m2, sizeof fa[i].m2);
+  }
+  const double u[3] = {0.6, 0, 0.8};
+  double pa = vxv_cp_proj_faces(plain, u, (uint64_t)1 << 6);
+  double pb = vxv_cp_fan_proj_faces(re, f, u, (uint64_t)1 << 6);
+  assert_memory_equal(&pa, &pb, sizeof pa);
+}
+
+
+// a recorded chain of clips, re-clipped at other offsets (the same source) or of another
+// source of the same links (the box cut by a moved plane, tilted normals), gives the plain
+// clips' polyhedron bit for bit (positions, links, plane bits), and its faces list their
+// walks' sums, whenever it says so; it declines when the planes cut other vertices
+static void test_voxel_clip_rechain_matches_the_clips(void **state) {
+  (void)state;
+  vxc_rng r = {4242};
+  int same = 0, moved = 0, declined = 0;
+  for (int it = 0; it < 4000; it++) {
+    vxv_cpoly base, base2, rec, plain, re;
+    vxv_cp_box(&base, HALF);
+    base2 = base;
+    double n0[3], d0 = random_plane(&r, it % 3 == 0, 0.4, n0);
+    assert_int_equal(vxv_cp_clip(&base, n0, d0, 5 + 6), 0); /* an exact plane */
+    assert_int_equal(vxv_cp_clip(&base2, n0, d0 + 1e-3, 5 + 6), 0); /* moved */
+    int m = 1 + it % 3;
+    double n[3][3], n2[3][3], d[3], d2[3];
+    const double *np[3], *np2[3];
+    int bit[3];
+    for (int i = 0; i < m; i++) {
+      d[i] = random_plane(&r, 0, 0.4, n[i]);
+      /* a small shift (mostly the same vertices cut), or a large one */
+      d2[i] = d[i] + vxc_rng_uniform(&r, -1, 1) * (it % 4 == 0 ? 0.3 : 1e-3);
+      for (int a = 0; a < 3; a++) {
+        n2[i][a] = n[i][a] + vxc_rng_uniform(&r, -1e-3, 1e-3);
+      }
+      np[i] = n[i];
+      np2[i] = n2[i];
+      bit[i] = 6 + i;
+    }
+    vxv_cpchain ch;
+    vxv_cp_chain_begin(&ch, m, np, bit, &base, 1);
+    const vxv_cpoly *cur = &base;
+    for (int i = 0; i < m && cur->nv > 0; i++) {
+      assert_int_equal(vxv_cp_chain_clip(&ch, &rec, &cur, d[i]), 0);
+    }
+    if (cur != &rec) {
+      rec = *cur;
+    }
+    vxv_cp_chain_end(&ch, &rec);
+    assert_int_equal(clip_chain(&plain, &base, m, n, d), 0);
+    assert_int_equal(rec.nv, plain.nv);
+    /* the same source (named 1) at other offsets */
+    assert_int_equal(clip_chain(&plain, &base, m, n, d2), 0);
+    if (vxv_cp_rechain(&re, &base, 1, &ch, m, np, d2, bit) == 0) {
+      same++;
+      assert_same_clip(&re, &plain, &ch, m);
+    } else {
+      declined++;
+    }
+    /* another source (no name), other normals */
+    assert_int_equal(clip_chain(&plain, &base2, m, n2, d2), 0);
+    if (vxv_cp_rechain(&re, &base2, 0, &ch, m, np2, d2, bit) == 0) {
+      moved++;
+      assert_same_clip(&re, &plain, &ch, m);
+    } else {
+      declined++;
+    }
+  }
+  assert_true(same > 1000 && moved > 1000 && declined > 100);
+}
+
+
 // the face on a clipping plane is found with its area, vector area and second moments
 static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
   (void)state;
@@ -242,6 +347,7 @@ int main(void) {
       cmocka_unit_test(test_voxel_clip_agrees_with_face_list_polyhedra),
       cmocka_unit_test(test_voxel_clip_to_splits_the_volume),
       cmocka_unit_test(test_voxel_clip_faces_match_the_moments_walk),
+      cmocka_unit_test(test_voxel_clip_rechain_matches_the_clips),
       cmocka_unit_test(test_voxel_clip_reports_the_face_on_a_plane),
       cmocka_unit_test(test_voxel_accumulator_is_compensated),
       cmocka_unit_test(test_voxel_accumulator_adds_box_and_leaf_moments),

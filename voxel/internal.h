@@ -189,6 +189,56 @@ typedef struct vxv_cpoly {
   uint64_t on[VXV_CP_MAX];
 } vxv_cpoly;
 
+/* The faces of a vxv_cpoly in the order every walk of clip.c takes them: face f starts at
+ * vertex face[f].a, its fan triangles are (a, tri[t][0], tri[t][1]) for t in [first,
+ * first + n), `mask` has the plane bits all its vertices share and `edge` those of its
+ * first edge. Built once, it serves every walk of polyhedra of the same topology (the same
+ * nv, nbr and on), whatever their positions. */
+typedef struct vxv_cpfan {
+  int nface;
+  struct {
+    uint64_t mask, edge;
+    short a, first, n;
+  } face[3 * VXV_CP_MAX];
+  unsigned char tri[3 * VXV_CP_MAX][2];
+} vxv_cpfan;
+
+/* One recorded clip of a chain (clip.c): the plane's normal and bit, the source's vertex
+ * count, which vertices it cut away (cut[v] 1) and kept (kept[0 .. nin), in order), for
+ * each new vertex the source edge (kept end, cut end) it lies on, in the order of creation,
+ * and the source's dot products with the normal. */
+typedef struct vxv_cpstep {
+  double n[3];
+  int bit;
+  int nv, nin, nn; /* source vertices, kept ones, the result's (0: emptied) */
+  unsigned char cut[VXV_CP_MAX], kept[VXV_CP_MAX];
+  unsigned char ev[VXV_CP_MAX][2];
+  double dot[VXV_CP_MAX]; /* n . y of the source's vertices */
+} vxv_cpstep;
+
+/* A chain of clips of a source polyhedron, recorded so that the same chain of a source of
+ * the same topology (links and plane bits), at other offsets or normals, is re-clipped by
+ * moving the new vertices alone when it cuts the same vertices (vxv_cp_rechain): the result
+ * of a clip has links and plane bits that depend on the source's and on which vertices are
+ * cut, nothing else. The leaves clip their base polyhedron by each curved surface's lower,
+ * middle and upper planes, parallel, which mostly cut the same vertices, and neighbouring
+ * leaves are mostly cut alike. nreq steps requested (their bits in step[]), nexec executed
+ * (fewer when one emptied the polyhedron); src holds the source's topology and src_id the
+ * caller's name for its positions (0: none), which the first step's dot products are of;
+ * res holds the result's topology, fan its faces. */
+#define VXV_CP_CHAIN 4
+
+typedef struct vxv_cpchain {
+  unsigned long long src_id;
+  vxv_cpoly src;
+  int nreq, nexec; /* nreq -1: nothing recorded */
+  int last_cut;    /* the last step that cut some vertices and kept some (-1: none) */
+  int has_fan;
+  vxv_cpstep step[VXV_CP_CHAIN];
+  vxv_cpoly res;
+  vxv_cpfan fan;
+} vxv_cpchain;
+
 /* What a walk over the faces of a vxv_cpoly gathers for one plane (clip.c). */
 typedef struct vxv_cpface {
   int found;
@@ -262,6 +312,9 @@ typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
   vxg_poly base, poly;
   vxv_cpoly cbase, cpoly, cterm;
+  vxv_cpchain chain;            /* the curved clips of cbase (leaf.c) */
+  vxv_cpchain schain;           /* third_order's clip of one slab's bottom (leaf.c) */
+  unsigned long long leaf_id;   /* counts the cbase built, naming their positions */
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   int hint; /* vxv_box_classify's hint for the boxes this thread splits */
@@ -466,6 +519,43 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * without copying src first). Returns 1 when the plane cuts nothing away (dst untouched:
  * the result is src), 0 when dst holds the result, -1 as vxv_cp_clip (dst is garbage). */
 int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit);
+/* 1 when clipping p (not empty) by n.y <= d would leave nothing: every vertex lies beyond
+ * the plane by the clips' own reckoning. */
+int vxv_cp_clears(const vxv_cpoly *p, const double n[3], double d);
+/* Begins recording a chain of nreq clips (at most VXV_CP_CHAIN; beyond, nothing is
+ * recorded) of src (whose positions the caller names src_id, 0: no name) by the planes of
+ * normals n[i] and bits bit[i]. */
+void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], const int bit[],
+                        const vxv_cpoly *src, unsigned long long src_id);
+/* The chain's next clip, at offset d: as cp_clip_into in leaf.c, *cur clipped into buf (in
+ * place once *cur is buf), *cur then the result; recorded. Returns 0, or -1 when a capacity
+ * is exceeded (the record dropped). */
+int vxv_cp_chain_clip(vxv_cpchain *ch, vxv_cpoly *buf, const vxv_cpoly **cur, double d);
+/* Ends the recording with the chain's result p (its topology kept). */
+void vxv_cp_chain_end(vxv_cpchain *ch, const vxv_cpoly *p);
+/* dst = src clipped by the nreq planes (n[i], offset d[i], bit[i]) in turn, as the clips
+ * would give it bit for bit, when src has the recorded source's topology, the planes the
+ * recorded bits and they cut the recorded vertices: returns 0; else 1 (dst's positions may
+ * have been overwritten). src_id: the caller's name for src's positions (the same name for
+ * the same positions; 0: none); dst is not src. */
+int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, unsigned long long src_id,
+                   vxv_cpchain *ch, int nreq, const double *const n[], const double d[],
+                   const int bit[]);
+/* The faces of the recorded chain's result (built on the first call). */
+const vxv_cpfan *vxv_cp_chain_fan(vxv_cpchain *ch);
+
+/* The faces of p in the walks' order. */
+void vxv_cp_fan(const vxv_cpoly *p, vxv_cpfan *f);
+/* vxv_cp_moments, vxv_cp_faces, vxv_cp_volume and vxv_cp_proj_faces over the faces f of
+ * p's topology (vxv_cp_fan), bit for bit the same; the moments' faces on the planes of
+ * vec_only (and on no other wanted plane) get their vector area alone (area and m2 0). */
+double vxv_cp_fan_moments(const vxv_cpoly *p, const vxv_cpfan *f, double *m, uint64_t want,
+                          uint64_t vec_only, vxv_cpface *face);
+void vxv_cp_fan_faces(const vxv_cpoly *p, const vxv_cpfan *f, uint64_t want, vxv_cpface *face);
+double vxv_cp_fan_volume(const vxv_cpoly *p, const vxv_cpfan *f);
+double vxv_cp_fan_proj_faces(const vxv_cpoly *p, const vxv_cpfan *f, const double u[3],
+                             uint64_t skip);
+
 /* Volume, or the ten moments m0, m1, m2 about the local origin when m != NULL; when
  * `want` is not 0, fills face[j] for every plane bit 6 + j set in `want` (the face lying
  * on it, if any). Returns the volume. */

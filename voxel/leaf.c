@@ -404,13 +404,14 @@ static int remainder_range(const vxg_atom *a, const double c[3], const double ex
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
-    for (int k = 0; k < 3; k++) {
+    int plane = q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0 && q[4] == 0 && q[5] == 0;
+    for (int k = 0; k < 3 && !plane; k++) {
       double t = q[k] * ex[k] * ex[k];
       lo += t < 0 ? t : 0;
       hi += t > 0 ? t : 0;
       qa += fabs(q[k]);
     }
-    for (int k = 3; k < 6; k++) {
+    for (int k = 3; k < 6 && !plane; k++) { /* a plane's sums stay 0 */
       double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
       lo -= t;
       hi += t;
@@ -705,6 +706,12 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
 }
 
 
+/* p's volume, by its faces fan when known (NULL: walked). */
+static double cp_vol(const vxv_cpoly *p, const vxv_cpfan *fan) {
+  return fan ? vxv_cp_fan_volume(p, fan) : vxv_cp_volume(p);
+}
+
+
 static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
   dst->nv = src->nv;
   memcpy(dst->pos, src->pos, (size_t)src->nv * sizeof src->pos[0]);
@@ -729,20 +736,51 @@ static int cp_clip_into(vxv_cpoly *buf, const vxv_cpoly **cur, const double n[3]
 }
 
 
-/* p = base clipped by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). */
-static int cp_curved(vxv_cpoly *p, const vxv_cpoly *base, const vxv_hs *hs, int nh, int which) {
+/* p = base clipped by the curved half-spaces at offsets d(j) (0: dm, 1: dl, 2: dh). The
+ * clips are recorded in ch: the next call, at other offsets, moves the recorded result's new
+ * vertices alone when its planes cut the same vertices (vxv_cp_rechain), as they mostly do.
+ * *fan: the faces of p's topology, or NULL when not known. */
+static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base,
+                     unsigned long long base_id, const vxv_hs *hs, int nh, int which,
+                     const vxv_cpfan **fan) {
+  const double *n[VXV_CP_CHAIN] = {NULL};
+  double d[VXV_CP_CHAIN] = {0};
+  int bit[VXV_CP_CHAIN] = {0}, m = 0;
+  *fan = NULL;
+  for (int j = 0; j < nh; j++) {
+    if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
+      continue;
+    }
+    if (m < VXV_CP_CHAIN) {
+      n[m] = hs[j].n;
+      d[m] = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
+      bit[m] = 6 + j;
+    }
+    m++;
+  }
+  if (vxv_cp_rechain(p, base, base_id, ch, m, n, d, bit) == 0) {
+    *fan = p->nv > 0 ? vxv_cp_chain_fan(ch) : NULL; /* an empty p needs no faces */
+    return 0;
+  }
+  int rec = m <= VXV_CP_CHAIN; /* else not recorded (nreq -1) */
+  vxv_cp_chain_begin(ch, m, n, bit, base, base_id);
   const vxv_cpoly *cur = base;
   for (int j = 0; j < nh && cur->nv > 0; j++) {
     if (hs[j].group || hs[j].exact || (which == 2 && !hs[j].use_hi)) {
       continue;
     }
-    double d = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
-    if (cp_clip_into(p, &cur, hs[j].n, d, 6 + j) != 0) {
+    double dj = which == 0 ? hs[j].dm : (which == 1 ? hs[j].dl : hs[j].dh);
+    if (rec ? vxv_cp_chain_clip(ch, p, &cur, dj) != 0
+            : cp_clip_into(p, &cur, hs[j].n, dj, 6 + j) != 0) {
       return -1;
     }
   }
   if (cur != p) {
     cp_copy(p, cur);
+  }
+  if (rec) {
+    vxv_cp_chain_end(ch, p);
+    *fan = p->nv > 0 ? vxv_cp_chain_fan(ch) : NULL;
   }
   return 0;
 }
@@ -829,13 +867,37 @@ static int t3_init(const vxv_box *b, const vxv_hs *h, t3_surf *t) {
 
 /* Clips *cur to h's slab into buf (cp_clip_into), its planes tagged with bits 6 + bit and
  * 63 (free: h's own plane is not among the polyhedron's, and a leaf has fewer than
- * VXV_CP_PLANES half-spaces). Returns the plane mask of the slab, or 0 when a capacity is
- * exceeded. */
+ * VXV_CP_PLANES half-spaces). With ch, the clips recorded of *cur (named cur_id) by h's
+ * plane alone, the first clip is a re-clip when it cuts the same vertices; with sch, the
+ * second is recorded there (re-clipped when the last one's record fits) into spare, and
+ * *fan gets the result's faces. Returns the plane mask of the slab, or 0 when a capacity
+ * is exceeded. */
 static uint64_t t3_slab(vxv_cpoly *buf, const vxv_cpoly **cur, const vxv_hs *h, const t3_surf *t,
-                        int bit) {
-  double nm[3] = {-h->n[0], -h->n[1], -h->n[2]};
-  if (cp_clip_into(buf, cur, h->n, h->dm + t->delta * t->nn, 6 + bit) != 0 ||
-      cp_clip_into(buf, cur, nm, -(h->dm - t->delta * t->nn), 63) != 0) {
+                        int bit, vxv_cpchain *ch, unsigned long long cur_id, vxv_cpchain *sch,
+                        vxv_cpoly *spare, const vxv_cpfan **fan) {
+  double nm[3] = {-h->n[0], -h->n[1], -h->n[2]}, dtop = h->dm + t->delta * t->nn;
+  const double *nt[1] = {h->n};
+  int bt[1] = {6 + bit};
+  if (ch && vxv_cp_rechain(buf, *cur, cur_id, ch, 1, nt, &dtop, bt) == 0) {
+    *cur = buf;
+  } else if (cp_clip_into(buf, cur, h->n, dtop, 6 + bit) != 0) {
+    return 0;
+  }
+  double dbot = -(h->dm - t->delta * t->nn);
+  if (sch) {
+    const double *nb[1] = {nm};
+    int bb[1] = {63};
+    if (vxv_cp_rechain(spare, *cur, 0, sch, 1, nb, &dbot, bb) == 0) {
+      *cur = spare;
+    } else {
+      vxv_cp_chain_begin(sch, 1, nb, bb, *cur, 0);
+      if (vxv_cp_chain_clip(sch, spare, cur, dbot) != 0) {
+        return 0;
+      }
+      vxv_cp_chain_end(sch, *cur);
+    }
+    *fan = (*cur)->nv > 0 ? vxv_cp_chain_fan(sch) : NULL;
+  } else if (cp_clip_into(buf, cur, nm, dbot, 63) != 0) {
     return 0;
   }
   return ((uint64_t)1 << (6 + bit)) | ((uint64_t)1 << 63);
@@ -896,27 +958,34 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   if (nc == 2 && cp_clip_into(s, &cur, hs[jc[1]].n, hs[jc[1]].dm, 6 + jc[1]) != 0) {
     return -1;
   }
-  uint64_t slab = t3_slab(s, &cur, h1, &t[0], jc[0]);
+  /* one surface: its chain's record re-clips the slab's top, the last leaf's its bottom (into
+     th->cpoly, whose polyhedra are integrated) */
+  const vxv_cpfan *sfan = NULL;
+  uint64_t slab = nc == 1 ? t3_slab(s, &cur, h1, &t[0], jc[0], &th->chain, th->leaf_id,
+                                    &th->schain, &th->cpoly, &sfan)
+                          : t3_slab(s, &cur, h1, &t[0], jc[0], NULL, 0, NULL, NULL, NULL);
   if (!slab) {
     return -1;
   }
-  w += 2 * t[0].delta * vxv_cp_proj_faces(cur, t[0].u, slab) +
+  w += 2 * t[0].delta *
+           (sfan ? vxv_cp_fan_proj_faces(cur, sfan, t[0].u, slab)
+                 : vxv_cp_proj_faces(cur, t[0].u, slab)) +
        t[0].delta * t[0].kappa * f[0].area / t[0].nn;
   if (nc == 2) {
     /* surface 2 over C = B and T1 */
     const vxv_hs *h2 = &hs[jc[1]];
     cur = base;
-    if (!(slab = t3_slab(s, &cur, h2, &t[1], jc[1]))) {
+    if (!(slab = t3_slab(s, &cur, h2, &t[1], jc[1], NULL, 0, NULL, NULL, NULL))) {
       return -1;
     }
     double band = vxv_cp_proj_faces(cur, t[1].u, slab);
     /* B in slab 1, for S12 and A21 (th->cpoly: the leaf's polyhedra are integrated) */
     const vxv_cpoly *b1 = base;
-    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0])) {
+    if (!t3_slab(&th->cpoly, &b1, h1, &t[0], jc[0], NULL, 0, NULL, NULL, NULL)) {
       return -1;
     }
     cur = b1; /* S12: B in both slabs, every face */
-    if (!t3_slab(s, &cur, h2, &t[1], jc[1])) {
+    if (!t3_slab(s, &cur, h2, &t[1], jc[1], NULL, 0, NULL, NULL, NULL)) {
       return -1;
     }
     band += 0.5 * vxv_cp_proj_faces(cur, t[1].u, 0);
@@ -1015,9 +1084,9 @@ void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]) {
  * BSP, that of their pieces (NAN when a capacity is exceeded); *round grows by the BSP's
  * rounding bound. */
 static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b,
-                            const vxv_cpoly *p, double *round) {
+                            const vxv_cpoly *p, const vxv_cpfan *fan, double *round) {
   if (th->bsp.natom == 0) {
-    return vxv_cp_volume(p);
+    return cp_vol(p, fan);
   }
   double o[21];
   if (vxv_bsp_integrate(q, th, b, p, 0, 0, o) != 0) {
@@ -1035,6 +1104,11 @@ static double region_volume(const vxv_query *q, vxv_thread *th, const vxv_box *b
  * upper ones (a bigger hole), the upper ones the reverse. Returns 0, or -1 when a capacity
  * is exceeded. */
 static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh);
+static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh);
+
+/* Half-spaces few enough that the upper polyhedron never exceeds a capacity (a box cut by
+ * k planes has at most 8 + 2 k vertices). */
+#define FEW_HS 8
 
 /* The order in which leaf_fast clips by hs[0 .. nh) into order: the exact half-spaces (not of a
  * group) first, deepest (least offset from the leaf's centre) first, so that the polyhedron
@@ -1067,8 +1141,16 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     return -1;
   }
   th->bsp.bit0 = 6 + nh;
+  /* with drop_empty, two half-spaces facing each other across a gap (pair_apart) drop the
+     leaf at once: its upper polyhedron would come out empty (their margin lies far beyond
+     the clips' rounding) and upper_empty would say so, its first test */
+  if (drop_empty && ng == 0 && !bsp && nh <= FEW_HS && pair_apart(b, hs, nh)) {
+    return 1;
+  }
   double bsp_round = 0;
   vxv_cpoly *base = &th->cbase, *p = &th->cpoly;
+  const vxv_cpfan *pfan = NULL; /* the faces of p's topology, when known */
+  th->leaf_id++; /* base is built anew */
   int ncurved = 0, nv0 = 0;
   uint64_t curved_bits = 0, cell0_bits = 0;
   const vxv_cpoly *cur = &th->cterm; /* the box, clipped into base by the exact planes */
@@ -1118,26 +1200,33 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
-    if (base->nv > 0 && cp_curved(p, base, hs, nh, 2) != 0) {
+    if (base->nv > 0 && cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     }
-    if ((base->nv == 0 || p->nv == 0) && upper_empty(th, b, hs, nh)) {
-      return 1;
+    if (base->nv == 0 || p->nv == 0) {
+      pfan = NULL; /* upper_empty clips in p */
+      if (upper_empty(th, b, hs, nh)) {
+        return 1;
+      }
     }
     if (base->nv > 0) {
-      hi_first = vxv_cp_volume(p);
+      hi_first = cp_vol(p, pfan);
       vxv_cp_bounds(p, out + 18);
     }
   }
   const vxv_cpoly *mid = base;
   if (ncurved > 0 && base->nv > 0) {
-    if (cp_curved(p, base, hs, nh, 0) != 0) {
+    if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 0, &pfan) != 0) {
       return -1;
     }
     mid = p;
     for (int it = 0; it < RECENTRE_ITERS && q->plane == VXV_PLANE_MEAN && p->nv > 0 && curved_bits;
          it++) {
-      vxv_cp_faces(p, curved_bits, th->face);
+      if (pfan) {
+        vxv_cp_fan_faces(p, pfan, curved_bits, th->face);
+      } else {
+        vxv_cp_faces(p, curved_bits, th->face);
+      }
       int changed = 0;
       for (uint64_t w = curved_bits >> 6; w; w &= w - 1) {
         int j = __builtin_ctzll(w);
@@ -1150,7 +1239,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (!changed) {
         break;
       }
-      if (cp_curved(p, base, hs, nh, 0) != 0) {
+      if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 0, &pfan) != 0) {
         return -1;
       }
     }
@@ -1180,7 +1269,12 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     memcpy(out + 18, o + 15, 6 * sizeof *out);
     bsp_round += o[13];
   } else if (ng == 0) {
-    vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
+    if (mid == p && pfan) {
+      /* cell 0's faces for their area vector alone, the curved ones' for third_order */
+      vxv_cp_fan_moments(mid, pfan, mm, cell0_bits | jbit, cell0_bits & ~jbit, th->face);
+    } else {
+      vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
+    }
     for (int i = 0; i < nc; i++) {
       fc[i] = th->face[jc[i]];
     }
@@ -1216,24 +1310,24 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (lo_empty) {
       lo = 0;
     } else {
-      if (cp_curved(p, base, hs, nh, 1) != 0) {
+      if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 1, &pfan) != 0) {
         return -1;
       }
       if (ng == 0) {
-        lo = region_volume(q, th, b, p, &bsp_round);
+        lo = region_volume(q, th, b, p, pfan, &bsp_round);
       } else {
         lo = cp_groups(th, p, hs, nh, ng, 2, 0, 0, NULL);
       }
     }
     if (!isnan(hi_first)) {
       hi = hi_first;
-    } else if (cp_curved(p, base, hs, nh, 2) != 0) {
+    } else if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     } else {
       if (!bsp) {
         vxv_cp_bounds(p, out + 18);
       }
-      hi = ng == 0 ? region_volume(q, th, b, p, &bsp_round)
+      hi = ng == 0 ? region_volume(q, th, b, p, pfan, &bsp_round)
                    : cp_groups(th, p, hs, nh, ng, 1, nohi, 0, NULL);
     }
     if (isnan(lo) || isnan(hi)) {
@@ -1536,16 +1630,23 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
   if (pair_apart(b, hs, nh)) {
     return 1;
   }
-  /* the box clipped from one buffer into the other (no clip in place) */
+  /* the box clipped from one buffer into the other (no clip in place); the last clip only
+     tells whether it would leave nothing */
   vxv_cpoly *buf[2] = {&th->cterm, &th->cpoly};
   const vxv_cpoly *p = buf[0];
-  int nclip = 0;
+  int nclip = 0, last = -1;
+  double d;
+  for (int j = 0; j < nh; j++) {
+    last = upper_offset(b, &hs[j], &d) ? j : last;
+  }
   vxv_cp_box(buf[0], b->e);
   for (int j = 0; j < nh && p->nv > 0; j++) {
     const vxv_hs *h = &hs[j];
-    double d;
     if (!upper_offset(b, h, &d)) {
       continue;
+    }
+    if (j == last && isfinite(d)) {
+      return vxv_cp_clears(p, h->n, d);
     }
     vxv_cpoly *dst = p == buf[0] ? buf[1] : buf[0];
     int rc = isfinite(d) ? vxv_cp_clip_to(dst, p, h->n, d, 6) : -1;
