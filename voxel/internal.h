@@ -436,9 +436,10 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
  * empty. The emptiness test shares the leaf's half-spaces and upper polyhedron, so a box
  * that holds some of the region costs no more than the leaf. */
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
-/* vxv_leaf_eval_kept, or -2 (l unspecified) as soon as the leaf is known to be inexact while
- * the meshes' planes or triangles took part in it (then it cannot be dropped as empty): for a
- * caller that splits such a leaf without looking at it. */
+/* vxv_leaf_eval_kept, or -2 (l unspecified) as soon as the leaf is known to be inexact (a
+ * mesh atom with too many triangles near it, found before the other atoms are gathered): for
+ * a box of meshes and planes alone (vxv_box_polyhedral), which a caller splits then without
+ * looking at it. */
 int vxv_leaf_eval_or_split(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 /* vxv_leaf_eval(q, th, b, l, 0) without the bracket (lo = hi = V, pgap 0), its moments and
  * order3 the same: a family's parent under parent_est, whose value alone is compared. */

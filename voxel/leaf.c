@@ -1360,8 +1360,9 @@ static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *h
 
 
 /* The half-spaces of every MIXED atom of b into hs; convex mesh atoms as their triangles'
- * planes when `planes` (1, or 2: an attempt at an exact leaf, which gives up, returning -1,
- * at the first atom to linearise) and when few enough, else linearised. Returns the count;
+ * planes when `planes` (1; 2: an attempt at an exact leaf, which gives up, returning -1,
+ * at the first atom to linearise; 3: the same without the attempt's early refusal of a box
+ * large against the mesh's triangles) and when few enough, else linearised. Returns the count;
  * *nlin counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
  * planes. */
 static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
@@ -1406,7 +1407,7 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
             continue;
           }
         }
-        if (planes == 2 && (qc->curved >> i & 1)) {
+        if (planes >= 2 && (qc->curved >> i & 1)) {
           return -1;
         }
         double f0 = atom_value(qc, k, i, b, g);
@@ -1585,7 +1586,8 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 
 /* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value;
  * or_split: as vxv_leaf_eval_kept, but -2 (l unspecified) as soon as the leaf is known to be
- * inexact while some mesh atom was taken exactly (vxv_leaf_eval_or_split). */
+ * inexact: at the first mesh atom that cannot be taken exactly, before the others are
+ * gathered (vxv_leaf_eval_or_split). */
 static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                      int only_exact, int drop_empty, int value_only, int or_split) {
   double boxvol = vxv_box_volume(b);
@@ -1595,10 +1597,13 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   if (only_exact && !vxv_box_planar(q, b)) {
     return 0;
   }
-  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &th->bsp, &ng, &nohi, &lo_empty, &nlin,
-                           &nplanes);
+  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : or_split ? 3 : 1, &th->bsp, &ng, &nohi,
+                           &lo_empty, &nlin, &nplanes);
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
+  }
+  if (or_split && nh < 0) {
+    return -2; /* a mesh atom with too many triangles near: inexact, split */
   }
   if (or_split && nlin > 0 && nplanes > 0) {
     return -2; /* inexact, and no emptiness test (that needs nplanes 0): split */
