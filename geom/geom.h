@@ -449,10 +449,11 @@ double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], do
                                  double grad[3], double closest[3]);
 /* vxg_mesh_classify_ball that may also give the signed distance at p in *dist with its
  * gradient in grad, and an upper bound on |distance| in *upper (all nullable), given
- * `bound` as in vxg_mesh_distance_bounded. When the bound spans at most two triangle
- * sizes, one bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
- * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
- * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
+ * `bound` as in vxg_mesh_distance_bounded. First a test for a triangle within r (the first
+ * one met): a hit leaves the ball undecided with *upper = r. On a miss, when the bound
+ * spans at most two triangle sizes, one bounded search gives all three (*upper = |*dist|);
+ * otherwise ray parity decides the side. *dist is NaN (grad untouched) and *upper HUGE_VAL
+ * when not found. */
 int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r, double bound,
                                 double *dist, double grad[3], double *upper);
 

@@ -1142,6 +1142,13 @@ int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, 
   if (upper) {
     *upper = HUGE_VAL;
   }
+  if (vxg_mesh_bvh_near(m, p, r)) {
+    /* a triangle within r (the first one met): undecided, the distance within r */
+    if (upper) {
+      *upper = r;
+    }
+    return 0;
+  }
   if (bound <= SEARCH_TRIS * m->tri_size) {
     /* a search within a bound of a few triangles decides the ball and gives the distance */
     d = vxg_mesh_distance_bounded(m, p, bound, grad, NULL);
@@ -1152,13 +1159,6 @@ int vxg_mesh_classify_ball_dist(const vxg_mesh *m, const double p[3], double r, 
       *upper = fabs(d);
     }
     return d > r ? 1 : (d < -r ? -1 : 0);
-  }
-  if (vxg_mesh_bvh_near(m, p, r)) {
-    /* a triangle within r: undecided, the distance within r */
-    if (upper) {
-      *upper = r;
-    }
-    return 0;
   }
   /* nothing within r: the whole ball is on p's side; ray parity gives it cheaply (an exact
    * distance query from deep inside visits every triangle at nearly the same distance) */
