@@ -54,13 +54,13 @@ typedef struct bsp_run {
 /* 1 when the triangle may cross the interior of p (conservative: 0 only when one of its
  * plane or its edges' planes separates it from p by more than tol). */
 static int tri_crosses(const vxv_cpoly *p, const vxv_btri *t, double tol) {
-  double smin = HUGE_VAL, smax = -HUGE_VAL;
-  for (int v = 0; v < p->nv; v++) {
+  int above = 0, below = 0;
+  for (int v = 0; v < p->nv && !(above && below); v++) {
     double s = vxg_dot(t->n, p->pos[v]) - t->d;
-    smin = s < smin ? s : smin;
-    smax = s > smax ? s : smax;
+    above |= s > tol;
+    below |= s < -tol;
   }
-  if (!(smax > tol && smin < -tol)) {
+  if (!(above && below)) {
     return 0; /* p lies on one side of the triangle's plane */
   }
   for (int k = 0; k < 3; k++) {
@@ -533,6 +533,11 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
+/* Two doubles (two vertices) at a time: the local shape's test of every vertex against
+ * every plane, the inner loop of a mesh leaf. */
+typedef double vxv_d2 __attribute__((vector_size(16)));
+typedef long long vxv_l2 __attribute__((vector_size(16)));
+
 /* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame;
  * first as vxg_atom_triangles gives it) that meet the ball holding it and their npl
  * distinct planes pl: convex when every vertex lies inside every plane, concave when
@@ -541,26 +546,34 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
  * ball is that intersection (union). */
 static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
                        double tol) {
-  double vx[3 * VXV_NEAR_TRIS], vy[3 * VXV_NEAR_TRIS], vz[3 * VXV_NEAR_TRIS];
+  vxv_d2 vx[3 * VXV_NEAR_TRIS / 2 + 1], vy[3 * VXV_NEAR_TRIS / 2 + 1], vz[3 * VXV_NEAR_TRIS / 2 + 1];
   int nv = 0;
   for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) { /* each vertex once, coordinates apart (a branch-free loop below) */
-      vx[nv] = tri[3 * c];
-      vy[nv] = tri[3 * c + 1];
-      vz[nv++] = tri[3 * c + 2];
+    if (first[c] == c) { /* each vertex once, coordinates apart, in pairs */
+      vx[nv / 2][nv % 2] = tri[3 * c];
+      vy[nv / 2][nv % 2] = tri[3 * c + 1];
+      vz[nv / 2][nv % 2] = tri[3 * c + 2];
+      nv++;
     }
   }
+  if (nv % 2) { /* the last vertex twice */
+    vx[nv / 2][1] = vx[nv / 2][0];
+    vy[nv / 2][1] = vy[nv / 2][0];
+    vz[nv / 2][1] = vz[nv / 2][0];
+  }
   int convex = n > 0, concave = n > 0;
+  const vxv_d2 up = {tol, tol}, down = {-tol, -tol};
   for (int j = 0; j < npl && (convex || concave); j++) {
     const double *q = pl + 4 * j;
-    double hi = -HUGE_VAL, lo = HUGE_VAL;
-    for (int v = 0; v < nv; v++) {
-      double s = q[0] * vx[v] + q[1] * vy[v] + q[2] * vz[v] - q[3];
-      hi = s > hi ? s : hi;
-      lo = s < lo ? s : lo;
+    const vxv_d2 a = {q[0], q[0]}, b = {q[1], q[1]}, c = {q[2], q[2]}, d = {q[3], q[3]};
+    vxv_l2 above = {0, 0}, below = {0, 0};
+    for (int v = 0; v < (nv + 1) / 2; v++) {
+      vxv_d2 sv = a * vx[v] + b * vy[v] + c * vz[v] - d;
+      above |= sv > up;
+      below |= sv < down;
     }
-    convex &= hi <= tol;
-    concave &= lo >= -tol;
+    convex &= (above[0] | above[1]) == 0;
+    concave &= (below[0] | below[1]) == 0;
   }
   return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
 }
