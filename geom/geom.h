@@ -144,10 +144,11 @@ int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int
                     double *planes);
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
  * (query frame), the corners and planes in the query frame (first as there, nullable; a
- * vertex's corners are bitwise equal). Returns as vxg_mesh_triangles, or -1 when the atom
- * is not a mesh. */
+ * vertex's corners are bitwise equal, and so are a group's planes). gfirst (nullable, one a
+ * triangle): gfirst[i] is the lowest j with group[j] == group[i]. Returns as
+ * vxg_mesh_triangles, or -1 when the atom is not a mesh. */
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group, int *first);
+                       double *plane, int *group, int *first, int *gfirst);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.

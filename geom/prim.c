@@ -466,19 +466,27 @@ static void plane_to_frame(const vxg_xform *to_local, double q[4]) {
 
 
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group, int *first) {
+                       double *plane, int *group, int *first, int *gfirst) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;
   }
   double l[3];
-  int own[3 * VXG_MESH_TRIS_MAX];
+  int own[3 * VXG_MESH_TRIS_MAX], gown[VXG_MESH_TRIS_MAX];
   first = first ? first : own;
+  gfirst = gfirst ? gfirst : gown;
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
   int n = vxg_mesh_triangles(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, tri,
                              plane, group, first);
   const double *t = a->to_local.t;
+  if (n > 0) {
+    vxg_first_same(group, n, gfirst);
+  }
   for (int i = 0; i < n; i++) {
+    if (gfirst[i] != i) {
+      memcpy(plane + 4 * i, plane + 4 * gfirst[i], 4 * sizeof *plane); /* its group's, moved */
+      continue;
+    }
     plane_to_frame(&a->to_local, plane + 4 * i);
   }
   for (int k = 0; k < 3 * n; k++) {

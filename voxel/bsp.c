@@ -546,7 +546,8 @@ typedef long long vxv_l2 __attribute__((vector_size(16)));
  * ball is that intersection (union). */
 static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
                        double tol) {
-  vxv_d2 vx[3 * VXV_NEAR_TRIS / 2 + 1], vy[3 * VXV_NEAR_TRIS / 2 + 1], vz[3 * VXV_NEAR_TRIS / 2 + 1];
+  enum { PAIRS = 3 * VXV_NEAR_TRIS / 2 + 1 };
+  vxv_d2 vx[PAIRS], vy[PAIRS], vz[PAIRS];
   int nv = 0;
   for (int c = 0; c < 3 * n; c++) {
     if (first[c] == c) { /* each vertex once, coordinates apart, in pairs */
@@ -579,10 +580,10 @@ static int local_shape(const double *tri, const int *first, int n, const double 
 }
 
 
-/* The distinct planes (by group) of pl into out (4 each), in their order; returns the count. */
-static int distinct_planes(const double *pl, const int *grp, int n, double *out) {
-  int first[VXG_FIRST_SAME_MAX], m = 0;
-  vxg_first_same(grp, n, first);
+/* The distinct planes (by group: first, as vxg_atom_triangles's gfirst) of pl into out (4
+ * each), in their order; returns the count. */
+static int distinct_planes(const double *pl, const int *first, int n, double *out) {
+  int m = 0;
   for (int j = 0; j < n; j++) {
     if (first[j] == j) {
       memcpy(out + 4 * m++, pl + 4 * j, 4 * sizeof *out);
@@ -641,8 +642,9 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
   double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
-  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS];
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first);
+  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS], gfirst[VXV_NEAR_TRIS];
+  int n =
+      vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first, gfirst);
   if (n < 0) {
     return -1;
   }
@@ -651,7 +653,7 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   double tol = 1e-10 * r + vxv_vertex_rounding(b);
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
-  int npl = distinct_planes(pl, grp, n, dp);
+  int npl = distinct_planes(pl, gfirst, n, dp);
   int shape = local_shape(tri, first, n, dp, npl, tol);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
