@@ -142,13 +142,21 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int max,
                     double *planes);
+/* The shape of a mesh near a point from the triangles that meet a ball about it
+ * (vxg_atom_triangles): convex when every vertex of them lies inside every plane of them,
+ * concave when outside, within a tolerance; else general. */
+enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
  * (query frame), the corners and planes in the query frame (first as there, nullable; a
  * vertex's corners are bitwise equal, and so are a group's planes). gfirst (nullable, one a
- * triangle): gfirst[i] is the lowest j with group[j] == group[i]. Returns as
+ * triangle): gfirst[i] is the lowest j with group[j] == group[i]. With `shape` (nullable),
+ * *shape gets their VXG_LOCAL_* shape within tol (m), tested in the mesh's frame; when it
+ * is not VXG_LOCAL_GENERAL, only the planes of the groups' first triangles (gfirst[i] == i)
+ * are given (the corners and other planes are left unspecified). Returns as
  * vxg_mesh_triangles, or -1 when the atom is not a mesh. */
-int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group, int *first, int *gfirst);
+int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
+                       double *tri, double *plane, int *group, int *first, int *gfirst,
+                       int *shape);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.

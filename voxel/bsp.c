@@ -533,53 +533,6 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
-/* Two doubles (two vertices) at a time: the local shape's test of every vertex against
- * every plane, the inner loop of a mesh leaf. */
-typedef double vxv_d2 __attribute__((vector_size(16)));
-typedef long long vxv_l2 __attribute__((vector_size(16)));
-
-/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame;
- * first as vxg_atom_triangles gives it) that meet the ball holding it and their npl
- * distinct planes pl: convex when every vertex lies inside every plane, concave when
- * outside, within tol (m). Then the triangles, closed within the ball and on the boundary of
- * that intersection (union), are all of its boundary there, and the mesh's inside within the
- * ball is that intersection (union). */
-static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
-                       double tol) {
-  enum { PAIRS = 3 * VXV_NEAR_TRIS / 2 + 1 };
-  vxv_d2 vx[PAIRS], vy[PAIRS], vz[PAIRS];
-  int nv = 0;
-  for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) { /* each vertex once, coordinates apart, in pairs */
-      vx[nv / 2][nv % 2] = tri[3 * c];
-      vy[nv / 2][nv % 2] = tri[3 * c + 1];
-      vz[nv / 2][nv % 2] = tri[3 * c + 2];
-      nv++;
-    }
-  }
-  if (nv % 2) { /* the last vertex twice */
-    vx[nv / 2][1] = vx[nv / 2][0];
-    vy[nv / 2][1] = vy[nv / 2][0];
-    vz[nv / 2][1] = vz[nv / 2][0];
-  }
-  int convex = n > 0, concave = n > 0;
-  const vxv_d2 up = {tol, tol}, down = {-tol, -tol};
-  for (int j = 0; j < npl && (convex || concave); j++) {
-    const double *q = pl + 4 * j;
-    const vxv_d2 a = {q[0], q[0]}, b = {q[1], q[1]}, c = {q[2], q[2]}, d = {q[3], q[3]};
-    vxv_l2 above = {0, 0}, below = {0, 0};
-    for (int v = 0; v < (nv + 1) / 2; v++) {
-      vxv_d2 sv = a * vx[v] + b * vy[v] + c * vz[v] - d;
-      above |= sv > up;
-      below |= sv < down;
-    }
-    convex &= (above[0] | above[1]) == 0;
-    concave &= (below[0] | below[1]) == 0;
-  }
-  return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
-}
-
-
 /* The distinct planes (by group: first, as vxg_atom_triangles's gfirst) of pl into out (4
  * each), in their order; returns the count. */
 static int distinct_planes(const double *pl, const int *first, int n, double *out) {
@@ -641,20 +594,18 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (attempt && M_PI * r * r > 4 * VXV_BSP_TRIS * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
-  double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
-  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS], gfirst[VXV_NEAR_TRIS];
-  int n =
-      vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first, gfirst);
+  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */
+  double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS], tol = 1e-10 * r + vxv_vertex_rounding(b);
+  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS], gfirst[VXV_NEAR_TRIS], shape;
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tol, tri, pl, grp, first,
+                             gfirst, &shape);
   if (n < 0) {
     return -1;
   }
-  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex; the
-     distinct planes go to the caller (locally convex) or to the atom */
-  double tol = 1e-10 * r + vxv_vertex_rounding(b);
+  /* the distinct planes go to the caller (locally convex) or to the atom */
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
   int npl = distinct_planes(pl, gfirst, n, dp);
-  int shape = local_shape(tri, first, n, dp, npl, tol);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
     return 1;

@@ -221,7 +221,11 @@ typedef struct vxv_btri {
 /* The mesh's inside near a leaf (bsp.c): within the ball that holds the leaf, the
  * intersection of its triangles' inner half-spaces (every vertex near is inside every
  * triangle's plane there), their union (every vertex outside), or neither. */
-enum { VXV_LOCAL_GENERAL, VXV_LOCAL_CONVEX, VXV_LOCAL_CONCAVE };
+enum {
+  VXV_LOCAL_GENERAL = VXG_LOCAL_GENERAL,
+  VXV_LOCAL_CONVEX = VXG_LOCAL_CONVEX,
+  VXV_LOCAL_CONCAVE = VXG_LOCAL_CONCAVE
+};
 
 typedef struct vxv_batom {
   int cell, atom; /* the mesh atom */
