@@ -451,8 +451,8 @@ int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, in
 #define VXG_FIRST_SAME_MAX (3 * VXG_MESH_TRIS_MAX)
 void vxg_first_same(const int *key, int n, int *first);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
- * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
- * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound
+ * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius
+ * (shrinking as closer triangles are found), the cost of a query near the surface. A bound
  * that is wrong costs time, never the answer. */
 double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
                                  double grad[3], double closest[3]);
