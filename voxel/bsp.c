@@ -126,8 +126,8 @@ static void group_pieces(bsp_run *r, vxv_bpart *q) {
       continue;
     }
     for (int k = 0; k < 3; k++) {
-      pb[k] = fmin(pb[k], g->rb[k]);
-      pb[3 + k] = fmax(pb[3 + k], g->rb[3 + k]);
+      pb[k] = vxv_min2(pb[k], g->rb[k]);
+      pb[3 + k] = vxv_max2(pb[3 + k], g->rb[3 + k]);
       q->area[k] += g->area[k];
     }
     for (int k = 0; k < 10; k++) {
@@ -153,8 +153,8 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
   r->round += q.round;
   vxv_cp_bounds(p, q.rb);
   for (int k = 0; k < 3; k++) {
-    r->rb[k] = fmin(r->rb[k], q.rb[k]);
-    r->rb[3 + k] = fmax(r->rb[3 + k], q.rb[3 + k]);
+    r->rb[k] = vxv_min2(r->rb[k], q.rb[k]);
+    r->rb[3 + k] = vxv_max2(r->rb[3 + k], q.rb[3 + k]);
   }
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
@@ -550,8 +550,8 @@ static int distinct_planes(const double *pl, const int *first, int n, double *ou
  * than tol, m): its bounding box misses b's, or b lies on one side of its plane; else 1. */
 static int tri_meets_box(const vxv_box *b, const double *tri, const double *pl, double tol) {
   for (int c = 0; c < 3; c++) {
-    double lo = fmin(fmin(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
-    double hi = fmax(fmax(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double lo = vxv_min2(vxv_min2(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double hi = vxv_max2(vxv_max2(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
     if (lo > b->e[c] + tol || hi < -b->e[c] - tol) {
       return 0;
     }

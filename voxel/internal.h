@@ -400,6 +400,17 @@ void vxv_acc_box(vxv_acc *a, const vxv_box *b);
 /* Adds a leaf (its moments shifted from its centre to the query origin). */
 void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l);
 
+/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
+ * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
+ * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
+static inline double vxv_max2(double a, double b) {
+  return a > b ? a : (b == b ? b : a);
+}
+
+static inline double vxv_min2(double a, double b) {
+  return a < b ? a : (b == b ? b : a);
+}
+
 /* What drives a leaf's refinement: its gap hi - lo (certified), or its error estimate. */
 static inline double vxv_leaf_weight(const vxv_query *q, const vxv_leaf *l) {
   return q->certified ? l->hi - l->lo : l->est;

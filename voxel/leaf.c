@@ -48,18 +48,6 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
-/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
- * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
- * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
-static inline double max2(double a, double b) {
-  return a > b ? a : (b == b ? b : a);
-}
-
-static inline double min2(double a, double b) {
-  return a < b ? a : (b == b ? b : a);
-}
-
-
 /* rb = the box of half-extents e about the leaf centre, or (empty) inverted. */
 static void bounds_box(const double e[3], int empty, double rb[6]) {
   for (int k = 0; k < 3; k++) {
@@ -400,7 +388,7 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
  * known. */
 static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e = max2(ex[0], max2(ex[1], ex[2])), e2 = e * e;
+  double e = vxv_max2(ex[0], vxv_max2(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
@@ -942,8 +930,8 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 /* Rounding of the vertices and planes (m), the delta of cp_rounding. */
 double vxv_vertex_rounding(const vxv_box *b) {
   return 64 * DBL_EPSILON *
-         (max2(fabs(b->c[0]), max2(fabs(b->c[1]), fabs(b->c[2]))) +
-          max2(b->e[0], max2(b->e[1], b->e[2])));
+         (vxv_max2(fabs(b->c[0]), vxv_max2(fabs(b->c[1]), fabs(b->c[2]))) +
+          vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])));
 }
 
 
@@ -983,8 +971,8 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
   }
   for (int v = 1; v < nv; v++) {
     for (int k = 0; k < 3; k++) {
-      lo[k] = min2(lo[k], base->pos[v][k]);
-      hi[k] = max2(hi[k], base->pos[v][k]);
+      lo[k] = vxv_min2(lo[k], base->pos[v][k]);
+      hi[k] = vxv_max2(hi[k], base->pos[v][k]);
     }
   }
   double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
@@ -1003,8 +991,8 @@ double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b) {
 void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]) {
   for (int v = 0; v < p->nv; v++) {
     for (int k = 0; k < 3; k++) {
-      rb[k] = min2(rb[k], p->pos[v][k]);
-      rb[3 + k] = max2(rb[3 + k], p->pos[v][k]);
+      rb[k] = vxv_min2(rb[k], p->pos[v][k]);
+      rb[3 + k] = vxv_max2(rb[3 + k], p->pos[v][k]);
     }
   }
 }
@@ -1484,7 +1472,7 @@ static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
   if (h->group || !h->use_hi || !(n1 > 0)) {
     return 0;
   }
-  *d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
+  *d = h->dh + 1e-12 * vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])) * n1;
   return 1;
 }
 
@@ -1495,7 +1483,7 @@ static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
  * misses the box by more than a second margin (Farkas: no point of the box satisfies both).
  * Decides without a clip many boxes between two close surfaces; 0 when it does not decide. */
 static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh) {
-  double emax = max2(b->e[0], max2(b->e[1], b->e[2]));
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2]));
   for (int j = 0; j < nh; j++) {
     double dj;
     if (!upper_offset(b, &hs[j], &dj)) {
