@@ -155,8 +155,7 @@ enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
  * are given (the corners and other planes are left unspecified). Returns as
  * vxg_mesh_triangles, or -1 when the atom is not a mesh. */
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
-                       double *tri, double *plane, int *group, int *first, int *gfirst,
-                       int *shape);
+                       double *tri, double *plane, int *group, int *first, int *gfirst, int *shape);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.

@@ -1585,8 +1585,8 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   if (only_exact && !vxv_box_planar(q, b)) {
     return 0;
   }
-  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : or_split ? 3 : 1, &th->bsp, &ng, &nohi,
-                           &lo_empty, &nlin, &nplanes);
+  int planes = only_exact ? 2 : (or_split ? 3 : 1); /* leaf_halfspaces's modes */
+  int nh = leaf_halfspaces(q, b, hs, planes, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
   }
