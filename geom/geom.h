@@ -142,12 +142,20 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int max,
                     double *planes);
+/* The shape of a mesh near a point from the triangles that meet a ball about it
+ * (vxg_atom_triangles): convex when every vertex of them lies inside every plane of them,
+ * concave when outside, within a tolerance; else general. */
+enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
 /* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
  * (query frame), the corners and planes in the query frame (first as there, nullable; a
- * vertex's corners are bitwise equal). Returns as vxg_mesh_triangles, or -1 when the atom
- * is not a mesh. */
-int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double *tri,
-                       double *plane, int *group, int *first);
+ * vertex's corners are bitwise equal, and so are a group's planes). gfirst (nullable, one a
+ * triangle): gfirst[i] is the lowest j with group[j] == group[i]. With `shape` (nullable),
+ * *shape gets their VXG_LOCAL_* shape within tol (m), tested in the mesh's frame; when it
+ * is not VXG_LOCAL_GENERAL, only the planes of the groups' first triangles (gfirst[i] == i)
+ * are given (the corners and other planes are left unspecified). Returns as
+ * vxg_mesh_triangles, or -1 when the atom is not a mesh. */
+int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
+                       double *tri, double *plane, int *group, int *first, int *gfirst, int *shape);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -442,17 +450,18 @@ int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, in
 #define VXG_FIRST_SAME_MAX (3 * VXG_MESH_TRIS_MAX)
 void vxg_first_same(const int *key, int n, int *first);
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
- * bound on |distance|; HUGE_VAL: unknown): the search is then balls growing fourfold from
- * a sixteenth of the bound to the bound, the cost of a query near the surface. A bound
+ * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius
+ * (shrinking as closer triangles are found), the cost of a query near the surface. A bound
  * that is wrong costs time, never the answer. */
 double vxg_mesh_distance_bounded(const struct vxg_mesh *m, const double p[3], double bound,
                                  double grad[3], double closest[3]);
 /* vxg_mesh_classify_ball that may also give the signed distance at p in *dist with its
  * gradient in grad, and an upper bound on |distance| in *upper (all nullable), given
- * `bound` as in vxg_mesh_distance_bounded. When the bound spans at most two triangle
- * sizes, one bounded search gives all three (*upper = |*dist|). Otherwise a nearest-triangle test
- * within r: a hit leaves the ball undecided with *upper = r; a miss, ray parity decides
- * the side. *dist is NaN (grad untouched) and *upper HUGE_VAL when not found. */
+ * `bound` as in vxg_mesh_distance_bounded. First a test for a triangle within r (the first
+ * one met): a hit leaves the ball undecided with *upper = r. On a miss, when the bound
+ * spans at most two triangle sizes, one bounded search gives all three (*upper = |*dist|);
+ * otherwise ray parity decides the side. *dist is NaN (grad untouched) and *upper HUGE_VAL
+ * when not found. */
 int vxg_mesh_classify_ball_dist(const struct vxg_mesh *m, const double p[3], double r, double bound,
                                 double *dist, double grad[3], double *upper);
 

@@ -105,7 +105,7 @@ int vxg_mesh_tris_meet(const struct vxg_mesh *m, int ta, int tb);
 /* Embree (mesh_embree.c). Build: VXC_OK, VXC_ERR_NOMEM, VXC_ERR_NUMERIC (Embree failed;
  * message says why). Closest: the squared distance from p to the mesh, with the closest
  * point, its triangle and feature code; `bound` (HUGE_VAL: none) is a distance the caller
- * knows the mesh to come within, which keeps the search to a few small balls (a wrong
+ * knows the mesh to come within, which keeps the search to one small ball (a wrong
  * bound costs time, never the answer). */
 vxc_status vxg_mesh_bvh_build(struct vxg_mesh *m, vxc_error *err);
 void vxg_mesh_bvh_free(struct vxg_mesh *m);

@@ -273,15 +273,15 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double bound, 
   /* Embree does not visit the nearest boxes first, so an unbounded query from a point near
    * the surface wanders over much of the mesh before its radius shrinks: search balls
    * growing fourfold from 1/1024 of the mesh's size (a miss costs little), then without
-   * bound. With a caller's bound (widened for its rounding) the balls grow from a
-   * sixteenth of it and the third is the bound itself, which must hold the answer; should
-   * it still miss, the growing balls from 1/1024 of the size follow. */
-  double r = m->size / 1024, rb = HUGE_VAL;
+   * bound. With a caller's bound (widened for its rounding) the first ball is the bound
+   * itself, which must hold the answer (the radius shrinks as closer triangles are found:
+   * one traversal instead of balls growing up to it); should it still miss, the growing
+   * balls from 1/1024 of the size follow. */
+  double r = m->size / 1024;
   int round = 0;
   if (bound < HUGE_VAL) {
-    rb = bound * (1 + 1e-9) + 1e-12 * m->size;
-    r = rb / 16;
-    round = -3;
+    r = bound * (1 + 1e-9) + 1e-12 * m->size;
+    round = -1;
   }
   unsigned int mx = ftz_enter();
   for (;; round++) {
@@ -301,9 +301,6 @@ double vxg_mesh_bvh_closest(const vxg_mesh *m, const double p[3], double bound, 
       break;
     }
     r = round == -1 ? m->size / 1024 : 4 * r;
-    if (round == -2) {
-      r = rb; /* the third ball: the bound */
-    }
   }
   ftz_leave(mx);
   if (q.tri < 0) {

@@ -54,13 +54,13 @@ typedef struct bsp_run {
 /* 1 when the triangle may cross the interior of p (conservative: 0 only when one of its
  * plane or its edges' planes separates it from p by more than tol). */
 static int tri_crosses(const vxv_cpoly *p, const vxv_btri *t, double tol) {
-  double smin = HUGE_VAL, smax = -HUGE_VAL;
-  for (int v = 0; v < p->nv; v++) {
+  int above = 0, below = 0;
+  for (int v = 0; v < p->nv && !(above && below); v++) {
     double s = vxg_dot(t->n, p->pos[v]) - t->d;
-    smin = s < smin ? s : smin;
-    smax = s > smax ? s : smax;
+    above |= s > tol;
+    below |= s < -tol;
   }
-  if (!(smax > tol && smin < -tol)) {
+  if (!(above && below)) {
     return 0; /* p lies on one side of the triangle's plane */
   }
   for (int k = 0; k < 3; k++) {
@@ -126,8 +126,8 @@ static void group_pieces(bsp_run *r, vxv_bpart *q) {
       continue;
     }
     for (int k = 0; k < 3; k++) {
-      pb[k] = fmin(pb[k], g->rb[k]);
-      pb[3 + k] = fmax(pb[3 + k], g->rb[3 + k]);
+      pb[k] = vxv_min2(pb[k], g->rb[k]);
+      pb[3 + k] = vxv_max2(pb[3 + k], g->rb[3 + k]);
       q->area[k] += g->area[k];
     }
     for (int k = 0; k < 10; k++) {
@@ -153,8 +153,8 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
   r->round += q.round;
   vxv_cp_bounds(p, q.rb);
   for (int k = 0; k < 3; k++) {
-    r->rb[k] = fmin(r->rb[k], q.rb[k]);
-    r->rb[3 + k] = fmax(r->rb[3 + k], q.rb[3 + k]);
+    r->rb[k] = vxv_min2(r->rb[k], q.rb[k]);
+    r->rb[3 + k] = vxv_max2(r->rb[3 + k], q.rb[3 + k]);
   }
   if (!r->moments) {
     r->m[0] += vxv_cp_volume(p);
@@ -533,43 +533,10 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
 }
 
 
-/* The local shape of a mesh near a leaf from the n triangles (corners tri, query frame;
- * first as vxg_atom_triangles gives it) that meet the ball holding it and their npl
- * distinct planes pl: convex when every vertex lies inside every plane, concave when
- * outside, within tol (m). Then the triangles, closed within the ball and on the boundary of
- * that intersection (union), are all of its boundary there, and the mesh's inside within the
- * ball is that intersection (union). */
-static int local_shape(const double *tri, const int *first, int n, const double *pl, int npl,
-                       double tol) {
-  double vx[3 * VXV_NEAR_TRIS], vy[3 * VXV_NEAR_TRIS], vz[3 * VXV_NEAR_TRIS];
-  int nv = 0;
-  for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) { /* each vertex once, coordinates apart (a branch-free loop below) */
-      vx[nv] = tri[3 * c];
-      vy[nv] = tri[3 * c + 1];
-      vz[nv++] = tri[3 * c + 2];
-    }
-  }
-  int convex = n > 0, concave = n > 0;
-  for (int j = 0; j < npl && (convex || concave); j++) {
-    const double *q = pl + 4 * j;
-    double hi = -HUGE_VAL, lo = HUGE_VAL;
-    for (int v = 0; v < nv; v++) {
-      double s = q[0] * vx[v] + q[1] * vy[v] + q[2] * vz[v] - q[3];
-      hi = s > hi ? s : hi;
-      lo = s < lo ? s : lo;
-    }
-    convex &= hi <= tol;
-    concave &= lo >= -tol;
-  }
-  return convex ? VXV_LOCAL_CONVEX : concave ? VXV_LOCAL_CONCAVE : VXV_LOCAL_GENERAL;
-}
-
-
-/* The distinct planes (by group) of pl into out (4 each), in their order; returns the count. */
-static int distinct_planes(const double *pl, const int *grp, int n, double *out) {
-  int first[VXG_FIRST_SAME_MAX], m = 0;
-  vxg_first_same(grp, n, first);
+/* The distinct planes (by group: first, as vxg_atom_triangles's gfirst) of pl into out (4
+ * each), in their order; returns the count. */
+static int distinct_planes(const double *pl, const int *first, int n, double *out) {
+  int m = 0;
   for (int j = 0; j < n; j++) {
     if (first[j] == j) {
       memcpy(out + 4 * m++, pl + 4 * j, 4 * sizeof *out);
@@ -583,8 +550,8 @@ static int distinct_planes(const double *pl, const int *grp, int n, double *out)
  * than tol, m): its bounding box misses b's, or b lies on one side of its plane; else 1. */
 static int tri_meets_box(const vxv_box *b, const double *tri, const double *pl, double tol) {
   for (int c = 0; c < 3; c++) {
-    double lo = fmin(fmin(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
-    double hi = fmax(fmax(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double lo = vxv_min2(vxv_min2(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
+    double hi = vxv_max2(vxv_max2(tri[c], tri[3 + c]), tri[6 + c]) - b->c[c];
     if (lo > b->e[c] + tol || hi < -b->e[c] - tol) {
       return 0;
     }
@@ -627,19 +594,18 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (attempt && M_PI * r * r > 4 * VXV_BSP_TRIS * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
-  double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS];
-  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS];
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tri, pl, grp, first);
+  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */
+  double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS], tol = 1e-10 * r + vxv_vertex_rounding(b);
+  int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS], gfirst[VXV_NEAR_TRIS], shape;
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tol, tri, pl, grp, first,
+                             gfirst, &shape);
   if (n < 0) {
     return -1;
   }
-  /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex; the
-     distinct planes go to the caller (locally convex) or to the atom */
-  double tol = 1e-10 * r + vxv_vertex_rounding(b);
+  /* the distinct planes go to the caller (locally convex) or to the atom */
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
-  int npl = distinct_planes(pl, grp, n, dp);
-  int shape = local_shape(tri, first, n, dp, npl, tol);
+  int npl = distinct_planes(pl, gfirst, n, dp);
   if (shape == VXV_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
     return 1;

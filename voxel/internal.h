@@ -271,7 +271,11 @@ typedef struct vxv_btri {
 /* The mesh's inside near a leaf (bsp.c): within the ball that holds the leaf, the
  * intersection of its triangles' inner half-spaces (every vertex near is inside every
  * triangle's plane there), their union (every vertex outside), or neither. */
-enum { VXV_LOCAL_GENERAL, VXV_LOCAL_CONVEX, VXV_LOCAL_CONCAVE };
+enum {
+  VXV_LOCAL_GENERAL = VXG_LOCAL_GENERAL,
+  VXV_LOCAL_CONVEX = VXG_LOCAL_CONVEX,
+  VXV_LOCAL_CONCAVE = VXG_LOCAL_CONCAVE
+};
 
 typedef struct vxv_batom {
   int cell, atom; /* the mesh atom */
@@ -449,6 +453,17 @@ void vxv_acc_box(vxv_acc *a, const vxv_box *b);
 /* Adds a leaf (its moments shifted from its centre to the query origin). */
 void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l);
 
+/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
+ * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
+ * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
+static inline double vxv_max2(double a, double b) {
+  return a > b ? a : (b == b ? b : a);
+}
+
+static inline double vxv_min2(double a, double b) {
+  return a < b ? a : (b == b ? b : a);
+}
+
 /* What drives a leaf's refinement: its gap hi - lo (certified), or its error estimate. */
 static inline double vxv_leaf_weight(const vxv_query *q, const vxv_leaf *l) {
   return q->certified ? l->hi - l->lo : l->est;
@@ -489,9 +504,10 @@ int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf
  * empty. The emptiness test shares the leaf's half-spaces and upper polyhedron, so a box
  * that holds some of the region costs no more than the leaf. */
 int vxv_leaf_eval_kept(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
-/* vxv_leaf_eval_kept, or -2 (l unspecified) as soon as the leaf is known to be inexact while
- * the meshes' planes or triangles took part in it (then it cannot be dropped as empty): for a
- * caller that splits such a leaf without looking at it. */
+/* vxv_leaf_eval_kept, or -2 (l unspecified) as soon as the leaf is known to be inexact (a
+ * mesh atom with too many triangles near it, found before the other atoms are gathered): for
+ * a box of meshes and planes alone (vxv_box_polyhedral), which a caller splits then without
+ * looking at it. */
 int vxv_leaf_eval_or_split(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l);
 /* vxv_leaf_eval(q, th, b, l, 0) without the bracket (lo = hi = V, pgap 0), its moments and
  * order3 the same: a family's parent under parent_est, whose value alone is compared. */

@@ -48,18 +48,6 @@
 #include "voxel/internal.h"
 #include "geom/vec3.h"
 
-/* fmax and fmin inlined (the library calls cost more than the hot loops' work): the
- * larger (smaller) of two numbers, the other one when one is NaN, b on ties (as glibc's
- * x86-64 fmax and fmin, maxsd and minsd, so the figures keep their bits there). */
-static inline double max2(double a, double b) {
-  return a > b ? a : (b == b ? b : a);
-}
-
-static inline double min2(double a, double b) {
-  return a < b ? a : (b == b ? b : a);
-}
-
-
 /* rb = the box of half-extents e about the leaf centre, or (empty) inverted. */
 static void bounds_box(const double e[3], int empty, double rb[6]) {
   for (int k = 0; k < 3; k++) {
@@ -400,7 +388,7 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
  * known. */
 static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
                            const double g[3], double *rl, double *rh, double *rm) {
-  double e = max2(ex[0], max2(ex[1], ex[2])), e2 = e * e;
+  double e = vxv_max2(ex[0], vxv_max2(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
@@ -1011,8 +999,8 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 /* Rounding of the vertices and planes (m), the delta of cp_rounding. */
 double vxv_vertex_rounding(const vxv_box *b) {
   return 64 * DBL_EPSILON *
-         (max2(fabs(b->c[0]), max2(fabs(b->c[1]), fabs(b->c[2]))) +
-          max2(b->e[0], max2(b->e[1], b->e[2])));
+         (vxv_max2(fabs(b->c[0]), vxv_max2(fabs(b->c[1]), fabs(b->c[2]))) +
+          vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])));
 }
 
 
@@ -1052,8 +1040,8 @@ static double cp_rounding(const vxv_cpoly *base, int nv0, const vxv_box *b, int 
   }
   for (int v = 1; v < nv; v++) {
     for (int k = 0; k < 3; k++) {
-      lo[k] = min2(lo[k], base->pos[v][k]);
-      hi[k] = max2(hi[k], base->pos[v][k]);
+      lo[k] = vxv_min2(lo[k], base->pos[v][k]);
+      hi[k] = vxv_max2(hi[k], base->pos[v][k]);
     }
   }
   double d[3] = {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]};
@@ -1072,8 +1060,8 @@ double vxv_cp_rounding(const vxv_cpoly *p, const vxv_box *b) {
 void vxv_cp_bounds(const vxv_cpoly *p, double rb[6]) {
   for (int v = 0; v < p->nv; v++) {
     for (int k = 0; k < 3; k++) {
-      rb[k] = min2(rb[k], p->pos[v][k]);
-      rb[3 + k] = max2(rb[3 + k], p->pos[v][k]);
+      rb[k] = vxv_min2(rb[k], p->pos[v][k]);
+      rb[3 + k] = vxv_max2(rb[3 + k], p->pos[v][k]);
     }
   }
 }
@@ -1454,8 +1442,9 @@ static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *h
 
 
 /* The half-spaces of every MIXED atom of b into hs; convex mesh atoms as their triangles'
- * planes when `planes` (1, or 2: an attempt at an exact leaf, which gives up, returning -1,
- * at the first atom to linearise) and when few enough, else linearised. Returns the count;
+ * planes when `planes` (1; 2: an attempt at an exact leaf, which gives up, returning -1,
+ * at the first atom to linearise; 3: the same without the attempt's early refusal of a box
+ * large against the mesh's triangles) and when few enough, else linearised. Returns the count;
  * *nlin counts the linearised curved atoms (and groups' stand-ins), *nplanes the meshes'
  * planes. */
 static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int planes,
@@ -1500,7 +1489,7 @@ static int leaf_halfspaces(const vxv_query *q, const vxv_box *b, vxv_hs *hs, int
             continue;
           }
         }
-        if (planes == 2 && (qc->curved >> i & 1)) {
+        if (planes >= 2 && (qc->curved >> i & 1)) {
           return -1;
         }
         double f0 = atom_value(qc, k, i, b, g);
@@ -1577,7 +1566,7 @@ static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
   if (h->group || !h->use_hi || !(n1 > 0)) {
     return 0;
   }
-  *d = h->dh + 1e-12 * max2(b->e[0], max2(b->e[1], b->e[2])) * n1;
+  *d = h->dh + 1e-12 * vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])) * n1;
   return 1;
 }
 
@@ -1588,7 +1577,7 @@ static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
  * misses the box by more than a second margin (Farkas: no point of the box satisfies both).
  * Decides without a clip many boxes between two close surfaces; 0 when it does not decide. */
 static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh) {
-  double emax = max2(b->e[0], max2(b->e[1], b->e[2]));
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2]));
   for (int j = 0; j < nh; j++) {
     double dj;
     if (!upper_offset(b, &hs[j], &dj)) {
@@ -1686,7 +1675,8 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 
 /* vxv_leaf_eval, with drop_empty vxv_leaf_eval_kept, with value_only vxv_leaf_eval_value;
  * or_split: as vxv_leaf_eval_kept, but -2 (l unspecified) as soon as the leaf is known to be
- * inexact while some mesh atom was taken exactly (vxv_leaf_eval_or_split). */
+ * inexact: at the first mesh atom that cannot be taken exactly, before the others are
+ * gathered (vxv_leaf_eval_or_split). */
 static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
                      int only_exact, int drop_empty, int value_only, int or_split) {
   double boxvol = vxv_box_volume(b);
@@ -1696,10 +1686,13 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   if (only_exact && !vxv_box_planar(q, b)) {
     return 0;
   }
-  int nh = leaf_halfspaces(q, b, hs, only_exact ? 2 : 1, &th->bsp, &ng, &nohi, &lo_empty, &nlin,
-                           &nplanes);
+  int planes = only_exact ? 2 : (or_split ? 3 : 1); /* leaf_halfspaces's modes */
+  int nh = leaf_halfspaces(q, b, hs, planes, &th->bsp, &ng, &nohi, &lo_empty, &nlin, &nplanes);
   if (only_exact && (nh < 0 || nlin > 0)) {
     return 0;
+  }
+  if (or_split && nh < 0) {
+    return -2; /* a mesh atom with too many triangles near: inexact, split */
   }
   if (or_split && nlin > 0 && nplanes > 0) {
     return -2; /* inexact, and no emptiness test (that needs nplanes 0): split */
