@@ -197,6 +197,22 @@ static void assert_same_clip(const vxv_cpoly *re, const vxv_cpoly *plain, vxv_cp
 }
 
 
+/* The chain ch re-clipping src (named id) by the m planes (n, offsets d): when it accepts
+ * (*hit counted), the plain clips' polyhedron bit for bit; else *declined counted. */
+static void rechain_case(const vxv_cpoly *src, unsigned long long id, vxv_cpchain *ch, int m,
+                         double (*n)[3], const double *const np[], const double *d,
+                         const int *bit, int *hit, int *declined) {
+  vxv_cpoly plain, re;
+  assert_int_equal(clip_chain(&plain, src, m, n, d), 0);
+  if (vxv_cp_rechain(&re, src, id, ch, m, np, d, bit) == 0) {
+    ++*hit;
+    assert_same_clip(&re, &plain, ch, m);
+  } else {
+    ++*declined;
+  }
+}
+
+
 // a recorded chain of clips, re-clipped at other offsets (the same source) or of another
 // source of the same links (the box cut by a moved plane, tilted normals), gives the plain
 // clips' polyhedron bit for bit (positions, links, plane bits), and its faces list their
@@ -206,7 +222,7 @@ static void test_voxel_clip_rechain_matches_the_clips(void **state) {
   vxc_rng r = {4242};
   int same = 0, moved = 0, declined = 0;
   for (int it = 0; it < 4000; it++) {
-    vxv_cpoly base, base2, rec, plain, re;
+    vxv_cpoly base, base2, rec, plain;
     vxv_cp_box(&base, HALF);
     base2 = base;
     double n0[3], d0 = random_plane(&r, it % 3 == 0, 0.4, n0);
@@ -239,22 +255,9 @@ static void test_voxel_clip_rechain_matches_the_clips(void **state) {
     vxv_cp_chain_end(&ch, &rec);
     assert_int_equal(clip_chain(&plain, &base, m, n, d), 0);
     assert_int_equal(rec.nv, plain.nv);
-    /* the same source (named 1) at other offsets */
-    assert_int_equal(clip_chain(&plain, &base, m, n, d2), 0);
-    if (vxv_cp_rechain(&re, &base, 1, &ch, m, np, d2, bit) == 0) {
-      same++;
-      assert_same_clip(&re, &plain, &ch, m);
-    } else {
-      declined++;
-    }
-    /* another source (no name), other normals */
-    assert_int_equal(clip_chain(&plain, &base2, m, n2, d2), 0);
-    if (vxv_cp_rechain(&re, &base2, 0, &ch, m, np2, d2, bit) == 0) {
-      moved++;
-      assert_same_clip(&re, &plain, &ch, m);
-    } else {
-      declined++;
-    }
+    /* the same source (named 1) at other offsets; another source (no name), other normals */
+    rechain_case(&base, 1, &ch, m, n, np, d2, bit, &same, &declined);
+    rechain_case(&base2, 0, &ch, m, n2, np2, d2, bit, &moved, &declined);
   }
   assert_true(same > 1000 && moved > 1000 && declined > 100);
 }

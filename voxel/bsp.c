@@ -91,12 +91,12 @@ static int piece_kept(bsp_run *r, const vxv_cpoly *p, int a) {
     y[k] /= p->nv;
     x[k] = r->b->c[k] + y[k];
   }
-  if (at->shape != VXV_LOCAL_GENERAL) {
+  if (at->shape != VXG_LOCAL_GENERAL) {
     /* the intersection (union) of the planes' inner sides */
-    int in = at->shape == VXV_LOCAL_CONVEX;
+    int in = at->shape == VXG_LOCAL_CONVEX;
     for (int j = 0; j < at->npl; j++) {
       int side = vxg_dot(at->pl[j], y) <= at->pl[j][3];
-      in = at->shape == VXV_LOCAL_CONVEX ? in && side : in || side;
+      in = at->shape == VXG_LOCAL_CONVEX ? in && side : in || side;
     }
     return in != at->comp;
   }
@@ -473,11 +473,11 @@ static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits,
   }
   const vxv_batom *at = &s->atom[a];
   /* convex: the inside is every n.y <= d; concave: the outside is every n.y > d (sg -1) */
-  double sg = at->shape == VXV_LOCAL_CONVEX ? 1 : -1;
+  double sg = at->shape == VXG_LOCAL_CONVEX ? 1 : -1;
   uint64_t mine = at->cell == 0 ? (((uint64_t)1 << at->npl) - 1) << bit : 0;
   vxv_cpoly *buf = &r->s->poly[3 * depth];
   const vxv_cpoly *cur = p;
-  if ((at->shape == VXV_LOCAL_CONVEX) != at->comp) {
+  if ((at->shape == VXG_LOCAL_CONVEX) != at->comp) {
     for (int j = 0; j < at->npl && cur && cur->nv > 0; j++) {
       cur = peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], sg, bit + j);
     }
@@ -606,12 +606,12 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   vxv_batom *at = &s->atom[s->natom];
   double *dp = comp ? &at->pl[0][0] : planes;
   int npl = distinct_planes(pl, gfirst, n, dp);
-  if (shape == VXV_LOCAL_CONVEX && !comp) {
+  if (shape == VXG_LOCAL_CONVEX && !comp) {
     *nplanes = npl;
     return 1;
   }
   int keep[VXV_NEAR_TRIS], nkeep = 0;
-  if (shape == VXV_LOCAL_GENERAL) {
+  if (shape == VXG_LOCAL_GENERAL) {
     double tolb = vxv_vertex_rounding(b);
     for (int j = 0; j < n; j++) {
       if (tri_meets_box(b, tri + 9 * j, pl + 4 * j, tolb)) {
@@ -635,8 +635,8 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   for (int j = 0; j < at->npl; j++) {
     at->pl[j][3] -= vxg_dot(at->pl[j], b->c);
   }
-  s->general |= (unsigned)(shape == VXV_LOCAL_GENERAL) << a;
-  if (shape != VXV_LOCAL_GENERAL) {
+  s->general |= (unsigned)(shape == VXG_LOCAL_GENERAL) << a;
+  if (shape != VXG_LOCAL_GENERAL) {
     return 0; /* peeled by its planes: no triangle needed */
   }
   for (int j = 0; j < nkeep; j++) {

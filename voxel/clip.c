@@ -110,8 +110,9 @@ static inline void crossing(const double pv[3], const double pw[3], double sv, d
 
 /* vxv_cp_clip_to, recording the clip into rec when not NULL (inlined: the plain clips keep
  * no test of rec). */
-static inline __attribute__((always_inline)) int clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d,
-                          int bit, vxv_cpstep *rec) {
+static inline __attribute__((always_inline)) int clip_to(vxv_cpoly *dst, const vxv_cpoly *src,
+                                                         const double n[3], double d, int bit,
+                                                         vxv_cpstep *rec) {
   int nv = src->nv;
   if (rec) {
     rec->nv = nv;
@@ -198,6 +199,20 @@ static inline __attribute__((always_inline)) int clip_to(vxv_cpoly *dst, const v
 }
 
 
+/* dst's count, links and plane bits from src (its topology; positions untouched). */
+static void topo_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
+  dst->nv = src->nv;
+  memcpy(dst->nbr, src->nbr, (size_t)src->nv * sizeof src->nbr[0]);
+  memcpy(dst->on, src->on, (size_t)src->nv * sizeof src->on[0]);
+}
+
+
+void vxv_cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
+  topo_copy(dst, src);
+  memcpy(dst->pos, src->pos, (size_t)src->nv * sizeof src->pos[0]);
+}
+
+
 int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
   /* into a copy and back: cheaper than compacting the vertices in place */
   vxv_cpoly t;
@@ -205,10 +220,7 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit) {
   if (r != 0) {
     return r < 0 ? -1 : 0;
   }
-  p->nv = t.nv;
-  memcpy(p->pos, t.pos, (size_t)t.nv * sizeof p->pos[0]);
-  memcpy(p->nbr, t.nbr, (size_t)t.nv * sizeof p->nbr[0]);
-  memcpy(p->on, t.on, (size_t)t.nv * sizeof p->on[0]);
+  vxv_cp_copy(p, &t);
   return 0;
 }
 
@@ -237,9 +249,7 @@ void vxv_cp_chain_begin(vxv_cpchain *ch, int nreq, const double *const n[], cons
     memcpy(ch->step[i].n, n[i], sizeof ch->step[i].n);
     ch->step[i].bit = bit[i];
   }
-  ch->src.nv = src->nv;
-  memcpy(ch->src.nbr, src->nbr, (size_t)src->nv * sizeof src->nbr[0]);
-  memcpy(ch->src.on, src->on, (size_t)src->nv * sizeof src->on[0]);
+  topo_copy(&ch->src, src);
 }
 
 
@@ -255,10 +265,7 @@ int vxv_cp_chain_clip(vxv_cpchain *ch, vxv_cpoly *buf, const vxv_cpoly **cur, do
     vxv_cpoly t;
     r = clip_to(&t, buf, st->n, d, st->bit, st);
     if (r == 0) {
-      buf->nv = t.nv;
-      memcpy(buf->pos, t.pos, (size_t)t.nv * sizeof buf->pos[0]);
-      memcpy(buf->nbr, t.nbr, (size_t)t.nv * sizeof buf->nbr[0]);
-      memcpy(buf->on, t.on, (size_t)t.nv * sizeof buf->on[0]);
+      vxv_cp_copy(buf, &t);
     }
   } else {
     r = clip_to(buf, *cur, st->n, d, st->bit, st);
@@ -284,9 +291,7 @@ void vxv_cp_chain_end(vxv_cpchain *ch, const vxv_cpoly *p) {
       ch->last_cut = i;
     }
   }
-  ch->res.nv = p->nv;
-  memcpy(ch->res.nbr, p->nbr, (size_t)p->nv * sizeof p->nbr[0]);
-  memcpy(ch->res.on, p->on, (size_t)p->nv * sizeof p->on[0]);
+  topo_copy(&ch->res, p);
   ch->has_fan = 0;
 }
 
@@ -379,13 +384,13 @@ int vxv_cp_rechain(vxv_cpoly *dst, const vxv_cpoly *src, unsigned long long src_
   if (!emptied && ch->nexec < nreq && nv > 0) {
     return 1; /* the recording stopped short of a step this chain takes */
   }
-  dst->nv = emptied ? 0 : ch->res.nv;
-  if (dst->nv > 0) {
-    if (cur != dst->pos) {
-      memcpy(dst->pos, cur, (size_t)dst->nv * sizeof dst->pos[0]);
-    }
-    memcpy(dst->nbr, ch->res.nbr, (size_t)dst->nv * sizeof dst->nbr[0]);
-    memcpy(dst->on, ch->res.on, (size_t)dst->nv * sizeof dst->on[0]);
+  if (emptied) {
+    dst->nv = 0;
+    return 0;
+  }
+  topo_copy(dst, &ch->res);
+  if (cur != dst->pos) {
+    memcpy(dst->pos, cur, (size_t)dst->nv * sizeof dst->pos[0]);
   }
   return 0;
 }

@@ -268,20 +268,11 @@ typedef struct vxv_btri {
   int atom;       /* index in vxv_bsp.atom */
 } vxv_btri;
 
-/* The mesh's inside near a leaf (bsp.c): within the ball that holds the leaf, the
- * intersection of its triangles' inner half-spaces (every vertex near is inside every
- * triangle's plane there), their union (every vertex outside), or neither. */
-enum {
-  VXV_LOCAL_GENERAL = VXG_LOCAL_GENERAL,
-  VXV_LOCAL_CONVEX = VXG_LOCAL_CONVEX,
-  VXV_LOCAL_CONCAVE = VXG_LOCAL_CONCAVE
-};
-
 typedef struct vxv_batom {
   int cell, atom; /* the mesh atom */
   int comp;       /* 1: the cell keeps the mesh's outside (a complemented primitive) */
   double bound;   /* an upper bound on |f| at the leaf centre (HUGE_VAL: none) */
-  int shape;      /* VXV_LOCAL_*: how a piece's side is read (general: the signed distance) */
+  int shape;      /* VXG_LOCAL_*: how a piece's side is read (general: the signed distance) */
   int npl;        /* the distinct planes of its triangles near the leaf, leaf-local */
   double pl[VXV_NEAR_TRIS][4];
 } vxv_batom;
@@ -303,7 +294,7 @@ typedef struct vxv_bsp {
   int nparts;                      /* groups of the last integration's kept pieces (the
                                       moments' one): VXV_BSP_PARTS + 1 when more */
   vxv_bpart parts[VXV_BSP_PARTS];  /* their sums */
-  unsigned general; /* bit a: atom a is of shape VXV_LOCAL_GENERAL (the others are peeled by
+  unsigned general; /* bit a: atom a is of shape VXG_LOCAL_GENERAL (the others are peeled by
                       their planes) */
   int bit0; /* the plane bit of the first split (6 + the leaf's half-spaces) */
   vxv_btri tri[VXV_BSP_TRIS];
@@ -535,6 +526,8 @@ int vxv_cp_clip(vxv_cpoly *p, const double n[3], double d, int bit);
  * without copying src first). Returns 1 when the plane cuts nothing away (dst untouched:
  * the result is src), 0 when dst holds the result, -1 as vxv_cp_clip (dst is garbage). */
 int vxv_cp_clip_to(vxv_cpoly *dst, const vxv_cpoly *src, const double n[3], double d, int bit);
+/* dst = src (its first nv vertices: positions, links, plane bits). */
+void vxv_cp_copy(vxv_cpoly *dst, const vxv_cpoly *src);
 /* 1 when clipping p (not empty) by n.y <= d would leave nothing: every vertex lies beyond
  * the plane by the clips' own reckoning. */
 int vxv_cp_clears(const vxv_cpoly *p, const double n[3], double d);

@@ -700,14 +700,6 @@ static double cp_vol(const vxv_cpoly *p, const vxv_cpfan *fan) {
 }
 
 
-static void cp_copy(vxv_cpoly *dst, const vxv_cpoly *src) {
-  dst->nv = src->nv;
-  memcpy(dst->pos, src->pos, (size_t)src->nv * sizeof src->pos[0]);
-  memcpy(dst->nbr, src->nbr, (size_t)src->nv * sizeof src->nbr[0]);
-  memcpy(dst->on, src->on, (size_t)src->nv * sizeof src->on[0]);
-}
-
-
 /* Clips *cur by n.y <= d into buf: from *cur into buf while *cur is not buf (no copy
  * first), in buf after that; *cur then points at the result. Returns 0, or -1 when a
  * capacity is exceeded. */
@@ -764,7 +756,7 @@ static int cp_curved(vxv_cpchain *ch, vxv_cpoly *p, const vxv_cpoly *base,
     }
   }
   if (cur != p) {
-    cp_copy(p, cur);
+    vxv_cp_copy(p, cur);
   }
   if (rec) {
     vxv_cp_chain_end(ch, p);
@@ -1168,7 +1160,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       if (nvb > 0 && cur->nv == 0 && !cut_clear(src, nvb, &hs[j], b)) {
         /* emptied within rounding: the bound keeps what was there (in base, nv 0) */
         if (src != base) {
-          cp_copy(base, src);
+          vxv_cp_copy(base, src);
         }
         base->nv = 0;
         cur = base;
@@ -1179,7 +1171,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
   }
   if (cur != base) {
-    cp_copy(base, cur);
+    vxv_cp_copy(base, cur);
   }
   /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
      one's, which holds the true region (a leaf's linearised region may stop short of its
