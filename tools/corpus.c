@@ -2,6 +2,7 @@
  * two independent reference volumes. */
 #include "tools/corpus.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,15 @@ static void support_local(const cx_solid *s, const double m[3], double x[3]) {
       }
       break;
     }
+    case CX_TORUS: /* on the core circle toward m's projection, then r along m */
+      if (mxy > 0) {
+        x[0] = p->a[0] * m[0] / mxy;
+        x[1] = p->a[0] * m[1] / mxy;
+      }
+      for (int k = 0; k < 3; k++) {
+        x[k] += p->a[1] * m[k];
+      }
+      break;
     case CX_POLY: {
       double best = -HUGE_VAL;
       for (int v = 0; v < ico.nv; v++) {
@@ -229,6 +239,10 @@ static void make_shape(uint64_t *r, int kind, double s, cx_solid *o) {
       o->prim[0].np = ico.nt;
       o->radius = s;
       break;
+    case CX_TORUS:
+      set_prim(&o->prim[0], CX_TORUS, s, (0.15 + 0.45 * u) * s, 0);
+      o->radius = s + o->prim[0].a[1];
+      break;
   }
   o->pose.q[0] = 1;
 }
@@ -237,7 +251,7 @@ static void make_shape(uint64_t *r, int kind, double s, cx_solid *o) {
 
 static const char *const family_name[CX_FAMILIES] = {
     "sphere-table",  "ellipsoid-table", "cylinder-table", "cone-table", "box-table",
-    "sphere-sphere", "ellipsoid-ball",  "ball-in-hole",   "mesh-table"};
+    "sphere-sphere", "ellipsoid-ball",  "ball-in-hole",   "mesh-table",     "torus-table"};
 
 /* A against a table: B a wide slab-like box whose top is `depth` above A's lowest point. */
 static void against_table(cx_case *c) {
@@ -323,8 +337,9 @@ void cx_make(uint64_t seed, int index, cx_case *c) {
   c->aligned = cx_uni(&r) < 0.4;
   c->size = log_uni(&r, 0.01, 1);
   double rel = log_uni(&r, 1e-5, 1e-1);
-  static const int first[CX_FAMILIES] = {CX_SPHERE, CX_ELLIPSOID, CX_CYLINDER, CX_CONE, CX_BOX,
-                                         CX_SPHERE, CX_ELLIPSOID, CX_SPHERE,   CX_POLY};
+  static const int first[CX_FAMILIES] = {CX_SPHERE,    CX_ELLIPSOID, CX_CYLINDER, CX_CONE,
+                                         CX_BOX,       CX_SPHERE,    CX_ELLIPSOID, CX_SPHERE,
+                                         CX_POLY,      CX_TORUS};
   if (c->family == 7) {
     c->depth = rel * c->size * 0.3; /* at most a third of the smallest ball's radius */
     ball_in_hole(&r, c);
@@ -333,7 +348,7 @@ void cx_make(uint64_t seed, int index, cx_case *c) {
   make_shape(&r, first[c->family], c->size, &c->s[0]);
   cx_random_rotation(&r, c->aligned, c->s[0].pose.q);
   c->depth = rel * c->size;
-  if (c->family <= 4 || c->family == 8) {
+  if (c->family <= 4 || c->family >= 8) {
     against_table(c);
     return;
   }
@@ -365,6 +380,9 @@ static int prim_text(const cx_prim *p, char *buf, size_t n) {
       break;
     case CX_SLAB_Z:
       snprintf(shape, sizeof shape, "(slab z %.17g %.17g)", p->a[0], p->a[1]);
+      break;
+    case CX_TORUS:
+      snprintf(shape, sizeof shape, "(torus %.17g %.17g)", p->a[0], p->a[1]);
       break;
     default:
       return -1;
@@ -499,6 +517,95 @@ static void iv_and_plane(ivset *s, const double n[3], double h, const double o[3
   iv_and(s, &p);
 }
 
+/* c[0] + c[1] t + ... + c[n] t^n */
+static double poly_at(const double *c, int n, double t) {
+  double v = c[n];
+  for (int k = n - 1; k >= 0; k--) {
+    v = v * t + c[k];
+  }
+  return v;
+}
+
+/* The root of the polynomial c (degree n, derivative dc) in [a, b], where its signs at the
+ * ends differ and it is monotone: Newton's steps kept inside the shrinking bracket, else
+ * bisection, down to the last bits. */
+static double monotone_root(const double *c, const double *dc, int n, double a, double b) {
+  double fa = poly_at(c, n, a), x = 0.5 * (a + b);
+  for (int it = 0; it < 200; it++) {
+    double fx = poly_at(c, n, x);
+    if (fx == 0) {
+      return x;
+    }
+    if ((fx < 0) == (fa < 0)) {
+      a = x;
+      fa = fx;
+    } else {
+      b = x;
+    }
+    if (b - a <= 4 * DBL_EPSILON * fmax(fabs(a), fabs(b))) {
+      break;
+    }
+    double d = poly_at(dc, n - 1, x), nx = d != 0 ? x - fx / d : a;
+    x = nx > a && nx < b ? nx : 0.5 * (a + b);
+  }
+  return x;
+}
+
+/* The roots of the polynomial c of degree n <= 4 in [t0, t1], ascending, into r (returns
+ * their count): between consecutive roots of its derivative (found the same way, down to a
+ * quadratic's closed form) it is monotone, and each sign change there holds one root. */
+static int poly_roots(const double *c, int n, double t0, double t1, double *r) {
+  double ends[6], dc[4] = {0, 0, 0, 0};
+  int ne = 0;
+  ends[ne++] = t0;
+  for (int k = 1; k <= n; k++) {
+    dc[k - 1] = k * c[k];
+  }
+  if (n >= 2) {
+    double dr[4];
+    int nd = poly_roots(dc, n - 1, t0, t1, dr);
+    for (int k = 0; k < nd; k++) {
+      ends[ne++] = dr[k];
+    }
+  }
+  ends[ne++] = t1;
+  int nr = 0;
+  for (int k = 0; k + 1 < ne; k++) {
+    double a = ends[k], b = ends[k + 1], fa = poly_at(c, n, a), fb = poly_at(c, n, b);
+    if (fa == 0) {
+      if (nr == 0 || r[nr - 1] != a) {
+        r[nr++] = a;
+      }
+    } else if ((fa < 0) != (fb < 0)) {
+      r[nr++] = monotone_root(c, dc, n, a, b);
+    }
+  }
+  return nr;
+}
+
+/* {t in [t0, t1] : o + t d in the solid torus of radii R > r about z}: where the quartic
+ * (|x|^2 + R^2 - r^2)^2 - 4 R^2 (x^2 + y^2), the product of ((rho - R)^2 + z^2 - r^2) and a
+ * factor positive for R > r, is <= 0. */
+static void iv_torus(double R, double r, const double o[3], const double d[3], double t0,
+                     double t1, ivset *s) {
+  double q[3] = {dot(o, o) + R * R - r * r, 2 * dot(o, d), dot(d, d)};
+  double w[3] = {o[0] * o[0] + o[1] * o[1], 2 * (o[0] * d[0] + o[1] * d[1]),
+                 d[0] * d[0] + d[1] * d[1]};
+  double c[5] = {q[0] * q[0] - 4 * R * R * w[0], 2 * q[0] * q[1] - 4 * R * R * w[1],
+                 q[1] * q[1] + 2 * q[0] * q[2] - 4 * R * R * w[2], 2 * q[1] * q[2],
+                 q[2] * q[2]};
+  double rt[8], at = t0;
+  int nr = poly_roots(c, 4, t0, t1, rt);
+  s->n = 0;
+  for (int k = 0; k <= nr; k++) {
+    double b = k < nr ? rt[k] : t1;
+    if (b > at && poly_at(c, 4, 0.5 * (at + b)) <= 0) {
+      iv_add(s, at, b);
+    }
+    at = b;
+  }
+}
+
 static void prim_intervals(const cx_prim *p, const double o[3], const double d[3], double t0,
                            double t1, ivset *s) {
   s->n = 0;
@@ -542,6 +649,9 @@ static void prim_intervals(const cx_prim *p, const double o[3], const double d[3
       for (int f = 0; f < p->np && s->n; f++) {
         iv_and_plane(s, p->plane + 4 * f, a[0] * p->plane[4 * f + 3], o, d, t0, t1);
       }
+      break;
+    case CX_TORUS:
+      iv_torus(a[0], a[1], o, d, t0, t1, s);
       break;
   }
   if (p->complement) {
@@ -861,6 +971,9 @@ static int inside(const cx_solid *s, const double y[3]) {
       case CX_SLAB_Z:
         in = z >= a[0] && z <= a[1];
         break;
+      case CX_TORUS:
+        in = pow(sqrt(x * x + yy * yy) - a[0], 2) + z * z <= a[1] * a[1];
+        break;
       case CX_POLY:
         for (int f = 0; f < p->np && in; f++) {
           const double *pl = p->plane + 4 * f;
@@ -1000,6 +1113,24 @@ static double table_top(const cx_case *c) {
   return c->s[1].pose.p[2] + c->s[1].prim[0].a[2] / 2;
 }
 
+/* A torus lying flat (its axis vertical): the ring of the tube's circular segments of the
+ * depth it is sunk, of centroid on the core circle (Pappus); NAN when it is not flat. */
+static double flat_torus(const cx_case *c) {
+  const cx_solid *s = &c->s[0];
+  const double ez[3] = {0, 0, 1};
+  double ax[3];
+  cx_qrot(s->pose.q, 0, ez, ax);
+  if (fabs(fabs(ax[2]) - 1) > 1e-12) {
+    return NAN;
+  }
+  double R = s->prim[0].a[0], r = s->prim[0].a[1], d = table_top(c) - (s->pose.p[2] - r);
+  if (!(d > 0)) {
+    return 0;
+  }
+  return 2 * M_PI * R * (r * r * acos((r - d) / r) - (r - d) * sqrt(d * (2 * r - d)));
+}
+
+
 static double axial_case(const cx_case *c) {
   const cx_solid *s = &c->s[0];
   const double ez[3] = {0, 0, 1};
@@ -1092,6 +1223,8 @@ double cx_closed_form(const cx_case *c) {
                      c->s[1].pose.p[2] - a->pose.p[2]};
       return lens(a->prim[0].a[0], c->s[1].prim[0].a[0], sqrt(dot(D, D)));
     }
+    case 9:
+      return flat_torus(c);
     default:
       return NAN;
   }

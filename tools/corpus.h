@@ -1,10 +1,10 @@
 /* corpus.h: the validation corpus of `vxc bench --corpus` and tests/test_corpus.c: seeded
  * random contacts over every family of shapes (spheres, ellipsoids, boxes, finite cylinders,
- * capped cones, a block with a cylindrical hole, a convex mesh), posed axis-aligned or
- * generic, sized from 1 cm to 1 m and sunk 1e-5 to 1e-1 of their size, with reference
+ * capped cones, a block with a cylindrical hole, a convex mesh, tori), posed axis-aligned
+ * or generic, sized from 1 cm to 1 m and sunk 1e-5 to 1e-1 of their size, with reference
  * volumes computed here by an independent method (corpus.c): the overlap's chord along
  * parallel rays, each the exact length of the ray's interval inside both solids (roots of
- * the primitives' quadrics), integrated over the rays' plane by nested adaptive
+ * the primitives' quadrics, and of a torus's quartic), integrated over the rays' plane by nested adaptive
  * Gauss-Kronrod quadrature; and a Monte Carlo estimate (points classified one by one) to
  * cross-check that reference. Plain C and the public API only. */
 #ifndef VXC_CORPUS_H
@@ -21,11 +21,11 @@
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 
-enum { CX_SPHERE, CX_ELLIPSOID, CX_BOX, CX_CYLINDER, CX_CONE, CX_SLAB_Z, CX_POLY };
+enum { CX_SPHERE, CX_ELLIPSOID, CX_BOX, CX_CYLINDER, CX_CONE, CX_SLAB_Z, CX_POLY, CX_TORUS };
 
 /* A primitive in its solid's frame: a (move (translate off)) shape; a[] as in the model
- * file (box: full edges; cone: half-angle in degrees; slab: lo, hi); CX_POLY: the convex
- * mesh given by `np` face planes n . x <= d (4 doubles each). */
+ * file (box: full edges; cone: half-angle in degrees; slab: lo, hi; torus: R, r, axis z);
+ * CX_POLY: the convex mesh given by `np` face planes n . x <= d (4 doubles each). */
 typedef struct cx_prim {
   int kind;
   int complement;
@@ -43,7 +43,7 @@ typedef struct cx_solid {
   double radius; /* a bound on |x - pose.p| over the solid, m */
 } cx_solid;
 
-#define CX_FAMILIES 9
+#define CX_FAMILIES 10
 
 /* One contact of the corpus. */
 typedef struct cx_case {
@@ -89,7 +89,8 @@ double cx_reference(const cx_case *c, double rtol, double box[6]);
 /* The overlap's volume in closed form (m^3) where the family has one: the spherical cap,
  * the lens, the finite cylinder and the capped cone (their axial sections, circular
  * segments, summed by Gauss-Legendre between the kinks), the box and the mesh (their
- * triangles cut by the table's plane, exactly); NAN for the others. */
+ * triangles cut by the table's plane, exactly), a torus lying flat (Pappus: its ring of the
+ * tube's circular segments); NAN for the others. */
 double cx_closed_form(const cx_case *c);
 
 /* A Monte Carlo estimate of the overlap's volume from n points drawn from `seed` in `box`
