@@ -667,7 +667,7 @@ static int run(const args *a, bridge *br, FILE *csv, FILE *cts, char *msg, size_
   int rc = CLI_OK;
   for (long long k = 0; k <= nstep; k++) {
     double t = br->d->time;
-    int st = bridge_step(br, k < nstep, msg, size);
+    int st = bridge_step(br, k < nstep, k % every == 0 || k == nstep, msg, size);
     if (st == -1) {
       rc = CLI_FAIL;
       break;

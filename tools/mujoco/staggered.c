@@ -28,7 +28,7 @@ static int touched_dof(const bridge *br, int j) {
     for (int k = 0; k < 2 && br->c[i].w.npairs > 0; k++) {
       int t = br->tw[br->pair_index[2 * i + k]];
       for (int r = 0; r < 6 && t >= 0; r++) {
-        if (br->J[(size_t)(6 * t + r) * nv + j] != 0) {
+        if (br->J[(size_t)6 * t * nv + 6 * j + r] != 0) {
           return 1;
         }
       }
@@ -76,7 +76,7 @@ void bridge_substep_motion(const bridge *br, const bridge_contact *c, const doub
     }
   }
   for (int k = 0; k < 2; k++) {
-    mo[k] = c->mo[k];
+    mo[k] = *c->mo[k];
     for (int j = 0; j < 3; j++) {
       mo[k].v[j] += 0.5 * h * dv[6 * k + j];
       mo[k].w[j] += 0.5 * h * dv[6 * k + 3 + j];
