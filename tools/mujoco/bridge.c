@@ -8,12 +8,6 @@
 #include "tools/cli.h"
 #include "tools/mujoco/bridge.h"
 
-double bridge_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* ---- MuJoCo's collisions without the vxc pairs' ---------------------------------------- */
 
 static const bridge *filtered; /* the bridge whose pairs the filter excludes */
@@ -328,8 +322,8 @@ static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
 static void record_contact(bridge_contact *c) {
   const vxc_pair_wrench *w = &c->w;
   vxc_task_contact_state *s = &c->state;
-  memset(s, 0, sizeof *s);
   s->npairs = w->npairs;
+  s->f_n_max = 0;
   s->volume = w->volume;
   memcpy(s->normal, w->normal, sizeof s->normal);
   const double *F = c->applied, *n = w->normal;

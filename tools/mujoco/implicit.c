@@ -430,7 +430,9 @@ void bridge_implicit_prepare(bridge *br) {
     }
   }
   double *t0 = br->scratch, *f = t0 + n, *qacc = f + nv;
-  mj_fwdActuation(m, d);
+  if (m->nu > 0) { /* else qfrc_actuator nil, as mj_step2's mj_fwdActuation left it */
+    mj_fwdActuation(m, d);
+  }
   for (int j = 0; j < nv; j++) {
     f[j] = d->qfrc_passive[j] - d->qfrc_bias[j] + d->qfrc_applied[j] + d->qfrc_actuator[j];
   }
@@ -636,13 +638,14 @@ void bridge_implicit_end(bridge *br) {
       br->dtwist[i][j] = fixed ? 0.0 : (s[j] + 1.0 * ds[j]) - (s[j] + 0.0 * ds[j]);
     }
     const double *dt = br->dtwist[i];
+    const vxc_body_motion *mo = &br->mo[i];
     vxc_body_motion *mid = &br->mid[i], *end = &br->end[i];
-    *mid = *end = br->mo[i];
     for (int j = 0; j < 3; j++) {
-      mid->v[j] += 0.5 * dt[j];
-      mid->w[j] += 0.5 * dt[3 + j];
-      end->v[j] += dt[j];
-      end->w[j] += dt[3 + j];
+      mid->r[j] = end->r[j] = mo->r[j];
+      mid->v[j] = mo->v[j] + 0.5 * dt[j];
+      mid->w[j] = mo->w[j] + 0.5 * dt[3 + j];
+      end->v[j] = mo->v[j] + dt[j];
+      end->w[j] = mo->w[j] + dt[3 + j];
     }
   }
 }
