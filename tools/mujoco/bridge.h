@@ -131,12 +131,12 @@ void bridge_record_all(bridge *br);
  * with a message. */
 int bridge_reset(bridge *br, const char *key, char *msg, size_t size);
 
-/* One MuJoCo step with the vxc contacts, ctrl first set from the schedule (advance 0: the forces and records of the present
- * state only, nothing integrated, no contact state advanced). Fills the records' states
- * (each contact's state, the energy account br->e, and when `record` is set or the step
- * fails, the bodies' br->bs) at the step's start. 0; -1 with a message (a vxc or MuJoCo
- * error); -2 with a message when the energy account shows energy created at the step's start
- * (the step still taken). */
+/* One MuJoCo step with the vxc contacts, ctrl first set from the schedule (advance 0: the
+ * forces and records of the present state only, nothing integrated, no contact state
+ * advanced). Fills the records' states (each contact's state, the energy account br->e, and
+ * when `record` is set or the step fails, the bodies' br->bs) at the step's start. 0; -1 with
+ * a message (a vxc or MuJoCo error); -2 with a message when the energy account shows energy
+ * created at the step's start (the step still taken). */
 int bridge_step(bridge *br, int advance, int record, char *msg, size_t size);
 
 /* implicit.c: the workspace of the implicit step (0, or -1 with a message: memory); the

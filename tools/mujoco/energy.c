@@ -45,8 +45,8 @@ static void rel_velocity(const vxc_body_motion *a, const vxc_body_motion *b, con
  * h v_cn(end) (the simulator's positions move by h times the end velocities), with V_r at
  * its middle; the dissipation from the model at the middle's velocities. */
 static void contact_energy(const bridge_contact *c, const vxc_pair_contact *pc,
-                           const vxc_body_motion *const mid[2],
-                           const vxc_body_motion *const end[2], double h, vxc_task_energy *e) {
+                           const vxc_body_motion *const mid[2], const vxc_body_motion *const end[2],
+                           double h, vxc_task_energy *e) {
   if (pc->slot < 0 || !(pc->geom.volume > 0)) {
     return;
   }
@@ -90,7 +90,8 @@ void bridge_energy_step(bridge *br) {
   for (int i = 0; i < br->ncontact && !br->native; i++) {
     bridge_contact *c = &br->c[i];
     int a = br->pair_index[2 * i], b = br->pair_index[2 * i + 1];
-    const vxc_body_motion *mid[2] = {&br->mid[a], &br->mid[b]}, *end[2] = {&br->end[a], &br->end[b]};
+    const vxc_body_motion *mid[2] = {&br->mid[a], &br->mid[b]},
+                          *end[2] = {&br->end[a], &br->end[b]};
     int nc = vxc_pair_contact_count(c->pair);
     double el = br->e.elastic;
     if (c->sub) { /* an impact in sub-steps: their elastic work, the rest of their work lost */

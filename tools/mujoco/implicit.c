@@ -1,11 +1,12 @@
 /* implicit.c: the vxc contacts' wrenches over a MuJoCo step, linearly implicit (bridge.h):
  * the bodies' twists t = J qvel (each body's centre-of-mass velocity and angular velocity,
- * world: mj_jacBodyCom), their inverse mass matrix in those coordinates J M^-1 J^T
- * (mj_solveM) and their free accelerations J M^-1 (passive + actuator + applied - bias
- * forces) give vxc_implicit_step the velocity change the contact wrenches cause over the
- * step; the wrenches it returns, applied through xfrc_applied, make MuJoCo's step the
- * linearly implicit one (lib/README.md section 16). Bodies welded to the world are fixed
- * (twist index -1). */
+ * world: mj_jacBodyCom's J, made from cdof), their inverse mass matrix in those coordinates
+ * J M^-1 J^T (M^-1 J^T by tree from the factorisation of M MuJoCo's step made) and their free
+ * accelerations J M^-1 (passive + actuator + applied - bias forces) give vxc_implicit_step
+ * the velocity change the contact wrenches cause over the step; the wrenches it returns,
+ * applied through xfrc_applied, make MuJoCo's step the linearly implicit one (lib/README.md
+ * section 16). Bodies welded to the world are fixed (twist index -1). A tree whose qpos has
+ * not changed keeps its part of J, M^-1 J^T and J M^-1 J^T. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -157,8 +158,7 @@ static inline void dot_rows(const double *A, const double *B, int j0, int j1, in
 /* Block (k, l) of J M^-1 J^T (l != k) into minv, and its mirror (l, k): row r of the six
  * rows at A (J's, or when damped MJ's, of body k) dotted with row q of the six at B (MJ's of
  * body l) over the dofs [j0, j1). */
-static void minv_block(bridge *br, const double *A, const double *B, int j0, int j1, int k,
-                       int l) {
+static void minv_block(bridge *br, const double *A, const double *B, int j0, int j1, int k, int l) {
   int n = 6 * br->ntw;
   double s[36] = {0};
   dot_rows(A, B, j0, j1, 0, s);
@@ -325,8 +325,6 @@ static void solve_tree(const bridge *br, int k, const double *B, double *X) {
   }
 }
 #endif
-
-
 
 
 /* fresh[k]: 1 when moving body k's J, MJ rows and J M^-1 J^T blocks are to be made again: with
@@ -527,8 +525,8 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
   bridge_substep_motion(br, c, c->m12, c->a12, mo);
   vxc_error err;
   t0 = bridge_clock();
-  vxc_status st = vxc_pair_substep(c->pair, c->pose[0], &mo[0], c->pose[1], &mo[1], c->m12,
-                                   c->a12, br->m->opt.timestep, &c->sr, &err);
+  vxc_status st = vxc_pair_substep(c->pair, c->pose[0], &mo[0], c->pose[1], &mo[1], c->m12, c->a12,
+                                   br->m->opt.timestep, &c->sr, &err);
   br->wall_vxc += bridge_clock() - t0;
   if (st != VXC_OK) {
     snprintf(msg, size, "t = %.9g s: %s", br->d->time, err.message);
