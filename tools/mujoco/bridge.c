@@ -243,35 +243,51 @@ static void body_motion(const bridge *br, int i, vxc_pose *pose, vxc_body_motion
 
 
 /* Each record body's pose and motion at the step's start, for the contacts and the records
- * (br->pose, br->mo; a moving body's from its twist, after bridge_implicit_prepare). */
+ * (br->pose, br->mo; a moving body's from its twist, after bridge_implicit_prepare; a body
+ * welded to the world keeps the first step's). */
 static void record_bodies(bridge *br) {
   for (int i = 0; i < br->nbody; i++) {
-    body_motion(br, i, &br->pose[i], &br->mo[i]);
+    if (!br->posed || br->tw[i] >= 0 || br->m->body_mocapid[br->body[i]] >= 0) {
+      body_motion(br, i, &br->pose[i], &br->mo[i]);
+    }
   }
+  br->posed = 1;
+}
+
+
+/* w x arm. */
+static void cross(const double w[3], const double arm[3], double out[3]) {
+  out[0] = w[1] * arm[2] - w[2] * arm[1];
+  out[1] = w[2] * arm[0] - w[0] * arm[2];
+  out[2] = w[0] * arm[1] - w[1] * arm[0];
 }
 
 
 /* The records' body states from br->pose and br->mo: the body frame's pose and velocity (v +
- * w x (x_frame - x_com)), with br->half the step's mean velocities (bridge_record_mid). */
+ * w x (x_frame - x_com)); with br->half, the step's mean velocity (plus half the twist's
+ * change over the step, br->dtwist, moved to the frame: staggered.c). */
 static void body_states(bridge *br) {
   for (int i = 0; i < br->nbody; i++) {
     const vxc_pose *pose = &br->pose[i];
     const vxc_body_motion *mo = &br->mo[i];
+    const double *dt = br->dtwist[i], *dw = dt + 3;
     double arm[3] = {pose->p[0] - mo->r[0], pose->p[1] - mo->r[1], pose->p[2] - mo->r[2]};
-    double cr[3] = {mo->w[1] * arm[2] - mo->w[2] * arm[1], mo->w[2] * arm[0] - mo->w[0] * arm[2],
-                    mo->w[0] * arm[1] - mo->w[1] * arm[0]};
+    double cr[3], dcr[3];
+    cross(mo->w, arm, cr);
+    cross(dw, arm, dcr);
     vxc_task_body_state *s = &br->bs[i];
     for (int j = 0; j < 3; j++) {
       s->pose[j] = pose->p[j];
       s->velocity[j] = mo->v[j] + cr[j];
       s->velocity[3 + j] = mo->w[j];
+      if (br->half) {
+        s->velocity[j] += 0.5 * (dt[j] + dcr[j]);
+        s->velocity[3 + j] += 0.5 * dw[j];
+      }
     }
     for (int j = 0; j < 4; j++) {
       s->pose[3 + j] = pose->q[j];
     }
-  }
-  if (br->half) {
-    bridge_record_mid(br);
   }
 }
 
@@ -297,7 +313,7 @@ static void summarize(bridge_contact *c, double t) {
 static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
   bridge_contact *c = &br->c[i];
   vxc_error err;
-  double t0 = bridge_clock();
+  long long t0 = bridge_clock();
   vxc_status st =
       vxc_pair_step(c->pair, c->pose[0], c->mo[0], c->pose[1], c->mo[1], 0, &c->w, &err);
   if (st == VXC_OK) {
@@ -434,9 +450,9 @@ static void energy_check(bridge *br, int mid, double t, char *msg, size_t size) 
 
 /* bridge_step but the records' body states. */
 static int step(bridge *br, int advance, char *msg, size_t size) {
-  double t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
+  long long t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
   schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
-  double t1 = bridge_clock();
+  long long t1 = bridge_clock();
   mj_step1(br->m, br->d);
   br->wall_mujoco += bridge_clock() - t1;
   bridge_implicit_prepare(br);

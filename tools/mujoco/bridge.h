@@ -67,13 +67,15 @@ typedef struct bridge {
   /* after bridge_implicit_end: its motion at the step's middle (mo plus half its twist's
    * change) and end (mo plus the change), for the energy account and the states' advance */
   vxc_body_motion mid[2 * BRIDGE_MAX_CONTACTS], end[2 * BRIDGE_MAX_CONTACTS];
-  int half; /* 1: the step's records take its mean velocities (bridge_record_mid) */
+  int half; /* 1: the step's records take its mean velocities (staggered.c) */
+  int posed; /* 1 once pose and mo are set (a body welded to the world keeps its) */
   long long steps, queries, capped;
-  /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
+  /* summed over the steps, ns: the whole step; every vxc call in it (the contacts' queries and
    * Jacobians at its start, the test for sub-steps and the impacts' sub-steps, the implicit
-   * step, the states' advance);
-   * the queries at its start alone; MuJoCo's mj_step1 and mj_step2 */
-  double wall_step, wall_vxc, wall_query, wall_mujoco;
+   * step, the states' advance); MuJoCo's mj_step1 and mj_step2; and, s, the queries at its
+   * start alone */
+  long long wall_step, wall_vxc, wall_mujoco;
+  double wall_query;
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
   int staggered;                          /* 1: qvel set back by h / 2 of qacc (staggered.c) */
   /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
@@ -157,13 +159,12 @@ void bridge_implicit_correct(bridge *br);
  * step (after the contacts' queries): qvel less h / 2 of MuJoCo's acceleration on the dofs
  * of bodies no vxc contact touches, the step's twists made again. Contact c's motions for
  * vxc_pair_substep (at the step's start: h / 2 on); after it, c->half (its wrench at the
- * step's start less the sub-steps' end's, halved; 0, or -1 with a message). The records'
- * velocities made the step's mean (after bridge_implicit_end). */
+ * step's start less the sub-steps' end's, halved; 0, or -1 with a message). (The records'
+ * velocities are made the step's mean by bridge_step.) */
 void bridge_stagger(bridge *br);
 void bridge_substep_motion(const bridge *br, const bridge_contact *c, const double m12[144],
                            const double a12[12], vxc_body_motion mo[2]);
 int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size);
-void bridge_record_mid(bridge *br);
 /* The twist (v, w at the centre of mass, world) of record body i at the step's start plus
  * `frac` of its change over the step. */
 void bridge_twist(const bridge *br, int i, double frac, double t[6]);
@@ -185,11 +186,11 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
 void bridge_energy_step(bridge *br);
 int bridge_energy_check(bridge *br, int mid);
 
-/* A monotonic clock, s (the steps' timings). */
-static inline double bridge_clock(void) {
+/* A monotonic clock, ns (the steps' timings). */
+static inline long long bridge_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /* Frees everything. */

@@ -8,7 +8,6 @@
  * section 16). Bodies welded to the world are fixed (twist index -1). A tree whose qpos has
  * not changed keeps its part of J, M^-1 J^T and J M^-1 J^T. */
 #include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,14 +240,7 @@ static void backward_sub(const double *L, int nv, double *x) {
 
 /* Whether the n doubles at a and b are bitwise the same. */
 static int same_bits(const double *a, const double *b, int n) {
-  uint64_t diff = 0;
-  for (int i = 0; i < n; i++) {
-    uint64_t x, y;
-    memcpy(&x, a + i, sizeof x);
-    memcpy(&y, b + i, sizeof y);
-    diff |= x ^ y;
-  }
-  return diff == 0;
+  return memcmp(a, b, (size_t)n * sizeof *a) == 0;
 }
 
 
@@ -515,7 +507,7 @@ static int substeps(bridge *br, int i, char *msg, size_t size) {
     return 0;
   }
   pair_block(br, i, c);
-  double t0 = bridge_clock();
+  long long t0 = bridge_clock();
   int impact = vxc_pair_impact(c->pair, &c->jac, c->m12, br->m->opt.timestep);
   br->wall_vxc += bridge_clock() - t0;
   if (!impact) {
@@ -585,7 +577,7 @@ int bridge_implicit_apply(bridge *br, char *msg, size_t size) {
   if (br->ntw > 0) {
     int any = substep_wrenches(br, wsub, afree);
     vxc_error err;
-    double t0 = bridge_clock();
+    long long t0 = bridge_clock();
     vxc_status st = vxc_implicit_step(br->ntw, br->minv, afree, br->m->opt.timestep, np, pp,
                                       br->wout, NULL, NULL, &err);
     br->wall_vxc += bridge_clock() - t0;
@@ -659,7 +651,7 @@ int bridge_implicit_advance(bridge *br, char *msg, size_t size) {
     const vxc_body_motion *a = &br->end[br->pair_index[2 * i]],
                           *b = &br->end[br->pair_index[2 * i + 1]];
     vxc_error err;
-    double t0 = bridge_clock();
+    long long t0 = bridge_clock();
     vxc_status st = vxc_pair_advance(c->pair, a, b, m->opt.timestep, &err);
     br->wall_vxc += bridge_clock() - t0;
     if (st != VXC_OK) {
