@@ -9,6 +9,7 @@
  * leaves them untouched. Every vector is in the world frame; the normal n points from A
  * toward B, and the force on A is -f_n n + f_t at the centroid p_c. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "geom/geom.h"
@@ -20,13 +21,16 @@
  * renormalised. */
 #define VXC_UNIT_TOL 1e-6
 
+/* Whether the n doubles at x are all finite. Branchless: an exponent field of all ones (an
+ * infinity or a NaN) plus one carries into the sign bit, and the carries are or-ed. */
 static int finite_n(const double *x, int n) {
+  uint64_t carry = 0;
   for (int i = 0; i < n; i++) {
-    if (!isfinite(x[i])) {
-      return 0;
-    }
+    uint64_t u;
+    memcpy(&u, x + i, sizeof u);
+    carry |= (u & UINT64_C(0x7ff0000000000000)) + UINT64_C(0x0010000000000000);
   }
-  return 1;
+  return !(carry >> 63);
 }
 
 
@@ -93,7 +97,7 @@ static vxc_status check_args(const char *fn, const void *const *ptr, const char 
                          "%s: the motion of body %s (r, v or w) is not finite", fn,
                          motion_finite(a) ? "b" : "a");
   }
-  for (int i = 0; read && i < VXC_STATE_SIZE; i++) {
+  for (int i = 0; read && !finite_n(state, VXC_STATE_SIZE) && i < VXC_STATE_SIZE; i++) {
     if (!isfinite(state[i])) {
       return vxg_error_set(err, VXC_ERR_NUMERIC, NULL, 0, 0, "%s: state[%d] = %g is not finite", fn,
                            i, state[i]);

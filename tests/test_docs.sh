@@ -22,7 +22,7 @@ for layer in geom voxel lib tools tests; do
   # sources and headers (subfolders too), and tools' scripts: the files git or the tarball has
   files=$(cd "$top/$layer" && find . -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' \
     -o -name '*.in' \) | sed 's|^\./||' | sort)
-  [ "$layer" = tools ] && files="$files setup demo fuzz gen-meshes gen-step mujoco/compare"
+  [ "$layer" = tools ] && files="$files setup demo fuzz gen-meshes gen-step mujoco/compare mujoco/cost"
   # the tests' scripts and suppressions, not the fuzz inputs (fuzz/) or readme_drop.c (made
   # from README.md)
   [ "$layer" = tests ] && files=$(cd "$top/tests" && ls ./*.c ./*.h ./*.sh ./*.py ./*.supp |

@@ -8,12 +8,6 @@
 #include "tools/cli.h"
 #include "tools/mujoco/bridge.h"
 
-double bridge_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* ---- MuJoCo's collisions without the vxc pairs' ---------------------------------------- */
 
 static const bridge *filtered; /* the bridge whose pairs the filter excludes */
@@ -178,6 +172,10 @@ int bridge_add_contact(bridge *br, const char *a, const char *a_vxm, const char 
   int i = br->ncontact++;
   br->pair_index[2 * i] = record_body(br, c->body[0]);
   br->pair_index[2 * i + 1] = record_body(br, c->body[1]);
+  for (int k = 0; k < 2; k++) {
+    c->pose[k] = &br->pose[br->pair_index[2 * i + k]];
+    c->mo[k] = &br->mo[br->pair_index[2 * i + k]];
+  }
   return 0;
 }
 
@@ -218,7 +216,10 @@ static void body_motion(const bridge *br, int i, vxc_pose *pose, vxc_body_motion
   int id = br->body[i];
   double t[6];
   if (br->tw[i] >= 0) {
-    bridge_twist(br, i, 0, t);
+    const double *s = br->scratch + 6 * br->tw[i], *ds = br->dtw + 6 * br->tw[i];
+    for (int j = 0; j < 6; j++) { /* bridge_twist's at 0 */
+      t[j] = s[j] + 0.0 * ds[j];
+    }
   } else if (br->m->body_mocapid[id] < 0) { /* welded to the world */
     memset(t, 0, sizeof t);
   } else {
@@ -241,25 +242,48 @@ static void body_motion(const bridge *br, int i, vxc_pose *pose, vxc_body_motion
 }
 
 
-/* The records' body states: the body frame's pose and velocity (a moving body's from its
- * twist at the step's start, after bridge_implicit_prepare: v + w x (x_frame - x_com)); each
- * body's pose and motion kept for the contacts (br->pose, br->mo). */
+/* Each record body's pose and motion at the step's start, for the contacts and the records
+ * (br->pose, br->mo; a moving body's from its twist, after bridge_implicit_prepare; a body
+ * welded to the world keeps the first step's). */
 static void record_bodies(bridge *br) {
-  const mjData *d = br->d;
   for (int i = 0; i < br->nbody; i++) {
-    int id = br->body[i];
+    if (!br->posed || br->tw[i] >= 0 || br->m->body_mocapid[br->body[i]] >= 0) {
+      body_motion(br, i, &br->pose[i], &br->mo[i]);
+    }
+  }
+  br->posed = 1;
+}
+
+
+/* w x arm. */
+static void cross(const double w[3], const double arm[3], double out[3]) {
+  out[0] = w[1] * arm[2] - w[2] * arm[1];
+  out[1] = w[2] * arm[0] - w[0] * arm[2];
+  out[2] = w[0] * arm[1] - w[1] * arm[0];
+}
+
+
+/* The records' body states from br->pose and br->mo: the body frame's pose and velocity (v +
+ * w x (x_frame - x_com)); with br->half, the step's mean velocity (plus half the twist's
+ * change over the step, br->dtwist, moved to the frame: staggered.c). */
+static void body_states(bridge *br) {
+  for (int i = 0; i < br->nbody; i++) {
     const vxc_pose *pose = &br->pose[i];
     const vxc_body_motion *mo = &br->mo[i];
-    body_motion(br, i, &br->pose[i], &br->mo[i]);
-    double arm[3] = {d->xpos[3 * id] - mo->r[0], d->xpos[3 * id + 1] - mo->r[1],
-                     d->xpos[3 * id + 2] - mo->r[2]};
-    double cr[3] = {mo->w[1] * arm[2] - mo->w[2] * arm[1], mo->w[2] * arm[0] - mo->w[0] * arm[2],
-                    mo->w[0] * arm[1] - mo->w[1] * arm[0]};
+    const double *dt = br->dtwist[i], *dw = dt + 3;
+    double arm[3] = {pose->p[0] - mo->r[0], pose->p[1] - mo->r[1], pose->p[2] - mo->r[2]};
+    double cr[3], dcr[3];
+    cross(mo->w, arm, cr);
+    cross(dw, arm, dcr);
     vxc_task_body_state *s = &br->bs[i];
     for (int j = 0; j < 3; j++) {
       s->pose[j] = pose->p[j];
       s->velocity[j] = mo->v[j] + cr[j];
       s->velocity[3 + j] = mo->w[j];
+      if (br->half) {
+        s->velocity[j] += 0.5 * (dt[j] + dcr[j]);
+        s->velocity[3 + j] += 0.5 * dw[j];
+      }
     }
     for (int j = 0; j < 4; j++) {
       s->pose[3 + j] = pose->q[j];
@@ -284,24 +308,14 @@ static void summarize(bridge_contact *c, double t) {
 }
 
 
-/* Contact c's bodies' poses and motions at the step's start, as record_bodies found them. */
-static void contact_motion(bridge *br, bridge_contact *c, int i) {
-  for (int k = 0; k < 2; k++) {
-    c->pose[k] = br->pose[br->pair_index[2 * i + k]];
-    c->mo[k] = br->mo[br->pair_index[2 * i + k]];
-  }
-}
-
-
 /* vxc's contact c at the step's start (after record_bodies): its wrench and its derivatives
  * over the step. */
 static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
   bridge_contact *c = &br->c[i];
-  contact_motion(br, c, i);
   vxc_error err;
-  double t0 = bridge_clock();
+  long long t0 = bridge_clock();
   vxc_status st =
-      vxc_pair_step(c->pair, &c->pose[0], &c->mo[0], &c->pose[1], &c->mo[1], 0, &c->w, &err);
+      vxc_pair_step(c->pair, c->pose[0], c->mo[0], c->pose[1], c->mo[1], 0, &c->w, &err);
   if (st == VXC_OK) {
     st = vxc_pair_jacobian_get(c->pair, br->m->opt.timestep, &c->jac, &err);
   }
@@ -324,8 +338,8 @@ static int vxc_contact(bridge *br, int i, int advance, char *msg, size_t size) {
 static void record_contact(bridge_contact *c) {
   const vxc_pair_wrench *w = &c->w;
   vxc_task_contact_state *s = &c->state;
-  memset(s, 0, sizeof *s);
   s->npairs = w->npairs;
+  s->f_n_max = 0;
   s->volume = w->volume;
   memcpy(s->normal, w->normal, sizeof s->normal);
   const double *F = c->applied, *n = w->normal;
@@ -342,7 +356,7 @@ static void record_contact(bridge_contact *c) {
   s->sdw = w->sdw;
   double arm[3], cr[3]; /* torque on A about its origin = about its centre + arm x F */
   for (int j = 0; j < 3; j++) {
-    arm[j] = c->mo[0].r[j] - c->pose[0].p[j];
+    arm[j] = c->mo[0]->r[j] - c->pose[0]->p[j];
   }
   cr[0] = arm[1] * F[2] - arm[2] * F[1];
   cr[1] = arm[2] * F[0] - arm[0] * F[2];
@@ -434,10 +448,11 @@ static void energy_check(bridge *br, int mid, double t, char *msg, size_t size) 
 }
 
 
-int bridge_step(bridge *br, int advance, char *msg, size_t size) {
-  double t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
+/* bridge_step but the records' body states. */
+static int step(bridge *br, int advance, char *msg, size_t size) {
+  long long t0 = bridge_clock(), vxc0 = br->wall_vxc, mj0 = br->wall_mujoco;
   schedule_ctrl(&br->sched, br->m, br->d->time, br->d->ctrl);
-  double t1 = bridge_clock();
+  long long t1 = bridge_clock();
   mj_step1(br->m, br->d);
   br->wall_mujoco += bridge_clock() - t1;
   bridge_implicit_prepare(br);
@@ -459,9 +474,6 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
   if (advance && !br->native && !br->explicit_coupling && !br->staggered) {
     bridge_stagger(br);
     record_bodies(br);
-    for (int i = 0; i < br->ncontact; i++) {
-      contact_motion(br, &br->c[i], i);
-    }
   }
   if (!br->native && apply_wrenches(br, msg, size) != 0) {
     return -1;
@@ -475,9 +487,7 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
     mj_step2(br->m, br->d);
     br->wall_mujoco += bridge_clock() - t1;
     bridge_implicit_end(br);
-    if (br->staggered) {
-      bridge_record_mid(br);
-    }
+    br->half = br->staggered;
     energy_check(br, br->staggered, t, msg, size);
     bridge_implicit_correct(br);
     bridge_energy_step(br);
@@ -504,12 +514,25 @@ int bridge_step(bridge *br, int advance, char *msg, size_t size) {
 }
 
 
+int bridge_step(bridge *br, int advance, int record, char *msg, size_t size) {
+  br->half = 0;
+  int st = step(br, advance, msg, size);
+  if (record || st != 0) {
+    body_states(br);
+  }
+  return st;
+}
+
+
 void bridge_free(bridge *br) {
   double *arr[] = {br->J,   br->MJ,    br->minv,    br->afree, br->wout,
                    br->dtw, br->qvel0, br->scratch, br->Mh,    br->corr};
   for (size_t k = 0; k < sizeof arr / sizeof *arr; k++) {
     free(arr[k]);
   }
+  free(br->chain);
+  free(br->qkept);
+  free(br->fkept);
   for (int i = 0; i < br->ncontact; i++) {
     vxc_pair_free(br->c[i].pair);
     vxc_solid_free(br->c[i].solid[0]);

@@ -17,6 +17,7 @@
 #define VXC_MUJOCO_BRIDGE_H
 
 #include <mujoco/mujoco.h>
+#include <time.h>
 
 #include "lib/vxc.h"
 #include "tools/mujoco/schedule.h"
@@ -30,11 +31,12 @@ typedef struct bridge_contact {
   vxc_params params;     /* prepared */
   vxc_pair_wrench w;     /* the last step's, at its start */
   vxc_pair_jacobian jac; /* its derivatives over the step */
-  vxc_body_motion mo[2]; /* the bodies' motions at the step's start */
+  const vxc_body_motion *mo[2]; /* the bodies' motions at the step's start (the bridge's mo) */
   double applied[12];    /* the wrench applied over the step (A, then B) */
   double m12[144], a12[12]; /* its bodies' block of J M^-1 J^T and free accelerations at the
                                step's start (implicit.c; a fixed body's rows nil) */
-  vxc_pose pose[2];      /* A's and B's poses at the step's start */
+  long long m12_at;         /* the bridge_implicit_prepare call m12 was copied after */
+  const vxc_pose *pose[2]; /* A's and B's poses at the step's start (the bridge's pose) */
   int sub;               /* 1: this step's impact taken in sub-steps (sr) */
   vxc_substep_result sr;
   double half[12];       /* with sub-steps: the half steps' wrench (staggered.c) */
@@ -62,16 +64,23 @@ typedef struct bridge {
   vxc_pose pose[2 * BRIDGE_MAX_CONTACTS];
   vxc_body_motion mo[2 * BRIDGE_MAX_CONTACTS];
   double dtwist[2 * BRIDGE_MAX_CONTACTS][6];
+  /* after bridge_implicit_end: its motion at the step's middle (mo plus half its twist's
+   * change) and end (mo plus the change), for the energy account and the states' advance */
+  vxc_body_motion mid[2 * BRIDGE_MAX_CONTACTS], end[2 * BRIDGE_MAX_CONTACTS];
+  int half; /* 1: the step's records take its mean velocities (staggered.c) */
+  int posed; /* 1 once pose and mo are set (a body welded to the world keeps its) */
   long long steps, queries, capped;
-  /* s summed over the steps: the whole step; every vxc call in it (the contacts' queries and
+  /* summed over the steps, ns: the whole step; every vxc call in it (the contacts' queries and
    * Jacobians at its start, the test for sub-steps and the impacts' sub-steps, the implicit
-   * step, the states' advance);
-   * the queries at its start alone; MuJoCo's mj_step1 and mj_step2 */
-  double wall_step, wall_vxc, wall_query, wall_mujoco;
+   * step, the states' advance); MuJoCo's mj_step1 and mj_step2; and, s, the queries at its
+   * start alone */
+  long long wall_step, wall_vxc, wall_mujoco;
+  double wall_query;
   int explicit_coupling;                  /* 1: the step-start wrench, not the implicit one */
   int staggered;                          /* 1: qvel set back by h / 2 of qacc (staggered.c) */
   /* the implicit step (implicit.c): per body its twist index (-1: fixed), the twist
-   * Jacobian J (6 nbody x nv), M^-1 J^T, J M^-1 J^T, the free accelerations, the wrenches
+   * Jacobian J (6 ntw x nv: moving body k's six rows at J + 6 k nv by dof, its row r at dof
+   * j at [6 j + r]), M^-1 J^T (MJ, laid out as J), J M^-1 J^T, the free accelerations, the wrenches
    * and the twists' change, qvel at the step's start; Mh: M + h B factored (nv x nv), the
    * mass matrix of MuJoCo's Euler step, which takes the joints' damping B implicitly
    * (damped 1, from the model at bridge_implicit_init; MJ then holds L^-1 J^T, Mh = L L^T) */
@@ -84,6 +93,20 @@ typedef struct bridge {
    * (M^-1 J^T's rows of body k are nil outside) */
   int dof0[2 * BRIDGE_MAX_CONTACTS], dof1[2 * BRIDGE_MAX_CONTACTS], root[2 * BRIDGE_MAX_CONTACTS];
   int tree0[2 * BRIDGE_MAX_CONTACTS], tree1[2 * BRIDGE_MAX_CONTACTS];
+  /* per moving body k: the dofs of its chain, from its last dof up through the ancestors
+   * (chain[k * nv], nchain[k] of them: the dofs whose J columns are not nil) */
+  int *chain, nchain[2 * BRIDGE_MAX_CONTACTS];
+  int simple[2 * BRIDGE_MAX_CONTACTS]; /* 1: every dof of its tree simple (M diagonal there) */
+  /* without damping (MuJoCo 2.x): tree k's joints' qpos lie in [qpos0[k], qpos1[k]); `qkept`
+   * holds qpos (nq) as the last step's J, MJ and J M^-1 J^T were made from it, `fresh` 0 once
+   * they have been: a tree whose qpos is bitwise the last step's keeps its bodies' J and MJ
+   * rows and its blocks of J M^-1 J^T (all functions of that qpos) */
+  int qpos0[2 * BRIDGE_MAX_CONTACTS], qpos1[2 * BRIDGE_MAX_CONTACTS], fresh;
+  double *qkept;
+  double *fkept; /* the generalised forces (nv) the last step's free accelerations took */
+  /* bridge_implicit_prepare's calls, and per moving body the call that last made its blocks
+   * of J M^-1 J^T (a contact's m12 is copied again when one is newer than its m12_at) */
+  long long prepared, made[2 * BRIDGE_MAX_CONTACTS];
   /* the energy account (energy.c) */
   vxc_task_energy e;
   double e0, p0, k0, escale, energy_tol, max_error, max_created;
@@ -110,12 +133,13 @@ void bridge_record_all(bridge *br);
  * with a message. */
 int bridge_reset(bridge *br, const char *key, char *msg, size_t size);
 
-/* One MuJoCo step with the vxc contacts, ctrl first set from the schedule (advance 0: the forces and records of the present
- * state only, nothing integrated, no contact state advanced). Fills the records' states
- * (br->bs, each contact's state, the energy account br->e) at the step's start. 0; -1 with
- * a message (a vxc or MuJoCo error); -2 with a message when the energy account shows
- * energy created at the step's start (the step still taken). */
-int bridge_step(bridge *br, int advance, char *msg, size_t size);
+/* One MuJoCo step with the vxc contacts, ctrl first set from the schedule (advance 0: the
+ * forces and records of the present state only, nothing integrated, no contact state
+ * advanced). Fills the records' states (each contact's state, the energy account br->e, and
+ * when `record` is set or the step fails, the bodies' br->bs) at the step's start. 0; -1 with
+ * a message (a vxc or MuJoCo error); -2 with a message when the energy account shows energy
+ * created at the step's start (the step still taken). */
+int bridge_step(bridge *br, int advance, int record, char *msg, size_t size);
 
 /* implicit.c: the workspace of the implicit step (0, or -1 with a message: memory); the
  * bodies' twist Jacobian, M^-1 J^T, J M^-1 J^T and free accelerations at the present state
@@ -135,13 +159,12 @@ void bridge_implicit_correct(bridge *br);
  * step (after the contacts' queries): qvel less h / 2 of MuJoCo's acceleration on the dofs
  * of bodies no vxc contact touches, the step's twists made again. Contact c's motions for
  * vxc_pair_substep (at the step's start: h / 2 on); after it, c->half (its wrench at the
- * step's start less the sub-steps' end's, halved; 0, or -1 with a message). The records'
- * velocities made the step's mean (after bridge_implicit_end). */
+ * step's start less the sub-steps' end's, halved; 0, or -1 with a message). (The records'
+ * velocities are made the step's mean by bridge_step.) */
 void bridge_stagger(bridge *br);
 void bridge_substep_motion(const bridge *br, const bridge_contact *c, const double m12[144],
                            const double a12[12], vxc_body_motion mo[2]);
 int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size);
-void bridge_record_mid(bridge *br);
 /* The twist (v, w at the centre of mass, world) of record body i at the step's start plus
  * `frac` of its change over the step. */
 void bridge_twist(const bridge *br, int i, double frac, double t[6]);
@@ -163,8 +186,12 @@ void bridge_twist(const bridge *br, int i, double frac, double t[6]);
 void bridge_energy_step(bridge *br);
 int bridge_energy_check(bridge *br, int mid);
 
-/* A monotonic clock, s (the steps' timings). */
-double bridge_clock(void);
+/* A monotonic clock, ns (the steps' timings). */
+static inline long long bridge_clock(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 /* Frees everything. */
 void bridge_free(bridge *br);

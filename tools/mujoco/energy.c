@@ -28,15 +28,14 @@
 
 #include "tools/mujoco/bridge.h"
 
-/* The velocity of A relative to B at x and their relative angular velocity. */
-static void rel_motion(const vxc_body_motion m[2], const double x[3], double vc[3], double wr[3]) {
+/* The velocity of A (motion a) relative to B (b) at x. */
+static void rel_velocity(const vxc_body_motion *a, const vxc_body_motion *b, const double x[3],
+                         double vc[3]) {
   for (int j = 0; j < 3; j++) {
     int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
-    double ra1 = x[j1] - m[0].r[j1], ra2 = x[j2] - m[0].r[j2];
-    double rb1 = x[j1] - m[1].r[j1], rb2 = x[j2] - m[1].r[j2];
-    vc[j] = m[0].v[j] + m[0].w[j1] * ra2 - m[0].w[j2] * ra1 -
-            (m[1].v[j] + m[1].w[j1] * rb2 - m[1].w[j2] * rb1);
-    wr[j] = m[0].w[j] - m[1].w[j];
+    double ra1 = x[j1] - a->r[j1], ra2 = x[j2] - a->r[j2];
+    double rb1 = x[j1] - b->r[j1], rb2 = x[j2] - b->r[j2];
+    vc[j] = a->v[j] + a->w[j1] * ra2 - a->w[j2] * ra1 - (b->v[j] + b->w[j1] * rb2 - b->w[j2] * rb1);
   }
 }
 
@@ -46,20 +45,23 @@ static void rel_motion(const vxc_body_motion m[2], const double x[3], double vc[
  * h v_cn(end) (the simulator's positions move by h times the end velocities), with V_r at
  * its middle; the dissipation from the model at the middle's velocities. */
 static void contact_energy(const bridge_contact *c, const vxc_pair_contact *pc,
-                           const vxc_body_motion mid[2], const vxc_body_motion end[2], double h,
-                           vxc_task_energy *e) {
+                           const vxc_body_motion *const mid[2], const vxc_body_motion *const end[2],
+                           double h, vxc_task_energy *e) {
   if (pc->slot < 0 || !(pc->geom.volume > 0)) {
     return;
   }
   const double *sy = vxc_pair_state(c->pair, pc->slot);
   vxc_wrench w;
-  if (vxc_contact_eval(&c->params, &pc->geom, &mid[0], &mid[1], sy, &w, NULL, NULL) != VXC_OK) {
+  if (vxc_contact_eval(&c->params, &pc->geom, mid[0], mid[1], sy, &w, NULL, NULL) != VXC_OK) {
     return;
   }
   const double *n = pc->geom.normal;
-  double vc[3], wr[3], ve[3], we[3];
-  rel_motion(mid, pc->geom.centroid, vc, wr);
-  rel_motion(end, pc->geom.centroid, ve, we);
+  double vc[3], wr[3], ve[3];
+  rel_velocity(mid[0], mid[1], pc->geom.centroid, vc);
+  rel_velocity(end[0], end[1], pc->geom.centroid, ve);
+  for (int j = 0; j < 3; j++) {
+    wr[j] = mid[0]->w[j] - mid[1]->w[j];
+  }
   const vxc_metrics *mt = vxc_pair_last_metrics(c->pair);
   const vxc_pair_metrics *pm = &mt->pair[pc->pair];
   double area = pc->patch >= 0 ? pm->patch[pc->patch].area : pm->area;
@@ -87,16 +89,9 @@ void bridge_energy_step(bridge *br) {
   double h = m->opt.timestep;
   for (int i = 0; i < br->ncontact && !br->native; i++) {
     bridge_contact *c = &br->c[i];
-    vxc_body_motion mid[2] = {c->mo[0], c->mo[1]}, end[2] = {c->mo[0], c->mo[1]};
-    for (int k = 0; k < 2; k++) {
-      const double *dt = br->dtwist[br->pair_index[2 * i + k]];
-      for (int j = 0; j < 3; j++) {
-        mid[k].v[j] += 0.5 * dt[j];
-        mid[k].w[j] += 0.5 * dt[3 + j];
-        end[k].v[j] += dt[j];
-        end[k].w[j] += dt[3 + j];
-      }
-    }
+    int a = br->pair_index[2 * i], b = br->pair_index[2 * i + 1];
+    const vxc_body_motion *mid[2] = {&br->mid[a], &br->mid[b]},
+                          *end[2] = {&br->end[a], &br->end[b]};
     int nc = vxc_pair_contact_count(c->pair);
     double el = br->e.elastic;
     if (c->sub) { /* an impact in sub-steps: their elastic work, the rest of their work lost */

@@ -329,11 +329,12 @@ static int write_summary(const args *a, const bridge *br, const series_layout *l
       br->m->opt.timestep,
       wall,
       br->d->time / wall,
-      br->wall_step / n,
-      br->wall_vxc / n,
+      1e-9 * br->wall_step / n,
+      1e-9 * br->wall_vxc / n,
       br->wall_query / n,
-      br->wall_mujoco / n,
-      br->wall_step > 0 ? (br->wall_step - br->wall_vxc - br->wall_mujoco) / br->wall_step : 0};
+      1e-9 * br->wall_mujoco / n,
+      br->wall_step > 0 ? (double)(br->wall_step - br->wall_vxc - br->wall_mujoco) / br->wall_step
+                        : 0};
   static const char *k[] = {"t_end",           "step",          "wall_s",
                             "realtime_factor", "step_wall_s",   "vxc_wall_s",
                             "query_wall_s",    "mujoco_wall_s", "bridge_overhead"};
@@ -667,7 +668,7 @@ static int run(const args *a, bridge *br, FILE *csv, FILE *cts, char *msg, size_
   int rc = CLI_OK;
   for (long long k = 0; k <= nstep; k++) {
     double t = br->d->time;
-    int st = bridge_step(br, k < nstep, msg, size);
+    int st = bridge_step(br, k < nstep, k % every == 0 || k == nstep, msg, size);
     if (st == -1) {
       rc = CLI_FAIL;
       break;

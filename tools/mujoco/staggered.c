@@ -28,7 +28,7 @@ static int touched_dof(const bridge *br, int j) {
     for (int k = 0; k < 2 && br->c[i].w.npairs > 0; k++) {
       int t = br->tw[br->pair_index[2 * i + k]];
       for (int r = 0; r < 6 && t >= 0; r++) {
-        if (br->J[(size_t)(6 * t + r) * nv + j] != 0) {
+        if (br->J[(size_t)6 * t * nv + 6 * j + r] != 0) {
           return 1;
         }
       }
@@ -76,7 +76,7 @@ void bridge_substep_motion(const bridge *br, const bridge_contact *c, const doub
     }
   }
   for (int k = 0; k < 2; k++) {
-    mo[k] = c->mo[k];
+    mo[k] = *c->mo[k];
     for (int j = 0; j < 3; j++) {
       mo[k].v[j] += 0.5 * h * dv[6 * k + j];
       mo[k].w[j] += 0.5 * h * dv[6 * k + 3 + j];
@@ -95,7 +95,7 @@ int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size) {
   }
   vxc_pair_wrench w;
   vxc_error err;
-  double t0 = bridge_clock();
+  long long t0 = bridge_clock();
   vxc_status st =
       vxc_pair_step(c->pair, &c->sr.pose[0], &mo[0], &c->sr.pose[1], &mo[1], 0, &w, &err);
   br->wall_vxc += bridge_clock() - t0;
@@ -115,21 +115,3 @@ int bridge_substep_end(bridge *br, bridge_contact *c, char *msg, size_t size) {
   return 0;
 }
 
-
-void bridge_record_mid(bridge *br) {
-  for (int i = 0; i < br->nbody; i++) {
-    int id = br->body[i];
-    const double *dt = br->dtwist[i], *dw = dt + 3;
-    double arm[3];
-    for (int j = 0; j < 3; j++) {
-      arm[j] = br->d->xpos[3 * id + j] - br->d->xipos[3 * id + j];
-    }
-    double cr[3] = {dw[1] * arm[2] - dw[2] * arm[1], dw[2] * arm[0] - dw[0] * arm[2],
-                    dw[0] * arm[1] - dw[1] * arm[0]};
-    vxc_task_body_state *s = &br->bs[i];
-    for (int j = 0; j < 3; j++) {
-      s->velocity[j] += 0.5 * (dt[j] + cr[j]);
-      s->velocity[3 + j] += 0.5 * dw[j];
-    }
-  }
-}
