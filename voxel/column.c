@@ -35,6 +35,15 @@ static int invariant_along(const double *q, int a) {
 }
 
 
+unsigned vxv_quadric_axes(const double *q) {
+  unsigned m = 0;
+  for (int a = 0; a < 3; a++) {
+    m |= invariant_along(q, a) ? 1u << a : 0;
+  }
+  return m;
+}
+
+
 /* The axis along which b is already longer than across (-1: a cube). */
 static int long_axis(const vxv_box *b) {
   for (int a = 0; a < 3; a++) {

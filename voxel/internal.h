@@ -512,6 +512,9 @@ int vxv_box_column_axis(const vxv_query *q, const vxv_box *b);
 /* The children of b into kid[]: halved along every axis but its column axis (if any),
  * numbered as split's octants; returns their count, 8 or 4. */
 int vxv_box_split(const vxv_query *q, const vxv_box *b, vxv_box kid[8]);
+/* The axes (bits 0..2) along which the quadratic part of quadric coefficients q (A..F) does
+ * not change: a cylinder's axis, all three for a plane. */
+unsigned vxv_quadric_axes(const double *q);
 /* Half-diagonal of b, and its volume. */
 double vxv_box_radius(const vxv_box *b);
 double vxv_box_volume(const vxv_box *b);
@@ -579,6 +582,17 @@ double vxv_cp_volume(const vxv_cpoly *p);
  * A_f the face's vector area: the sum of their areas projected along the unit vector u (a
  * face is skipped when all its vertices carry one of the bits). */
 double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
+
+/* frame.c */
+/* The cell (0 or 1) whose own frame a query of the posed cells q (world axes) is integrated
+ * in: one whose curved atoms are quadrics sharing an axis of invariance in its frame but
+ * along no world axis, while the other cell is planes alone (rtol rule); else -1. */
+int vxv_frame_cell(const vxv_query *q, const vxg_cell *const *cells);
+/* The cells' transforms into cell fc's frame (cell frame -> frame): fc's the identity. */
+void vxv_frame_xforms(const vxg_xform *const *to_world, int fc, vxg_xform xf[2]);
+/* Sums about ref in a frame placed by f (frame -> world) into world axes, ref into the
+ * world. */
+void vxv_frame_to_world(const vxg_xform *f, double ref[3], vxv_acc *tot);
 
 /* flush.c: finds the pairs of quadric atoms of the query's two cells that are one surface
  * kept on opposite sides (q->flush). */

@@ -1360,6 +1360,24 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
   }
+  /* a cell's own axes when they give the column rule an axis (frame.c) */
+  int fc = ws->visit ? -1 : vxv_frame_cell(&ws->q, cells);
+  if (fc >= 0) {
+    vxg_xform xf[2];
+    const vxg_xform *in_frame[2] = {&xf[0], &xf[1]};
+    vxv_frame_xforms(to_world, fc, xf);
+    if (query_region(ncell, cells, in_frame, lo, hi, ref, &ext, &empty) != VXC_OK) {
+      return VXC_ERR_ARG;
+    }
+    if (empty) {
+      vxg_xform_point(to_world[fc], (double[3]){ref[0], ref[1], ref[2]}, ref);
+      return no_contact(ws, ref, &r, res);
+    }
+    pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext);
+    for (int k = 0; k < ncell; k++) {
+      ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */
+    }
+  }
   vxv_ws_alert(ws, nt);
 
   int nroot;
@@ -1378,6 +1396,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   r.mpr = ws->mpr;
   if (hulls_disjoint(ws)) {
     /* disjoint hulls: nothing counted, whatever the threads classified meanwhile */
+    if (fc >= 0) {
+      vxg_xform_point(to_world[fc], (double[3]){ref[0], ref[1], ref[2]}, ref);
+    }
     return no_contact(ws, ref, &r, res);
   }
   if (cut_top(ws, nt, &pre, &boxes, &depth, nmixed) != 0) {
@@ -1400,6 +1421,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   r.boxes = boxes;
   r.rounds = rounds;
   r.depth = depth;
+  if (fc >= 0) {
+    vxv_frame_to_world(to_world[fc], ref, &tot);
+  }
   finish_query(ws, &opt, ref, &tot, capped, &r);
   if (ws->alloc_failed || ws->visit_lost) {
     return VXC_ERR_NOMEM; /* the caller's allocator refused (or an element was lost): not a cap */
