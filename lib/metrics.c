@@ -611,8 +611,11 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
     for (int k = 0; k < 3; k++) {
       m.centroid[k] = mom1[k] / mom0;
     }
-  } else {
+  } else if (!hint) {
     apart_distance(sa, &xa, sb, &xb, &m);
+  } else {
+    m.distance = NAN; /* a tracked pair's step: no step reads the distance */
+    m.distance_exact = 0;
   }
   m.time_ms = now_ms() - t0;
   *out = m;
