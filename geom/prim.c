@@ -516,8 +516,8 @@ static int local_shape(const double *tri, const int *first, int n, const double 
 
 
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
-                       double *tri, double *plane, int *group, int *first, int *gfirst,
-                       int *shape) {
+                       vxg_gather_cache *cache, double *tri, double *plane, int *group,
+                       int *first, int *gfirst, int *shape) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;
   }
@@ -527,11 +527,8 @@ int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, 
   gfirst = gfirst ? gfirst : gown;
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
-  int n = vxg_mesh_triangles(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, tri,
-                             plane, group, first);
-  if (n > 0) {
-    vxg_first_same(group, n, gfirst);
-  }
+  int n = vxg_mesh_gather(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, cache,
+                          tri, plane, group, first, gfirst);
   /* the shape from the mesh's own coordinates: a shape other than general needs only the
      groups' planes in the query frame */
   int general = 1;
