@@ -466,6 +466,7 @@ typedef struct vxg_gather_slot {
   unsigned long long used; /* the cache's clock when last read */
   double tri[9 * VXG_MESH_TRIS_MAX], plane[4 * VXG_MESH_TRIS_MAX];
   int group[VXG_MESH_TRIS_MAX], first[3 * VXG_MESH_TRIS_MAX], gfirst[VXG_MESH_TRIS_MAX];
+  double reach[2];         /* vxg_mesh_gather's reach of its triangles */
 } vxg_gather_slot;
 /* The caller's memory for a cache: nslot (a power of two, at least 4, or 0: no cache)
  * slots, zeroed before first use (all empty), in sets of 4: a ball may sit in any of its
@@ -483,12 +484,15 @@ typedef struct vxg_gather_cache {
  * to be read as it is). */
 int vxg_gather_ball(const double p[3], double r, double cp[3], double *cr, long long key[4]);
 /* vxg_mesh_triangles of the canonical ball holding (p, r) (mesh frame), with gfirst (one a
- * triangle: the lowest j of the same group), from the cache when it holds that ball (cache
- * nullable; a miss fills a slot): the same figures either way. Returns as
- * vxg_mesh_triangles. */
+ * triangle: the lowest j of the same group) and how far they stray from their groups'
+ * planes (m): reach[0] the largest n . v - d of a vertex v of them beyond such a plane,
+ * reach[1] the largest d - n . v (-HUGE_VAL with no triangle), so that they are convex
+ * within tol when reach[0] <= tol and concave when reach[1] <= tol; from the cache when it
+ * holds that ball (cache nullable; a miss fills a slot): the same figures either way.
+ * Returns as vxg_mesh_triangles (reach unspecified when -1). */
 int vxg_mesh_gather(const struct vxg_mesh *m, const double p[3], double r, int max,
                     vxg_gather_cache *cache, double *tri, double *plane, int *group, int *first,
-                    int *gfirst);
+                    int *gfirst, double reach[2]);
 /* A number naming the mesh among all meshes built by this process (from 1, never reused):
  * the key of its gathers in a cache that outlives one mesh. */
 unsigned long long vxg_mesh_serial(const struct vxg_mesh *m);

@@ -927,8 +927,9 @@ static void test_mesh_gather_canonical_ball_and_cache(void **state) {
       d[k] = p[k] - cp[k];
     }
     assert_true(sqrt(vxg_dot(d, d)) + r <= cr && cr <= 1.08 * r);
-    int n0 = vxg_mesh_gather(m, p, r, MAX, NULL, t0, p0, g0, f0, h0);
-    int n1 = vxg_mesh_gather(m, p, r, MAX, &cache, t1, p1, g1, f1, h1);
+    double r0[2], r1[2];
+    int n0 = vxg_mesh_gather(m, p, r, MAX, NULL, t0, p0, g0, f0, h0, r0);
+    int n1 = vxg_mesh_gather(m, p, r, MAX, &cache, t1, p1, g1, f1, h1, r1);
     assert_int_equal(n0, n1);
     if (n0 < 0) {
       continue;
@@ -938,6 +939,11 @@ static void test_mesh_gather_canonical_ball_and_cache(void **state) {
     assert_memory_equal(g0, g1, (size_t)n0 * sizeof *g0);
     assert_memory_equal(f0, f1, 3 * (size_t)n0 * sizeof *f0);
     assert_memory_equal(h0, h1, (size_t)n0 * sizeof *h0);
+    assert_memory_equal(r0, r1, sizeof r0);
+    /* a convex mesh: no vertex beyond a plane of its triangles (to rounding), and some
+       within one when it gives triangles of two planes */
+    assert_true(n0 == 0 || r0[0] <= 1e-15);
+    assert_true(n0 < 2 || h0[n0 - 1] == 0 || r0[1] > 0);
     /* the asked ball's own triangles are all there; every one is within the canonical ball */
     int ne = vxg_mesh_triangles(m, p, r, MAX, te, pe, ge, NULL);
     assert_true(ne >= 0 && ne <= n0);
