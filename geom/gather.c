@@ -154,10 +154,10 @@ int vxg_mesh_gather(const vxg_mesh *m, const double p[3], double r, int max,
                     int *gfirst, double reach[2]) {
   double cp[3], cr;
   long long key[4];
-  if (vxg_gather_ball(p, r, cp, &cr, key) != 0) {
+  if (!cache || vxg_gather_ball(p, r, cp, &cr, key) != 0) {
     return read_ball(m, p, r, max, tri, plane, group, first, gfirst, reach);
   }
-  if (!cache || cache->nslot < WAYS || max < 1 || max > VXG_MESH_TRIS_MAX) {
+  if (cache->nslot < WAYS || max < 1 || max > VXG_MESH_TRIS_MAX) {
     return read_ball(m, cp, cr, max, tri, plane, group, first, gfirst, reach);
   }
   vxg_gather_slot *set = set_of(cache, m->serial, key), *s = NULL;

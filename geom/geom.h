@@ -148,9 +148,9 @@ struct vxg_gather_cache; /* below, with the gathers */
  * concave when outside, within a tolerance; else general. */
 enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
 /* For a mesh atom (convex or not): vxg_mesh_gather of the ball of radius r about c (query
- * frame; the triangles of the canonical ball that holds it, which the ball's shape then
- * describes: every triangle meeting the ball is among them), read through `cache`
- * (nullable), the corners and planes in the query frame (first as there, nullable; a
+ * frame; with a cache, the triangles of the canonical ball that holds it, which the shape
+ * then describes: every triangle meeting the ball is among them; NULL: of the ball itself),
+ * the corners and planes in the query frame (first as there, nullable; a
  * vertex's corners are bitwise equal, and so are a group's planes). gfirst (nullable, one a
  * triangle): gfirst[i] is the lowest j with group[j] == group[i]. With `shape` (nullable),
  * *shape gets their VXG_LOCAL_* shape within tol (m), tested in the mesh's frame; when it
@@ -483,12 +483,14 @@ typedef struct vxg_gather_cache {
  * positive and finite or p too far from the origin for the lattice (the ball (p, r) is then
  * to be read as it is). */
 int vxg_gather_ball(const double p[3], double r, double cp[3], double *cr, long long key[4]);
-/* vxg_mesh_triangles of the canonical ball holding (p, r) (mesh frame), with gfirst (one a
- * triangle: the lowest j of the same group) and how far they stray from their groups'
+/* vxg_mesh_triangles of the canonical ball holding (p, r) (mesh frame; of that ball itself
+ * when cache is NULL), with gfirst (one a triangle: the lowest j of the same group) and how
+ * far they stray from their groups'
  * planes (m): reach[0] the largest n . v - d of a vertex v of them beyond such a plane,
  * reach[1] the largest d - n . v (-HUGE_VAL with no triangle), so that they are convex
  * within tol when reach[0] <= tol and concave when reach[1] <= tol; from the cache when it
- * holds that ball (cache nullable; a miss fills a slot): the same figures either way.
+ * holds that ball (a cache without slots reads it each time; a miss fills a slot): the same
+ * figures either way.
  * Returns as vxg_mesh_triangles (reach unspecified when -1). */
 int vxg_mesh_gather(const struct vxg_mesh *m, const double p[3], double r, int max,
                     vxg_gather_cache *cache, double *tri, double *plane, int *group, int *first,

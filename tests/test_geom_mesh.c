@@ -892,10 +892,10 @@ static int holds_triangle(const double *tri, int n, const double *c) {
 }
 
 
-// a gather reads a canonical ball that holds the asked one (at most 8 % wider), every
-// triangle meeting the asked ball among its triangles and none beyond it; through a cache
-// it gives bitwise what it gives without one, on a walk of small steps (hits) and jumps
-// (misses)
+// with a cache, a gather reads a canonical ball that holds the asked one (at most 8 % wider),
+// every triangle meeting the asked ball among its triangles and none beyond it; through a
+// cache's slots it gives bitwise what it gives reading the ball each time, on a walk of small
+// steps (hits) and jumps (misses); without a cache, the asked ball's own triangles
 static void test_mesh_gather_canonical_ball_and_cache(void **state) {
   (void)state;
   mg_mesh g;
@@ -928,7 +928,8 @@ static void test_mesh_gather_canonical_ball_and_cache(void **state) {
     }
     assert_true(sqrt(vxg_dot(d, d)) + r <= cr && cr <= 1.08 * r);
     double r0[2], r1[2];
-    int n0 = vxg_mesh_gather(m, p, r, MAX, NULL, t0, p0, g0, f0, h0, r0);
+    vxg_gather_cache none = {NULL, 0, 0, 0, 0}; /* the canonical ball read each time */
+    int n0 = vxg_mesh_gather(m, p, r, MAX, &none, t0, p0, g0, f0, h0, r0);
     int n1 = vxg_mesh_gather(m, p, r, MAX, &cache, t1, p1, g1, f1, h1, r1);
     assert_int_equal(n0, n1);
     if (n0 < 0) {
@@ -947,6 +948,8 @@ static void test_mesh_gather_canonical_ball_and_cache(void **state) {
     /* the asked ball's own triangles are all there; every one is within the canonical ball */
     int ne = vxg_mesh_triangles(m, p, r, MAX, te, pe, ge, NULL);
     assert_true(ne >= 0 && ne <= n0);
+    assert_int_equal(vxg_mesh_gather(m, p, r, MAX, NULL, t1, p1, g1, f1, h1, r1), ne);
+    assert_memory_equal(t1, te, 9 * (size_t)ne * sizeof *te);
     for (int j = 0; j < ne; j++) {
       assert_true(holds_triangle(t0, n0, te + 9 * j));
     }

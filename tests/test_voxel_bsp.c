@@ -240,15 +240,43 @@ static void meet_pieces(const mg_mesh *a, const mg_mesh *pieces, int n, mg_momen
 }
 
 
+/* The exact moments of the channel l placed by lp meeting the channel u: the double sum
+ * over their convex pieces. */
+static void channels_meet(const channel *l, const vxg_xform *lp, const channel *u, mg_moments *ex) {
+  memset(ex, 0, sizeof *ex);
+  for (int j = 0; j < l->npiece; j++) {
+    mg_mesh pj;
+    mg_moments m;
+    assert_int_equal(moved(&l->piece[j], lp, &pj), 0);
+    meet_pieces(&pj, u->piece, u->npiece, &m);
+    ex->m0 += m.m0;
+    for (int k = 0; k < 3; k++) {
+      ex->m1[k] += m.m1[k];
+    }
+    for (int k = 0; k < 6; k++) {
+      ex->m2[k] += m.m2[k];
+    }
+    mg_free(&pj);
+  }
+}
+
+
 /* Cell a placed by w after p (its pose in b's frame) against b placed by w, at the default
- * options, into r. */
-static vxc_status query_pair(fixture *f, const vxg_cell *a, const vxg_xform *p, const vxg_cell *b,
-                             const vxg_xform *w, vxv_result *r) {
+ * options (with reuse_gathers 1 when reuse), into r. */
+static vxc_status query_reuse(fixture *f, const vxg_cell *a, const vxg_xform *p,
+                              const vxg_cell *b, const vxg_xform *w, int reuse, vxv_result *r) {
   vxg_xform wa;
   vxg_xform_compose(&wa, w, p);
   vxv_options o;
   vxv_options_default(&o);
+  o.reuse_gathers = reuse;
   return vxv_intersect(f->ws, a, &wa, b, w, &o, r);
+}
+
+
+static vxc_status query_pair(fixture *f, const vxg_cell *a, const vxg_xform *p, const vxg_cell *b,
+                             const vxg_xform *w, vxv_result *r) {
+  return query_reuse(f, a, p, b, w, 0, r);
 }
 
 
@@ -315,21 +343,7 @@ static void test_bsp_channel_pair(void **state) {
     memcpy(lp.t, at, sizeof at);
     vx_random_pose(&g, it % 2, 20 * s, &w);
     mg_moments ex;
-    memset(&ex, 0, sizeof ex);
-    for (int j = 0; j < l.npiece; j++) {
-      mg_mesh pj;
-      mg_moments m;
-      assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
-      meet_pieces(&pj, u.piece, u.npiece, &m);
-      ex.m0 += m.m0;
-      for (int k = 0; k < 3; k++) {
-        ex.m1[k] += m.m1[k];
-      }
-      for (int k = 0; k < 6; k++) {
-        ex.m2[k] += m.m2[k];
-      }
-      mg_free(&pj);
-    }
+    channels_meet(&l, &lp, &u, &ex);
     vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "u", &u.whole, 0, 0);
     assert_non_null(a);
     assert_non_null(b);
@@ -349,7 +363,8 @@ static void test_bsp_channel_pair(void **state) {
 
 
 // the L-channel stepped against the U-channel by a micrometre or so at a time, as an
-// integrator's stages move a body, on one workspace: every result exact against the double
+// integrator's stages move a body, on one workspace reusing gathers (vxv_options
+// .reuse_gathers, a tracked pair's): every result exact against the double
 // sum over their pieces and bitwise that of a fresh workspace (the thread's cache of mesh
 // gathers, warm after the first step, changes no figure)
 static void test_bsp_steps_warm_cache(void **state) {
@@ -373,26 +388,12 @@ static void test_bsp_steps_warm_cache(void **state) {
       lp.t[k] += vxc_rng_uniform(&g, -2e-4, 2e-4) * s;
     }
     mg_moments ex;
-    memset(&ex, 0, sizeof ex);
-    for (int j = 0; j < l.npiece; j++) {
-      mg_mesh pj;
-      mg_moments m;
-      assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
-      meet_pieces(&pj, u.piece, u.npiece, &m);
-      ex.m0 += m.m0;
-      for (int k = 0; k < 3; k++) {
-        ex.m1[k] += m.m1[k];
-      }
-      for (int k = 0; k < 6; k++) {
-        ex.m2[k] += m.m2[k];
-      }
-      mg_free(&pj);
-    }
+    channels_meet(&l, &lp, &u, &ex);
     vxv_result warm, cold;
     fixture fresh = {f->s, NULL};
     assert_int_equal(vxv_workspace_create(NULL, &fresh.ws), VXC_OK);
-    assert_int_equal(query_pair(f, a, &lp, b, &w, &warm), VXC_OK);
-    assert_int_equal(query_pair(&fresh, a, &lp, b, &w, &cold), VXC_OK);
+    assert_int_equal(query_reuse(f, a, &lp, b, &w, 1, &warm), VXC_OK);
+    assert_int_equal(query_reuse(&fresh, a, &lp, b, &w, 1, &cold), VXC_OK);
     vxv_workspace_free(fresh.ws);
     assert_true(ex.m0 > 1e-3 * s * s * s);
     expect_exact(&warm, &ex, &w, s);

@@ -124,6 +124,8 @@ typedef struct vxv_query {
   int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
                     it only (column.c) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
+                        the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
   vxv_plane plane;
 } vxv_query;
@@ -301,12 +303,13 @@ typedef struct vxv_bsp {
   vxv_batom atom[VXV_BSP_ATOMS];
   vxv_cpoly poly[VXV_BSP_DEPTH];                /* the piece of each depth */
   int list[VXV_BSP_DEPTH + 1][VXV_BSP_TRIS];   /* its triangles */
-  vxg_gather_cache gcache; /* the thread's mesh gathers, kept from one query to the next
-                              (geom/gather.c: a hit gives what a miss computes) */
+  vxg_gather_cache gcache; /* the thread's mesh gathers (vxv_options.reuse_gathers), kept
+                              from one query to the next (geom/gather.c: a hit gives what a
+                              miss computes; no slots when the memory cap has no room) */
 } vxv_bsp;
 
 /* Slots of a thread's cache of mesh gathers (a power of two), allocated by the first query
- * with a mesh. */
+ * with a mesh that reuses gathers. */
 #define VXV_GATHER_SLOTS 1024
 
 typedef struct vxv_thread {
