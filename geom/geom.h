@@ -142,12 +142,15 @@ vxg_class vxg_atom_classify_eval(const vxg_atom *a, const double c[3], const dou
  * or -1 (not a convex mesh, none, or more than max). */
 int vxg_atom_planes(const vxg_atom *a, const double c[3], const double e[3], int max,
                     double *planes);
+struct vxg_gather_cache; /* below, with the gathers */
 /* The shape of a mesh near a point from the triangles that meet a ball about it
  * (vxg_atom_triangles): convex when every vertex of them lies inside every plane of them,
  * concave when outside, within a tolerance; else general. */
 enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
-/* For a mesh atom (convex or not): vxg_mesh_triangles of the ball of radius r about c
- * (query frame), the corners and planes in the query frame (first as there, nullable; a
+/* For a mesh atom (convex or not): vxg_mesh_gather of the ball of radius r about c (query
+ * frame; with a cache, the triangles of the canonical ball that holds it, which the shape
+ * then describes: every triangle meeting the ball is among them; NULL: of the ball itself),
+ * the corners and planes in the query frame (first as there, nullable; a
  * vertex's corners are bitwise equal, and so are a group's planes). gfirst (nullable, one a
  * triangle): gfirst[i] is the lowest j with group[j] == group[i]. With `shape` (nullable),
  * *shape gets their VXG_LOCAL_* shape within tol (m), tested in the mesh's frame; when it
@@ -155,7 +158,8 @@ enum { VXG_LOCAL_GENERAL, VXG_LOCAL_CONVEX, VXG_LOCAL_CONCAVE };
  * are given (the corners and other planes are left unspecified). Returns as
  * vxg_mesh_triangles, or -1 when the atom is not a mesh. */
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
-                       double *tri, double *plane, int *group, int *first, int *gfirst, int *shape);
+                       struct vxg_gather_cache *cache, double *tri, double *plane, int *group,
+                       int *first, int *gfirst, int *shape);
 /* Bound on how far the atom's zero set can stray from its tangent plane at c within the
  * ball of radius `rad` around c: for all |d| <= rad,
  *   |f(c + d) - f(c) - grad f(c) . d| <= *curv_bound.
@@ -449,6 +453,52 @@ int vxg_mesh_triangles(const struct vxg_mesh *m, const double p[3], double r, in
  * triangle or group ids), n at most VXG_FIRST_SAME_MAX: a small hash table, linear in n. */
 #define VXG_FIRST_SAME_MAX (3 * VXG_MESH_TRIS_MAX)
 void vxg_first_same(const int *key, int n, int *first);
+/* ---- Gathers by canonical balls, and their cache (geom/gather.c) ----
+ * A gather about p of radius r reads the triangles of a canonical ball of the mesh's frame
+ * that holds the ball (p, r): its radius the least of the ladder 2^(k/16) m (integer k) that
+ * leaves room, its centre the point of the lattice of spacing a 32nd of that radius nearest
+ * p. Nearby requests of about one size read the same ball, so its triangles depend only on
+ * the ball, whichever request read them first: a cache then changes no result. */
+typedef struct vxg_gather_slot {
+  unsigned long long mesh; /* the mesh's serial (vxg_mesh_serial), 0: empty */
+  long long key[4];        /* the ball: its ladder step and lattice point */
+  int max, n;              /* the max asked and vxg_mesh_triangles's count (-1: more) */
+  unsigned long long used; /* the cache's clock when last read */
+  double tri[9 * VXG_MESH_TRIS_MAX], plane[4 * VXG_MESH_TRIS_MAX];
+  int group[VXG_MESH_TRIS_MAX], first[3 * VXG_MESH_TRIS_MAX], gfirst[VXG_MESH_TRIS_MAX];
+  double reach[2];         /* vxg_mesh_gather's reach of its triangles */
+} vxg_gather_slot;
+/* The caller's memory for a cache: nslot (a power of two, at least 4, or 0: no cache)
+ * slots, zeroed before first use (all empty), in sets of 4: a ball may sit in any of its
+ * set's, and a miss replaces the one read least recently; hits and misses count its
+ * lookups, clock them all. One thread at a time. */
+typedef struct vxg_gather_cache {
+  vxg_gather_slot *slot;
+  int nslot;
+  long long hits, misses;
+  unsigned long long clock;
+} vxg_gather_cache;
+/* The canonical ball (mesh frame, m) holding the ball of radius r about p: *cr its radius,
+ * cp its centre, key its identity (ladder step, lattice point); 0, or -1 when r is not
+ * positive and finite or p too far from the origin for the lattice (the ball (p, r) is then
+ * to be read as it is). */
+int vxg_gather_ball(const double p[3], double r, double cp[3], double *cr, long long key[4]);
+/* vxg_mesh_triangles of the canonical ball holding (p, r) (mesh frame; of that ball itself
+ * when cache is NULL), with gfirst (one a triangle: the lowest j of the same group) and how
+ * far they stray from their groups'
+ * planes (m): reach[0] the largest n . v - d of a vertex v of them beyond such a plane,
+ * reach[1] the largest d - n . v (-HUGE_VAL with no triangle), so that they are convex
+ * within tol when reach[0] <= tol and concave when reach[1] <= tol; from the cache when it
+ * holds that ball (a cache without slots reads it each time; a miss fills a slot): the same
+ * figures either way.
+ * Returns as vxg_mesh_triangles (reach unspecified when -1). */
+int vxg_mesh_gather(const struct vxg_mesh *m, const double p[3], double r, int max,
+                    vxg_gather_cache *cache, double *tri, double *plane, int *group, int *first,
+                    int *gfirst, double reach[2]);
+/* A number naming the mesh among all meshes built by this process (from 1, never reused):
+ * the key of its gathers in a cache that outlives one mesh. */
+unsigned long long vxg_mesh_serial(const struct vxg_mesh *m);
+
 /* vxg_mesh_distance when the caller knows that the mesh comes within `bound` of p (an upper
  * bound on |distance|; HUGE_VAL: unknown): the search is then one ball of that radius
  * (shrinking as closer triangles are found), the cost of a query near the surface. A bound

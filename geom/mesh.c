@@ -25,6 +25,7 @@
  * edge or vertex), which is exact for a closed manifold (Baerentzen and Aanaes, 2005). */
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -641,6 +642,9 @@ static void derive(build *b) {
 }
 
 
+/* Meshes built so far (vxg_mesh_serial). */
+static atomic_ullong mesh_serials;
+
 /* The checks and derivations once m->v, m->tri and b->src are set. */
 static vxc_status finish(build *b) {
   vxg_mesh *m = b->m;
@@ -706,6 +710,7 @@ static vxc_status finish(build *b) {
     }
   }
   derive(b);
+  m->serial = atomic_fetch_add(&mesh_serials, 1) + 1;
   return VXC_OK;
 }
 
@@ -1052,6 +1057,11 @@ void vxg_mesh_free(vxg_mesh *m) {
 vxg_mesh *vxg_mesh_share(vxg_mesh *m) {
   m->refs++;
   return m;
+}
+
+
+unsigned long long vxg_mesh_serial(const vxg_mesh *m) {
+  return m->serial;
 }
 
 

@@ -71,6 +71,7 @@ struct vxg_mesh {
   vxg_mesh_node *tree; /* bounding-box tree of the triangles (mesh_tree.c), root first */
   int ntree;
   int *tree_tri;  /* ntri: the triangles in the leaves' order */
+  unsigned long long serial; /* vxg_mesh_serial: set when built, never reused */
   int refs;       /* holders: 1 when built; vxg_mesh_share adds one, vxg_mesh_free drops one
                      and frees the mesh with the last (not atomic: share within one loader) */
 };

@@ -465,59 +465,9 @@ static void plane_to_frame(const vxg_xform *to_local, double q[4]) {
 }
 
 
-/* Two doubles (two vertices) at a time: local_shape's test of every vertex against every
- * plane (GCC's vector extension: SSE2, NEON). */
-typedef double vxg_d2 __attribute__((vector_size(16)));
-typedef long long vxg_l2 __attribute__((vector_size(16)));
-
-/* The VXG_LOCAL_* shape of the n triangles tri (first as vxg_mesh_triangles gives it) and
- * the planes plane[4 j ..] of the groups' first triangles (gfirst[j] == j), within tol. When
- * the n triangles are all those that meet a ball, convex (concave) means that the
- * triangles, closed within the ball and on the boundary of the intersection (union) of
- * those planes' inner sides, are all of its boundary there, and the mesh's inside within
- * the ball is that intersection (union). */
-static int local_shape(const double *tri, const int *first, int n, const double *plane,
-                       const int *gfirst, double tol) {
-  enum { PAIRS = 3 * VXG_MESH_TRIS_MAX / 2 + 1 };
-  vxg_d2 vx[PAIRS], vy[PAIRS], vz[PAIRS];
-  int nv = 0;
-  for (int c = 0; c < 3 * n; c++) {
-    if (first[c] == c) { /* each vertex once, coordinates apart, in pairs */
-      vx[nv / 2][nv % 2] = tri[3 * c];
-      vy[nv / 2][nv % 2] = tri[3 * c + 1];
-      vz[nv / 2][nv % 2] = tri[3 * c + 2];
-      nv++;
-    }
-  }
-  if (nv % 2) { /* the last vertex twice */
-    vx[nv / 2][1] = vx[nv / 2][0];
-    vy[nv / 2][1] = vy[nv / 2][0];
-    vz[nv / 2][1] = vz[nv / 2][0];
-  }
-  int convex = n > 0, concave = n > 0;
-  const vxg_d2 up = {tol, tol}, down = {-tol, -tol};
-  for (int j = 0; j < n && (convex || concave); j++) {
-    if (gfirst[j] != j) {
-      continue; /* its group's plane, tested already */
-    }
-    const double *q = plane + 4 * j;
-    const vxg_d2 a = {q[0], q[0]}, b = {q[1], q[1]}, c = {q[2], q[2]}, d = {q[3], q[3]};
-    vxg_l2 above = {0, 0}, below = {0, 0};
-    for (int v = 0; v < (nv + 1) / 2; v++) {
-      vxg_d2 sv = a * vx[v] + b * vy[v] + c * vz[v] - d;
-      above |= sv > up;
-      below |= sv < down;
-    }
-    convex &= (above[0] | above[1]) == 0;
-    concave &= (below[0] | below[1]) == 0;
-  }
-  return convex ? VXG_LOCAL_CONVEX : concave ? VXG_LOCAL_CONCAVE : VXG_LOCAL_GENERAL;
-}
-
-
 int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, double tol,
-                       double *tri, double *plane, int *group, int *first, int *gfirst,
-                       int *shape) {
+                       vxg_gather_cache *cache, double *tri, double *plane, int *group,
+                       int *first, int *gfirst, int *shape) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return -1;
   }
@@ -527,16 +477,17 @@ int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, 
   gfirst = gfirst ? gfirst : gown;
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
-  int n = vxg_mesh_triangles(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, tri,
-                             plane, group, first);
-  if (n > 0) {
-    vxg_first_same(group, n, gfirst);
-  }
-  /* the shape from the mesh's own coordinates: a shape other than general needs only the
-     groups' planes in the query frame */
+  double reach[2];
+  int n = vxg_mesh_gather(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, cache,
+                          tri, plane, group, first, gfirst, reach);
+  /* the shape from the mesh's own coordinates (no vertex beyond, or none within, a group's
+     plane by more than tol): a shape other than general needs only the groups' planes in
+     the query frame */
   int general = 1;
   if (shape && n >= 0) {
-    *shape = local_shape(tri, first, n, plane, gfirst, tol);
+    *shape = n > 0 && reach[0] <= tol   ? VXG_LOCAL_CONVEX
+             : n > 0 && reach[1] <= tol ? VXG_LOCAL_CONCAVE
+                                        : VXG_LOCAL_GENERAL;
     general = *shape == VXG_LOCAL_GENERAL;
   }
   for (int i = 0; i < n; i++) {

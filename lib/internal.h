@@ -69,8 +69,9 @@ typedef vxci_leaf_hint *(*vxci_leaf_hint_fn)(void *ud, int cell_a, int cell_b);
  * becomes the hint's h, so that the next queries of a step do not miss again), else (or when
  * the fixed leaf finds no overlap) the pair is measured by the rtol rule as without a hint
  * (and flagged capped when that misses). A fixed leaf keeps the refinement pattern from one
- * query to the next, so the figures change smoothly with the poses. hint may be NULL.
- * Statuses of vxc_query_run. */
+ * query to the next, so the figures change smoothly with the poses. hint may be NULL; a
+ * query with a hint function is a tracked pair's step, which reads no distance: apart, out's
+ * distance is NaN (distance_exact 0), not computed. Statuses of vxc_query_run. */
 #define VXCI_HINT_REFINES 5
 /* The ladder of hinted leaf edges, a step of 2^(1/3): a step of 2 overshoots a contact
  * whose tolerance lies between two powers of two by up to 2.5 times the leaves. */

@@ -565,6 +565,7 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
   }
   region_start(q, &o, &vo);
   vo.loose_bounds = hint != NULL; /* a tracked pair's step: a loose penetration bracket */
+  vo.reuse_gathers = hint != NULL; /* and its next query close to this one */
   const vxg_solid *sa = a->geom, *sb = b->geom;
   if (cell_boxes(q, sa, &xa, &q->box_a, &q->box_cap_a) != 0 ||
       cell_boxes(q, sb, &xb, &q->box_b, &q->box_cap_b) != 0) {
@@ -611,8 +612,11 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
     for (int k = 0; k < 3; k++) {
       m.centroid[k] = mom1[k] / mom0;
     }
-  } else {
+  } else if (!hint) {
     apart_distance(sa, &xa, sb, &xb, &m);
+  } else {
+    m.distance = NAN; /* a tracked pair's step: no step reads the distance */
+    m.distance_exact = 0;
   }
   m.time_ms = now_ms() - t0;
   *out = m;

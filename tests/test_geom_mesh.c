@@ -11,6 +11,8 @@
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
+#include "geom/mesh.h"
+#include "geom/vec3.h"
 #include "tools/mesh_gen.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -878,6 +880,100 @@ static void test_mesh_hull_support_is_farthest_vertex(void **state) {
 }
 
 
+/* 1 when the triangle of corners c is among the n triangles of tri (as vxg_mesh_triangles
+ * gives them). */
+static int holds_triangle(const double *tri, int n, const double *c) {
+  for (int i = 0; i < n; i++) {
+    if (!memcmp(tri + 9 * i, c, 9 * sizeof *c)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+// with a cache, a gather reads a canonical ball that holds the asked one (at most 8 % wider),
+// every triangle meeting the asked ball among its triangles and none beyond it; through a
+// cache's slots it gives bitwise what it gives reading the ball each time, on a walk of small
+// steps (hits) and jumps (misses); without a cache, the asked ball's own triangles
+static void test_mesh_gather_canonical_ball_and_cache(void **state) {
+  (void)state;
+  mg_mesh g;
+  assert_int_equal(mg_icosphere(&g, 0.3, 3), 0);
+  struct vxg_mesh *m = mesh_of(&g, "ico");
+  vxg_gather_cache cache = {calloc(64, sizeof(vxg_gather_slot)), 64, 0, 0, 0};
+  assert_non_null(cache.slot);
+  enum { MAX = VXG_MESH_TRIS_MAX };
+  static double t0[9 * MAX], p0[4 * MAX], t1[9 * MAX], p1[4 * MAX], te[9 * MAX], pe[4 * MAX];
+  int g0[MAX], f0[3 * MAX], h0[MAX], g1[MAX], f1[3 * MAX], h1[MAX], ge[MAX];
+  vxc_rng rng = {0x5eed5eedull};
+  double p[3] = {0.3, 0, 0}, r = 0.02;
+  int checked = 0;
+  for (int i = 0; i < 3000; i++) {
+    if (i % 100 == 0) { /* a jump: a new point near the surface and a new radius */
+      for (int k = 0; k < 3; k++) {
+        p[k] = vxc_rng_uniform(&rng, -0.35, 0.35);
+      }
+      r = 0.3 * exp(vxc_rng_uniform(&rng, -6, -2));
+    } else { /* a step of a micrometre or so, as a body moves between queries */
+      for (int k = 0; k < 3; k++) {
+        p[k] += vxc_rng_uniform(&rng, -2e-6, 2e-6);
+      }
+    }
+    double cp[3], cr, d[3];
+    long long key[4];
+    assert_int_equal(vxg_gather_ball(p, r, cp, &cr, key), 0);
+    for (int k = 0; k < 3; k++) {
+      d[k] = p[k] - cp[k];
+    }
+    assert_true(sqrt(vxg_dot(d, d)) + r <= cr && cr <= 1.08 * r);
+    double r0[2], r1[2];
+    vxg_gather_cache none = {NULL, 0, 0, 0, 0}; /* the canonical ball read each time */
+    int n0 = vxg_mesh_gather(m, p, r, MAX, &none, t0, p0, g0, f0, h0, r0);
+    int n1 = vxg_mesh_gather(m, p, r, MAX, &cache, t1, p1, g1, f1, h1, r1);
+    assert_int_equal(n0, n1);
+    if (n0 < 0) {
+      continue;
+    }
+    assert_memory_equal(t0, t1, 9 * (size_t)n0 * sizeof *t0);
+    assert_memory_equal(p0, p1, 4 * (size_t)n0 * sizeof *p0);
+    assert_memory_equal(g0, g1, (size_t)n0 * sizeof *g0);
+    assert_memory_equal(f0, f1, 3 * (size_t)n0 * sizeof *f0);
+    assert_memory_equal(h0, h1, (size_t)n0 * sizeof *h0);
+    assert_memory_equal(r0, r1, sizeof r0);
+    /* a convex mesh: no vertex beyond a plane of its triangles (to rounding), and some
+       within one when it gives triangles of two planes */
+    assert_true(n0 == 0 || r0[0] <= 1e-15);
+    assert_true(n0 < 2 || h0[n0 - 1] == 0 || r0[1] > 0);
+    /* the asked ball's own triangles are all there; every one is within the canonical ball */
+    int ne = vxg_mesh_triangles(m, p, r, MAX, te, pe, ge, NULL);
+    assert_true(ne >= 0 && ne <= n0);
+    assert_int_equal(vxg_mesh_gather(m, p, r, MAX, NULL, t1, p1, g1, f1, h1, r1), ne);
+    assert_memory_equal(t1, te, 9 * (size_t)ne * sizeof *te);
+    for (int j = 0; j < ne; j++) {
+      assert_true(holds_triangle(t0, n0, te + 9 * j));
+    }
+    for (int j = 0; j < n0; j++) {
+      double c[3];
+      int feat;
+      double d2 = vxg_tri_closest(cp, t0 + 9 * j, t0 + 9 * j + 3, t0 + 9 * j + 6, c, &feat);
+      assert_true(sqrt(d2) <= cr * (1 + 1e-9));
+      assert_true(h0[j] <= j && g0[h0[j]] == g0[j]); /* the lowest of its group */
+      for (int i = 0; i < h0[j]; i++) {
+        assert_true(g0[i] != g0[j]);
+      }
+    }
+    checked++;
+  }
+  fprintf(stderr, "# %d gathers checked: %lld cache hits, %lld misses\n", checked, cache.hits,
+          cache.misses);
+  assert_true(checked > 1000 && cache.hits > 1000 && cache.misses >= 30);
+  free(cache.slot);
+  vxg_mesh_free(m);
+  mg_free(&g);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mesh_load_bundled_files),
@@ -898,6 +994,7 @@ int main(void) {
       cmocka_unit_test(test_mesh_hull_support_is_farthest_vertex),
       cmocka_unit_test(test_mesh_bounded_search_agrees),
       cmocka_unit_test(test_mesh_planes_near_a_point),
+      cmocka_unit_test(test_mesh_gather_canonical_ball_and_cache),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -139,7 +139,8 @@ static void test_spin_torque_and_state(void **state) {
 }
 
 
-/* Lifted clear of the table: no force, the contact lost and its state reset. */
+/* Lifted clear of the table: no force, the contact lost and its state reset; the step's
+ * metrics carry no distance, a query gives the gap. */
 static void test_apart(void **state) {
   (void)state;
   vxc_pair_wrench w;
@@ -153,6 +154,18 @@ static void test_apart(void **state) {
   for (int i = 0; i < VXC_STATE_SIZE; i++) {
     assert_double_near(s[i], 0, 0);
   }
+  /* a step computes no distance (none reads it); a query gives the ball's 0.01 m gap */
+  const vxc_metrics *m = vxc_pair_last_metrics(F.pair);
+  assert_int_equal(m->npair, 0);
+  assert_true(isnan(m->distance) && m->distance_exact == 0);
+  vxc_query *q = NULL;
+  vxc_metrics mq;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  assert_int_equal(vxc_query_run(q, F.table, &F.pt, F.ball, &F.pb, NULL, NULL, NULL, &mq, NULL),
+                   VXC_NO_CONTACT);
+  assert_double_near(mq.distance, 0.01, 1e-12);
+  assert_int_equal(mq.distance_exact, 1);
+  vxc_query_free(q);
 }
 
 

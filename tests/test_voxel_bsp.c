@@ -13,13 +13,16 @@
  *    minus its meeting with the cavity's cube;
  *  - a torus mesh cut by three planes through one point p: the region's boundary is the
  *    torus's triangles clipped by the planes plus faces on planes through p, so its moments
- *    are the tetrahedra of the clipped triangles with apex p.
+ *    are the tetrahedra of the clipped triangles with apex p;
+ *  - the L-channel stepped by micrometres against the U-channel on one workspace (its cache
+ *    of gathers warm): each step exact and bitwise equal to a fresh workspace's result.
  * Each answer must be exact to 1e-9 (volume, centroid; 1e-8 of the inertia's trace), with a
  * certified bracket at most 1e-9 of V wide, at the default rtol, not capped. */
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
 #include "tools/mesh_gen.h"
+#include "voxel/internal.h"
 #include "voxel/voxel.h"
 #include "tests/voxel_exact.h"
 
@@ -237,15 +240,43 @@ static void meet_pieces(const mg_mesh *a, const mg_mesh *pieces, int n, mg_momen
 }
 
 
+/* The exact moments of the channel l placed by lp meeting the channel u: the double sum
+ * over their convex pieces. */
+static void channels_meet(const channel *l, const vxg_xform *lp, const channel *u, mg_moments *ex) {
+  memset(ex, 0, sizeof *ex);
+  for (int j = 0; j < l->npiece; j++) {
+    mg_mesh pj;
+    mg_moments m;
+    assert_int_equal(moved(&l->piece[j], lp, &pj), 0);
+    meet_pieces(&pj, u->piece, u->npiece, &m);
+    ex->m0 += m.m0;
+    for (int k = 0; k < 3; k++) {
+      ex->m1[k] += m.m1[k];
+    }
+    for (int k = 0; k < 6; k++) {
+      ex->m2[k] += m.m2[k];
+    }
+    mg_free(&pj);
+  }
+}
+
+
 /* Cell a placed by w after p (its pose in b's frame) against b placed by w, at the default
- * options, into r. */
-static vxc_status query_pair(fixture *f, const vxg_cell *a, const vxg_xform *p, const vxg_cell *b,
-                             const vxg_xform *w, vxv_result *r) {
+ * options (with reuse_gathers 1 when reuse), into r. */
+static vxc_status query_reuse(fixture *f, const vxg_cell *a, const vxg_xform *p,
+                              const vxg_cell *b, const vxg_xform *w, int reuse, vxv_result *r) {
   vxg_xform wa;
   vxg_xform_compose(&wa, w, p);
   vxv_options o;
   vxv_options_default(&o);
+  o.reuse_gathers = reuse;
   return vxv_intersect(f->ws, a, &wa, b, w, &o, r);
+}
+
+
+static vxc_status query_pair(fixture *f, const vxg_cell *a, const vxg_xform *p, const vxg_cell *b,
+                             const vxg_xform *w, vxv_result *r) {
+  return query_reuse(f, a, p, b, w, 0, r);
 }
 
 
@@ -312,21 +343,7 @@ static void test_bsp_channel_pair(void **state) {
     memcpy(lp.t, at, sizeof at);
     vx_random_pose(&g, it % 2, 20 * s, &w);
     mg_moments ex;
-    memset(&ex, 0, sizeof ex);
-    for (int j = 0; j < l.npiece; j++) {
-      mg_mesh pj;
-      mg_moments m;
-      assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
-      meet_pieces(&pj, u.piece, u.npiece, &m);
-      ex.m0 += m.m0;
-      for (int k = 0; k < 3; k++) {
-        ex.m1[k] += m.m1[k];
-      }
-      for (int k = 0; k < 6; k++) {
-        ex.m2[k] += m.m2[k];
-      }
-      mg_free(&pj);
-    }
+    channels_meet(&l, &lp, &u, &ex);
     vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "u", &u.whole, 0, 0);
     assert_non_null(a);
     assert_non_null(b);
@@ -342,6 +359,58 @@ static void test_bsp_channel_pair(void **state) {
   }
   fprintf(stderr, "# %d channel pairs exact\n", cases);
   assert_true(cases >= 10);
+}
+
+
+// the L-channel stepped against the U-channel by a micrometre or so at a time, as an
+// integrator's stages move a body, on one workspace reusing gathers (vxv_options
+// .reuse_gathers, a tracked pair's): every result exact against the double
+// sum over their pieces and bitwise that of a fresh workspace (the thread's cache of mesh
+// gathers, warm after the first step, changes no figure)
+static void test_bsp_steps_warm_cache(void **state) {
+  fixture *f = *state;
+  const double s = 0.01;
+  channel u, l;
+  assert_int_equal(make_channel(&u, 0, s, 3 * s), 0);
+  assert_int_equal(make_channel(&l, 1, s, 2 * s), 0);
+  vxc_rng g = {0x7f4a7c159e3779b9ULL};
+  vxg_xform lp, w;
+  vx_random_pose(&g, 0, 0, &lp);
+  const double at[3] = {-2.5 * s, 0.5 * s, 0.3 * s};
+  memcpy(lp.t, at, sizeof at);
+  vx_random_pose(&g, 1, 20 * s, &w);
+  vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "u", &u.whole, 0, 0);
+  assert_non_null(a);
+  assert_non_null(b);
+  int exact = 0;
+  for (int step = 0; step < 12; step++) {
+    for (int k = 0; k < 3; k++) {
+      lp.t[k] += vxc_rng_uniform(&g, -2e-4, 2e-4) * s;
+    }
+    mg_moments ex;
+    channels_meet(&l, &lp, &u, &ex);
+    vxv_result warm, cold;
+    fixture fresh = {f->s, NULL};
+    assert_int_equal(vxv_workspace_create(NULL, &fresh.ws), VXC_OK);
+    assert_int_equal(query_reuse(f, a, &lp, b, &w, 1, &warm), VXC_OK);
+    assert_int_equal(query_reuse(&fresh, a, &lp, b, &w, 1, &cold), VXC_OK);
+    vxv_workspace_free(fresh.ws);
+    assert_true(ex.m0 > 1e-3 * s * s * s);
+    expect_exact(&warm, &ex, &w, s);
+    exact++;
+    assert_memory_equal(&warm.volume, &cold.volume, sizeof warm.volume);
+    assert_memory_equal(&warm.volume_lo, &cold.volume_lo, sizeof warm.volume_lo);
+    assert_memory_equal(&warm.volume_hi, &cold.volume_hi, sizeof warm.volume_hi);
+    assert_memory_equal(warm.centroid, cold.centroid, sizeof warm.centroid);
+    assert_memory_equal(warm.inertia, cold.inertia, sizeof warm.inertia);
+  }
+  assert_int_equal(exact, 12);
+  /* the warm workspace read most of its gathers from its cache */
+  const vxg_gather_cache *c = &f->ws->th[0]->bsp.gcache;
+  fprintf(stderr, "# warm cache: %lld hits, %lld misses\n", c->hits, c->misses);
+  assert_true(c->hits > 4 * c->misses && c->misses > 0);
+  channel_free(&u);
+  channel_free(&l);
 }
 
 
@@ -578,6 +647,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_bsp_box_in_channel, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_channel_pair, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bsp_steps_warm_cache, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_complement, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_cavity, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_torus_corner, setup, teardown),

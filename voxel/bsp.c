@@ -597,8 +597,9 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */
   double tri[9 * VXV_NEAR_TRIS], pl[4 * VXV_NEAR_TRIS], tol = 1e-10 * r + vxv_vertex_rounding(b);
   int grp[VXV_NEAR_TRIS], first[3 * VXV_NEAR_TRIS], gfirst[VXV_NEAR_TRIS], shape;
-  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tol, tri, pl, grp, first,
-                             gfirst, &shape);
+  vxg_gather_cache *gc = q->reuse_gathers ? &s->gcache : NULL; /* NULL: the leaf's own ball */
+  int n = vxg_atom_triangles(&qc->pc->atom[i], b->c, r, VXV_NEAR_TRIS, tol, gc, tri, pl, grp,
+                             first, gfirst, &shape);
   if (n < 0) {
     return -1;
   }

@@ -124,6 +124,8 @@ typedef struct vxv_query {
   int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
                     it only (column.c) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
+                        the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
   vxv_plane plane;
 } vxv_query;
@@ -301,7 +303,14 @@ typedef struct vxv_bsp {
   vxv_batom atom[VXV_BSP_ATOMS];
   vxv_cpoly poly[VXV_BSP_DEPTH];                /* the piece of each depth */
   int list[VXV_BSP_DEPTH + 1][VXV_BSP_TRIS];   /* its triangles */
+  vxg_gather_cache gcache; /* the thread's mesh gathers (vxv_options.reuse_gathers), kept
+                              from one query to the next (geom/gather.c: a hit gives what a
+                              miss computes; no slots when the memory cap has no room) */
 } vxv_bsp;
+
+/* Slots of a thread's cache of mesh gathers (a power of two), allocated by the first query
+ * with a mesh that reuses gathers. */
+#define VXV_GATHER_SLOTS 1024
 
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];
@@ -415,6 +424,10 @@ void vxv_ws_free(vxv_workspace *ws, void *p, size_t size);
 /* Grows *p (an array of *cap elements of `elem` bytes) to hold at least `need`; thread-safe
  * against the memory cap. Returns 0, or -1 (cap or allocation failure; *p unchanged). */
 int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t elem);
+/* Gives threads 0 .. nt - 1 their caches of mesh gathers (VXV_GATHER_SLOTS each) unless they
+ * have one; a thread whose cache would take more than an eighth of the memory cap, pass the
+ * cap or be refused by the allocator goes without (a cache only saves work). */
+void vxv_ws_gather_caches(vxv_workspace *ws, int nt);
 /* Makes sure `n` thread scratch areas exist. Returns the number available (>= 1), or 0. */
 int vxv_ws_threads(vxv_workspace *ws, int n);
 /* Runs job(ws, tid) on `n` threads (the caller as tid 0) over `nitems` items, which the

@@ -1109,6 +1109,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->h_min = fmin(opt->h_min, ext / 4);
   q->plane = opt->plane;
   q->tau = HUGE_VAL;
+  q->reuse_gathers = opt->reuse_gathers;
 }
 
 
@@ -1356,6 +1357,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  if (ws->top_mesh && opt.reuse_gathers) {
+    vxv_ws_gather_caches(ws, nt);
+  }
   if (opt.closed_form && vxv_closed_form(ws, &opt, lo, hi, &r)) {
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;

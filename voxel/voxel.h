@@ -134,6 +134,11 @@ typedef struct vxv_options {
                        bounds instead of a box of its region (geom/rodbore_box.c, which costs
                        about a tenth of the quadrature): for callers that need no tight
                        penetration bracket (a tracked pair); 0 (default) */
+  int reuse_gathers; /* 1: a leaf reads a mesh's triangles near it from the canonical ball
+                        that holds its ball, through its thread's cache kept from one query
+                        to the next (geom/gather.c: the same figures, hit or miss): for a
+                        tracked pair, whose next query moves the bodies by little; 0
+                        (default): from the leaf's own ball */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed

@@ -75,6 +75,25 @@ int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t el
 }
 
 
+void vxv_ws_gather_caches(vxv_workspace *ws, int nt) {
+  size_t size = VXV_GATHER_SLOTS * sizeof(vxg_gather_slot);
+  for (int t = 0; t < nt && t < ws->nth; t++) {
+    vxg_gather_cache *c = &ws->th[t]->bsp.gcache;
+    if (c->slot || size > ws->max_bytes / 8 || ws->bytes + size > ws->max_bytes) {
+      continue;
+    }
+    /* not vxv_ws_alloc: a refusal leaves the thread without a cache, the query unharmed */
+    c->slot = vxg_realloc(ws->al, NULL, size);
+    if (c->slot) {
+      memset(c->slot, 0, size); /* every slot empty */
+      c->nslot = VXV_GATHER_SLOTS;
+      ws->bytes += size;
+      ws->peak = ws->bytes > ws->peak ? ws->bytes : ws->peak;
+    }
+  }
+}
+
+
 static void *worker_main(void *arg);
 
 vxc_status vxv_workspace_create(const vxc_allocator *al, vxv_workspace **out) {
@@ -147,6 +166,7 @@ void vxv_workspace_free(vxv_workspace *ws) {
       vxv_ws_free(ws, th->buf[k], th->cap[k] * sizeof(vxv_leaf));
     }
     vxv_ws_free(ws, th->vis, th->capvis * sizeof *th->vis);
+    vxv_ws_free(ws, th->bsp.gcache.slot, (size_t)th->bsp.gcache.nslot * sizeof(vxg_gather_slot));
     vxv_ws_free(ws, th, sizeof *th);
   }
   vxv_ws_free(ws, ws->sub, ws->capsub * sizeof(vxv_subtree));
