@@ -56,9 +56,6 @@ static int long_axis(const vxv_box *b) {
 
 
 int vxv_box_column_axis(const vxv_query *q, const vxv_box *b) {
-  if (!q->columns) {
-    return -1;
-  }
   int la = long_axis(b);
   unsigned ok = la < 0 ? 7u : 1u << la; /* candidate axes */
   int curved = 0;

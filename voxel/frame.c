@@ -29,7 +29,7 @@ static int common_axes(const vxv_qcell *qc, const vxg_atom *atom, int natom) {
 
 
 int vxv_frame_cell(const vxv_query *q, const vxg_cell *const *cells) {
-  if (!q->columns || q->ncell != 2) {
+  if (q->ncell != 2) {
     return -1;
   }
   for (int k = 0; k < 2; k++) {

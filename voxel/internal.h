@@ -121,8 +121,6 @@ typedef struct vxv_query {
   double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
-  int columns;   /* 1: a box whose curved atoms are invariant along an axis is split across
-                    it only (column.c) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
                         the thread's cache */
@@ -520,7 +518,7 @@ int vxv_leaf_eval_value(const vxv_query *q, vxv_thread *th, const vxv_box *b, vx
 /* column.c */
 /* The axis (0..2) along which every MIXED atom of b that is not a plane is a quadric
  * invariant under translation (a cylinder or elliptic cylinder along it: its remainder over
- * the box does not grow with the box's extent along it), or -1 (none, q->columns off). */
+ * the box does not grow with the box's extent along it), or -1 (none). */
 int vxv_box_column_axis(const vxv_query *q, const vxv_box *b);
 /* The children of b into kid[]: halved along every axis but its column axis (if any),
  * numbered as split's octants; returns their count, 8 or 4. */
@@ -599,7 +597,7 @@ double vxv_cp_proj_faces(const vxv_cpoly *p, const double u[3], uint64_t skip);
 /* frame.c */
 /* The cell (0 or 1) whose own frame a query of the posed cells q (world axes) is integrated
  * in: one whose curved atoms are quadrics sharing an axis of invariance in its frame but
- * along no world axis, while the other cell is planes alone (rtol rule); else -1. */
+ * along no world axis, while the other cell is planes alone; else -1. */
 int vxv_frame_cell(const vxv_query *q, const vxg_cell *const *cells);
 /* The cells' transforms into cell fc's frame (cell frame -> frame): fc's the identity. */
 void vxv_frame_xforms(const vxg_xform *const *to_world, int fc, vxg_xform xf[2]);

@@ -15,9 +15,9 @@
  *     boxes and drop them from the area vector).
  *  2. Each box is classified against both cells (leaf.c, per atom, with masks inherited
  *     from the parent). INSIDE both: its exact moments are added (vxg_box_moments).
- *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf. Under the
- *     rtol rules a box whose curved atoms are invariant along an axis is split into four,
- *     across that axis only (column.c).
+ *     OUTSIDE either: dropped. MIXED: split into eight, or integrated as a leaf. A box whose
+ *     curved atoms are invariant along an axis is split into four, across that axis only
+ *     (column.c).
  *  3. A leaf is integrated exactly on linearised surfaces (leaf.c): every MIXED atom becomes
  *     a half-space, the tangent plane g.(x - c) + f(c) <= 0 at the leaf centre c shifted by
  *     an offset; the leaf is clipped by them and the volume, first and second moments of
@@ -1103,7 +1103,6 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->rtol_rule = opt->rtol > 0;
   q->parent_est = opt->parent_est && !q->rtol_rule;
   q->certified = opt->certified;
-  q->columns = q->rtol_rule;
   /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
      region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
   q->h_min = fmin(opt->h_min, ext / 4);

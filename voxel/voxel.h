@@ -92,7 +92,8 @@ typedef void (*vxv_visit_fn)(void *ud, const vxv_visit *v);
  *    until (V_hi - V_lo) <= rtol * V, or a cap is reached; h_min > 0 is then a floor on
  *    the leaf edge;
  *  - rtol = 0, h_min > 0: refine every boundary box whose linearisation is not exact
- *    until its edge is <= h_min (a boundary box cut only by planes is a leaf at any size,
+ *    until its edge (a column's across its axis) is <= h_min (a boundary box cut only by
+ *    planes is a leaf at any size,
  *    its integration being exact). For two cells without meshes, a contact too small for
  *    that leaf (the estimate below half the bracket's width, e.g. a shallow cap inside one
  *    leaf) is measured again with h_min halved, up to VXV_MAX_HALVINGS times. */
