@@ -111,6 +111,16 @@ typedef struct vxv_leaf {
 
 /* Pairs of coincident surfaces a query tracks (flush.c). */
 #define VXV_MAX_FLUSH 8
+/* Pairs of curved surfaces of nearly equal curvature a query combines (radical.c). */
+#define VXV_MAX_RADICAL 4
+
+/* Two curved quadric atoms, one of each cell, combined (radical.c): every point of the
+ * region satisfies c(x) <= 0 (c: the sum of their kept sides' quadrics, the second scaled),
+ * mag[k] bounding the coefficients and their rounding. */
+typedef struct vxv_radical {
+  int atom[2]; /* cell 0's atom, cell 1's */
+  double c[10], mag[10];
+} vxv_radical;
 
 typedef struct vxv_query {
   int ncell;
@@ -125,6 +135,8 @@ typedef struct vxv_query {
                     it only (column.c) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
+  int nrad;                    /* pairs of nearly equally curved surfaces (radical.c) */
+  vxv_radical rad[VXV_MAX_RADICAL];
   vxv_plane plane;
 } vxv_query;
 
@@ -586,6 +598,19 @@ void vxv_flush_init(vxv_query *q);
 /* 1 when the MIXED box b holds no volume of the region because both atoms of a flush pair
  * decide their cells over it: the region in b lies on their common surface. */
 int vxv_box_flush(const vxv_query *q, const vxv_box *b);
+/* The side of atom i that its cell qc keeps where it alone decides its primitive: 1 f <= 0,
+ * -1 f >= 0 (a complemented primitive's). */
+int vxv_kept_side(const vxv_qcell *qc, int i);
+/* 1 when cell k (qc) keeps atom i's side over the box b: atom i is undecided, and in a
+ * complemented primitive the only one (the others INSIDE). */
+int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
+
+/* radical.c: finds the pairs of curved quadric atoms, one of each of the query's two cells,
+ * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad). */
+void vxv_radical_init(vxv_query *q);
+/* 1 when the MIXED box b holds no point of the region: a pair's combination, whose atoms
+ * both decide their cells over b, is positive over b (rounding included). */
+int vxv_box_radical(const vxv_query *q, const vxv_box *b);
 
 /* bsp.c */
 /* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with

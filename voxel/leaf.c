@@ -327,7 +327,10 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   if (all_inside) {
     return VXG_INSIDE;
   }
-  return q->nflush > 0 && vxv_box_flush(q, b) ? VXG_OUTSIDE : VXG_MIXED;
+  if (q->nflush > 0 && vxv_box_flush(q, b)) {
+    return VXG_OUTSIDE;
+  }
+  return q->nrad > 0 && vxv_box_radical(q, b) ? VXG_OUTSIDE : VXG_MIXED;
 }
 
 

@@ -1092,6 +1092,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
   vxv_flush_init(q);
+  vxv_radical_init(q);
   ws->mpr_todo = opt->hull_test && ncell == 2;
   ws->mpr_done = 0;
   ws->top_mesh = 0;
