@@ -7,8 +7,10 @@
  *    of both cells, and the combination decides at least a fifth of the boxes the atoms'
  *    own bounds leave MIXED;
  *  - a peg pressed against one side of its hole, against the hole's far quadrant (apart by
- *    twice the clearance, a fortieth of the root cube): no contact, decided in the root
- *    grid (depth 0) under the fixed-leaf and the rtol rules. */
+ *    twice the clearance, a fortieth of the root cube), its shaft or its chamfered tip (a
+ *    frustum whose rim has the shaft's radius, 0.15 of the scale thick, along the world's
+ *    axes: the combination's bound is taken over the region's box): no contact, decided in
+ *    the root grid (depth 0) under the fixed-leaf and the rtol rules. */
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
@@ -47,6 +49,26 @@ static vxg_cell *rod_cell(fixture *f, const char *name, double s, double r, int 
 }
 
 
+/* A peg's tip of scale s: the 45-degree cone's frustum from radius r - 0.15 s up to r, cut
+ * to 0 <= z <= 0.15 s, its frame tilted by `tilt` about y and moved by `off` along x. */
+static vxg_cell *tip_cell(fixture *f, const char *name, double s, double r, double tilt,
+                          double off) {
+  vxg_xform m, t, apex;
+  const double y[3] = {0, 1, 0};
+  vxg_xform_identity(&m);
+  assert_int_equal(vxg_xform_axis_angle(&m, y, tilt), 0);
+  vxg_xform_translation(&t, off, 0, 0);
+  vxg_xform_compose(&m, &t, &m);
+  vxg_xform_translation(&apex, 0, 0, -(r - 0.15 * s));
+  vxg_xform_compose(&apex, &m, &apex);
+  vx_prim_spec pt[2] = {{VXG_CONE, {M_PI / 4}, 1, 0, &apex},
+                        {VXG_SLAB, {2, 0, 0.15 * s}, 3, 0, &m}};
+  vxg_cell *c = vx_cell(f->s, name, pt, 2);
+  assert_non_null(c);
+  return c;
+}
+
+
 /* The query of cells a and b, both posed by w (vxv_query as octree.c sets it up). */
 static void query_init(vxv_query *q, vxg_posed_cell pc[2], const vxg_cell *a, const vxg_cell *b,
                        const vxg_xform *w) {
@@ -57,7 +79,13 @@ static void query_init(vxv_query *q, vxg_posed_cell pc[2], const vxg_cell *a, co
   vxv_qcell_init(&q->cell[0], &pc[0]);
   vxv_qcell_init(&q->cell[1], &pc[1]);
   vxv_flush_init(q);
-  vxv_radical_init(q);
+  double lo[3], hi[3];
+  const double ref[3] = {0, 0, 0};
+  for (int k = 0; k < 3; k++) {
+    lo[k] = fmax(pc[0].aabb[k], pc[1].aabb[k]);
+    hi[k] = fmin(pc[0].aabb[3 + k], pc[1].aabb[3 + k]);
+  }
+  vxv_radical_init(q, lo, hi, ref);
 }
 
 
@@ -126,31 +154,36 @@ static void test_radical_sound(void **state) {
 }
 
 
-// a peg pressed against the +x side of its hole, against the hole's quadrant x, y < 0:
-// apart, decided in the root grid
+// a peg's shaft or tip pressed against the +x side of its hole, against the hole's quadrant
+// x, y < 0: apart, decided in the root grid
 static void test_radical_far_quadrant(void **state) {
   fixture *f = *state;
   vxc_rng g = {0x9b05688c2b3e6c1fULL};
   for (int it = 0; it < 8; it++) {
-    double s = it % 2 ? 0.01 : 1, R = 2 * s, r = 0.975 * R;
+    double s = it % 4 < 2 ? 1 : 0.01, R = 2 * s, r = 0.975 * R;
     char na[32], nb[32];
     snprintf(na, sizeof na, "peg%d", it);
     snprintf(nb, sizeof nb, "quadrant%d", it);
-    vxg_cell *peg = rod_cell(f, na, s, r, 0, 0.5 * M_PI / 180, R - r);
+    /* the shaft, or (every other one) its tip, a frustum 0.15 s thick whose rim has the
+       shaft's radius: a sliver of the root cube, whose bounds over the region's box decide */
+    vxg_cell *peg = it % 2 ? tip_cell(f, na, s, r, 0.5 * M_PI / 180, R - r)
+                           : rod_cell(f, na, s, r, 0, 0.5 * M_PI / 180, R - r);
     vxg_cell *quad = bore_cell(f, nb, s, 1);
+    /* the tip along the world's axes (the region's box, the cells' world boxes' common part,
+       is then as thin as the tip), the shaft at any orientation */
     vxg_xform w;
-    vx_random_pose(&g, it % 3 == 0, 10 * s, &w);
+    vx_random_pose(&g, it % 2 || it % 3 == 0, 10 * s, &w);
     vxv_options o;
     vxv_options_default(&o);
     o.closed_form = 0;
-    if (it % 4 < 2) {
+    if (it < 4) {
       o.rtol = 0;
       o.h_min = R / 40;
     }
     vxv_result res;
     vxc_status st = vxv_intersect(f->ws, peg, &w, quad, &w, &o, &res);
-    fprintf(stderr, "# peg %.4g against the far quadrant of bore %.4g: status %d, %lld boxes, depth %d\n",
-            r / s, R / s, (int)st, res.boxes, res.depth);
+    fprintf(stderr, "# %s %.4g against the far quadrant of bore %.4g: status %d, %lld boxes, depth %d\n",
+            it % 2 ? "tip" : "peg", r / s, R / s, (int)st, res.boxes, res.depth);
     assert_int_equal(st, VXC_NO_CONTACT);
     assert_int_equal(res.depth, 0);
   }

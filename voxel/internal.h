@@ -135,6 +135,8 @@ typedef struct vxv_query {
                     it only (column.c) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
+  double rlo[3], rhi[3];       /* the region's box (both cells' boxes' intersection), a
+                                  little widened, query frame (m) */
   int nrad;                    /* pairs of nearly equally curved surfaces (radical.c) */
   vxv_radical rad[VXV_MAX_RADICAL];
   vxv_plane plane;
@@ -606,10 +608,13 @@ int vxv_kept_side(const vxv_qcell *qc, int i);
 int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
 
 /* radical.c: finds the pairs of curved quadric atoms, one of each of the query's two cells,
- * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad). */
-void vxv_radical_init(vxv_query *q);
+ * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad); keeps the
+ * region's box [lo, hi] (world, m; it must hold both cells' intersection) in the query frame
+ * (origin ref). */
+void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]);
 /* 1 when the MIXED box b holds no point of the region: a pair's combination, whose atoms
- * both decide their cells over b, is positive over b (rounding included). */
+ * both decide their cells over b, is positive over b cut to the region's box (rounding
+ * included). */
 int vxv_box_radical(const vxv_query *q, const vxv_box *b);
 
 /* bsp.c */

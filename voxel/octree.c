@@ -1092,7 +1092,6 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
   vxv_flush_init(q);
-  vxv_radical_init(q);
   ws->mpr_todo = opt->hull_test && ncell == 2;
   ws->mpr_done = 0;
   ws->top_mesh = 0;
@@ -1357,6 +1356,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  vxv_radical_init(&ws->q, lo, hi, ref);
   if (opt.closed_form && vxv_closed_form(ws, &opt, lo, hi, &r)) {
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;

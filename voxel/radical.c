@@ -54,10 +54,18 @@ static int combine(const double qa[10], int sa, const double qb[10], int sb, vxv
 }
 
 
-void vxv_radical_init(vxv_query *q) {
+void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
   q->nrad = 0;
   if (q->ncell != 2) {
     return;
+  }
+  double ext = 0;
+  for (int k = 0; k < 3; k++) {
+    ext = vxv_max2(ext, hi[k] - lo[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    q->rlo[k] = lo[k] - ref[k] - 1e-9 * ext; /* widened beyond the frames' rounding */
+    q->rhi[k] = hi[k] - ref[k] + 1e-9 * ext;
   }
   const vxv_qcell *c0 = &q->cell[0], *c1 = &q->cell[1];
   for (int i = 0; i < c0->pc->natom; i++) {
@@ -82,11 +90,22 @@ void vxv_radical_init(vxv_query *q) {
 
 
 int vxv_box_radical(const vxv_query *q, const vxv_box *b) {
+  /* the box cut to the query's region (which holds the cells' intersection): its bounds
+     there are tighter (a peg's tip, a few millimetres thick, in a root cube of 8) */
+  double c[3], e[3];
+  for (int k = 0; k < 3; k++) {
+    double lo = vxv_max2(b->c[k] - b->e[k], q->rlo[k]), hi = b->c[k] + b->e[k];
+    hi = hi < q->rhi[k] ? hi : q->rhi[k];
+    if (!(lo <= hi)) {
+      return 0; /* beyond the region: left to the atoms */
+    }
+    c[k] = 0.5 * (lo + hi);
+    e[k] = 0.5 * (hi - lo);
+  }
   for (int p = 0; p < q->nrad; p++) {
     const vxv_radical *r = &q->rad[p];
     if (vxv_atom_alone(&q->cell[0], b, 0, r->atom[0]) &&
-        vxv_atom_alone(&q->cell[1], b, 1, r->atom[1]) &&
-        vxg_quadric_lower(r->c, r->mag, b->c, b->e) > 0) {
+        vxv_atom_alone(&q->cell[1], b, 1, r->atom[1]) && vxg_quadric_lower(r->c, r->mag, c, e) > 0) {
       return 1;
     }
   }
