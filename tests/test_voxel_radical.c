@@ -10,7 +10,7 @@
  *    twice the clearance, a fortieth of the root cube), its shaft or its chamfered tip (a
  *    frustum whose rim has the shaft's radius, 0.15 of the scale thick, along the world's
  *    axes: the combination's bound is taken over the region's box): no contact, decided in
- *    the root grid (depth 0) under the fixed-leaf and the rtol rules. */
+ *    the root grid (depth 0), leaves of a fortieth and a hundredth of the bore's radius. */
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
@@ -176,10 +176,8 @@ static void test_radical_far_quadrant(void **state) {
     vxv_options o;
     vxv_options_default(&o);
     o.closed_form = 0;
-    if (it < 4) {
-      o.rtol = 0;
-      o.h_min = R / 40;
-    }
+    o.rtol = 0; /* the fixed-leaf rule (the rtol rules do not take the combination) */
+    o.h_min = it < 4 ? R / 40 : R / 100;
     vxv_result res;
     vxc_status st = vxv_intersect(f->ws, peg, &w, quad, &w, &o, &res);
     fprintf(stderr, "# %s %.4g against the far quadrant of bore %.4g: status %d, %lld boxes, depth %d\n",

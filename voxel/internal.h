@@ -608,7 +608,8 @@ int vxv_kept_side(const vxv_qcell *qc, int i);
 int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
 
 /* radical.c: finds the pairs of curved quadric atoms, one of each of the query's two cells,
- * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad); keeps the
+ * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad; none under the
+ * rtol rules or with parent_est: pose the cells first); keeps the
  * region's box [lo, hi] (world, m; it must hold both cells' intersection) in the query frame
  * (origin ref). */
 void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]);

@@ -56,8 +56,9 @@ static int combine(const double qa[10], int sa, const double qb[10], int sb, vxv
 
 void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
   q->nrad = 0;
-  if (q->ncell != 2) {
-    return;
+  if (q->ncell != 2 || q->rtol_rule || q->parent_est) {
+    return; /* boxes dropped earlier would change the rtol rules' rounds, and the parent
+               estimate's families */
   }
   double ext = 0;
   for (int k = 0; k < 3; k++) {
