@@ -122,6 +122,12 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
+/* A lower bound, rounding included, of the quadric q (coefficients A..J as an atom's,
+ * query or atom frame; f in the units of q) over the axis-aligned box centre c, half-extents
+ * e (m), where mag[k] >= |q[k]| bounds each coefficient and its own rounding (a sum of
+ * scaled quadrics: the sum of their coefficients' magnitudes). */
+double vxg_quadric_lower(const double q[10], const double mag[10], const double c[3],
+                         const double e[3]);
 /* vxg_atom_eval given an upper bound on |f(p)| (HUGE_VAL: none), which keeps a mesh's
  * search to a small ball (vxg_mesh_distance_bounded); the same value and gradient. */
 double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound, double grad[3]);

@@ -347,6 +347,15 @@ static inline double quadric_slack(const double q[10], const double ax[3]) {
 }
 
 
+double vxg_quadric_lower(const double q[10], const double mag[10], const double c[3],
+                         const double e[3]) {
+  const double ax[3] = {fabs(c[0]) + e[0], fabs(c[1]) + e[1], fabs(c[2]) + e[2]};
+  double l, h, cross;
+  quadric_range(q, c, e, &l, &h, &cross);
+  return l - cross - ROUND_MARGIN * quadric_slack(mag, ax);
+}
+
+
 /* 1 when A..F are all +-0: OR of their bit patterns without the sign bits (one branch
  * instead of six floating-point comparisons on the hottest path). */
 static inline int quadratic_part_zero(const double q[10]) {

@@ -38,9 +38,7 @@ static int proportional(const double qa[10], const double qb[10]) {
 }
 
 
-/* The side of atom i of cell qc its cell keeps: 1 f <= 0, -1 f >= 0 (a complemented
- * primitive's atom, when it alone decides the primitive). */
-static int kept_side(const vxv_qcell *qc, int i) {
+int vxv_kept_side(const vxv_qcell *qc, int i) {
   return qc->comp[qc->prim_of[i]] ? -1 : 1;
 }
 
@@ -60,7 +58,7 @@ void vxv_flush_init(vxv_query *q) {
       }
       int s = proportional(a->q, b->q);
       /* opposite sides: B keeps s f_A <= 0 (plain) or s f_A >= 0 (complemented) */
-      if (s != 0 && s * kept_side(c1, j) * kept_side(c0, i) < 0) {
+      if (s != 0 && s * vxv_kept_side(c1, j) * vxv_kept_side(c0, i) < 0) {
         q->flush[q->nflush][0] = i;
         q->flush[q->nflush][1] = j;
         q->nflush++;
@@ -70,10 +68,7 @@ void vxv_flush_init(vxv_query *q) {
 }
 
 
-/* 1 when the cell keeps atom i's side of its surface over b: atom i is undecided, and in a
- * complemented primitive the only one (the others INSIDE: the primitive is then the
- * complement of atom i). */
-static int alone(const vxv_qcell *qc, const vxv_box *b, int k, int i) {
+int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i) {
   uint64_t bit = (uint64_t)1 << i;
   if (!qc->comp[qc->prim_of[i]]) {
     return (b->mixed[k] & bit) != 0;
@@ -85,7 +80,7 @@ static int alone(const vxv_qcell *qc, const vxv_box *b, int k, int i) {
 int vxv_box_flush(const vxv_query *q, const vxv_box *b) {
   for (int f = 0; f < q->nflush; f++) {
     int i = q->flush[f][0], j = q->flush[f][1];
-    if (alone(&q->cell[0], b, 0, i) && alone(&q->cell[1], b, 1, j)) {
+    if (vxv_atom_alone(&q->cell[0], b, 0, i) && vxv_atom_alone(&q->cell[1], b, 1, j)) {
       return 1;
     }
   }

@@ -111,6 +111,16 @@ typedef struct vxv_leaf {
 
 /* Pairs of coincident surfaces a query tracks (flush.c). */
 #define VXV_MAX_FLUSH 8
+/* Pairs of curved surfaces of nearly equal curvature a query combines (radical.c). */
+#define VXV_MAX_RADICAL 4
+
+/* Two curved quadric atoms, one of each cell, combined (radical.c): every point of the
+ * region satisfies c(x) <= 0 (c: the sum of their kept sides' quadrics, the second scaled),
+ * mag[k] bounding the coefficients and their rounding. */
+typedef struct vxv_radical {
+  int atom[2]; /* cell 0's atom, cell 1's */
+  double c[10], mag[10];
+} vxv_radical;
 
 typedef struct vxv_query {
   int ncell;
@@ -125,6 +135,10 @@ typedef struct vxv_query {
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
                         the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
+  double rlo[3], rhi[3];       /* the region's box (both cells' boxes' intersection), a
+                                  little widened, query frame (m) */
+  int nrad;                    /* pairs of nearly equally curved surfaces (radical.c) */
+  vxv_radical rad[VXV_MAX_RADICAL];
   vxv_plane plane;
 } vxv_query;
 
@@ -611,6 +625,23 @@ void vxv_flush_init(vxv_query *q);
 /* 1 when the MIXED box b holds no volume of the region because both atoms of a flush pair
  * decide their cells over it: the region in b lies on their common surface. */
 int vxv_box_flush(const vxv_query *q, const vxv_box *b);
+/* The side of atom i that its cell qc keeps where it alone decides its primitive: 1 f <= 0,
+ * -1 f >= 0 (a complemented primitive's). */
+int vxv_kept_side(const vxv_qcell *qc, int i);
+/* 1 when cell k (qc) keeps atom i's side over the box b: atom i is undecided, and in a
+ * complemented primitive the only one (the others INSIDE). */
+int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
+
+/* radical.c: finds the pairs of curved quadric atoms, one of each of the query's two cells,
+ * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad; none under the
+ * rtol rules or with parent_est: pose the cells first); keeps the
+ * region's box [lo, hi] (world, m; it must hold both cells' intersection) in the query frame
+ * (origin ref). */
+void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]);
+/* 1 when the MIXED box b holds no point of the region: a pair's combination, whose atoms
+ * both decide their cells over b, is positive over b cut to the region's box (rounding
+ * included). */
+int vxv_box_radical(const vxv_query *q, const vxv_box *b);
 
 /* bsp.c */
 /* Adds mesh atom i of cell k (comp: the cell keeps its outside) to the leaf b's BSP s, with

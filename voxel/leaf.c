@@ -327,7 +327,10 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   if (all_inside) {
     return VXG_INSIDE;
   }
-  return q->nflush > 0 && vxv_box_flush(q, b) ? VXG_OUTSIDE : VXG_MIXED;
+  if (q->nflush > 0 && vxv_box_flush(q, b)) {
+    return VXG_OUTSIDE;
+  }
+  return q->nrad > 0 && vxv_box_radical(q, b) ? VXG_OUTSIDE : VXG_MIXED;
 }
 
 
@@ -1570,27 +1573,29 @@ static int upper_offset(const vxv_box *b, const vxv_hs *h, double *d) {
  * Decides without a clip many boxes between two close surfaces; 0 when it does not decide. */
 static int pair_apart(const vxv_box *b, const vxv_hs *hs, int nh) {
   double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2]));
-  for (int j = 0; j < nh; j++) {
-    double dj;
-    if (!upper_offset(b, &hs[j], &dj)) {
-      continue;
+  /* each half-space's upper offset and normal's length, once */
+  double d[2 * VXG_MAX_ATOMS], len[2 * VXG_MAX_ATOMS];
+  int idx[2 * VXG_MAX_ATOMS], m = 0;
+  for (int j = 0; j < nh && j < 2 * VXG_MAX_ATOMS; j++) {
+    if (upper_offset(b, &hs[j], &d[m])) {
+      const double *n = hs[j].n;
+      len[m] = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+      idx[m++] = j;
     }
-    const double *nj = hs[j].n;
-    double lj = sqrt(nj[0] * nj[0] + nj[1] * nj[1] + nj[2] * nj[2]);
-    for (int k = j + 1; k < nh; k++) {
-      double dk;
-      if (!upper_offset(b, &hs[k], &dk)) {
-        continue;
-      }
-      const double *nk = hs[k].n;
+  }
+  for (int a = 0; a < m; a++) {
+    const double *nj = hs[idx[a]].n;
+    double dj = d[a], lj = len[a];
+    for (int c = a + 1; c < m; c++) {
+      const double *nk = hs[idx[c]].n;
       if (nj[0] * nk[0] + nj[1] * nk[1] + nj[2] * nk[2] >= 0) {
         continue; /* only pairs that face each other (others seldom decide) */
       }
-      double w = lj / sqrt(nk[0] * nk[0] + nk[1] * nk[1] + nk[2] * nk[2]);
+      double dk = d[c], w = lj / len[c];
       double reach = 0, n1 = 0; /* the box's reach along -m, m = nj + w nk, and |m|_1 */
       for (int i = 0; i < 3; i++) {
-        double m = nj[i] + w * nk[i];
-        reach += fabs(m) * b->e[i];
+        double mi = nj[i] + w * nk[i];
+        reach += fabs(mi) * b->e[i];
         n1 += fabs(nj[i]) + w * fabs(nk[i]);
       }
       if (-reach > dj + w * dk + 1e-12 * emax * n1 && isfinite(w) && isfinite(dj + w * dk)) {

@@ -1356,6 +1356,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  vxv_radical_init(&ws->q, lo, hi, ref);
   if (ws->top_mesh && opt.reuse_gathers) {
     vxv_ws_gather_caches(ws, nt);
   }
@@ -1377,6 +1378,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return no_contact(ws, ref, &r, res);
     }
     pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext);
+    vxv_radical_init(&ws->q, lo, hi, ref);
     for (int k = 0; k < ncell; k++) {
       ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */
     }

@@ -1,0 +1,114 @@
+/* radical.c: boxes between two curved surfaces of nearly equal curvature, one of each cell,
+ * proved empty by a combination of their quadrics (a peg's shaft in a bore of a little
+ * larger radius, a ball in a socket or a bore).
+ *
+ * Where cell A keeps f_a <= 0 and cell B keeps f_b <= 0 (each atom's kept side, as flush.c
+ * takes it: a complemented primitive's atom negated), every point of the region satisfies
+ * f_a + w f_b <= 0 for any w >= 0. When the two quadratic parts nearly cancel (w chosen by
+ * least squares), that combination is nearly linear: for two spheres or two parallel
+ * cylinders it is the power difference, whose zero set is their radical plane, the common
+ * tangent plane of two surfaces that touch. A box where its lower bound is positive holds
+ * nothing of the region, however close the two surfaces come across it (the gap between a
+ * rod and the far side of its bore, or the clearance beside the contact itself), where the
+ * atoms' own bounds and their tangent planes leave it MIXED down to the leaves. */
+#include <math.h>
+#include <string.h>
+
+#include "voxel/internal.h"
+
+/* Largest norm of the combination's quadratic part over that of cell A's atom: beyond, the
+ * surfaces' curvatures differ too much for the combination to be nearly linear. */
+#define RADICAL_RESIDUAL 0.6
+
+
+/* The combination of quadrics qa (kept side sa) and qb (kept side sb) into r: r->c =
+ * sa qa + w sb qb, w >= 0 by least squares on the quadratic parts, and r->mag bounding the
+ * coefficients and their rounding. 0 when the quadratic parts do not nearly cancel. */
+static int combine(const double qa[10], int sa, const double qb[10], int sb, vxv_radical *r) {
+  /* Frobenius products of the symmetric matrices (A..C their diagonal, D..F twice an
+     off-diagonal entry, which appears twice): the same whatever the query frame */
+  double ab = 0, bb = 0, aa = 0;
+  for (int k = 0; k < 6; k++) {
+    double a = sa * qa[k], b = sb * qb[k], wk = k < 3 ? 1 : 0.5;
+    aa += wk * a * a;
+    ab += wk * a * b;
+    bb += wk * b * b;
+  }
+  if (!(aa > 0 && bb > 0 && ab < 0)) {
+    return 0;
+  }
+  double w = -ab / bb, res = 0;
+  for (int k = 0; k < 6; k++) {
+    double d = sa * qa[k] + w * sb * qb[k];
+    res += (k < 3 ? 1 : 0.5) * d * d;
+  }
+  if (!(res <= RADICAL_RESIDUAL * RADICAL_RESIDUAL * aa) || !isfinite(w)) {
+    return 0;
+  }
+  for (int k = 0; k < 10; k++) {
+    r->c[k] = sa * qa[k] + w * sb * qb[k];
+    /* each coefficient rounds twice (a product and a sum): doubled */
+    r->mag[k] = 2 * (fabs(qa[k]) + w * fabs(qb[k]));
+  }
+  return 1;
+}
+
+
+void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
+  q->nrad = 0;
+  if (q->ncell != 2 || q->rtol_rule || q->parent_est) {
+    return; /* boxes dropped earlier would change the rtol rules' rounds, and the parent
+               estimate's families */
+  }
+  double ext = 0;
+  for (int k = 0; k < 3; k++) {
+    ext = vxv_max2(ext, hi[k] - lo[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    q->rlo[k] = lo[k] - ref[k] - 1e-9 * ext; /* widened beyond the frames' rounding */
+    q->rhi[k] = hi[k] - ref[k] + 1e-9 * ext;
+  }
+  const vxv_qcell *c0 = &q->cell[0], *c1 = &q->cell[1];
+  for (int i = 0; i < c0->pc->natom; i++) {
+    const vxg_atom *a = &c0->pc->atom[i];
+    if (a->kind != VXG_ATOM_QUADRIC || !(c0->curved >> i & 1)) {
+      continue;
+    }
+    for (int j = 0; j < c1->pc->natom && q->nrad < VXV_MAX_RADICAL; j++) {
+      const vxg_atom *b = &c1->pc->atom[j];
+      if (b->kind != VXG_ATOM_QUADRIC || !(c1->curved >> j & 1)) {
+        continue;
+      }
+      vxv_radical *r = &q->rad[q->nrad];
+      if (combine(a->q, vxv_kept_side(c0, i), b->q, vxv_kept_side(c1, j), r)) {
+        r->atom[0] = i;
+        r->atom[1] = j;
+        q->nrad++;
+      }
+    }
+  }
+}
+
+
+int vxv_box_radical(const vxv_query *q, const vxv_box *b) {
+  /* the box cut to the query's region (which holds the cells' intersection): its bounds
+     there are tighter (a peg's tip, a few millimetres thick, in a root cube of 8) */
+  double c[3], e[3];
+  for (int k = 0; k < 3; k++) {
+    double lo = vxv_max2(b->c[k] - b->e[k], q->rlo[k]), hi = b->c[k] + b->e[k];
+    hi = hi < q->rhi[k] ? hi : q->rhi[k];
+    if (!(lo <= hi)) {
+      return 0; /* beyond the region: left to the atoms */
+    }
+    c[k] = 0.5 * (lo + hi);
+    e[k] = 0.5 * (hi - lo);
+  }
+  for (int p = 0; p < q->nrad; p++) {
+    const vxv_radical *r = &q->rad[p];
+    if (vxv_atom_alone(&q->cell[0], b, 0, r->atom[0]) &&
+        vxv_atom_alone(&q->cell[1], b, 1, r->atom[1]) && vxg_quadric_lower(r->c, r->mag, c, e) > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
