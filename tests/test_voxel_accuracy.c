@@ -15,7 +15,10 @@
  *    closed forms: spherical caps 0.1 to 10 mm deep, the finite cylinder lying on a table
  *    (axis along x, then turned about z and tilted), at rtol 1e-2 to 1e-5; and so does the
  *    fixed-leaf rule's with parent_est (a tracked pair's hinted queries) on caps, the
- *    cylinder and a lens, wherever it is within 1e-2 V. */
+ *    cylinder, a lens and a torus lying flat, wherever it is within 1e-2 V.
+ *  - Leaves cut by one or two quadrics or a torus have third-order brackets: on fixed leaves
+ *    halved from 4 mm, those of caps, a lens and a flat torus (Pappus's ring of circular
+ *    segments) hold the closed forms and narrow by 6 or more a halving. */
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
@@ -108,22 +111,32 @@ static void test_capped_rtol_query_keeps_a_certified_bracket(void **state) {
 }
 
 
-/* a ball of radius 0.1 m sunk d into a level table: *V gets the spherical cap's volume */
-static vxc_status ball_case(fixture *f, double d, const vxv_options *o, vxv_result *r, double *V) {
+/* the cell of primitive sp (posed by xb) against a level table whose top is z = 0, its box
+ * shifted by (tx, ty) */
+static vxc_status on_table(fixture *f, const vx_prim_spec *sp, const vxg_xform *xb, double tx,
+                           double ty, const vxv_options *o, vxv_result *r) {
   static int n = 0;
   char name[32];
-  vx_prim_spec sp = {VXG_SPHERE, {0.1}, 1, 0, NULL}, box = {VXG_BOX, {1, 1, 0.1}, 3, 0, NULL};
-  snprintf(name, sizeof name, "ball%d", n);
-  vxg_cell *ball = vx_cell(f->s, name, &sp, 1);
+  vx_prim_spec box = {VXG_BOX, {1, 1, 0.1}, 3, 0, NULL};
+  snprintf(name, sizeof name, "body%d", n);
+  vxg_cell *body = vx_cell(f->s, name, sp, 1);
   snprintf(name, sizeof name, "flat%d", n++);
   vxg_cell *table = vx_cell(f->s, name, &box, 1);
-  assert_non_null(ball);
+  assert_non_null(body);
   assert_non_null(table);
-  vxg_xform xb, xt;
+  vxg_xform xt;
+  vxg_xform_translation(&xt, tx, ty, -0.05);
+  return vxv_intersect(f->ws, body, xb, table, &xt, o, r);
+}
+
+
+/* a ball of radius 0.1 m sunk d into a level table: *V gets the spherical cap's volume */
+static vxc_status ball_case(fixture *f, double d, const vxv_options *o, vxv_result *r, double *V) {
+  vx_prim_spec sp = {VXG_SPHERE, {0.1}, 1, 0, NULL};
+  vxg_xform xb;
   vxg_xform_translation(&xb, 0.0123, -0.0071, 0.1 - d);
-  vxg_xform_translation(&xt, 0.02, 0.01, -0.05);
   *V = M_PI * d * d * (0.1 - d / 3);
-  return vxv_intersect(f->ws, ball, &xb, table, &xt, o, r);
+  return on_table(f, &sp, &xb, 0.02, 0.01, o, r);
 }
 
 
@@ -221,14 +234,30 @@ static vxc_status lens_case(fixture *f, const vxv_options *o, vxv_result *r, dou
 }
 
 
-// a leaf cut by one or two quadrics has a third-order bracket: at fixed leaves of 4, 2, 1 and
-// 0.5 mm the brackets of a 5 mm spherical cap, of a cylinder lying 1 mm deep and of a lens
-// (two caps meeting at a rim) hold the closed forms and narrow by at least 6 per halving of
-// the leaf (h^3 over the O(h^-2) boundary leaves: 8; the planar enclosures narrow by 4, h^2)
+/* a torus R 0.08 m, r 0.03 m lying flat, d deep, in a level table: *V gets Pappus's volume,
+ * the ring of the tube's circular segments (their centroids on the core circle) */
+static void torus_case(fixture *f, double d, const vxv_options *o, vxv_result *r, double *V) {
+  const double R = 0.08, rt = 0.03;
+  vx_prim_spec tor = {VXG_TORUS, {R, rt}, 2, 0, NULL};
+  vxg_xform xc;
+  vxg_xform_translation(&xc, 0.0013, -0.0007, rt - d);
+  assert_int_equal(on_table(f, &tor, &xc, 0, 0, o, r), VXC_OK);
+  double seg[4];
+  vx_segment(rt, d, seg);
+  *V = 2 * M_PI * R * seg[0];
+}
+
+
+// a leaf cut by one or two quadrics, or by a torus (its Taylor model, torus_taylor), has a
+// third-order bracket: at fixed leaves of 4, 2, 1 and 0.5 mm the brackets of a 5 mm
+// spherical cap, of a cylinder lying 1 mm deep, of a lens (two caps meeting at a rim) and of
+// a torus lying flat 1 mm deep (Pappus) hold the closed forms and narrow by at least 6 per
+// halving of the leaf (h^3 over the O(h^-2) boundary leaves: 8; the planar enclosures narrow
+// by 4, h^2)
 static void test_third_order_brackets(void **state) {
   fixture *f = *state;
-  static const char *const name[3] = {"cap", "cylinder", "lens"};
-  for (int c = 0; c < 3; c++) {
+  static const char *const name[4] = {"cap", "cylinder", "lens", "torus"};
+  for (int c = 0; c < 4; c++) {
     double prev = 0;
     for (int k = 0; k < 4; k++) {
       vxv_options o;
@@ -241,8 +270,10 @@ static void test_third_order_brackets(void **state) {
         assert_int_equal(ball_case(f, 5e-3, &o, &r, &V), VXC_OK);
       } else if (c == 1) {
         roller_case(f, 1e-3, &o, &r, &V);
-      } else {
+      } else if (c == 2) {
         assert_int_equal(lens_case(f, &o, &r, &V), VXC_OK);
+      } else {
+        torus_case(f, 1e-3, &o, &r, &V);
       }
       double w = r.volume_hi - r.volume_lo;
       print_message("# %s h %.2g mm: bracket %.3e V, planar enclosures %.3e V\n", name[c],
@@ -480,13 +511,13 @@ static void test_mesh_alone_icosphere_matches_pyramids_and_octree(void **state) 
 // under the fixed-leaf rule with parent_est (what a tracked pair's hinted queries run: each
 // final leaf's parent integrated too, the difference divided by 2 in families of
 // third-order leaves) the estimate bounds the actual error wherever it is within 1e-2 V:
-// caps 0.1 to 10 mm deep, the cylinder lying 1 mm deep and the lens, on leaves 8 mm to
-// 0.4 mm in steps of 2^(1/3)
+// caps 0.1 to 10 mm deep, the cylinder lying 1 mm deep, the lens and a torus lying flat 1 mm
+// deep, on leaves 8 mm to 0.4 mm in steps of 2^(1/3)
 static void test_parent_estimate_bounds_fixed_leaf_error(void **state) {
   fixture *f = *state;
   const double depths[3] = {1e-4, 1e-3, 1e-2};
   int checked = 0;
-  for (int c = 0; c < 5; c++) {
+  for (int c = 0; c < 6; c++) {
     for (int k = 0; k < 14; k++) {
       vxv_options o;
       vx_octree_options(&o);
@@ -499,8 +530,10 @@ static void test_parent_estimate_bounds_fixed_leaf_error(void **state) {
         assert_int_equal(ball_case(f, depths[c], &o, &r, &V), VXC_OK);
       } else if (c == 3) {
         roller_case(f, 1e-3, &o, &r, &V);
-      } else {
+      } else if (c == 4) {
         assert_int_equal(lens_case(f, &o, &r, &V), VXC_OK);
+      } else {
+        torus_case(f, 1e-3, &o, &r, &V);
       }
       double err = fabs(r.volume - V);
       if (r.error_estimate <= 1e-2 * r.volume) {

@@ -96,7 +96,7 @@ typedef struct vxv_leaf {
   double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
                      none yet) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
-  int order3;     /* 1: its curved surfaces are one or two quadrics, on their mean planes
+  int order3;     /* 1: its curved surfaces are one or two quadrics or tori, on their mean planes
                      (leaf.c): its value's error falls as h^5 rather than the planar
                      enclosures' h^4; with a bracket, also one third_order narrowed */
   int apart;      /* 1: the region in it has parts whose bounding boxes do not meet (a mesh
@@ -180,6 +180,8 @@ typedef struct vxv_hs {
   const double *q; /* the remainder's quadratic coefficients A..F (the quadric's own, or
                       qbuf for a torus), for re-centring; NULL: none */
   double qbuf[6];
+  double cub, cubg; /* a torus's q = qbuf: bounds over the leaf on |r - q| (m) and on
+                       |grad (r - q)| (r the exact remainder); 0 for a quadric */
   double s, f0; /* sign (-1: complemented) and value at the centre */
 } vxv_hs;
 

@@ -17,7 +17,8 @@
  *  - torus (an exact distance D - r to the core circle, D its distance): the Hessian of D
  *    has norm <= max(1 / D, 1 / rho) (rho the distance to the axis), so over the ball of
  *    radius rad (the half-diagonal) |r| <= rad^2 / 2 max(1 / (D_c - rad), 1 / (rho_c - rad))
- *    when both are positive;
+ *    when both are positive; tighter, the range of its Taylor model's quadric (the Hessian
+ *    at c) widened by the bound on the cubic rest (torus_taylor);
  *  - otherwise vxg_atom_curvature_bound, and when it has no bound, no bracket (the leaf's
  *    lower volume is 0 and its upper volume ignores the atom).
  * Then {s g.y <= -(s f0 + max s r)} is inside the true set and {s g.y <= -(s f0 + min s r)}
@@ -35,8 +36,9 @@
  * with no upper polyhedron). The lower region takes R's lower half-spaces and the Q_g's upper
  * ones (a bigger hole), the upper region the reverse.
  *
- * A leaf with one or two curved half-spaces, quadrics', and no groups narrows its bracket to
- * third order (third_order); pgap keeps the planar one, which the estimate rule weighs by.
+ * A leaf with one or two curved half-spaces, quadrics' or tori's (their Taylor models), and no
+ * groups narrows its bracket to third order (third_order); pgap keeps the planar one, which
+ * the estimate rule weighs by.
  * Its value is third order too (vxv_leaf.order3): the mean planes' error falls as h^5.
  *
  * The ranges are widened by a rounding allowance and every leaf's bracket by a bound on the
@@ -386,27 +388,40 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b) {
 }
 
 
+/* Range [*lo, *hi] of the quadratic form q (coefficients A..F) over the box of half-extents
+ * ex about 0 (each diagonal term between 0 and its value at the corner, each cross term
+ * within +-|coefficient| times the half-extents); *qa = the sum of |coefficients|. */
+static void quad_range(const double *q, const double ex[3], double *lo, double *hi, double *qa) {
+  *lo = *hi = *qa = 0;
+  for (int k = 0; k < 3; k++) {
+    double t = q[k] * ex[k] * ex[k];
+    *lo += t < 0 ? t : 0;
+    *hi += t > 0 ? t : 0;
+    *qa += fabs(q[k]);
+  }
+  for (int k = 3; k < 6; k++) {
+    double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
+    *lo -= t;
+    *hi += t;
+    *qa += fabs(q[k]);
+  }
+}
+
+
 /* Range [*rl, *rh] and mean *rm of the remainder of atom a over the box of half-extents
- * ex centred at c, where f0 = f(c) and g its gradient. Returns 0, or -1 when no bound is
- * known. */
+ * ex centred at c, where f0 = f(c) and g its gradient; for a torus given tq (torus_taylor:
+ * the quadratic part tq, the rest within cub), the tighter of the curvature bound and tq's
+ * range widened by cub (both rigorous). Returns 0, or -1 when no bound is known. */
 static int remainder_range(const vxg_atom *a, const double c[3], const double ex[3], double f0,
-                           const double g[3], double *rl, double *rh, double *rm) {
+                           const double g[3], const double *tq, double cub, double *rl, double *rh,
+                           double *rm) {
   double e = vxv_max2(ex[0], vxv_max2(ex[1], ex[2])), e2 = e * e;
   if (a->kind == VXG_ATOM_QUADRIC) {
     const double *q = a->q;
     double lo = 0, hi = 0, qa = 0;
     int plane = q[0] == 0 && q[1] == 0 && q[2] == 0 && q[3] == 0 && q[4] == 0 && q[5] == 0;
-    for (int k = 0; k < 3 && !plane; k++) {
-      double t = q[k] * ex[k] * ex[k];
-      lo += t < 0 ? t : 0;
-      hi += t > 0 ? t : 0;
-      qa += fabs(q[k]);
-    }
-    for (int k = 3; k < 6 && !plane; k++) { /* a plane's sums stay 0 */
-      double t = fabs(q[k]) * ex[VXG_SYM_ROW[k]] * ex[VXG_SYM_COL[k]];
-      lo -= t;
-      hi += t;
-      qa += fabs(q[k]);
+    if (!plane) { /* a plane's sums stay 0 */
+      quad_range(q, ex, &lo, &hi, &qa);
     }
     /* rounding of f0, g and the evaluation of the plane */
     double slack =
@@ -430,6 +445,12 @@ static int remainder_range(const vxg_atom *a, const double c[3], const double ex
       *rl = -t;
       *rh = t;
       *rm = 0;
+      if (tq) {
+        double lo, hi, qa;
+        quad_range(tq, ex, &lo, &hi, &qa);
+        *rl = fmax(*rl, lo - cub);
+        *rh = fmin(*rh, hi + cub);
+      }
       return 0;
     }
     return -1;
@@ -478,13 +499,12 @@ static void poly_copy(vxg_poly *dst, const vxg_poly *src) {
 }
 
 
-/* Half the Hessian of a torus atom (the distance D to its core circle, minus r) at c, as
- * quadric coefficients A..F of the quadratic remainder. The Hessian of D has eigenvalue 1 / D
- * across the tube in the meridian plane, (rho - R) / (D rho) along the parallel circle and 0
- * along the gradient. Returns 0, or -1 on the axis or the core circle. */
-static int torus_hessian(const vxg_atom *a, const double c[3], double q6[6]) {
-  double p[3];
-  vxg_xform_point(&a->to_local, c, p);
+/* Half the Hessian of a torus atom (the distance D to its core circle, minus r) at c (p: c in
+ * the torus's frame), as quadric coefficients A..F of the quadratic remainder (world frame).
+ * The Hessian of D has eigenvalue 1 / D across the tube in the meridian plane,
+ * (rho - R) / (D rho) along the parallel circle and 0 along the gradient. Returns 0, or -1
+ * on the axis or the core circle. */
+static int torus_hessian(const vxg_atom *a, const double p[3], double q6[6]) {
   double rho = sqrt(p[0] * p[0] + p[1] * p[1]), u = rho - a->size[0];
   double dist = sqrt(u * u + p[2] * p[2]);
   if (!(rho > 0) || !(dist > 0)) {
@@ -515,13 +535,51 @@ static int torus_hessian(const vxg_atom *a, const double c[3], double q6[6]) {
 }
 
 
+/* The Taylor model of torus atom a (f = D - r, D the distance to the core circle) over the
+ * box of half-extents ex about c, f0 = f(c): q6 its half Hessian at c (torus_hessian), and
+ * bounds on the rest of the remainder r(y) = f(c + y) - f0 - g.y over the ball of radius
+ * rad (the half-diagonal) that holds the box: |r - q| <= *cub, |grad (r - q)| <= *cubg.
+ * Along a unit direction, D = |w| with w = (rho - R, z), rho = |(x, y)|, and the derivatives
+ * of a norm |v| are bounded by 1, 1 / |v| and k / |v|^2 (k = 2 / sqrt 3 = 3 max t (1 - t^2));
+ * as |w'| <= 1, |w''| <= 1 / rho and |w'''| <= k / rho^2, the chain rule gives
+ * |D'''| <= T = k / D^2 + 3 / (D rho) + k / rho^2, D and rho at their least over the ball
+ * (D_c - rad, rho_c - rad: both must be positive). Taylor's remainders then give
+ * |r - q| <= T rad^3 / 6 and |grad (r - q)| <= T rad^2 / 2 (a symmetric trilinear form's
+ * norm is its largest value on a unit direction), each widened for the rounding of f0, g
+ * and q. Returns 0, or -1 (no model) near the axis or the core circle. */
+static int torus_taylor(const vxg_atom *a, const double c[3], const double ex[3], double f0,
+                        double q6[6], double *cub, double *cubg) {
+  double pl[3];
+  vxg_xform_point(&a->to_local, c, pl);
+  double rad = sqrt(ex[0] * ex[0] + ex[1] * ex[1] + ex[2] * ex[2]);
+  double dm = f0 + a->size[1] - rad, rm = sqrt(pl[0] * pl[0] + pl[1] * pl[1]) - rad;
+  if (!(dm > 0) || !(rm > 0) || torus_hessian(a, pl, q6) != 0) {
+    return -1;
+  }
+  const double k = 1.1547006; /* 2 / sqrt(3), rounded up */
+  double T = k / (dm * dm) + 3 / (dm * rm) + k / (rm * rm);
+  const double *tr = a->to_local.t;
+  double scale = fabs(f0) + rad + a->size[0] + a->size[1] + fabs(tr[0]) + fabs(tr[1]) +
+                 fabs(tr[2]) + fabs(c[0]) + fabs(c[1]) + fabs(c[2]);
+  *cub = T * rad * rad * rad / 6 + 64 * DBL_EPSILON * scale;
+  *cubg = T * rad * rad / 2 + 64 * DBL_EPSILON * (1 + scale / dm);
+  return isfinite(*cub) && isfinite(*cubg) ? 0 : -1;
+}
+
+
 /* Adds the half-space of atom i of cell k (sign s) to th->hs; returns 0 or -1 when the atom
- * has no remainder bound (the leaf then has no lower polyhedron). */
+ * has no remainder bound (the leaf then has no lower polyhedron). A torus with a Taylor
+ * model (torus_taylor) takes it as a quadric's (q = qbuf, cub, cubg): its range, its mean
+ * plane and third_order's bracket. */
 static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, double f0,
                   const double g[3], vxv_hs *h) {
   const vxg_atom *a = &q->cell[k].pc->atom[i];
   double rl = 0, rh = 0, rm = 0;
-  int ok = remainder_range(a, b->c, b->e, f0, g, &rl, &rh, &rm) == 0;
+  h->cub = h->cubg = 0;
+  int taylor =
+      a->kind == VXG_ATOM_TORUS && torus_taylor(a, b->c, b->e, f0, h->qbuf, &h->cub, &h->cubg) == 0;
+  int ok =
+      remainder_range(a, b->c, b->e, f0, g, taylor ? h->qbuf : NULL, h->cub, &rl, &rh, &rm) == 0;
   if (q->plane == VXV_PLANE_TANGENT || !ok) {
     rm = 0;
   }
@@ -531,14 +589,15 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
   h->cell = k;
   h->group = 0;
   h->q = a->kind == VXG_ATOM_QUADRIC ? a->q : NULL;
-  if (a->kind == VXG_ATOM_TORUS && ok && q->plane == VXV_PLANE_MEAN &&
-      torus_hessian(a, b->c, h->qbuf) == 0) {
-    /* the remainder's leading term from the Hessian at the centre (an estimate only: the
-     * bracket keeps the rigorous bound) */
+  if (taylor && ok) {
     h->q = h->qbuf;
-    const double *ex = b->e;
-    rm = (h->qbuf[0] * ex[0] * ex[0] + h->qbuf[1] * ex[1] * ex[1] + h->qbuf[2] * ex[2] * ex[2]) / 3;
-    rm = rm < rl ? rl : (rm > rh ? rh : rm);
+    if (q->plane == VXV_PLANE_MEAN) {
+      /* the remainder's mean over the box, from its quadratic part */
+      const double *ex = b->e;
+      rm = (h->qbuf[0] * ex[0] * ex[0] + h->qbuf[1] * ex[1] * ex[1] + h->qbuf[2] * ex[2] * ex[2]) /
+           3;
+      rm = rm < rl ? rl : (rm > rh ? rh : rm);
+    }
   }
   h->s = s;
   h->f0 = f0;
@@ -819,7 +878,7 @@ static double cp_groups(vxv_thread *th, const vxv_cpoly *r, const vxv_hs *hs, in
 /* A curved half-space's figures for third_order: unit normal u, |n|, the half-width delta of
  * the planar enclosures' slab about the mid plane, kappa >= max over the box of
  * |grad r . u| = |2 u^T M y| (M the remainder's matrix; a column's axis, which M does not
- * involve, adds nothing). */
+ * involve, adds nothing), plus a torus's cubg. */
 typedef struct t3_surf {
   double nn, u[3], delta, kappa;
 } t3_surf;
@@ -842,7 +901,7 @@ static int t3_init(const vxv_box *b, const vxv_hs *h, t3_surf *t) {
       t->kappa += 2 * fabs(t->u[i] * m[i][j]) * b->e[j];
     }
   }
-  t->kappa *= 1 + 1e-12;
+  t->kappa = t->kappa * (1 + 1e-12) + h->cubg;
   t->delta = fmax(h->dm - h->dl, h->dh - h->dm) / t->nn;
   return t->kappa < 0.5 * t->nn && isfinite(t->delta) ? 0 : -1;
 }
@@ -902,8 +961,8 @@ static double t3_integral(const vxv_hs *h, const vxv_cpface *f, double *round) {
 }
 
 
-/* A third-order bracket for a leaf whose curved half-spaces, one or two, are quadrics' (no
- * groups). B is the leaf clipped by its exact planes, M = B and the mid half-spaces
+/* A third-order bracket for a leaf whose curved half-spaces, one or two, are quadrics' or
+ * tori's (no groups). B is the leaf clipped by its exact planes, M = B and the mid half-spaces
  * {n_i.y <= dm_i} the mid polyhedron (volume vmid), F_i its face on plane i (f[i]: area,
  * int y y^T dA; none: zero). For one surface, u = n / |n| and y = s u + w: the true set is {phi <=
  * 0}, phi = n.y - dm + sg (r(y) - rm), r the quadratic remainder. As |n| > 2 kappa, phi increases
@@ -919,7 +978,9 @@ static double t3_integral(const vxv_hs *h, const vxv_cpface *f, double *round) {
  * exactly, P from the faces of that polyhedron in slab 1); the second with C = B and T1,
  * whose section of plane 2 differs from F2 within slab 1 (area A21, a face of B, slab 1 and
  * P2: an error delta2 A21 in the integral) and whose boundary in slab 2 lies on B's faces or
- * in slabs 1 and 2 (S12, projected whole). Narrows [*lo, *hi] (never widens it). Returns 0,
+ * in slabs 1 and 2 (S12, projected whole). A torus's remainder is its Taylor model's
+ * quadric q plus a rest within cub (its gradient within cubg, added to kappa): I, from q,
+ * is off by at most cub area. Narrows [*lo, *hi] (never widens it). Returns 0,
  * or -1 when not applicable (the bracket unchanged). */
 static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nc, const int *jc,
                        const vxv_cpoly *base, double vmid, const vxv_cpface *f, double *lo,
@@ -932,7 +993,7 @@ static int third_order(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
     }
     double round, I = t3_integral(&hs[jc[i]], &f[i], &round);
     centre -= I / t[i].nn;
-    w += round / t[i].nn;
+    w += (round + hs[jc[i]].cub * f[i].area) / t[i].nn; /* a torus's remainder beyond q */
   }
   const vxv_hs *h1 = &hs[jc[0]];
   vxv_cpoly *s = &th->cterm;
@@ -1227,10 +1288,11 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       }
     }
   }
-  /* a leaf whose curved half-spaces, one or two, are quadrics' gets a third-order bracket */
+  /* a leaf whose curved half-spaces, one or two, are quadrics' (or tori's Taylor models) gets
+     a third-order bracket */
   int jc[2], nc = 0;
   for (int j = 0; j < nh && ng == 0 && ncurved <= 2 && !lo_empty && nh < VXV_CP_PLANES; j++) {
-    if (!hs[j].exact && hs[j].q && hs[j].q != hs[j].qbuf && hs[j].use_hi) {
+    if (!hs[j].exact && hs[j].q && hs[j].use_hi) {
       jc[nc++] = j;
     }
   }
@@ -1278,7 +1340,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   memcpy(out, mm, 10 * sizeof *out);
   memcpy(out + 12, mm + 12, 3 * sizeof *out);
-  /* one or two quadrics on their mean planes: a third-order value (when the bracket is
+  /* one or two quadrics (or tori) on their mean planes: a third-order value (when the bracket is
      computed, also one that third_order narrows, below) */
   out[24] = nc > 0 && base->nv > 0;
   if (value_only) {
@@ -1360,7 +1422,10 @@ static int groups_to_heuristic(vxv_hs *hs, int nh, int ng) {
   int m = 0;
   for (int j = 0; j < nh; j++) {
     if (hs[j].group == 0) {
-      hs[m++] = hs[j];
+      int own = hs[j].q == hs[j].qbuf; /* a torus's quadric moves with it */
+      hs[m] = hs[j];
+      hs[m].q = own ? hs[m].qbuf : hs[m].q;
+      m++;
     }
   }
   return m;
