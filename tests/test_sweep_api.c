@@ -13,18 +13,8 @@ static char dir[64];
 static char data[4096];
 
 
-static void put(const char *name, const char *text) {
-  char path[256];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
-
 static vxc_sweep *load(const char *name, const char *text, vxc_status want, vxc_error *err) {
-  put(name, text);
+  vxc_test_write(dir, name, text);
   char path[256];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   vxc_sweep *s = NULL;
@@ -53,7 +43,7 @@ static int setup(void **state) {
            "    (pose 0 0 1))\n"
            "  (contact table ball (params (mu_c 0.05)) (voxel 1e-3)))\n",
            data, data);
-  put("t.vxt", task);
+  vxc_test_write(dir, "t.vxt", task);
   return 0;
 }
 

@@ -147,15 +147,6 @@ static void shape_text(const body *b, char *out, size_t n) {
   }
 }
 
-static void write_file(const char *dir, const char *name, const char *text) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* q = a b (quaternions w x y z). */
 static void qmul(const double a[4], const double b[4], double q[4]) {
   q[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
@@ -241,7 +232,7 @@ static void test_rest(void **state) {
   (void)state;
   char dir[] = "/tmp/vxc-task-corpus-XXXXXX";
   assert_non_null(mkdtemp(dir));
-  write_file(dir, "table.vxm", "(solid table (cell top (box 1 1 0.04) (pose (translate 0 0 -0.02))))");
+  vxc_test_write(dir, "table.vxm", "(solid table (cell top (box 1 1 0.04) (pose (translate 0 0 -0.02))))");
   int ncase = 2 * NFAMILY;
   for (int i = 0; i < ncase; i++) {
     body b;
@@ -250,7 +241,7 @@ static void test_rest(void **state) {
     char task[4096], model[512];
     make_case(i, &b, &k_v, task, sizeof task, &closed);
     shape_text(&b, model, sizeof model);
-    write_file(dir, "s.vxm", model);
+    vxc_test_write(dir, "s.vxm", model);
     vxc_task *t = NULL;
     vxc_error err;
     vxc_status st = vxc_task_parse(task, strlen(task), "corpus", dir, NULL, &t, &err);

@@ -36,16 +36,6 @@ static double expected_volume(double d) {
 }
 
 
-static void write_file(const char *dir, const char *name, const char *text) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "w");
-  assert_non_null(f);
-  fputs(text, f);
-  assert_int_equal(fclose(f), 0);
-}
-
-
 static void remove_file(const char *dir, const char *name) {
   char path[4200];
   snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -89,12 +79,12 @@ static void test_driven_peg_into_fixed_block(void **state) {
   assert_non_null(mkdtemp(dir));
   char text[2048];
   snprintf(text, sizeof text, "(solid rod (cell rod (cylinder %.17g) (slab z 0 0.05)))\n", ROD_R);
-  write_file(dir, "rod.vxm", text);
+  vxc_test_write(dir, "rod.vxm", text);
   snprintf(text, sizeof text,
            "(solid bore (cell body (box 0.04 0.04 %.17g) (not (cylinder %.17g))\n"
            "  (pose (translate 0 0 %.17g))))\n",
            BLOCK_H, BORE_R, -BLOCK_H / 2);
-  write_file(dir, "bore.vxm", text);
+  vxc_test_write(dir, "bore.vxm", text);
   snprintf(text, sizeof text,
            "(task insert (duration 0.2) (integrator rk4 (step 1e-3)) (record (every 0.01))\n"
            "  (body block (model \"bore.vxm\") (fixed) (pose 0 0 0))\n"

@@ -246,14 +246,36 @@ static void test_voxel_rotated_boxes_give_the_triangular_prism(void **state) {
 }
 
 
-// a cylinder lying on a table overlaps it in a circular-segment prism
-static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
-  fixture *f = *state;
-  const double R = 0.05, L = 0.3, d = 0.004;
+/* The finite cylinder R, L (axis z in its cell) as cell "roller". */
+static vxg_cell *roller_cell(fixture *f, double R, double L) {
   vx_prim_spec cyl[2] = {{VXG_CYLINDER, {R}, 1, 0, NULL},
                          {VXG_SLAB, {2, -L / 2, L / 2}, 3, 0, NULL}};
   vxg_cell *c = vx_cell(f->s, "roller", cyl, 2);
   assert_non_null(c);
+  return c;
+}
+
+
+/* The prism of circular segments of depth d of that cylinder lying along x on a table whose
+ * top is z = 0, its axis over the origin: V, centroid c and J about it (world axes). */
+static void segment_prism(double R, double L, double d, double *V, double c[3], double J[9]) {
+  double seg[4];
+  vx_segment(R, d, seg);
+  double A = seg[0], wc = seg[1] / A, w2 = seg[2] - A * wc * wc, u2 = seg[3];
+  *V = A * L;
+  c[0] = c[1] = 0;
+  c[2] = R - d + wc;
+  const double J0[9] = {
+      L * (u2 + w2), 0, 0, 0, A * L * L * L / 12 + L * w2, 0, 0, 0, A * L * L * L / 12 + L * u2};
+  memcpy(J, J0, sizeof J0);
+}
+
+
+// a cylinder lying on a table overlaps it in a circular-segment prism
+static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
+  fixture *f = *state;
+  const double R = 0.05, L = 0.3, d = 0.004;
+  vxg_cell *c = roller_cell(f, R, L);
   vxg_cell *table = box_cell(f, "table", 1, 1, 0.1);
   /* axis z turned onto x, at height R - d */
   vxg_xform rot, tr, xc, xt;
@@ -268,12 +290,10 @@ static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
   o.h_min = 0.002;
   vxv_result r;
   assert_int_equal(vxv_intersect(f->ws, c, &xc, table, &xt, &o, &r), VXC_OK);
-  double seg[4];
-  vx_segment(R, d, seg);
-  double A = seg[0], wc = seg[1] / A, w2 = seg[2] - A * wc * wc, u2 = seg[3];
-  double V = A * L, cc[3] = {0.01, -0.02, R - d + wc};
-  double J[9] = {
-      L * (u2 + w2), 0, 0, 0, A * L * L * L / 12 + L * w2, 0, 0, 0, A * L * L * L / 12 + L * u2};
+  double V, cc[3], J[9];
+  segment_prism(R, L, d, &V, cc, J);
+  cc[0] += 0.01;
+  cc[1] += -0.02;
   check(&r, V, cc, J, d, 1e-4, 1e-3, 1e-4);
   /* contact area: the segment's chord times the length */
   double chord = 2 * sqrt(2 * R * d - d * d);
@@ -288,17 +308,10 @@ static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
 static void test_voxel_turned_cylinder_on_table_in_its_frame(void **state) {
   fixture *f = *state;
   const double R = 0.05, L = 0.3, d = 0.004;
-  vx_prim_spec cyl[2] = {{VXG_CYLINDER, {R}, 1, 0, NULL},
-                         {VXG_SLAB, {2, -L / 2, L / 2}, 3, 0, NULL}};
-  vxg_cell *c = vx_cell(f->s, "roller", cyl, 2);
+  vxg_cell *c = roller_cell(f, R, L);
   vxg_cell *table = box_cell(f, "table", 1, 1, 0.1);
-  assert_non_null(c);
-  double seg[4];
-  vx_segment(R, d, seg);
-  double A = seg[0], wc = seg[1] / A, w2 = seg[2] - A * wc * wc, u2 = seg[3];
-  double V = A * L, c0[3] = {0, 0, R - d + wc};
-  double J0[9] = {
-      L * (u2 + w2), 0, 0, 0, A * L * L * L / 12 + L * w2, 0, 0, 0, A * L * L * L / 12 + L * u2};
+  double V, c0[3], J0[9];
+  segment_prism(R, L, d, &V, c0, J0);
   vxc_rng rng = {2026};
   for (int it = 0; it < 8; it++) {
     double yaw = it % 4 == 0 ? M_PI / 2 * (it / 4) : vxc_rng_uniform(&rng, 0, 2 * M_PI);

@@ -61,6 +61,17 @@ static inline int vxc_test_rmtree(const char *dir) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Writes `text` to the file dir/name (a test's model or task file); fails the test when
+ * the file cannot be written. */
+static inline void vxc_test_write(const char *dir, const char *name, const char *text) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  assert_int_equal(fclose(f), 0);
+}
+
 /* Volume (m^3) of the cap of height h (m) of a ball of radius R (m): pi h^2 (R - h / 3);
  * 0 for h <= 0. */
 static inline double vxc_test_cap_volume(double R, double h) {
