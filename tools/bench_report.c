@@ -25,10 +25,10 @@ static int fail(const char *what, int e) {
 }
 
 
-/* CPU seconds of this process. */
+/* CPU seconds of the calling thread (a task runs on it). */
 static double cpu_s(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -185,9 +185,10 @@ static void scenarios(FILE *f, const char *dir, double budget) {
           "The bundled task files (`%s/*.vxt`) run by the library, each from its start until\n"
           "its duration or %.0f s of CPU time, whichever comes first: as the file asks, then\n"
           "with every fast path off (`vxc task --no-closed-form`: the octree for every\n"
-          "contact). Real-time factor: simulated seconds per CPU second of this process (one\n"
-          "thread). A run stopped by the CPU budget measures only its start, often the cheaper\n"
-          "part (before contact).\n\n"
+          "contact). Real-time factor: simulated seconds per CPU second of the thread that\n"
+          "runs it (the library's own work; a mesh's BVH is built by Embree's threads, which\n"
+          "are not counted). A run stopped by the CPU budget measures only its start, often\n"
+          "the cheaper part (before contact).\n\n"
           "| task | simulated s | of | CPU s | real-time factor | queries | end "
           "| fast paths off: simulated s | CPU s | real-time factor | queries | end |\n"
           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n",
