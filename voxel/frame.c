@@ -2,8 +2,9 @@
  * axes give the column rule (column.c) an axis the world's do not: a cylinder (of any
  * radius, with any planes) lying at any angle against a cell of planes, such as a pin, a
  * shaft or a roller on a table or in a vee. Its leaves are then columns along the cylinder
- * whatever its pose (an axis-aligned lying cylinder takes tens of leaves where one turned by
- * 30 degrees took thousands), and the sums are turned back into the world's axes at the end.
+ * whatever its pose, as an axis-aligned one's are in the world (cubes would take a leaf
+ * count that grows with the contact's length over the leaf edge), and the sums are turned
+ * back into the world's axes at the end.
  * A query with a visitor stays in the world's axes: its elements are world boxes. */
 #include <math.h>
 
