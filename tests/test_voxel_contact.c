@@ -304,7 +304,7 @@ static void test_voxel_cylinder_on_table_gives_segment_prism(void **state) {
 // the same roller turned about the vertical at seeded angles (a quarter of them multiples of
 // 90 degrees): the same segment prism turned, under the estimate rule, in a few hundred boxes
 // whatever the angle (the query works in the roller's frame, where its leaves are columns;
-// in the world's axes a turned roller's cubes take tens of thousands)
+// in the world's axes a turned roller's cubes take over ten thousand boxes)
 static void test_voxel_turned_cylinder_on_table_in_its_frame(void **state) {
   fixture *f = *state;
   const double R = 0.05, L = 0.3, d = 0.004;

@@ -86,6 +86,11 @@ void vxv_frame_to_world(const vxg_xform *f, double ref[3], vxv_acc *tot) {
     tot->s[VXV_ACC_AREA + k] = ra[k];
     tot->c[VXV_ACC_M1 + k] = tot->c[VXV_ACC_AREA + k] = 0;
   }
-  double rf[3] = {ref[0], ref[1], ref[2]};
-  vxg_xform_point(f, rf, ref);
+  vxv_frame_point(f, ref);
+}
+
+
+void vxv_frame_point(const vxg_xform *f, double p[3]) {
+  double q[3] = {p[0], p[1], p[2]};
+  vxg_xform_point(f, q, p);
 }

@@ -620,6 +620,8 @@ void vxv_frame_xforms(const vxg_xform *const *to_world, int fc, vxg_xform xf[2])
 /* Sums about ref in a frame placed by f (frame -> world) into world axes, ref into the
  * world. */
 void vxv_frame_to_world(const vxg_xform *f, double ref[3], vxv_acc *tot);
+/* p (a point of the frame placed by f) into the world, in place. */
+void vxv_frame_point(const vxg_xform *f, double p[3]);
 
 /* flush.c: finds the pairs of quadric atoms of the query's two cells that are one surface
  * kept on opposite sides (q->flush). */

@@ -1374,11 +1374,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return VXC_ERR_ARG;
     }
     if (empty) {
-      vxg_xform_point(to_world[fc], (double[3]){ref[0], ref[1], ref[2]}, ref);
+      vxv_frame_point(to_world[fc], ref);
       return no_contact(ws, ref, &r, res);
     }
-    pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext);
-    vxv_radical_init(&ws->q, lo, hi, ref);
+    pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext); /* no radical pair: planes */
     for (int k = 0; k < ncell; k++) {
       ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */
     }
@@ -1402,7 +1401,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (hulls_disjoint(ws)) {
     /* disjoint hulls: nothing counted, whatever the threads classified meanwhile */
     if (fc >= 0) {
-      vxg_xform_point(to_world[fc], (double[3]){ref[0], ref[1], ref[2]}, ref);
+      vxv_frame_point(to_world[fc], ref);
     }
     return no_contact(ws, ref, &r, res);
   }
