@@ -399,11 +399,18 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
     peers_note(&p, note);
   }
   int rc = CLI_OK;
-  char names[64][64];
   const char *known[64];
   int nknown = 0;
   for (int t = 0; t < mc_templates() && rc == CLI_OK; t++) {
+    if (nknown < 64) { /* the template's name, for the hint to --only */
+      known[nknown++] = mc_template_name(t);
+    }
     for (int v = 0; v < o->variants && rc == CLI_OK; v++) {
+      char name[sizeof ((mc_case *)0)->name];
+      snprintf(name, sizeof name, "%s #%d", mc_template_name(t), v);
+      if (o->only && !strstr(name, o->only)) {
+        continue; /* not built: a case's draw depends on (seed, t, v) alone */
+      }
       mc_case c;
       int made = mc_make(t, v, o->seed, &in, &c, msg, sizeof msg);
       if (made == 1) {
@@ -413,24 +420,13 @@ static int run_all(const bench_mesh_opts *o, const char *dir, mesh_row *rows, in
         fprintf(stderr, "vxc bench: %s\n", msg);
         return CLI_FAIL;
       }
-      if (v == 0 && nknown < 64) { /* the template's name, for the hint to --only */
-        int len = (int)strcspn(c.name, "#");
-        while (len > 0 && c.name[len - 1] == ' ') {
-          len--;
-        }
-        snprintf(names[nknown], sizeof names[0], "%.*s", len, c.name);
-        known[nknown] = names[nknown];
-        nknown++;
-      }
-      if (!o->only || strstr(c.name, o->only)) {
-        mesh_row *r = &rows[*nrow];
-        if (run_case(&c, &p, dir, o->quick ? 30 : 300, r) != 0) {
-          rc = CLI_FAIL;
-        } else {
-          (*nrow)++;
-          if (!o->json) {
-            print_row(r);
-          }
+      mesh_row *r = &rows[*nrow];
+      if (run_case(&c, &p, dir, o->quick ? 30 : 300, r) != 0) {
+        rc = CLI_FAIL;
+      } else {
+        (*nrow)++;
+        if (!o->json) {
+          print_row(r);
         }
       }
       mc_free(&c);

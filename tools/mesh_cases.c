@@ -311,6 +311,10 @@ int mc_templates(void) {
   return (int)(sizeof templates / sizeof templates[0]);
 }
 
+const char *mc_template_name(int t) {
+  return templates[t].name;
+}
+
 /* ---- scale and the common motion ------------------------------------------------------- */
 
 static void scale_mesh(mg_mesh *g, double s) {

@@ -53,6 +53,9 @@ typedef struct mc_inputs {
 /* The number of case templates (the cases of variant 0). */
 int mc_templates(void);
 
+/* Template t's name; a case's is this name, " #" and its variant. */
+const char *mc_template_name(int t);
+
 /* Builds template t's variant v (v = 0: nominal) drawn from seed. Returns 0; 1 when the
  * template's input files are not given (c untouched); -1 when a file cannot be read or is
  * malformed (msg says which and where) or out of memory. */
