@@ -16,7 +16,10 @@
  * descendants. The pieces on the wanted side of every atom
  * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
  * When every atom is locally convex or concave (bsp_add_atom's labels), no triangle needs a
- * test: the leaf is cut by the atoms' planes alone (peel, below).
+ * test: the leaf is cut by the atoms' planes alone (peel, below); a piece that peel leaves
+ * to the BSP of the others sees only the triangles whose part in the box is not beyond one
+ * of its peeled half-spaces, and a leaf whose general atom lies inside a concave one's
+ * convex set is decided by one side (peel_empty).
  *
  * The area vector of cell 0's surface: the faces of the kept pieces that lie on a split
  * plane of cell 0's triangles are summed with their orientation; where kept pieces meet on
@@ -46,8 +49,10 @@ typedef struct bsp_run {
   int pieces;
   int fail;
   int bit_split;   /* the plane bit of the BSP's first split (after the peeled planes) */
+  int ncon;        /* the peeled half-spaces that hold the current piece, con (n.y <= d) */
   int poly0;       /* the BSP's first polyhedron buffer (after those peel holds) */
   vxv_cpface face[VXV_CP_PLANES];
+  double con[64][4];
 } bsp_run;
 
 
@@ -421,6 +426,83 @@ static int peel_fits(const vxv_bsp *s) {
 }
 
 
+/* t's part in the leaf's box grown by tol (the triangle clipped by the box's six planes:
+ * Sutherland-Hodgman) into t->cv, t->ncv: a convex polygon that holds every point of t in
+ * the box. */
+static void tri_in_box(const bsp_run *r, vxv_btri *t) {
+  double buf[2][18][3]; /* room for any rounding (a clip of n corners gives at most 2 n) */
+  const double(*src)[3] = (const double(*)[3])t->v;
+  int n = 3, nb = 0;
+  for (int f = 0; f < 6 && n > 0 && n <= 9; f++) {
+    int c = f % 3, cut = 0;
+    double sg = f < 3 ? 1 : -1, lim = r->b->e[c] + r->tol, s[9];
+    for (int i = 0; i < n; i++) {
+      s[i] = sg * src[i][c] - lim;
+      cut |= s[i] > 0;
+    }
+    if (!cut) {
+      continue; /* all inside this face's plane */
+    }
+    double(*dst)[3] = buf[nb];
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+      int j = i + 1 < n ? i + 1 : 0;
+      if (s[i] <= 0) {
+        memcpy(dst[out++], src[i], sizeof dst[0]);
+      }
+      if ((s[i] <= 0) != (s[j] <= 0)) {
+        double u = s[i] / (s[i] - s[j]);
+        for (int a = 0; a < 3; a++) {
+          dst[out][a] = src[i][a] + u * (src[j][a] - src[i][a]);
+        }
+        dst[out][c] = sg * lim; /* on the plane, whatever the rounding */
+        out++;
+      }
+    }
+    src = (const double(*)[3])dst;
+    nb = !nb;
+    n = out;
+  }
+  t->ncv = n <= 9 ? n : -2; /* -2: more corners than a convex clip gives: not decided */
+  if (n <= 9) {
+    memcpy(t->cv, src, (size_t)n * sizeof t->cv[0]);
+  }
+}
+
+
+/* 1 when t's part in the leaf's box misses the current piece: it is empty, or lies beyond
+ * one of the peeled half-spaces that hold the piece by more than the rounding (the piece is
+ * inside each). 0 when not decided. */
+static int tri_clear(bsp_run *r, vxv_btri *t) {
+  for (int pass = 0; pass < 2 && r->ncon > 0; pass++) {
+    /* its corners first (the triangle whole beyond a half-space), then its part in the box */
+    const double(*cv)[3] = pass ? (const double(*)[3])t->cv : (const double(*)[3])t->v;
+    int n = 3;
+    if (pass) {
+      if (t->ncv == -1) {
+        tri_in_box(r, t);
+      }
+      n = t->ncv;
+      if (n == 0) {
+        return 1;
+      }
+    }
+    for (int j = 0; j < r->ncon && n > 0; j++) {
+      const double *c = r->con[j];
+      double lim = c[3] + r->tol * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]));
+      int v = 0;
+      while (v < n && vxg_dot(c, cv[v]) > lim) {
+        v++;
+      }
+      if (v == n) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
 /* The general atoms' part of the piece p, left by peel (its atoms decided) at plane bit
  * `bit` and buffer depth `depth`: the BSP of the general atoms' triangles that cross p. */
 static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits, int depth) {
@@ -428,7 +510,8 @@ static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits,
   unsigned known = ~s->general; /* the peeled atoms are decided */
   int *list = s->list[VXV_BSP_DEPTH], n = 0;
   for (int i = 0; i < s->ntri; i++) {
-    if ((s->general >> s->tri[i].atom & 1) && tri_crosses(p, &s->tri[i], r->tol)) {
+    vxv_btri *t = &s->tri[i];
+    if ((s->general >> t->atom & 1) && !tri_clear(r, t) && tri_crosses(p, t, r->tol)) {
       list[n++] = i;
     }
   }
@@ -449,6 +532,82 @@ static const vxv_cpoly *peel_clip(bsp_run *r, vxv_cpoly *dst, const vxv_cpoly *p
     return NULL;
   }
   return rc == 1 ? p : dst;
+}
+
+
+/* The half-space sg (n.y) <= sg d of the plane pl (n, d) onto the peeled ones that hold
+ * the current piece (none beyond their room: a piece has fewer to test then, never a
+ * wrong one). */
+static void con_push(bsp_run *r, const double *pl, double sg) {
+  if (r->ncon < 64) {
+    double *c = r->con[r->ncon++];
+    for (int k = 0; k < 4; k++) {
+      c[k] = sg * pl[k];
+    }
+  }
+}
+
+
+/* 1 when the leaf's region in p is proved empty without a piece: its atoms are one general
+ * atom T and one whose kept side is the outside of a convex set C (a concave mesh, or a
+ * complemented convex one), every triangle of T lies inside C within the leaf's box (its part
+ * there, grown by the rounding, strictly inside every plane of C), and a vertex v of p lies
+ * beyond every plane of C, at which T's side is its cell's other one. Then p minus C, the
+ * union of the convex sets p minus one half-space of C that all hold v, is connected and
+ * meets no triangle of T, so it lies on v's side of T. v's side is taken only when the
+ * surface is farther from v than the evaluation's rounding. 0 when not decided. */
+static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
+  vxv_bsp *s = r->s;
+  if (s->natom != 2 || (s->general != 1 && s->general != 2)) {
+    return 0;
+  }
+  int g = s->general == 2;
+  const vxv_batom *c = &s->atom[!g], *t = &s->atom[g];
+  if ((c->shape == VXG_LOCAL_CONVEX) != c->comp || c->npl < 1) {
+    return 0; /* its kept side is convex: no C */
+  }
+  double in = c->shape == VXG_LOCAL_CONVEX ? 1 : -1; /* C: in (n.y - d) <= 0, every plane */
+  for (int i = 0; i < s->ntri; i++) {
+    vxv_btri *u = &s->tri[i];
+    if (u->atom != g) {
+      continue;
+    }
+    if (u->ncv == -1) {
+      tri_in_box(r, u);
+    }
+    for (int v = 0; v < u->ncv; v++) {
+      for (int j = 0; j < c->npl; j++) {
+        const double *pl = c->pl[j];
+        double lim = r->tol * (fabs(pl[0]) + fabs(pl[1]) + fabs(pl[2]));
+        if (!(in * (vxg_dot(pl, u->cv[v]) - pl[3]) < -lim)) {
+          return 0;
+        }
+      }
+    }
+    if (u->ncv < 0) {
+      return 0;
+    }
+  }
+  for (int v = 0; v < p->nv; v++) {
+    int beyond = 1;
+    for (int j = 0; j < c->npl && beyond; j++) {
+      const double *pl = c->pl[j];
+      double lim = r->tol * (fabs(pl[0]) + fabs(pl[1]) + fabs(pl[2]));
+      beyond = in * (vxg_dot(pl, p->pos[v]) - pl[3]) > lim;
+    }
+    if (!beyond) {
+      continue;
+    }
+    const double *y = p->pos[v];
+    double x[3] = {r->b->c[0] + y[0], r->b->c[1] + y[1], r->b->c[2] + y[2]};
+    const vxg_atom *atom = &r->q->cell[t->cell].pc->atom[t->atom];
+    double f = vxg_atom_eval_bounded(atom, x, t->bound + sqrt(vxg_dot(y, y)), NULL);
+    if (!(fabs(f) > 1e-9 * vxv_box_radius(r->b))) {
+      return 0; /* the surface too near v to read its side */
+    }
+    return (f <= 0) == t->comp; /* v on the side of T its cell does not keep */
+  }
+  return 0;
 }
 
 
@@ -477,13 +636,16 @@ static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits,
   uint64_t mine = at->cell == 0 ? (((uint64_t)1 << at->npl) - 1) << bit : 0;
   vxv_cpoly *buf = &r->s->poly[3 * depth];
   const vxv_cpoly *cur = p;
+  int ncon = r->ncon;
   if ((at->shape == VXG_LOCAL_CONVEX) != at->comp) {
     for (int j = 0; j < at->npl && cur && cur->nv > 0; j++) {
       cur = peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], sg, bit + j);
+      con_push(r, at->pl[j], sg);
     }
     if (cur && cur->nv > 0) {
       peel(r, cur, a + 1, bit + at->npl, abits | mine, depth + 1);
     }
+    r->ncon = ncon;
     return;
   }
   /* C: the concave mesh's outside, or the complemented convex mesh's inside */
@@ -491,10 +653,15 @@ static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits,
   for (int j = 0; j < at->npl && cur && cur->nv > 0 && !r->fail; j++) {
     const vxv_cpoly *out = peel_clip(r, &buf[2], cur, at->pl[j], -in, bit + j);
     if (out && out->nv > 0) {
+      int held = r->ncon;
+      con_push(r, at->pl[j], -in);
       peel(r, out, a + 1, bit + at->npl, abits | mine, depth + 1);
+      r->ncon = held;
     }
     cur = r->fail ? NULL : peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], in, bit + j);
+    con_push(r, at->pl[j], in);
   }
+  r->ncon = ncon;
 }
 
 
@@ -517,7 +684,9 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
     r->rb[3 + k] = -HUGE_VAL;
   }
   if (p->nv > 0 && peel_fits(s)) {
-    peel(r, p, 0, s->bit0, 0, 0);
+    if (!peel_empty(r, p)) {
+      peel(r, p, 0, s->bit0, 0, 0);
+    }
   } else if (p->nv > 0) {
     r->fail = 1; /* the peeled atoms' planes do not fit */
   }
@@ -573,6 +742,7 @@ static void leaf_tri(const vxv_box *b, const double *tri, const double *pl, cons
   t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
   t->group = grp[j];
   t->atom = a;
+  t->ncv = -1;
   for (int v = 0; v < 3; v++) {
     const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
     double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};

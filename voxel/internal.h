@@ -282,6 +282,9 @@ typedef struct vxv_btri {
   double olen[3]; /* |o[k]| */
   int group;      /* the coplanar group (mesh triangle index) */
   int atom;       /* index in vxv_bsp.atom */
+  int ncv;        /* corners of its part in the leaf's box (grown by the rounding), cv;
+                     -1 until a BSP after a peel needs them */
+  double cv[9][3];
 } vxv_btri;
 
 typedef struct vxv_batom {
