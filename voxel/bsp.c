@@ -548,6 +548,20 @@ static void con_push(bsp_run *r, const double *pl, double sg) {
 }
 
 
+/* 1 when the n points v lie strictly inside every plane of c (in (n.y - d) < -lim[j]). */
+static int inside_c(const vxv_batom *c, double in, const double *lim, const double (*v)[3], int n) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < c->npl; j++) {
+      const double *pl = c->pl[j];
+      if (!(in * (vxg_dot(pl, v[i]) - pl[3]) < -lim[j])) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+
 /* 1 when the leaf's region in p is proved empty without a piece: its atoms are one general
  * atom T and one whose kept side is the outside of a convex set C (a concave mesh, or a
  * complemented convex one), every triangle of T lies inside C within the leaf's box (its part
@@ -567,33 +581,29 @@ static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
     return 0; /* its kept side is convex: no C */
   }
   double in = c->shape == VXG_LOCAL_CONVEX ? 1 : -1; /* C: in (n.y - d) <= 0, every plane */
+  double lim[VXV_NEAR_TRIS]; /* each plane's margin for the rounding */
+  for (int j = 0; j < c->npl; j++) {
+    lim[j] = r->tol * (fabs(c->pl[j][0]) + fabs(c->pl[j][1]) + fabs(c->pl[j][2]));
+  }
   for (int i = 0; i < s->ntri; i++) {
     vxv_btri *u = &s->tri[i];
     if (u->atom != g) {
       continue;
     }
+    if (inside_c(c, in, lim, (const double(*)[3])u->v, 3)) {
+      continue; /* the whole triangle */
+    }
     if (u->ncv == -1) {
       tri_in_box(r, u);
     }
-    for (int v = 0; v < u->ncv; v++) {
-      for (int j = 0; j < c->npl; j++) {
-        const double *pl = c->pl[j];
-        double lim = r->tol * (fabs(pl[0]) + fabs(pl[1]) + fabs(pl[2]));
-        if (!(in * (vxg_dot(pl, u->cv[v]) - pl[3]) < -lim)) {
-          return 0;
-        }
-      }
-    }
-    if (u->ncv < 0) {
+    if (u->ncv < 0 || !inside_c(c, in, lim, (const double(*)[3])u->cv, u->ncv)) {
       return 0;
     }
   }
   for (int v = 0; v < p->nv; v++) {
     int beyond = 1;
     for (int j = 0; j < c->npl && beyond; j++) {
-      const double *pl = c->pl[j];
-      double lim = r->tol * (fabs(pl[0]) + fabs(pl[1]) + fabs(pl[2]));
-      beyond = in * (vxg_dot(pl, p->pos[v]) - pl[3]) > lim;
+      beyond = in * (vxg_dot(c->pl[j], p->pos[v]) - c->pl[j][3]) > lim[j];
     }
     if (!beyond) {
       continue;
