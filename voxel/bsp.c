@@ -56,6 +56,23 @@ typedef struct bsp_run {
 } bsp_run;
 
 
+/* t's edges' outward normals in its plane, their offsets and lengths (once a leaf: the
+ * triangles of a leaf decided without a BSP never need them). */
+static void tri_edges(vxv_btri *t) {
+  if (t->edges) {
+    return;
+  }
+  for (int v = 0; v < 3; v++) {
+    const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
+    double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
+    t->w[v] = vxg_dot(t->o[v], p0);
+    t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
+  }
+  t->edges = 1;
+}
+
+
 /* 1 when the triangle may cross the interior of p (conservative: 0 only when one of its
  * plane or its edges' planes separates it from p by more than tol). */
 static int tri_crosses(const vxv_cpoly *p, const vxv_btri *t, double tol) {
@@ -511,7 +528,11 @@ static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits,
   int *list = s->list[VXV_BSP_DEPTH], n = 0;
   for (int i = 0; i < s->ntri; i++) {
     vxv_btri *t = &s->tri[i];
-    if ((s->general >> t->atom & 1) && !tri_clear(r, t) && tri_crosses(p, t, r->tol)) {
+    if (!(s->general >> t->atom & 1) || tri_clear(r, t)) {
+      continue;
+    }
+    tri_edges(t); /* the BSP's tests below read them for the triangles in its lists */
+    if (tri_crosses(p, t, r->tol)) {
       list[n++] = i;
     }
   }
@@ -753,13 +774,7 @@ static void leaf_tri(const vxv_box *b, const double *tri, const double *pl, cons
   t->group = grp[j];
   t->atom = a;
   t->ncv = -1;
-  for (int v = 0; v < 3; v++) {
-    const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
-    double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
-    t->w[v] = vxg_dot(t->o[v], p0);
-    t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
-  }
+  t->edges = 0; /* tri_edges, when a BSP tests it */
 }
 
 
