@@ -14,6 +14,9 @@
  *  - a torus mesh cut by three planes through one point p: the region's boundary is the
  *    torus's triangles clipped by the planes plus faces on planes through p, so its moments
  *    are the tetrahedra of the clipped triangles with apex p;
+ *  - the L-channel and a twisted prism (not convex near any side) along the wall of a
+ *    cubic cavity, through it or clear of it: their convex pieces' meetings with the slab
+ *    beyond the wall, or no contact;
  *  - the L-channel stepped by micrometres against the U-channel on one workspace (its cache
  *    of gathers warm): each step exact and bitwise equal to a fresh workspace's result.
  * Each answer must be exact to 1e-9 (volume, centroid; 1e-8 of the inertia's trace), with a
