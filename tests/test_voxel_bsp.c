@@ -17,6 +17,8 @@
  *  - the L-channel and a twisted prism (not convex near any side) along the wall of a
  *    cubic cavity, through it or clear of it: their convex pieces' meetings with the slab
  *    beyond the wall, or no contact;
+ *  - the L-channel about the twisted prism, through its side or clear of it: the sum over the
+ *    prism's tetrahedra (about the origin) and the L's pieces;
  *  - the L-channel stepped by micrometres against the U-channel on one workspace (its cache
  *    of gathers warm): each step exact and bitwise equal to a fresh workspace's result.
  * Each answer must be exact to 1e-9 (volume, centroid; 1e-8 of the inertia's trace), with a
@@ -715,6 +717,92 @@ static void test_bsp_general_in_cavity(void **state) {
   }
 }
 
+// two meshes not convex near each other: the twisted prism lying along y and the L-channel
+// about it at random, through its side or clear of it (general leaves of both, some parted
+// by a plane between their triangles), at the default rtol and on fixed leaves reusing
+// gathers: exact against the sum over the prism's tetrahedra and the L's pieces, or no contact
+static void test_bsp_general_pair(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x94d049bb133111ebULL};
+  int count[2] = {0, 0};
+  for (int it = 0; it < 18; it++) {
+    double s = SCALES[it % 3];
+    mg_mesh tp, tets[64];
+    channel l;
+    assert_int_equal(twisted_prism(&tp, tets, 16, s, 1.5 * s, 0.08), 0);
+    assert_int_equal(make_channel(&l, 1, 0.5 * s, 0.5 * s), 0);
+    /* the prism lying along y; the L turned at random, its centre (0.75, 0.75, 0) s at 0.5
+       to 2.1 s from the prism's axis */
+    vxg_xform down, lp, w;
+    const double ex[3] = {1, 0, 0}, c0[3] = {0.75 * s, 0.75 * s, 0};
+    assert_int_equal(vxg_xform_axis_angle(&down, ex, M_PI / 2), 0);
+    vx_random_pose(&g, 0, 0, &lp);
+    double phi = vxc_rng_uniform(&g, -M_PI, M_PI), d = s * vxc_rng_uniform(&g, 0.5, 2.1), rc[3];
+    double at[3] = {d * cos(phi), s * vxc_rng_uniform(&g, -0.5, 0.5), d * sin(phi)};
+    vxg_xform_vector(&lp, c0, rc);
+    for (int k = 0; k < 3; k++) {
+      lp.t[k] = at[k] - rc[k];
+    }
+    vx_random_pose(&g, it % 4 == 1, 20 * s, &w);
+    mg_moments ex_;
+    memset(&ex_, 0, sizeof ex_);
+    for (int t = 0; t < tp.nt; t++) {
+      mg_mesh tt;
+      mg_moments m;
+      assert_int_equal(moved(&tets[t], &down, &tt), 0);
+      for (int j = 0; j < l.npiece; j++) {
+        mg_mesh pj;
+        assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
+        meet_pieces(&tt, &pj, 1, &m);
+        ex_.m0 += m.m0;
+        for (int k = 0; k < 3; k++) {
+          ex_.m1[k] += m.m1[k];
+        }
+        for (int k = 0; k < 6; k++) {
+          ex_.m2[k] += m.m2[k];
+        }
+        mg_free(&pj);
+      }
+      mg_free(&tt);
+    }
+    mg_mesh tpl;
+    assert_int_equal(moved(&tp, &down, &tpl), 0);
+    vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "prism", &tpl, 0, 0);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int rule = 0; rule < 2; rule++) {
+      vxg_xform wa;
+      vxg_xform_compose(&wa, &w, &lp);
+      vxv_options o;
+      vxv_options_default(&o);
+      if (rule) {
+        o.rtol = 0;
+        o.h_min = 3 * s / 8;
+        o.reuse_gathers = 1;
+      }
+      vxv_result r;
+      vxc_status st = vxv_intersect(f->ws, a, &wa, b, &w, &o, &r);
+      if (ex_.m0 > 1e-9 * s * s * s) {
+        assert_int_equal(st, VXC_OK);
+        expect_exact(&r, &ex_, &w, s);
+        count[0]++;
+      } else {
+        assert_true(st == VXC_NO_CONTACT || r.volume <= 1e-9 * s * s * s);
+        count[1]++;
+      }
+    }
+    for (int t = 0; t < tp.nt; t++) {
+      mg_free(&tets[t]);
+    }
+    mg_free(&tp);
+    mg_free(&tpl);
+    channel_free(&l);
+  }
+  fprintf(stderr, "# L by a twisted prism: %d through its side exact, %d clear\n", count[0],
+          count[1]);
+  assert_true(count[0] >= 6 && count[1] >= 4);
+}
+
 /* A torus mesh (axis z, radii R and r), nu x nv quads, each two triangles. */
 static int torus_mesh(mg_mesh *m, double R, double r, int nu, int nv) {
   *m = (mg_mesh){0};
@@ -839,6 +927,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bsp_complement, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_cavity, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_general_in_cavity, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bsp_general_pair, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_torus_corner, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,8 @@
  * test: the leaf is cut by the atoms' planes alone (peel, below); a piece that peel leaves
  * to the BSP of the others sees only the triangles whose part in the box is not beyond one
  * of its peeled half-spaces, and a leaf whose general atom lies inside a concave one's
- * convex set is decided by one side (peel_empty).
+ * convex set is decided by one side (peel_empty), a leaf of two general atoms whose
+ * triangles a plane parts by one side of each (pair_parted).
  *
  * The area vector of cell 0's surface: the faces of the kept pieces that lie on a split
  * plane of cell 0's triangles are summed with their orientation; where kept pieces meet on
@@ -583,6 +584,20 @@ static int inside_c(const vxv_batom *c, double in, const double *lim, const doub
 }
 
 
+/* The side of atom a at the point y of the leaf (leaf-local): 1 its cell keeps it, 0 not,
+ * -1 when the surface is too near y to read it (within 1e-9 of the leaf's radius). */
+static int side_at(const bsp_run *r, int a, const double y[3]) {
+  const vxv_batom *at = &r->s->atom[a];
+  double x[3] = {r->b->c[0] + y[0], r->b->c[1] + y[1], r->b->c[2] + y[2]};
+  const vxg_atom *atom = &r->q->cell[at->cell].pc->atom[at->atom];
+  double f = vxg_atom_eval_bounded(atom, x, at->bound + sqrt(vxg_dot(y, y)), NULL);
+  if (!(fabs(f) > 1e-9 * vxv_box_radius(r->b))) {
+    return -1;
+  }
+  return (f <= 0) != at->comp;
+}
+
+
 /* 1 when the leaf's region in p is proved empty without a piece: its atoms are one general
  * atom T and one whose kept side is the outside of a convex set C (a concave mesh, or a
  * complemented convex one), every triangle of T lies inside C within the leaf's box (its part
@@ -597,7 +612,7 @@ static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
     return 0;
   }
   int g = s->general == 2;
-  const vxv_batom *c = &s->atom[!g], *t = &s->atom[g];
+  const vxv_batom *c = &s->atom[!g];
   if ((c->shape == VXG_LOCAL_CONVEX) != c->comp || c->npl < 1) {
     return 0; /* its kept side is convex: no C */
   }
@@ -629,16 +644,120 @@ static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
     if (!beyond) {
       continue;
     }
-    const double *y = p->pos[v];
-    double x[3] = {r->b->c[0] + y[0], r->b->c[1] + y[1], r->b->c[2] + y[2]};
-    const vxg_atom *atom = &r->q->cell[t->cell].pc->atom[t->atom];
-    double f = vxg_atom_eval_bounded(atom, x, t->bound + sqrt(vxg_dot(y, y)), NULL);
-    if (!(fabs(f) > 1e-9 * vxv_box_radius(r->b))) {
-      return 0; /* the surface too near v to read its side */
-    }
-    return (f <= 0) == t->comp; /* v on the side of T its cell does not keep */
+    return side_at(r, g, p->pos[v]) == 0; /* v on the side of T its cell does not keep */
   }
   return 0;
+}
+
+
+/* 1 when the plane n.y = const parts the atoms' triangles within the box (their parts there,
+ * grown by the rounding): atom 0's at most *m0, atom 1's at least *m1, m0 + 2 margin < m1. */
+static int parts(const vxv_bsp *s, const double n[3], double margin, double *m0, double *m1) {
+  *m0 = -HUGE_VAL;
+  *m1 = HUGE_VAL;
+  for (int i = 0; i < s->ntri; i++) {
+    const vxv_btri *u = &s->tri[i];
+    for (int v = 0; v < u->ncv; v++) {
+      double h = vxg_dot(n, u->cv[v]);
+      if (u->atom == 0) {
+        *m0 = h > *m0 ? h : *m0;
+      } else {
+        *m1 = h < *m1 ? h : *m1;
+      }
+    }
+    if (!(*m0 + 2 * margin < *m1)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* 1 when the leaf's region in p is proved empty without a piece, its atoms two general ones:
+ * a plane n.y = const parts their triangles within the box (parts: atom 0's at most m0,
+ * atom 1's at least m1 > m0, by margins), n tried along the mean of atom 1's corners there
+ * less atom 0's, then along the triangle normals (atom 0's, atom 1's reversed) nearest that.
+ * Then p below m1 meets no triangle of atom 1, p above m0 none of atom 0 (convex: one side
+ * each), the two cover p, and atom 1 at p's lowest vertex, or atom 0 at its highest, keeps
+ * its cell's other side (when that part holds a vertex of p); or an atom has no triangle in
+ * the box, and keeps its cell's other side at a vertex of p. 0 when not decided (no plane
+ * found, a surface near the vertex). */
+static int pair_parted(bsp_run *r, const vxv_cpoly *p) {
+  vxv_bsp *s = r->s;
+  if (s->natom != 2 || s->general != 3) {
+    return 0;
+  }
+  double mean[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  int cnt[2] = {0, 0};
+  for (int i = 0; i < s->ntri; i++) {
+    vxv_btri *u = &s->tri[i];
+    if (u->ncv == -1) {
+      tri_in_box(r, u);
+    }
+    if (u->ncv < 0) {
+      return 0;
+    }
+    for (int v = 0; v < u->ncv; v++) {
+      for (int k = 0; k < 3; k++) {
+        mean[u->atom][k] += u->cv[v][k];
+      }
+    }
+    cnt[u->atom] += u->ncv;
+  }
+  for (int a = 0; a < 2; a++) {
+    if (cnt[a] == 0) {
+      /* no triangle of atom a in the box: one side of it in the whole box */
+      return p->nv > 0 && side_at(r, a, p->pos[0]) == 0;
+    }
+  }
+  double dir[3], n[3], m0, m1, margin = 0;
+  for (int k = 0; k < 3; k++) {
+    dir[k] = mean[1][k] / cnt[1] - mean[0][k] / cnt[0];
+  }
+  /* the candidates: dir, then each atom's triangle normal (pointing from atom 0 to atom 1)
+     nearest it */
+  int found = 0;
+  for (int c = 0; c < 3 && !found; c++) {
+    if (c == 0) {
+      memcpy(n, dir, sizeof n);
+    } else {
+      double best = 0, sg = c == 1 ? 1 : -1;
+      int bi = -1;
+      for (int i = 0; i < s->ntri; i++) {
+        const vxv_btri *u = &s->tri[i];
+        double a = sg * vxg_dot(u->n, dir);
+        if (u->atom == c - 1 && u->ncv > 0 && a > best) {
+          best = a;
+          bi = i;
+        }
+      }
+      if (bi < 0) {
+        continue;
+      }
+      for (int k = 0; k < 3; k++) {
+        n[k] = sg * s->tri[bi].n[k];
+      }
+    }
+    double n1 = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+    margin = 4 * r->tol * n1;
+    found = n1 > 0 && parts(s, n, margin, &m0, &m1);
+  }
+  if (!found) {
+    return 0;
+  }
+  int lo = 0, hi = 0;
+  for (int v = 1; v < p->nv; v++) {
+    lo = vxg_dot(n, p->pos[v]) < vxg_dot(n, p->pos[lo]) ? v : lo;
+    hi = vxg_dot(n, p->pos[v]) > vxg_dot(n, p->pos[hi]) ? v : hi;
+  }
+  /* p below m1 - margin (no triangle of atom 1) and above m0 + margin (none of atom 0) */
+  if (vxg_dot(n, p->pos[lo]) < m1 - margin && side_at(r, 1, p->pos[lo]) != 0) {
+    return 0;
+  }
+  if (vxg_dot(n, p->pos[hi]) > m0 + margin && side_at(r, 0, p->pos[hi]) != 0) {
+    return 0;
+  }
+  return 1;
 }
 
 
@@ -715,7 +834,7 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
     r->rb[3 + k] = -HUGE_VAL;
   }
   if (p->nv > 0 && peel_fits(s)) {
-    if (!peel_empty(r, p)) {
+    if (!peel_empty(r, p) && !pair_parted(r, p)) {
       peel(r, p, 0, s->bit0, 0, 0);
     }
   } else if (p->nv > 0) {
