@@ -533,6 +533,48 @@ static void test_bsp_cavity(void **state) {
 }
 
 
+/* sum += m (moments). */
+static void moments_add(mg_moments *sum, const mg_moments *m) {
+  sum->m0 += m->m0;
+  for (int k = 0; k < 3; k++) {
+    sum->m1[k] += m->m1[k];
+  }
+  for (int k = 0; k < 6; k++) {
+    sum->m2[k] += m->m2[k];
+  }
+}
+
+
+/* Cell a placed by w after lp against b placed by w, at the default rtol and on fixed leaves
+ * of edge 3 s / 8 reusing gathers (a task's contact: many leaves crossed by both surfaces):
+ * exact against ex, or no contact when ex holds nothing; count[0] counts the first kind,
+ * count[1] the second. */
+static void both_rules(fixture *f, const vxg_cell *a, const vxg_xform *lp, const vxg_cell *b,
+                       const vxg_xform *w, const mg_moments *ex, double s, int count[2]) {
+  for (int rule = 0; rule < 2; rule++) {
+    vxg_xform wa;
+    vxg_xform_compose(&wa, w, lp);
+    vxv_options o;
+    vxv_options_default(&o);
+    if (rule) {
+      o.rtol = 0;
+      o.h_min = 3 * s / 8;
+      o.reuse_gathers = 1;
+    }
+    vxv_result r;
+    vxc_status st = vxv_intersect(f->ws, a, &wa, b, w, &o, &r);
+    if (ex->m0 > 1e-9 * s * s * s) {
+      assert_int_equal(st, VXC_OK);
+      expect_exact(&r, ex, w, s);
+      count[0]++;
+    } else {
+      assert_true(st == VXC_NO_CONTACT || r.volume <= 1e-9 * s * s * s);
+      count[1]++;
+    }
+  }
+}
+
+
 /* A prism of n sides about z (radius R, z in [-h, h]) whose top ring is turned by `twist`
  * (rad) and each of whose side quads is cut along its reflex diagonal: a mesh that is not
  * convex near any side (a CAD tessellation's rings of different phase). Its caps are fans
@@ -594,10 +636,9 @@ static int twisted_prism(mg_mesh *m, mg_mesh *pieces, int n, double R, double h,
 
 
 /* The probe (mesh g, its convex pieces) placed by lp inside a cubic cavity of edge 8 s about
- * the origin, reaching no wall but x = 4 s, seen by w: at the default rtol, and on fixed
- * leaves of edge 3 s / 8 reusing gathers (a task's contact: many leaves crossed by both
- * surfaces), exact against its pieces' meetings with the slab [4, 12] x [-4, 4]^2 s beyond
- * the wall (no difference of volumes), or no contact. Counts the queries of each kind. */
+ * the origin, reaching no wall but x = 4 s, seen by w, under both rules (both_rules) against
+ * its pieces' meetings with the slab [4, 12] x [-4, 4]^2 s beyond the wall (no difference
+ * of volumes). */
 static void probe_in_cavity(fixture *f, const mg_mesh *g, const mg_mesh *pieces, int npiece,
                             const vxg_xform *lp, const vxg_xform *w, double s, int count[2]) {
   mg_mesh cube, slab0, slab;
@@ -613,39 +654,13 @@ static void probe_in_cavity(fixture *f, const mg_mesh *g, const mg_mesh *pieces,
     mg_moments m;
     assert_int_equal(moved(&pieces[j], lp, &pj), 0);
     meet_pieces(&pj, &slab, 1, &m);
-    ex.m0 += m.m0;
-    for (int k = 0; k < 3; k++) {
-      ex.m1[k] += m.m1[k];
-    }
-    for (int k = 0; k < 6; k++) {
-      ex.m2[k] += m.m2[k];
-    }
+    moments_add(&ex, &m);
     mg_free(&pj);
   }
   vxg_cell *a = mesh_cell(f, "probe", g, 0, 0), *b = mesh_cell(f, "cavity", &cube, 1, 20 * s);
   assert_non_null(a);
   assert_non_null(b);
-  for (int rule = 0; rule < 2; rule++) {
-    vxg_xform wa;
-    vxg_xform_compose(&wa, w, lp);
-    vxv_options o;
-    vxv_options_default(&o);
-    if (rule) {
-      o.rtol = 0;
-      o.h_min = 3 * s / 8;
-      o.reuse_gathers = 1;
-    }
-    vxv_result r;
-    vxc_status st = vxv_intersect(f->ws, a, &wa, b, w, &o, &r);
-    if (ex.m0 > 1e-9 * s * s * s) {
-      assert_int_equal(st, VXC_OK);
-      expect_exact(&r, &ex, w, s);
-      count[0]++;
-    } else {
-      assert_true(st == VXC_NO_CONTACT || r.volume <= 1e-9 * s * s * s);
-      count[1]++;
-    }
-  }
+  both_rules(f, a, lp, b, w, &ex, s, count);
   mg_free(&cube);
   mg_free(&slab0);
   mg_free(&slab);
@@ -754,13 +769,7 @@ static void test_bsp_general_pair(void **state) {
         mg_mesh pj;
         assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
         meet_pieces(&tt, &pj, 1, &m);
-        ex_.m0 += m.m0;
-        for (int k = 0; k < 3; k++) {
-          ex_.m1[k] += m.m1[k];
-        }
-        for (int k = 0; k < 6; k++) {
-          ex_.m2[k] += m.m2[k];
-        }
+        moments_add(&ex_, &m);
         mg_free(&pj);
       }
       mg_free(&tt);
@@ -770,27 +779,7 @@ static void test_bsp_general_pair(void **state) {
     vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "prism", &tpl, 0, 0);
     assert_non_null(a);
     assert_non_null(b);
-    for (int rule = 0; rule < 2; rule++) {
-      vxg_xform wa;
-      vxg_xform_compose(&wa, &w, &lp);
-      vxv_options o;
-      vxv_options_default(&o);
-      if (rule) {
-        o.rtol = 0;
-        o.h_min = 3 * s / 8;
-        o.reuse_gathers = 1;
-      }
-      vxv_result r;
-      vxc_status st = vxv_intersect(f->ws, a, &wa, b, &w, &o, &r);
-      if (ex_.m0 > 1e-9 * s * s * s) {
-        assert_int_equal(st, VXC_OK);
-        expect_exact(&r, &ex_, &w, s);
-        count[0]++;
-      } else {
-        assert_true(st == VXC_NO_CONTACT || r.volume <= 1e-9 * s * s * s);
-        count[1]++;
-      }
-    }
+    both_rules(f, a, &lp, b, &w, &ex_, s, count);
     for (int t = 0; t < tp.nt; t++) {
       mg_free(&tets[t]);
     }

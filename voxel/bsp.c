@@ -201,6 +201,33 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
+/* The convex polygon src (n corners) clipped to where s (its corners' signed values, linear
+ * along its edges) is at most 0, into dst (room for 2 n); a corner made on an edge gets the
+ * coordinate `at` on the axis `axis` (its plane's: exact whatever the rounding) when axis is
+ * 0, 1 or 2. Returns the corners left. */
+static int clip_by(const double (*src)[3], int n, const double *s, double (*dst)[3], int axis,
+                   double at) {
+  int out = 0;
+  for (int i = 0; i < n; i++) {
+    int j = i + 1 < n ? i + 1 : 0;
+    if (s[i] <= 0) {
+      memcpy(dst[out++], src[i], sizeof dst[0]);
+    }
+    if ((s[i] <= 0) != (s[j] <= 0)) {
+      double f = s[i] / (s[i] - s[j]);
+      for (int a = 0; a < 3; a++) {
+        dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
+      }
+      if (axis >= 0) {
+        dst[out][axis] = at;
+      }
+      out++;
+    }
+  }
+  return out;
+}
+
+
 /* 1 when the cap of the piece c (the section by its last clip, plane bit `bit`: its vertices
  * from the first with that bit on, each linked to the next by nbr[.][2]) meets the triangle
  * u grown by the leaf's rounding tol, the cap clipped by u's three edge planes; 0 when
@@ -223,24 +250,10 @@ static int cap_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const vxv_bt
   for (int k = 0; k < 3 && n > 0; k++) {
     double(*src)[3] = buf[k & 1], (*dst)[3] = buf[!(k & 1)];
     double lim = u->w[k] + r->tol * u->olen[k];
-    int out = 0;
     for (int i = 0; i < n; i++) {
       s[i] = vxg_dot(u->o[k], src[i]) - lim;
     }
-    for (int i = 0; i < n; i++) {
-      int j = i + 1 < n ? i + 1 : 0;
-      if (s[i] <= 0) {
-        memcpy(dst[out++], src[i], sizeof dst[0]);
-      }
-      if ((s[i] <= 0) != (s[j] <= 0)) {
-        double f = s[i] / (s[i] - s[j]);
-        for (int a = 0; a < 3; a++) {
-          dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
-        }
-        out++;
-      }
-    }
-    n = out;
+    n = clip_by((const double(*)[3])src, n, s, dst, -1, 0);
   }
   return n > 0;
 }
@@ -462,24 +475,9 @@ static void tri_in_box(const bsp_run *r, vxv_btri *t) {
       continue; /* all inside this face's plane */
     }
     double(*dst)[3] = buf[nb];
-    int out = 0;
-    for (int i = 0; i < n; i++) {
-      int j = i + 1 < n ? i + 1 : 0;
-      if (s[i] <= 0) {
-        memcpy(dst[out++], src[i], sizeof dst[0]);
-      }
-      if ((s[i] <= 0) != (s[j] <= 0)) {
-        double u = s[i] / (s[i] - s[j]);
-        for (int a = 0; a < 3; a++) {
-          dst[out][a] = src[i][a] + u * (src[j][a] - src[i][a]);
-        }
-        dst[out][c] = sg * lim; /* on the plane, whatever the rounding */
-        out++;
-      }
-    }
+    n = clip_by(src, n, s, dst, c, sg * lim); /* new corners on the face's plane */
     src = (const double(*)[3])dst;
     nb = !nb;
-    n = out;
   }
   t->ncv = n <= 9 ? n : -2; /* -2: more corners than a convex clip gives: not decided */
   if (n <= 9) {
