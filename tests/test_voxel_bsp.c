@@ -14,6 +14,11 @@
  *  - a torus mesh cut by three planes through one point p: the region's boundary is the
  *    torus's triangles clipped by the planes plus faces on planes through p, so its moments
  *    are the tetrahedra of the clipped triangles with apex p;
+ *  - the L-channel and a twisted prism (not convex near any side) along the wall of a
+ *    cubic cavity, through it or clear of it: their convex pieces' meetings with the slab
+ *    beyond the wall, or no contact;
+ *  - the L-channel about the twisted prism, through its side or clear of it: the sum over the
+ *    prism's tetrahedra (about the origin) and the L's pieces;
  *  - the L-channel stepped by micrometres against the U-channel on one workspace (its cache
  *    of gathers warm): each step exact and bitwise equal to a fresh workspace's result.
  * Each answer must be exact to 1e-9 (volume, centroid; 1e-8 of the inertia's trace), with a
@@ -21,6 +26,7 @@
 #include "tests/vxc_test.h"
 
 #include "geom/geom.h"
+#include "geom/vec3.h"
 #include "tools/mesh_gen.h"
 #include "voxel/internal.h"
 #include "voxel/voxel.h"
@@ -527,6 +533,265 @@ static void test_bsp_cavity(void **state) {
 }
 
 
+/* sum += m (moments). */
+static void moments_add(mg_moments *sum, const mg_moments *m) {
+  sum->m0 += m->m0;
+  for (int k = 0; k < 3; k++) {
+    sum->m1[k] += m->m1[k];
+  }
+  for (int k = 0; k < 6; k++) {
+    sum->m2[k] += m->m2[k];
+  }
+}
+
+
+/* Cell a placed by w after lp against b placed by w, at the default rtol and on fixed leaves
+ * of edge 3 s / 8 reusing gathers (a task's contact: many leaves crossed by both surfaces):
+ * exact against ex, or no contact when ex holds nothing; count[0] counts the first kind,
+ * count[1] the second. */
+static void both_rules(fixture *f, const vxg_cell *a, const vxg_xform *lp, const vxg_cell *b,
+                       const vxg_xform *w, const mg_moments *ex, double s, int count[2]) {
+  for (int rule = 0; rule < 2; rule++) {
+    vxg_xform wa;
+    vxg_xform_compose(&wa, w, lp);
+    vxv_options o;
+    vxv_options_default(&o);
+    if (rule) {
+      o.rtol = 0;
+      o.h_min = 3 * s / 8;
+      o.reuse_gathers = 1;
+    }
+    vxv_result r;
+    vxc_status st = vxv_intersect(f->ws, a, &wa, b, w, &o, &r);
+    if (ex->m0 > 1e-9 * s * s * s) {
+      assert_int_equal(st, VXC_OK);
+      expect_exact(&r, ex, w, s);
+      count[0]++;
+    } else {
+      assert_true(st == VXC_NO_CONTACT || r.volume <= 1e-9 * s * s * s);
+      count[1]++;
+    }
+  }
+}
+
+
+/* A prism of n sides about z (radius R, z in [-h, h]) whose top ring is turned by `twist`
+ * (rad) and each of whose side quads is cut along its reflex diagonal: a mesh that is not
+ * convex near any side (a CAD tessellation's rings of different phase). Its caps are fans
+ * from their centres; every triangle with the origin is a tetrahedron of a partition of the
+ * solid (star-shaped about the origin), each into pieces[0 .. 2 n + 2 n) (convex). */
+static int twisted_prism(mg_mesh *m, mg_mesh *pieces, int n, double R, double h, double twist) {
+  *m = (mg_mesh){0};
+  m->v = malloc(3 * sizeof(double) * (size_t)(2 * n + 2));
+  m->t = malloc(3 * sizeof(int) * (size_t)(4 * n));
+  if (!m->v || !m->t) {
+    return -1;
+  }
+  for (int i = 0; i < 2 * n; i++) {
+    double a = 2 * M_PI * (i % n) / n + (i < n ? 0 : twist);
+    mg_vert(m, R * cos(a), R * sin(a), i < n ? -h : h);
+  }
+  int cb = mg_vert(m, 0, 0, -h), ct = mg_vert(m, 0, 0, h);
+  for (int i = 0; i < n; i++) {
+    int j = (i + 1) % n;
+    /* the quad (i, j, n + j, n + i), counter-clockwise from outside, cut along (i, n + j)
+       when n + i lies beyond the plane of (i, j, n + j): that edge is reflex */
+    const double *a = m->v + 3 * i, *b = m->v + 3 * j, *c = m->v + 3 * (n + j), *d = m->v + 3 * (n + i);
+    double u[3], w[3], nrm[3], e[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+    for (int k = 0; k < 3; k++) {
+      u[k] = b[k] - a[k];
+      w[k] = c[k] - a[k];
+    }
+    vxg_cross(u, w, nrm);
+    if (vxg_dot(nrm, e) > 0) {
+      mg_tri(m, i, j, n + j);
+      mg_tri(m, i, n + j, n + i);
+    } else {
+      mg_tri(m, i, j, n + i);
+      mg_tri(m, j, n + j, n + i);
+    }
+    mg_tri(m, cb, j, i);
+    mg_tri(m, ct, n + i, n + j);
+  }
+  for (int t = 0; t < m->nt; t++) {
+    mg_mesh *q = &pieces[t];
+    *q = (mg_mesh){0};
+    q->v = malloc(3 * sizeof(double) * 4);
+    q->t = malloc(3 * sizeof(int) * 4);
+    if (!q->v || !q->t) {
+      return -1;
+    }
+    mg_vert(q, 0, 0, 0);
+    for (int k = 0; k < 3; k++) {
+      const double *v = m->v + 3 * m->t[3 * t + k];
+      mg_vert(q, v[0], v[1], v[2]);
+    }
+    mg_tri(q, 1, 2, 3);
+    mg_tri(q, 0, 2, 1);
+    mg_tri(q, 0, 3, 2);
+    mg_tri(q, 0, 1, 3);
+  }
+  return 0;
+}
+
+
+/* The probe (mesh g, its convex pieces) placed by lp inside a cubic cavity of edge 8 s about
+ * the origin, reaching no wall but x = 4 s, seen by w, under both rules (both_rules) against
+ * its pieces' meetings with the slab [4, 12] x [-4, 4]^2 s beyond the wall (no difference
+ * of volumes). */
+static void probe_in_cavity(fixture *f, const mg_mesh *g, const mg_mesh *pieces, int npiece,
+                            const vxg_xform *lp, const vxg_xform *w, double s, int count[2]) {
+  mg_mesh cube, slab0, slab;
+  vxg_xform sx;
+  vxg_xform_translation(&sx, 8 * s, 0, 0);
+  assert_int_equal(mg_box(&cube, 8 * s, 8 * s, 8 * s), 0);
+  assert_int_equal(mg_box(&slab0, 8 * s, 8 * s, 8 * s), 0);
+  assert_int_equal(moved(&slab0, &sx, &slab), 0);
+  mg_moments ex;
+  memset(&ex, 0, sizeof ex);
+  for (int j = 0; j < npiece; j++) {
+    mg_mesh pj;
+    mg_moments m;
+    assert_int_equal(moved(&pieces[j], lp, &pj), 0);
+    meet_pieces(&pj, &slab, 1, &m);
+    moments_add(&ex, &m);
+    mg_free(&pj);
+  }
+  vxg_cell *a = mesh_cell(f, "probe", g, 0, 0), *b = mesh_cell(f, "cavity", &cube, 1, 20 * s);
+  assert_non_null(a);
+  assert_non_null(b);
+  both_rules(f, a, lp, b, w, &ex, s, count);
+  mg_free(&cube);
+  mg_free(&slab0);
+  mg_free(&slab);
+}
+
+
+/* lp: turned about x (the wall's normal) at random, then tilted about y by up to 0.05 rad,
+ * the probe's point c0 moved to x in [x0, x1] s, y and z in [-1, 1] s. */
+static void wall_pose(vxc_rng *g, const double c0[3], double x0, double x1, double s,
+                      vxg_xform *lp) {
+  vxg_xform turn, tilt;
+  const double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0};
+  assert_int_equal(vxg_xform_axis_angle(&turn, ex, vxc_rng_uniform(g, -M_PI, M_PI)), 0);
+  assert_int_equal(vxg_xform_axis_angle(&tilt, ey, vxc_rng_uniform(g, -0.05, 0.05)), 0);
+  vxg_xform_compose(lp, &tilt, &turn);
+  double rc[3], at[3] = {s * vxc_rng_uniform(g, x0, x1), s * vxc_rng_uniform(g, -1, 1),
+                         s * vxc_rng_uniform(g, -1, 1)};
+  vxg_xform_vector(lp, c0, rc);
+  for (int k = 0; k < 3; k++) {
+    lp->t[k] = at[k] - rc[k];
+  }
+}
+
+
+// meshes that are not convex (their BSP runs on their triangles) along a wall of a cubic
+// cavity (a complemented convex mesh, peeled by its planes), as a peg along its bore: the
+// L-channel, and a twisted prism lying along the wall (not convex near any side); through
+// the wall exact, inside it with clearance no contact. A leaf drops the triangles whose
+// part in it lies on the cavity's side of a peeled plane from the pieces beyond it, and
+// one whose triangles all lie inside the cavity's planes reads one side for all its pieces
+static void test_bsp_general_in_cavity(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0xd1b54a32d192ed03ULL};
+  int count[2][2] = {{0, 0}, {0, 0}};
+  for (int it = 0; it < 24; it++) {
+    double s = SCALES[it % 3];
+    int twisted = it % 2;
+    mg_mesh tp, tets[64];
+    channel l;
+    vxg_xform lp, w;
+    if (twisted) {
+      /* its axis along y (lying along the wall), its side at 1 s from it */
+      assert_int_equal(twisted_prism(&tp, tets, 16, s, 1.5 * s, 0.08), 0);
+      vxg_xform down;
+      const double ex[3] = {1, 0, 0}, c0[3] = {0, 0, 0};
+      assert_int_equal(vxg_xform_axis_angle(&down, ex, M_PI / 2), 0);
+      wall_pose(&g, c0, 2.5, 3.4, s, &lp);
+      lp.t[1] = lp.t[2] = 0; /* its ends away from the walls y, z = +-4 s */
+      vxg_xform_compose(&lp, &lp, &down);
+      vx_random_pose(&g, it % 4 == 1, 20 * s, &w);
+      probe_in_cavity(f, &tp, tets, tp.nt, &lp, &w, s, count[1]);
+      for (int t = 0; t < tp.nt; t++) {
+        mg_free(&tets[t]);
+      }
+      mg_free(&tp);
+      continue;
+    }
+    assert_int_equal(make_channel(&l, 1, 0.5 * s, 0.5 * s), 0);
+    const double c0[3] = {0.75 * s, 0.75 * s, 0};
+    wall_pose(&g, c0, 1.2, 2.4, s, &lp);
+    vx_random_pose(&g, it % 4 == 0, 20 * s, &w);
+    probe_in_cavity(f, &l.whole, l.piece, l.npiece, &lp, &w, s, count[0]);
+    channel_free(&l);
+  }
+  fprintf(stderr, "# L in a cavity: %d through the wall exact, %d clear; twisted prism: %d, %d\n",
+          count[0][0], count[0][1], count[1][0], count[1][1]);
+  for (int k = 0; k < 2; k++) {
+    assert_true(count[k][0] >= 6 && count[k][1] >= 6);
+  }
+}
+
+// two meshes not convex near each other: the twisted prism lying along y and the L-channel
+// about it at random, through its side or clear of it (general leaves of both, some parted
+// by a plane between their triangles), at the default rtol and on fixed leaves reusing
+// gathers: exact against the sum over the prism's tetrahedra and the L's pieces, or no contact
+static void test_bsp_general_pair(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x94d049bb133111ebULL};
+  int count[2] = {0, 0};
+  for (int it = 0; it < 18; it++) {
+    double s = SCALES[it % 3];
+    mg_mesh tp, tets[64];
+    channel l;
+    assert_int_equal(twisted_prism(&tp, tets, 16, s, 1.5 * s, 0.08), 0);
+    assert_int_equal(make_channel(&l, 1, 0.5 * s, 0.5 * s), 0);
+    /* the prism lying along y; the L turned at random, its centre (0.75, 0.75, 0) s at 0.5
+       to 2.1 s from the prism's axis */
+    vxg_xform down, lp, w;
+    const double ex[3] = {1, 0, 0}, c0[3] = {0.75 * s, 0.75 * s, 0};
+    assert_int_equal(vxg_xform_axis_angle(&down, ex, M_PI / 2), 0);
+    vx_random_pose(&g, 0, 0, &lp);
+    double phi = vxc_rng_uniform(&g, -M_PI, M_PI), d = s * vxc_rng_uniform(&g, 0.5, 2.1), rc[3];
+    double at[3] = {d * cos(phi), s * vxc_rng_uniform(&g, -0.5, 0.5), d * sin(phi)};
+    vxg_xform_vector(&lp, c0, rc);
+    for (int k = 0; k < 3; k++) {
+      lp.t[k] = at[k] - rc[k];
+    }
+    vx_random_pose(&g, it % 4 == 1, 20 * s, &w);
+    mg_moments ex_;
+    memset(&ex_, 0, sizeof ex_);
+    for (int t = 0; t < tp.nt; t++) {
+      mg_mesh tt;
+      mg_moments m;
+      assert_int_equal(moved(&tets[t], &down, &tt), 0);
+      for (int j = 0; j < l.npiece; j++) {
+        mg_mesh pj;
+        assert_int_equal(moved(&l.piece[j], &lp, &pj), 0);
+        meet_pieces(&tt, &pj, 1, &m);
+        moments_add(&ex_, &m);
+        mg_free(&pj);
+      }
+      mg_free(&tt);
+    }
+    mg_mesh tpl;
+    assert_int_equal(moved(&tp, &down, &tpl), 0);
+    vxg_cell *a = mesh_cell(f, "l", &l.whole, 0, 0), *b = mesh_cell(f, "prism", &tpl, 0, 0);
+    assert_non_null(a);
+    assert_non_null(b);
+    both_rules(f, a, &lp, b, &w, &ex_, s, count);
+    for (int t = 0; t < tp.nt; t++) {
+      mg_free(&tets[t]);
+    }
+    mg_free(&tp);
+    mg_free(&tpl);
+    channel_free(&l);
+  }
+  fprintf(stderr, "# L by a twisted prism: %d through its side exact, %d clear\n", count[0],
+          count[1]);
+  assert_true(count[0] >= 6 && count[1] >= 4);
+}
+
 /* A torus mesh (axis z, radii R and r), nu x nv quads, each two triangles. */
 static int torus_mesh(mg_mesh *m, double R, double r, int nu, int nv) {
   *m = (mg_mesh){0};
@@ -650,6 +915,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bsp_steps_warm_cache, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_complement, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_cavity, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bsp_general_in_cavity, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bsp_general_pair, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bsp_torus_corner, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,11 @@
  * descendants. The pieces on the wanted side of every atom
  * are convex polyhedra whose moments are exact (clip.c), so the leaf is exact to rounding.
  * When every atom is locally convex or concave (bsp_add_atom's labels), no triangle needs a
- * test: the leaf is cut by the atoms' planes alone (peel, below).
+ * test: the leaf is cut by the atoms' planes alone (peel, below); a piece that peel leaves
+ * to the BSP of the others sees only the triangles whose part in the box is not beyond one
+ * of its peeled half-spaces, and a leaf whose general atom lies inside a concave one's
+ * convex set is decided by one side (peel_empty), a leaf of two general atoms whose
+ * triangles a plane parts by one side of each (pair_parted).
  *
  * The area vector of cell 0's surface: the faces of the kept pieces that lie on a split
  * plane of cell 0's triangles are summed with their orientation; where kept pieces meet on
@@ -46,9 +50,28 @@ typedef struct bsp_run {
   int pieces;
   int fail;
   int bit_split;   /* the plane bit of the BSP's first split (after the peeled planes) */
+  int ncon;        /* the peeled half-spaces that hold the current piece, con (n.y <= d) */
   int poly0;       /* the BSP's first polyhedron buffer (after those peel holds) */
   vxv_cpface face[VXV_CP_PLANES];
+  double con[64][4];
 } bsp_run;
+
+
+/* t's edges' outward normals in its plane, their offsets and lengths (once a leaf: the
+ * triangles of a leaf decided without a BSP never need them). */
+static void tri_edges(vxv_btri *t) {
+  if (t->edges) {
+    return;
+  }
+  for (int v = 0; v < 3; v++) {
+    const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
+    double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
+    t->w[v] = vxg_dot(t->o[v], p0);
+    t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
+  }
+  t->edges = 1;
+}
 
 
 /* 1 when the triangle may cross the interior of p (conservative: 0 only when one of its
@@ -178,6 +201,33 @@ static void piece_add(bsp_run *r, const vxv_cpoly *p, uint64_t abits) {
 }
 
 
+/* The convex polygon src (n corners) clipped to where s (its corners' signed values, linear
+ * along its edges) is at most 0, into dst (room for 2 n); a corner made on an edge gets the
+ * coordinate `at` on the axis `axis` (its plane's: exact whatever the rounding) when axis is
+ * 0, 1 or 2. Returns the corners left. */
+static int clip_by(const double (*src)[3], int n, const double *s, double (*dst)[3], int axis,
+                   double at) {
+  int out = 0;
+  for (int i = 0; i < n; i++) {
+    int j = i + 1 < n ? i + 1 : 0;
+    if (s[i] <= 0) {
+      memcpy(dst[out++], src[i], sizeof dst[0]);
+    }
+    if ((s[i] <= 0) != (s[j] <= 0)) {
+      double f = s[i] / (s[i] - s[j]);
+      for (int a = 0; a < 3; a++) {
+        dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
+      }
+      if (axis >= 0) {
+        dst[out][axis] = at;
+      }
+      out++;
+    }
+  }
+  return out;
+}
+
+
 /* 1 when the cap of the piece c (the section by its last clip, plane bit `bit`: its vertices
  * from the first with that bit on, each linked to the next by nbr[.][2]) meets the triangle
  * u grown by the leaf's rounding tol, the cap clipped by u's three edge planes; 0 when
@@ -200,24 +250,10 @@ static int cap_meets(const bsp_run *r, const vxv_cpoly *c, int bit, const vxv_bt
   for (int k = 0; k < 3 && n > 0; k++) {
     double(*src)[3] = buf[k & 1], (*dst)[3] = buf[!(k & 1)];
     double lim = u->w[k] + r->tol * u->olen[k];
-    int out = 0;
     for (int i = 0; i < n; i++) {
       s[i] = vxg_dot(u->o[k], src[i]) - lim;
     }
-    for (int i = 0; i < n; i++) {
-      int j = i + 1 < n ? i + 1 : 0;
-      if (s[i] <= 0) {
-        memcpy(dst[out++], src[i], sizeof dst[0]);
-      }
-      if ((s[i] <= 0) != (s[j] <= 0)) {
-        double f = s[i] / (s[i] - s[j]);
-        for (int a = 0; a < 3; a++) {
-          dst[out][a] = src[i][a] + f * (src[j][a] - src[i][a]);
-        }
-        out++;
-      }
-    }
-    n = out;
+    n = clip_by((const double(*)[3])src, n, s, dst, -1, 0);
   }
   return n > 0;
 }
@@ -421,6 +457,68 @@ static int peel_fits(const vxv_bsp *s) {
 }
 
 
+/* t's part in the leaf's box grown by tol (the triangle clipped by the box's six planes:
+ * Sutherland-Hodgman) into t->cv, t->ncv: a convex polygon that holds every point of t in
+ * the box. */
+static void tri_in_box(const bsp_run *r, vxv_btri *t) {
+  double buf[2][18][3]; /* room for any rounding (a clip of n corners gives at most 2 n) */
+  const double(*src)[3] = (const double(*)[3])t->v;
+  int n = 3, nb = 0;
+  for (int f = 0; f < 6 && n > 0 && n <= 9; f++) {
+    int c = f % 3, cut = 0;
+    double sg = f < 3 ? 1 : -1, lim = r->b->e[c] + r->tol, s[9];
+    for (int i = 0; i < n; i++) {
+      s[i] = sg * src[i][c] - lim;
+      cut |= s[i] > 0;
+    }
+    if (!cut) {
+      continue; /* all inside this face's plane */
+    }
+    double(*dst)[3] = buf[nb];
+    n = clip_by(src, n, s, dst, c, sg * lim); /* new corners on the face's plane */
+    src = (const double(*)[3])dst;
+    nb = !nb;
+  }
+  t->ncv = n <= 9 ? n : -2; /* -2: more corners than a convex clip gives: not decided */
+  if (n <= 9) {
+    memcpy(t->cv, src, (size_t)n * sizeof t->cv[0]);
+  }
+}
+
+
+/* 1 when t's part in the leaf's box misses the current piece: it is empty, or lies beyond
+ * one of the peeled half-spaces that hold the piece by more than the rounding (the piece is
+ * inside each). 0 when not decided. */
+static int tri_clear(bsp_run *r, vxv_btri *t) {
+  for (int pass = 0; pass < 2 && r->ncon > 0; pass++) {
+    /* its corners first (the triangle whole beyond a half-space), then its part in the box */
+    const double(*cv)[3] = pass ? (const double(*)[3])t->cv : (const double(*)[3])t->v;
+    int n = 3;
+    if (pass) {
+      if (t->ncv == -1) {
+        tri_in_box(r, t);
+      }
+      n = t->ncv;
+      if (n == 0) {
+        return 1;
+      }
+    }
+    for (int j = 0; j < r->ncon && n > 0; j++) {
+      const double *c = r->con[j];
+      double lim = c[3] + r->tol * (fabs(c[0]) + fabs(c[1]) + fabs(c[2]));
+      int v = 0;
+      while (v < n && vxg_dot(c, cv[v]) > lim) {
+        v++;
+      }
+      if (v == n) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
 /* The general atoms' part of the piece p, left by peel (its atoms decided) at plane bit
  * `bit` and buffer depth `depth`: the BSP of the general atoms' triangles that cross p. */
 static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits, int depth) {
@@ -428,7 +526,12 @@ static void bsp_general(bsp_run *r, const vxv_cpoly *p, int bit, uint64_t abits,
   unsigned known = ~s->general; /* the peeled atoms are decided */
   int *list = s->list[VXV_BSP_DEPTH], n = 0;
   for (int i = 0; i < s->ntri; i++) {
-    if ((s->general >> s->tri[i].atom & 1) && tri_crosses(p, &s->tri[i], r->tol)) {
+    vxv_btri *t = &s->tri[i];
+    if (!(s->general >> t->atom & 1) || tri_clear(r, t)) {
+      continue;
+    }
+    tri_edges(t); /* the BSP's tests below read them for the triangles in its lists */
+    if (tri_crosses(p, t, r->tol)) {
       list[n++] = i;
     }
   }
@@ -449,6 +552,210 @@ static const vxv_cpoly *peel_clip(bsp_run *r, vxv_cpoly *dst, const vxv_cpoly *p
     return NULL;
   }
   return rc == 1 ? p : dst;
+}
+
+
+/* The half-space sg (n.y) <= sg d of the plane pl (n, d) onto the peeled ones that hold
+ * the current piece (none beyond their room: a piece has fewer to test then, never a
+ * wrong one). */
+static void con_push(bsp_run *r, const double *pl, double sg) {
+  if (r->ncon < 64) {
+    double *c = r->con[r->ncon++];
+    for (int k = 0; k < 4; k++) {
+      c[k] = sg * pl[k];
+    }
+  }
+}
+
+
+/* 1 when the n points v lie strictly inside every plane of c (in (n.y - d) < -lim[j]). */
+static int inside_c(const vxv_batom *c, double in, const double *lim, const double (*v)[3], int n) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < c->npl; j++) {
+      const double *pl = c->pl[j];
+      if (!(in * (vxg_dot(pl, v[i]) - pl[3]) < -lim[j])) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+
+/* The side of atom a at the point y of the leaf (leaf-local): 1 its cell keeps it, 0 not,
+ * -1 when the surface is too near y to read it (within 1e-9 of the leaf's radius). */
+static int side_at(const bsp_run *r, int a, const double y[3]) {
+  const vxv_batom *at = &r->s->atom[a];
+  double x[3] = {r->b->c[0] + y[0], r->b->c[1] + y[1], r->b->c[2] + y[2]};
+  const vxg_atom *atom = &r->q->cell[at->cell].pc->atom[at->atom];
+  double f = vxg_atom_eval_bounded(atom, x, at->bound + sqrt(vxg_dot(y, y)), NULL);
+  if (!(fabs(f) > 1e-9 * vxv_box_radius(r->b))) {
+    return -1;
+  }
+  return (f <= 0) != at->comp;
+}
+
+
+/* 1 when the leaf's region in p is proved empty without a piece: its atoms are one general
+ * atom T and one whose kept side is the outside of a convex set C (a concave mesh, or a
+ * complemented convex one), every triangle of T lies inside C within the leaf's box (its part
+ * there, grown by the rounding, strictly inside every plane of C), and a vertex v of p lies
+ * beyond every plane of C, at which T's side is its cell's other one. Then p minus C, the
+ * union of the convex sets p minus one half-space of C that all hold v, is connected and
+ * meets no triangle of T, so it lies on v's side of T. v's side is taken only when the
+ * surface is farther from v than the evaluation's rounding. 0 when not decided. */
+static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
+  vxv_bsp *s = r->s;
+  if (s->natom != 2 || (s->general != 1 && s->general != 2)) {
+    return 0;
+  }
+  int g = s->general == 2;
+  const vxv_batom *c = &s->atom[!g];
+  if ((c->shape == VXG_LOCAL_CONVEX) != c->comp || c->npl < 1) {
+    return 0; /* its kept side is convex: no C */
+  }
+  double in = c->shape == VXG_LOCAL_CONVEX ? 1 : -1; /* C: in (n.y - d) <= 0, every plane */
+  double lim[VXV_NEAR_TRIS]; /* each plane's margin for the rounding */
+  for (int j = 0; j < c->npl; j++) {
+    lim[j] = r->tol * (fabs(c->pl[j][0]) + fabs(c->pl[j][1]) + fabs(c->pl[j][2]));
+  }
+  for (int i = 0; i < s->ntri; i++) {
+    vxv_btri *u = &s->tri[i];
+    if (u->atom != g) {
+      continue;
+    }
+    if (inside_c(c, in, lim, (const double(*)[3])u->v, 3)) {
+      continue; /* the whole triangle */
+    }
+    if (u->ncv == -1) {
+      tri_in_box(r, u);
+    }
+    if (u->ncv < 0 || !inside_c(c, in, lim, (const double(*)[3])u->cv, u->ncv)) {
+      return 0;
+    }
+  }
+  for (int v = 0; v < p->nv; v++) {
+    int beyond = 1;
+    for (int j = 0; j < c->npl && beyond; j++) {
+      beyond = in * (vxg_dot(c->pl[j], p->pos[v]) - c->pl[j][3]) > lim[j];
+    }
+    if (!beyond) {
+      continue;
+    }
+    return side_at(r, g, p->pos[v]) == 0; /* v on the side of T its cell does not keep */
+  }
+  return 0;
+}
+
+
+/* 1 when the plane n.y = const parts the atoms' triangles within the box (their parts there,
+ * grown by the rounding): atom 0's at most *m0, atom 1's at least *m1, m0 + 2 margin < m1. */
+static int parts(const vxv_bsp *s, const double n[3], double margin, double *m0, double *m1) {
+  *m0 = -HUGE_VAL;
+  *m1 = HUGE_VAL;
+  for (int i = 0; i < s->ntri; i++) {
+    const vxv_btri *u = &s->tri[i];
+    for (int v = 0; v < u->ncv; v++) {
+      double h = vxg_dot(n, u->cv[v]);
+      if (u->atom == 0) {
+        *m0 = h > *m0 ? h : *m0;
+      } else {
+        *m1 = h < *m1 ? h : *m1;
+      }
+    }
+    if (!(*m0 + 2 * margin < *m1)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+/* 1 when the leaf's region in p is proved empty without a piece, its atoms two general ones:
+ * a plane n.y = const parts their triangles within the box (parts: atom 0's at most m0,
+ * atom 1's at least m1 > m0, by margins), n tried along the mean of atom 1's corners there
+ * less atom 0's, then along the triangle normals (atom 0's, atom 1's reversed) nearest that.
+ * Then p below m1 meets no triangle of atom 1, p above m0 none of atom 0 (convex: one side
+ * each), the two cover p, and atom 1 at p's lowest vertex, or atom 0 at its highest, keeps
+ * its cell's other side (when that part holds a vertex of p); or an atom has no triangle in
+ * the box, and keeps its cell's other side at a vertex of p. 0 when not decided (no plane
+ * found, a surface near the vertex). */
+static int pair_parted(bsp_run *r, const vxv_cpoly *p) {
+  vxv_bsp *s = r->s;
+  if (s->natom != 2 || s->general != 3) {
+    return 0;
+  }
+  double mean[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  int cnt[2] = {0, 0};
+  for (int i = 0; i < s->ntri; i++) {
+    vxv_btri *u = &s->tri[i];
+    if (u->ncv == -1) {
+      tri_in_box(r, u);
+    }
+    if (u->ncv < 0) {
+      return 0;
+    }
+    for (int v = 0; v < u->ncv; v++) {
+      for (int k = 0; k < 3; k++) {
+        mean[u->atom][k] += u->cv[v][k];
+      }
+    }
+    cnt[u->atom] += u->ncv;
+  }
+  for (int a = 0; a < 2; a++) {
+    if (cnt[a] == 0) {
+      /* no triangle of atom a in the box: one side of it in the whole box */
+      return p->nv > 0 && side_at(r, a, p->pos[0]) == 0;
+    }
+  }
+  double dir[3], n[3], m0, m1, margin = 0;
+  for (int k = 0; k < 3; k++) {
+    dir[k] = mean[1][k] / cnt[1] - mean[0][k] / cnt[0];
+  }
+  /* the candidates: dir, then each atom's triangle normal (pointing from atom 0 to atom 1)
+     nearest it */
+  int found = 0;
+  for (int c = 0; c < 3 && !found; c++) {
+    if (c == 0) {
+      memcpy(n, dir, sizeof n);
+    } else {
+      double best = 0, sg = c == 1 ? 1 : -1;
+      int bi = -1;
+      for (int i = 0; i < s->ntri; i++) {
+        const vxv_btri *u = &s->tri[i];
+        double a = sg * vxg_dot(u->n, dir);
+        if (u->atom == c - 1 && u->ncv > 0 && a > best) {
+          best = a;
+          bi = i;
+        }
+      }
+      if (bi < 0) {
+        continue;
+      }
+      for (int k = 0; k < 3; k++) {
+        n[k] = sg * s->tri[bi].n[k];
+      }
+    }
+    double n1 = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+    margin = 4 * r->tol * n1;
+    found = n1 > 0 && parts(s, n, margin, &m0, &m1);
+  }
+  if (!found) {
+    return 0;
+  }
+  int lo = 0, hi = 0;
+  for (int v = 1; v < p->nv; v++) {
+    lo = vxg_dot(n, p->pos[v]) < vxg_dot(n, p->pos[lo]) ? v : lo;
+    hi = vxg_dot(n, p->pos[v]) > vxg_dot(n, p->pos[hi]) ? v : hi;
+  }
+  /* p below m1 - margin (no triangle of atom 1) and above m0 + margin (none of atom 0) */
+  if (vxg_dot(n, p->pos[lo]) < m1 - margin && side_at(r, 1, p->pos[lo]) != 0) {
+    return 0;
+  }
+  if (vxg_dot(n, p->pos[hi]) > m0 + margin && side_at(r, 0, p->pos[hi]) != 0) {
+    return 0;
+  }
+  return 1;
 }
 
 
@@ -477,13 +784,16 @@ static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits,
   uint64_t mine = at->cell == 0 ? (((uint64_t)1 << at->npl) - 1) << bit : 0;
   vxv_cpoly *buf = &r->s->poly[3 * depth];
   const vxv_cpoly *cur = p;
+  int ncon = r->ncon;
   if ((at->shape == VXG_LOCAL_CONVEX) != at->comp) {
     for (int j = 0; j < at->npl && cur && cur->nv > 0; j++) {
       cur = peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], sg, bit + j);
+      con_push(r, at->pl[j], sg);
     }
     if (cur && cur->nv > 0) {
       peel(r, cur, a + 1, bit + at->npl, abits | mine, depth + 1);
     }
+    r->ncon = ncon;
     return;
   }
   /* C: the concave mesh's outside, or the complemented convex mesh's inside */
@@ -491,10 +801,15 @@ static void peel(bsp_run *r, const vxv_cpoly *p, int a, int bit, uint64_t abits,
   for (int j = 0; j < at->npl && cur && cur->nv > 0 && !r->fail; j++) {
     const vxv_cpoly *out = peel_clip(r, &buf[2], cur, at->pl[j], -in, bit + j);
     if (out && out->nv > 0) {
+      int held = r->ncon;
+      con_push(r, at->pl[j], -in);
       peel(r, out, a + 1, bit + at->npl, abits | mine, depth + 1);
+      r->ncon = held;
     }
     cur = r->fail ? NULL : peel_clip(r, &buf[cur == &buf[0]], cur, at->pl[j], in, bit + j);
+    con_push(r, at->pl[j], in);
   }
+  r->ncon = ncon;
 }
 
 
@@ -517,7 +832,9 @@ int vxv_bsp_integrate(const vxv_query *q, vxv_thread *th, const vxv_box *b, cons
     r->rb[3 + k] = -HUGE_VAL;
   }
   if (p->nv > 0 && peel_fits(s)) {
-    peel(r, p, 0, s->bit0, 0, 0);
+    if (!peel_empty(r, p) && !pair_parted(r, p)) {
+      peel(r, p, 0, s->bit0, 0, 0);
+    }
   } else if (p->nv > 0) {
     r->fail = 1; /* the peeled atoms' planes do not fit */
   }
@@ -573,13 +890,8 @@ static void leaf_tri(const vxv_box *b, const double *tri, const double *pl, cons
   t->d = pl[4 * j + 3] - vxg_dot(t->n, b->c);
   t->group = grp[j];
   t->atom = a;
-  for (int v = 0; v < 3; v++) {
-    const double *p0 = t->v + 3 * v, *p1 = t->v + 3 * ((v + 1) % 3);
-    double e[3] = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    vxg_cross(e, t->n, t->o[v]); /* the edge's outward normal in the triangle's plane */
-    t->w[v] = vxg_dot(t->o[v], p0);
-    t->olen[v] = sqrt(vxg_dot(t->o[v], t->o[v]));
-  }
+  t->ncv = -1;
+  t->edges = 0; /* tri_edges, when a BSP tests it */
 }
 
 

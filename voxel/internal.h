@@ -279,9 +279,13 @@ typedef struct vxv_btri {
   double n[3], d; /* the plane n.y <= d of its coplanar group, n unit and outward */
   double o[3][3]; /* its edges' outward normals in its plane (edge k from corner k), and */
   double w[3];    /* their offsets: a point y is beyond edge k when o[k].y > w[k] */
-  double olen[3]; /* |o[k]| */
+  double olen[3]; /* |o[k]| (o, w, olen: once edges is 1, when a BSP first tests it) */
+  int edges;
   int group;      /* the coplanar group (mesh triangle index) */
   int atom;       /* index in vxv_bsp.atom */
+  int ncv;        /* corners of its part in the leaf's box (grown by the rounding), cv;
+                     -1 until a BSP after a peel needs them */
+  double cv[9][3];
 } vxv_btri;
 
 typedef struct vxv_batom {
