@@ -182,7 +182,9 @@ typedef struct vxv_hs {
   double qbuf[6];
   double cub, cubg; /* a torus's q = qbuf: bounds over the leaf on |r - q| (m) and on
                        |grad (r - q)| (r the exact remainder); 0 for a quadric */
-  double s, f0; /* sign (-1: complemented) and value at the centre */
+  double s, f0;          /* sign (-1: complemented) and value at the centre */
+  const vxg_atom *torus; /* a torus's atom (q = qbuf), for re-centring its mean plane on its
+                            face's centroid (leaf.c, recentred); else NULL */
 } vxv_hs;
 
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
@@ -260,6 +262,7 @@ typedef struct vxv_cpface {
   int found;
   double area;    /* area of the face on the plane */
   double avec[3]; /* its vector area */
+  double m1[3];   /* int over it of y */
   double m2[6];   /* int over it of y y^T (xx yy zz xy yz xz) */
 } vxv_cpface;
 
