@@ -1826,6 +1826,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->est = exact ? 0 : l->pgap;
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   l->dshare = 0;
+  l->made = 0;
   return exact;
 }
 
