@@ -512,8 +512,13 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
   vxv_leaf kid[8];
   int n;
   double sum = split_children(ws, th, st, &p->b, 1, kid, &n);
-  double diff = fabs(p->m[0] - sum);
-  share_estimate(kid, n, diff, est_divisor(p, diff));
+  double diff = fabs(p->m[0] - sum), div = 1;
+  if (p->dshare > RHO_TRUST * diff) {
+    diff = p->dshare / RHO_TRUST; /* agreeing by chance: no steeper fall is believed */
+  } else {
+    div = est_divisor(p, diff);
+  }
+  share_estimate(kid, n, diff, div);
   if (p->dshare > 0) {
     st->fall[0] += p->dshare;
     st->fall[1] += diff;
@@ -538,18 +543,15 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
  * values over a surface, by 16 along a ring). When this round's fall and the last one's
  * both lie in [2, FALL_TRUST], the children's error is their difference over
  * min(rho, FALL_MAX) - 1, rho the smaller fall (extrapolation by the observed order, as
- * est_divisor); otherwise the plain difference. */
+ * est_divisor); otherwise est_divisor's estimates stand. */
 static void subtree_fall(const vxv_query *q, vxv_subtree *st, vxv_leaf *l, size_t n) {
   double rho = st->fall[1] > 0 ? st->fall[0] / st->fall[1] : 0, last = st->rho;
   st->fall[0] = st->fall[1] = 0;
   st->rho = rho;
-  if (!(rho > 0)) {
-    return; /* no family with a difference above it: the leaves' own estimates stand */
+  if (!(rho >= 2 && rho <= FALL_TRUST && last >= 2 && last <= FALL_TRUST)) {
+    return; /* no steady fall: the leaves' own estimates (est_divisor) stand */
   }
-  double div = 1;
-  if (rho >= 2 && rho <= FALL_TRUST && last >= 2 && last <= FALL_TRUST) {
-    div = fmin(fmin(rho, last), FALL_MAX) - 1;
-  }
+  double div = fmin(fmin(rho, last), FALL_MAX) - 1;
   for (size_t i = 0; i < n; i++) {
     if (l[i].made == q->round && !l[i].exact) {
       l[i].est = fmax(l[i].dshare / div, EST_FLOOR * l[i].pgap);
