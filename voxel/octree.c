@@ -543,15 +543,19 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
  * values over a surface, by 16 along a ring). When this round's fall and the last one's
  * both lie in [2, FALL_TRUST], the children's error is their difference over
  * min(rho, FALL_MAX) - 1, rho the smaller fall (extrapolation by the observed order, as
- * est_divisor); otherwise est_divisor's estimates stand. */
+ * est_divisor); otherwise the plain difference, whatever est_divisor made of it leaf by
+ * leaf. */
 static void subtree_fall(const vxv_query *q, vxv_subtree *st, vxv_leaf *l, size_t n) {
   double rho = st->fall[1] > 0 ? st->fall[0] / st->fall[1] : 0, last = st->rho;
   st->fall[0] = st->fall[1] = 0;
   st->rho = rho;
-  if (!(rho >= 2 && rho <= FALL_TRUST && last >= 2 && last <= FALL_TRUST)) {
-    return; /* no steady fall: the leaves' own estimates (est_divisor) stand */
+  if (!(rho > 0)) {
+    return; /* no family with a difference above it: the leaves' own estimates stand */
   }
-  double div = fmin(fmin(rho, last), FALL_MAX) - 1;
+  double div = 1;
+  if (rho >= 2 && rho <= FALL_TRUST && last >= 2 && last <= FALL_TRUST) {
+    div = fmin(fmin(rho, last), FALL_MAX) - 1;
+  }
   for (size_t i = 0; i < n; i++) {
     if (l[i].made == q->round && !l[i].exact) {
       l[i].est = fmax(l[i].dshare / div, EST_FLOOR * l[i].pgap);
