@@ -116,48 +116,44 @@ static void test_corpus_flat_torus(void **state) {
   vxc_query_free(q);
 }
 
-// the flat torus of the bench's corpus (seed 1, case 269: R 50 mm, r 28 mm, 1.25 um deep on
-// the table) at rtol 1e-3: its leaves' estimates from their subtree's fall a round (about 14
+// Case i of the bench's corpus (seed 1) at rtol 1e-3 (octree_volume): its error relative to
+// its closed form, *leaves its leaves.
+static double bench_case_error(int i, long long *leaves) {
+  cx_case c;
+  cx_make(1, i, &c);
+  double cf = cx_closed_form(&c);
+  assert_true(cf > 0);
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  vxc_solid *a, *b;
+  assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
+  double err = fabs(octree_volume(q, &c, a, b, 1e-3, 0, leaves) - cf) / cf;
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+  vxc_query_free(q);
+  return err;
+}
+
+// the flat torus of the bench's corpus (case 269: R 50 mm, r 28 mm, 1.25 um deep on the
+// table) at rtol 1e-3: its leaves' estimates from their subtree's fall a round (about 14
 // there) rather than leaf by leaf (at most 3): within 1e-3 of Pappus in under 15,000 leaves
 // (10,466 measured; 34,093 leaf by leaf, whose estimate was 50 times the error)
 static void test_corpus_flat_torus_fall(void **state) {
   (void)state;
-  cx_case c;
-  cx_make(1, 269, &c);
-  double cf = cx_closed_form(&c);
-  assert_true(cf > 0);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
-  vxc_solid *a, *b;
-  assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
   long long leaves;
-  assert_true(fabs(octree_volume(q, &c, a, b, 1e-3, 0, &leaves) - cf) <= 1e-3 * cf);
+  assert_true(bench_case_error(269, &leaves) <= 1e-3);
   assert_true(leaves < 15000);
-  vxc_solid_free(a);
-  vxc_solid_free(b);
-  vxc_query_free(q);
 }
 
-// the aligned cylinder of the bench's corpus (seed 1, case 762: R 0.69 m lying 25 um deep on
-// the table) at rtol 1e-3: two leaves a third of the strip wide, whose children's sum met
-// them by chance (a difference 1e-4 of their bracket, 5,000 times below their parent's
-// share), kept an estimate of 1e-3 of their bracket and were never split (error -1.14e-3);
-// with no fall steeper than RHO_TRUST believed, within 1e-3 of its closed form (-8.1e-6)
+// the aligned cylinder of the bench's corpus (case 762: R 0.69 m lying 25 um deep on the
+// table) at rtol 1e-3: two leaves a third of the strip wide, whose children's sum met them
+// by chance (a difference 1e-4 of their bracket, 5,000 times below their parent's share),
+// kept an estimate of 1e-3 of their bracket and were never split (error -1.14e-3); with no
+// fall steeper than RHO_TRUST believed, within 1e-3 of its closed form (-8.1e-6)
 static void test_corpus_shallow_strip(void **state) {
   (void)state;
-  cx_case c;
-  cx_make(1, 762, &c);
-  double cf = cx_closed_form(&c);
-  assert_true(cf > 0);
-  vxc_query *q = NULL;
-  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
-  vxc_solid *a, *b;
-  assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
   long long leaves;
-  assert_true(fabs(octree_volume(q, &c, a, b, 1e-3, 0, &leaves) - cf) <= 1e-3 * cf);
-  vxc_solid_free(a);
-  vxc_solid_free(b);
-  vxc_query_free(q);
+  assert_true(bench_case_error(762, &leaves) <= 1e-3);
 }
 
 // a ball in a hole: the chord reference and the library's quadrature along the hole's axis
