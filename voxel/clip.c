@@ -407,7 +407,7 @@ const vxv_cpfan *vxv_cp_chain_fan(vxv_cpchain *ch) {
 /* One fan triangle (ap, b, c) of a face: its area, half its cross product (the vector
  * area) and its second moments added to the face's sums. */
 typedef struct fsum {
-  double area, vec[3], m2[6];
+  double area, vec[3], m1[3], m2[6];
 } fsum;
 
 /* Half the cross product of b - ap and c - ap: the triangle's vector area. */
@@ -436,6 +436,7 @@ static inline void face_tri(const double *ap, const double *b, const double *c, 
   f->area += at;
   for (int i = 0; i < 3; i++) {
     f->vec[i] += x[i];
+    f->m1[i] += at / 3 * sm[i];
   }
   for (int q = 0; q < 6; q++) {
     int i = VXG_SYM_ROW[q], j = VXG_SYM_COL[q];
@@ -451,6 +452,7 @@ static inline void face_credit(vxv_cpface *face, uint64_t fmask, uint64_t want, 
     o->area += f->area;
     for (int i = 0; i < 3; i++) {
       o->avec[i] += f->vec[i];
+      o->m1[i] += f->m1[i];
     }
     for (int q = 0; q < 6; q++) {
       o->m2[q] += f->m2[q];
@@ -539,7 +541,7 @@ double vxv_cp_fan_moments(const vxv_cpoly *p, const vxv_cpfan *f, double *m, uin
     int vol = a != 0, fdata = ((f->face[fi].edge >> 6) & want) != 0;
     int fvec = fdata && !((f->face[fi].edge >> 6) & full); /* its vector area alone */
     const double *a0 = r[a], *ap = p->pos[a];
-    fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+    fsum fs = {0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     for (int t = t0; t < t1; t++) {
       int vb = f->tri[t][0], vc = f->tri[t][1];
       if (vol) {
@@ -603,7 +605,7 @@ void vxv_cp_fan_faces(const vxv_cpoly *p, const vxv_cpfan *f, uint64_t want, vxv
     }
     int a = f->face[fi].a, t0 = f->face[fi].first, t1 = t0 + f->face[fi].n;
     const double *ap = p->pos[a];
-    fsum fs = {0, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
+    fsum fs = {0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     for (int t = t0; t < t1; t++) {
       face_tri(ap, p->pos[f->tri[t][0]], p->pos[f->tri[t][1]], &fs);
     }

@@ -95,6 +95,7 @@ typedef struct vxv_leaf {
                      |V_parent - sum of V_children| (octree.c) */
   double dshare;  /* its share of |V_parent - sum of V_children| before any scaling (0:
                      none yet) */
+  int made;       /* the round whose split of its parent made it (0: none) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
   int order3;     /* 1: its curved surfaces are one or two quadrics or tori, on their mean planes
                      (leaf.c): its value's error falls as h^5 rather than the planar
@@ -153,6 +154,9 @@ typedef struct vxv_subtree {
   long long budget; /* boxes this round may classify */
   long long leaves; /* leaves retired (integrated for good) */
   long long nsplit; /* leaves split this round */
+  double fall[2];   /* this round's split leaves: the sum of their shares of their parents'
+                       differences, and of their own families' differences (octree.c) */
+  double rho;       /* the last round's fall fall[0] / fall[1] (0: none) */
   int depth;
   int capped;
   double hmin_leaf; /* smallest leaf half-edge */
@@ -182,7 +186,9 @@ typedef struct vxv_hs {
   double qbuf[6];
   double cub, cubg; /* a torus's q = qbuf: bounds over the leaf on |r - q| (m) and on
                        |grad (r - q)| (r the exact remainder); 0 for a quadric */
-  double s, f0; /* sign (-1: complemented) and value at the centre */
+  double s, f0;          /* sign (-1: complemented) and value at the centre */
+  const vxg_atom *torus; /* a torus's atom (q = qbuf), for re-centring its mean plane on its
+                            face's centroid (leaf.c, recentred); else NULL */
 } vxv_hs;
 
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
@@ -260,6 +266,7 @@ typedef struct vxv_cpface {
   int found;
   double area;    /* area of the face on the plane */
   double avec[3]; /* its vector area */
+  double m1[3];   /* int over it of y */
   double m2[6];   /* int over it of y y^T (xx yy zz xy yz xz) */
 } vxv_cpface;
 

@@ -576,6 +576,7 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
   const vxg_atom *a = &q->cell[k].pc->atom[i];
   double rl = 0, rh = 0, rm = 0;
   h->cub = h->cubg = 0;
+  h->torus = NULL;
   int taylor =
       a->kind == VXG_ATOM_TORUS && torus_taylor(a, b->c, b->e, f0, h->qbuf, &h->cub, &h->cubg) == 0;
   int ok =
@@ -591,6 +592,7 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
   h->q = a->kind == VXG_ATOM_QUADRIC ? a->q : NULL;
   if (taylor && ok) {
     h->q = h->qbuf;
+    h->torus = a;
     if (q->plane == VXV_PLANE_MEAN) {
       /* the remainder's mean over the box, from its quadratic part */
       const double *ex = b->e;
@@ -617,15 +619,38 @@ static int add_hs(const vxv_query *q, const vxv_box *b, int k, int i, double s, 
 
 
 /* The offset of curved quadric half-space h re-centred on the polygon where its plane meets
- * the clipped leaf (area `area`, int y y^T dA = m2): the mean of the remainder over that
- * polygon instead of over the whole box. The volume between the true surface and a plane
- * is, to first order, the integral of (remainder - offset) / |g| over that polygon, so this
- * offset cancels it. Kept inside [dl, dh], so the estimate stays inside the bracket. */
-static double recentred(const vxv_hs *h, double area, const double m2[6]) {
+ * the clipped leaf (area `area`, int y dA = m1, int y y^T dA = m2, about the leaf's centre
+ * c): the mean of the remainder over that polygon instead of over the whole box. The volume
+ * between the true surface and a plane is, to first order, the integral of (remainder -
+ * offset) / |g| over that polygon, so this offset cancels it. A torus's remainder is not its
+ * quadric at c: where m1 is known, its mean comes from the torus's own Taylor model at the
+ * polygon's centroid p (f(p), plus its Hessian at p over the polygon's second moments about
+ * p; the gradient's term averages to 0), less the plane's f0 + g.(p - c). The polygon lies
+ * off c by up to the leaf's half-edge (at the foot of a leaf over a thin contact), and the
+ * torus's curvature changes over that offset: the same sign in every leaf of a ring of
+ * contact. Kept inside [dl, dh], so the estimate stays inside the bracket. */
+static double recentred(const vxv_hs *h, const double c[3], double area, const double m1[3],
+                        const double m2[6]) {
   const double *qq = h->q;
   double rm = (qq[0] * m2[0] + qq[1] * m2[1] + qq[2] * m2[2] + qq[3] * m2[3] + qq[4] * m2[4] +
                qq[5] * m2[5]) /
               area;
+  if (h->torus && m1) {
+    double y[3] = {m1[0] / area, m1[1] / area, m1[2] / area}, p[3], pl[3], qc[6], mc[6];
+    for (int k = 0; k < 3; k++) {
+      p[k] = c[k] + y[k];
+    }
+    vxg_xform_point(&h->torus->to_local, p, pl);
+    double fp = vxg_atom_eval(h->torus, p, NULL);
+    if (isfinite(fp) && torus_hessian(h->torus, pl, qc) == 0) {
+      for (int k = 0; k < 6; k++) {
+        mc[k] = m2[k] / area - y[VXG_SYM_ROW[k]] * y[VXG_SYM_COL[k]];
+      }
+      double gy = h->s * (h->n[0] * y[0] + h->n[1] * y[1] + h->n[2] * y[2]);
+      rm = fp - h->f0 - gy + qc[0] * mc[0] + qc[1] * mc[1] + qc[2] * mc[2] + qc[3] * mc[3] +
+           qc[4] * mc[4] + qc[5] * mc[5];
+    }
+  }
   double d = -(h->s * h->f0 + h->s * rm);
   return d < h->dl ? h->dl : (d > h->dh ? h->dh : d);
 }
@@ -716,7 +741,7 @@ static void leaf_generic(const vxv_query *q, vxv_thread *th, const vxv_box *b, v
       for (int j = 0; j < nh; j++) {
         if (!hs[j].exact && hs[j].q && poly_face_on(p, &hs[j], hs[j].dm, emax, &area, m2, avec) &&
             area > 0) {
-          double d = recentred(&hs[j], area, m2);
+          double d = recentred(&hs[j], b->c, area, NULL, m2);
           changed |= d != hs[j].dm;
           hs[j].dm = d;
         }
@@ -1275,7 +1300,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
       for (uint64_t w = curved_bits >> 6; w; w &= w - 1) {
         int j = __builtin_ctzll(w);
         if (th->face[j].found && th->face[j].area > 0) {
-          double d = recentred(&hs[j], th->face[j].area, th->face[j].m2);
+          double d = recentred(&hs[j], b->c, th->face[j].area, th->face[j].m1, th->face[j].m2);
           changed |= d != hs[j].dm;
           hs[j].dm = d;
         }
@@ -1494,6 +1519,7 @@ static int planes_hs(const double *pl, int n, int k, const vxv_box *b, vxv_hs *h
     h->exact = 1;
     h->group = 0;
     h->q = NULL;
+    h->torus = NULL;
     h->s = 1;
     h->f0 = -h->dm;
   }
@@ -1800,6 +1826,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->est = exact ? 0 : l->pgap;
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   l->dshare = 0;
+  l->made = 0;
   return exact;
 }
 

@@ -512,10 +512,54 @@ static void refine(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, 
   vxv_leaf kid[8];
   int n;
   double sum = split_children(ws, th, st, &p->b, 1, kid, &n);
-  double diff = fabs(p->m[0] - sum);
-  share_estimate(kid, n, diff, est_divisor(p, diff));
+  double diff = fabs(p->m[0] - sum), div = 1;
+  if (p->dshare > RHO_TRUST * diff) {
+    diff = p->dshare / RHO_TRUST; /* agreeing by chance: no steeper fall is believed */
+  } else {
+    div = est_divisor(p, diff);
+  }
+  share_estimate(kid, n, diff, div);
+  if (p->dshare > 0) {
+    st->fall[0] += p->dshare;
+    st->fall[1] += diff;
+  }
   for (int j = 0; j < n; j++) {
+    kid[j].made = ws->q.round;
     store(ws, th, par, st, &kid[j]);
+  }
+}
+
+
+/* The subtree's observed fall (subtree_fall): taken at most FALL_MAX, and none steeper than
+ * FALL_TRUST (a coarse tree's first rounds may fall steeply and then stall). */
+#define FALL_MAX 8.0
+#define FALL_TRUST 20.0
+
+/* The estimates of the leaves l[0 .. n) that st's round has just stored, from the fall of
+ * the differences summed over its families rather than leaf by leaf: a family's difference
+ * against its parent's share of the level above scatters (their signs and shares vary from
+ * leaf to leaf), so est_divisor's rho is at most RHO_MAX, where the sums over the subtree's
+ * split leaves fall steadily, as the leaf rule's order says (by 8 a level for third-order
+ * values over a surface, by 16 along a ring). When this round's fall and the last one's
+ * both lie in [2, FALL_TRUST], the children's error is their difference over
+ * min(rho, FALL_MAX) - 1, rho the smaller fall (extrapolation by the observed order, as
+ * est_divisor); otherwise the plain difference, whatever est_divisor made of it leaf by
+ * leaf. */
+static void subtree_fall(const vxv_query *q, vxv_subtree *st, vxv_leaf *l, size_t n) {
+  double rho = st->fall[1] > 0 ? st->fall[0] / st->fall[1] : 0, last = st->rho;
+  st->fall[0] = st->fall[1] = 0;
+  st->rho = rho;
+  if (!(rho > 0)) {
+    return; /* no family with a difference above it: the leaves' own estimates stand */
+  }
+  double div = 1;
+  if (rho >= 2 && rho <= FALL_TRUST && last >= 2 && last <= FALL_TRUST) {
+    div = fmin(fmin(rho, last), FALL_MAX) - 1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (l[i].made == q->round && !l[i].exact) {
+      l[i].est = fmax(l[i].dshare / div, EST_FLOOR * l[i].pgap);
+    }
   }
 }
 
@@ -551,6 +595,9 @@ static void subtree_round(vxv_workspace *ws, vxv_thread *th, int t, int s) {
         store(ws, th, par, st, l);
       }
     }
+  }
+  if (q->round > 0 && !q->certified) {
+    subtree_fall(q, st, th->buf[par] + start, th->n[par] - start);
   }
   st->boxes += st->rboxes;
   st->vn = th->nvis - st->voff;
