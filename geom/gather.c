@@ -86,9 +86,10 @@ typedef double vxg_d2 __attribute__((vector_size(16)));
  * plane[4 j ..] of the groups' first triangles (gfirst[j] == j): reach[0] the largest
  * n . v - d of a vertex v beyond a plane, reach[1] the largest d - n . v (-HUGE_VAL: no
  * triangle). The triangles are convex within tol when reach[0] <= tol, concave when
- * reach[1] <= tol (vxg_atom_triangles's shape). */
+ * reach[1] <= tol (vxg_atom_triangles's shape). Once both exceed cap the planes left are
+ * not tested: the two are then some values above cap (neither shape within cap). */
 static void shape_reach(const double *tri, const int *first, int n, const double *plane,
-                        const int *gfirst, double reach[2]) {
+                        const int *gfirst, double cap, double reach[2]) {
   enum { PAIRS = 3 * VXG_MESH_TRIS_MAX / 2 + 1 };
   vxg_d2 vx[PAIRS], vy[PAIRS], vz[PAIRS];
   int nv = 0;
@@ -119,6 +120,9 @@ static void shape_reach(const double *tri, const int *first, int n, const double
         lo[k] = sv[k] < lo[k] ? sv[k] : lo[k];
       }
     }
+    if ((hi[0] > cap || hi[1] > cap) && (lo[0] < -cap || lo[1] < -cap)) {
+      break; /* general within cap: the rest changes no shape */
+    }
   }
   reach[0] = hi[0] > hi[1] ? hi[0] : hi[1];
   reach[1] = -(lo[0] < lo[1] ? lo[0] : lo[1]);
@@ -144,7 +148,7 @@ static int read_ball(const vxg_mesh *m, const double p[3], double r, int max, do
   if (n > 0) {
     vxg_first_same(group, n, gfirst);
   }
-  shape_reach(tri, first, n > 0 ? n : 0, plane, gfirst, reach);
+  shape_reach(tri, first, n > 0 ? n : 0, plane, gfirst, VXG_REACH_CAP * r, reach);
   return n;
 }
 

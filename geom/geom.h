@@ -489,12 +489,16 @@ typedef struct vxg_gather_cache {
  * positive and finite or p too far from the origin for the lattice (the ball (p, r) is then
  * to be read as it is). */
 int vxg_gather_ball(const double p[3], double r, double cp[3], double *cr, long long key[4]);
+/* vxg_mesh_gather's reach is exact up to this share of the ball's radius. */
+#define VXG_REACH_CAP 1e-6
 /* vxg_mesh_triangles of the canonical ball holding (p, r) (mesh frame; of that ball itself
  * when cache is NULL), with gfirst (one a triangle: the lowest j of the same group) and how
  * far they stray from their groups'
  * planes (m): reach[0] the largest n . v - d of a vertex v of them beyond such a plane,
  * reach[1] the largest d - n . v (-HUGE_VAL with no triangle), so that they are convex
- * within tol when reach[0] <= tol and concave when reach[1] <= tol; from the cache when it
+ * within tol when reach[0] <= tol and concave when reach[1] <= tol (exact up to
+ * VXG_REACH_CAP times the ball's radius, at least r: when both exceed it, some values above
+ * it, and tol at least VXG_REACH_CAP r tells no shape); from the cache when it
  * holds that ball (a cache without slots reads it each time; a miss fills a slot): the same
  * figures either way.
  * Returns as vxg_mesh_triangles (reach unspecified when -1). */

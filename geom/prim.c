@@ -486,17 +486,16 @@ int vxg_atom_triangles(const vxg_atom *a, const double c[3], double r, int max, 
   gfirst = gfirst ? gfirst : gown;
   vxg_xform_point(&a->to_local, c, l);
   /* a little beyond r, for the rounding of the frame change */
-  double reach[2];
-  int n = vxg_mesh_gather(a->mesh, l, r * (1 + 1e-9) + ROUND_MARGIN * a->size[1], max, cache,
-                          tri, plane, group, first, gfirst, reach);
+  double reach[2], rg = r * (1 + 1e-9) + ROUND_MARGIN * a->size[1];
+  int n = vxg_mesh_gather(a->mesh, l, rg, max, cache, tri, plane, group, first, gfirst, reach);
   /* the shape from the mesh's own coordinates (no vertex beyond, or none within, a group's
-     plane by more than tol): a shape other than general needs only the groups' planes in
-     the query frame */
-  int general = 1;
+     plane by more than tol; the reach is exact up to its cap): a shape other than general
+     needs only the groups' planes in the query frame */
+  int general = 1, sure = tol < VXG_REACH_CAP * rg;
   if (shape && n >= 0) {
-    *shape = n > 0 && reach[0] <= tol   ? VXG_LOCAL_CONVEX
-             : n > 0 && reach[1] <= tol ? VXG_LOCAL_CONCAVE
-                                        : VXG_LOCAL_GENERAL;
+    *shape = sure && n > 0 && reach[0] <= tol   ? VXG_LOCAL_CONVEX
+             : sure && n > 0 && reach[1] <= tol ? VXG_LOCAL_CONCAVE
+                                                : VXG_LOCAL_GENERAL;
     general = *shape == VXG_LOCAL_GENERAL;
   }
   for (int i = 0; i < n; i++) {

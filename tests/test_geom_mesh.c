@@ -974,6 +974,72 @@ static void test_mesh_gather_canonical_ball_and_cache(void **state) {
 }
 
 
+/* reach as shape_reach defines it, by brute force: every vertex of the n triangles against
+ * the plane of every group's first triangle (h[j] == j). */
+static void reach_brute(const double *tri, const double *pl, const int *h, int n, double out[2]) {
+  out[0] = out[1] = -HUGE_VAL;
+  for (int j = 0; j < n; j++) {
+    for (int v = 0; v < 3 * n && h[j] == j; v++) {
+      double s = vxg_dot(pl + 4 * j, tri + 3 * v) - pl[4 * j + 3];
+      out[0] = fmax(out[0], s);
+      out[1] = fmax(out[1], -s);
+    }
+  }
+}
+
+
+// a gather's reach is exact while either side is within VXG_REACH_CAP of the ball's radius
+// (the shape may be convex or concave there) and both above it otherwise, never above the
+// brute-force figures: on a sphere whose vertices are moved radially at random (general
+// almost everywhere, convex or concave at a few balls) and on the convex sphere itself
+static void test_mesh_gather_reach_exact_below_cap(void **state) {
+  (void)state;
+  enum { MAX = VXG_MESH_TRIS_MAX };
+  static double t[9 * MAX], pl[4 * MAX];
+  int g[MAX], f[3 * MAX], h[MAX], general = 0, shaped = 0;
+  vxc_rng rng = {0xca9ca9ull};
+  for (int bumpy = 0; bumpy < 2; bumpy++) {
+    mg_mesh gm;
+    assert_int_equal(mg_icosphere(&gm, 0.3, 3), 0);
+    for (int v = 0; v < gm.nv && bumpy; v++) {
+      double s = vxc_rng_uniform(&rng, 0.9, 1.1);
+      for (int k = 0; k < 3; k++) {
+        gm.v[3 * v + k] *= s;
+      }
+    }
+    struct vxg_mesh *m = mesh_of(&gm, bumpy ? "bumpy" : "ico");
+    for (int i = 0; i < 1500; i++) {
+      double p[3], r = 0.3 * exp(vxc_rng_uniform(&rng, -5, -2)), reach[2], brute[2];
+      for (int k = 0; k < 3; k++) {
+        p[k] = vxc_rng_uniform(&rng, -1, 1);
+      }
+      double to_surface = 0.3 * vxc_rng_uniform(&rng, 0.85, 1.15) / sqrt(vxg_dot(p, p));
+      for (int k = 0; k < 3; k++) {
+        p[k] *= to_surface; /* within the bumps' reach of the sphere */
+      }
+      int n = vxg_mesh_gather(m, p, r, MAX, NULL, t, pl, g, f, h, reach);
+      if (n <= 0) {
+        continue;
+      }
+      reach_brute(t, pl, h, n, brute);
+      double cap = VXG_REACH_CAP * r;
+      if (brute[0] <= cap || brute[1] <= cap) {
+        assert_true(reach[0] == brute[0] && reach[1] == brute[1]);
+        shaped++;
+      } else {
+        assert_true(reach[0] > cap && reach[0] <= brute[0]);
+        assert_true(reach[1] > cap && reach[1] <= brute[1]);
+        general++;
+      }
+    }
+    vxg_mesh_free(m);
+    mg_free(&gm);
+  }
+  fprintf(stderr, "# %d gathers general beyond the cap, %d shaped within it\n", general, shaped);
+  assert_true(general > 100 && shaped > 100);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mesh_load_bundled_files),
@@ -995,6 +1061,7 @@ int main(void) {
       cmocka_unit_test(test_mesh_bounded_search_agrees),
       cmocka_unit_test(test_mesh_planes_near_a_point),
       cmocka_unit_test(test_mesh_gather_canonical_ball_and_cache),
+      cmocka_unit_test(test_mesh_gather_reach_exact_below_cap),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
