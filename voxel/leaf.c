@@ -329,6 +329,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   if (all_inside) {
     return VXG_INSIDE;
   }
+  if (q->region_cut && vxv_box_region_outside(q, b)) {
+    return VXG_OUTSIDE;
+  }
   if (q->nflush > 0 && vxv_box_flush(q, b)) {
     return VXG_OUTSIDE;
   }
