@@ -132,6 +132,8 @@ typedef struct vxv_query {
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
+                         parent_est (elsewhere the third-order values steer the refinement) */
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
                         the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
