@@ -114,6 +114,24 @@ static int box_meets_both(vxc_rng *g, const vxg_posed_cell pc[2], const double c
 }
 
 
+/* The box about c of half-edge h classified by q and by q0 (q less one rule): fails when q
+ * puts it OUTSIDE and a sampled point of it lies in both cells; counts the boxes q0 leaves
+ * MIXED into *mixed0, those of them q decides into *decided. */
+static void classify_both(vxc_rng *g, const vxv_query *q, const vxv_query *q0,
+                          const vxg_posed_cell pc[2], const double c[3], double h, int *mixed0,
+                          int *decided) {
+  vxv_box b, b0;
+  vxv_box_root(q, &b, c, h);
+  b0 = b;
+  vxg_class cls = vxv_box_classify(q, &b, NULL), cls0 = vxv_box_classify(q0, &b0, NULL);
+  if (cls == VXG_OUTSIDE) {
+    assert_false(box_meets_both(g, pc, c, h));
+  }
+  *mixed0 += cls0 == VXG_MIXED;
+  *decided += cls0 == VXG_MIXED && cls == VXG_OUTSIDE;
+}
+
+
 // rods and balls in bores, pressed in or clear: no box classified OUTSIDE holds a point of
 // both cells; the combination decides many boxes the atoms' bounds leave MIXED
 static void test_radical_sound(void **state) {
@@ -145,15 +163,7 @@ static void test_radical_sound(void **state) {
       double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
       vxg_xform_point(&w, pl, c);
       double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 8)));
-      vxv_box b, b0;
-      vxv_box_root(&q, &b, c, h);
-      b0 = b;
-      vxg_class cls = vxv_box_classify(&q, &b, NULL), cls0 = vxv_box_classify(&q0, &b0, NULL);
-      if (cls == VXG_OUTSIDE) {
-        assert_false(box_meets_both(&g, pc, c, h));
-      }
-      mixed0 += cls0 == VXG_MIXED;
-      decided += cls0 == VXG_MIXED && cls == VXG_OUTSIDE;
+      classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
     }
     fprintf(stderr, "# %s %.4g in bore %.4g (tilt %.2g): %d of %d MIXED boxes decided\n",
             ball ? "ball" : "rod", r / s, R / s, tilt, decided, mixed0);
@@ -275,15 +285,7 @@ static void test_region_cut_sound(void **state) {
         p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (2 * ext[j] + h);
       }
       vxg_xform_point(&w, p, c);
-      vxv_box bx, b0;
-      vxv_box_root(&q, &bx, c, h);
-      b0 = bx;
-      vxg_class cls = vxv_box_classify(&q, &bx, NULL), cls0 = vxv_box_classify(&q0, &b0, NULL);
-      if (cls == VXG_OUTSIDE) {
-        assert_false(box_meets_both(&g, pc, c, h));
-      }
-      mixed0 += cls0 == VXG_MIXED;
-      decided += cls0 == VXG_MIXED && cls == VXG_OUTSIDE;
+      classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
     }
     fprintf(stderr, "# %s, %s, %.3g deep: %d of %d MIXED boxes decided\n",
             kind == 0 ? "ball on a table" : kind == 1 ? "cube's edge on a table" : "ball in a bore",
