@@ -566,6 +566,7 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
   region_start(q, &o, &vo);
   vo.loose_bounds = hint != NULL; /* a tracked pair's step: a loose penetration bracket */
   vo.reuse_gathers = hint != NULL; /* and its next query close to this one */
+  vo.planar_bracket = hint != NULL; /* and no volume bracket read */
   const vxg_solid *sa = a->geom, *sb = b->geom;
   if (cell_boxes(q, sa, &xa, &q->box_a, &q->box_cap_a) != 0 ||
       cell_boxes(q, sb, &xb, &q->box_b, &q->box_cap_b) != 0) {

@@ -959,6 +959,7 @@ typedef struct run_loop {
   int kend;         /* the stage holding f(t + h, y1) after a trial */
   double expo;      /* step-size update exponent (0: fixed step) */
   int stop, polled; /* stop now; the poll asked to stop (record now, then stop) */
+  int after_reject; /* the last trial step was rejected for its error */
   long long nrec;   /* records written */
   vxc_task_record_fn rec;
   void *ud;
@@ -1065,6 +1066,7 @@ static int step_rejected(sim *s, run_loop *L, double hs, double errn, vxc_status
   if (T->integrator == TASK_ADAPTIVE && !(errn <= 1)) {
     vxci_sim_rosw_step_done(s, 0, 0);
     L->sum.rejected++;
+    L->after_reject = 1;
     double f = isfinite(errn) ? fmax(0.2, 0.9 * pow(errn, L->expo)) : 0.2;
     L->h = hs * f;
     if (L->h < 1e-12) {
@@ -1134,8 +1136,13 @@ static vxc_status step_accept(sim *s, run_loop *L, double hs, double errn) {
     L->next_rec = t; /* the loop's top writes the record at t and stops */
   }
   if (T->integrator == TASK_ADAPTIVE) {
-    /* a step cut short by a record time or an event does not shrink the next one */
+    /* a step cut short by a record time or an event does not shrink the next one; the step
+       accepted after a rejection for its error does not grow the next one (Hairer, Norsett
+       and Wanner, Solving ODEs I, II.4: else the controller overshoots into the rejection
+       again where the error grows faster than its order says, at a contact) */
     double f = errn > 0 ? fmin(5, fmax(0.2, 0.9 * pow(errn, L->expo))) : 5;
+    f = L->after_reject ? fmin(f, 1) : f;
+    L->after_reject = 0;
     L->h = hs < L->h ? fmax(L->h, hs * f) : hs * f;
   } else {
     L->h = T->step;

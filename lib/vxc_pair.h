@@ -111,9 +111,12 @@ VXC_API vxc_status vxc_pair_step(vxc_pair *pr, const vxc_pose *pose_a,
  * free; npair 0 before the first step or when the bodies were apart). NULL for a NULL pair.
  * Its penetration fields are the bracket from the cells' hulls and the region alone: no
  * segment through two convex cells, and for a pair measured by the rod-in-bore quadrature a
- * bracket as wide as its cells' boxes' overlap (vxc_query_run gives the tight ones); apart,
- * its distance is NaN (distance_exact 0): a step reads none, so none is computed (the
- * exact distance of two meshes is a search over their triangle pairs). */
+ * bracket as wide as its cells' boxes' overlap (vxc_query_run gives the tight ones); with a
+ * fixed leaf (options rtol 0, voxel > 0) its volume bracket (volume_lo, volume_hi) is the
+ * leaves' planar one, wider than vxc_query_run's third-order one where that applies (still
+ * certified; every other figure the same); apart, its distance is NaN (distance_exact 0):
+ * a step reads none, so none is computed (the exact distance of two meshes is a search over
+ * their triangle pairs). */
 VXC_API const vxc_metrics *vxc_pair_last_metrics(const vxc_pair *pr);
 
 /* One contact of the last step. */

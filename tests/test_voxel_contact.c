@@ -624,6 +624,50 @@ static void test_voxel_hull_test_decides_and_changes_nothing_else(void **state) 
 }
 
 
+// under the fixed-leaf rule, the planar bracket (vxv_options.planar_bracket) changes only the
+// volume bracket: every other figure bit for bit the same, the bracket no narrower than the
+// third-order one and still holding the cap's and the lens's exact volume
+static void test_voxel_planar_bracket_changes_the_bracket_alone(void **state) {
+  fixture *f = *state;
+  vxg_cell *a = sphere_cell(f, "pa", 0.1), *b = sphere_cell(f, "pb", 0.08);
+  const double depths[3] = {1e-5, 1e-4, 1e-3};
+  for (int i = 0; i < 4; i++) {
+    vxv_options o;
+    vx_octree_options(&o);
+    o.rtol = 0;
+    vxv_result r, p;
+    double V, c[3], J[9];
+    if (i < 3) {
+      o.h_min = sqrt(2 * 0.1 * depths[i]) / 8;
+      cap_case(f, depths[i], &o, &r, &V, c, J);
+      o.planar_bracket = 1;
+      cap_case(f, depths[i], &o, &p, &V, c, J);
+    } else { /* a lens 0.01 m thick */
+      vxg_xform xa, xb;
+      vxg_xform_translation(&xa, 0, 0, 0);
+      vxg_xform_translation(&xb, 0.17, 0, 0);
+      o.h_min = 0.004;
+      assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &r), VXC_OK);
+      o.planar_bracket = 1;
+      assert_int_equal(vxv_intersect(f->ws, a, &xa, b, &xb, &o, &p), VXC_OK);
+      const double c0[3] = {0, 0, 0}, u[3] = {1, 0, 0};
+      vx_axial_world(vx_lens(0.1, 0.08, 0.17), c0, u, &V, c, J);
+    }
+    assert_memory_equal(&r.volume, &p.volume, sizeof r.volume);
+    assert_memory_equal(r.centroid, p.centroid, sizeof r.centroid);
+    assert_memory_equal(r.inertia, p.inertia, sizeof r.inertia);
+    assert_memory_equal(r.area_vector, p.area_vector, sizeof r.area_vector);
+    assert_memory_equal(&r.error_estimate, &p.error_estimate, sizeof r.error_estimate);
+    assert_memory_equal(&r.moment_width, &p.moment_width, sizeof r.moment_width);
+    assert_true(r.boxes == p.boxes && r.leaves == p.leaves);
+    assert_true(p.volume_lo <= r.volume_lo && p.volume_hi >= r.volume_hi);
+    assert_true(p.volume_lo <= V && V <= p.volume_hi);
+    /* the third-order bracket is the narrower one where it applies (one quadric a leaf) */
+    assert_true(i == 3 || p.volume_hi - p.volume_lo > r.volume_hi - r.volume_lo);
+  }
+}
+
+
 // bad options and NULL arguments are refused and leave the result untouched
 static void test_voxel_bad_arguments_return_arg_error(void **state) {
   fixture *f = *state;
@@ -745,6 +789,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_voxel_hull_test_decides_and_changes_nothing_else, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_separated_cells_report_no_contact, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_voxel_planar_bracket_changes_the_bracket_alone, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_voxel_bad_arguments_return_arg_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_voxel_allocation_failures_return_nomem, setup, teardown),

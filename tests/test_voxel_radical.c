@@ -1,6 +1,13 @@
-/* test_voxel_radical.c: boxes between two curved surfaces of nearly equal curvature proved
- * empty by their quadrics' combination (voxel/radical.c), at seeded random orientations and
- * scales:
+/* test_voxel_radical.c: boxes proved empty over the region's box (voxel/radical.c), at seeded
+ * random orientations and scales:
+ *  - the region's box: a ball sunk into a table, a box's edge or corner into a table, a ball
+ *    pressed into a bore's wall, placed along the world's axes or turned; boxes of many sizes
+ *    about the contact: no box the classification puts OUTSIDE holds a sampled point of both
+ *    cells, and about a ball's cap on a table along the axes the cut decides at least a third
+ *    of the boxes the atoms leave MIXED; a ball 15 mm in radius 6 um deep in a table under a 0.1 mm leaf gives the cap's
+ *    volume inside its bracket within 2e-3, in fewer than 450 boxes (609 without the cut);
+ * and boxes between two curved surfaces of nearly equal curvature proved empty by their
+ * quadrics' combination:
  *  - soundness: a rod (a cylinder a little thinner than the bore, tilted by up to a degree)
  *    or a ball in a bore, pressed into its wall or just clear of it; boxes of many sizes
  *    about the bore's surface: no box the classification puts OUTSIDE holds a sampled point
@@ -85,7 +92,8 @@ static void query_init(vxv_query *q, vxg_posed_cell pc[2], const vxg_cell *a, co
     lo[k] = fmax(pc[0].aabb[k], pc[1].aabb[k]);
     hi[k] = fmin(pc[0].aabb[3 + k], pc[1].aabb[3 + k]);
   }
-  vxv_radical_init(q, lo, hi, ref);
+  vxv_region_init(q, lo, hi, ref);
+  vxv_radical_init(q);
 }
 
 
@@ -103,6 +111,24 @@ static int box_meets_both(vxc_rng *g, const vxg_posed_cell pc[2], const double c
     }
   }
   return 0;
+}
+
+
+/* The box about c of half-edge h classified by q and by q0 (q less one rule): fails when q
+ * puts it OUTSIDE and a sampled point of it lies in both cells; counts the boxes q0 leaves
+ * MIXED into *mixed0, those of them q decides into *decided. */
+static void classify_both(vxc_rng *g, const vxv_query *q, const vxv_query *q0,
+                          const vxg_posed_cell pc[2], const double c[3], double h, int *mixed0,
+                          int *decided) {
+  vxv_box b, b0;
+  vxv_box_root(q, &b, c, h);
+  b0 = b;
+  vxg_class cls = vxv_box_classify(q, &b, NULL), cls0 = vxv_box_classify(q0, &b0, NULL);
+  if (cls == VXG_OUTSIDE) {
+    assert_false(box_meets_both(g, pc, c, h));
+  }
+  *mixed0 += cls0 == VXG_MIXED;
+  *decided += cls0 == VXG_MIXED && cls == VXG_OUTSIDE;
 }
 
 
@@ -137,15 +163,7 @@ static void test_radical_sound(void **state) {
       double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
       vxg_xform_point(&w, pl, c);
       double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 8)));
-      vxv_box b, b0;
-      vxv_box_root(&q, &b, c, h);
-      b0 = b;
-      vxg_class cls = vxv_box_classify(&q, &b, NULL), cls0 = vxv_box_classify(&q0, &b0, NULL);
-      if (cls == VXG_OUTSIDE) {
-        assert_false(box_meets_both(&g, pc, c, h));
-      }
-      mixed0 += cls0 == VXG_MIXED;
-      decided += cls0 == VXG_MIXED && cls == VXG_OUTSIDE;
+      classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
     }
     fprintf(stderr, "# %s %.4g in bore %.4g (tilt %.2g): %d of %d MIXED boxes decided\n",
             ball ? "ball" : "rod", r / s, R / s, tilt, decided, mixed0);
@@ -188,10 +206,133 @@ static void test_radical_far_quadrant(void **state) {
 }
 
 
+/* Case `kind` of the region's box test, scale s: 0 a ball of radius s sunk d into a table
+ * whose top is z = 0, 1 a cube of half-edge s on one of its edges (turned 45 degrees about x)
+ * sunk d, 2 a ball of radius 1.6 s pressed d into the wall of a bore of radius 2 s at +x.
+ * Cells into *a, *b, and the contact's centre and extent (its half-widths along x, y, z). */
+static void region_case(fixture *f, int it, int kind, double s, double d, vxg_cell **a,
+                        vxg_cell **b, double c[3], double ext[3]) {
+  char na[32], nb[32];
+  snprintf(na, sizeof na, "rb%d", it);
+  snprintf(nb, sizeof nb, "rt%d", it);
+  vxg_xform m, t;
+  const double xa[3] = {1, 0, 0};
+  vx_prim_spec table = {VXG_BOX, {20 * s, 20 * s, 2 * s}, 3, 0, &t};
+  vxg_xform_translation(&t, 0.1 * s, -0.2 * s, -s);
+  if (kind == 0) {
+    vxg_xform_translation(&m, 0.3 * s, 0.2 * s, s - d);
+    vx_prim_spec ball = {VXG_SPHERE, {s}, 1, 0, &m};
+    *a = vx_cell(f->s, na, &ball, 1);
+    *b = vx_cell(f->s, nb, &table, 1);
+    double r = sqrt(2 * s * d);
+    double cc[3] = {0.3 * s, 0.2 * s, -0.5 * d}, ee[3] = {r, r, 0.5 * d};
+    memcpy(c, cc, sizeof cc);
+    memcpy(ext, ee, sizeof ee);
+  } else if (kind == 1) {
+    vxg_xform_identity(&m);
+    assert_int_equal(vxg_xform_axis_angle(&m, xa, M_PI / 4), 0);
+    vxg_xform_translation(&t, 0.3 * s, 0.2 * s, sqrt(2.0) * s - d);
+    vxg_xform_compose(&m, &t, &m);
+    vx_prim_spec cube = {VXG_BOX, {2 * s, 2 * s, 2 * s}, 3, 0, &m};
+    vxg_xform_translation(&t, 0.1 * s, -0.2 * s, -s);
+    *a = vx_cell(f->s, na, &cube, 1);
+    *b = vx_cell(f->s, nb, &table, 1);
+    double cc[3] = {0.3 * s, 0.2 * s, -0.5 * d}, ee[3] = {s, d, 0.5 * d};
+    memcpy(c, cc, sizeof cc);
+    memcpy(ext, ee, sizeof ee);
+  } else {
+    double R = 2 * s, r = 0.8 * R;
+    vxg_xform_translation(&m, R - r + d, 0, 0);
+    vx_prim_spec ball = {VXG_SPHERE, {r}, 1, 0, &m};
+    *a = vx_cell(f->s, na, &ball, 1);
+    *b = bore_cell(f, nb, s, 0);
+    double w = sqrt(2 * d * r * R / (R - r));
+    double cc[3] = {R, 0, 0}, ee[3] = {0.5 * d, w, w};
+    memcpy(c, cc, sizeof cc);
+    memcpy(ext, ee, sizeof ee);
+  }
+  assert_non_null(*a);
+  assert_non_null(*b);
+}
+
+
+// balls and a cube's edge sunk into a table, a ball pressed into a bore's wall: no box the
+// cut to the region's box puts OUTSIDE holds a point of both cells; about a ball's cap on a
+// table along the world's axes the cut decides a third of the boxes the atoms leave MIXED
+static void test_region_cut_sound(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x1f83d9abfb41bd6bULL};
+  for (int it = 0; it < 24; it++) {
+    int kind = it % 3, aligned = it % 2 == 0;
+    double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
+    vxg_cell *a, *b;
+    double cl[3], ext[3], c[3];
+    region_case(f, it, kind, s, d, &a, &b, cl, ext);
+    vxg_xform w;
+    vx_random_pose(&g, aligned, 10 * s, &w);
+    vxv_query q, q0;
+    vxg_posed_cell pc[2];
+    query_init(&q, pc, it % 2 ? a : b, it % 2 ? b : a, &w);
+    assert_int_equal(q.region_cut, 1);
+    q.nrad = 0; /* the cut alone */
+    q0 = q;
+    q0.region_cut = 0;
+    double emax = fmax(ext[0], fmax(ext[1], ext[2]));
+    int mixed0 = 0, decided = 0;
+    for (int k = 0; k < 400; k++) {
+      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), p[3];
+      for (int j = 0; j < 3; j++) {
+        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (2 * ext[j] + h);
+      }
+      vxg_xform_point(&w, p, c);
+      classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
+    }
+    fprintf(stderr, "# %s, %s, %.3g deep: %d of %d MIXED boxes decided\n",
+            kind == 0 ? "ball on a table" : kind == 1 ? "cube's edge on a table" : "ball in a bore",
+            aligned ? "along the axes" : "turned", d / s, decided, mixed0);
+    assert_true(mixed0 > 0);
+    if (aligned && kind == 0) { /* the region's box as thin as the cap */
+      assert_true(decided >= mixed0 / 3);
+    }
+  }
+}
+
+
+// a ball 15 mm in radius 6 um deep in a table (a tippe-top's cap) under a 0.1 mm leaf: its
+// cap's volume, inside the bracket, in few boxes: the cubes about the table's face that the
+// ball crosses above it hold none of the cap, which lies below it
+static void test_region_cut_shallow_cap(void **state) {
+  fixture *f = *state;
+  const double R = 0.015, d = 6e-6;
+  vx_prim_spec pb = {VXG_SPHERE, {R}, 1, 0, NULL}, pt = {VXG_BOX, {0.2, 0.2, 0.02}, 3, 0, NULL};
+  vxg_cell *ball = vx_cell(f->s, "capball", &pb, 1), *table = vx_cell(f->s, "captable", &pt, 1);
+  assert_non_null(ball);
+  assert_non_null(table);
+  vxg_xform xb, xt;
+  vxg_xform_translation(&xb, 0.0012, -0.0007, R - d);
+  vxg_xform_translation(&xt, 0.003, 0.001, -0.01);
+  vxv_options o;
+  vxv_options_default(&o);
+  o.closed_form = 0;
+  o.rtol = 0;
+  o.h_min = 1e-4;
+  vxv_result r;
+  assert_int_equal(vxv_intersect(f->ws, ball, &xb, table, &xt, &o, &r), VXC_OK);
+  double V = M_PI * d * d * (R - d / 3);
+  fprintf(stderr, "# 6 um cap: V %.6g (exact %.6g), %lld boxes, %lld leaves\n", r.volume, V,
+          r.boxes, r.leaves);
+  assert_true(r.volume_lo <= V && V <= r.volume_hi);
+  assert_double_rel(r.volume, V, 2e-3);
+  assert_true(r.boxes < 450);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_radical_sound, setup, teardown),
       cmocka_unit_test_setup_teardown(test_radical_far_quadrant, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_region_cut_sound, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_region_cut_shallow_cap, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,11 +133,15 @@ typedef struct vxv_query {
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
+                         parent_est (elsewhere the third-order values steer the refinement) */
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
                         the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
   double rlo[3], rhi[3];       /* the region's box (both cells' boxes' intersection), a
                                   little widened, query frame (m) */
+  int region_cut;              /* 1: a MIXED box is also classified cut to that box
+                                  (vxv_box_region_outside) */
   int nrad;                    /* pairs of nearly equally curved surfaces (radical.c) */
   vxv_radical rad[VXV_MAX_RADICAL];
   vxv_plane plane;
@@ -647,12 +651,20 @@ int vxv_kept_side(const vxv_qcell *qc, int i);
  * complemented primitive the only one (the others INSIDE). */
 int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
 
-/* radical.c: finds the pairs of curved quadric atoms, one of each of the query's two cells,
- * whose kept sides' quadratic parts nearly cancel, and combines them (q->rad; none under the
- * rtol rules or with parent_est: pose the cells first); keeps the
- * region's box [lo, hi] (world, m; it must hold both cells' intersection) in the query frame
- * (origin ref). */
-void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]);
+/* radical.c: keeps the region's box [lo, hi] (the query frame's axes, m; it must hold both
+ * cells' intersection) in the query frame (origin ref), and sets q->region_cut: two cells
+ * under the fixed-leaf rule without parent_est (pose the cells first). */
+void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]);
+/* 1 when the MIXED box b holds no point of the region: cut to the region's box (q->rlo, rhi;
+ * q->region_cut), it lies outside a plain atom of either cell, or inside every atom of a
+ * complemented primitive. The box as a whole may meet them all (a cube of a table's top face
+ * around a ball's shallow cap: its part above the table is outside the table, the rest below
+ * the ball). */
+int vxv_box_region_outside(const vxv_query *q, const vxv_box *b);
+/* Finds the pairs of curved quadric atoms, one of each of the query's two cells, whose kept
+ * sides' quadratic parts nearly cancel, and combines them (q->rad; none under the rtol rules
+ * or with parent_est: vxv_region_init first). */
+void vxv_radical_init(vxv_query *q);
 /* 1 when the MIXED box b holds no point of the region: a pair's combination, whose atoms
  * both decide their cells over b, is positive over b cut to the region's box (rounding
  * included). */

@@ -329,6 +329,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   if (all_inside) {
     return VXG_INSIDE;
   }
+  if (q->region_cut && vxv_box_region_outside(q, b)) {
+    return VXG_OUTSIDE;
+  }
   if (q->nflush > 0 && vxv_box_flush(q, b)) {
     return VXG_OUTSIDE;
   }
@@ -1408,7 +1411,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   out[16] = hi;
   /* the BSP's pieces carry their own rounding (a region that keeps none is empty) */
   out[17] = bsp ? bsp_round : cp_rounding(base, nv0, b, ng);
-  out[24] = nc > 0 && mid->nv > 0 && base->nv > 0 &&
+  out[24] = nc > 0 && mid->nv > 0 && base->nv > 0 && !q->planar_bracket &&
             third_order(th, b, hs, nc, jc, base, mm[0], fc, &lo, &hi) == 0;
   out[10] = lo;
   out[11] = hi;

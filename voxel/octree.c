@@ -1156,6 +1156,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->plane = opt->plane;
   q->tau = HUGE_VAL;
   q->reuse_gathers = opt->reuse_gathers;
+  q->planar_bracket = opt->planar_bracket && !q->rtol_rule && !q->parent_est;
 }
 
 
@@ -1403,7 +1404,8 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
-  vxv_radical_init(&ws->q, lo, hi, ref);
+  vxv_region_init(&ws->q, lo, hi, ref);
+  vxv_radical_init(&ws->q);
   if (ws->top_mesh && opt.reuse_gathers) {
     vxv_ws_gather_caches(ws, nt);
   }
@@ -1425,6 +1427,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return no_contact(ws, ref, &r, res);
     }
     pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext); /* no radical pair: planes */
+    vxv_region_init(&ws->q, lo, hi, ref);
     for (int k = 0; k < ncell; k++) {
       ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */
     }

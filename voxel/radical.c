@@ -10,7 +10,13 @@
  * tangent plane of two surfaces that touch. A box where its lower bound is positive holds
  * nothing of the region, however close the two surfaces come across it (the gap between a
  * rod and the far side of its bore, or the clearance beside the contact itself), where the
- * atoms' own bounds and their tangent planes leave it MIXED down to the leaves. */
+ * atoms' own bounds and their tangent planes leave it MIXED down to the leaves.
+ *
+ * Both take a box over its part inside the region's box (the cells' boxes' common part,
+ * which holds the region). Under the fixed-leaf rule that part alone is also classified
+ * against the atoms (vxv_box_region_outside): a cube of a table's face about a ball's shallow
+ * cap meets both surfaces, but its part below the face, the only one inside the region's
+ * box, lies outside the ball. */
 #include <math.h>
 #include <string.h>
 
@@ -54,12 +60,7 @@ static int combine(const double qa[10], int sa, const double qb[10], int sb, vxv
 }
 
 
-void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
-  q->nrad = 0;
-  if (q->ncell != 2 || q->rtol_rule || q->parent_est) {
-    return; /* boxes dropped earlier would change the rtol rules' rounds, and the parent
-               estimate's families */
-  }
+void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
   double ext = 0;
   for (int k = 0; k < 3; k++) {
     ext = vxv_max2(ext, hi[k] - lo[k]);
@@ -67,6 +68,67 @@ void vxv_radical_init(vxv_query *q, const double lo[3], const double hi[3], cons
   for (int k = 0; k < 3; k++) {
     q->rlo[k] = lo[k] - ref[k] - 1e-9 * ext; /* widened beyond the frames' rounding */
     q->rhi[k] = hi[k] - ref[k] + 1e-9 * ext;
+  }
+  /* boxes dropped earlier would change the rtol rules' rounds, and the parent estimate's
+     families */
+  q->region_cut = q->ncell == 2 && !q->rtol_rule && !q->parent_est;
+}
+
+
+/* b cut to the region's box: c, e its centre and half-extents. 0 when b lies beyond the
+ * region's box, 2 when the cut leaves at least half of b's extent along every axis (little
+ * for the atoms to decide that b did not), else 1. */
+static int region_part(const vxv_query *q, const vxv_box *b, double c[3], double e[3]) {
+  int most = 1;
+  for (int k = 0; k < 3; k++) {
+    double lo = vxv_max2(b->c[k] - b->e[k], q->rlo[k]), hi = b->c[k] + b->e[k];
+    hi = hi < q->rhi[k] ? hi : q->rhi[k];
+    if (!(lo <= hi)) {
+      return 0;
+    }
+    c[k] = 0.5 * (lo + hi);
+    e[k] = 0.5 * (hi - lo);
+    most &= e[k] >= 0.5 * b->e[k];
+  }
+  return most ? 2 : 1;
+}
+
+
+int vxv_box_region_outside(const vxv_query *q, const vxv_box *b) {
+  double c[3], e[3];
+  int part = q->region_cut ? region_part(q, b, c, e) : 2;
+  if (part != 1) {
+    return part == 0;
+  }
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    uint64_t open = 0; /* complemented primitives whose MIXED atoms are all inside so far */
+    for (uint64_t m = b->mixed[k] & ~qc->costly; m; m &= m - 1) {
+      int i = __builtin_ctzll(m);
+      vxg_class cls = vxg_atom_classify(&qc->pc->atom[i], c, e);
+      if (!(qc->comp_atoms >> i & 1)) {
+        if (cls == VXG_OUTSIDE) {
+          return 1;
+        }
+      } else if (cls == VXG_INSIDE) {
+        open |= (uint64_t)1 << i;
+      }
+    }
+    for (uint64_t m = open; m; m &= m - 1) {
+      uint64_t pm = qc->pmask[qc->prim_of[__builtin_ctzll(m)]];
+      if ((pm & (b->mixed[k] | b->outside[k]) & ~open) == 0) {
+        return 1; /* inside every atom of the complemented primitive: outside the cell */
+      }
+    }
+  }
+  return 0;
+}
+
+
+void vxv_radical_init(vxv_query *q) {
+  q->nrad = 0;
+  if (!q->region_cut) {
+    return; /* the cut's rule (vxv_region_init) */
   }
   const vxv_qcell *c0 = &q->cell[0], *c1 = &q->cell[1];
   for (int i = 0; i < c0->pc->natom; i++) {
@@ -94,14 +156,8 @@ int vxv_box_radical(const vxv_query *q, const vxv_box *b) {
   /* the box cut to the query's region (which holds the cells' intersection): its bounds
      there are tighter (a peg's tip, a few millimetres thick, in a root cube of 8) */
   double c[3], e[3];
-  for (int k = 0; k < 3; k++) {
-    double lo = vxv_max2(b->c[k] - b->e[k], q->rlo[k]), hi = b->c[k] + b->e[k];
-    hi = hi < q->rhi[k] ? hi : q->rhi[k];
-    if (!(lo <= hi)) {
-      return 0; /* beyond the region: left to the atoms */
-    }
-    c[k] = 0.5 * (lo + hi);
-    e[k] = 0.5 * (hi - lo);
+  if (region_part(q, b, c, e) == 0) {
+    return 0; /* beyond the region: left to the atoms */
   }
   for (int p = 0; p < q->nrad; p++) {
     const vxv_radical *r = &q->rad[p];

@@ -135,6 +135,10 @@ typedef struct vxv_options {
                        bounds instead of a box of its region (geom/rodbore_box.c, which costs
                        about a tenth of the quadrature): for callers that need no tight
                        penetration bracket (a tracked pair); 0 (default) */
+  int planar_bracket; /* 1: under the fixed-leaf rule without parent_est, a leaf's volume
+                         bracket is its planar enclosures' (volume_lo, volume_hi wider, every
+                         other figure the same), not narrowed by third-order slabs: for
+                         callers that read no volume bracket (a tracked pair); 0 (default) */
   int reuse_gathers; /* 1: a leaf reads a mesh's triangles near it from the canonical ball
                         that holds its ball, through its thread's cache kept from one query
                         to the next (geom/gather.c: the same figures, hit or miss): for a
