@@ -1325,8 +1325,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
   }
   nc = nc == ncurved && !bsp ? nc : 0;
+  /* the curved faces' data feed third_order alone: not gathered when it will not run */
   uint64_t jbit = 0;
-  for (int i = 0; i < nc; i++) {
+  for (int i = 0; i < nc && !q->planar_bracket && !value_only; i++) {
     jbit |= (uint64_t)1 << (6 + jc[i]);
   }
   vxv_cpface fc[2];
@@ -1348,7 +1349,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     } else {
       vxv_cp_moments(mid, mm, cell0_bits | jbit, th->face);
     }
-    for (int i = 0; i < nc; i++) {
+    for (int i = 0; i < nc && jbit; i++) {
       fc[i] = th->face[jc[i]];
     }
     mm[12] = mm[13] = mm[14] = 0;
