@@ -565,7 +565,9 @@ double vxv_cp_fan_moments(const vxv_cpoly *p, const vxv_cpfan *f, double *m, uin
         face_tri(ap, p->pos[vb], p->pos[vc], &fs);
       }
     }
-    face_credit(face, f->face[fi].mask, want, &fs);
+    if (fdata) { /* else on no wanted plane: nothing to credit */
+      face_credit(face, f->face[fi].mask, want, &fs);
+    }
   }
   double m0 = v6 / 6;
   if (m) {

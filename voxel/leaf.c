@@ -1331,7 +1331,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     jbit |= (uint64_t)1 << (6 + jc[i]);
   }
   vxv_cpface fc[2];
-  memset(fc, 0, sizeof fc);
+  if (jbit) {
+    memset(fc, 0, sizeof fc);
+  }
   double mm[15];
   if (bsp) {
     double o[21];
