@@ -144,6 +144,12 @@ typedef struct vxv_options {
                         to the next (geom/gather.c: the same figures, hit or miss): for a
                         tracked pair, whose next query moves the bodies by little; 0
                         (default): from the leaf's own ball */
+  int skip_apart_proof; /* two cells, closed forms off: 0 (default) proves the cells apart
+                           before the root grid when one's hull, cut by the region's box,
+                           lies inside the cylinder of a complemented cylinder of the other
+                           (a peg in a hole: bore.c, strictly, without closed_form's
+                           allowance for a touching peg), a result the octree would give
+                           with no box classified; 1: the octree alone (tests compare) */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
