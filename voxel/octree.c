@@ -8,6 +8,8 @@
  *
  *  0. Two cells whose interference is a ball's cap by a plane or two balls' lens, met by no
  *     other surface, are measured in closed form instead (closed.c; vxv_options.closed_form).
+ *     Without the closed forms, a cell whose hull lies inside the other's bore over the
+ *     region is proved apart, strictly, before the root grid (bore.c).
  *  1. Root grid: cubes of edge s0 = (longest side of the box) / 4 (with a leaf edge h_min:
  *     the first h_min 2^k above it, so that leaves have exactly the edge h_min) covering the
  *     box, the grid shifted by a non-dyadic fraction (0.118 s0) of a cube so that no grid plane

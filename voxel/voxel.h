@@ -129,8 +129,8 @@ typedef struct vxv_options {
                       against a bore or a countersink by quadrature (not under the
                       certified rule; res->closed_form 2), and proves a cell inside
                       another's bore (a complemented cylinder) apart and a rod whose
-                      surface is its bore's or its countersink's empty; 0 always runs the
-                      octree */
+                      surface is its bore's or its countersink's empty; 0 runs the octree
+                      (after the bore's strict proof: skip_apart_proof) */
   int loose_bounds; /* 1: a quadrature's element reports the region box it was given as its
                        bounds instead of a box of its region (geom/rodbore_box.c, which costs
                        about a tenth of the quadrature): for callers that need no tight
