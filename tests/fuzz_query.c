@@ -351,6 +351,7 @@ static void run_pair(vxv_workspace *ws, unsigned flags, const vxg_cell *a, const
   oo.rtol = QF_RTOL;
   oo.max_boxes = QF_MAX_BOXES;
   oo.closed_form = 0;
+  oo.skip_apart_proof = 1; /* the octree alone, not the general engine's bore proof */
   qf_bounds ob;
   bounds_reset(&ob);
   oo.visit = visit;

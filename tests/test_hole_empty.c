@@ -1,12 +1,14 @@
 /* test_hole_empty.c: a peg inside a hole proved apart from the hole's wall cells before the
- * octree (voxel/bore.c), against the octree with the closed forms off at a fine leaf: on
+ * octree (voxel/bore.c; with the closed forms on, and strictly in the general engine with
+ * them off), against the octree alone at a fine leaf: on
  * seeded random poses of a peg (a shaft and a chamfered tip) in the four quadrant cells of
  * a block with a hole (clearances 1e-5 to 1e-3 m, offsets and tilts up to and past the
  * clearance's, the block axis-aligned or turned at random, either cell first), every pair
  * proved apart has octree volume 0 and an upper bound of 0; a pair the octree certifies
  * in contact is never proved apart; a pose whose shaft axis stays within half the
  * clearance of the hole's axis over the wall's height is proved apart (the proof is no
- * weaker than that). A finite tube (a bore cut by slabs): a peg leaning out through its
+ * weaker than that); where the general engine's proof does not take a pair, its figures are
+ * the octree's. A finite tube (a bore cut by slabs): a peg leaning out through its
  * end is apart, one leaning into its wall near the end is not. */
 #include "tests/vxc_test.h"
 
@@ -64,11 +66,38 @@ static void make_peg(fixture *f, double rp, vxg_cell *peg[2]) {
 }
 
 
+/* The same pair with the closed forms off, its proof before the root grid on (the general
+ * engine): proved (no box classified) only where the closed forms' proof took it, and then
+ * apart by the octree alone (oct); else every figure the octree's. */
+static int check_engine(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
+                        const vxg_xform *xb, vxv_options o, int proved, const vxv_result *oct,
+                        vxc_status st_oct) {
+  vxv_result r;
+  o.skip_apart_proof = 0;
+  vxc_status st = vxv_intersect(f->ws, a, xa, b, xb, &o, &r);
+  if (r.boxes == 0) {
+    assert_true(proved);
+    assert_int_equal(st, VXC_NO_CONTACT);
+    assert_int_equal(st_oct, VXC_NO_CONTACT);
+    assert_true(r.volume_hi == 0 && oct->volume_hi == 0);
+    assert_true(r.closed_form == 0);
+    return 1;
+  }
+  assert_int_equal(st, st_oct);
+  assert_true(r.volume == oct->volume && r.volume_lo == oct->volume_lo &&
+              r.volume_hi == oct->volume_hi && r.boxes == oct->boxes);
+  assert_memory_equal(r.centroid, oct->centroid, sizeof r.centroid);
+  assert_memory_equal(r.area_vector, oct->area_vector, sizeof r.area_vector);
+  return 0;
+}
+
+
 /* The pair with the closed forms on (*proved: the bore's proof took it) and, when `octree`,
- * off at a LEAF leaf (oct). Returns the proof's status. */
+ * off at a LEAF leaf (oct: the octree alone), checked against the general engine's proof
+ * (check_engine; *engine: it took the pair). Returns the proof's status. */
 static vxc_status query(fixture *f, const vxg_cell *a, const vxg_xform *xa, const vxg_cell *b,
-                        const vxg_xform *xb, int octree, int *proved, vxv_result *oct,
-                        vxc_status *st_oct) {
+                        const vxg_xform *xb, int octree, int *proved, int *engine,
+                        vxv_result *oct, vxc_status *st_oct) {
   vxv_options o;
   vxv_options_default(&o);
   o.rtol = 0;
@@ -84,8 +113,11 @@ static vxc_status query(fixture *f, const vxg_cell *a, const vxg_xform *xa, cons
   }
   if (octree) {
     o.closed_form = 0;
+    o.skip_apart_proof = 1;
     *st_oct = vxv_intersect(f->ws, a, xa, b, xb, &o, oct);
     assert_false(oct->capped);
+    assert_true(oct->boxes > 0);
+    *engine = check_engine(f, a, xa, b, xb, o, *proved, oct, *st_oct);
   }
   return st;
 }
@@ -113,7 +145,7 @@ static void test_random_poses(void **state) {
   hole_block blk;
   make_block(f, &blk);
   vxc_rng g = {0x5eed1234abcdULL};
-  int nproved = 0, ntouch = 0, nmust = 0;
+  int nproved = 0, nengine = 0, ntouch = 0, nmust = 0;
   for (int i = 0; i < 48; i++) {
     double c = exp(vxc_rng_uniform(&g, log(1e-5), log(1e-3))), rp = HOLE_R - c;
     vxg_cell *peg[2];
@@ -144,13 +176,15 @@ static void test_random_poses(void **state) {
     for (int q = 0; q < 4; q++) {
       vxg_xform_compose(&wall_world[q], &blk_world, &blk.pose[q]);
       for (int p = 0; p < 2; p++) {
-        int proved, a_first = (i + q + p) % 2;
+        int proved, engine, a_first = (i + q + p) % 2;
         vxv_result oct;
         vxc_status so;
         if (a_first) {
-          query(f, blk.wall[q], &wall_world[q], peg[p], &peg_world, 1, &proved, &oct, &so);
+          query(f, blk.wall[q], &wall_world[q], peg[p], &peg_world, 1, &proved, &engine, &oct,
+                &so);
         } else {
-          query(f, peg[p], &peg_world, blk.wall[q], &wall_world[q], 1, &proved, &oct, &so);
+          query(f, peg[p], &peg_world, blk.wall[q], &wall_world[q], 1, &proved, &engine, &oct,
+                &so);
         }
         if (proved) {
           nproved++;
@@ -161,22 +195,25 @@ static void test_random_poses(void **state) {
           ntouch++;
           assert_false(proved);
         }
+        nengine += engine;
         if (must) {
-          assert_true(proved);
+          assert_true(proved && engine);
         }
       }
     }
   }
   /* both kinds of pose were drawn */
-  printf("# %d poses within half the clearance, %d pairs proved apart, %d in contact\n", nmust,
-         nproved, ntouch);
-  assert_true(nmust >= 12 && nproved > 8 * nmust && ntouch >= 8);
+  printf("# %d poses within half the clearance, %d pairs proved apart (%d without the closed"
+         " forms), %d in contact\n",
+         nmust, nproved, nengine, ntouch);
+  assert_true(nmust >= 12 && nproved > 8 * nmust && nengine > 8 * nmust && ntouch >= 8);
 }
 
 
 /* A tube (a bore of HOLE_R in a cylinder of twice it, 0 <= z <= 0.05) and a peg of
  * clearance 2e-4 leaning about y by `tilt` with its tip at height zt, off by x0: bit p set
- * when the proof took the peg's cell p, the octree's volumes' sum in *v. */
+ * when the proof took the peg's cell p (the general engine's too), the octree's volumes' sum
+ * in *v. */
 static int tube_case(fixture *f, vxg_cell *tube, vxg_cell *peg[2], double x0, double zt,
                      double tilt, double *v) {
   vxg_xform xt, xp;
@@ -188,11 +225,12 @@ static int tube_case(fixture *f, vxg_cell *tube, vxg_cell *peg[2], double x0, do
   int mask = 0;
   *v = 0;
   for (int p = 0; p < 2; p++) {
-    int proved;
+    int proved, engine;
     vxv_result oct;
     vxc_status so;
-    query(f, p ? tube : peg[p], p ? &xt : &xp, p ? peg[p] : tube, p ? &xp : &xt, 1, &proved, &oct,
-          &so);
+    query(f, p ? tube : peg[p], p ? &xt : &xp, p ? peg[p] : tube, p ? &xp : &xt, 1, &proved,
+          &engine, &oct, &so);
+    assert_int_equal(engine, proved); /* clear by far more than the closed forms' allowance */
     mask |= proved << p;
     *v += oct.volume;
     if (proved) {

@@ -162,7 +162,7 @@ static int hull_inside(bore *b) {
 /* Sets up the test of cell k's complemented cylinder pr against the other cell, over the
  * region (c, e). */
 static void bore_init(const vxv_workspace *ws, int k, const vxg_prim *pr, const double c[3],
-                      const double e[3], bore *b) {
+                      const double e[3], int touch, bore *b) {
   const vxg_posed_cell *pc = &ws->pc[k];
   static const double ez[3] = {0, 0, 1};
   double uc[3];
@@ -204,14 +204,16 @@ static void bore_init(const vxv_workspace *ws, int k, const vxg_prim *pr, const 
   b->t_lo = vxg_dot(b->u, d) - reach;
   b->t_hi = vxg_dot(b->u, d) + reach;
   /* the rounding of the posed frames (world coordinates), of the support points and of the
-     bounds (terms up to BORE_LAMBDA_MAX times the scale), generously; a hull that touches
-     the cylinder within BORE_TOUCH of the scale (a peg resting on its bore) counts as
-     apart: what lies beyond is a sliver of that thickness along the line of contact */
-  b->target = b->r + (BORE_TOUCH - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX)) * scale;
+     bounds (terms up to BORE_LAMBDA_MAX times the scale), generously; with `touch`, a hull
+     that touches the cylinder within BORE_TOUCH of the scale (a peg resting on its bore)
+     counts as apart: what lies beyond is a sliver of that thickness along the line of
+     contact */
+  double slack = touch ? BORE_TOUCH : 0;
+  b->target = b->r + (slack - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX)) * scale;
 }
 
 
-int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3]) {
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch) {
   if (ws->q.ncell != 2) {
     return 0;
   }
@@ -223,7 +225,7 @@ int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3]
         continue;
       }
       bore b;
-      bore_init(ws, k, pr, c, e, &b);
+      bore_init(ws, k, pr, c, e, touch, &b);
       if (b.target > 0 && hull_inside(&b)) {
         return 1;
       }

@@ -809,7 +809,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
     c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
     e[j] = 0.5 * (hi[j] - lo[j]);
   }
-  if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e)) {
+  if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e, 1)) {
     fill_empty(ws, r); /* first: cheaper than a quadrature's empty result */
     return 1;
   }

@@ -714,8 +714,10 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
                     const double hi[3], vxv_result *r);
 /* bore.c: 1 when the two posed cells are proved apart because one lies, over the region
  * (centre c, half-extents e, query frame) that holds their interference, inside the
- * cylinder of a complemented cylinder primitive of the other; else 0. */
-int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3]);
+ * cylinder of a complemented cylinder primitive of the other; else 0. With `touch`, a hull
+ * within BORE_TOUCH of the scale outside the cylinder counts as inside (closed.c: a peg
+ * resting on its bore); without, the proof is strict (the octree's own answer). */
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */

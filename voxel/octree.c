@@ -8,6 +8,8 @@
  *
  *  0. Two cells whose interference is a ball's cap by a plane or two balls' lens, met by no
  *     other surface, are measured in closed form instead (closed.c; vxv_options.closed_form).
+ *     Without the closed forms, a cell whose hull lies inside the other's bore over the
+ *     region is proved apart, strictly, before the root grid (bore.c).
  *  1. Root grid: cubes of edge s0 = (longest side of the box) / 4 (with a leaf edge h_min:
  *     the first h_min 2^k above it, so that leaves have exactly the edge h_min) covering the
  *     box, the grid shifted by a non-dyadic fraction (0.118 s0) of a cube so that no grid plane
@@ -1124,6 +1126,21 @@ static vxc_status no_contact(const vxv_workspace *ws, const double ref[3], vxv_r
 }
 
 
+/* 1 when the two posed cells are proved apart over the region [lo, hi] (world) before any
+ * box is classified (bore.c, strictly). */
+static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3]) {
+  if (ws->q.ncell != 2) {
+    return 0;
+  }
+  double c[3], e[3];
+  for (int j = 0; j < 3; j++) {
+    c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
+    e[j] = 0.5 * (hi[j] - lo[j]);
+  }
+  return vxv_bore_apart(ws, c, e, 0);
+}
+
+
 /* The query's cells posed in the query frame (the world translated by -ref), and its rule. */
 static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cells,
                        const vxg_xform *const *to_world, const double ref[3],
@@ -1412,6 +1429,9 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (opt.closed_form && vxv_closed_form(ws, &opt, lo, hi, &r)) {
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
+  }
+  if (!opt.closed_form && !opt.skip_apart_proof && region_apart(ws, lo, hi)) {
+    return no_contact(ws, ref, &r, res); /* no box classified */
   }
   /* a cell's own axes when they give the column rule an axis (frame.c) */
   int fc = ws->visit ? -1 : vxv_frame_cell(&ws->q, cells);

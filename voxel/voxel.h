@@ -129,8 +129,8 @@ typedef struct vxv_options {
                       against a bore or a countersink by quadrature (not under the
                       certified rule; res->closed_form 2), and proves a cell inside
                       another's bore (a complemented cylinder) apart and a rod whose
-                      surface is its bore's or its countersink's empty; 0 always runs the
-                      octree */
+                      surface is its bore's or its countersink's empty; 0 runs the octree
+                      (after the bore's strict proof: skip_apart_proof) */
   int loose_bounds; /* 1: a quadrature's element reports the region box it was given as its
                        bounds instead of a box of its region (geom/rodbore_box.c, which costs
                        about a tenth of the quadrature): for callers that need no tight
@@ -144,6 +144,12 @@ typedef struct vxv_options {
                         to the next (geom/gather.c: the same figures, hit or miss): for a
                         tracked pair, whose next query moves the bodies by little; 0
                         (default): from the leaf's own ball */
+  int skip_apart_proof; /* two cells, closed forms off: 0 (default) proves the cells apart
+                           before the root grid when one's hull, cut by the region's box,
+                           lies inside the cylinder of a complemented cylinder of the other
+                           (a peg in a hole: bore.c, strictly, without closed_form's
+                           allowance for a touching peg), a result the octree would give
+                           with no box classified; 1: the octree alone (tests compare) */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
