@@ -486,6 +486,15 @@ static void tri_in_box(const bsp_run *r, vxv_btri *t) {
 }
 
 
+/* t's part in the box (tri_in_box), clipped once a leaf: t->ncv its corners, -2 undecided. */
+static int tri_part(const bsp_run *r, vxv_btri *t) {
+  if (t->ncv == -1) {
+    tri_in_box(r, t);
+  }
+  return t->ncv;
+}
+
+
 /* 1 when t's part in the leaf's box misses the current piece: it is empty, or lies beyond
  * one of the peeled half-spaces that hold the piece by more than the rounding (the piece is
  * inside each). 0 when not decided. */
@@ -495,10 +504,7 @@ static int tri_clear(bsp_run *r, vxv_btri *t) {
     const double(*cv)[3] = pass ? (const double(*)[3])t->cv : (const double(*)[3])t->v;
     int n = 3;
     if (pass) {
-      if (t->ncv == -1) {
-        tri_in_box(r, t);
-      }
-      n = t->ncv;
+      n = tri_part(r, t);
       if (n == 0) {
         return 1;
       }
@@ -627,10 +633,7 @@ static int peel_empty(bsp_run *r, const vxv_cpoly *p) {
     if (inside_c(c, in, lim, (const double(*)[3])u->v, 3)) {
       continue; /* the whole triangle */
     }
-    if (u->ncv == -1) {
-      tri_in_box(r, u);
-    }
-    if (u->ncv < 0 || !inside_c(c, in, lim, (const double(*)[3])u->cv, u->ncv)) {
+    if (tri_part(r, u) < 0 || !inside_c(c, in, lim, (const double(*)[3])u->cv, u->ncv)) {
       return 0;
     }
   }
@@ -689,10 +692,7 @@ static int pair_parted(bsp_run *r, const vxv_cpoly *p) {
   int cnt[2] = {0, 0};
   for (int i = 0; i < s->ntri; i++) {
     vxv_btri *u = &s->tri[i];
-    if (u->ncv == -1) {
-      tri_in_box(r, u);
-    }
-    if (u->ncv < 0) {
+    if (tri_part(r, u) < 0) {
       return 0;
     }
     for (int v = 0; v < u->ncv; v++) {

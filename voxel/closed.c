@@ -805,10 +805,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
     return 0;
   }
   double c[3], e[3];
-  for (int j = 0; j < 3; j++) {
-    c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
-    e[j] = 0.5 * (hi[j] - lo[j]);
-  }
+  vxv_region_centre(ws, lo, hi, c, e);
   if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e, 1)) {
     fill_empty(ws, r); /* first: cheaper than a quadrature's empty result */
     return 1;

@@ -651,6 +651,11 @@ int vxv_kept_side(const vxv_qcell *qc, int i);
  * complemented primitive the only one (the others INSIDE). */
 int vxv_atom_alone(const vxv_qcell *qc, const vxv_box *b, int k, int i);
 
+/* radical.c: the region's box [lo, hi] (world axes translated, m) as its centre c in the
+ * query frame (origin ws->ref) and half-extents e. */
+void vxv_region_centre(const vxv_workspace *ws, const double lo[3], const double hi[3],
+                       double c[3], double e[3]);
+
 /* radical.c: keeps the region's box [lo, hi] (the query frame's axes, m; it must hold both
  * cells' intersection) in the query frame (origin ref), and sets q->region_cut: two cells
  * under the fixed-leaf rule without parent_est (pose the cells first). */

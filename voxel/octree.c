@@ -1129,15 +1129,9 @@ static vxc_status no_contact(const vxv_workspace *ws, const double ref[3], vxv_r
 /* 1 when the two posed cells are proved apart over the region [lo, hi] (world) before any
  * box is classified (bore.c, strictly). */
 static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3]) {
-  if (ws->q.ncell != 2) {
-    return 0;
-  }
   double c[3], e[3];
-  for (int j = 0; j < 3; j++) {
-    c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
-    e[j] = 0.5 * (hi[j] - lo[j]);
-  }
-  return vxv_bore_apart(ws, c, e, 0);
+  vxv_region_centre(ws, lo, hi, c, e);
+  return vxv_bore_apart(ws, c, e, 0); /* 0 unless two cells */
 }
 
 

@@ -60,6 +60,15 @@ static int combine(const double qa[10], int sa, const double qb[10], int sb, vxv
 }
 
 
+void vxv_region_centre(const vxv_workspace *ws, const double lo[3], const double hi[3],
+                       double c[3], double e[3]) {
+  for (int j = 0; j < 3; j++) {
+    c[j] = 0.5 * (lo[j] + hi[j]) - ws->ref[j];
+    e[j] = 0.5 * (hi[j] - lo[j]);
+  }
+}
+
+
 void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const double ref[3]) {
   double ext = 0;
   for (int k = 0; k < 3; k++) {
