@@ -427,7 +427,7 @@ int vxg_mesh_contains(const struct vxg_mesh *m, const double p[3]);
 int vxg_mesh_classify_ball(const struct vxg_mesh *m, const double p[3], double r);
 /* Most planes vxg_mesh_planes gives, and most triangles vxg_mesh_triangles gives. */
 #define VXG_MESH_PLANES_MAX 32
-#define VXG_MESH_TRIS_MAX 64
+#define VXG_MESH_TRIS_MAX 96
 /* The distinct planes (n . x <= d, n unit and outward: planes[4 i .. 4 i + 3] = n, d) of
  * the triangles within distance r of p (mesh frame), a group of coplanar neighbours
  * (normals and offsets within 1e-12, joined when the mesh is built) giving the plane of

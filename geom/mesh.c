@@ -1219,9 +1219,9 @@ int vxg_mesh_planes(const vxg_mesh *m, const double p[3], double r, const double
 
 
 void vxg_first_same(const int *key, int n, int *first) {
-  enum { SLOTS = 512 }; /* at least twice VXG_FIRST_SAME_MAX, a power of two */
+  enum { SLOTS = 1024 }; /* at least twice VXG_FIRST_SAME_MAX, a power of two */
   int kk[SLOTS], val[SLOTS], bits = 4;
-  while ((1 << bits) < 2 * n && bits < 9) {
+  while ((1 << bits) < 2 * n && bits < 10) {
     bits++; /* a table of at least twice n slots: few keys clear few */
   }
   unsigned mask = (1u << bits) - 1;

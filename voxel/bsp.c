@@ -903,7 +903,7 @@ int vxv_bsp_add_atom(const vxv_query *q, const vxv_box *b, vxv_bsp *s, int k, in
   if (s->natom >= VXV_BSP_ATOMS) {
     return -1;
   }
-  if (attempt && M_PI * r * r > 4 * VXV_BSP_TRIS * qc->tri_area[i]) {
+  if (attempt && M_PI * r * r > 4 * VXV_DISC_TRIS * qc->tri_area[i]) {
     return -1; /* a box to be split anyway unless few (large) triangles are near */
   }
   /* flat within 1e-10 of the ball (and the coordinates' rounding) counts as convex */

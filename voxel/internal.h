@@ -277,7 +277,11 @@ typedef struct vxv_cpface {
 /* A leaf's mesh atoms that are not convex (or are complemented), integrated by a local BSP
  * of their triangles (bsp.c): at most VXV_BSP_TRIS triangles of VXV_BSP_ATOMS atoms, and
  * VXV_BSP_DEPTH nested splits (each tags its pieces' new faces with one plane bit). */
-#define VXV_BSP_TRIS 32
+#define VXV_BSP_TRIS 96
+/* The mean triangles of a mesh whose disc a leaf's ball is sized for: root cubes are halved
+ * while their ball's disc holds more (octree.c), and an attempt at an exact leaf is refused
+ * when its ball's disc holds over 4 times as many (bsp.c). */
+#define VXV_DISC_TRIS 32
 /* Triangles of one mesh atom a leaf may look at to decide its local shape; a locally
  * convex or concave atom is cut by its planes alone, so only a general one needs them in
  * the BSP's VXV_BSP_TRIS. */
@@ -339,7 +343,7 @@ typedef struct vxv_bsp {
 
 /* Slots of a thread's cache of mesh gathers (a power of two), allocated by the first query
  * with a mesh that reuses gathers. */
-#define VXV_GATHER_SLOTS 1024
+#define VXV_GATHER_SLOTS 512
 
 typedef struct vxv_thread {
   vxv_box stack[VXV_STACK];

@@ -1173,7 +1173,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
 
 /* The root cubes' edge over the region's longest side: a quarter; for two cells of planes
  * and meshes alone, whose leaves are exact at any size, a half or the whole side when the
- * disc of such a cube's ball would hold at most VXV_BSP_TRIS of every mesh's mean triangles
+ * disc of such a cube's ball would hold at most VXV_DISC_TRIS of every mesh's mean triangles
  * (fewer, larger leaves then cost less than many small ones). */
 static double root_fraction(const vxv_query *q, double ext) {
   double fr = 1;
@@ -1184,7 +1184,7 @@ static double root_fraction(const vxv_query *q, double ext) {
     }
     for (uint64_t m = qc->costly; m; m &= m - 1) {
       double a = qc->tri_area[__builtin_ctzll(m)], r = 0.5 * sqrt(3.0) * fr * ext;
-      while (fr > 0.25 && M_PI * r * r > VXV_BSP_TRIS * a) {
+      while (fr > 0.25 && M_PI * r * r > VXV_DISC_TRIS * a) {
         fr /= 2;
         r /= 2;
       }
