@@ -6,6 +6,8 @@
  *    cells, and about a ball's cap on a table along the axes the cut decides at least a third
  *    of the boxes the atoms leave MIXED; a ball 15 mm in radius 6 um deep in a table under a 0.1 mm leaf gives the cap's
  *    volume inside its bracket within 2e-3, in fewer than 450 boxes (609 without the cut);
+ *  - boxes beyond the region's box, dropped before any atom: none holds a sampled point of
+ *    both cells, and the atoms alone put none INSIDE both;
  * and boxes between two curved surfaces of nearly equal curvature proved empty by their
  * quadrics' combination:
  *  - soundness: a rod (a cylinder a little thinner than the bore, tilted by up to a degree)
@@ -298,6 +300,53 @@ static void test_region_cut_sound(void **state) {
 }
 
 
+// boxes beyond the region's box, about the same cases: the classification drops them before
+// any atom (vxv_box_beyond_region); none holds a sampled point of both cells, and the atoms
+// alone never put one INSIDE both cells (the rule changes no box's class but MIXED ones')
+static void test_beyond_region_box(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x5be0cd19137e2179ULL};
+  int beyond = 0, mixed = 0;
+  for (int it = 0; it < 12; it++) {
+    int kind = it % 3;
+    double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
+    vxg_cell *a, *b;
+    double cl[3], ext[3], c[3];
+    region_case(f, 100 + it, kind, s, d, &a, &b, cl, ext);
+    vxg_xform w;
+    vx_random_pose(&g, it % 2 == 0, 10 * s, &w);
+    vxv_query q, q0;
+    vxg_posed_cell pc[2];
+    query_init(&q, pc, a, b, &w);
+    q0 = q;
+    q0.region_cut = 0; /* the atoms alone */
+    double emax = fmax(ext[0], fmax(ext[1], ext[2]));
+    for (int k = 0; k < 400; k++) {
+      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), p[3];
+      for (int j = 0; j < 3; j++) {
+        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (2 * ext[j] + 2 * h);
+      }
+      vxg_xform_point(&w, p, c);
+      vxv_box bx, b0;
+      vxv_box_root(&q, &bx, c, h);
+      b0 = bx;
+      if (!vxv_box_beyond_region(&q, &bx)) {
+        continue;
+      }
+      beyond++;
+      vxg_class cls0 = vxv_box_classify(&q0, &b0, NULL);
+      assert_int_equal(vxv_box_classify(&q, &bx, NULL), VXG_OUTSIDE);
+      assert_int_not_equal(cls0, VXG_INSIDE);
+      mixed += cls0 == VXG_MIXED;
+      assert_false(box_meets_both(&g, pc, c, h));
+    }
+  }
+  fprintf(stderr, "# %d boxes beyond the region's box, %d of them MIXED by the atoms\n", beyond,
+          mixed);
+  assert_true(beyond >= 400 && mixed > 0);
+}
+
+
 // a ball 15 mm in radius 6 um deep in a table (a tippe-top's cap) under a 0.1 mm leaf: its
 // cap's volume, inside the bracket, in few boxes: the cubes about the table's face that the
 // ball crosses above it hold none of the cap, which lies below it
@@ -333,6 +382,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_radical_far_quadrant, setup, teardown),
       cmocka_unit_test_setup_teardown(test_region_cut_sound, setup, teardown),
       cmocka_unit_test_setup_teardown(test_region_cut_shallow_cap, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_beyond_region_box, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

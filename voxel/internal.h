@@ -666,6 +666,10 @@ void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const
  * around a ball's shallow cap: its part above the table is outside the table, the rest below
  * the ball). */
 int vxv_box_region_outside(const vxv_query *q, const vxv_box *b);
+/* 1 when the box b lies beyond the region's box (q->region_cut): it holds no point of the
+ * region, whatever its atoms' classes (a box inside both cells lies inside both cells' boxes,
+ * which the region's box holds, widened), so vxv_box_classify drops it before any atom. */
+int vxv_box_beyond_region(const vxv_query *q, const vxv_box *b);
 /* Finds the pairs of curved quadric atoms, one of each of the query's two cells, whose kept
  * sides' quadratic parts nearly cancel, and combines them (q->rad; none under the rtol rules
  * or with parent_est: vxv_region_init first). */

@@ -273,6 +273,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   const double *e = b->e;
   int all_inside = 1;
   uint64_t done[2] = {0, 0};
+  if (vxv_box_beyond_region(q, b)) {
+    return VXG_OUTSIDE; /* the class its atoms would give, without them */
+  }
   if (hint && classify_hint(q, b, *hint, done) == VXG_OUTSIDE) {
     return VXG_OUTSIDE;
   }
