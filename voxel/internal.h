@@ -89,7 +89,8 @@ typedef struct vxv_leaf {
   double area[3]; /* area vector of A's facets */
   double rb[6];   /* bounding box of the region in the leaf, about b.c (lo x y z, hi x y z;
                      of the middle and, with a bracket, the upper polyhedron; the box's own
-                     when unknown, inverted when the region is empty) */
+                     when unknown or not wanted (query.bounds 0), inverted when the region is
+                     empty) */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
@@ -133,6 +134,8 @@ typedef struct vxv_query {
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int bounds;         /* 1: the leaves' region bounds (vxv_leaf.rb) are computed, for a
+                         visitor; 0: no one reads them (the box's own) */
   int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
                          parent_est (elsewhere the third-order values steer the refinement) */
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through

@@ -1270,8 +1270,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   }
   /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
      one's, which holds the true region (a leaf's linearised region may stop short of its
-     neighbour's where the true one goes on; contact patches are joined by these bounds) */
-  bounds_box(b->e, 1, out + 18);
+     neighbour's where the true one goes on; contact patches are joined by these bounds), when
+     a visitor reads them: else the box's own */
+  bounds_box(b->e, q->bounds, out + 18);
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
@@ -1286,7 +1287,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
     if (base->nv > 0) {
       hi_first = cp_vol(p, pfan);
-      vxv_cp_bounds(p, out + 18);
+      if (q->bounds) {
+        vxv_cp_bounds(p, out + 18);
+      }
     }
   }
   const vxv_cpoly *mid = base;
@@ -1369,7 +1372,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   } else if (isnan(cp_groups(th, mid, hs, nh, ng, 0, 0, cell0_bits, mm))) {
     return -1;
   }
-  if (!bsp) {
+  if (!bsp && q->bounds) {
     vxv_cp_bounds(mid, out + 18);
   }
   memcpy(out, mm, 10 * sizeof *out);
@@ -1403,7 +1406,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     } else if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     } else {
-      if (!bsp) {
+      if (!bsp && q->bounds) {
         vxv_cp_bounds(p, out + 18);
       }
       hi = ng == 0 ? region_volume(q, th, b, p, pfan, &bsp_round)
