@@ -220,13 +220,13 @@ typedef struct vxv_cpoly {
 
 /* The faces of a vxv_cpoly in the order every walk of clip.c takes them: face f starts at
  * vertex face[f].a, its fan triangles are (a, tri[t][0], tri[t][1]) for t in [first,
- * first + n), `mask` has the plane bits all its vertices share and `edge` those of its
- * first edge. Built once, it serves every walk of polyhedra of the same topology (the same
- * nv, nbr and on), whatever their positions. */
+ * first + n), `mask` has the plane bits all its vertices share. Built once, it serves every
+ * walk of polyhedra of the same topology (the same nv, nbr and on), whatever their
+ * positions. */
 typedef struct vxv_cpfan {
   int nface;
   struct {
-    uint64_t mask, edge;
+    uint64_t mask;
     short a, first, n;
   } face[3 * VXV_CP_MAX];
   unsigned char tri[3 * VXV_CP_MAX][2];
