@@ -525,6 +525,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
+/* 1 when the classified MIXED box b certainly holds a point of the region (witness.c): p,
+ * query frame, found from b's part in the region's box (or the region's box's centre) along
+ * the atoms' tangent planes, certified inside every cell by the atoms' classification with
+ * its rounding allowance. vxv_box_empty is then 0 (its proof cannot succeed). 0 when none is
+ * found, or a mesh atom is MIXED (p unspecified). */
+int vxv_box_holds_region(const vxv_query *q, const vxv_box *b, double p[3]);
 /* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
  * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);
@@ -673,6 +679,9 @@ int vxv_box_region_outside(const vxv_query *q, const vxv_box *b);
  * region, whatever its atoms' classes (a box inside both cells lies inside both cells' boxes,
  * which the region's box holds, widened), so vxv_box_classify drops it before any atom. */
 int vxv_box_beyond_region(const vxv_query *q, const vxv_box *b);
+/* The box b cut to the region's box (q->rlo, rhi): its centre c and half-extents e; 0 when b
+ * lies beyond it. */
+int vxv_box_region_part(const vxv_query *q, const vxv_box *b, double c[3], double e[3]);
 /* Finds the pairs of curved quadric atoms, one of each of the query's two cells, whose kept
  * sides' quadratic parts nearly cancel, and combines them (q->rad; none under the rtol rules
  * or with parent_est: vxv_region_init first). */

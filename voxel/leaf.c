@@ -1764,6 +1764,10 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   if (nmixed < 2) {
     return 0; /* one surface crossing the box: the classification already says MIXED */
   }
+  double wp[3];
+  if (vxv_box_holds_region(q, b, wp)) {
+    return 0; /* a point of the region in it: no proof of emptiness can succeed */
+  }
   /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides */
   int ng, lo_empty, nlin, nplanes;
   unsigned nohi;
