@@ -11,6 +11,8 @@
  *  - a point of the region found in a MIXED box (voxel/witness.c) lies in the box and in
  *    both cells by the point test, and is found in at least half the boxes about a ball's cap
  *    where sampling finds the region;
+ *  - leaves integrated in a row (their clips re-clipped from the last leaf's records) give
+ *    bit for bit what each gives with the records dropped;
  * and boxes between two curved surfaces of nearly equal curvature proved empty by their
  * quadrics' combination:
  *  - soundness: a rod (a cylinder a little thinner than the bore, tilted by up to a degree)
@@ -403,6 +405,61 @@ static void test_witness_in_the_region(void **state) {
 }
 
 
+// leaves about a ball's cap, a cube's edge (two table planes cut its leaves) and a ball in a
+// bore, integrated in a row on one thread (their bases and curved clips re-clipped from the
+// last leaf's records, voxel/leaf.c) give bit for bit what each gives with every record
+// dropped first (its clips made anew)
+static void test_leaf_records_give_the_clips_bits(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x3c6ef372fe94f82bULL};
+  assert_true(vxv_ws_threads(f->ws, 1) >= 1);
+  vxv_thread *th = f->ws->th[0];
+  int kept = 0;
+  for (int it = 0; it < 6; it++) {
+    int kind = it % 3;
+    double s = it % 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
+    vxg_cell *a, *b;
+    double cl[3], ext[3], c[3];
+    region_case(f, 300 + it, kind, s, d, &a, &b, cl, ext);
+    vxg_xform w;
+    vx_random_pose(&g, 1, 10 * s, &w);
+    vxv_query q;
+    vxg_posed_cell pc[2];
+    query_init(&q, pc, a, b, &w);
+    double h = fmax(ext[0], fmax(ext[1], ext[2])) / 4;
+    for (int k = 0; k < 300; k++) {
+      double p[3];
+      for (int j = 0; j < 3; j++) {
+        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (ext[j] + h);
+      }
+      vxg_xform_point(&w, p, c);
+      vxv_box bx;
+      vxv_box_root(&q, &bx, c, h);
+      if (vxv_box_classify(&q, &bx, NULL) != VXG_MIXED) {
+        continue;
+      }
+      vxv_leaf warm, cold;
+      memset(&warm, 0, sizeof warm);
+      memset(&cold, 0, sizeof cold);
+      int rw = vxv_leaf_eval_kept(&q, th, &bx, &warm);
+      th->chain.nreq = th->echain.nreq = -1; /* nothing recorded */
+      int rc = vxv_leaf_eval_kept(&q, th, &bx, &cold);
+      assert_int_equal(rw, rc);
+      if (rw < 0) {
+        continue;
+      }
+      kept++;
+      assert_memory_equal(warm.m, cold.m, sizeof warm.m);
+      assert_memory_equal(&warm.lo, &cold.lo, sizeof warm.lo);
+      assert_memory_equal(&warm.hi, &cold.hi, sizeof warm.hi);
+      assert_memory_equal(warm.area, cold.area, sizeof warm.area);
+    }
+  }
+  fprintf(stderr, "# %d leaves the same warm and cold\n", kept);
+  assert_true(kept > 200);
+}
+
+
 // a ball 15 mm in radius 6 um deep in a table (a tippe-top's cap) under a 0.1 mm leaf: its
 // cap's volume, inside the bracket, in few boxes: the cubes about the table's face that the
 // ball crosses above it hold none of the cap, which lies below it
@@ -440,6 +497,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_region_cut_shallow_cap, setup, teardown),
       cmocka_unit_test_setup_teardown(test_beyond_region_box, setup, teardown),
       cmocka_unit_test_setup_teardown(test_witness_in_the_region, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_leaf_records_give_the_clips_bits, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

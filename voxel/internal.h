@@ -350,6 +350,9 @@ typedef struct vxv_thread {
   vxv_cpoly cbase, cpoly, cterm;
   vxv_cpchain chain;            /* the curved clips of cbase (leaf.c) */
   vxv_cpchain schain;           /* third_order's clip of one slab's bottom (leaf.c) */
+  vxv_cpchain echain;           /* the exact clips of the box into cbase (leaf.c) */
+  unsigned long long box_id;    /* names the box cterm holds for echain: its half-extents */
+  double box_e[3];
   unsigned long long leaf_id;   /* counts the cbase built, naming their positions */
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];

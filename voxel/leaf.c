@@ -1208,6 +1208,62 @@ static void clip_order(const vxv_hs *hs, int nh, int *order) {
 }
 
 
+/* th->cbase = the box th->cterm clipped by the exact half-spaces not of a group, in clip order
+ * (order[0 .. nh)), when at most VXV_CP_CHAIN and none empties it: re-clipped from the record
+ * of the last leaf's (th->echain) when its planes cut the same vertices, as neighbouring
+ * leaves' mostly do, else clipped and recorded (the same bits either way). Returns 0 (done), 1
+ * (not done: more planes, none, or one emptied the box; th->cterm kept), -1 when a capacity
+ * is exceeded. */
+static int recorded_base(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh,
+                         const int *order) {
+  const double *n[VXV_CP_CHAIN];
+  double d[VXV_CP_CHAIN];
+  int bit[VXV_CP_CHAIN], m = 0;
+  for (int o = 0; o < nh; o++) {
+    int j = order[o];
+    if (hs[j].exact && !hs[j].group) {
+      if (m == VXV_CP_CHAIN) {
+        return 1;
+      }
+      n[m] = hs[j].n;
+      d[m] = hs[j].dm;
+      bit[m++] = 6 + j;
+    }
+  }
+  vxv_cpoly *base = &th->cbase;
+  const vxv_cpoly *cur = &th->cterm;
+  vxv_cpchain *ch = &th->echain;
+  if (m == 0) {
+    return 1;
+  }
+  /* the box's positions named by its half-extents (the record's dot products serve a box of
+     the same ones) */
+  if (th->box_id == 0 || memcmp(th->box_e, b->e, sizeof th->box_e) != 0) {
+    memcpy(th->box_e, b->e, sizeof th->box_e);
+    th->box_id++;
+  }
+  if (vxv_cp_rechain(base, cur, th->box_id, ch, m, n, d, bit) == 0 && base->nv > 0) {
+    return 0;
+  }
+  vxv_cp_chain_begin(ch, m, n, bit, cur, th->box_id);
+  for (int i = 0; i < m; i++) {
+    int nvb = cur->nv;
+    if (vxv_cp_chain_clip(ch, base, &cur, d[i]) != 0) {
+      return -1;
+    }
+    if (nvb > 0 && cur->nv == 0) {
+      ch->nreq = -1; /* emptied: the caller's clips keep what its bound needs */
+      return 1;
+    }
+  }
+  if (cur != base) {
+    vxv_cp_copy(base, cur);
+  }
+  vxv_cp_chain_end(ch, base);
+  return 0;
+}
+
+
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
                      int ng, unsigned nohi, int lo_empty, int drop_empty, int value_only,
                      double out[25]) {
@@ -1240,18 +1296,25 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (!hs[j].exact) {
       ncurved++;
     }
-    if (hs[j].group) {
-      continue;
+    if (!hs[j].exact && !hs[j].group && hs[j].q) {
+      curved_bits |= (uint64_t)1 << (6 + j);
     }
-    if (hs[j].exact) {
+  }
+  int rc = recorded_base(th, b, hs, nh, order);
+  if (rc < 0) {
+    return -1;
+  }
+  for (int o = 0; o < nh && rc; o++) {
+    int j = order[o];
+    if (hs[j].exact && !hs[j].group) {
       /* from one buffer into the other (base and th->cterm), no copy a clip */
       const vxv_cpoly *src = cur;
       vxv_cpoly *dst = cur == base ? &th->cterm : base;
-      int nvb = src->nv, rc = vxv_cp_clip_to(dst, src, hs[j].n, hs[j].dm, 6 + j);
-      if (rc < 0) {
+      int nvb = src->nv, cr = vxv_cp_clip_to(dst, src, hs[j].n, hs[j].dm, 6 + j);
+      if (cr < 0) {
         return -1;
       }
-      cur = rc == 0 ? dst : src;
+      cur = cr == 0 ? dst : src;
       if (nvb > 0 && cur->nv == 0 && !cut_clear(src, nvb, &hs[j], b)) {
         /* emptied within rounding: the bound keeps what was there (in base, nv 0) */
         if (src != base) {
@@ -1261,11 +1324,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
         cur = base;
         nv0 = nvb;
       }
-    } else if (hs[j].q) {
-      curved_bits |= (uint64_t)1 << (6 + j);
     }
   }
-  if (cur != base) {
+  if (rc && cur != base) {
     vxv_cp_copy(base, cur);
   }
   /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
