@@ -12,7 +12,8 @@
  *    both cells by the point test, and is found in at least half the boxes about a ball's cap
  *    where sampling finds the region;
  *  - leaves integrated in a row (their clips re-clipped from the last leaf's records) give
- *    bit for bit what each gives with the records dropped;
+ *    bit for bit what each gives with the records dropped; about rods and balls in bores, a
+ *    leaf is dropped or kept alike, bit for bit, with its first test (pair_apart) or without;
  * and boxes between two curved surfaces of nearly equal curvature proved empty by their
  * quadrics' combination:
  *  - soundness: a rod (a cylinder a little thinner than the bore, tilted by up to a degree)
@@ -460,6 +461,66 @@ static void test_leaf_records_give_the_clips_bits(void **state) {
 }
 
 
+// leaves about rods and balls in bores, pressed in or just clear (two surfaces facing each
+// other across a gap): a leaf integrated with its first test, pair_apart, and without it
+// (left to upper_empty, as when the thread's account skips it) is dropped or kept alike,
+// bit for bit
+static void test_leaf_apart_test_changes_no_figure(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0xa54ff53a5f1d36f1ULL};
+  assert_true(vxv_ws_threads(f->ws, 1) >= 1);
+  vxv_thread *th = f->ws->th[0];
+  int dropped = 0, kept = 0;
+  for (int it = 0; it < 8; it++) {
+    double s = it % 2 ? 0.01 : 1, R = 2 * s;
+    int ball = it % 4 == 3;
+    double r = R * vxc_rng_uniform(&g, ball ? 0.5 : 0.95, ball ? 0.9 : 0.999);
+    double off = R - r + vxc_rng_uniform(&g, -1e-3, 1e-3) * R;
+    char na[32], nb[32];
+    snprintf(na, sizeof na, "arod%d", it);
+    snprintf(nb, sizeof nb, "abore%d", it);
+    vxg_cell *rod = rod_cell(f, na, s, r, ball, 0, off), *bore = bore_cell(f, nb, s, 0);
+    vxg_xform w;
+    vx_random_pose(&g, it % 3 == 0, 10 * s, &w);
+    vxv_query q;
+    vxg_posed_cell pc[2];
+    query_init(&q, pc, rod, bore, &w);
+    q.nrad = 0; /* the gap's boxes left MIXED, for the leaves to decide */
+    for (int k = 0; k < 1000; k++) {
+      double phi = vxc_rng_uniform(&g, -M_PI, M_PI), rho = R * vxc_rng_uniform(&g, 0.95, 1.02);
+      double z = ball ? vxc_rng_uniform(&g, -r, r) : vxc_rng_uniform(&g, -2 * s, 2 * s);
+      double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
+      vxg_xform_point(&w, pl, c);
+      double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 40)));
+      vxv_box bx;
+      vxv_box_root(&q, &bx, c, h);
+      if (vxv_box_classify(&q, &bx, NULL) != VXG_MIXED) {
+        continue;
+      }
+      vxv_leaf with, without;
+      memset(&with, 0, sizeof with);
+      memset(&without, 0, sizeof without);
+      th->apart = 1; /* the test made */
+      int rw = vxv_leaf_eval_kept(&q, th, &bx, &with);
+      th->apart = -1; /* skipped (not a probe) */
+      th->apart_idle = 0;
+      int ro = vxv_leaf_eval_kept(&q, th, &bx, &without);
+      assert_int_equal(rw, ro);
+      if (rw < 0) {
+        dropped++;
+        continue;
+      }
+      kept++;
+      assert_memory_equal(with.m, without.m, sizeof with.m);
+      assert_memory_equal(&with.lo, &without.lo, sizeof with.lo);
+      assert_memory_equal(&with.hi, &without.hi, sizeof with.hi);
+    }
+  }
+  fprintf(stderr, "# %d leaves dropped, %d kept, with the apart test or without\n", dropped, kept);
+  assert_true(dropped > 100 && kept > 100);
+}
+
+
 // a ball 15 mm in radius 6 um deep in a table (a tippe-top's cap) under a 0.1 mm leaf: its
 // cap's volume, inside the bracket, in few boxes: the cubes about the table's face that the
 // ball crosses above it hold none of the cap, which lies below it
@@ -498,6 +559,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_beyond_region_box, setup, teardown),
       cmocka_unit_test_setup_teardown(test_witness_in_the_region, setup, teardown),
       cmocka_unit_test_setup_teardown(test_leaf_records_give_the_clips_bits, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_leaf_apart_test_changes_no_figure, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

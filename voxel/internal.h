@@ -353,6 +353,7 @@ typedef struct vxv_thread {
   vxv_cpchain echain;           /* the exact clips of the box into cbase (leaf.c) */
   unsigned long long box_id;    /* names the box cterm holds for echain: its half-extents */
   int witness, witness_idle;    /* vxv_box_empty's account of its searches for a point (leaf.c) */
+  int apart, apart_idle;        /* the leaves' account of their first test, pair_apart (leaf.c) */
   double box_e[3];
   unsigned long long leaf_id;   /* counts the cbase built, naming their positions */
   vxv_cpface face[VXV_CP_PLANES];
