@@ -364,6 +364,15 @@ CELL_TEST(frustum)
 CELL_TEST(hyperboloid)
 
 
+/* The cell c finished and posed in a random query frame `to` (within 3 s of the origin). */
+static void pose_randomly(vxc_rng *r, vxg_cell *c, double s, vxg_posed_cell *pc, vxg_xform *to) {
+  vxc_test_rand_xform(r, to, 3 * s);
+  vxc_error err;
+  vxg_cell_finish(c, "t.vxm", &err);
+  vxg_posed_cell_init(pc, c, to);
+}
+
+
 // boxes whose corners touch a plane or a sphere to within rounding never contradict the
 // point test at their corners (the rounding allowance of the bounds at work)
 static void test_classify_touching_boxes_never_contradict_corners(void **state) {
@@ -383,10 +392,7 @@ static void test_classify_touching_boxes_never_contradict_corners(void **state) 
     }
     vxg_posed_cell pc;
     vxg_xform to;
-    vxc_test_rand_xform(&r, &to, 3 * s);
-    vxc_error err;
-    vxg_cell_finish(c, "t.vxm", &err);
-    vxg_posed_cell_init(&pc, c, &to);
+    pose_randomly(&r, c, s, &pc, &to);
     for (int k = 0; k < 2500; k++) {
       /* a surface point x and its outward normal n (query frame) */
       double x[3], n[3], g[3];
@@ -441,10 +447,7 @@ static void test_classify_point_is_the_zero_box(void **state) {
     one_prim(&r, c, s, 0, kinds[cells % 4]);
     vxg_posed_cell pc;
     vxg_xform to;
-    vxc_test_rand_xform(&r, &to, 3 * s);
-    vxc_error err;
-    vxg_cell_finish(c, "t.vxm", &err);
-    vxg_posed_cell_init(&pc, c, &to);
+    pose_randomly(&r, c, s, &pc, &to);
     for (int k = 0; k < 2000; k++) {
       double x[3];
       near_surface(&r, &pc, to.t, s, x);

@@ -49,23 +49,34 @@ static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **stat
 }
 
 
+/* The unit cube as both polyhedra (cp, gp), clipped by np random planes (snapped or not; their
+ * normals and offsets into n, d when not NULL). */
+static void clip_both(vxc_rng *r, int snapped, int np, vxv_cpoly *cp, vxg_poly *gp,
+                      double (*n)[3], double *d) {
+  const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
+  vxv_cp_box(cp, HALF);
+  vxg_poly_box(gp, z, e);
+  for (int k = 0; k < np; k++) {
+    double nk[3], dk = random_plane(r, snapped, 0.4, nk);
+    assert_int_equal(vxv_cp_clip(cp, nk, dk, 6 + k), 0);
+    assert_int_equal(vxg_poly_clip(gp, nk, dk), 0);
+    if (n) {
+      memcpy(n[k], nk, sizeof nk);
+      d[k] = dk;
+    }
+  }
+}
+
+
 // random clips (general and through vertices/edges) agree with the face-list polyhedra, and
 // the volume alone with the moments' m0
 static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
   (void)state;
   vxc_rng r = {2024};
   for (int it = 0; it < 20000; it++) {
-    const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
     vxv_cpoly cp;
     vxg_poly gp;
-    vxv_cp_box(&cp, HALF);
-    vxg_poly_box(&gp, z, e);
-    int np = 1 + it % 5;
-    for (int k = 0; k < np; k++) {
-      double n[3], d = random_plane(&r, it % 3 == 0, 0.4, n);
-      assert_int_equal(vxv_cp_clip(&cp, n, d, 6 + k), 0);
-      assert_int_equal(vxg_poly_clip(&gp, n, d), 0);
-    }
+    clip_both(&r, it % 3 == 0, 1 + it % 5, &cp, &gp, NULL, NULL);
     double m[10];
     vxv_cp_moments(&cp, m, 0, NULL);
     vxg_moments gm;
@@ -330,18 +341,11 @@ static void test_voxel_clip_face_data_is_the_planes_face(void **state) {
   vxc_rng r = {4242};
   int found = 0;
   for (int it = 0; it < 4000; it++) {
-    const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
     vxv_cpoly cp;
     vxg_poly gp;
-    vxv_cp_box(&cp, HALF);
-    vxg_poly_box(&gp, z, e);
     int nk = 1 + it % 4;
     double n[4][3], d[4];
-    for (int k = 0; k < nk; k++) {
-      d[k] = random_plane(&r, 0, 0.4, n[k]);
-      assert_int_equal(vxv_cp_clip(&cp, n[k], d[k], 6 + k), 0);
-      assert_int_equal(vxg_poly_clip(&gp, n[k], d[k]), 0);
-    }
+    clip_both(&r, 0, nk, &cp, &gp, n, d);
     uint64_t want = (((uint64_t)1 << nk) - 1) << 6, vec_only = it % 2 ? want : 0;
     vxv_cpface a[4], b[4];
     double m[10];

@@ -140,6 +140,18 @@ static void classify_both(vxc_rng *g, const vxv_query *q, const vxv_query *q0,
 }
 
 
+/* A point about the surface of a bore of radius R (its distance to the axis R times a
+ * uniform in [rlo, rhi]; along the axis within a ball's radius r, or within 2 s), posed by w,
+ * into c. */
+static void bore_point(vxc_rng *g, const vxg_xform *w, double R, double r, double s, int ball,
+                       double rlo, double rhi, double c[3]) {
+  double phi = vxc_rng_uniform(g, -M_PI, M_PI), rho = R * vxc_rng_uniform(g, rlo, rhi);
+  double z = ball ? vxc_rng_uniform(g, -r, r) : vxc_rng_uniform(g, -2 * s, 2 * s);
+  double pl[3] = {rho * cos(phi), rho * sin(phi), z};
+  vxg_xform_point(w, pl, c);
+}
+
+
 // rods and balls in bores, pressed in or clear: no box classified OUTSIDE holds a point of
 // both cells; the combination decides many boxes the atoms' bounds leave MIXED
 static void test_radical_sound(void **state) {
@@ -166,10 +178,8 @@ static void test_radical_sound(void **state) {
     q0.nrad = 0;
     int mixed0 = 0, decided = 0;
     for (int k = 0; k < 400; k++) {
-      double phi = vxc_rng_uniform(&g, -M_PI, M_PI), rho = R * vxc_rng_uniform(&g, 0.9, 1.05);
-      double z = ball ? vxc_rng_uniform(&g, -r, r) : vxc_rng_uniform(&g, -2 * s, 2 * s);
-      double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
-      vxg_xform_point(&w, pl, c);
+      double c[3];
+      bore_point(&g, &w, R, r, s, ball, 0.9, 1.05, c);
       double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 8)));
       classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
     }
@@ -264,6 +274,34 @@ static void region_case(fixture *f, int it, int kind, double s, double d, vxg_ce
 }
 
 
+/* Case `it` of the region's cases (kind it % 3, scale 1 or 0.01, depth at random) posed at a
+ * random pose w (along the axes when `aligned`), cells named from name0 + it, into q and pc;
+ * the contact's centre and extent (region_case's) into cl, ext. */
+static void region_query(fixture *f, vxc_rng *g, int it, int name0, int aligned, vxv_query *q,
+                         vxg_posed_cell pc[2], vxg_xform *w, double cl[3], double ext[3]) {
+  int kind = it % 3;
+  double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(g, log(1e-4), log(1e-2)));
+  vxg_cell *a, *b;
+  region_case(f, name0 + it, kind, s, d, &a, &b, cl, ext);
+  vx_random_pose(g, aligned, 10 * s, w);
+  query_init(q, pc, a, b, w);
+}
+
+
+/* A box of half-edge h about a random point within ext + h of the contact's centre cl (case
+ * frame, posed by w: its centre c, query frame) classified by q into *bx: 1 when MIXED. */
+static int mixed_box_near(vxc_rng *g, const vxv_query *q, const vxg_xform *w, const double cl[3],
+                          const double ext[3], double h, double c[3], vxv_box *bx) {
+  double p[3];
+  for (int j = 0; j < 3; j++) {
+    p[j] = cl[j] + vxc_rng_uniform(g, -1, 1) * (ext[j] + h);
+  }
+  vxg_xform_point(w, p, c);
+  vxv_box_root(q, bx, c, h);
+  return vxv_box_classify(q, bx, NULL) == VXG_MIXED;
+}
+
+
 // balls and a cube's edge sunk into a table, a ball pressed into a bore's wall: no box the
 // cut to the region's box puts OUTSIDE holds a point of both cells; about a ball's cap on a
 // table along the world's axes the cut decides a third of the boxes the atoms leave MIXED
@@ -314,16 +352,11 @@ static void test_beyond_region_box(void **state) {
   vxc_rng g = {0x5be0cd19137e2179ULL};
   int beyond = 0, mixed = 0;
   for (int it = 0; it < 12; it++) {
-    int kind = it % 3;
-    double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
-    vxg_cell *a, *b;
     double cl[3], ext[3], c[3];
-    region_case(f, 100 + it, kind, s, d, &a, &b, cl, ext);
     vxg_xform w;
-    vx_random_pose(&g, it % 2 == 0, 10 * s, &w);
     vxv_query q, q0;
     vxg_posed_cell pc[2];
-    query_init(&q, pc, a, b, &w);
+    region_query(f, &g, it, 100, it % 2 == 0, &q, pc, &w, cl, ext);
     q0 = q;
     q0.region_cut = 0; /* the atoms alone */
     double emax = fmax(ext[0], fmax(ext[1], ext[2]));
@@ -363,25 +396,16 @@ static void test_witness_in_the_region(void **state) {
   int found = 0, meets = 0, found_cap = 0, meets_cap = 0;
   for (int it = 0; it < 12; it++) {
     int kind = it % 3;
-    double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
-    vxg_cell *a, *b;
     double cl[3], ext[3], c[3];
-    region_case(f, 200 + it, kind, s, d, &a, &b, cl, ext);
     vxg_xform w;
-    vx_random_pose(&g, it % 2 == 0, 10 * s, &w);
     vxv_query q;
     vxg_posed_cell pc[2];
-    query_init(&q, pc, a, b, &w);
+    region_query(f, &g, it, 200, it % 2 == 0, &q, pc, &w, cl, ext);
     double emax = fmax(ext[0], fmax(ext[1], ext[2]));
     for (int k = 0; k < 400; k++) {
-      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), p[3], x[3];
-      for (int j = 0; j < 3; j++) {
-        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (ext[j] + h);
-      }
-      vxg_xform_point(&w, p, c);
+      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), x[3];
       vxv_box bx;
-      vxv_box_root(&q, &bx, c, h);
-      if (vxv_box_classify(&q, &bx, NULL) != VXG_MIXED) {
+      if (!mixed_box_near(&g, &q, &w, cl, ext, h, c, &bx)) {
         continue;
       }
       int in = box_meets_both(&g, pc, c, h);
@@ -417,26 +441,15 @@ static void test_leaf_records_give_the_clips_bits(void **state) {
   vxv_thread *th = f->ws->th[0];
   int kept = 0;
   for (int it = 0; it < 6; it++) {
-    int kind = it % 3;
-    double s = it % 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(&g, log(1e-4), log(1e-2)));
-    vxg_cell *a, *b;
     double cl[3], ext[3], c[3];
-    region_case(f, 300 + it, kind, s, d, &a, &b, cl, ext);
     vxg_xform w;
-    vx_random_pose(&g, 1, 10 * s, &w);
     vxv_query q;
     vxg_posed_cell pc[2];
-    query_init(&q, pc, a, b, &w);
+    region_query(f, &g, it, 300, 1, &q, pc, &w, cl, ext);
     double h = fmax(ext[0], fmax(ext[1], ext[2])) / 4;
     for (int k = 0; k < 300; k++) {
-      double p[3];
-      for (int j = 0; j < 3; j++) {
-        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (ext[j] + h);
-      }
-      vxg_xform_point(&w, p, c);
       vxv_box bx;
-      vxv_box_root(&q, &bx, c, h);
-      if (vxv_box_classify(&q, &bx, NULL) != VXG_MIXED) {
+      if (!mixed_box_near(&g, &q, &w, cl, ext, h, c, &bx)) {
         continue;
       }
       vxv_leaf warm, cold;
@@ -487,10 +500,8 @@ static void test_leaf_apart_test_changes_no_figure(void **state) {
     query_init(&q, pc, rod, bore, &w);
     q.nrad = 0; /* the gap's boxes left MIXED, for the leaves to decide */
     for (int k = 0; k < 1000; k++) {
-      double phi = vxc_rng_uniform(&g, -M_PI, M_PI), rho = R * vxc_rng_uniform(&g, 0.95, 1.02);
-      double z = ball ? vxc_rng_uniform(&g, -r, r) : vxc_rng_uniform(&g, -2 * s, 2 * s);
-      double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
-      vxg_xform_point(&w, pl, c);
+      double c[3];
+      bore_point(&g, &w, R, r, s, ball, 0.95, 1.02, c);
       double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 40)));
       vxv_box bx;
       vxv_box_root(&q, &bx, c, h);
