@@ -49,23 +49,34 @@ static void test_voxel_clip_corner_simplex_matches_dirichlet_moments(void **stat
 }
 
 
+/* The unit cube as both polyhedra (cp, gp), clipped by np random planes (snapped or not; their
+ * normals and offsets into n, d when not NULL). */
+static void clip_both(vxc_rng *r, int snapped, int np, vxv_cpoly *cp, vxg_poly *gp,
+                      double (*n)[3], double *d) {
+  const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
+  vxv_cp_box(cp, HALF);
+  vxg_poly_box(gp, z, e);
+  for (int k = 0; k < np; k++) {
+    double nk[3], dk = random_plane(r, snapped, 0.4, nk);
+    assert_int_equal(vxv_cp_clip(cp, nk, dk, 6 + k), 0);
+    assert_int_equal(vxg_poly_clip(gp, nk, dk), 0);
+    if (n) {
+      memcpy(n[k], nk, sizeof nk);
+      d[k] = dk;
+    }
+  }
+}
+
+
 // random clips (general and through vertices/edges) agree with the face-list polyhedra, and
 // the volume alone with the moments' m0
 static void test_voxel_clip_agrees_with_face_list_polyhedra(void **state) {
   (void)state;
   vxc_rng r = {2024};
   for (int it = 0; it < 20000; it++) {
-    const double z[3] = {0, 0, 0}, e[3] = {0.5, 0.5, 0.5};
     vxv_cpoly cp;
     vxg_poly gp;
-    vxv_cp_box(&cp, HALF);
-    vxg_poly_box(&gp, z, e);
-    int np = 1 + it % 5;
-    for (int k = 0; k < np; k++) {
-      double n[3], d = random_plane(&r, it % 3 == 0, 0.4, n);
-      assert_int_equal(vxv_cp_clip(&cp, n, d, 6 + k), 0);
-      assert_int_equal(vxg_poly_clip(&gp, n, d), 0);
-    }
+    clip_both(&r, it % 3 == 0, 1 + it % 5, &cp, &gp, NULL, NULL);
     double m[10];
     vxv_cp_moments(&cp, m, 0, NULL);
     vxg_moments gm;
@@ -291,6 +302,77 @@ static void test_voxel_clip_reports_the_face_on_a_plane(void **state) {
 }
 
 
+/* The vector area of the faces of the face-list polyhedron gp whose vertices all lie on the
+ * plane n.y = d (within tol), fanned from their first vertex; returns 1 when there is one. */
+static int poly_face_vec(const vxg_poly *gp, const double n[3], double d, double tol,
+                         double vec[3]) {
+  int found = 0;
+  vec[0] = vec[1] = vec[2] = 0;
+  for (int f = 0; f < gp->nface; f++) {
+    int on = 1;
+    for (int i = 0; i < gp->face_n[f] && on; i++) {
+      const double *x = gp->v[gp->face[f][i]];
+      on = fabs(n[0] * x[0] + n[1] * x[1] + n[2] * x[2] - d) <= tol;
+    }
+    if (!on) {
+      continue;
+    }
+    found = 1;
+    const double *a = gp->v[gp->face[f][0]];
+    for (int i = 1; i + 1 < gp->face_n[f]; i++) {
+      const double *b = gp->v[gp->face[f][i]], *c = gp->v[gp->face[f][i + 1]];
+      double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+      double w[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+      vec[0] += 0.5 * (u[1] * w[2] - u[2] * w[1]);
+      vec[1] += 0.5 * (u[2] * w[0] - u[0] * w[2]);
+      vec[2] += 0.5 * (u[0] * w[1] - u[1] * w[0]);
+    }
+  }
+  return found;
+}
+
+
+// the face data credited to each clipping plane is that plane's face alone (not the faces
+// beside it, whose first edge lies on it): its vector area and area against the face-list
+// polyhedra's face on the plane, by the faces walk and by the moments walk (in full, or its
+// vector area alone)
+static void test_voxel_clip_face_data_is_the_planes_face(void **state) {
+  (void)state;
+  vxc_rng r = {4242};
+  int found = 0;
+  for (int it = 0; it < 4000; it++) {
+    vxv_cpoly cp;
+    vxg_poly gp;
+    int nk = 1 + it % 4;
+    double n[4][3], d[4];
+    clip_both(&r, 0, nk, &cp, &gp, n, d);
+    uint64_t want = (((uint64_t)1 << nk) - 1) << 6, vec_only = it % 2 ? want : 0;
+    vxv_cpface a[4], b[4];
+    double m[10];
+    vxv_cp_faces(&cp, want, a);
+    vxv_cpfan fan;
+    vxv_cp_fan(&cp, &fan);
+    vxv_cp_fan_moments(&cp, &fan, m, want, vec_only, b);
+    for (int k = 0; k < nk; k++) {
+      double ln = sqrt(n[k][0] * n[k][0] + n[k][1] * n[k][1] + n[k][2] * n[k][2]), vec[3];
+      int on = poly_face_vec(&gp, n[k], d[k], 1e-12 * ln, vec);
+      double area = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]);
+      if (!on || area < 1e-9) {
+        continue; /* cut away by a later plane, or a sliver */
+      }
+      assert_true(a[k].found && b[k].found);
+      assert_double_near(a[k].area, area, 1e-13);
+      for (int c = 0; c < 3; c++) {
+        assert_double_near(a[k].avec[c], vec[c], 1e-13);
+        assert_double_near(b[k].avec[c], vec[c], 1e-13);
+      }
+      found++;
+    }
+  }
+  assert_true(found > 3000);
+}
+
+
 // compensated sums of many values of mixed sign and size keep the exact total
 static void test_voxel_accumulator_is_compensated(void **state) {
   (void)state;
@@ -351,6 +433,7 @@ int main(void) {
       cmocka_unit_test(test_voxel_clip_to_splits_the_volume),
       cmocka_unit_test(test_voxel_clip_faces_match_the_moments_walk),
       cmocka_unit_test(test_voxel_clip_rechain_matches_the_clips),
+      cmocka_unit_test(test_voxel_clip_face_data_is_the_planes_face),
       cmocka_unit_test(test_voxel_clip_reports_the_face_on_a_plane),
       cmocka_unit_test(test_voxel_accumulator_is_compensated),
       cmocka_unit_test(test_voxel_accumulator_adds_box_and_leaf_moments),

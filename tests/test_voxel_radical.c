@@ -6,6 +6,14 @@
  *    cells, and about a ball's cap on a table along the axes the cut decides at least a third
  *    of the boxes the atoms leave MIXED; a ball 15 mm in radius 6 um deep in a table under a 0.1 mm leaf gives the cap's
  *    volume inside its bracket within 2e-3, in fewer than 450 boxes (609 without the cut);
+ *  - boxes beyond the region's box, dropped before any atom: none holds a sampled point of
+ *    both cells, and the atoms alone put none INSIDE both;
+ *  - a point of the region found in a MIXED box (voxel/witness.c) lies in the box and in
+ *    both cells by the point test, and is found in at least half the boxes about a ball's cap
+ *    where sampling finds the region;
+ *  - leaves integrated in a row (their clips re-clipped from the last leaf's records) give
+ *    bit for bit what each gives with the records dropped; about rods and balls in bores, a
+ *    leaf is dropped or kept alike, bit for bit, with its first test (pair_apart) or without;
  * and boxes between two curved surfaces of nearly equal curvature proved empty by their
  * quadrics' combination:
  *  - soundness: a rod (a cylinder a little thinner than the bore, tilted by up to a degree)
@@ -132,6 +140,18 @@ static void classify_both(vxc_rng *g, const vxv_query *q, const vxv_query *q0,
 }
 
 
+/* A point about the surface of a bore of radius R (its distance to the axis R times a
+ * uniform in [rlo, rhi]; along the axis within a ball's radius r, or within 2 s), posed by w,
+ * into c. */
+static void bore_point(vxc_rng *g, const vxg_xform *w, double R, double r, double s, int ball,
+                       double rlo, double rhi, double c[3]) {
+  double phi = vxc_rng_uniform(g, -M_PI, M_PI), rho = R * vxc_rng_uniform(g, rlo, rhi);
+  double z = ball ? vxc_rng_uniform(g, -r, r) : vxc_rng_uniform(g, -2 * s, 2 * s);
+  double pl[3] = {rho * cos(phi), rho * sin(phi), z};
+  vxg_xform_point(w, pl, c);
+}
+
+
 // rods and balls in bores, pressed in or clear: no box classified OUTSIDE holds a point of
 // both cells; the combination decides many boxes the atoms' bounds leave MIXED
 static void test_radical_sound(void **state) {
@@ -158,10 +178,8 @@ static void test_radical_sound(void **state) {
     q0.nrad = 0;
     int mixed0 = 0, decided = 0;
     for (int k = 0; k < 400; k++) {
-      double phi = vxc_rng_uniform(&g, -M_PI, M_PI), rho = R * vxc_rng_uniform(&g, 0.9, 1.05);
-      double z = ball ? vxc_rng_uniform(&g, -r, r) : vxc_rng_uniform(&g, -2 * s, 2 * s);
-      double pl[3] = {rho * cos(phi), rho * sin(phi), z}, c[3];
-      vxg_xform_point(&w, pl, c);
+      double c[3];
+      bore_point(&g, &w, R, r, s, ball, 0.9, 1.05, c);
       double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 8)));
       classify_both(&g, &q, &q0, pc, c, h, &mixed0, &decided);
     }
@@ -256,6 +274,34 @@ static void region_case(fixture *f, int it, int kind, double s, double d, vxg_ce
 }
 
 
+/* Case `it` of the region's cases (kind it % 3, scale 1 or 0.01, depth at random) posed at a
+ * random pose w (along the axes when `aligned`), cells named from name0 + it, into q and pc;
+ * the contact's centre and extent (region_case's) into cl, ext. */
+static void region_query(fixture *f, vxc_rng *g, int it, int name0, int aligned, vxv_query *q,
+                         vxg_posed_cell pc[2], vxg_xform *w, double cl[3], double ext[3]) {
+  int kind = it % 3;
+  double s = it % 4 < 2 ? 1 : 0.01, d = s * exp(vxc_rng_uniform(g, log(1e-4), log(1e-2)));
+  vxg_cell *a, *b;
+  region_case(f, name0 + it, kind, s, d, &a, &b, cl, ext);
+  vx_random_pose(g, aligned, 10 * s, w);
+  query_init(q, pc, a, b, w);
+}
+
+
+/* A box of half-edge h about a random point within ext + h of the contact's centre cl (case
+ * frame, posed by w: its centre c, query frame) classified by q into *bx: 1 when MIXED. */
+static int mixed_box_near(vxc_rng *g, const vxv_query *q, const vxg_xform *w, const double cl[3],
+                          const double ext[3], double h, double c[3], vxv_box *bx) {
+  double p[3];
+  for (int j = 0; j < 3; j++) {
+    p[j] = cl[j] + vxc_rng_uniform(g, -1, 1) * (ext[j] + h);
+  }
+  vxg_xform_point(w, p, c);
+  vxv_box_root(q, bx, c, h);
+  return vxv_box_classify(q, bx, NULL) == VXG_MIXED;
+}
+
+
 // balls and a cube's edge sunk into a table, a ball pressed into a bore's wall: no box the
 // cut to the region's box puts OUTSIDE holds a point of both cells; about a ball's cap on a
 // table along the world's axes the cut decides a third of the boxes the atoms leave MIXED
@@ -298,6 +344,194 @@ static void test_region_cut_sound(void **state) {
 }
 
 
+// boxes beyond the region's box, about the same cases: the classification drops them before
+// any atom (vxv_box_beyond_region); none holds a sampled point of both cells, and the atoms
+// alone never put one INSIDE both cells (the rule changes no box's class but MIXED ones')
+static void test_beyond_region_box(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x5be0cd19137e2179ULL};
+  int beyond = 0, mixed = 0;
+  for (int it = 0; it < 12; it++) {
+    double cl[3], ext[3], c[3];
+    vxg_xform w;
+    vxv_query q, q0;
+    vxg_posed_cell pc[2];
+    region_query(f, &g, it, 100, it % 2 == 0, &q, pc, &w, cl, ext);
+    q0 = q;
+    q0.region_cut = 0; /* the atoms alone */
+    double emax = fmax(ext[0], fmax(ext[1], ext[2]));
+    for (int k = 0; k < 400; k++) {
+      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), p[3];
+      for (int j = 0; j < 3; j++) {
+        p[j] = cl[j] + vxc_rng_uniform(&g, -1, 1) * (2 * ext[j] + 2 * h);
+      }
+      vxg_xform_point(&w, p, c);
+      vxv_box bx, b0;
+      vxv_box_root(&q, &bx, c, h);
+      b0 = bx;
+      if (!vxv_box_beyond_region(&q, &bx)) {
+        continue;
+      }
+      beyond++;
+      vxg_class cls0 = vxv_box_classify(&q0, &b0, NULL);
+      assert_int_equal(vxv_box_classify(&q, &bx, NULL), VXG_OUTSIDE);
+      assert_int_not_equal(cls0, VXG_INSIDE);
+      mixed += cls0 == VXG_MIXED;
+      assert_false(box_meets_both(&g, pc, c, h));
+    }
+  }
+  fprintf(stderr, "# %d boxes beyond the region's box, %d of them MIXED by the atoms\n", beyond,
+          mixed);
+  assert_true(beyond >= 400 && mixed > 0);
+}
+
+
+// MIXED boxes about the same cases, and about a ball on a table under the fixed leaf: a
+// point vxv_box_holds_region finds lies in the box and in both cells (the point test), so
+// vxv_box_empty's proof could not succeed there; it finds one in most boxes the sampling
+// finds the region in about the cap
+static void test_witness_in_the_region(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x6a09e667f3bcc908ULL};
+  int found = 0, meets = 0, found_cap = 0, meets_cap = 0;
+  for (int it = 0; it < 12; it++) {
+    int kind = it % 3;
+    double cl[3], ext[3], c[3];
+    vxg_xform w;
+    vxv_query q;
+    vxg_posed_cell pc[2];
+    region_query(f, &g, it, 200, it % 2 == 0, &q, pc, &w, cl, ext);
+    double emax = fmax(ext[0], fmax(ext[1], ext[2]));
+    for (int k = 0; k < 400; k++) {
+      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), x[3];
+      vxv_box bx;
+      if (!mixed_box_near(&g, &q, &w, cl, ext, h, c, &bx)) {
+        continue;
+      }
+      int in = box_meets_both(&g, pc, c, h);
+      meets += in;
+      if (kind == 0 && it % 2 == 0) {
+        meets_cap += in;
+      }
+      if (!vxv_box_holds_region(&q, &bx, x)) {
+        continue;
+      }
+      found++;
+      found_cap += kind == 0 && it % 2 == 0;
+      for (int j = 0; j < 3; j++) {
+        assert_true(fabs(x[j] - c[j]) <= h);
+      }
+      assert_true(vxg_posed_cell_contains(&pc[0], x) && vxg_posed_cell_contains(&pc[1], x));
+    }
+  }
+  fprintf(stderr, "# witnesses in %d MIXED boxes (%d hold a sampled point); ball's cap along the axes: %d (%d)\n",
+          found, meets, found_cap, meets_cap);
+  assert_true(found > 0 && 2 * found_cap >= meets_cap);
+}
+
+
+// leaves about a ball's cap, a cube's edge (two table planes cut its leaves) and a ball in a
+// bore, integrated in a row on one thread (their bases and curved clips re-clipped from the
+// last leaf's records, voxel/leaf.c) give bit for bit what each gives with every record
+// dropped first (its clips made anew)
+static void test_leaf_records_give_the_clips_bits(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0x3c6ef372fe94f82bULL};
+  assert_true(vxv_ws_threads(f->ws, 1) >= 1);
+  vxv_thread *th = f->ws->th[0];
+  int kept = 0;
+  for (int it = 0; it < 6; it++) {
+    double cl[3], ext[3], c[3];
+    vxg_xform w;
+    vxv_query q;
+    vxg_posed_cell pc[2];
+    region_query(f, &g, it, 300, 1, &q, pc, &w, cl, ext);
+    double h = fmax(ext[0], fmax(ext[1], ext[2])) / 4;
+    for (int k = 0; k < 300; k++) {
+      vxv_box bx;
+      if (!mixed_box_near(&g, &q, &w, cl, ext, h, c, &bx)) {
+        continue;
+      }
+      vxv_leaf warm, cold;
+      memset(&warm, 0, sizeof warm);
+      memset(&cold, 0, sizeof cold);
+      int rw = vxv_leaf_eval_kept(&q, th, &bx, &warm);
+      th->chain.nreq = th->echain.nreq = -1; /* nothing recorded */
+      int rc = vxv_leaf_eval_kept(&q, th, &bx, &cold);
+      assert_int_equal(rw, rc);
+      if (rw < 0) {
+        continue;
+      }
+      kept++;
+      assert_memory_equal(warm.m, cold.m, sizeof warm.m);
+      assert_memory_equal(&warm.lo, &cold.lo, sizeof warm.lo);
+      assert_memory_equal(&warm.hi, &cold.hi, sizeof warm.hi);
+      assert_memory_equal(warm.area, cold.area, sizeof warm.area);
+    }
+  }
+  fprintf(stderr, "# %d leaves the same warm and cold\n", kept);
+  assert_true(kept > 200);
+}
+
+
+// leaves about rods and balls in bores, pressed in or just clear (two surfaces facing each
+// other across a gap): a leaf integrated with its first test, pair_apart, and without it
+// (left to upper_empty, as when the thread's account skips it) is dropped or kept alike,
+// bit for bit
+static void test_leaf_apart_test_changes_no_figure(void **state) {
+  fixture *f = *state;
+  vxc_rng g = {0xa54ff53a5f1d36f1ULL};
+  assert_true(vxv_ws_threads(f->ws, 1) >= 1);
+  vxv_thread *th = f->ws->th[0];
+  int dropped = 0, kept = 0;
+  for (int it = 0; it < 8; it++) {
+    double s = it % 2 ? 0.01 : 1, R = 2 * s;
+    int ball = it % 4 == 3;
+    double r = R * vxc_rng_uniform(&g, ball ? 0.5 : 0.95, ball ? 0.9 : 0.999);
+    double off = R - r + vxc_rng_uniform(&g, -1e-3, 1e-3) * R;
+    char na[32], nb[32];
+    snprintf(na, sizeof na, "arod%d", it);
+    snprintf(nb, sizeof nb, "abore%d", it);
+    vxg_cell *rod = rod_cell(f, na, s, r, ball, 0, off), *bore = bore_cell(f, nb, s, 0);
+    vxg_xform w;
+    vx_random_pose(&g, it % 3 == 0, 10 * s, &w);
+    vxv_query q;
+    vxg_posed_cell pc[2];
+    query_init(&q, pc, rod, bore, &w);
+    q.nrad = 0; /* the gap's boxes left MIXED, for the leaves to decide */
+    for (int k = 0; k < 1000; k++) {
+      double c[3];
+      bore_point(&g, &w, R, r, s, ball, 0.95, 1.02, c);
+      double h = R * exp(vxc_rng_uniform(&g, log(1.0 / 400), log(1.0 / 40)));
+      vxv_box bx;
+      vxv_box_root(&q, &bx, c, h);
+      if (vxv_box_classify(&q, &bx, NULL) != VXG_MIXED) {
+        continue;
+      }
+      vxv_leaf with, without;
+      memset(&with, 0, sizeof with);
+      memset(&without, 0, sizeof without);
+      th->apart = 1; /* the test made */
+      int rw = vxv_leaf_eval_kept(&q, th, &bx, &with);
+      th->apart = -1; /* skipped (not a probe) */
+      th->apart_idle = 0;
+      int ro = vxv_leaf_eval_kept(&q, th, &bx, &without);
+      assert_int_equal(rw, ro);
+      if (rw < 0) {
+        dropped++;
+        continue;
+      }
+      kept++;
+      assert_memory_equal(with.m, without.m, sizeof with.m);
+      assert_memory_equal(&with.lo, &without.lo, sizeof with.lo);
+      assert_memory_equal(&with.hi, &without.hi, sizeof with.hi);
+    }
+  }
+  fprintf(stderr, "# %d leaves dropped, %d kept, with the apart test or without\n", dropped, kept);
+  assert_true(dropped > 100 && kept > 100);
+}
+
+
 // a ball 15 mm in radius 6 um deep in a table (a tippe-top's cap) under a 0.1 mm leaf: its
 // cap's volume, inside the bracket, in few boxes: the cubes about the table's face that the
 // ball crosses above it hold none of the cap, which lies below it
@@ -333,6 +567,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_radical_far_quadrant, setup, teardown),
       cmocka_unit_test_setup_teardown(test_region_cut_sound, setup, teardown),
       cmocka_unit_test_setup_teardown(test_region_cut_shallow_cap, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_beyond_region_box, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_witness_in_the_region, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_leaf_records_give_the_clips_bits, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_leaf_apart_test_changes_no_figure, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

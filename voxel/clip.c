@@ -478,7 +478,6 @@ void vxv_cp_fan(const vxv_cpoly *p, vxv_cpfan *f) {
       int vcur = vstart, vnext = p->nbr[vstart][k];
       f->face[nf].a = (short)vstart;
       f->face[nf].first = (short)nt;
-      f->face[nf].edge = p->on[vstart] & p->on[vnext];
       uint64_t fmask = p->on[vstart];
       mark[vcur][k] = 1;
       face_step(p, mark, &vcur, &vnext);
@@ -535,11 +534,11 @@ double vxv_cp_fan_moments(const vxv_cpoly *p, const vxv_cpfan *f, double *m, uin
   const double *o = p->pos[0];
   rel_pos(p, r);
   for (int fi = 0; fi < f->nface; fi++) {
-    /* the face data, with a square root per triangle, is gathered only for the faces whose
-       first edge lies on a wanted plane (all its vertices share its plane bits) */
+    /* the face data, with a square root per triangle, is gathered only for the faces on a
+       wanted plane (a face beside one, whose first edge lies on it, has no share in it) */
     int a = f->face[fi].a, t0 = f->face[fi].first, t1 = t0 + f->face[fi].n;
-    int vol = a != 0, fdata = ((f->face[fi].edge >> 6) & want) != 0;
-    int fvec = fdata && !((f->face[fi].edge >> 6) & full); /* its vector area alone */
+    int vol = a != 0, fdata = ((f->face[fi].mask >> 6) & want) != 0;
+    int fvec = fdata && !((f->face[fi].mask >> 6) & full); /* its vector area alone */
     const double *a0 = r[a], *ap = p->pos[a];
     fsum fs = {0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0, 0, 0, 0}};
     for (int t = t0; t < t1; t++) {
@@ -602,7 +601,7 @@ void vxv_cp_fan_faces(const vxv_cpoly *p, const vxv_cpfan *f, uint64_t want, vxv
     return;
   }
   for (int fi = 0; fi < f->nface; fi++) {
-    if (!((f->face[fi].edge >> 6) & want)) {
+    if (!((f->face[fi].mask >> 6) & want)) {
       continue; /* on no wanted plane */
     }
     int a = f->face[fi].a, t0 = f->face[fi].first, t1 = t0 + f->face[fi].n;

@@ -89,7 +89,8 @@ typedef struct vxv_leaf {
   double area[3]; /* area vector of A's facets */
   double rb[6];   /* bounding box of the region in the leaf, about b.c (lo x y z, hi x y z;
                      of the middle and, with a bracket, the upper polyhedron; the box's own
-                     when unknown, inverted when the region is empty) */
+                     when unknown or not wanted (query.bounds 0), inverted when the region is
+                     empty) */
   double est;     /* estimate of |V_leaf - true volume in the leaf|, m^3: 0 when exact; the
                      gap pgap until the leaf's parent is known, then its share of
                      |V_parent - sum of V_children| (octree.c) */
@@ -133,6 +134,8 @@ typedef struct vxv_query {
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int bounds;         /* 1: the leaves' region bounds (vxv_leaf.rb) are computed, for a
+                         visitor; 0: no one reads them (the box's own) */
   int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
                          parent_est (elsewhere the third-order values steer the refinement) */
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
@@ -217,13 +220,13 @@ typedef struct vxv_cpoly {
 
 /* The faces of a vxv_cpoly in the order every walk of clip.c takes them: face f starts at
  * vertex face[f].a, its fan triangles are (a, tri[t][0], tri[t][1]) for t in [first,
- * first + n), `mask` has the plane bits all its vertices share and `edge` those of its
- * first edge. Built once, it serves every walk of polyhedra of the same topology (the same
- * nv, nbr and on), whatever their positions. */
+ * first + n), `mask` has the plane bits all its vertices share. Built once, it serves every
+ * walk of polyhedra of the same topology (the same nv, nbr and on), whatever their
+ * positions. */
 typedef struct vxv_cpfan {
   int nface;
   struct {
-    uint64_t mask, edge;
+    uint64_t mask;
     short a, first, n;
   } face[3 * VXV_CP_MAX];
   unsigned char tri[3 * VXV_CP_MAX][2];
@@ -351,6 +354,11 @@ typedef struct vxv_thread {
   vxv_cpoly cbase, cpoly, cterm;
   vxv_cpchain chain;            /* the curved clips of cbase (leaf.c) */
   vxv_cpchain schain;           /* third_order's clip of one slab's bottom (leaf.c) */
+  vxv_cpchain echain;           /* the exact clips of the box into cbase (leaf.c) */
+  unsigned long long box_id;    /* names the box cterm holds for echain: its half-extents */
+  int witness, witness_idle;    /* vxv_box_empty's account of its searches for a point (leaf.c) */
+  int apart, apart_idle;        /* the leaves' account of their first test, pair_apart (leaf.c) */
+  double box_e[3];
   unsigned long long leaf_id;   /* counts the cbase built, naming their positions */
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
@@ -526,6 +534,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
+/* 1 when the classified MIXED box b certainly holds a point of the region (witness.c): p,
+ * query frame, found from b's part in the region's box (or the region's box's centre) along
+ * the atoms' tangent planes, certified inside every cell by the atoms' classification with
+ * its rounding allowance. vxv_box_empty is then 0 (its proof cannot succeed). 0 when none is
+ * found, or a mesh atom is MIXED (p unspecified). */
+int vxv_box_holds_region(const vxv_query *q, const vxv_box *b, double p[3]);
 /* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
  * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);
@@ -670,6 +684,13 @@ void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const
  * around a ball's shallow cap: its part above the table is outside the table, the rest below
  * the ball). */
 int vxv_box_region_outside(const vxv_query *q, const vxv_box *b);
+/* 1 when the box b lies beyond the region's box (q->region_cut): it holds no point of the
+ * region, whatever its atoms' classes (a box inside both cells lies inside both cells' boxes,
+ * which the region's box holds, widened), so vxv_box_classify drops it before any atom. */
+int vxv_box_beyond_region(const vxv_query *q, const vxv_box *b);
+/* The box b cut to the region's box (q->rlo, rhi): its centre c and half-extents e; 0 when b
+ * lies beyond it. */
+int vxv_box_region_part(const vxv_query *q, const vxv_box *b, double c[3], double e[3]);
 /* Finds the pairs of curved quadric atoms, one of each of the query's two cells, whose kept
  * sides' quadratic parts nearly cancel, and combines them (q->rad; none under the rtol rules
  * or with parent_est: vxv_region_init first). */

@@ -273,6 +273,9 @@ vxg_class vxv_box_classify(const vxv_query *q, vxv_box *b, int *hint) {
   const double *e = b->e;
   int all_inside = 1;
   uint64_t done[2] = {0, 0};
+  if (vxv_box_beyond_region(q, b)) {
+    return VXG_OUTSIDE; /* the class its atoms would give, without them */
+  }
   if (hint && classify_hint(q, b, *hint, done) == VXG_OUTSIDE) {
     return VXG_OUTSIDE;
   }
@@ -1205,6 +1208,82 @@ static void clip_order(const vxv_hs *hs, int nh, int *order) {
 }
 
 
+/* th->cbase = the box th->cterm clipped by the exact half-spaces not of a group, in clip order
+ * (order[0 .. nh)), when at most VXV_CP_CHAIN and none empties it: re-clipped from the record
+ * of the last leaf's (th->echain) when its planes cut the same vertices, as neighbouring
+ * leaves' mostly do, else clipped and recorded (the same bits either way). Returns 0 (done), 1
+ * (not done: more planes, none, or one emptied the box; th->cterm kept), -1 when a capacity
+ * is exceeded. */
+static int recorded_base(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh,
+                         const int *order) {
+  const double *n[VXV_CP_CHAIN];
+  double d[VXV_CP_CHAIN];
+  int bit[VXV_CP_CHAIN], m = 0;
+  for (int o = 0; o < nh; o++) {
+    int j = order[o];
+    if (hs[j].exact && !hs[j].group) {
+      if (m == VXV_CP_CHAIN) {
+        return 1;
+      }
+      n[m] = hs[j].n;
+      d[m] = hs[j].dm;
+      bit[m++] = 6 + j;
+    }
+  }
+  vxv_cpoly *base = &th->cbase;
+  const vxv_cpoly *cur = &th->cterm;
+  vxv_cpchain *ch = &th->echain;
+  if (m == 0) {
+    return 1;
+  }
+  /* the box's positions named by its half-extents (the record's dot products serve a box of
+     the same ones) */
+  if (th->box_id == 0 || memcmp(th->box_e, b->e, sizeof th->box_e) != 0) {
+    memcpy(th->box_e, b->e, sizeof th->box_e);
+    th->box_id++;
+  }
+  if (vxv_cp_rechain(base, cur, th->box_id, ch, m, n, d, bit) == 0 && base->nv > 0) {
+    return 0;
+  }
+  vxv_cp_chain_begin(ch, m, n, bit, cur, th->box_id);
+  for (int i = 0; i < m; i++) {
+    int nvb = cur->nv;
+    if (vxv_cp_chain_clip(ch, base, &cur, d[i]) != 0) {
+      return -1;
+    }
+    if (nvb > 0 && cur->nv == 0) {
+      ch->nreq = -1; /* emptied: the caller's clips keep what its bound needs */
+      return 1;
+    }
+  }
+  if (cur != base) {
+    vxv_cp_copy(base, cur);
+  }
+  vxv_cp_chain_end(ch, base);
+  return 0;
+}
+
+
+/* A leaf's first test, pair_apart, costs a tenth or so of the clips it spares: it is made
+ * while it drops leaves often enough (th->apart, up 6 a leaf dropped, down 1 a leaf kept:
+ * about one in seven), else on every 8th leaf only, to learn when it drops them again. A leaf
+ * it would drop is dropped by upper_empty all the same (its first test): the figures never
+ * depend on it, only the work. */
+#define APART_CAP 64
+#define APART_PROBE 8
+
+static int apart_pays(vxv_thread *th) {
+  return th->apart >= 0 || ++th->apart_idle % APART_PROBE == 0;
+}
+
+
+static int apart_counted(vxv_thread *th, int apart) {
+  th->apart += apart ? 6 : -1;
+  th->apart = th->apart > APART_CAP ? APART_CAP : th->apart < -APART_CAP ? -APART_CAP : th->apart;
+  return apart;
+}
+
+
 static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_hs *hs, int nh,
                      int ng, unsigned nohi, int lo_empty, int drop_empty, int value_only,
                      double out[25]) {
@@ -1215,8 +1294,10 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   th->bsp.bit0 = 6 + nh;
   /* with drop_empty, two half-spaces facing each other across a gap (pair_apart) drop the
      leaf at once: its upper polyhedron would come out empty (their margin lies far beyond
-     the clips' rounding) and upper_empty would say so, its first test */
-  if (drop_empty && ng == 0 && !bsp && nh <= FEW_HS && pair_apart(b, hs, nh)) {
+     the clips' rounding) and upper_empty would say so, its first test; tried while it drops
+     leaves often enough (apart_pays), else left to upper_empty */
+  if (drop_empty && ng == 0 && !bsp && nh <= FEW_HS && apart_pays(th) &&
+      apart_counted(th, pair_apart(b, hs, nh))) {
     return 1;
   }
   double bsp_round = 0;
@@ -1237,18 +1318,25 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     if (!hs[j].exact) {
       ncurved++;
     }
-    if (hs[j].group) {
-      continue;
+    if (!hs[j].exact && !hs[j].group && hs[j].q) {
+      curved_bits |= (uint64_t)1 << (6 + j);
     }
-    if (hs[j].exact) {
+  }
+  int rc = recorded_base(th, b, hs, nh, order);
+  if (rc < 0) {
+    return -1;
+  }
+  for (int o = 0; o < nh && rc; o++) {
+    int j = order[o];
+    if (hs[j].exact && !hs[j].group) {
       /* from one buffer into the other (base and th->cterm), no copy a clip */
       const vxv_cpoly *src = cur;
       vxv_cpoly *dst = cur == base ? &th->cterm : base;
-      int nvb = src->nv, rc = vxv_cp_clip_to(dst, src, hs[j].n, hs[j].dm, 6 + j);
-      if (rc < 0) {
+      int nvb = src->nv, cr = vxv_cp_clip_to(dst, src, hs[j].n, hs[j].dm, 6 + j);
+      if (cr < 0) {
         return -1;
       }
-      cur = rc == 0 ? dst : src;
+      cur = cr == 0 ? dst : src;
       if (nvb > 0 && cur->nv == 0 && !cut_clear(src, nvb, &hs[j], b)) {
         /* emptied within rounding: the bound keeps what was there (in base, nv 0) */
         if (src != base) {
@@ -1258,17 +1346,16 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
         cur = base;
         nv0 = nvb;
       }
-    } else if (hs[j].q) {
-      curved_bits |= (uint64_t)1 << (6 + j);
     }
   }
-  if (cur != base) {
+  if (rc && cur != base) {
     vxv_cp_copy(base, cur);
   }
   /* the region's bounds (out + 18): the middle polyhedron's and, with a bracket, the upper
      one's, which holds the true region (a leaf's linearised region may stop short of its
-     neighbour's where the true one goes on; contact patches are joined by these bounds) */
-  bounds_box(b->e, 1, out + 18);
+     neighbour's where the true one goes on; contact patches are joined by these bounds), when
+     a visitor reads them: else the box's own */
+  bounds_box(b->e, q->bounds, out + 18);
   /* with drop_empty the upper polyhedron comes first: when it is empty, so is the leaf */
   double hi_first = NAN;
   if (drop_empty && ng == 0 && !bsp && (base->nv == 0 || ncurved > 0)) {
@@ -1283,7 +1370,9 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     }
     if (base->nv > 0) {
       hi_first = cp_vol(p, pfan);
-      vxv_cp_bounds(p, out + 18);
+      if (q->bounds) {
+        vxv_cp_bounds(p, out + 18);
+      }
     }
   }
   const vxv_cpoly *mid = base;
@@ -1366,7 +1455,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
   } else if (isnan(cp_groups(th, mid, hs, nh, ng, 0, 0, cell0_bits, mm))) {
     return -1;
   }
-  if (!bsp) {
+  if (!bsp && q->bounds) {
     vxv_cp_bounds(mid, out + 18);
   }
   memcpy(out, mm, 10 * sizeof *out);
@@ -1400,7 +1489,7 @@ static int leaf_fast(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_h
     } else if (cp_curved(&th->chain, p, base, th->leaf_id, hs, nh, 2, &pfan) != 0) {
       return -1;
     } else {
-      if (!bsp) {
+      if (!bsp && q->bounds) {
         vxv_cp_bounds(p, out + 18);
       }
       hi = ng == 0 ? region_volume(q, th, b, p, pfan, &bsp_round)
@@ -1745,6 +1834,27 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 }
 
 
+/* The search for a point of the region (vxv_box_holds_region) costs about a third to a fifth
+ * of the proof of emptiness it spares: it is made while it is found often enough (th->witness,
+ * up 3 a find, down 2 a miss: about two finds in five), else on every 8th box only, to learn
+ * when it is found again. The figures never depend on it, only the work. */
+#define WITNESS_CAP 64
+#define WITNESS_PROBE 8
+
+static int witness_pays(vxv_thread *th) {
+  return th->witness >= 0 || ++th->witness_idle % WITNESS_PROBE == 0;
+}
+
+
+static int box_witnessed(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  double p[3];
+  int found = vxv_box_holds_region(q, b, p);
+  th->witness += found ? 3 : -2;
+  th->witness = th->witness > WITNESS_CAP ? WITNESS_CAP : th->witness < -WITNESS_CAP ? -WITNESS_CAP : th->witness;
+  return found;
+}
+
+
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   int nmixed = 0;
   for (int k = 0; k < q->ncell; k++) {
@@ -1757,6 +1867,9 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   }
   if (nmixed < 2) {
     return 0; /* one surface crossing the box: the classification already says MIXED */
+  }
+  if (witness_pays(th) && box_witnessed(q, th, b)) {
+    return 0; /* a point of the region in it: no proof of emptiness can succeed */
   }
   /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides */
   int ng, lo_empty, nlin, nplanes;

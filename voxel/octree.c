@@ -1168,6 +1168,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->tau = HUGE_VAL;
   q->reuse_gathers = opt->reuse_gathers;
   q->planar_bracket = opt->planar_bracket && !q->rtol_rule && !q->parent_est;
+  q->bounds = opt->visit != NULL;
 }
 
 

@@ -210,7 +210,7 @@ int vxv_ws_threads(vxv_workspace *ws, int n) {
     }
     memset(th, 0, sizeof *th);
     th->hint = -1;
-    th->chain.nreq = th->schain.nreq = -1; /* nothing recorded */
+    th->chain.nreq = th->schain.nreq = th->echain.nreq = -1; /* nothing recorded */
     ws->th[ws->nth++] = th;
   }
   if (ws->nth < n) {
