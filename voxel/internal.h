@@ -132,6 +132,7 @@ typedef struct vxv_query {
   double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
+  double rtol;   /* the rtol rule's tolerance (vxv_options.rtol) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
   int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
                          parent_est (elsewhere the third-order values steer the refinement) */
@@ -193,6 +194,7 @@ typedef struct vxv_hs {
   double s, f0;          /* sign (-1: complemented) and value at the centre */
   const vxg_atom *torus; /* a torus's atom (q = qbuf), for re-centring its mean plane on its
                             face's centroid (leaf.c, recentred); else NULL */
+  const vxg_atom *atom;  /* the atom it stands for (NULL: a mesh's plane) */
 } vxv_hs;
 
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
@@ -528,6 +530,10 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
+/* 1 when, under the rtol rule (not certified), b's only curved MIXED atom is a torus's in a
+ * primitive that is not complemented, and no mesh atom is MIXED: a leaf of b is integrated
+ * about the torus's axis (leaf.c, the revolution rule) and counted exact. */
+int vxv_box_revolution(const vxv_query *q, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,
