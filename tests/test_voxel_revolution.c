@@ -142,17 +142,11 @@ static void test_rod_bore_torus_pappus(void **state) {
  * d) of the torus's frame turned by tilt about its x axis: both placed by pose. */
 static void torus_on_table(fixture *f, double R, double r, double d, double tilt,
                            const vxg_xform *pose, const vxv_options *o, vxv_result *res) {
-  static int n = 0;
-  char name[32];
   vx_prim_spec tor = {VXG_TORUS, {R, r}, 2, 0, NULL};
   double T = 2 * (R + r);
   vx_prim_spec box = {VXG_BOX, {2 * T, 2 * T, T}, 3, 0, NULL};
-  snprintf(name, sizeof name, "torus%d", n);
-  vxg_cell *a = vx_cell(f->s, name, &tor, 1);
-  snprintf(name, sizeof name, "table%d", n++);
-  vxg_cell *b = vx_cell(f->s, name, &box, 1);
-  assert_non_null(a);
-  assert_non_null(b);
+  vxg_cell *a, *b;
+  vx_cell_pair(f, &tor, &box, &a, &b);
   vxg_xform xt, turn, xb;
   vxg_xform_translation(&xt, 0, 0, -(r - d) - T / 2);
   const double ax[3] = {1, 0, 0};

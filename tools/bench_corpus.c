@@ -151,6 +151,14 @@ static double reference(const cx_case *c, double *slack) {
 static const double rule_rtol[NRULE] = {1e-3, 1e-4, 1e-3};
 static const char *const rule_name[NRULE] = {"rtol 1e-3", "rtol 1e-4", "certified 1e-3"};
 
+/* Rule k's options: the octree (the closed forms off: it is what is measured). */
+static void rule_options(int k, vxc_query_options *o) {
+  vxc_query_options_default(o);
+  o->closed_form = 0;
+  o->rtol = rule_rtol[k];
+  o->certified = k == 2;
+}
+
 /* The cases the library's default query (fast paths on) measures in closed form or by
  * quadrature, every pair of them, and the worst relative error of those against the
  * reference. */
@@ -193,10 +201,7 @@ static int corpus_case(vxc_query *q, uint64_t seed, int i, tally (*fam)[NRULE], 
   fast_path(q, &c, a, b, V, ft);
   for (int k = 0; k < NRULE; k++) {
     vxc_query_options o;
-    vxc_query_options_default(&o);
-    o.closed_form = 0; /* the octree is what is measured */
-    o.rtol = rule_rtol[k];
-    o.certified = k == 2;
+    rule_options(k, &o);
     run r = measure(q, &c, a, b, &o, V, slack);
     if (!r.ok) {
       vxc_solid_free(a);
@@ -287,10 +292,7 @@ static int list_case(vxc_query *q, uint64_t seed, int i) {
   int rc = 0;
   for (int k = 0; k < NRULE && rc == 0; k++) {
     vxc_query_options o;
-    vxc_query_options_default(&o);
-    o.closed_form = 0; /* the octree is what is measured */
-    o.rtol = rule_rtol[k];
-    o.certified = k == 2;
+    rule_options(k, &o);
     run r = measure(q, &c, a, b, &o, V, slack);
     rc = r.ok ? 0 : -1;
     printf(" %9.3f %9.2e%s", r.ms, r.err, r.capped ? "c" : " ");
