@@ -58,6 +58,8 @@ typedef struct vxv_qcell {
   uint64_t pmask[VXG_MAX_PRIMS]; /* atoms of each primitive */
   unsigned char comp[VXG_MAX_PRIMS];
   uint64_t comp_atoms;            /* atoms of complemented primitives */
+  uint64_t tori;                  /* torus atoms of plain primitives (leaf.c, the revolution
+                                     rule) */
   uint64_t costly;                /* atoms whose classification is a search (meshes): done last */
   uint64_t planar;                /* convex mesh atoms of plain primitives: a leaf may replace each
                                      by the planes of the triangles near it, exactly */

@@ -184,6 +184,9 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
     if (curved) {
       qc->curved |= (uint64_t)1 << i;
     }
+    if (a->kind == VXG_ATOM_TORUS && !(qc->comp_atoms >> i & 1)) {
+      qc->tori |= (uint64_t)1 << i;
+    }
   }
 }
 
@@ -359,7 +362,11 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
  * integral about the axis. */
 #define RING_COS 0.93969262078590838 /* cos 20 degrees */
 int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
-  if (!q->rtol_rule || q->certified) {
+  uint64_t any = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    any |= b->mixed[k] & q->cell[k].tori;
+  }
+  if (!any || !q->rtol_rule || q->certified) {
     return 0;
   }
   const vxg_atom *t = NULL;
@@ -370,7 +377,7 @@ int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
     }
     for (uint64_t cm = b->mixed[k] & qc->curved; cm; cm &= cm - 1) {
       int i = ctz64(cm);
-      if (qc->pc->atom[i].kind != VXG_ATOM_TORUS || ((qc->comp_atoms >> i) & 1) || t) {
+      if (!((qc->tori >> i) & 1) || t) {
         return 0;
       }
       t = &qc->pc->atom[i];
