@@ -713,7 +713,10 @@ typedef struct vxg_rod_bore_in {
   double ka;                 /* 0 or 1: a cylinder; 1 / cos^2(half-angle) > 1: a cone (both
                                 nappes: a plane of the list keeps one), pa its apex, ra 0 */
   int ball;                  /* 1: the rod is the ball of centre pa, radius ra (ua, ka
-                                unused) */
+                                unused); with torus_R > 0, the solid torus of centre pa,
+                                axis ua, major radius torus_R and tube radius ra, whose
+                                axis must then be the bore's (pa on it, ua along ub) */
+  double torus_R;
   double pb[3], ub[3], rb;   /* the bore: the same; the region lies outside it (rb 0 and
                                 kb 0 or 1: no bore, the axis only frames the sums;
                                 bore_owner unused) */
@@ -745,13 +748,14 @@ typedef struct vxg_rod_bore_out {
                      inverted when the region is empty; without want_box the input's */
 } vxg_rod_bore_out;
 
-/* The region inside the rod (a cylinder, a cone or a ball), outside the bore, inside every
- * plane and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err
+/* The region inside the rod (a cylinder, a cone, a ball or a torus), outside the bore, inside
+ * every plane and the box, all in one frame (the caller's, m). Returns 0 (out filled, 16 err
  * within the tolerance asked), 1 (out filled, the estimate above that: the budget was
  * spent), or -1 (out zero) when a radius is negative (the rod's zero but for a cone), kb
- * is below 1, there are too many planes, or the rod leans more than 60 degrees from the
+ * is below 1, there are too many planes, the rod leans more than 60 degrees from the
  * bore's axis (a cone: its wall comes within 30 degrees of the half-planes about that
- * axis). Not a certified result. */
+ * axis), or a torus's axis is not the bore's (within 1e-9 of its size), or its tube reaches
+ * the axis (ra >= torus_R). Not a certified result. */
 int vxg_rod_bore(const vxg_rod_bore_in *in, vxg_rod_bore_out *out);
 
 #endif /* VXG_GEOM_H */

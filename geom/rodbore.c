@@ -60,6 +60,9 @@ void vxg_rb_conic_at(const rb_prob *p, double cs, double sn, rb_conic *q) {
   q->br = -pe + p->k * pu * eu;
   q->bz = -p->pa[2] + p->k * pu * uz;
   q->c = vxg_dot(p->pa, p->pa) - p->k * pu * pu - p->ra * p->ra;
+  /* a torus: its circle's centre moved out by tR along r */
+  q->br -= p->tR;
+  q->c += p->tR * p->tR;
 }
 
 void vxg_rb_bore_line(const rb_prob *p, int j, const rb_conic *q, double *A, double *B, double *C) {
@@ -295,6 +298,8 @@ static void rod_face(const rb_prob *p, double r, double cs, double sn, double z,
   for (int k = 0; k < 3; k++) {
     gq[k] = x[k] - xu * p->u[k];
   }
+  gq[0] -= p->tR * cs; /* a torus: from its core circle */
+  gq[1] -= p->tR * sn;
   double ge = fabs(cs * gq[0] + sn * gq[1]);
   if (ge > 0) {
     for (int k = 0; k < 3; k++) {
@@ -720,8 +725,10 @@ static void box_rectangle(const vxg_rod_bore_in *in, const double E[3][3], rb_pr
 static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   memset(p, 0, sizeof *p);
   double k = in->ball ? 0 : in->ka == 0 ? 1 : in->ka, kb = in->kb == 0 ? 1 : in->kb;
+  double tR = in->ball && in->torus_R > 0 ? in->torus_R : 0;
   if (!(in->ra >= 0) || !(in->ball || k >= 1) || (in->ra == 0 && k <= 1) || !(in->rb >= 0) ||
-      !(kb >= 1) || in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES) {
+      !(kb >= 1) || in->nplane < 0 || in->nplane > VXG_RB_MAX_PLANES ||
+      (tR > 0 && !(in->ra < tR))) {
     return -1;
   }
   bore_frame(in->ub, E);
@@ -745,7 +752,16 @@ static int setup(const vxg_rod_bore_in *in, double E[3][3], rb_prob *p) {
   if (!in->ball && (fabs(p->u[2]) < 0.5 || k * (1 - p->u[2] * p->u[2]) > 0.75)) {
     return -1;
   }
-  p->scale = in->rb + in->ra + sqrt(vxg_dot(p->pa, p->pa));
+  p->scale = in->rb + in->ra + tR + sqrt(vxg_dot(p->pa, p->pa));
+  if (tR > 0) {
+    /* a torus about the bore's axis: its centre on it, its axis along it */
+    double off = hypot(p->pa[0], p->pa[1]), tilt = hypot(p->u[0], p->u[1]);
+    if (!(off <= 1e-9 * p->scale) || !(tilt <= 1e-9)) {
+      return -1;
+    }
+    p->pa[0] = p->pa[1] = 0;
+    p->tR = tR;
+  }
   p->zrel = in->rtol > 0 ? fmin(1e-8, 0.01 * in->rtol) : 1e-10;
   /* the pieces' errors add up over at most 96 theta pieces of 15 nodes (weights < 1) and a
      few dozen z pieces each */

@@ -19,6 +19,9 @@ typedef struct rb_prob {
   double rl[2], sl[2];    /* r = rl + sl z (r = rb, r = sb z), the region beyond all */
   double pa[3], u[3], ra; /* rod axis point (a cone's apex) and unit direction, radius */
   double k;               /* the rod: |x - pa|^2 - k ((x - pa).u)^2 <= ra^2 (a cylinder: 1) */
+  double tR;              /* > 0: the rod is instead the torus (r - tR)^2 + (z - pa_z)^2 <=
+                             ra^2 about the axis (pa on it, k 0), the same circle in every
+                             half-plane */
   int rod_owner, bore_owner;
   int np; /* the input's planes, then the region box's six (no owner) */
   double n[RB_NP][3], d[RB_NP];

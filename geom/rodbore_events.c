@@ -159,6 +159,11 @@ static int near_region(const rb_prob *p, const double x[3], int skip1, int skip2
   }
   vxg_sub(x, p->pa, dx);
   double along = vxg_dot(dx, p->u);
+  if (p->tR > 0) {
+    double s = hypot(dx[0], dx[1]) - p->tR;
+    dx[0] = s; /* a torus: from its core circle, in the half-plane */
+    dx[1] = 0;
+  }
   if (vxg_dot(dx, dx) - p->k * along * along >
       p->ra * p->ra + tol * (2 * p->ra + tol + sqrt(vxg_dot(dx, dx)))) {
     return 0;
@@ -273,7 +278,7 @@ static void plane_fn(const void *ud, double t, double *v) {
 /* 1 when plane i's section of the rod holds the bore's axis (its trace then meets the
  * conic once in every half-plane: no tangency). */
 static int section_holds_axis(const rb_prob *p, int i) {
-  if (fabs(p->n[i][2]) < 1e-9) {
+  if (fabs(p->n[i][2]) < 1e-9 || p->tR > 0) {
     return 0;
   }
   double y[3] = {-p->pa[0], -p->pa[1], p->d[i] / p->n[i][2] - p->pa[2]}, ya = vxg_dot(y, p->u);
@@ -360,6 +365,86 @@ static void line_cylinder(const rb_prob *p, rb_events *ev, const double x0[3], c
   }
 }
 
+/* Real roots of c[0] + c[1] t + ... + c[n] t^n (n <= 4) in [a, b], ascending, into r; their
+ * count. Between the roots of the derivative (found alike) the polynomial is monotone: a
+ * sign change there is bisected; an extreme where it vanishes to rounding (a tangency) is
+ * a root too. */
+static int poly_roots(const double *c, int n, double a, double b, double *r) {
+  double dc[4], cr[6], scale = 0;
+  for (int k = 0; k <= n; k++) {
+    scale = fmax(scale, fabs(c[k]) * pow(fmax(fabs(a), fabs(b)), k));
+  }
+  int nc = 0, nr = 0;
+  cr[nc++] = a;
+  if (n > 1) {
+    for (int k = 1; k <= n; k++) {
+      dc[k - 1] = k * c[k];
+    }
+    nc += poly_roots(dc, n - 1, a, b, cr + 1);
+  } else if (n == 1 && c[1] != 0) {
+    double t = -c[0] / c[1];
+    if (t > a && t < b) {
+      r[nr++] = t;
+    }
+    return nr;
+  }
+  cr[nc++] = b;
+  for (int k = 0; k + 1 < nc && n > 1; k++) {
+    double lo = cr[k], hi = cr[k + 1], flo = 0, fhi = 0;
+    for (int j = n; j >= 0; j--) {
+      flo = flo * lo + c[j];
+      fhi = fhi * hi + c[j];
+    }
+    if (k > 0 && fabs(flo) <= 1e-12 * scale) {
+      r[nr++] = lo; /* an extreme on the axis: a double root */
+      continue;
+    }
+    if ((flo < 0) == (fhi < 0) || flo == 0 || fhi == 0) {
+      continue;
+    }
+    for (int it = 0; it < 80 && hi - lo > 1e-15 * (fabs(lo) + fabs(hi)); it++) {
+      double m = 0.5 * (lo + hi), fm = 0;
+      for (int j = n; j >= 0; j--) {
+        fm = fm * m + c[j];
+      }
+      if ((fm < 0) == (flo < 0)) {
+        lo = m;
+        flo = fm;
+      } else {
+        hi = m;
+      }
+    }
+    r[nr++] = 0.5 * (lo + hi);
+  }
+  return nr;
+}
+
+/* Where the line x0 + t m crosses the torus rod ((rho - tR)^2 + (z - pa_z)^2 = ra^2, the
+ * quartic (|w|^2 + tR^2 - ra^2)^2 = 4 tR^2 (w_x^2 + w_y^2), w = x - pa), within the torus's
+ * reach of x0's foot on the line. */
+static void line_torus(const rb_prob *p, rb_events *ev, const double x0[3], const double m[3],
+                       int s1, int s2) {
+  double w[3], R2 = p->tR * p->tR;
+  vxg_sub(x0, p->pa, w);
+  double A = vxg_dot(m, m), B = vxg_dot(m, w), C = vxg_dot(w, w) + R2 - p->ra * p->ra;
+  double a = m[0] * m[0] + m[1] * m[1], b = m[0] * w[0] + m[1] * w[1];
+  double c = w[0] * w[0] + w[1] * w[1];
+  if (!(A > 0)) {
+    return;
+  }
+  double co[5] = {C * C - 4 * R2 * c, 4 * B * C - 8 * R2 * b,
+                  4 * B * B + 2 * A * C - 4 * R2 * a, 4 * A * B, A * A};
+  double T = (sqrt(vxg_dot(w, w)) + p->tR + p->ra) / sqrt(A) * 1.01, t[8];
+  int nt = poly_roots(co, 4, -T, T, t);
+  for (int k = 0; k < nt; k++) {
+    double x[3];
+    for (int j = 0; j < 3; j++) {
+      x[j] = x0[j] + t[k] * m[j];
+    }
+    add_point(p, ev, x, s1, s2, 0);
+  }
+}
+
 /* Planes i and j's line: its crossings of the bore, the rod and the other planes. */
 static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
   double m[3], x0[3];
@@ -372,7 +457,11 @@ static void pair_events(const rb_prob *p, int i, int j, rb_events *ev) {
   for (int l = 0; l < p->nl; l++) {
     line_cylinder(p, ev, x0, m, o, ez, 1 + p->sl[l] * p->sl[l], p->rl[l], i, j);
   }
-  line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
+  if (p->tR > 0) {
+    line_torus(p, ev, x0, m, i, j);
+  } else {
+    line_cylinder(p, ev, x0, m, p->pa, p->u, p->k, p->ra, i, j);
+  }
   for (int k = 0; k < p->np; k++) {
     double nm = vxg_dot(p->n[k], m);
     if (k == i || k == j || p->axis[k] || fabs(nm) < 1e-12) {

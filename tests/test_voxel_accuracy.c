@@ -216,15 +216,9 @@ static void check_estimate(const vxv_result *r, double V, double rtol, const cha
 /* two balls of radius 0.05 m whose centres are 0.09 m apart: *V gets the lens's volume,
  * two caps of height 5 mm */
 static vxc_status lens_case(fixture *f, const vxv_options *o, vxv_result *r, double *V) {
-  static int n = 0;
-  char name[32];
   vx_prim_spec sp = {VXG_SPHERE, {0.05}, 1, 0, NULL};
-  snprintf(name, sizeof name, "lensa%d", n);
-  vxg_cell *a = vx_cell(f->s, name, &sp, 1);
-  snprintf(name, sizeof name, "lensb%d", n++);
-  vxg_cell *b = vx_cell(f->s, name, &sp, 1);
-  assert_non_null(a);
-  assert_non_null(b);
+  vxg_cell *a, *b;
+  vx_cell_pair(f, &sp, &sp, &a, &b);
   vxg_xform xa, xb;
   vxg_xform_translation(&xa, 0.0031, -0.0017, 0);
   vxg_xform_translation(&xb, 0.0031, -0.0017, 0.09);

@@ -186,6 +186,20 @@ static inline int teardown(void **state) {
 }
 
 
+/* Two cells of one primitive each (pa, pb), named anew at every call: *a and *b. */
+static inline void vx_cell_pair(fixture *f, const vx_prim_spec *pa, const vx_prim_spec *pb,
+                                vxg_cell **a, vxg_cell **b) {
+  static int n = 0;
+  char name[32];
+  snprintf(name, sizeof name, "pair_a%d", n);
+  *a = vx_cell(f->s, name, pa, 1);
+  snprintf(name, sizeof name, "pair_b%d", n++);
+  *b = vx_cell(f->s, name, pb, 1);
+  assert_non_null(*a);
+  assert_non_null(*b);
+}
+
+
 /* A rotation taking +z to the unit vector n, with translation t. */
 static inline void vx_frame_z_to(const double n[3], const double t[3], vxg_xform *x) {
   double axis[3] = {-n[1], n[0], 0}, s = sqrt(n[0] * n[0] + n[1] * n[1]);

@@ -151,6 +151,14 @@ static double reference(const cx_case *c, double *slack) {
 static const double rule_rtol[NRULE] = {1e-3, 1e-4, 1e-3};
 static const char *const rule_name[NRULE] = {"rtol 1e-3", "rtol 1e-4", "certified 1e-3"};
 
+/* Rule k's options: the octree (the closed forms off: it is what is measured). */
+static void rule_options(int k, vxc_query_options *o) {
+  vxc_query_options_default(o);
+  o->closed_form = 0;
+  o->rtol = rule_rtol[k];
+  o->certified = k == 2;
+}
+
 /* The cases the library's default query (fast paths on) measures in closed form or by
  * quadrature, every pair of them, and the worst relative error of those against the
  * reference. */
@@ -193,10 +201,7 @@ static int corpus_case(vxc_query *q, uint64_t seed, int i, tally (*fam)[NRULE], 
   fast_path(q, &c, a, b, V, ft);
   for (int k = 0; k < NRULE; k++) {
     vxc_query_options o;
-    vxc_query_options_default(&o);
-    o.closed_form = 0; /* the octree is what is measured */
-    o.rtol = rule_rtol[k];
-    o.certified = k == 2;
+    rule_options(k, &o);
     run r = measure(q, &c, a, b, &o, V, slack);
     if (!r.ok) {
       vxc_solid_free(a);
@@ -263,6 +268,58 @@ int bench_corpus(int n, unsigned long long seed) {
   vxc_query_free(q);
   cx_mesh_free();
   free(store);
+  return rc;
+}
+
+/* ---- one line a case ------------------------------------------------------------------ */
+
+/* Case i's line of `--list`: its family, pose, size and depth, then each rule's CPU ms and
+ * relative error (no oracle). Returns 0, 1 when it has no reference, -1 on failure. */
+static int list_case(vxc_query *q, uint64_t seed, int i) {
+  cx_case c;
+  cx_make(seed, i, &c);
+  double slack, V = reference(&c, &slack);
+  if (!(V > 0)) {
+    printf("%6d %-16s no reference\n", i, c.name);
+    return 1;
+  }
+  vxc_solid *a, *b;
+  if (cx_solids(&c, &a, &b, NULL) != VXC_OK) {
+    return -1;
+  }
+  printf("%6d %-16s %-7s %9.3e %9.3e", i, c.name, c.aligned ? "aligned" : "generic", c.size,
+         c.depth);
+  int rc = 0;
+  for (int k = 0; k < NRULE && rc == 0; k++) {
+    vxc_query_options o;
+    rule_options(k, &o);
+    run r = measure(q, &c, a, b, &o, V, slack);
+    rc = r.ok ? 0 : -1;
+    printf(" %9.3f %9.2e%s", r.ms, r.err, r.capped ? "c" : " ");
+  }
+  printf("\n");
+  vxc_solid_free(a);
+  vxc_solid_free(b);
+  return rc;
+}
+
+int bench_corpus_list(int n, int only, unsigned long long seed) {
+  vxc_query *q = NULL;
+  if (cx_mesh_init() != 0 || vxc_query_create(NULL, &q, NULL) != VXC_OK) {
+    cx_mesh_free();
+    return cli_lib_error(NULL, VXC_ERR_NOMEM);
+  }
+  printf("%6s %-16s %-7s %9s %9s", "case", "family", "pose", "size", "depth");
+  for (int k = 0; k < NRULE; k++) {
+    printf(" %9s %10s", "ms", rule_name[k]);
+  }
+  printf("\n");
+  int rc = CLI_OK;
+  for (int i = only >= 0 ? only : 0; i < (only >= 0 ? only + 1 : n) && rc == CLI_OK; i++) {
+    rc = list_case(q, seed, i) < 0 ? cli_lib_error(NULL, VXC_ERR_NOMEM) : CLI_OK;
+  }
+  vxc_query_free(q);
+  cx_mesh_free();
   return rc;
 }
 

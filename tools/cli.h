@@ -230,6 +230,9 @@ vxc_status cli_task_load(const char *path, vxc_task **out, vxc_error *err);
 
 /* `vxc bench --corpus N --seed S` (bench_corpus.c): returns a CLI_ exit status. */
 int bench_corpus(int n, unsigned long long seed);
+/* `vxc bench --corpus N --list [--case I]` (bench_corpus.c): one line a case (case `only`
+ * alone when it is not negative), each rule's CPU ms and error; a CLI_ exit status. */
+int bench_corpus_list(int n, int only, unsigned long long seed);
 /* The calling thread's CPU time, ms (bench_corpus.c): what the corpus benches time. */
 double bench_cpu_ms(void);
 /* `vxc bench --warm N --seed S` (bench_warm.c): warm against cold queries on the corpus;

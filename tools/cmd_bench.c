@@ -492,7 +492,7 @@ static vxc_status make_solid(const char *model, const mg_mesh *g, vxc_solid **ou
 
 
 static int bench_run(int argc, char **argv) {
-  int quick = 0, corpus = 0, warm = 0, peer = 0, mesh = 0, json = 0;
+  int quick = 0, corpus = 0, warm = 0, peer = 0, mesh = 0, json = 0, list = 0, one = -1;
   double seed = 1, variants = 2;
   const char *only = NULL, *report_file = NULL, *datadir = "data";
   for (int i = 1; i < argc; i++) {
@@ -505,6 +505,14 @@ static int bench_run(int argc, char **argv) {
       mesh = 1;
     } else if (strcmp(argv[i], "--json") == 0) {
       json = 1;
+    } else if (strcmp(argv[i], "--list") == 0) {
+      list = 1;
+    } else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) {
+      if (cli_parse_double(argv[++i], &x) != 0 || x < 0 || x > 1e6 || x != floor(x)) {
+        return cli_usage_error("bench", "--case: expected a whole number from 0 to 1e6, got '%s'",
+                               argv[i]);
+      }
+      one = (int)x;
     } else if (strcmp(argv[i], "--variants") == 0 && i + 1 < argc) {
       if (cli_parse_double(argv[++i], &variants) != 0 || variants < 1 || variants > 100 ||
           variants != floor(variants)) {
@@ -545,6 +553,9 @@ static int bench_run(int argc, char **argv) {
   if (json && !mesh) {
     return cli_usage_error("bench", "--json: only with --mesh");
   }
+  if ((list || one >= 0) && !corpus) {
+    return cli_usage_error("bench", "%s: only with --corpus", list ? "--list" : "--case");
+  }
   if (report_file) {
     return bench_report(report_file, quick, only, corpus ? corpus : quick ? 100 : 1000,
                         (unsigned long long)seed, datadir);
@@ -558,6 +569,9 @@ static int bench_run(int argc, char **argv) {
   }
   if (warm) {
     return bench_warm(warm, (unsigned long long)seed);
+  }
+  if (corpus && (list || one >= 0)) {
+    return bench_corpus_list(corpus, one, (unsigned long long)seed);
   }
   if (corpus) {
     return bench_corpus(corpus, (unsigned long long)seed);
@@ -652,7 +666,7 @@ static int bench_run(int argc, char **argv) {
 const cli_command cli_cmd_bench = {
     "bench", "speed and accuracy of the voxel engine on cases with exact answers",
     "usage: vxc bench [--quick] [--only TEXT]\n"
-    "       vxc bench --corpus N [--seed S]\n"
+    "       vxc bench --corpus N [--seed S] [--list] [--case I]\n"
     "       vxc bench --warm N [--seed S]\n"
     "       vxc bench --peer\n"
     "       vxc bench --mesh [--variants N] [--seed S] [--only TEXT] [--quick] [--json]\n"
@@ -690,6 +704,8 @@ const cli_command cli_cmd_bench = {
     "within rtol and 3 rtol, the worst error, the share of brackets holding the reference,\n"
     "capped queries, and the CPU cost over the oracle (the fastest fixed leaf reaching the\n"
     "same error; for the certified rule, reaching rtol) at the median and 95th percentile.\n"
+    "--list: instead, one line a case (family, pose, size, depth, then each rule's CPU ms,\n"
+    "best of 3, and relative error; 'c' capped), no oracle; --case I: case I alone.\n"
     "--warm N: the first N cases of the corpus, the second solid moved by 1e-4 of the\n"
     "case's size: CPU ms (best of 3, the octree) of a cold query of the moved pose (on a\n"
     "query workspace of its own) and of a warm one (on the workspace that measured the\n"

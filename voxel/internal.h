@@ -58,6 +58,8 @@ typedef struct vxv_qcell {
   uint64_t pmask[VXG_MAX_PRIMS]; /* atoms of each primitive */
   unsigned char comp[VXG_MAX_PRIMS];
   uint64_t comp_atoms;            /* atoms of complemented primitives */
+  uint64_t tori;                  /* torus atoms of plain primitives (leaf.c, the revolution
+                                     rule) */
   uint64_t costly;                /* atoms whose classification is a search (meshes): done last */
   uint64_t planar;                /* convex mesh atoms of plain primitives: a leaf may replace each
                                      by the planes of the triangles near it, exactly */
@@ -133,6 +135,7 @@ typedef struct vxv_query {
   double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
+  double rtol;   /* the rtol rule's tolerance (vxv_options.rtol) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
   int bounds;         /* 1: the leaves' region bounds (vxv_leaf.rb) are computed, for a
                          visitor; 0: no one reads them (the box's own) */
@@ -196,6 +199,7 @@ typedef struct vxv_hs {
   double s, f0;          /* sign (-1: complemented) and value at the centre */
   const vxg_atom *torus; /* a torus's atom (q = qbuf), for re-centring its mean plane on its
                             face's centroid (leaf.c, recentred); else NULL */
+  const vxg_atom *atom;  /* the atom it stands for (NULL: a mesh's plane) */
 } vxv_hs;
 
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
@@ -546,6 +550,10 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
+/* 1 when, under the rtol rule (not certified), b's only curved MIXED atom is a torus's in a
+ * primitive that is not complemented, and no mesh atom is MIXED: a leaf of b is integrated
+ * about the torus's axis (leaf.c, the revolution rule) and counted exact. */
+int vxv_box_revolution(const vxv_query *q, const vxv_box *b);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,

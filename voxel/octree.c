@@ -744,12 +744,15 @@ static int top_level(vxv_workspace *ws, int nt, vxv_box *list, int n, int todo, 
 
 
 /* 1 when b, inexact only through meshes, is an exact leaf as it is (their planes or their
- * BSP fit a leaf): a root of its own rather than split for the count of subtrees (a convex
- * mesh on a table would otherwise go levels deeper than its exact leaves). The leaf is kept
- * with the box (ws->topleaf) for its subtree. An exact leaf's bracket is its polyhedra's
- * rounding allowance, which shrinks with them (leaf.c), so the certified rule keeps it too. */
+ * BSP fit a leaf), or is taken by the revolution rule (a torus's ring on a plane, leaf.c):
+ * a root of its own rather than split for the count of subtrees (a convex mesh on a table
+ * would otherwise go levels deeper than its exact leaves; a ring's leaves would each cost an
+ * integral about the axis). The leaf is kept with the box (ws->topleaf) for its subtree. An
+ * exact leaf's bracket is its polyhedra's rounding allowance, which shrinks with them
+ * (leaf.c), so the certified rule keeps it too (the revolution rule is the rtol rule's
+ * alone). */
 static int exact_leaf(vxv_workspace *ws, vxv_box *b) {
-  if (!ws->top_mesh || !vxv_box_planar(&ws->q, b)) {
+  if (!(ws->top_mesh && vxv_box_planar(&ws->q, b)) && !vxv_box_revolution(&ws->q, b)) {
     return 0;
   }
   /* integrated now and kept with the box, so that its subtree does not integrate it again */
@@ -1161,6 +1164,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->rtol_rule = opt->rtol > 0;
   q->parent_est = opt->parent_est && !q->rtol_rule;
   q->certified = opt->certified;
+  q->rtol = opt->rtol;
   /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
      region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
   q->h_min = fmin(opt->h_min, ext / 4);
