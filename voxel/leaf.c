@@ -1745,6 +1745,135 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 }
 
 
+/* Half-spaces upper_witness takes at most, its active-set steps, and its margin (relative to
+ * the box's longest half-edge, as upper_offset's): far beyond the clips' rounding. */
+#define WITNESS_MAX 24
+#define WITNESS_STEPS 4
+#define WITNESS_MARGIN 1e-9
+
+/* A plane of upper_witness: unit normal u, offset t (u . y = t, y relative to the box's
+ * centre). */
+typedef struct wplane {
+  double u[3], t;
+} wplane;
+
+/* The point nearest the box's centre on the planes a[0 .. na) into y; -1 when they are
+ * nearly dependent. */
+static int witness_solve(const wplane *a, int na, double y[3]) {
+  const double *p = a[0].u;
+  if (na == 1) {
+    for (int i = 0; i < 3; i++) {
+      y[i] = a[0].t * p[i];
+    }
+    return 0;
+  }
+  const double *q = a[1].u;
+  if (na == 2) {
+    double c = vxg_dot(p, q), det = 1 - c * c;
+    if (!(det > 1e-9)) {
+      return -1;
+    }
+    double l0 = (a[0].t - c * a[1].t) / det, l1 = (a[1].t - c * a[0].t) / det;
+    for (int i = 0; i < 3; i++) {
+      y[i] = l0 * p[i] + l1 * q[i];
+    }
+    return 0;
+  }
+  const double *r = a[2].u;
+  double qr[3], rp[3], pq[3];
+  vxg_cross(q, r, qr);
+  vxg_cross(r, p, rp);
+  vxg_cross(p, q, pq);
+  double det = vxg_dot(p, qr);
+  if (!(fabs(det) > 1e-5)) {
+    return -1;
+  }
+  for (int i = 0; i < 3; i++) {
+    y[i] = (a[0].t * qr[i] + a[1].t * rp[i] + a[2].t * pq[i]) / det;
+  }
+  return 0;
+}
+
+
+/* 1 when a point of the box b lies inside the superset half-space n . y <= d of every one of
+ * hs[0 .. nh) that has one (upper_offset) and inside the box, each by a margin (WITNESS_MARGIN
+ * times the box's half-edge, times |n|_1 for a half-space) that no clip's rounding comes
+ * near: the upper polyhedron then holds a ball about it, and upper_empty would find it not
+ * empty. Sought by active sets: the point nearest the centre on the planes, moved twice the
+ * margin inside, of the constraints it violated last, up to three, one added a step (the
+ * most violated per unit of its normal's 1-norm). 0 when none is found (upper_empty
+ * decides). */
+static int upper_witness(const vxv_box *b, const vxv_hs *hs, int nh) {
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])), m = WITNESS_MARGIN * emax;
+  const double *n[WITNESS_MAX];
+  double d[WITNESS_MAX], r1[WITNESS_MAX]; /* offsets with the margin; 1 / |n|_1 */
+  int nc = 0;
+  for (int j = 0; j < nh; j++) {
+    double dj;
+    if (!upper_offset(b, &hs[j], &dj)) {
+      continue;
+    }
+    double n1 = fabs(hs[j].n[0]) + fabs(hs[j].n[1]) + fabs(hs[j].n[2]);
+    if (nc >= WITNESS_MAX || !isfinite(dj) || !isfinite(n1)) {
+      return 0;
+    }
+    n[nc] = hs[j].n;
+    d[nc] = dj - m * n1;
+    r1[nc++] = 1 / n1;
+  }
+  wplane act[3];
+  int na = 0;
+  double y[3] = {0, 0, 0};
+  for (int it = 0;; it++) {
+    int worst = -1;
+    double wv = 0;
+    for (int k = 0; k < nc; k++) {
+      double v = (n[k][0] * y[0] + n[k][1] * y[1] + n[k][2] * y[2] - d[k]) * r1[k];
+      if (!(v <= wv)) {
+        worst = k;
+        wv = v;
+      }
+    }
+    for (int i = 0; i < 3; i++) {
+      double v = fabs(y[i]) - (b->e[i] - m);
+      if (!(v <= wv)) {
+        worst = nc + 2 * i + (y[i] < 0);
+        wv = v;
+      }
+    }
+    if (worst < 0) {
+      return 1;
+    }
+    if (it == WITNESS_STEPS || !isfinite(wv)) {
+      return 0;
+    }
+    if (na == 3) {
+      act[0] = act[1];
+      act[1] = act[2];
+      na = 2;
+    }
+    wplane *w = &act[na++];
+    if (worst < nc) {
+      const double *nk = n[worst];
+      double len = sqrt(nk[0] * nk[0] + nk[1] * nk[1] + nk[2] * nk[2]);
+      for (int i = 0; i < 3; i++) {
+        w->u[i] = nk[i] / len;
+      }
+      w->t = (d[worst] - m / r1[worst]) / len;
+    } else {
+      int i = (worst - nc) / 2;
+      double sg = (worst - nc) % 2 ? -1 : 1;
+      w->u[0] = w->u[1] = w->u[2] = 0;
+      w->u[i] = sg;
+      w->t = b->e[i] - 2 * m;
+    }
+    if (witness_solve(act, na, y) != 0) {
+      return 0;
+    }
+  }
+}
+
+
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   int nmixed = 0;
   for (int k = 0; k < q->ncell; k++) {
@@ -1763,7 +1892,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   unsigned nohi;
   vxv_hs *hs = th->hs;
   int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  return upper_empty(th, b, hs, nh);
+  return !upper_witness(b, hs, nh) && upper_empty(th, b, hs, nh);
 }
 
 
