@@ -1149,7 +1149,6 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
-  vxv_flush_init(q);
   ws->mpr_todo = opt->hull_test && ncell == 2;
   ws->mpr_done = 0;
   ws->top_mesh = 0;
@@ -1415,6 +1414,10 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  if (!opt.closed_form && !opt.skip_apart_proof && region_apart(ws, lo, hi)) {
+    return no_contact(ws, ref, &r, res); /* no box classified, nor flush or radical pair */
+  }
+  vxv_flush_init(&ws->q);
   vxv_region_init(&ws->q, lo, hi, ref);
   vxv_radical_init(&ws->q);
   if (ws->top_mesh && opt.reuse_gathers) {
@@ -1423,9 +1426,6 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (opt.closed_form && vxv_closed_form(ws, &opt, lo, hi, &r)) {
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
-  }
-  if (!opt.closed_form && !opt.skip_apart_proof && region_apart(ws, lo, hi)) {
-    return no_contact(ws, ref, &r, res); /* no box classified */
   }
   /* a cell's own axes when they give the column rule an axis (frame.c) */
   int fc = ws->visit ? -1 : vxv_frame_cell(&ws->q, cells);
@@ -1441,6 +1441,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return no_contact(ws, ref, &r, res);
     }
     pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext); /* no radical pair: planes */
+    vxv_flush_init(&ws->q);
     vxv_region_init(&ws->q, lo, hi, ref);
     for (int k = 0; k < ncell; k++) {
       ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */
