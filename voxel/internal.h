@@ -195,6 +195,9 @@ typedef struct vxv_hs {
                             face's centroid (leaf.c, recentred); else NULL */
 } vxv_hs;
 
+/* Superset half-spaces vxv_box_empty keeps for vxv_box_beyond (more: none kept). */
+#define VXV_MAX_SUP 16
+
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
  * and exclusion over their (convex) insides; beyond, the atom of largest value stands in. */
 #define VXV_MAX_GROUPS 3
@@ -351,6 +354,10 @@ typedef struct vxv_thread {
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   int hint; /* vxv_box_classify's hint for the boxes this thread splits */
+  /* the superset half-spaces n . (x - sup_c) <= d (sup[j]: n, d) of the last box
+     vxv_box_empty tested (centre sup_c, half-extents sup_e); nsup -1: none */
+  double sup[VXV_MAX_SUP][4], sup_c[3], sup_e[3];
+  int nsup;
   vxv_bsp bsp;
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
@@ -522,6 +529,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
+/* 1 when the child kid of box b lies beyond one of the superset half-spaces that
+ * vxv_box_empty found for b on th (the last box it tested, with two or more MIXED atoms of
+ * no mesh), by a margin beyond their rounding: kid holds none of the region, and is dropped
+ * unclassified (under the fixed-leaf rule without parent_est, as vxv_box_region_outside).
+ * 0 when not decided. */
+int vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid);
 /* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
  * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);

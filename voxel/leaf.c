@@ -1874,7 +1874,52 @@ static int upper_witness(const vxv_box *b, const vxv_hs *hs, int nh) {
 }
 
 
+/* Keeps b's superset half-spaces hs[0 .. nh) on th for vxv_box_beyond. */
+static void keep_sup(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh) {
+  th->nsup = 0;
+  for (int j = 0; j < nh; j++) {
+    double d;
+    if (!upper_offset(b, &hs[j], &d)) {
+      continue;
+    }
+    if (th->nsup >= VXV_MAX_SUP || !isfinite(d)) {
+      th->nsup = -1;
+      return;
+    }
+    double *s = th->sup[th->nsup++];
+    memcpy(s, hs[j].n, 3 * sizeof *s);
+    s[3] = d;
+  }
+  memcpy(th->sup_c, b->c, sizeof th->sup_c);
+  memcpy(th->sup_e, b->e, sizeof th->sup_e);
+}
+
+
+int vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid) {
+  if (th->nsup <= 0 || memcmp(th->sup_c, b->c, sizeof th->sup_c) != 0 ||
+      memcmp(th->sup_e, b->e, sizeof th->sup_e) != 0) {
+    return 0;
+  }
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])), y[3];
+  for (int i = 0; i < 3; i++) {
+    y[i] = kid->c[i] - b->c[i];
+  }
+  for (int j = 0; j < th->nsup; j++) {
+    const double *n = th->sup[j];
+    double n1 = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
+    /* the least of n . y over the child, beyond the offset by the witness's margin */
+    double least = n[0] * y[0] + n[1] * y[1] + n[2] * y[2] -
+                   (fabs(n[0]) * kid->e[0] + fabs(n[1]) * kid->e[1] + fabs(n[2]) * kid->e[2]);
+    if (least > n[3] + WITNESS_MARGIN * emax * n1) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  th->nsup = -1;
   int nmixed = 0;
   for (int k = 0; k < q->ncell; k++) {
     for (uint64_t m = b->mixed[k]; m; m &= m - 1) {
@@ -1892,6 +1937,7 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   unsigned nohi;
   vxv_hs *hs = th->hs;
   int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
+  keep_sup(th, b, hs, nh);
   return !upper_witness(b, hs, nh) && upper_empty(th, b, hs, nh);
 }
 

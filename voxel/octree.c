@@ -292,6 +292,9 @@ static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_
   vxv_box kid[8];
   for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
     vxv_box *c = &kid[j];
+    if (ws->q.region_cut && vxv_box_beyond(th, b, c)) {
+      continue; /* none of the region (the h_min rule's vxv_box_empty tested b): dropped */
+    }
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
     if (cls == VXG_INSIDE) {
@@ -808,8 +811,12 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue; /* none of the region in it: dropped, as drain drops a box (the rtol
                      rule's subtrees, and so its rounds, are left as they were) */
       }
-      int nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
+      int m0 = m, nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
       for (int j = 0; j < nk; j++) {
+        if (q->region_cut && vxv_box_beyond(ws->th[0], b, &next[m0 + j])) {
+          continue; /* none of the region: not classified */
+        }
+        next[m] = next[m0 + j];
         (*boxes)++;
         todo++;
         ws->cls[m++] = TOP_TODO;
