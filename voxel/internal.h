@@ -529,12 +529,12 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
-/* 1 when the child kid of box b lies beyond one of the superset half-spaces that
+/* The children kid[0 .. nk) of box b that lie beyond one of the superset half-spaces that
  * vxv_box_empty found for b on th (the last box it tested, with two or more MIXED atoms of
- * no mesh), by a margin beyond their rounding: kid holds none of the region, and is dropped
- * unclassified (under the fixed-leaf rule without parent_est, as vxv_box_region_outside).
- * 0 when not decided. */
-int vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid);
+ * no mesh), by a margin beyond their rounding, as a mask (bit k: kid[k]): they hold none of
+ * the region, and are dropped unclassified (under the fixed-leaf rule without parent_est,
+ * as vxv_box_region_outside drops a box). 0 when none is decided. */
+unsigned vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid, int nk);
 /* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
  * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);

@@ -1895,26 +1895,32 @@ static void keep_sup(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh)
 }
 
 
-int vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid) {
+unsigned vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid, int nk) {
   if (th->nsup <= 0 || memcmp(th->sup_c, b->c, sizeof th->sup_c) != 0 ||
       memcmp(th->sup_e, b->e, sizeof th->sup_e) != 0) {
     return 0;
   }
-  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])), y[3];
-  for (int i = 0; i < 3; i++) {
-    y[i] = kid->c[i] - b->c[i];
-  }
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2]));
+  unsigned beyond = 0;
   for (int j = 0; j < th->nsup; j++) {
     const double *n = th->sup[j];
-    double n1 = fabs(n[0]) + fabs(n[1]) + fabs(n[2]);
-    /* the least of n . y over the child, beyond the offset by the witness's margin */
-    double least = n[0] * y[0] + n[1] * y[1] + n[2] * y[2] -
-                   (fabs(n[0]) * kid->e[0] + fabs(n[1]) * kid->e[1] + fabs(n[2]) * kid->e[2]);
-    if (least > n[3] + WITNESS_MARGIN * emax * n1) {
-      return 1;
+    double lim = n[3] + WITNESS_MARGIN * emax * (fabs(n[0]) + fabs(n[1]) + fabs(n[2]));
+    if (!(lim < 0)) {
+      continue; /* n . y over a child reaches 0 (y = 0, the box's centre, is on its faces) */
+    }
+    for (int k = 0; k < nk; k++) {
+      const vxv_box *c = &kid[k];
+      /* the least of n . y over the child, y relative to b's centre */
+      double least = 0;
+      for (int i = 0; i < 3; i++) {
+        least += n[i] * (c->c[i] - b->c[i]) - fabs(n[i]) * c->e[i];
+      }
+      if (least > lim) {
+        beyond |= 1u << k;
+      }
     }
   }
-  return 0;
+  return beyond;
 }
 
 

@@ -290,10 +290,13 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
 /* Splits b: whole children are summed, MIXED ones pushed on the stack. */
 static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
   vxv_box kid[8];
-  for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
+  int nk = vxv_box_split(&ws->q, b, kid);
+  /* under the h_min rule vxv_box_empty tested b: children beyond its bounds are dropped */
+  unsigned beyond = ws->q.region_cut ? vxv_box_beyond(th, b, kid, nk) : 0;
+  for (int j = nk - 1; j >= 0; j--) {
     vxv_box *c = &kid[j];
-    if (ws->q.region_cut && vxv_box_beyond(th, b, c)) {
-      continue; /* none of the region (the h_min rule's vxv_box_empty tested b): dropped */
+    if (beyond >> j & 1) {
+      continue;
     }
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
@@ -812,8 +815,9 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
                      rule's subtrees, and so its rounds, are left as they were) */
       }
       int m0 = m, nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
+      unsigned beyond = q->region_cut ? vxv_box_beyond(ws->th[0], b, &next[m0], nk) : 0;
       for (int j = 0; j < nk; j++) {
-        if (q->region_cut && vxv_box_beyond(ws->th[0], b, &next[m0 + j])) {
+        if (beyond >> j & 1) {
           continue; /* none of the region: not classified */
         }
         next[m] = next[m0 + j];
