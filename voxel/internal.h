@@ -734,8 +734,13 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
  * (centre c, half-extents e, query frame) that holds their interference, inside the
  * cylinder of a complemented cylinder primitive of the other; else 0. With `touch`, a hull
  * within BORE_TOUCH of the scale outside the cylinder counts as inside (closed.c: a peg
- * resting on its bore); without, the proof is strict (the octree's own answer). */
-int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch);
+ * resting on its bore); without, the proof is strict (the octree's own answer). With
+ * reach > 0 (strict), the region is grown by D = reach times the cylinder's radius on every
+ * side and the radius shrunk by D, and *grown (when not NULL) gets D when it holds: the
+ * interference stays empty while one cell moves by at most D relative to the other (a point
+ * of it within the grown region lies at least D inside the cylinder). */
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch,
+                   double reach, double *grown);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */

@@ -86,6 +86,8 @@
 /* Fraction of a root cube by which the grid is shifted (irrational: never dyadic). */
 #define GRID_SHIFT 0.1180339887498949
 #define MAX_ROUNDS 40
+/* The reach of vxv_options.apart_reach, over the bore's radius. */
+#define APART_REACH (1.0 / 64)
 
 void vxv_options_default(vxv_options *o) {
   memset(o, 0, sizeof *o);
@@ -1139,10 +1141,14 @@ static vxc_status no_contact(const vxv_workspace *ws, const double ref[3], vxv_r
 
 /* 1 when the two posed cells are proved apart over the region [lo, hi] (world) before any
  * box is classified (bore.c, strictly). */
-static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3]) {
+static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3],
+                        int want_reach, double *reach) {
   double c[3], e[3];
   vxv_region_centre(ws, lo, hi, c, e);
-  return vxv_bore_apart(ws, c, e, 0); /* 0 unless two cells */
+  *reach = 0;
+  /* with a reach first: a proof that holds for the grown region holds for the region */
+  return (want_reach && vxv_bore_apart(ws, c, e, 0, APART_REACH, reach)) ||
+         vxv_bore_apart(ws, c, e, 0, 0, NULL); /* 0 unless two cells */
 }
 
 
@@ -1425,7 +1431,8 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
-  if (!opt.closed_form && !opt.skip_apart_proof && region_apart(ws, lo, hi)) {
+  if (!opt.closed_form && !opt.skip_apart_proof &&
+      region_apart(ws, lo, hi, opt.apart_reach, &r.apart_reach)) {
     return no_contact(ws, ref, &r, res); /* no box classified, nor flush or radical pair */
   }
   vxv_flush_init(&ws->q);
