@@ -18,6 +18,8 @@
 
 /* Relative allowance for the rounding of the transforms and of the bound. */
 #define APART_ROUND 1e-9
+/* Queries of an apart pair whose reach's proof failed before it is asked for again. */
+#define APART_WAIT 16
 
 /* The radius of cell c about its own frame's origin (m): its bounding box's farthest
  * corner. */
@@ -58,7 +60,10 @@ int vxci_apart_skip(vxci_apart_cache *c, const vxc_allocator *al, const vxg_soli
                     const vxg_xform *ta, const vxg_solid *b, int j, const vxg_xform *tb,
                     int *want_reach) {
   vxci_apart *e = entry(c, al, a, i, b, j);
-  *want_reach = e && !e->touched;
+  *want_reach = e && !e->touched && e->wait == 0;
+  if (e && e->wait > 0) {
+    e->wait--;
+  }
   if (!e || !(e->reach > 0)) {
     return 0;
   }
@@ -93,6 +98,9 @@ void vxci_apart_note(vxci_apart_cache *c, const vxc_allocator *al, const vxg_sol
   if (!e) {
     return;
   }
+  /* apart without the reach's proof (the octree's answer, or the pair moved within a
+     reach of touching): not asked again for the next APART_WAIT queries */
+  e->wait = !touched && !(reach > 0) && e->wait == 0 ? APART_WAIT : e->wait;
   e->touched = touched;
   e->reach = touched ? 0 : reach;
   if (e->reach > 0) {

@@ -53,6 +53,7 @@ typedef struct vxci_apart {
   vxg_xform rel;
   double reach;
   int touched;
+  int wait; /* queries before a reach is asked for again (its last proof failed) */
 } vxci_apart;
 typedef struct vxci_apart_cache {
   const vxg_solid *a, *b; /* the solids whose cells it holds (others lay it anew) */
@@ -63,7 +64,8 @@ typedef struct vxci_apart_cache {
 /* 1 when cells i of a and j of b (world transforms ta, tb) were proved apart with a reach D
  * and neither has moved relative to the other by D since (apart.c's proof): they are still
  * apart, and need no query. *want_reach gets 1 unless the pair's last query found contact
- * (a reach is then worth asking for). Out of memory: 0, and no reach asked. */
+ * or its last reach's proof failed within the last few queries (a reach is then not worth
+ * asking for). Out of memory: 0, and no reach asked. */
 int vxci_apart_skip(vxci_apart_cache *c, const vxc_allocator *al, const vxg_solid *a, int i,
                     const vxg_xform *ta, const vxg_solid *b, int j, const vxg_xform *tb,
                     int *want_reach);
