@@ -46,6 +46,37 @@ void vxci_patch_penetration(const vxg_cell *ca, const vxg_xform *ta, const vxg_c
                             const vxg_xform *tb, const vxc_region_box *box, size_t nbox,
                             vxc_patch *patch, int npatch, vxc_pair_metrics *pm);
 
+/* apart.c: a tracked pair's cell pairs proved apart with a reach (vxv_options.apart_reach),
+ * by cell pair: the relative transform at the proof (B's cell frame into A's), the reach D
+ * (m; 0: none) and whether the pair's last query found it in contact. */
+typedef struct vxci_apart {
+  vxg_xform rel;
+  double reach;
+  int touched;
+  int wait; /* queries before a reach is asked for again (its last proof failed) */
+} vxci_apart;
+typedef struct vxci_apart_cache {
+  const vxg_solid *a, *b; /* the solids whose cells it holds (others lay it anew) */
+  int na, nb;
+  vxci_apart *pair; /* na x nb */
+  size_t cap;
+} vxci_apart_cache;
+/* 1 when cells i of a and j of b (world transforms ta, tb) were proved apart with a reach D
+ * and neither has moved relative to the other by D since (apart.c's proof): they are still
+ * apart, and need no query. *want_reach gets 1 unless the pair's last query found contact
+ * or its last reach's proof failed within the last few queries (a reach is then not worth
+ * asking for). Out of memory: 0, and no reach asked. */
+int vxci_apart_skip(vxci_apart_cache *c, const vxc_allocator *al, const vxg_solid *a, int i,
+                    const vxg_xform *ta, const vxg_solid *b, int j, const vxg_xform *tb,
+                    int *want_reach);
+/* Records the query of cells i and j: in contact (touched), or apart with the reach D of
+ * vxv_result.apart_reach (0: none) at transforms ta, tb. */
+void vxci_apart_note(vxci_apart_cache *c, const vxc_allocator *al, const vxg_solid *a, int i,
+                     const vxg_xform *ta, const vxg_solid *b, int j, const vxg_xform *tb,
+                     int touched, double reach);
+/* Frees the cache's array and empties it. */
+void vxci_apart_free(vxci_apart_cache *c, const vxc_allocator *al);
+
 /* A cell pair's leaf-edge hint for vxci_query_run: h, the leaf edge to start from (m, 0:
  * none), which the query lowers to a halved edge that met the tolerance; too_coarse, which
  * it raises to a leaf edge whose estimate missed the tolerance (m, 0: none known), tol, that

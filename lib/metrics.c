@@ -40,6 +40,10 @@ struct vxc_query {
   size_t npatches, cappatches;
   size_t *patch_off;
   size_t patch_off_cap;
+  /* a tracked pair's cell pairs proved apart with a reach (apart.c), and the reach of the
+     last pair measured (vxv_result.apart_reach) */
+  vxci_apart_cache apart;
+  double last_reach;
 };
 
 
@@ -104,6 +108,7 @@ void vxc_query_free(vxc_query *q) {
   vxg_free(al, q->reg);
   vxg_free(al, q->patches);
   vxg_free(al, q->patch_off);
+  vxci_apart_free(&q->apart, al);
   vxc_allocator a = q->al;
   vxg_free(a.realloc ? &a : NULL, q);
 }
@@ -377,6 +382,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   vxv_result r;
   vxc_status st = grid_h > 0 ? vxv_grid_baseline(q->ws, ca, &ta, cb, &tb, grid_h, &r)
                              : vxv_intersect(q->ws, ca, &ta, cb, &tb, &vhull, &r);
+  q->last_reach = st == VXC_NO_CONTACT ? r.apart_reach : 0;
   if (st != VXC_OK && st != VXC_NO_CONTACT) {
     return st;
   }
@@ -589,7 +595,25 @@ vxc_status vxci_query_run(vxc_query *q, const vxc_solid *a, const vxc_pose *pose
       vxc_pair_metrics *pm = &q->pair[m.npair];
       q->cur_pair = m.npair;
       vxci_leaf_hint *h = hint ? hint(hint_ud, i, j) : NULL;
-      st = measure_hinted(q, sa, i, &xa, sb, j, &xb, &o, &vo, h, prev, prev_ud, pm);
+      /* a tracked pair (closed forms off): cells proved apart with a reach are skipped
+         until they have moved by it, and a reach is asked for while they are apart */
+      int track = hint && !vo.closed_form && !vo.skip_apart_proof, want = 0;
+      vxg_xform ta, tb;
+      if (track) {
+        vxg_xform_compose(&ta, &xa, &sa->cell[i]->pose);
+        vxg_xform_compose(&tb, &xb, &sb->cell[j]->pose);
+        if (vxci_apart_skip(&q->apart, query_al(q), sa, i, &ta, sb, j, &tb, &want)) {
+          continue;
+        }
+      }
+      vxv_options vp = vo;
+      vp.apart_reach = want;
+      q->last_reach = 0;
+      st = measure_hinted(q, sa, i, &xa, sb, j, &xb, &o, &vp, h, prev, prev_ud, pm);
+      if (track && (st == VXC_OK || st == VXC_NO_CONTACT)) {
+        vxci_apart_note(&q->apart, query_al(q), sa, i, &ta, sb, j, &tb, st == VXC_OK,
+                        q->last_reach);
+      }
       if (st == VXC_NO_CONTACT) {
         continue;
       }

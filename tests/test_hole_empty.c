@@ -263,10 +263,97 @@ static void test_tube_end(void **state) {
 }
 
 
+// the proof with a reach (vxv_options.apart_reach): the peg moved by less than the reach
+// toward the wall stays apart by the octree alone
+static void test_reach(void **state) {
+  fixture *f = *state;
+  hole_block blk;
+  make_block(f, &blk);
+  vxc_rng g = {0x5eed4321dcbaULL};
+  int nreach = 0, nmoved = 0, nbeyond = 0;
+  for (int i = 0; i < 24; i++) {
+    /* clearances of 1 to 3 reaches (a reach is a 64th of the hole's radius), the peg off
+       the axis by up to the clearance less a reach, toward a random side, tilted a little */
+    double d = HOLE_R / 64, c = vxc_rng_uniform(&g, d, 3 * d), rp = HOLE_R - c;
+    vxg_cell *peg[2];
+    make_peg(f, rp, peg);
+    double zt = vxc_rng_uniform(&g, -0.07, -0.02), ph = vxc_rng_uniform(&g, 0, 2 * M_PI);
+    double off = vxc_rng_uniform(&g, 0, fmax(0, c - 1.5 * d)), tilt = vxc_rng_uniform(&g, 0, 1e-3);
+    const double ay[3] = {0, 1, 0}, toward[3] = {cos(ph), sin(ph), 0};
+    vxg_xform peg_blk;
+    assert_int_equal(vxg_xform_axis_angle(&peg_blk, ay, tilt), 0);
+    for (int k = 0; k < 3; k++) {
+      peg_blk.t[k] = off * toward[k];
+    }
+    peg_blk.t[2] = zt;
+    for (int q = 0; q < 4; q++) {
+      for (int p = 0; p < 2; p++) {
+        vxv_options o;
+        vxv_options_default(&o);
+        o.rtol = 0;
+        o.h_min = LEAF;
+        o.closed_form = 0;
+        o.apart_reach = 1;
+        vxv_result r;
+        vxc_status st = vxv_intersect(f->ws, blk.wall[q], &blk.pose[q], peg[p], &peg_blk, &o, &r);
+        if (!(r.apart_reach > 0)) {
+          continue;
+        }
+        nreach++;
+        assert_int_equal(st, VXC_NO_CONTACT);
+        assert_double_rel(r.apart_reach, d, 1e-12);
+        /* moves of up to 0.9 D: 0.45 D toward the wall at phi (and along z), and a turn
+           about the peg's origin whose every point of the peg (within 0.11 m of it) moves
+           by at most 0.45 D (|R - I| <= the angle) */
+        for (int m = 0; m < 3; m++) {
+          double ang = vxc_rng_uniform(&g, 0, 0.45 * d / 0.11);
+          double ax[3] = {vxc_rng_uniform(&g, -1, 1), vxc_rng_uniform(&g, -1, 1), 1};
+          vxg_xform turn, moved;
+          assert_int_equal(vxg_xform_axis_angle(&turn, ax, ang), 0);
+          vxg_xform_compose(&moved, &peg_blk, &turn);
+          double along = vxc_rng_uniform(&g, -1, 1), tw[3];
+          vxg_xform_vector(&peg_blk, (const double[3]){0, 0, 1}, tw);
+          for (int k = 0; k < 3; k++) {
+            moved.t[k] += 0.45 * d * (m ? toward[k] : tw[k] * along);
+          }
+          vxv_options oo = o;
+          oo.apart_reach = 0;
+          oo.skip_apart_proof = 1;
+          vxv_result ro;
+          vxc_status so = vxv_intersect(f->ws, blk.wall[q], &blk.pose[q], peg[p], &moved, &oo, &ro);
+          assert_int_equal(so, VXC_NO_CONTACT);
+          assert_true(ro.volume_hi == 0 && ro.boxes > 0);
+          nmoved++;
+        }
+        /* moved toward the wall by the clearance left and a reach, the shaft meets it */
+        double sx = q & 1 ? -1 : 1, sy = q & 2 ? -1 : 1; /* the quadrant's side */
+        if (p == 1 && sx * toward[0] > 0.3 && sy * toward[1] > 0.3) {
+          vxg_xform moved = peg_blk;
+          for (int k = 0; k < 2; k++) {
+            moved.t[k] += (c - off + d) * toward[k];
+          }
+          vxv_options oo = o;
+          oo.apart_reach = 0;
+          vxv_result ro;
+          vxc_status so = vxv_intersect(f->ws, blk.wall[q], &blk.pose[q], peg[p], &moved, &oo, &ro);
+          assert_int_equal(so, VXC_OK);
+          assert_true(ro.volume > 0);
+          nbeyond++;
+        }
+      }
+    }
+  }
+  printf("# %d pairs apart with a reach, %d moves within it apart, %d beyond it in contact\n",
+         nreach, nmoved, nbeyond);
+  assert_true(nreach >= 48 && nbeyond >= 1);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_random_poses, setup, teardown),
       cmocka_unit_test_setup_teardown(test_tube_end, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_reach, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -162,13 +162,14 @@ static int hull_inside(bore *b) {
 /* Sets up the test of cell k's complemented cylinder pr against the other cell, over the
  * region (c, e). */
 static void bore_init(const vxv_workspace *ws, int k, const vxg_prim *pr, const double c[3],
-                      const double e[3], int touch, bore *b) {
+                      const double e[3], int touch, double reach, bore *b) {
   const vxg_posed_cell *pc = &ws->pc[k];
   static const double ez[3] = {0, 0, 1};
   double uc[3];
   b->other = &ws->pc[1 - k];
   b->r = pr->param[0];
   b->evals = 0;
+  double grow = reach * b->r; /* the box grown and the radius shrunk by it */
   vxg_xform_point(&pc->to_frame, pr->move.t, b->p);
   vxg_xform_vector(&pr->move, ez, uc);
   vxg_xform_vector(&pc->to_frame, uc, b->u);
@@ -192,28 +193,29 @@ static void bore_init(const vxv_workspace *ws, int k, const vxg_prim *pr, const 
     b->v1[j] /= n;
   }
   vxg_cross(b->u, b->v1, b->v2);
-  double d[3], reach = 0, scale = b->r;
+  double d[3], along = 0, scale = b->r;
   vxg_sub(c, b->p, d);
   for (int j = 0; j < 3; j++) {
     b->bc[j] = d[j];
-    b->be[j] = e[j];
-    reach += fabs(b->u[j]) * e[j];
-    scale += fabs(c[j]) + e[j] + fabs(b->p[j]) + fabs(ws->ref[j]) +
+    b->be[j] = e[j] + grow;
+    along += fabs(b->u[j]) * b->be[j];
+    scale += fabs(c[j]) + b->be[j] + fabs(b->p[j]) + fabs(ws->ref[j]) +
              fmax(fabs(b->other->aabb[j]), fabs(b->other->aabb[3 + j]));
   }
-  b->t_lo = vxg_dot(b->u, d) - reach;
-  b->t_hi = vxg_dot(b->u, d) + reach;
+  b->t_lo = vxg_dot(b->u, d) - along;
+  b->t_hi = vxg_dot(b->u, d) + along;
   /* the rounding of the posed frames (world coordinates), of the support points and of the
      bounds (terms up to BORE_LAMBDA_MAX times the scale), generously; with `touch`, a hull
      that touches the cylinder within BORE_TOUCH of the scale (a peg resting on its bore)
      counts as apart: what lies beyond is a sliver of that thickness along the line of
      contact */
   double slack = touch ? BORE_TOUCH : 0;
-  b->target = b->r + (slack - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX)) * scale;
+  b->target = b->r - grow + (slack - 1024 * DBL_EPSILON * (1 + BORE_LAMBDA_MAX)) * scale;
 }
 
 
-int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch) {
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch,
+                   double reach, double *grown) {
   if (ws->q.ncell != 2) {
     return 0;
   }
@@ -225,8 +227,11 @@ int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3]
         continue;
       }
       bore b;
-      bore_init(ws, k, pr, c, e, touch, &b);
+      bore_init(ws, k, pr, c, e, touch, reach, &b);
       if (b.target > 0 && hull_inside(&b)) {
+        if (grown) {
+          *grown = reach * b.r;
+        }
         return 1;
       }
     }

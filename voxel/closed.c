@@ -806,7 +806,7 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
   }
   double c[3], e[3];
   vxv_region_centre(ws, lo, hi, c, e);
-  if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e, 1)) {
+  if (ws->q.ncell == 2 && vxv_bore_apart(ws, c, e, 1, 0, NULL)) {
     fill_empty(ws, r); /* first: cheaper than a quadrature's empty result */
     return 1;
   }

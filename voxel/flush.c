@@ -25,8 +25,8 @@ static int proportional(const double qa[10], const double qb[10]) {
     nb += qb[k] * qb[k];
     dot += qa[k] * qb[k];
   }
-  if (!(na > 0 && nb > 0)) {
-    return 0;
+  if (!(na > 0 && nb > 0) || dot * dot < 0.99 * na * nb) {
+    return 0; /* the second: |qa / |qa| - s qb / |qb||^2 >= 2 - 2 sqrt(0.99) below */
   }
   int s = dot > 0 ? 1 : -1;
   double ra = 1 / sqrt(na), rb = s / sqrt(nb), d = 0;

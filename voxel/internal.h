@@ -202,6 +202,9 @@ typedef struct vxv_hs {
   const vxg_atom *atom;  /* the atom it stands for (NULL: a mesh's plane) */
 } vxv_hs;
 
+/* Superset half-spaces vxv_box_empty keeps for vxv_box_beyond (more: none kept). */
+#define VXV_MAX_SUP 16
+
 /* Complemented primitives with several MIXED atoms a leaf integrates exactly, by inclusion
  * and exclusion over their (convex) insides; beyond, the atom of largest value stands in. */
 #define VXV_MAX_GROUPS 3
@@ -367,6 +370,10 @@ typedef struct vxv_thread {
   vxv_cpface face[VXV_CP_PLANES];
   vxv_hs hs[2 * VXG_MAX_ATOMS];
   int hint; /* vxv_box_classify's hint for the boxes this thread splits */
+  /* the superset half-spaces n . (x - sup_c) <= d (sup[j]: n, d) of the last box
+     vxv_box_empty tested (centre sup_c, half-extents sup_e); nsup -1: none */
+  double sup[VXV_MAX_SUP][4], sup_c[3], sup_e[3];
+  int nsup;
   vxv_bsp bsp;
   vxv_leaf *buf[2];
   size_t n[2], cap[2];
@@ -544,6 +551,12 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
  * its rounding allowance. vxv_box_empty is then 0 (its proof cannot succeed). 0 when none is
  * found, or a mesh atom is MIXED (p unspecified). */
 int vxv_box_holds_region(const vxv_query *q, const vxv_box *b, double p[3]);
+/* The children kid[0 .. nk) of box b that lie beyond one of the superset half-spaces that
+ * vxv_box_empty found for b on th (the last box it tested, with two or more MIXED atoms of
+ * no mesh), by a margin beyond their rounding, as a mask (bit k: kid[k]): they hold none of
+ * the region, and are dropped unclassified (under the fixed-leaf rule without parent_est,
+ * as vxv_box_region_outside drops a box). 0 when none is decided. */
+unsigned vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid, int nk);
 /* 1 when b is inexact only through mesh atoms, which a leaf may integrate exactly by their
  * triangles (convex ones by their planes, others by a BSP) when few triangles come near it. */
 int vxv_box_planar(const vxv_query *q, const vxv_box *b);
@@ -754,8 +767,13 @@ int vxv_closed_form(const vxv_workspace *ws, const vxv_options *opt, const doubl
  * (centre c, half-extents e, query frame) that holds their interference, inside the
  * cylinder of a complemented cylinder primitive of the other; else 0. With `touch`, a hull
  * within BORE_TOUCH of the scale outside the cylinder counts as inside (closed.c: a peg
- * resting on its bore); without, the proof is strict (the octree's own answer). */
-int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch);
+ * resting on its bore); without, the proof is strict (the octree's own answer). With
+ * reach > 0 (strict), the region is grown by D = reach times the cylinder's radius on every
+ * side and the radius shrunk by D, and *grown (when not NULL) gets D when it holds: the
+ * interference stays empty while one cell moves by at most D relative to the other (a point
+ * of it within the grown region lies at least D inside the cylinder). */
+int vxv_bore_apart(const vxv_workspace *ws, const double c[3], const double e[3], int touch,
+                   double reach, double *grown);
 
 /* octree.c: fills volume, bracket, moments, centroid, J and area vector of res from sums
  * about ref (query frame = world axes translated to ref). */

@@ -1911,7 +1911,187 @@ static int box_witnessed(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
+/* Half-spaces upper_witness takes at most, its active-set steps, and its margin (relative to
+ * the box's longest half-edge, as upper_offset's): far beyond the clips' rounding. */
+#define WITNESS_MAX 24
+#define WITNESS_STEPS 4
+#define WITNESS_MARGIN 1e-9
+
+/* A plane of upper_witness: unit normal u, offset t (u . y = t, y relative to the box's
+ * centre). */
+typedef struct wplane {
+  double u[3], t;
+} wplane;
+
+/* The point nearest the box's centre on the planes a[0 .. na) into y; -1 when they are
+ * nearly dependent. */
+static int witness_solve(const wplane *a, int na, double y[3]) {
+  const double *p = a[0].u;
+  if (na == 1) {
+    for (int i = 0; i < 3; i++) {
+      y[i] = a[0].t * p[i];
+    }
+    return 0;
+  }
+  const double *q = a[1].u;
+  if (na == 2) {
+    double c = vxg_dot(p, q), det = 1 - c * c;
+    if (!(det > 1e-9)) {
+      return -1;
+    }
+    double l0 = (a[0].t - c * a[1].t) / det, l1 = (a[1].t - c * a[0].t) / det;
+    for (int i = 0; i < 3; i++) {
+      y[i] = l0 * p[i] + l1 * q[i];
+    }
+    return 0;
+  }
+  const double *r = a[2].u;
+  double qr[3], rp[3], pq[3];
+  vxg_cross(q, r, qr);
+  vxg_cross(r, p, rp);
+  vxg_cross(p, q, pq);
+  double det = vxg_dot(p, qr);
+  if (!(fabs(det) > 1e-5)) {
+    return -1;
+  }
+  for (int i = 0; i < 3; i++) {
+    y[i] = (a[0].t * qr[i] + a[1].t * rp[i] + a[2].t * pq[i]) / det;
+  }
+  return 0;
+}
+
+
+/* 1 when a point of the box b lies inside the superset half-space n . y <= d of every one of
+ * hs[0 .. nh) that has one (upper_offset) and inside the box, each by a margin (WITNESS_MARGIN
+ * times the box's half-edge, times |n|_1 for a half-space) that no clip's rounding comes
+ * near: the upper polyhedron then holds a ball about it, and upper_empty would find it not
+ * empty. Sought by active sets: the point nearest the centre on the planes, moved twice the
+ * margin inside, of the constraints it violated last, up to three, one added a step (the
+ * most violated per unit of its normal's 1-norm). 0 when none is found (upper_empty
+ * decides). */
+static int upper_witness(const vxv_box *b, const vxv_hs *hs, int nh) {
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2])), m = WITNESS_MARGIN * emax;
+  const double *n[WITNESS_MAX];
+  double d[WITNESS_MAX], r1[WITNESS_MAX]; /* offsets with the margin; 1 / |n|_1 */
+  int nc = 0;
+  for (int j = 0; j < nh; j++) {
+    double dj;
+    if (!upper_offset(b, &hs[j], &dj)) {
+      continue;
+    }
+    double n1 = fabs(hs[j].n[0]) + fabs(hs[j].n[1]) + fabs(hs[j].n[2]);
+    if (nc >= WITNESS_MAX || !isfinite(dj) || !isfinite(n1)) {
+      return 0;
+    }
+    n[nc] = hs[j].n;
+    d[nc] = dj - m * n1;
+    r1[nc++] = 1 / n1;
+  }
+  wplane act[3];
+  int na = 0;
+  double y[3] = {0, 0, 0};
+  for (int it = 0;; it++) {
+    int worst = -1;
+    double wv = 0;
+    for (int k = 0; k < nc; k++) {
+      double v = (n[k][0] * y[0] + n[k][1] * y[1] + n[k][2] * y[2] - d[k]) * r1[k];
+      if (!(v <= wv)) {
+        worst = k;
+        wv = v;
+      }
+    }
+    for (int i = 0; i < 3; i++) {
+      double v = fabs(y[i]) - (b->e[i] - m);
+      if (!(v <= wv)) {
+        worst = nc + 2 * i + (y[i] < 0);
+        wv = v;
+      }
+    }
+    if (worst < 0) {
+      return 1;
+    }
+    if (it == WITNESS_STEPS || !isfinite(wv)) {
+      return 0;
+    }
+    if (na == 3) {
+      act[0] = act[1];
+      act[1] = act[2];
+      na = 2;
+    }
+    wplane *w = &act[na++];
+    if (worst < nc) {
+      const double *nk = n[worst];
+      double len = sqrt(nk[0] * nk[0] + nk[1] * nk[1] + nk[2] * nk[2]);
+      for (int i = 0; i < 3; i++) {
+        w->u[i] = nk[i] / len;
+      }
+      w->t = (d[worst] - m / r1[worst]) / len;
+    } else {
+      int i = (worst - nc) / 2;
+      double sg = (worst - nc) % 2 ? -1 : 1;
+      w->u[0] = w->u[1] = w->u[2] = 0;
+      w->u[i] = sg;
+      w->t = b->e[i] - 2 * m;
+    }
+    if (witness_solve(act, na, y) != 0) {
+      return 0;
+    }
+  }
+}
+
+
+/* Keeps b's superset half-spaces hs[0 .. nh) on th for vxv_box_beyond. */
+static void keep_sup(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int nh) {
+  th->nsup = 0;
+  for (int j = 0; j < nh; j++) {
+    double d;
+    if (!upper_offset(b, &hs[j], &d)) {
+      continue;
+    }
+    if (th->nsup >= VXV_MAX_SUP || !isfinite(d)) {
+      th->nsup = -1;
+      return;
+    }
+    double *s = th->sup[th->nsup++];
+    memcpy(s, hs[j].n, 3 * sizeof *s);
+    s[3] = d;
+  }
+  memcpy(th->sup_c, b->c, sizeof th->sup_c);
+  memcpy(th->sup_e, b->e, sizeof th->sup_e);
+}
+
+
+unsigned vxv_box_beyond(const vxv_thread *th, const vxv_box *b, const vxv_box *kid, int nk) {
+  if (th->nsup <= 0 || memcmp(th->sup_c, b->c, sizeof th->sup_c) != 0 ||
+      memcmp(th->sup_e, b->e, sizeof th->sup_e) != 0) {
+    return 0;
+  }
+  double emax = vxv_max2(b->e[0], vxv_max2(b->e[1], b->e[2]));
+  unsigned beyond = 0;
+  for (int j = 0; j < th->nsup; j++) {
+    const double *n = th->sup[j];
+    double lim = n[3] + WITNESS_MARGIN * emax * (fabs(n[0]) + fabs(n[1]) + fabs(n[2]));
+    if (!(lim < 0)) {
+      continue; /* n . y over a child reaches 0 (y = 0, the box's centre, is on its faces) */
+    }
+    for (int k = 0; k < nk; k++) {
+      const vxv_box *c = &kid[k];
+      /* the least of n . y over the child, y relative to b's centre */
+      double least = 0;
+      for (int i = 0; i < 3; i++) {
+        least += n[i] * (c->c[i] - b->c[i]) - fabs(n[i]) * c->e[i];
+      }
+      if (least > lim) {
+        beyond |= 1u << k;
+      }
+    }
+  }
+  return beyond;
+}
+
+
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
+  th->nsup = -1;
   int nmixed = 0;
   for (int k = 0; k < q->ncell; k++) {
     for (uint64_t m = b->mixed[k]; m; m &= m - 1) {
@@ -1932,7 +2112,8 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   unsigned nohi;
   vxv_hs *hs = th->hs;
   int nh = leaf_halfspaces(q, b, hs, 0, NULL, &ng, &nohi, &lo_empty, &nlin, &nplanes);
-  return upper_empty(th, b, hs, nh);
+  keep_sup(th, b, hs, nh);
+  return !upper_witness(b, hs, nh) && upper_empty(th, b, hs, nh);
 }
 
 

@@ -86,6 +86,8 @@
 /* Fraction of a root cube by which the grid is shifted (irrational: never dyadic). */
 #define GRID_SHIFT 0.1180339887498949
 #define MAX_ROUNDS 40
+/* The reach of vxv_options.apart_reach, over the bore's radius. */
+#define APART_REACH (1.0 / 64)
 
 void vxv_options_default(vxv_options *o) {
   memset(o, 0, sizeof *o);
@@ -290,8 +292,14 @@ static void store(vxv_workspace *ws, vxv_thread *th, int par, vxv_subtree *st, c
 /* Splits b: whole children are summed, MIXED ones pushed on the stack. */
 static void split(vxv_workspace *ws, vxv_thread *th, vxv_subtree *st, const vxv_box *b, int *sp) {
   vxv_box kid[8];
-  for (int j = vxv_box_split(&ws->q, b, kid) - 1; j >= 0; j--) {
+  int nk = vxv_box_split(&ws->q, b, kid);
+  /* under the h_min rule vxv_box_empty tested b: children beyond its bounds are dropped */
+  unsigned beyond = ws->q.region_cut ? vxv_box_beyond(th, b, kid, nk) : 0;
+  for (int j = nk - 1; j >= 0; j--) {
     vxv_box *c = &kid[j];
+    if (beyond >> j & 1) {
+      continue;
+    }
     st->rboxes++;
     vxg_class cls = vxv_box_classify(&ws->q, c, &th->hint);
     if (cls == VXG_INSIDE) {
@@ -811,8 +819,13 @@ static int cut_top(vxv_workspace *ws, int nt, vxv_acc *pre, long long *boxes, in
         continue; /* none of the region in it: dropped, as drain drops a box (the rtol
                      rule's subtrees, and so its rounds, are left as they were) */
       }
-      int nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
+      int m0 = m, nk = vxv_box_split(q, b, &next[m]); /* room for 8 per box */
+      unsigned beyond = q->region_cut ? vxv_box_beyond(ws->th[0], b, &next[m0], nk) : 0;
       for (int j = 0; j < nk; j++) {
+        if (beyond >> j & 1) {
+          continue; /* none of the region: not classified */
+        }
+        next[m] = next[m0 + j];
         (*boxes)++;
         todo++;
         ws->cls[m++] = TOP_TODO;
@@ -1131,10 +1144,14 @@ static vxc_status no_contact(const vxv_workspace *ws, const double ref[3], vxv_r
 
 /* 1 when the two posed cells are proved apart over the region [lo, hi] (world) before any
  * box is classified (bore.c, strictly). */
-static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3]) {
+static int region_apart(const vxv_workspace *ws, const double lo[3], const double hi[3],
+                        int want_reach, double *reach) {
   double c[3], e[3];
   vxv_region_centre(ws, lo, hi, c, e);
-  return vxv_bore_apart(ws, c, e, 0); /* 0 unless two cells */
+  *reach = 0;
+  /* with a reach first: a proof that holds for the grown region holds for the region */
+  return (want_reach && vxv_bore_apart(ws, c, e, 0, APART_REACH, reach)) ||
+         vxv_bore_apart(ws, c, e, 0, 0, NULL); /* 0 unless two cells */
 }
 
 
@@ -1152,7 +1169,6 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
     vxg_posed_cell_init(&ws->pc[k], cells[k], &to_frame);
     vxv_qcell_init(&q->cell[k], &ws->pc[k]);
   }
-  vxv_flush_init(q);
   ws->mpr_todo = opt->hull_test && ncell == 2;
   ws->mpr_done = 0;
   ws->top_mesh = 0;
@@ -1420,6 +1436,11 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     return no_contact(ws, ref, &r, res);
   }
   pose_cells(ws, ncell, cells, to_world, ref, &opt, ext);
+  if (!opt.closed_form && !opt.skip_apart_proof &&
+      region_apart(ws, lo, hi, opt.apart_reach, &r.apart_reach)) {
+    return no_contact(ws, ref, &r, res); /* no box classified, nor flush or radical pair */
+  }
+  vxv_flush_init(&ws->q);
   vxv_region_init(&ws->q, lo, hi, ref);
   vxv_radical_init(&ws->q);
   if (ws->top_mesh && opt.reuse_gathers) {
@@ -1428,9 +1449,6 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
   if (opt.closed_form && vxv_closed_form(ws, &opt, lo, hi, &r)) {
     *res = r;
     return r.volume_hi > 0 ? VXC_OK : VXC_NO_CONTACT;
-  }
-  if (!opt.closed_form && !opt.skip_apart_proof && region_apart(ws, lo, hi)) {
-    return no_contact(ws, ref, &r, res); /* no box classified */
   }
   /* a cell's own axes when they give the column rule an axis (frame.c) */
   int fc = ws->visit ? -1 : vxv_frame_cell(&ws->q, cells);
@@ -1446,6 +1464,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
       return no_contact(ws, ref, &r, res);
     }
     pose_cells(ws, ncell, cells, in_frame, ref, &opt, ext); /* no radical pair: planes */
+    vxv_flush_init(&ws->q);
     vxv_region_init(&ws->q, lo, hi, ref);
     for (int k = 0; k < ncell; k++) {
       ws->mpr_pose[k] = to_world[k]; /* the hulls' test runs in the world */

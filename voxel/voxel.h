@@ -150,6 +150,12 @@ typedef struct vxv_options {
                            (a peg in a hole: bore.c, strictly, without closed_form's
                            allowance for a touching peg), a result the octree would give
                            with no box classified; 1: the octree alone (tests compare) */
+  int apart_reach; /* two cells, closed forms off, the apart proof run: 1 first tries the
+                      bore's proof over the region's box grown by a reach D (a 64th of the
+                      bore's radius) on every side, against the bore's radius less D; when it
+                      holds, res->apart_reach = D: the cells stay apart while every point of
+                      one moves by at most D relative to the other (a tracked pair then skips
+                      its queries until they have); 0 (default): the strict proof alone */
 } vxv_options;
 
 /* rtol = 1e-3, h_min = 0, default caps, one thread, VXV_PLANE_MEAN, no hull test, closed
@@ -201,6 +207,8 @@ typedef struct vxv_result {
                             or a ball over an edge about it (not under the certified rule): error_estimate
                             is the       quadrature's (about 1e-15 V for the ball), the bracket a       multiple of it
                             plus rounding (moment_width its half-width), not       certified */
+  double apart_reach;    /* m: 0, or the reach D of vxv_options.apart_reach when its proof
+                            held (no contact) */
   int hull_tested;       /* 1 when the hull test ran (hull_test, and the boxes overlap) */
   int mpr_status;        /* then: VXC_OK (mpr filled, world frame), or VXC_ERR_NUMERIC when
                             libccd failed (the query went on without it) */
