@@ -122,9 +122,6 @@ double vxg_atom_eval(const vxg_atom *a, const double p[3], double grad[3]);
  * frame) against {f <= 0}: INSIDE or OUTSIDE are certain, including floating-point
  * rounding of vxg_atom_eval; MIXED when unsure. */
 vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e[3]);
-/* vxg_atom_classify of the point p (a box of no extent, atom frame), the same class; for a
- * quadric without its gradient. */
-vxg_class vxg_atom_classify_point(const vxg_atom *a, const double p[3]);
 /* A lower bound, rounding included, of the quadric q (coefficients A..J as an atom's,
  * query or atom frame; f in the units of q) over the axis-aligned box centre c, half-extents
  * e (m), where mag[k] >= |q[k]| bounds each coefficient and its own rounding (a sum of

@@ -438,19 +438,6 @@ vxg_class vxg_atom_classify(const vxg_atom *a, const double c[3], const double e
 }
 
 
-vxg_class vxg_atom_classify_point(const vxg_atom *a, const double p[3]) {
-  const double ax[3] = {fabs(p[0]), fabs(p[1]), fabs(p[2])};
-  if (a->kind == VXG_ATOM_QUADRIC) {
-    /* atom_classify over a box of no extent: the range collapses to the value, widened by
-       the same allowance; no gradient needed */
-    double w = ROUND_MARGIN * quadric_slack(a->q, ax), f = quadric_value(a->q, p);
-    return f - w > 0 ? VXG_OUTSIDE : (f + w <= 0 ? VXG_INSIDE : VXG_MIXED);
-  }
-  static const double zero[3] = {0, 0, 0};
-  return atom_classify(a, p, zero, ax);
-}
-
-
 double vxg_atom_eval_bounded(const vxg_atom *a, const double p[3], double bound, double grad[3]) {
   if (a->kind != VXG_ATOM_MESH || !a->mesh) {
     return vxg_atom_eval(a, p, grad);

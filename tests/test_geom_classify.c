@@ -432,47 +432,6 @@ static void test_classify_touching_boxes_never_contradict_corners(void **state) 
 }
 
 
-// a point classified on its own (vxg_atom_classify_point) gets the class of a box of no
-// extent about it, and never contradicts the point test: points near planes, spheres, tori
-// and general quadrics, to within a few rounding units of their surfaces
-static void test_classify_point_is_the_zero_box(void **state) {
-  (void)state;
-  vxc_rng r = {4711};
-  static const double zero[3] = {0, 0, 0};
-  long decided = 0, mixed = 0;
-  const vxg_prim_kind kinds[4] = {VXG_HALFSPACE, VXG_SPHERE, VXG_TORUS, VXG_QUADRIC};
-  for (int cells = 0; cells < 200; cells++) {
-    vxg_cell *c = new_cell();
-    double s = pow(10, urand(&r, -2, 1));
-    one_prim(&r, c, s, 0, kinds[cells % 4]);
-    vxg_posed_cell pc;
-    vxg_xform to;
-    pose_randomly(&r, c, s, &pc, &to);
-    for (int k = 0; k < 2000; k++) {
-      double x[3];
-      near_surface(&r, &pc, to.t, s, x);
-      for (int a = 0; a < 3; a++) {
-        x[a] *= 1 + urand(&r, -8, 8) * DBL_EPSILON * (k % 2 ? 1 : 1e6);
-      }
-      for (int i = 0; i < pc.natom; i++) {
-        vxg_class cp = vxg_atom_classify_point(&pc.atom[i], x);
-        assert_int_equal(cp, vxg_atom_classify(&pc.atom[i], x, zero));
-        if (cp == VXG_MIXED) {
-          mixed++;
-          continue;
-        }
-        decided++;
-        double f = vxg_atom_eval(&pc.atom[i], x, NULL);
-        assert_true(cp == VXG_INSIDE ? f <= 0 : f > 0);
-      }
-    }
-    free(c);
-  }
-  print_message("points: %ld decided, %ld within rounding\n", decided, mixed);
-  assert_true(decided > 100000 && mixed > 1000);
-}
-
-
 // a box whose corners are all inside the grooved block but which spans the groove is MIXED
 static void test_classify_box_over_groove_is_mixed(void **state) {
   (void)state;
@@ -648,7 +607,6 @@ int main(void) {
       cmocka_unit_test(test_classify_hyperboloid_never_contradicts_points),
       cmocka_unit_test(test_classify_touching_boxes_never_contradict_corners),
       cmocka_unit_test(test_classify_box_over_groove_is_mixed),
-      cmocka_unit_test(test_classify_point_is_the_zero_box),
       cmocka_unit_test(test_classify_sphere_bound_is_tight),
       cmocka_unit_test(test_atom_transform_preserves_values),
       cmocka_unit_test(test_atom_curvature_bound_holds),

@@ -8,9 +8,6 @@
  *    volume inside its bracket within 2e-3, in fewer than 450 boxes (609 without the cut);
  *  - boxes beyond the region's box, dropped before any atom: none holds a sampled point of
  *    both cells, and the atoms alone put none INSIDE both;
- *  - a point of the region found in a MIXED box (voxel/witness.c) lies in the box and in
- *    both cells by the point test, and is found in at least half the boxes about a ball's cap
- *    where sampling finds the region;
  *  - leaves integrated in a row (their clips re-clipped from the last leaf's records) give
  *    bit for bit what each gives with the records dropped; about rods and balls in bores, a
  *    leaf is dropped or kept alike, bit for bit, with its first test (pair_apart) or without;
@@ -386,50 +383,6 @@ static void test_beyond_region_box(void **state) {
 }
 
 
-// MIXED boxes about the same cases, and about a ball on a table under the fixed leaf: a
-// point vxv_box_holds_region finds lies in the box and in both cells (the point test), so
-// vxv_box_empty's proof could not succeed there; it finds one in most boxes the sampling
-// finds the region in about the cap
-static void test_witness_in_the_region(void **state) {
-  fixture *f = *state;
-  vxc_rng g = {0x6a09e667f3bcc908ULL};
-  int found = 0, meets = 0, found_cap = 0, meets_cap = 0;
-  for (int it = 0; it < 12; it++) {
-    int kind = it % 3;
-    double cl[3], ext[3], c[3];
-    vxg_xform w;
-    vxv_query q;
-    vxg_posed_cell pc[2];
-    region_query(f, &g, it, 200, it % 2 == 0, &q, pc, &w, cl, ext);
-    double emax = fmax(ext[0], fmax(ext[1], ext[2]));
-    for (int k = 0; k < 400; k++) {
-      double h = emax * exp(vxc_rng_uniform(&g, log(1.0 / 64), log(4.0))), x[3];
-      vxv_box bx;
-      if (!mixed_box_near(&g, &q, &w, cl, ext, h, c, &bx)) {
-        continue;
-      }
-      int in = box_meets_both(&g, pc, c, h);
-      meets += in;
-      if (kind == 0 && it % 2 == 0) {
-        meets_cap += in;
-      }
-      if (!vxv_box_holds_region(&q, &bx, x)) {
-        continue;
-      }
-      found++;
-      found_cap += kind == 0 && it % 2 == 0;
-      for (int j = 0; j < 3; j++) {
-        assert_true(fabs(x[j] - c[j]) <= h);
-      }
-      assert_true(vxg_posed_cell_contains(&pc[0], x) && vxg_posed_cell_contains(&pc[1], x));
-    }
-  }
-  fprintf(stderr, "# witnesses in %d MIXED boxes (%d hold a sampled point); ball's cap along the axes: %d (%d)\n",
-          found, meets, found_cap, meets_cap);
-  assert_true(found > 0 && 2 * found_cap >= meets_cap);
-}
-
-
 // leaves about a ball's cap, a cube's edge (two table planes cut its leaves) and a ball in a
 // bore, integrated in a row on one thread (their bases and curved clips re-clipped from the
 // last leaf's records, voxel/leaf.c) give bit for bit what each gives with every record
@@ -568,7 +521,6 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_region_cut_sound, setup, teardown),
       cmocka_unit_test_setup_teardown(test_region_cut_shallow_cap, setup, teardown),
       cmocka_unit_test_setup_teardown(test_beyond_region_box, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_witness_in_the_region, setup, teardown),
       cmocka_unit_test_setup_teardown(test_leaf_records_give_the_clips_bits, setup, teardown),
       cmocka_unit_test_setup_teardown(test_leaf_apart_test_changes_no_figure, setup, teardown),
   };

@@ -363,7 +363,6 @@ typedef struct vxv_thread {
   vxv_cpchain schain;           /* third_order's clip of one slab's bottom (leaf.c) */
   vxv_cpchain echain;           /* the exact clips of the box into cbase (leaf.c) */
   unsigned long long box_id;    /* names the box cterm holds for echain: its half-extents */
-  int witness, witness_idle;    /* vxv_box_empty's account of its searches for a point (leaf.c) */
   int apart, apart_idle;        /* the leaves' account of their first test, pair_apart (leaf.c) */
   double box_e[3];
   unsigned long long leaf_id;   /* counts the cbase built, naming their positions */
@@ -545,12 +544,6 @@ int vxv_box_inexact(const vxv_query *q, const vxv_box *b);
  * th->cterm. 0 when not decided (one MIXED atom, a mesh atom, no bounds, a capacity
  * exceeded). */
 int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b);
-/* 1 when the classified MIXED box b certainly holds a point of the region (witness.c): p,
- * query frame, found from b's part in the region's box (or the region's box's centre) along
- * the atoms' tangent planes, certified inside every cell by the atoms' classification with
- * its rounding allowance. vxv_box_empty is then 0 (its proof cannot succeed). 0 when none is
- * found, or a mesh atom is MIXED (p unspecified). */
-int vxv_box_holds_region(const vxv_query *q, const vxv_box *b, double p[3]);
 /* The children kid[0 .. nk) of box b that lie beyond one of the superset half-spaces that
  * vxv_box_empty found for b on th (the last box it tested, with two or more MIXED atoms of
  * no mesh), by a margin beyond their rounding, as a mask (bit k: kid[k]): they hold none of

@@ -1890,27 +1890,6 @@ static int upper_empty(vxv_thread *th, const vxv_box *b, const vxv_hs *hs, int n
 }
 
 
-/* The search for a point of the region (vxv_box_holds_region) costs about a third to a fifth
- * of the proof of emptiness it spares: it is made while it is found often enough (th->witness,
- * up 3 a find, down 2 a miss: about two finds in five), else on every 8th box only, to learn
- * when it is found again. The figures never depend on it, only the work. */
-#define WITNESS_CAP 64
-#define WITNESS_PROBE 8
-
-static int witness_pays(vxv_thread *th) {
-  return th->witness >= 0 || ++th->witness_idle % WITNESS_PROBE == 0;
-}
-
-
-static int box_witnessed(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
-  double p[3];
-  int found = vxv_box_holds_region(q, b, p);
-  th->witness += found ? 3 : -2;
-  th->witness = th->witness > WITNESS_CAP ? WITNESS_CAP : th->witness < -WITNESS_CAP ? -WITNESS_CAP : th->witness;
-  return found;
-}
-
-
 /* Half-spaces upper_witness takes at most, its active-set steps, and its margin (relative to
  * the box's longest half-edge, as upper_offset's): far beyond the clips' rounding. */
 #define WITNESS_MAX 24
@@ -2103,9 +2082,6 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
   }
   if (nmixed < 2) {
     return 0; /* one surface crossing the box: the classification already says MIXED */
-  }
-  if (witness_pays(th) && box_witnessed(q, th, b)) {
-    return 0; /* a point of the region in it: no proof of emptiness can succeed */
   }
   /* the leaf's own half-spaces; their upper offsets bound supersets of the atoms' insides */
   int ng, lo_empty, nlin, nplanes;
