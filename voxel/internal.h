@@ -702,9 +702,6 @@ int vxv_box_region_outside(const vxv_query *q, const vxv_box *b);
  * region, whatever its atoms' classes (a box inside both cells lies inside both cells' boxes,
  * which the region's box holds, widened), so vxv_box_classify drops it before any atom. */
 int vxv_box_beyond_region(const vxv_query *q, const vxv_box *b);
-/* The box b cut to the region's box (q->rlo, rhi): its centre c and half-extents e; 0 when b
- * lies beyond it. */
-int vxv_box_region_part(const vxv_query *q, const vxv_box *b, double c[3], double e[3]);
 /* Finds the pairs of curved quadric atoms, one of each of the query's two cells, whose kept
  * sides' quadratic parts nearly cancel, and combines them (q->rad; none under the rtol rules
  * or with parent_est: vxv_region_init first). */

@@ -389,7 +389,7 @@ int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
   if (!t) {
     return 0;
   }
-  /* a MIXED plane across the axis, within RING_DEG of square to it */
+  /* a MIXED plane across the axis, within 20 degrees of square to it (RING_COS) */
   static const double ez[3] = {0, 0, 1};
   double u[3];
   vxg_xform_vector_inv(&t->to_local, ez, u);
@@ -2105,8 +2105,8 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
  * budget, 0 (the leaf unchanged). */
 static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *hs, int nh,
                            vxv_leaf *l) {
-  if (!q->rtol_rule || q->certified || nh > VXG_RB_MAX_PLANES + 1) {
-    return 0;
+  if (nh > VXG_RB_MAX_PLANES + 1) {
+    return 0; /* the rule's other conditions: vxv_box_revolution, its caller's */
   }
   int jt = -1;
   for (int j = 0; j < nh; j++) {

@@ -103,11 +103,6 @@ static int region_part(const vxv_query *q, const vxv_box *b, double c[3], double
 }
 
 
-int vxv_box_region_part(const vxv_query *q, const vxv_box *b, double c[3], double e[3]) {
-  return region_part(q, b, c, e) != 0;
-}
-
-
 int vxv_box_beyond_region(const vxv_query *q, const vxv_box *b) {
   double c[3], e[3];
   return q->region_cut && region_part(q, b, c, e) == 0;
