@@ -202,6 +202,7 @@ static vxc_status engine_options(const vxc_query_options *o, vxv_options *v, vxc
   v->max_bytes = o->max_bytes;
   v->threads = o->threads;
   v->closed_form = o->closed_form != 0;
+  v->linear_leaves = o->linear_leaves != 0;
   v->stop = o->stop;
   return VXC_OK;
 }
@@ -402,6 +403,7 @@ static vxc_status measure_pair(vxc_query *q, const vxg_solid *sa, int ia, const 
   }
   pm->boxes = r.boxes;
   pm->leaves = r.leaves;
+  pm->quadrature_leaves = r.quadrature_leaves;
   pm->level = r.depth;
   pm->leaf_min = r.leaf_size_min;
   pm->closed_form = r.closed_form;

@@ -62,6 +62,12 @@ typedef struct vxc_query_options {
                           by their error estimates, when within the asked rtol (a fixed
                           voxel: 1e-6 of V; not with `certified`); 0: always by the octree
                           (1) */
+  int linear_leaves;   /* 1: every octree leaf by its linearised surfaces (the octree's own
+                          voxels, as a picture of the region wants); 0: a leaf crossed by no
+                          curved surface but a rod and a bore of the two cells, their axes
+                          within 20 degrees, or (rtol rule) a torus and a plane, is integrated
+                          by quadrature about the axis (quadrature_leaves; not with
+                          `certified`) (0) */
   const volatile sig_atomic_t *stop; /* NULL, or a flag the caller may set from another
                           thread or a signal handler: a query under way then ends within
                           about a millisecond and returns VXC_ERR_STOPPED, its figures
@@ -104,7 +110,8 @@ typedef struct vxc_pair_metrics {
                                   overlap is thin along it and it lies within 3 degrees of
                                   normal_geo, else blended into the guess (lib/README.md,
                                   section 3) */
-  double volume_lo, volume_hi; /* certified bracket of the true V, m^3 */
+  double volume_lo, volume_hi; /* certified bracket of the true V, m^3 (but for closed_form 2
+                                  and quadrature_leaves) */
   double error_estimate;       /* estimate of |V - true V|, m^3: the octree leaves' coarse
                                   against fine differences (the bracket's width where no
                                   finer level ran, as with a fixed voxel; 0 when exact) */
@@ -144,6 +151,10 @@ typedef struct vxc_pair_metrics {
                                   vxc_patch) */
   double area;                 /* contact area estimate A_c (area vector length), m^2 */
   long long boxes, leaves;     /* work: boxes classified, boundary leaves integrated */
+  long long quadrature_leaves; /* of those leaves, integrated by quadrature about an axis (a
+                                  rod in a bore, a torus on a plane: the revolution rule,
+                                  voxel/README.md): their share of the bracket is the
+                                  quadrature's estimated error, not certified */
   int level;                   /* deepest octree level */
   int capped;                  /* 1 when the work or memory cap stopped refinement before
                                   the options' rtol or voxel was reached: the result is

@@ -9,6 +9,8 @@
  *    reference, nothing capped.
  *  - The certified rule on eight seeded tori (third-order torus leaves): brackets at most
  *    1e-3 V wide holding the reference.
+ *  - Rods against their hole's wall: the two references, and the revolution rule's one leaf
+ *    under both rules within 2e-6 of them.
  *  - The peer set (cx_peer) by both rules at rtol 1e-3: within rtol, the bracket holding
  *    the closed form and, certified, at most rtol V wide, in under a million boxes (the
  *    finite cylinder lying along x took 2e7 and stopped 5% wide when a threshold below
@@ -20,6 +22,18 @@
 
 #define SEED 2026
 #define NCASE (4 * CX_FAMILIES)
+
+// The case's volume: its closed form (*slack 1e-9) or else the chord reference
+// (CX_REF_SLACK).
+static double reference(const cx_case *c, double *slack) {
+  double V = cx_closed_form(c);
+  *slack = 1e-9;
+  if (isnan(V)) {
+    V = cx_reference(c, CX_REF_RTOL, NULL);
+    *slack = CX_REF_SLACK;
+  }
+  return V;
+}
 
 static int setup(void **state) {
   (void)state;
@@ -53,12 +67,12 @@ static void test_corpus_references_agree(void **state) {
   assert_true(checked >= 6);
 }
 
-// The next torus lying flat of the corpus of SEED after case *i (start at -1): 1 with *c, its
-// volume by Pappus *cf and its solids, 0 when none in the first 400 of its family.
+// The next torus lying flat of the corpus of SEED when it had ten families, after case *i
+// (start at -1): 1 with *c, its volume by Pappus *cf and its solids, 0 when none in the first
+// 400 of its family (the cases test_corpus_flat_torus measured).
 static int next_flat_torus(int *i, cx_case *c, double *cf, vxc_solid **a, vxc_solid **b) {
-  for (*i = *i < 0 ? CX_FAMILIES - 1 : *i + CX_FAMILIES; *i < 400 * CX_FAMILIES;
-       *i += CX_FAMILIES) {
-    cx_make(SEED, *i, c);
+  for (*i = *i < 0 ? CX_FAM_TORUS : *i + 10; *i < 400 * 10; *i += 10) {
+    cx_make_family(SEED, *i, CX_FAM_TORUS, c);
     *cf = cx_closed_form(c);
     if (*cf > 0) {
       assert_int_equal(cx_solids(c, a, b, NULL), VXC_OK);
@@ -116,11 +130,11 @@ static void test_corpus_flat_torus(void **state) {
   vxc_query_free(q);
 }
 
-// Case i of the bench's corpus (seed 1) at rtol 1e-3 (octree_volume): its error relative to
-// its closed form, *leaves its leaves.
+// Case i of the bench's corpus of ten families (seed 1) at rtol 1e-3 (octree_volume): its
+// error relative to its closed form, *leaves its leaves.
 static double bench_case_error(int i, long long *leaves) {
   cx_case c;
-  cx_make(1, i, &c);
+  cx_make_family(1, i, i % 10, &c);
   double cf = cx_closed_form(&c);
   assert_true(cf > 0);
   vxc_query *q = NULL;
@@ -186,6 +200,90 @@ static void test_corpus_ball_in_hole_reference(void **state) {
   vxc_query_free(q);
 }
 
+// the rod family's two references agree: its chords along the hole's axis and, aligned, the
+// closed form of its section's crescent, to 1e-9; tilted, the certified octree's bracket (a
+// third method, with no quadrature) holds the chords' value
+static void test_corpus_rod_references(void **state) {
+  (void)state;
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  int aligned = 0, tilted = 0;
+  for (int k = 0; k < 16; k++) {
+    cx_case c;
+    cx_make(SEED, CX_FAM_ROD + k * CX_FAMILIES, &c);
+    double V = cx_reference(&c, CX_REF_RTOL, NULL), cf = cx_closed_form(&c);
+    assert_true(V > 0);
+    if (c.aligned) {
+      assert_true(fabs(cf - V) <= 1e-9 * V);
+      aligned++;
+      continue;
+    }
+    vxc_solid *a, *b;
+    assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.closed_form = 0;
+    o.rtol = 1e-3;
+    o.certified = 1;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, a, &c.s[0].pose, b, &c.s[1].pose, &o, NULL, NULL, &m, NULL),
+                     VXC_OK);
+    assert_true(m.pair[0].volume_lo <= V * (1 + CX_REF_SLACK) &&
+                V * (1 - CX_REF_SLACK) <= m.pair[0].volume_hi);
+    vxc_solid_free(a);
+    vxc_solid_free(b);
+    tilted++;
+  }
+  assert_true(aligned >= 3 && tilted >= 3);
+  vxc_query_free(q);
+}
+
+// a rod against its hole's wall, fast paths off, under the rtol rule at 1e-3 and under a fixed
+// leaf of a tenth of the hole's radius: the revolution rule integrates the region about the
+// hole's axis as one leaf by quadrature, within 2e-6 of the reference (1e-6 asked of the fixed
+// leaf, and the reference's own slack), its bracket holding the reference; with linear_leaves
+// the octree's own leaves instead
+static void test_corpus_rod_revolution(void **state) {
+  (void)state;
+  vxc_query *q = NULL;
+  assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
+  for (int k = 0; k < 16; k++) {
+    cx_case c;
+    cx_make(SEED, CX_FAM_ROD + k * CX_FAMILIES, &c);
+    double slack, V = reference(&c, &slack);
+    vxc_solid *a, *b;
+    assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
+    for (int fixed = 0; fixed < 2; fixed++) {
+      vxc_query_options o;
+      vxc_query_options_default(&o);
+      o.closed_form = 0;
+      o.rtol = fixed ? 0 : 1e-3;
+      o.voxel = fixed ? 0.1 * c.size : 0;
+      vxc_metrics m;
+      assert_int_equal(vxc_query_run(q, a, &c.s[0].pose, b, &c.s[1].pose, &o, NULL, NULL, &m, NULL),
+                       VXC_OK);
+      assert_true(fabs(m.volume - V) <= 2e-6 * V);
+      assert_int_equal(m.pair[0].leaves, 1);
+      assert_int_equal(m.pair[0].quadrature_leaves, 1);
+      assert_true(m.pair[0].volume_lo <= V * (1 + 2e-6) && V * (1 - 2e-6) <= m.pair[0].volume_hi);
+      assert_false(m.capped);
+    }
+    /* with linear_leaves, the octree's own leaves: many, none by quadrature, within 3 rtol */
+    vxc_query_options o;
+    vxc_query_options_default(&o);
+    o.closed_form = 0;
+    o.linear_leaves = 1;
+    vxc_metrics m;
+    assert_int_equal(vxc_query_run(q, a, &c.s[0].pose, b, &c.s[1].pose, &o, NULL, NULL, &m, NULL),
+                     VXC_OK);
+    assert_true(m.pair[0].leaves > 1 && m.pair[0].quadrature_leaves == 0);
+    assert_true(fabs(m.volume - V) <= 3e-3 * V || m.capped);
+    vxc_solid_free(a);
+    vxc_solid_free(b);
+  }
+  vxc_query_free(q);
+}
+
 static void run_rule(double rtol) {
   vxc_query *q = NULL;
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
@@ -193,11 +291,7 @@ static void run_rule(double rtol) {
   for (int i = 0; i < NCASE; i++) {
     cx_case c;
     cx_make(SEED, i, &c);
-    double V = cx_closed_form(&c), slack = 1e-9;
-    if (isnan(V)) {
-      V = cx_reference(&c, CX_REF_RTOL, NULL);
-      slack = CX_REF_SLACK;
-    }
+    double slack, V = reference(&c, &slack);
     assert_true(V > 0);
     vxc_solid *a, *b;
     assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
@@ -227,7 +321,7 @@ static void run_rule(double rtol) {
   vxc_query_free(q);
 }
 
-// the default rule at rtol 1e-3 on 40 seeded contacts of the ten families
+// the default rule at rtol 1e-3 on 44 seeded contacts of the eleven families
 static void test_corpus_rtol_1e3(void **state) {
   (void)state;
   run_rule(1e-3);
@@ -283,12 +377,8 @@ static void test_corpus_torus_certified(void **state) {
   assert_int_equal(vxc_query_create(NULL, &q, NULL), VXC_OK);
   for (int k = 0; k < 8; k++) {
     cx_case c;
-    cx_make(SEED, CX_FAMILIES - 1 + k * CX_FAMILIES, &c);
-    double V = cx_closed_form(&c), slack = 1e-9;
-    if (isnan(V)) {
-      V = cx_reference(&c, CX_REF_RTOL, NULL);
-      slack = CX_REF_SLACK;
-    }
+    cx_make(SEED, CX_FAM_TORUS + k * CX_FAMILIES, &c);
+    double slack, V = reference(&c, &slack);
     vxc_solid *a, *b;
     assert_int_equal(cx_solids(&c, &a, &b, NULL), VXC_OK);
     vxc_query_options o;
@@ -320,6 +410,8 @@ int main(void) {
       cmocka_unit_test(test_corpus_shallow_strip),
       cmocka_unit_test(test_corpus_torus_certified),
       cmocka_unit_test(test_corpus_ball_in_hole_reference),
+      cmocka_unit_test(test_corpus_rod_references),
+      cmocka_unit_test(test_corpus_rod_revolution),
       cmocka_unit_test(test_corpus_rtol_1e3),
       cmocka_unit_test(test_corpus_rtol_1e4),
       cmocka_unit_test(test_corpus_peer),

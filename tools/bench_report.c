@@ -278,7 +278,7 @@ int bench_report(const char *path, int quick, const char *only, int corpus,
   int rc2 = section_run(f, 2, peer);
   rc = rc ? rc : rc2;
   rc2 = corpus_section(f, "The validation corpus", "--corpus", corpus, seed,
-                       "seeded random contacts of ten families against closed forms or a "
+                       "seeded random contacts of eleven families against closed forms or a "
                        "chord quadrature");
   rc = rc ? rc : rc2;
   rc2 = corpus_section(f, "Warm and cold queries", "--warm", corpus, seed,

@@ -141,6 +141,7 @@ static int region_coarse(cli_vtk_region *r, const vxc_pair_metrics *p, int k,
   o.voxel = e / CLI_VTK_COARSE;
   o.rtol = 0;
   o.closed_form = 0;
+  o.linear_leaves = 1; /* its voxels, not one leaf integrated about the bore's axis */
   o.region = 1;
   o.patches = 0;
   o.threads = 1;

@@ -699,7 +699,7 @@ const cli_command cli_cmd_bench = {
     "            classified by their centres; x grid@h: its time over the octree's;\n"
     "            x grid@e: the same with the grid refined to the octree's error ('>': it\n"
     "            did not get there within 3e8 cubes, 2e6 for meshes: a lower bound)\n"
-    "--corpus N: the seeded validation corpus (N random contacts over ten families of\n"
+    "--corpus N: the seeded validation corpus (N random contacts over eleven families of\n"
     "shapes, against closed forms or a chord quadrature), per family and rule: the share\n"
     "within rtol and 3 rtol, the worst error, the share of brackets holding the reference,\n"
     "capped queries, and the CPU cost over the oracle (the fastest fixed leaf reaching the\n"

@@ -93,7 +93,8 @@ static void json_pair(const vxc_pair_metrics *p) {
   printf(", \"leaves\": %lld, \"time_ms\": ", p->leaves);
   cli_json_num(stdout, p->time_ms);
   printf(", \"capped\": %s, \"closed_form\": %s, \"quadrature\": %s", p->capped ? "true" : "false",
-         p->closed_form ? "true" : "false", p->closed_form == 2 ? "true" : "false");
+         p->closed_form ? "true" : "false",
+         p->closed_form == 2 || p->quadrature_leaves > 0 ? "true" : "false");
   if (p->patch) {
     printf(", \"patches\": [");
     for (int i = 0; i < p->npatch; i++) {
@@ -180,12 +181,13 @@ static int metrics_run(int argc, char **argv) {
           p->normal_from_mpr ? "the MPR" : "the area-vector", p->normal_geo[0], p->normal_geo[1],
           p->normal_geo[2],
           (p->normal_flags & VXC_NORMAL_DEGENERATE) ? " [degenerate inertia: estimate kept]" : "");
-      printf("    %s%lld boxes, %lld leaves, depth %d%s, %.3g ms\n",
+      printf("    %s%lld boxes, %lld leaves%s, depth %d%s, %.3g ms\n",
              p->closed_form == 2   ? "by quadrature (its error estimated, not certified), "
              : p->closed_form == 1 ? "closed form (exact), "
                                    : "",
-             p->boxes, p->leaves, p->level,
-             p->capped ? " (CAPPED: less accurate than asked)" : "", p->time_ms);
+             p->boxes, p->leaves,
+             p->quadrature_leaves > 0 ? " (by quadrature about an axis: not certified)" : "",
+             p->level, p->capped ? " (CAPPED: less accurate than asked)" : "", p->time_ms);
       for (int k = 0; k < p->npatch; k++) {
         const vxc_patch *c = &p->patch[k];
         printf(
@@ -235,8 +237,8 @@ const cli_command cli_cmd_metrics = {
     "\"inertia\",\n"
     "               \"normal\", \"normal_geo\", \"depth\", \"penetration\", \"penetration_lo\",\n"
     "               \"penetration_hi\", \"radius_of_gyration\", \"area\", \"leaves\", \"time_ms\", "
-    "\"capped\",\n               \"closed_form\" (no octree), \"quadrature\" (of those, by\n"
-    "               quadrature: an estimated error, not certified)}],\n"
+    "\"capped\",\n               \"closed_form\" (no octree), \"quadrature\" (by quadrature,\n"
+    "               the pair or some leaves: an estimated error, not certified)}],\n"
     "               \"total\": {\"capped\", \"volume\",\n"
     "               \"centroid\"}}\n"
     "               Each pair is split into contact patches (its connected parts: the\n"

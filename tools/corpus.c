@@ -250,8 +250,9 @@ static void make_shape(uint64_t *r, int kind, double s, cx_solid *o) {
 /* ---- drawing a case --------------------------------------------------------------------- */
 
 static const char *const family_name[CX_FAMILIES] = {
-    "sphere-table",  "ellipsoid-table", "cylinder-table", "cone-table", "box-table",
-    "sphere-sphere", "ellipsoid-ball",  "ball-in-hole",   "mesh-table",     "torus-table"};
+    "sphere-table", "ellipsoid-table", "cylinder-table", "cone-table",
+    "box-table",    "sphere-sphere",   "ellipsoid-ball", "ball-in-hole",
+    "mesh-table",   "torus-table",     "rod-in-hole"};
 
 /* A against a table: B a wide slab-like box whose top is `depth` above A's lowest point. */
 static void against_table(cx_case *c) {
@@ -300,6 +301,18 @@ static void against_shape(uint64_t *r, cx_case *c) {
   place_along(c, n);
 }
 
+/* A block W by W by H through which runs a hole of radius R along z, turned at random (a
+ * turn that maps axes onto axes when `aligned`). */
+static void holed_block(uint64_t *r, int aligned, double R, double W, double H, cx_solid *blk) {
+  memset(blk, 0, sizeof *blk);
+  blk->nprim = 2;
+  set_prim(&blk->prim[0], CX_BOX, W, W, H);
+  set_prim(&blk->prim[1], CX_CYLINDER, R, 0, 0);
+  blk->prim[1].complement = 1;
+  blk->radius = 0.5 * sqrt(2 * W * W + H * H);
+  cx_random_rotation(r, aligned, blk->pose.q);
+}
+
 /* A ball of radius r inside a block's cylindrical hole of radius R, pressed `depth` into
  * its wall. */
 static void ball_in_hole(uint64_t *r, cx_case *c) {
@@ -309,13 +322,7 @@ static void ball_in_hole(uint64_t *r, cx_case *c) {
     ph = 0.5 * M_PI * (double)(cx_splitmix(r) % 4);
   }
   cx_solid *blk = &c->s[1], *ball = &c->s[0];
-  memset(blk, 0, sizeof *blk);
-  blk->nprim = 2;
-  set_prim(&blk->prim[0], CX_BOX, W, W, Hh);
-  set_prim(&blk->prim[1], CX_CYLINDER, R, 0, 0);
-  blk->prim[1].complement = 1;
-  blk->radius = 0.5 * sqrt(2 * W * W + Hh * Hh);
-  cx_random_rotation(r, c->aligned, blk->pose.q);
+  holed_block(r, c->aligned, R, W, Hh, blk);
   make_shape(r, CX_SPHERE, rb, ball);
   double e[3] = {cos(ph), sin(ph), 0}, cl[3], pl[3];
   for (int k = 0; k < 3; k++) {
@@ -328,21 +335,64 @@ static void ball_in_hole(uint64_t *r, cx_case *c) {
   cx_qrot(blk->pose.q, 0, e, c->dir);
 }
 
+/* A finite cylinder (radius rr, half-length L) in a block's cylindrical hole of radius R, the
+ * clearance R - rr from 0.2% to 10% of R, its axis tilted from the hole's towards the wall
+ * it presses by up to 0.9 of the angle at which its upper end would meet the opposite wall
+ * (0 when aligned), its lower rim `depth` into the wall (a peg against its bore). */
+static void rod_in_hole(uint64_t *r, cx_case *c) {
+  double R = c->size, cl = R * (0.002 + 0.098 * cx_uni(r)), rr = R - cl;
+  double L = R * (0.5 + 1.5 * cx_uni(r)), W = 4 * R, H = 2 * L + 4 * R;
+  double a = c->aligned ? 0 : 0.9 * cx_uni(r) * cl / L;
+  double ph = c->aligned ? 0.5 * M_PI * (double)(cx_splitmix(r) % 4) : 2 * M_PI * cx_uni(r);
+  double zc = 0.5 * R * (2 * cx_uni(r) - 1);
+  cx_solid *blk = &c->s[1], *rod = &c->s[0];
+  holed_block(r, c->aligned, R, W, H, blk);
+  memset(rod, 0, sizeof *rod);
+  rod->nprim = 2;
+  set_prim(&rod->prim[0], CX_CYLINDER, rr, 0, 0);
+  set_prim(&rod->prim[1], CX_SLAB_Z, -L, L, 0);
+  rod->radius = sqrt(rr * rr + L * L);
+  /* in the block's frame: e towards the wall pressed, the rod's axis w = cos a z - sin a e
+     (a turn by a about e x z), its centre delta e + zc z, its lower rim's point along e
+     (the deepest) R + depth from the hole's axis */
+  double e[3] = {cos(ph), sin(ph), 0}, m[3] = {e[1], -e[0], 0};
+  double qt[4] = {cos(0.5 * a), sin(0.5 * a) * m[0], sin(0.5 * a) * m[1], 0};
+  double delta = R + c->depth - L * sin(a) - rr * cos(a), w[3], ctr[3], deep[3];
+  for (int k = 0; k < 3; k++) {
+    w[k] = (k == 2 ? cos(a) : 0) - sin(a) * e[k];
+    ctr[k] = delta * e[k] + (k == 2 ? zc : 0);
+    deep[k] = ctr[k] - L * w[k] + rr * (e[k] + sin(a) * w[k]) / cos(a);
+  }
+  cx_qmul(blk->pose.q, qt, rod->pose.q);
+  cx_qrot(blk->pose.q, 0, ctr, rod->pose.p);
+  cx_qrot(blk->pose.q, 0, deep, c->p_star);
+  cx_qrot(blk->pose.q, 0, e, c->dir);
+}
+
 void cx_make(uint64_t seed, int index, cx_case *c) {
+  cx_make_family(seed, index, index % CX_FAMILIES, c);
+}
+
+void cx_make_family(uint64_t seed, int index, int family, cx_case *c) {
   uint64_t r = seed ^ (0x632be59bd9b4e019ULL * (uint64_t)(index + 1));
   cx_splitmix(&r);
   memset(c, 0, sizeof *c);
-  c->family = index % CX_FAMILIES;
+  c->family = family;
   c->name = family_name[c->family];
   c->aligned = cx_uni(&r) < 0.4;
   c->size = log_uni(&r, 0.01, 1);
   double rel = log_uni(&r, 1e-5, 1e-1);
-  static const int first[CX_FAMILIES] = {CX_SPHERE,    CX_ELLIPSOID, CX_CYLINDER, CX_CONE,
-                                         CX_BOX,       CX_SPHERE,    CX_ELLIPSOID, CX_SPHERE,
-                                         CX_POLY,      CX_TORUS};
+  static const int first[CX_FAMILIES] = {CX_SPHERE, CX_ELLIPSOID, CX_CYLINDER,  CX_CONE,
+                                         CX_BOX,    CX_SPHERE,    CX_ELLIPSOID, CX_SPHERE,
+                                         CX_POLY,   CX_TORUS,     CX_CYLINDER};
   if (c->family == 7) {
     c->depth = rel * c->size * 0.3; /* at most a third of the smallest ball's radius */
     ball_in_hole(&r, c);
+    return;
+  }
+  if (c->family == CX_FAM_ROD) {
+    c->depth = rel * c->size * 0.1; /* at most a tenth of the hole's radius */
+    rod_in_hole(&r, c);
     return;
   }
   make_shape(&r, first[c->family], c->size, &c->s[0]);
@@ -736,17 +786,24 @@ static double inner(chord_ctx *x, double v);
 /* a bound on the chords one reference may cost (a few seconds) */
 #define CX_MAX_EVALS 200000000L
 
-static double adapt(integrand f, chord_ctx *x, double a, double b, double tol, int depth) {
-  double c = 0.5 * (a + b), h = 0.5 * (b - a), k = 0, g = 0;
+/* The 15-point Kronrod value *k and the 7-point Gauss value *g of f over [a, b]. */
+static void gk15(double (*f)(void *, double), void *ctx, double a, double b, double *k, double *g) {
+  double c = 0.5 * (a + b), h = 0.5 * (b - a);
+  *k = *g = 0;
   for (int i = 0; i < 8; i++) {
-    double y = i < 7 ? f(x, c - h * xgk[i]) + f(x, c + h * xgk[i]) : f(x, c);
-    k += wgk[i] * y;
+    double y = i < 7 ? f(ctx, c - h * xgk[i]) + f(ctx, c + h * xgk[i]) : f(ctx, c);
+    *k += wgk[i] * y;
     if (i % 2 == 1) {
-      g += wg[i / 2] * y;
+      *g += wg[i / 2] * y;
     }
   }
-  k *= h;
-  g *= h;
+  *k *= h;
+  *g *= h;
+}
+
+static double adapt(integrand f, chord_ctx *x, double a, double b, double tol, int depth) {
+  double c = 0.5 * (a + b), k, g;
+  gk15((double (*)(void *, double))f, x, a, b, &k, &g);
   /* the outer rule's integrand is itself a quadrature, accurate to inner_tol: differences
      below that noise are not refined (x->floor, per unit length; 0 for the inner rule) */
   double floor = f == inner ? 0 : 4 * x->inner_tol * (b - a);
@@ -913,7 +970,144 @@ static int grow_domain(chord_ctx *x) {
   return changed;
 }
 
+/* ---- the rod family's chords --------------------------------------------------------- */
+
+/* The rod in its hole in the block's frame (the hole's axis z through the origin): its
+ * centre c, unit axis w, radius rr, half-length L; the hole's radius R. Chords run along z,
+ * over the polar plane outside the hole's circle, where the block is solid along the whole
+ * chord: the wall is the domain's edge, not a jump of the integrand. */
+typedef struct rod_ctx {
+  double c[3], w[3], rr, L, R;
+  double phi, rho_out; /* the outer variable while the inner integral runs, and its reach */
+  double tol;          /* the inner integrals' absolute tolerance (per radian) */
+} rod_ctx;
+
+/* The length of the line (x, y, z) over z inside the rod. */
+static double rod_chord(const rod_ctx *g, double x, double y) {
+  double d[3] = {x - g->c[0], y - g->c[1], -g->c[2]}, wz = g->w[2], dw = dot(d, g->w);
+  /* the end faces: |dw + z wz| <= L */
+  double lo = (-g->L - dw) / wz, hi = (g->L - dw) / wz;
+  if (lo > hi) {
+    double t = lo;
+    lo = hi;
+    hi = t;
+  }
+  /* the round face: A z^2 + 2 B z + C <= 0 */
+  double A = 1 - wz * wz, B = d[2] - dw * wz, C = dot(d, d) - dw * dw - g->rr * g->rr;
+  double disc = B * B - A * C;
+  if (disc < 0) {
+    return 0;
+  }
+  if (A > 0) {
+    double q = -(B + copysign(sqrt(disc), B)), z1 = q / A, z2 = q != 0 ? C / q : z1;
+    lo = fmax(lo, fmin(z1, z2));
+    hi = fmin(hi, fmax(z1, z2));
+  } else if (C > 0) {
+    return 0;
+  }
+  return hi > lo ? hi - lo : 0;
+}
+
+/* The largest rho with a chord at angle phi (the rod's section holds the hole's axis, so the
+ * chords' support along the ray is [0, rho_out]). */
+static double rod_reach(const rod_ctx *g, double phi) {
+  double a = 0, b = g->R + sqrt(dot(g->c, g->c)) + g->rr + g->L, cs = cos(phi), sn = sin(phi);
+  for (int k = 0; k < 100 && b - a > 1e-15 * b; k++) {
+    double m = 0.5 * (a + b);
+    *(rod_chord(g, m * cs, m * sn) > 0 ? &a : &b) = m;
+  }
+  return a;
+}
+
+/* rho times the chord at rho = rho_out - (rho_out - R) s^2, times d rho / ds: smooth at
+ * rho_out, where the chord vanishes as a square root. */
+static double rod_inner(void *ctx, double s) {
+  const rod_ctx *g = ctx;
+  double D = g->rho_out - g->R, rho = g->rho_out - D * s * s;
+  return rho * rod_chord(g, rho * cos(g->phi), rho * sin(g->phi)) * 2 * D * s;
+}
+
+static double rod_adapt(double (*f)(void *, double), void *ctx, double a, double b, double tol,
+                        int depth) {
+  double k, e;
+  gk15(f, ctx, a, b, &k, &e);
+  if (fabs(k - e) <= tol || depth >= 30) {
+    return k;
+  }
+  double m = 0.5 * (a + b);
+  return rod_adapt(f, ctx, a, m, tol * M_SQRT1_2, depth + 1) +
+         rod_adapt(f, ctx, m, b, tol * M_SQRT1_2, depth + 1);
+}
+
+/* The integral over rho at phi (0 where the rod does not reach the wall). */
+static double rod_at(rod_ctx *g, double phi) {
+  double reach = rod_reach(g, phi);
+  if (!(reach > g->R)) {
+    return 0;
+  }
+  g->phi = phi;
+  g->rho_out = reach;
+  return rod_adapt(rod_inner, g, 0, 1, g->tol, 0);
+}
+
+/* The outer integrand at phi = mid + half (3 t - t^3) / 2 (smooth where the crescent ends,
+ * its integral vanishing as a power 3/2 there). */
+typedef struct rod_outer_ctx {
+  rod_ctx *g;
+  double mid, half;
+} rod_outer_ctx;
+
+static double rod_outer(void *ctx, double t) {
+  rod_outer_ctx *o = ctx;
+  return rod_at(o->g, o->mid + o->half * (3 * t - t * t * t) / 2) * 1.5 * o->half * (1 - t * t);
+}
+
+/* The end of the crescent's angles from phi_in (inside) towards phi_out, by bisection. */
+static double rod_end(const rod_ctx *g, double phi_in, double phi_out) {
+  for (int k = 0; k < 60; k++) {
+    double m = 0.5 * (phi_in + phi_out);
+    *(rod_reach(g, m) > g->R ? &phi_in : &phi_out) = m;
+  }
+  return 0.5 * (phi_in + phi_out);
+}
+
+static double rod_reference(const cx_case *c, double rtol) {
+  const cx_solid *rod = &c->s[0], *blk = &c->s[1];
+  rod_ctx g;
+  memset(&g, 0, sizeof g);
+  double rel[3] = {rod->pose.p[0] - blk->pose.p[0], rod->pose.p[1] - blk->pose.p[1],
+                   rod->pose.p[2] - blk->pose.p[2]},
+         wr[3], ez[3] = {0, 0, 1}, deep[3];
+  cx_qrot(blk->pose.q, 1, rel, g.c);
+  cx_qrot(rod->pose.q, 0, ez, wr);
+  cx_qrot(blk->pose.q, 1, wr, g.w);
+  for (int k = 0; k < 3; k++) {
+    rel[k] = c->p_star[k] - blk->pose.p[k];
+  }
+  cx_qrot(blk->pose.q, 1, rel, deep);
+  g.rr = rod->prim[0].a[0];
+  g.L = rod->prim[1].a[1];
+  g.R = blk->prim[1].a[0];
+  double pc = atan2(deep[1], deep[0]);
+  double p1 = rod_end(&g, pc, pc - M_PI), p2 = rod_end(&g, pc, pc + M_PI);
+  rod_outer_ctx o = {&g, 0.5 * (p1 + p2), 0.5 * (p2 - p1)};
+  /* a first value at a loose tolerance sets the absolute one */
+  g.tol = 1e-3 * M_PI * g.R * g.R * g.L;
+  double V = rod_adapt(rod_outer, &o, -1, 1, 1e-3 * M_PI * g.R * g.R * g.L, 0);
+  g.tol = 0.1 * rtol * V / (p2 - p1);
+  return rod_adapt(rod_outer, &o, -1, 1, 0.9 * rtol * V, 0);
+}
+
 double cx_reference(const cx_case *c, double rtol, double box[6]) {
+  if (c->family == CX_FAM_ROD) {
+    if (box) { /* the rod's box: a superset of the region for Monte Carlo */
+      for (int k = 0; k < 3; k++) {
+        box[k] = c->s[0].pose.p[k] - c->s[0].radius;
+        box[3 + k] = c->s[0].pose.p[k] + c->s[0].radius;
+      }
+    }
+    return rod_reference(c, rtol);
+  }
   chord_ctx x;
   chord_setup(c, &x);
   /* the scan: the whole square, panels gathering at the contact, a coarse tolerance; it
@@ -1050,6 +1244,16 @@ typedef struct axial {
   double q[3], u[3], rho0, rho1, top, sxy;
 } axial;
 
+/* The 20-point Gauss-Legendre rule: its nodes in (0, 1) (and their negatives) and weights. */
+static const double gx[10] = {0.0765265211334973, 0.2277858511416451, 0.3737060887154195,
+                              0.5108670019508271, 0.6360536807265150, 0.7463319064601508,
+                              0.8391169718222188, 0.9122344282513259, 0.9639719272779138,
+                              0.9931285991850949};
+static const double gw[10] = {0.1527533871307258, 0.1491729864726037, 0.1420961093183820,
+                              0.1316886384491766, 0.1181945319615184, 0.1019301198172404,
+                              0.0832767415767048, 0.0626720483341091, 0.0406014298003869,
+                              0.0176140071391521};
+
 static double axial_area(const axial *x, double a) {
   double rho = x->rho0 + a * x->rho1, hc = x->q[2] + a * x->u[2];
   if (x->sxy < 1e-15) {
@@ -1064,14 +1268,6 @@ static int cmp_dbl(const void *a, const void *b) {
 }
 
 static double axial_volume(const axial *x, double a0, double a1) {
-  static const double gx[10] = {0.0765265211334973, 0.2277858511416451, 0.3737060887154195,
-                                0.5108670019508271, 0.6360536807265150, 0.7463319064601508,
-                                0.8391169718222188, 0.9122344282513259, 0.9639719272779138,
-                                0.9931285991850949};
-  static const double gw[10] = {0.1527533871307258, 0.1491729864726037, 0.1420961093183820,
-                                0.1316886384491766, 0.1181945319615184, 0.1019301198172404,
-                                0.0832767415767048, 0.0626720483341091, 0.0406014298003869,
-                                0.0176140071391521};
   /* breakpoints: delta = 0 and delta = 2 rho, delta linear in a */
   double br[4] = {a0, a1, a0, a0};
   int nb = 2;
@@ -1196,6 +1392,30 @@ static double polyhedral_case(const cx_case *c) {
   return rc == 0 ? m.m0 : NAN;
 }
 
+/* An aligned rod in its hole (rod_in_hole): its length times the crescent of its section
+ * (radius rr, centre delta from the hole's axis) beyond the hole's circle (radius R), in
+ * polar angle phi about the hole's axis: half the integral of rho(phi)^2 - R^2 out to the
+ * rod's circle, rho = delta cos phi + sqrt(rr^2 - delta^2 sin^2 phi), over |phi| < phi0
+ * where the circles cross; the integrand vanishes linearly there, so Gauss-Legendre
+ * panels converge. rho - R is summed from small terms (no cancellation at small depths). */
+static double rod_hole_volume(const cx_case *c) {
+  double R = c->s[1].prim[1].a[0], rr = c->s[0].prim[0].a[0], L = c->s[0].prim[1].a[1];
+  double cl = R - rr, depth = c->depth, delta = R + depth - rr;    /* as rod_in_hole places it */
+  double omc = depth * (2 * R - 2 * cl - depth) / (2 * R * delta); /* 1 - cos phi0 */
+  double phi0 = 2 * asin(sqrt(0.5 * omc)), A = 0;
+  for (int p = 0; p < 64; p++) {
+    double m = -phi0 + (2 * p + 1) * phi0 / 64, h = phi0 / 64;
+    for (int i = 0; i < 10; i++) {
+      for (int sg = -1; sg <= 1; sg += 2) {
+        double ph = m + sg * h * gx[i], sn = sin(ph), b = delta * delta * sn * sn;
+        double over = delta * cos(ph) - cl - b / (sqrt(rr * rr - b) + rr); /* rho - R */
+        A += h * gw[i] * 0.5 * over * (over + 2 * R);
+      }
+    }
+  }
+  return 2 * L * A;
+}
+
 /* the lens of two balls of radii r1, r2 whose centres are D apart */
 static double lens(double r1, double r2, double D) {
   if (D >= r1 + r2) {
@@ -1223,8 +1443,10 @@ double cx_closed_form(const cx_case *c) {
                      c->s[1].pose.p[2] - a->pose.p[2]};
       return lens(a->prim[0].a[0], c->s[1].prim[0].a[0], sqrt(dot(D, D)));
     }
-    case 9:
+    case CX_FAM_TORUS:
       return flat_torus(c);
+    case CX_FAM_ROD:
+      return c->aligned ? rod_hole_volume(c) : NAN;
     default:
       return NAN;
   }

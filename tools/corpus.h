@@ -1,11 +1,12 @@
 /* corpus.h: the validation corpus of `vxc bench --corpus` and tests/test_corpus.c: seeded
  * random contacts over every family of shapes (spheres, ellipsoids, boxes, finite cylinders,
- * capped cones, a block with a cylindrical hole, a convex mesh, tori), posed axis-aligned
+ * capped cones, a block with a cylindrical hole holding a ball or a rod, a convex mesh,
+ * tori), posed axis-aligned
  * or generic, sized from 1 cm to 1 m and sunk 1e-5 to 1e-1 of their size, with reference
  * volumes computed here by an independent method (corpus.c): the overlap's chord along
  * parallel rays, each the exact length of the ray's interval inside both solids (roots of
- * the primitives' quadrics, and of a torus's quartic), integrated over the rays' plane by nested adaptive
- * Gauss-Kronrod quadrature; and a Monte Carlo estimate (points classified one by one) to
+ * the primitives' quadrics, and of a torus's quartic), integrated over the rays' plane by nested
+ * adaptive Gauss-Kronrod quadrature; and a Monte Carlo estimate (points classified one by one) to
  * cross-check that reference. Plain C and the public API only. */
 #ifndef VXC_CORPUS_H
 #define VXC_CORPUS_H
@@ -43,7 +44,9 @@ typedef struct cx_solid {
   double radius; /* a bound on |x - pose.p| over the solid, m */
 } cx_solid;
 
-#define CX_FAMILIES 10
+#define CX_FAMILIES 11
+#define CX_FAM_TORUS 9 /* a torus on the table */
+#define CX_FAM_ROD 10  /* a rod in a block's hole, against its wall */
 
 /* One contact of the corpus. */
 typedef struct cx_case {
@@ -63,8 +66,11 @@ int cx_mesh_init(void);
 void cx_mesh_free(void);
 
 /* Case `index` of the corpus drawn from `seed` (the same pair always gives the same
- * case). */
+ * case): of family index % CX_FAMILIES, its numbers drawn from (seed, index). */
 void cx_make(uint64_t seed, int index, cx_case *c);
+/* The case of `family` drawn from (seed, index): a case of a corpus that had fewer families
+ * (case 762 of seed 1 when there were 10 is cx_make_family(1, 762, 762 % 10)). */
+void cx_make_family(uint64_t seed, int index, int family, cx_case *c);
 
 #define CX_PEERS 6
 
@@ -90,7 +96,8 @@ double cx_reference(const cx_case *c, double rtol, double box[6]);
  * the lens, the finite cylinder and the capped cone (their axial sections, circular
  * segments, summed by Gauss-Legendre between the kinks), the box and the mesh (their
  * triangles cut by the table's plane, exactly), a torus lying flat (Pappus: its ring of the
- * tube's circular segments); NAN for the others. */
+ * tube's circular segments), an aligned rod in its hole (its length times its section's
+ * crescent, by Gauss-Legendre in the angle about the hole's axis); NAN for the others. */
 double cx_closed_form(const cx_case *c);
 
 /* A Monte Carlo estimate of the overlap's volume from n points drawn from `seed` in `box`

@@ -37,7 +37,8 @@
 #define VXV_ACC_AREA 12
 #define VXV_ACC_EST 15  /* the leaves' error estimates, summed in absolute value */
 #define VXV_ACC_PGAP 16 /* the leaves' planar enclosures' widths (vxv_leaf.pgap) */
-#define VXV_ACC_N 17
+#define VXV_ACC_QUAD 17 /* the leaves integrated by quadrature (vxv_leaf.quad), a count */
+#define VXV_ACC_N 18
 
 /* Deepest level a box may reach below the root grid, and the DFS stack that needs. */
 #define VXV_MAX_LEVEL 40
@@ -59,6 +60,9 @@ typedef struct vxv_qcell {
   unsigned char comp[VXG_MAX_PRIMS];
   uint64_t comp_atoms;            /* atoms of complemented primitives */
   uint64_t tori;                  /* torus atoms of plain primitives (leaf.c, the revolution
+                                     rule) */
+  uint64_t axial;                 /* the round faces of cylinders and cones (a cone's first
+                                     atom): a rod or, complemented, a bore (the revolution
                                      rule) */
   uint64_t costly;                /* atoms whose classification is a search (meshes): done last */
   uint64_t planar;                /* convex mesh atoms of plain primitives: a leaf may replace each
@@ -84,7 +88,7 @@ typedef struct vxv_box {
 typedef struct vxv_leaf {
   vxv_box b;
   double m[10];   /* m0, m1, m2 of the clipped polyhedron about b.c */
-  double lo, hi;  /* certified volumes of the leaf */
+  double lo, hi;  /* certified volumes of the leaf (but for quad) */
   double pgap;    /* the width of the planar enclosures' bracket (the lower and upper
                      polyhedra), which lo and hi may narrow (leaf.c, third_order): what the
                      estimate rule shares its differences by */
@@ -100,6 +104,9 @@ typedef struct vxv_leaf {
                      none yet) */
   int made;       /* the round whose split of its parent made it (0: none) */
   int exact;      /* 1: integrated exactly (no linearised surface): never split */
+  int quad;       /* 1: integrated by quadrature about an axis (leaf.c, the revolution rule;
+                     also exact): lo and hi its estimate's bracket cut to the polyhedra's,
+                     not certified */
   int order3;     /* 1: its curved surfaces are one or two quadrics or tori, on their mean planes
                      (leaf.c): its value's error falls as h^5 rather than the planar
                      enclosures' h^4; with a bracket, also one third_order narrowed */
@@ -135,8 +142,12 @@ typedef struct vxv_query {
   double tau;     /* rtol rule: a leaf whose weight (vxv_leaf_weight) exceeds tau is split */
   int round;
   int certified; /* 1: rounds are driven by the leaves' gaps, 0: by their error estimates */
+  int revolution; /* 1: the revolution rule may take leaves (not certified, not
+                     vxv_options.linear_leaves) */
   double rtol;   /* the rtol rule's tolerance (vxv_options.rtol) */
   int nflush;    /* pairs of coincident surfaces kept on opposite sides (flush.c) */
+  int quad_bounds;    /* 1: a revolution leaf's bounds are its quadrature's box of its region
+                         (vxv_options.loose_bounds 0): a few times its sums' cost */
   int bounds;         /* 1: the leaves' region bounds (vxv_leaf.rb) are computed, for a
                          visitor; 0: no one reads them (the box's own) */
   int planar_bracket; /* vxv_options.planar_bracket, under the fixed-leaf rule without
@@ -475,6 +486,9 @@ void vxv_ws_free(vxv_workspace *ws, void *p, size_t size);
 /* Grows *p (an array of *cap elements of `elem` bytes) to hold at least `need`; thread-safe
  * against the memory cap. Returns 0, or -1 (cap or allocation failure; *p unchanged). */
 int vxv_ws_grow(vxv_workspace *ws, void **p, size_t *cap, size_t need, size_t elem);
+/* Frees the threads' leaf buffers when the workspace holds more than half of max_bytes (a
+ * query's start): what an earlier query kept does not count against this one's cap. */
+void vxv_ws_trim(vxv_workspace *ws);
 /* Gives threads 0 .. nt - 1 their caches of mesh gathers (VXV_GATHER_SLOTS each) unless they
  * have one; a thread whose cache would take more than an eighth of the memory cap, pass the
  * cap or be refused by the allocator goes without (a cache only saves work). */
@@ -556,10 +570,16 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b);
 /* vxv_box_planar, and no complemented primitive with several MIXED atoms (which the BSP does
  * not take): a leaf of b is exact once few enough triangles come near it. */
 int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
-/* 1 when, under the rtol rule (not certified), b's only curved MIXED atom is a torus's in a
- * primitive that is not complemented, and no mesh atom is MIXED: a leaf of b is integrated
- * about the torus's axis (leaf.c, the revolution rule) and counted exact. */
+/* The revolution rule's reach over b (q->revolution; no mesh atom MIXED): 1
+ * under the rtol rule when b's only curved MIXED atom is a torus's in a primitive that is not
+ * complemented, with a MIXED plane within 20 degrees of square to its axis; 2 under either
+ * rule when its only curved MIXED atoms are a rod (a cylinder's or a cone's round face) of
+ * one cell and a bore (the same, complemented) of the other, their axes within 20 degrees;
+ * else 0. A leaf of b is integrated about the axis (leaf.c) and counted exact. */
 int vxv_box_revolution(const vxv_query *q, const vxv_box *b);
+/* 1 when vxv_box_revolution would take a box crossed by every atom of the query's two
+ * cells as a rod in a bore: the region may be one leaf (octree.c, the root grid). */
+int vxv_query_rod_bore(const vxv_query *q);
 /* Integrates the MIXED box b as a leaf into l (l->b = *b); returns l->exact. With
  * `only_exact`, gives up (returns 0, l unspecified) as soon as the leaf cannot be exact. */
 int vxv_leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_leaf *l,

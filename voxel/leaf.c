@@ -131,6 +131,7 @@ void vxv_acc_leaf(vxv_acc *a, const vxv_leaf *l) {
   }
   vxv_acc_add(a, VXV_ACC_EST, l->est);
   vxv_acc_add(a, VXV_ACC_PGAP, l->pgap);
+  vxv_acc_add(a, VXV_ACC_QUAD, l->quad);
 }
 
 
@@ -186,6 +187,12 @@ void vxv_qcell_init(vxv_qcell *qc, const vxg_posed_cell *pc) {
     }
     if (a->kind == VXG_ATOM_TORUS && !(qc->comp_atoms >> i & 1)) {
       qc->tori |= (uint64_t)1 << i;
+    }
+    const vxg_prim *pr = qc->prim_of[i] >= 0 ? &pc->cell->prim[qc->prim_of[i]] : NULL;
+    if (pr && a->kind == VXG_ATOM_QUADRIC && i == pr->first_atom &&
+        ((pr->kind == VXG_CYLINDER && pr->natom == 1) ||
+         (pr->kind == VXG_CONE && pr->natom == 2))) {
+      qc->axial |= (uint64_t)1 << i;
     }
   }
 }
@@ -358,26 +365,107 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
 }
 
 
-/* The revolution rule's reach: a plane within 20 degrees of square to the torus's axis, which
- * meets a shallow torus along a ring or a long crescent (a torus resting on a table), thin
- * across where it is long: linearised leaves resolve its width only with leaves far smaller
- * than its length. Elsewhere (a compact patch) a few linearised leaves cost less than one
- * integral about the axis. */
+/* The revolution rule's reach. A torus with a plane within 20 degrees of square to its axis
+ * meets it along a ring or a long crescent (a torus resting on a table), thin across where it
+ * is long: linearised leaves resolve its width only with leaves far smaller than its length.
+ * Elsewhere (a compact patch) a few linearised leaves cost less than one integral about the
+ * axis. A rod in a bore, their axes within 20 degrees (a peg against its hole's wall, a shaft
+ * in a bearing, a cone in a countersink), overlap in a crescent micrometres thick and
+ * millimetres long, which no leaf of a usable size resolves: both surfaces are known, so the
+ * leaf is integrated about the bore's axis at any size. */
 #define RING_COS 0.93969262078590838 /* cos 20 degrees */
-int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
-  uint64_t any = 0;
-  for (int k = 0; k < q->ncell; k++) {
-    any |= b->mixed[k] & q->cell[k].tori;
+/* The rule's quadrature under the h_min rule: its error asked, relative to the leaf's volume,
+ * and an absolute floor, relative to the box's (a flush contact's rounding is not resolved). */
+#define REVOLUTION_REL 1e-6
+#define REVOLUTION_TOUCH 1e-13
+
+/* The axis (point p, unit direction u, query frame), radius r (0: a cone) and k (1: a
+ * cylinder; 1 / cos^2 of a cone's half-angle) of axial atom i of cell k. */
+typedef struct axial_atom {
+  double p[3], u[3], r, k;
+  int cell;
+} axial_atom;
+
+static void axial_of(const vxv_query *q, int k, int i, axial_atom *y) {
+  static const double ez[3] = {0, 0, 1};
+  const vxv_qcell *qc = &q->cell[k];
+  const vxg_prim *pr = &qc->pc->cell->prim[qc->prim_of[i]];
+  double uc[3];
+  int cone = pr->kind == VXG_CONE;
+  vxg_xform_point(&qc->pc->to_frame, pr->move.t, y->p);
+  vxg_xform_vector(&pr->move, ez, uc);
+  vxg_xform_vector(&qc->pc->to_frame, uc, y->u);
+  double n = sqrt(y->u[0] * y->u[0] + y->u[1] * y->u[1] + y->u[2] * y->u[2]);
+  for (int j = 0; j < 3; j++) {
+    y->u[j] /= n;
   }
-  if (!any || !q->rtol_rule || q->certified) {
+  y->r = cone ? 0 : pr->param[0];
+  y->k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
+  y->cell = k;
+}
+
+/* 2 when b's curved MIXED atoms are a rod of one cell and a bore of the other, their axes
+ * within 20 degrees (rod and bore filled when not NULL); else 0. */
+static int rod_in_bore(const vxv_query *q, const vxv_box *b, axial_atom *rod, axial_atom *bore) {
+  int ka = -1, ia = -1, kb = -1, ib = -1;
+  for (int k = 0; k < q->ncell; k++) {
+    const vxv_qcell *qc = &q->cell[k];
+    for (uint64_t cm = b->mixed[k] & qc->curved; cm; cm &= cm - 1) {
+      int i = ctz64(cm), comp = (int)(qc->comp_atoms >> i & 1);
+      if (!((qc->axial >> i) & 1) || (comp ? kb : ka) >= 0) {
+        return 0;
+      }
+      *(comp ? &kb : &ka) = k;
+      *(comp ? &ib : &ia) = i;
+    }
+  }
+  if (ka < 0 || kb < 0 || ka == kb) {
+    return 0;
+  }
+  axial_atom y[2];
+  axial_of(q, ka, ia, &y[0]);
+  axial_of(q, kb, ib, &y[1]);
+  if (!(fabs(y[0].u[0] * y[1].u[0] + y[0].u[1] * y[1].u[1] + y[0].u[2] * y[1].u[2]) >= RING_COS)) {
+    return 0;
+  }
+  if (rod) {
+    *rod = y[0];
+    *bore = y[1];
+  }
+  return 2;
+}
+
+int vxv_query_rod_bore(const vxv_query *q) {
+  vxv_box b;
+  memset(&b, 0, sizeof b);
+  for (int k = 0; k < q->ncell; k++) {
+    b.mixed[k] = q->cell[k].all;
+  }
+  return q->ncell == 2 && vxv_box_revolution(q, &b) == 2;
+}
+
+
+int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
+  uint64_t tori = 0, axial = 0;
+  for (int k = 0; k < q->ncell; k++) {
+    if (b->mixed[k] & q->cell[k].costly) {
+      return 0;
+    }
+    tori |= b->mixed[k] & q->cell[k].tori;
+    axial |= b->mixed[k] & q->cell[k].axial;
+  }
+  if (!q->revolution) {
+    return 0;
+  }
+  if (axial) {
+    return rod_in_bore(q, b, NULL, NULL);
+  }
+  if (!tori || !q->rtol_rule) {
     return 0;
   }
   const vxg_atom *t = NULL;
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
-    if (b->mixed[k] & qc->costly) {
-      return 0;
-    }
     for (uint64_t cm = b->mixed[k] & qc->curved; cm; cm &= cm - 1) {
       int i = ctz64(cm);
       if (!((qc->tori >> i) & 1) || t) {
@@ -385,9 +473,6 @@ int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
       }
       t = &qc->pc->atom[i];
     }
-  }
-  if (!t) {
-    return 0;
   }
   /* a MIXED plane across the axis, within 20 degrees of square to it (RING_COS) */
   static const double ez[3] = {0, 0, 1};
@@ -2093,21 +2178,9 @@ int vxv_box_empty(const vxv_query *q, vxv_thread *th, const vxv_box *b) {
 }
 
 
-/* The revolution rule: a leaf whose only curved half-space is a torus's (kept inside), all
- * others planes, integrated about the torus's axis (vxg_rod_bore, the torus as its rod): in
- * each half-plane through the axis the torus is its tube's circle and every plane a line,
- * so the trace is a convex polygon cut by a circle, integrated in closed form across and by
- * adaptive Gauss-Kronrod along the angle, to 1e-2 rtol of the leaf's volume. Under the rtol
- * rule alone (an estimate, not a bound: never under the certified one). Its moments, area
- * vector and 16 times the quadrature's estimate (its error estimate, and its moments' width)
- * replace the linearised leaf's, which is then not refined: 1. Its certified bracket stays
- * the polyhedra's; when the quadrature falls outside it or does not converge within its
- * budget, 0 (the leaf unchanged). */
-static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *hs, int nh,
-                           vxv_leaf *l) {
-  if (nh > VXG_RB_MAX_PLANES + 1) {
-    return 0; /* the rule's other conditions: vxv_box_revolution, its caller's */
-  }
+/* The torus of the revolution rule's leaf as vxg_rod_bore's rod, its axis framing the sums
+ * (no bore): 1, or 0 when hs's curved half-space is not one torus kept inside. */
+static int torus_input(const vxv_hs *hs, int nh, vxg_rod_bore_in *in, int *jc) {
   int jt = -1;
   for (int j = 0; j < nh; j++) {
     if (!hs[j].exact) {
@@ -2122,22 +2195,76 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
     return 0;
   }
   const vxg_atom *a = hs[jt].atom;
-  vxg_rod_bore_in in;
-  memset(&in, 0, sizeof in);
   vxg_xform to_query;
   vxg_xform_inverse(&to_query, &a->to_local);
   static const double o[3] = {0, 0, 0}, ez[3] = {0, 0, 1};
-  vxg_xform_point(&to_query, o, in.pa);
-  vxg_xform_vector(&to_query, ez, in.ua);
-  memcpy(in.pb, in.pa, sizeof in.pb);
-  memcpy(in.ub, in.ua, sizeof in.ub);
-  in.ball = 1;
-  in.torus_R = a->size[0];
-  in.ra = a->size[1];
-  in.rod_owner = hs[jt].cell;
-  in.bore_owner = 1 - hs[jt].cell;
+  vxg_xform_point(&to_query, o, in->pa);
+  vxg_xform_vector(&to_query, ez, in->ua);
+  memcpy(in->pb, in->pa, sizeof in->pb);
+  memcpy(in->ub, in->ua, sizeof in->ub);
+  in->ball = 1;
+  in->torus_R = a->size[0];
+  in->ra = a->size[1];
+  in->rod_owner = hs[jt].cell;
+  in->bore_owner = 1 - hs[jt].cell;
+  jc[0] = jt;
+  return 1;
+}
+
+
+/* The rod and bore of the revolution rule's leaf (rod_in_bore) as vxg_rod_bore's: 1, or 0
+ * when hs's curved half-spaces are not they (a bore of several MIXED atoms, a group). */
+static int rod_bore_input(const vxv_query *q, const vxv_box *b, const vxv_hs *hs, int nh,
+                          vxg_rod_bore_in *in, int *jc) {
+  axial_atom rod, bore;
+  if (!rod_in_bore(q, b, &rod, &bore)) {
+    return 0;
+  }
+  int n = 0;
   for (int j = 0; j < nh; j++) {
-    if (j == jt) {
+    if (!hs[j].exact) {
+      if (n == 2 || hs[j].group) {
+        return 0;
+      }
+      jc[n++] = j;
+    }
+  }
+  memcpy(in->pa, rod.p, sizeof in->pa);
+  memcpy(in->ua, rod.u, sizeof in->ua);
+  in->ra = rod.r;
+  in->ka = rod.k;
+  in->rod_owner = rod.cell;
+  memcpy(in->pb, bore.p, sizeof in->pb);
+  memcpy(in->ub, bore.u, sizeof in->ub);
+  in->rb = bore.r;
+  in->kb = bore.k;
+  in->bore_owner = bore.cell;
+  return n == 2;
+}
+
+
+/* The revolution rule (vxv_box_revolution's reach): the leaf integrated about an axis by
+ * vxg_rod_bore. A torus (kept inside) with planes about its own axis: in each half-plane
+ * through it the torus is its tube's circle and every plane a line. A rod and a bore, all
+ * else planes, about the bore's axis: the bore is a line there, the rod a conic. The trace
+ * is integrated in closed form across and by adaptive Gauss-Kronrod along the angle, to 1e-2
+ * of rtol of the leaf's volume (1e-6 under the h_min rule). Its moments, area vector, region
+ * bounds (when asked) and 16 times the quadrature's estimate (its error estimate, and its
+ * moments' width) replace the linearised leaf's, which is then not refined: 1. Its bracket
+ * becomes the quadrature's (16 times its estimate and rounding) cut to the polyhedra's, no
+ * longer certified ([0, 0] when it finds no region); when the quadrature falls outside the
+ * polyhedra's or does not converge within its budget, 0 (the leaf unchanged). */
+static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *hs, int nh,
+                           int revol, vxv_leaf *l) {
+  vxg_rod_bore_in in;
+  memset(&in, 0, sizeof in);
+  int jc[2] = {-1, -1};
+  if (nh > VXG_RB_MAX_PLANES + revol ||
+      !(revol == 1 ? torus_input(hs, nh, &in, jc) : rod_bore_input(q, b, hs, nh, &in, jc))) {
+    return 0;
+  }
+  for (int j = 0; j < nh; j++) {
+    if (j == jc[0] || j == jc[1]) {
       continue;
     }
     const double *n = hs[j].n;
@@ -2152,15 +2279,31 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
     p->d = (hs[j].dm + n[0] * b->c[0] + n[1] * b->c[1] + n[2] * b->c[2]) / nn;
     p->owner = hs[j].cell;
   }
-  for (int k = 0; k < 3; k++) {
-    in.box[k] = b->c[k] - b->e[k];
-    in.box[3 + k] = b->c[k] + b->e[k];
+  for (int k = 0; k < 3; k++) { /* the box cut to the region's: a tighter frame, fewer events */
+    in.box[k] = fmax(b->c[k] - b->e[k], q->rlo[k]);
+    in.box[3 + k] = fmin(b->c[k] + b->e[k], q->rhi[k]);
   }
-  in.rtol = 1e-2 * q->rtol;
+  in.rtol = q->rtol_rule ? 1e-2 * q->rtol : REVOLUTION_REL;
+  in.atol = REVOLUTION_TOUCH * vxv_box_volume(b);
+  in.want_box = q->quad_bounds; /* the region's bounds, for a visitor (penetration brackets) */
   vxg_rod_bore_out out;
   if (vxg_rod_bore(&in, &out) != 0 || !(out.v >= l->lo && out.v <= l->hi)) {
     return 0;
   }
+  if (q->quad_bounds) {
+    for (int k = 0; k < 6; k++) {
+      l->rb[k] = out.box[k] - b->c[k % 3];
+    }
+  }
+  /* its bracket: 16 times the estimate, the sums' rounding and the surfaces' (their area
+     times a rounding of the leaf's coordinates), cut to the polyhedra's */
+  double ext = fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) + 3 * b->h + in.ra + in.rb;
+  double hw =
+      16 * out.err + 32 * DBL_EPSILON * out.v +
+      2 * sqrt(out.area[0] * out.area[0] + out.area[1] * out.area[1] + out.area[2] * out.area[2]) *
+          8 * DBL_EPSILON * ext;
+  l->lo = fmax(l->lo, out.v - hw);
+  l->hi = fmin(l->hi, out.v + hw);
   double d[3] = {out.g[0] - b->c[0], out.g[1] - b->c[1], out.g[2] - b->c[2]};
   l->m[0] = out.v;
   for (int k = 0; k < 3; k++) {
@@ -2239,14 +2382,15 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->pgap = r[3] - r[2];
   l->order3 = !exact && out[24] != 0;
   l->est = exact ? 0 : l->pgap;
-  if (!exact && revol && !value_only && ng == 0 && th->bsp.natom == 0 && nlin == 1) {
-    exact = revolution_leaf(q, b, hs, nh, l);
-  }
   l->exact = exact;
+  l->quad = 0;
+  if (!exact && revol && !value_only && ng == 0 && th->bsp.natom == 0 && nlin == revol) {
+    l->exact = l->quad = revolution_leaf(q, b, hs, nh, revol, l);
+  }
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
   l->dshare = 0;
   l->made = 0;
-  return exact;
+  return l->exact;
 }
 
 

@@ -1065,6 +1065,7 @@ void vxv_finish_result(const double ref[3], const vxv_acc *tot, vxv_result *res)
   res->contact_area = sqrt(a2);
   res->error_estimate = vxv_acc_get(tot, VXV_ACC_EST);
   res->moment_width = vxv_acc_get(tot, VXV_ACC_PGAP);
+  res->quadrature_leaves = (long long)vxv_acc_get(tot, VXV_ACC_QUAD);
   double p[3];
   vxg_moments_inertia(&res->mom, p, res->inertia);
   for (int k = 0; k < 3; k++) {
@@ -1180,6 +1181,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->rtol_rule = opt->rtol > 0;
   q->parent_est = opt->parent_est && !q->rtol_rule;
   q->certified = opt->certified;
+  q->revolution = !opt->certified && !opt->linear_leaves;
   q->rtol = opt->rtol;
   /* a leaf edge beyond a quarter of the region is clamped to it: a leaf larger than the
      region would linearise whole solids (a ball in a 10 m leaf is a half-space) */
@@ -1189,6 +1191,7 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
   q->reuse_gathers = opt->reuse_gathers;
   q->planar_bracket = opt->planar_bracket && !q->rtol_rule && !q->parent_est;
   q->bounds = opt->visit != NULL;
+  q->quad_bounds = q->bounds && !opt->loose_bounds;
 }
 
 
@@ -1198,6 +1201,11 @@ static void pose_cells(vxv_workspace *ws, int ncell, const vxg_cell *const *cell
  * (fewer, larger leaves then cost less than many small ones). */
 static double root_fraction(const vxv_query *q, double ext) {
   double fr = 1;
+  if (vxv_query_rod_bore(q)) {
+    /* one root cube, shifted grid and h_min's power of two included: one leaf integrated
+       about the bore's axis (leaf.c, the revolution rule) */
+    return 2.5;
+  }
   for (int k = 0; k < q->ncell; k++) {
     const vxv_qcell *qc = &q->cell[k];
     if (qc->curved & ~qc->costly) {
@@ -1411,6 +1419,7 @@ static vxc_status query_body(vxv_workspace *ws, int ncell, const vxg_cell *const
     ws->visit(ws->visit_ud, &v);
   }
   ws->max_bytes = opt.max_bytes ? opt.max_bytes : VXV_DEFAULT_MAX_BYTES;
+  vxv_ws_trim(ws);
   ws->halt = opt.stop;
   ws->peak = ws->bytes;
   ws->mem_failed = ws->alloc_failed = 0;

@@ -131,8 +131,11 @@ typedef struct vxv_options {
                       another's bore (a complemented cylinder) apart and a rod whose
                       surface is its bore's or its countersink's empty; 0 runs the octree
                       (after the bore's strict proof: skip_apart_proof) */
-  int loose_bounds; /* 1: a quadrature's element reports the region box it was given as its
-                       bounds instead of a box of its region (geom/rodbore_box.c, which costs
+  int linear_leaves; /* 1: no leaf is integrated about an axis (the revolution rule,
+                        leaf.c): every leaf by its linearised surfaces */
+  int loose_bounds; /* 1: a quadrature's element, or a revolution leaf, reports the box it
+                       was given as its bounds instead of a box of its region
+                       (geom/rodbore_box.c, which costs
                        about a tenth of the quadrature): for callers that need no tight
                        penetration bracket (a tracked pair); 0 (default) */
   int planar_bracket; /* 1: under the fixed-leaf rule without parent_est, a leaf's volume
@@ -165,7 +168,8 @@ void vxv_options_default(vxv_options *o);
 /* The outcome of a query. All vectors and tensors are in world axes. */
 typedef struct vxv_result {
   double volume;         /* V, m^3 */
-  double volume_lo;      /* certified lower bound of the true volume, m^3 */
+  double volume_lo;      /* certified lower bound of the true volume, m^3 (but for
+                            quadrature_leaves and closed_form 2) */
   double volume_hi;      /* certified upper bound, m^3; volume_lo <= volume <= volume_hi */
   double centroid[3];    /* p_c, world, m (ref when V = 0) */
   double inertia[9];     /* J about p_c, row-major: int ((q.q) I - q q^T) dV, m^5 */
@@ -184,6 +188,9 @@ typedef struct vxv_result {
   vxg_moments mom;       /* volume, first and second moments about ref (world axes) */
   long long boxes;       /* boxes classified */
   long long leaves;      /* boundary leaves integrated */
+  long long quadrature_leaves; /* of those, integrated by quadrature about an axis (the
+                                  revolution rule, voxel/README.md): their share of the
+                                  bracket is the quadrature's, not certified */
   int depth;             /* deepest level reached (0: the root grid) */
   int rounds;            /* refinement rounds run (rtol rule; 1 for the h_min rule) */
   int capped;            /* 1 when less accurate than asked: rtol rule, the bracket wider than

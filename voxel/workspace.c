@@ -184,6 +184,21 @@ void vxv_workspace_free(vxv_workspace *ws) {
 }
 
 
+void vxv_ws_trim(vxv_workspace *ws) {
+  if (ws->bytes <= ws->max_bytes / 2) {
+    return;
+  }
+  for (int t = 0; t < ws->nth; t++) {
+    vxv_thread *th = ws->th[t];
+    for (int k = 0; k < 2; k++) {
+      vxv_ws_free(ws, th->buf[k], th->cap[k] * sizeof(vxv_leaf));
+      th->buf[k] = NULL;
+      th->n[k] = th->cap[k] = 0;
+    }
+  }
+}
+
+
 size_t vxv_workspace_bytes(const vxv_workspace *ws) {
   return ws ? ws->bytes : 0;
 }
