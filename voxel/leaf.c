@@ -2282,6 +2282,9 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
   for (int k = 0; k < 3; k++) { /* the box cut to the region's: a tighter frame, fewer events */
     in.box[k] = fmax(b->c[k] - b->e[k], q->rlo[k]);
     in.box[3 + k] = fmin(b->c[k] + b->e[k], q->rhi[k]);
+    if (!(in.box[k] <= in.box[3 + k])) {
+      return 0; /* beyond the region's box: left to the linearised leaf */
+    }
   }
   in.rtol = q->rtol_rule ? 1e-2 * q->rtol : REVOLUTION_REL;
   in.atol = REVOLUTION_TOUCH * vxv_box_volume(b);
@@ -2297,7 +2300,8 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
   }
   /* its bracket: 16 times the estimate, the sums' rounding and the surfaces' (their area
      times a rounding of the leaf's coordinates), cut to the polyhedra's */
-  double ext = fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) + 3 * b->h + in.ra + in.rb;
+  double ext =
+      fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) + b->e[0] + b->e[1] + b->e[2] + in.ra + in.rb;
   double hw =
       16 * out.err + 32 * DBL_EPSILON * out.v +
       2 * sqrt(out.area[0] * out.area[0] + out.area[1] * out.area[1] + out.area[2] * out.area[2]) *
