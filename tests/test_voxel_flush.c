@@ -245,7 +245,9 @@ static void seat_cells(fixture *f, int it, const seat *q, const vxg_xform *w, vx
 // likewise), in a countersink and (6 of 18) a countersunk hole, pressed in by 1e-3 to
 // 1e-2 of the scale, at seeded poses and scales 0.01 to
 // 10, either cell first: the quadrature (closed_form 2, default options) inside the
-// octree's certified bracket at rtol 1e-5 and within 1e-6 of its estimate; vx_check_octree's
+// octree's certified bracket at rtol 1e-5 (linear leaves) and within 1e-6 of its estimate;
+// the octree with the revolution rule one leaf for a cone or peg in a countersink alone, within
+// 1e-6 of the quadrature; vx_check_octree's
 // centroid, J and area vector where the octree did not reach its memory cap (a few thin
 // shells do: their bracket still holds)
 static void test_countersink_against_octree(void **state) {
@@ -276,9 +278,21 @@ static void test_countersink_against_octree(void **state) {
     assert_int_equal(r.closed_form, 2);
     o.closed_form = 0;
     o.rtol = 1e-5;
+    /* the octree's own leaves (the revolution rule would use the same quadrature) */
+    o.linear_leaves = 1;
     assert_int_equal(vxv_intersect(f->ws, ca, xa, cb, xb, &o, &oct), VXC_OK);
+    assert_int_equal(oct.quadrature_leaves, 0);
     assert_true(oct.volume_lo <= r.volume && r.volume <= oct.volume_hi);
     assert_double_rel(r.volume, oct.volume, 1e-6);
+    if (q.kind < 2 && !q.hole) {
+      /* a cone or a peg in a countersink alone, the rule on: one leaf of the revolution
+         rule, the countersink (its cone and nappe plane, a group) as its bore */
+      vxv_result rev;
+      o.linear_leaves = 0;
+      assert_int_equal(vxv_intersect(f->ws, ca, xa, cb, xb, &o, &rev), VXC_OK);
+      assert_true(rev.leaves == 1 && rev.quadrature_leaves == 1);
+      assert_double_rel(r.volume, rev.volume, 1e-6);
+    }
     if (!oct.capped) {
       double size = sqrt((r.inertia[0] + r.inertia[4] + r.inertia[8]) / (2 * r.volume));
       vx_check_octree(&r, &oct, size, o.rtol);

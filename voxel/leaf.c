@@ -384,6 +384,7 @@ int vxv_box_planar(const vxv_query *q, const vxv_box *b) {
 typedef struct axial_atom {
   double p[3], u[3], r, k;
   int cell;
+  const vxg_atom *atom, *nappe; /* its round face's atom, and a cone's nappe plane's */
 } axial_atom;
 
 static void axial_of(const vxv_query *q, int k, int i, axial_atom *y) {
@@ -402,6 +403,8 @@ static void axial_of(const vxv_query *q, int k, int i, axial_atom *y) {
   y->r = cone ? 0 : pr->param[0];
   y->k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
   y->cell = k;
+  y->atom = &qc->pc->atom[i];
+  y->nappe = cone ? &qc->pc->atom[i + 1] : NULL;
 }
 
 /* 2 when b's curved MIXED atoms are a rod of one cell and a bore of the other, their axes
@@ -2212,20 +2215,27 @@ static int torus_input(const vxv_hs *hs, int nh, vxg_rod_bore_in *in, int *jc) {
 }
 
 
-/* The rod and bore of the revolution rule's leaf (rod_in_bore) as vxg_rod_bore's: 1, or 0
- * when hs's curved half-spaces are not they (a bore of several MIXED atoms, a group). */
+/* The rod and bore of the revolution rule's leaf (rod_in_bore) as vxg_rod_bore's, jc[0 ..
+ * 3) the half-spaces they stand for (-1: none): 1, or 0 when hs's curved half-spaces are
+ * not they. A group (a complemented primitive with several MIXED atoms) is taken only as a
+ * countersink: the bore cone's face and its nappe's plane, whose outside vxg_rod_bore
+ * integrates. */
 static int rod_bore_input(const vxv_query *q, const vxv_box *b, const vxv_hs *hs, int nh,
                           vxg_rod_bore_in *in, int *jc) {
   axial_atom rod, bore;
   if (!rod_in_bore(q, b, &rod, &bore)) {
     return 0;
   }
-  int n = 0;
+  int n = 0, ncurved = 0;
   for (int j = 0; j < nh; j++) {
-    if (!hs[j].exact) {
-      if (n == 2 || hs[j].group) {
+    if (hs[j].group && hs[j].atom != bore.atom && (!bore.nappe || hs[j].atom != bore.nappe)) {
+      return 0;
+    }
+    if (!hs[j].exact || hs[j].group) {
+      if (n == 3) {
         return 0;
       }
+      ncurved += !hs[j].exact;
       jc[n++] = j;
     }
   }
@@ -2239,7 +2249,7 @@ static int rod_bore_input(const vxv_query *q, const vxv_box *b, const vxv_hs *hs
   in->rb = bore.r;
   in->kb = bore.k;
   in->bore_owner = bore.cell;
-  return n == 2;
+  return ncurved == 2;
 }
 
 
@@ -2258,13 +2268,13 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
                            int revol, vxv_leaf *l) {
   vxg_rod_bore_in in;
   memset(&in, 0, sizeof in);
-  int jc[2] = {-1, -1};
+  int jc[3] = {-1, -1, -1};
   if (nh > VXG_RB_MAX_PLANES + revol ||
       !(revol == 1 ? torus_input(hs, nh, &in, jc) : rod_bore_input(q, b, hs, nh, &in, jc))) {
     return 0;
   }
   for (int j = 0; j < nh; j++) {
-    if (j == jc[0] || j == jc[1]) {
+    if (j == jc[0] || j == jc[1] || j == jc[2]) {
       continue;
     }
     const double *n = hs[j].n;
@@ -2388,7 +2398,7 @@ static int leaf_eval(const vxv_query *q, vxv_thread *th, const vxv_box *b, vxv_l
   l->est = exact ? 0 : l->pgap;
   l->exact = exact;
   l->quad = 0;
-  if (!exact && revol && !value_only && ng == 0 && th->bsp.natom == 0 && nlin == revol) {
+  if (!exact && revol && !value_only && ng <= (revol == 2) && th->bsp.natom == 0 && nlin == revol) {
     l->exact = l->quad = revolution_leaf(q, b, hs, nh, revol, l);
   }
   l->apart = th->bsp.natom > 0 && th->bsp.nparts > 1;
