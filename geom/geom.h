@@ -209,6 +209,13 @@ typedef struct vxg_prim {
   char *mesh_path;       /* VXG_MESH: the path as resolved, owned */
 } vxg_prim;
 
+/* The axis of a cylinder or cone primitive pr (its round face about its frame's z) posed by
+ * to_frame (cell frame -> another): a point p of it (a cone's apex; m) and the unit
+ * direction u (into a cone's nappe), in that frame; *r its radius (m; 0 for a cone) and *k 1
+ * (a cylinder) or 1 / cos^2 of a cone's half-angle. */
+void vxg_prim_axis(const vxg_prim *pr, const vxg_xform *to_frame, double p[3], double u[3],
+                   double *r, double *k);
+
 /* A convex set that contains a cell, with a closed-form support function (libccd's view of
  * a cell, and the source of its bounding boxes). */
 typedef enum vxg_hull_kind {

@@ -44,6 +44,23 @@ const char *vxg_prim_kind_name(vxg_prim_kind kind) {
 }
 
 
+void vxg_prim_axis(const vxg_prim *pr, const vxg_xform *to_frame, double p[3], double u[3],
+                   double *r, double *k) {
+  static const double ez[3] = {0, 0, 1};
+  int cone = pr->kind == VXG_CONE;
+  double uc[3];
+  vxg_xform_point(to_frame, pr->move.t, p);
+  vxg_xform_vector(&pr->move, ez, uc);
+  vxg_xform_vector(to_frame, uc, u);
+  double n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  for (int j = 0; j < 3; j++) {
+    u[j] /= n;
+  }
+  *r = cone ? 0 : pr->param[0];
+  *k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
+}
+
+
 int vxg_prim_kind_nparam(vxg_prim_kind kind) {
   if ((int)kind < 0 || kind >= VXG_NPRIM_KIND) {
     return 0;

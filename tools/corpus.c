@@ -1093,7 +1093,7 @@ static double rod_reference(const cx_case *c, double rtol) {
   rod_outer_ctx o = {&g, 0.5 * (p1 + p2), 0.5 * (p2 - p1)};
   /* a first value at a loose tolerance sets the absolute one */
   g.tol = 1e-3 * M_PI * g.R * g.R * g.L;
-  double V = rod_adapt(rod_outer, &o, -1, 1, 1e-3 * M_PI * g.R * g.R * g.L, 0);
+  double V = rod_adapt(rod_outer, &o, -1, 1, g.tol, 0);
   g.tol = 0.1 * rtol * V / (p2 - p1);
   return rod_adapt(rod_outer, &o, -1, 1, 0.9 * rtol * V, 0);
 }

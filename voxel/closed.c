@@ -119,21 +119,11 @@ static int record_cyl(cf_scan *s, const vxg_posed_cell *pc, int k, const vxg_pri
   if (s->ncyl == 3 || pr->natom != 1 + cone) {
     return 0;
   }
-  static const double ez[3] = {0, 0, 1};
-  double uc[3];
   cf_cyl *y = &s->cyl[s->ncyl++];
   y->cell = k;
   y->atom = pr->first_atom;
   y->complement = pr->complement;
-  y->r = cone ? 0 : pr->param[0];
-  y->k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
-  vxg_xform_point(&pc->to_frame, pr->move.t, y->p);
-  vxg_xform_vector(&pr->move, ez, uc);
-  vxg_xform_vector(&pc->to_frame, uc, y->u);
-  double n = sqrt(vxg_dot(y->u, y->u));
-  for (int j = 0; j < 3; j++) {
-    y->u[j] /= n;
-  }
+  vxg_prim_axis(pr, &pc->to_frame, y->p, y->u, &y->r, &y->k);
   return 1;
 }
 
@@ -284,6 +274,12 @@ static void use_atom(cf_solid *k, const cf_surf *f) {
  * were computed from the world's (ref far from the world's origin), and of the formulas. */
 static double frame_ulp(const vxv_workspace *ws, double size) {
   return 8 * DBL_EPSILON * (size + fabs(ws->ref[0]) + fabs(ws->ref[1]) + fabs(ws->ref[2]));
+}
+
+
+double vxv_quad_halfwidth(const vxg_rod_bore_out *o, double dd) {
+  /* the surfaces' positions, rounded by dd: the volume moves by about its faces' area dd */
+  return CF_QUAD_SAFETY * o->err + CF_REL * o->v + 2 * sqrt(vxg_dot(o->area, o->area)) * dd;
 }
 
 
@@ -595,10 +591,9 @@ static int run_rod_bore(const vxv_workspace *ws, const vxv_options *opt, const d
   if (vxg_rod_bore(in, &q) != 0) {
     return 0;
   }
-  /* the surfaces' positions, rounded by dd: the volume moves by about its faces' area dd */
   double dd =
       frame_ulp(ws, in->ra + in->rb + fabs(c[0]) + fabs(c[1]) + fabs(c[2]) + e[0] + e[1] + e[2]);
-  double hw = CF_QUAD_SAFETY * q.err + CF_REL * q.v + 2 * sqrt(vxg_dot(q.area, q.area)) * dd;
+  double hw = vxv_quad_halfwidth(&q, dd);
   return take_quadrature(ws, opt, q.v, q.g, q.cm, q.err, hw, q.area, in->box, q.box, r);
 }
 

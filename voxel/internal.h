@@ -155,6 +155,7 @@ typedef struct vxv_query {
   int reuse_gathers; /* vxv_options.reuse_gathers: mesh gathers by canonical balls, through
                         the thread's cache */
   int flush[VXV_MAX_FLUSH][2]; /* their atoms: cell 0's, cell 1's */
+  double ref_size;             /* |ref| summed over the axes (m): the posed atoms' rounding */
   double rlo[3], rhi[3];       /* the region's box (both cells' boxes' intersection), a
                                   little widened, query frame (m) */
   int region_cut;              /* 1: a MIXED box is also classified cut to that box
@@ -577,6 +578,9 @@ int vxv_box_polyhedral(const vxv_query *q, const vxv_box *b);
  * one cell and a bore (the same, complemented) of the other, their axes within 20 degrees;
  * else 0. A leaf of b is integrated about the axis (leaf.c) and counted exact. */
 int vxv_box_revolution(const vxv_query *q, const vxv_box *b);
+/* The half-width of the bracket of vxg_rod_bore's result o (closed.c): 16 times its estimate,
+ * its sums' rounding and its surfaces' area times dd, a rounding of their positions (m). */
+double vxv_quad_halfwidth(const vxg_rod_bore_out *o, double dd);
 /* 1 when vxv_box_revolution would take a box crossed by every atom of the query's two
  * cells as a rod in a bore: the region may be one leaf (octree.c, the root grid). */
 int vxv_query_rod_bore(const vxv_query *q);

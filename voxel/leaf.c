@@ -388,23 +388,12 @@ typedef struct axial_atom {
 } axial_atom;
 
 static void axial_of(const vxv_query *q, int k, int i, axial_atom *y) {
-  static const double ez[3] = {0, 0, 1};
   const vxv_qcell *qc = &q->cell[k];
   const vxg_prim *pr = &qc->pc->cell->prim[qc->prim_of[i]];
-  double uc[3];
-  int cone = pr->kind == VXG_CONE;
-  vxg_xform_point(&qc->pc->to_frame, pr->move.t, y->p);
-  vxg_xform_vector(&pr->move, ez, uc);
-  vxg_xform_vector(&qc->pc->to_frame, uc, y->u);
-  double n = sqrt(y->u[0] * y->u[0] + y->u[1] * y->u[1] + y->u[2] * y->u[2]);
-  for (int j = 0; j < 3; j++) {
-    y->u[j] /= n;
-  }
-  y->r = cone ? 0 : pr->param[0];
-  y->k = cone ? 1 / (cos(pr->param[0]) * cos(pr->param[0])) : 1;
+  vxg_prim_axis(pr, &qc->pc->to_frame, y->p, y->u, &y->r, &y->k);
   y->cell = k;
   y->atom = &qc->pc->atom[i];
-  y->nappe = cone ? &qc->pc->atom[i + 1] : NULL;
+  y->nappe = pr->kind == VXG_CONE ? &qc->pc->atom[i + 1] : NULL;
 }
 
 /* 2 when b's curved MIXED atoms are a rod of one cell and a bore of the other, their axes
@@ -449,6 +438,9 @@ int vxv_query_rod_bore(const vxv_query *q) {
 
 
 int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
+  if (!q->revolution) {
+    return 0;
+  }
   uint64_t tori = 0, axial = 0;
   for (int k = 0; k < q->ncell; k++) {
     if (b->mixed[k] & q->cell[k].costly) {
@@ -456,9 +448,6 @@ int vxv_box_revolution(const vxv_query *q, const vxv_box *b) {
     }
     tori |= b->mixed[k] & q->cell[k].tori;
     axial |= b->mixed[k] & q->cell[k].axial;
-  }
-  if (!q->revolution) {
-    return 0;
   }
   if (axial) {
     return rod_in_bore(q, b, NULL, NULL);
@@ -2308,14 +2297,11 @@ static int revolution_leaf(const vxv_query *q, const vxv_box *b, const vxv_hs *h
       l->rb[k] = out.box[k] - b->c[k % 3];
     }
   }
-  /* its bracket: 16 times the estimate, the sums' rounding and the surfaces' (their area
-     times a rounding of the leaf's coordinates), cut to the polyhedra's */
-  double ext =
-      fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) + b->e[0] + b->e[1] + b->e[2] + in.ra + in.rb;
-  double hw =
-      16 * out.err + 32 * DBL_EPSILON * out.v +
-      2 * sqrt(out.area[0] * out.area[0] + out.area[1] * out.area[1] + out.area[2] * out.area[2]) *
-          8 * DBL_EPSILON * ext;
+  /* its bracket, the fast path's (the frame's rounding: the leaf's coordinates and the query
+     frame's origin's), cut to the polyhedra's */
+  double ext = fabs(b->c[0]) + fabs(b->c[1]) + fabs(b->c[2]) + b->e[0] + b->e[1] + b->e[2] + in.ra +
+               in.rb + q->ref_size;
+  double hw = vxv_quad_halfwidth(&out, 8 * DBL_EPSILON * ext);
   l->lo = fmax(l->lo, out.v - hw);
   l->hi = fmin(l->hi, out.v + hw);
   double d[3] = {out.g[0] - b->c[0], out.g[1] - b->c[1], out.g[2] - b->c[2]};

@@ -74,6 +74,7 @@ void vxv_region_init(vxv_query *q, const double lo[3], const double hi[3], const
   for (int k = 0; k < 3; k++) {
     ext = vxv_max2(ext, hi[k] - lo[k]);
   }
+  q->ref_size = fabs(ref[0]) + fabs(ref[1]) + fabs(ref[2]);
   for (int k = 0; k < 3; k++) {
     q->rlo[k] = lo[k] - ref[k] - 1e-9 * ext; /* widened beyond the frames' rounding */
     q->rhi[k] = hi[k] - ref[k] + 1e-9 * ext;
